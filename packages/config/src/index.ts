@@ -1,0 +1,148 @@
+/**
+ * Typed configuration read from the environment and validated before a service
+ * starts: every setting has a name, an environment variable and an optional
+ * default; every bad or missing value is reported at once.
+ */
+
+export interface Setting<T> {
+  readonly env: string;
+  readonly parse: (raw: string) => T;
+  readonly fallback?: () => T;
+  /** Secrets are never echoed in error messages. */
+  readonly secret?: boolean;
+}
+
+type Spec = Record<string, Setting<unknown>>;
+export type ConfigOf<S extends Spec> = { readonly [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads every setting of `spec` from `source`; throws one ConfigError naming all bad values. */
+export function loadConfig<S extends Spec>(spec: S, source: Record<string, string | undefined> = process.env): ConfigOf<S> {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, setting] of Object.entries(spec)) {
+    const raw = source[setting.env];
+    if (raw === undefined || raw === '') {
+      if (setting.fallback) out[key] = setting.fallback();
+      else problems.push(`${setting.env} is required`);
+      continue;
+    }
+    try {
+      out[key] = setting.parse(raw);
+    } catch (err) {
+      const shown = setting.secret ? '' : ` (got ${JSON.stringify(raw)})`;
+      problems.push(`${setting.env}: ${(err as Error).message}${shown}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(out) as ConfigOf<S>;
+}
+
+function withDefault<T>(setting: Omit<Setting<T>, 'fallback'>, fallback: T | undefined): Setting<T> {
+  return fallback === undefined ? setting : { ...setting, fallback: () => fallback };
+}
+
+/** A free-form string. */
+export function str(env: string, fallback?: string, opts: { secret?: boolean } = {}): Setting<string> {
+  return withDefault({ env, parse: (raw) => raw, secret: opts.secret ?? false }, fallback);
+}
+
+/** An integer within [min, max]. */
+export function int(env: string, fallback?: number, range: { min?: number; max?: number } = {}): Setting<number> {
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = range;
+  return withDefault(
+    {
+      env,
+      parse: (raw) => {
+        if (!/^-?\d+$/.test(raw)) throw new Error('must be an integer');
+        const value = Number(raw);
+        if (value < min || value > max) throw new Error(`must be between ${min} and ${max}`);
+        return value;
+      },
+    },
+    fallback,
+  );
+}
+
+/** `true`/`false` (also 1/0, yes/no). */
+export function bool(env: string, fallback?: boolean): Setting<boolean> {
+  return withDefault(
+    {
+      env,
+      parse: (raw) => {
+        const v = raw.trim().toLowerCase();
+        if (['true', '1', 'yes'].includes(v)) return true;
+        if (['false', '0', 'no'].includes(v)) return false;
+        throw new Error('must be true or false');
+      },
+    },
+    fallback,
+  );
+}
+
+/** An absolute URL whose scheme is one of `protocols`. */
+export function url(env: string, fallback?: string, protocols: readonly string[] = ['http:', 'https:'], opts: { secret?: boolean } = {}): Setting<string> {
+  return withDefault(
+    {
+      env,
+      secret: opts.secret ?? false,
+      parse: (raw) => {
+        let parsed: URL;
+        try {
+          parsed = new URL(raw);
+        } catch {
+          throw new Error('must be an absolute URL');
+        }
+        if (!protocols.includes(parsed.protocol)) throw new Error(`must use ${protocols.join(' or ')}`);
+        return raw.replace(/\/+$/, '');
+      },
+    },
+    fallback,
+  );
+}
+
+/** A comma-separated list of non-negative integers, such as retry delays. */
+export function intList(env: string, fallback?: readonly number[]): Setting<readonly number[]> {
+  return withDefault<readonly number[]>(
+    {
+      env,
+      parse: (raw) =>
+        raw.split(',').map((part) => {
+          const p = part.trim();
+          if (!/^\d+$/.test(p)) throw new Error('must be a comma-separated list of non-negative integers');
+          return Number(p);
+        }),
+    },
+    fallback,
+  );
+}
+
+/** One of a fixed set of values. */
+export function oneOf<T extends string>(env: string, values: readonly T[], fallback?: T): Setting<T> {
+  return withDefault(
+    {
+      env,
+      parse: (raw) => {
+        if (!(values as readonly string[]).includes(raw)) throw new Error(`must be one of ${values.join(', ')}`);
+        return raw as T;
+      },
+    },
+    fallback,
+  );
+}
+
+/** Settings every service shares: where the shared servers are and how it names itself. */
+export const common = {
+  amqpUrl: url('AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:'], { secret: true }),
+  /** Prefix of every exchange and queue name; lets several systems share one broker. */
+  brokerPrefix: str('BROKER_PREFIX', 'gw'),
+  logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  rpcTimeoutMs: int('RPC_TIMEOUT_MS', 5000, { min: 50, max: 120_000 }),
+  shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+};
