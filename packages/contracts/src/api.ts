@@ -1,0 +1,207 @@
+/**
+ * JSON Schemas of the public API (INTERFACE 2 and 4, with DECISIONS D2-D6):
+ * the request bodies merchants send and the bodies we answer with. The same
+ * schemas validate requests, check replies and build /api/v1/openapi.json.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+
+const DateTime = Type.String({ format: 'date-time' });
+const Decimal = (description: string) => Type.String({ pattern: '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$', description });
+const Id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{20,}$` });
+
+/** A line item; unknown members are allowed (INTERFACE 4.1). */
+export const Item = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    quantity: Type.Integer({ minimum: 1 }),
+    unit_price: Type.Optional(Decimal('Unit price, a decimal string.')),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: true },
+);
+
+/** At most 50 string keys of at most 40 characters, string values of at most 500 (D6). */
+export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
+  maxProperties: 50,
+  description: 'Arbitrary key/values echoed back, for example on webhooks.',
+});
+
+export const HttpUrl = (description: string) => Type.String({ minLength: 1, maxLength: 2048, format: 'uri', description });
+
+/** POST /gateway/sessions/ (INTERFACE 4.1). */
+export const CreateSessionRequest = Type.Object(
+  {
+    amount: Type.String({ minLength: 1, description: "Decimal string at the currency's precision (TND 3, EUR 2, JPY 0)." }),
+    currency: Type.Optional(Type.String({ minLength: 1, maxLength: 3, description: 'ISO 4217 code; defaults to TND.' })),
+    merchant_reference: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    order_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    first_name: Type.String({ minLength: 1, maxLength: 100 }),
+    last_name: Type.String({ minLength: 1, maxLength: 100 }),
+    email: Type.String({ minLength: 1, maxLength: 255, format: 'email' }),
+    phone: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
+    items: Type.Optional(Type.Array(Item)),
+    metadata: Type.Optional(Metadata),
+    return_url: Type.Optional(HttpUrl('Buyer redirect after a successful or processing payment.')),
+    cancel_url: Type.Optional(HttpUrl('Buyer redirect on payment failure or cancellation.')),
+    webhook_url: Type.Optional(HttpUrl("Per-session webhook URL; the account default applies when omitted.")),
+    max_attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: 5 })),
+  },
+  { additionalProperties: false },
+);
+export type CreateSessionRequest = Static<typeof CreateSessionRequest>;
+
+/** The request snapshot frozen at creation (INTERFACE 2.2). */
+export const Original = Type.Object(
+  {
+    amount: Decimal("Requested amount at the requested currency's precision."),
+    currency: Type.String({ minLength: 3, maxLength: 3 }),
+    rate: Type.String({ pattern: '^[0-9]+\\.[0-9]{6}$', description: 'TND per unit of original.currency, six decimals.' }),
+  },
+  { additionalProperties: false },
+);
+export type Original = Static<typeof Original>;
+
+export const AttemptStatus = Type.Union(['INITIATED', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'ABANDONED'].map((s) => Type.Literal(s)));
+export const SessionStatus = Type.Union(
+  ['CREATED', 'PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED'].map((s) => Type.Literal(s)),
+);
+export type SessionStatus = 'CREATED' | 'PENDING' | 'PROCESSING' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED' | 'CANCELED';
+export const TERMINAL_STATUSES: readonly SessionStatus[] = ['SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED'];
+
+/** A payment attempt as the session shows it (INTERFACE 2.3; D2: unknown values are empty strings). */
+export const Attempt = Type.Object({
+  id: Id('pa'),
+  attempt_number: Type.Integer({ minimum: 1 }),
+  status: AttemptStatus,
+  card_brand: Type.String(),
+  card_last_four: Type.String(),
+  failure_code: Type.String(),
+  fee_amount: Type.String(),
+  net_amount: Type.String(),
+  created_at: DateTime,
+});
+export type Attempt = Static<typeof Attempt>;
+
+/** Session detail (INTERFACE 2.1 plus D2's amount_refunded). */
+export const SessionDetail = Type.Object({
+  id: Id('ps'),
+  merchant_reference: Type.String(),
+  order_number: Type.String({ maxLength: 10 }),
+  order_id: Type.String(),
+  amount: Decimal('Amount charged, TND.'),
+  currency: Type.Literal('TND'),
+  original: Original,
+  description: Type.String(),
+  items: Type.Array(Item),
+  status: SessionStatus,
+  livemode: Type.Boolean(),
+  buyer_first_name: Type.String(),
+  buyer_last_name: Type.String(),
+  buyer_email: Type.String(),
+  buyer_phone: Type.String(),
+  metadata: Metadata,
+  return_url: Type.String(),
+  cancel_url: Type.String(),
+  webhook_url: Type.String(),
+  max_attempts: Type.Integer(),
+  checkout_url: Type.Optional(Type.String({ description: 'Newest hosted-page link; omitted once the session is EXPIRED.' })),
+  expires_at: DateTime,
+  completed_at: Type.Union([DateTime, Type.Null()]),
+  created_at: DateTime,
+  attempts: Type.Array(Attempt),
+  amount_refunded: Decimal('Sum of accepted refunds, TND.'),
+});
+export type SessionDetail = Static<typeof SessionDetail>;
+
+/** Session list item (INTERFACE 2.4). */
+export const SessionListItem = Type.Object({
+  id: Id('ps'),
+  merchant_reference: Type.String(),
+  order_number: Type.String(),
+  order_id: Type.String(),
+  amount: Type.String(),
+  currency: Type.Literal('TND'),
+  original: Original,
+  status: SessionStatus,
+  livemode: Type.Boolean(),
+  buyer_first_name: Type.String(),
+  buyer_last_name: Type.String(),
+  buyer_email: Type.String(),
+  created_at: DateTime,
+});
+export type SessionListItem = Static<typeof SessionListItem>;
+
+export const SessionList = Type.Object({ data: Type.Array(SessionListItem), has_more: Type.Boolean() });
+export type SessionList = Static<typeof SessionList>;
+
+/** Query of GET /gateway/sessions/list/ as received: strings, checked by the session service (D6). */
+export const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String()),
+    starting_after: Type.Optional(Type.String()),
+    ending_before: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);
+export type ListQuery = Static<typeof ListQuery>;
+
+/** Answer of POST /gateway/sessions/{id}/checkout/ (D4). */
+export const CheckoutLink = Type.Object({ checkout_url: Type.String(), expires_at: DateTime });
+export type CheckoutLink = Static<typeof CheckoutLink>;
+
+/** POST /gateway/sessions/{id}/refund/ (INTERFACE 4.5). */
+export const RefundRequest = Type.Object(
+  {
+    reason: Type.String({ minLength: 1, maxLength: 500 }),
+    refund_type: Type.Optional(Type.Union([Type.Literal('FULL'), Type.Literal('PARTIAL')], { default: 'FULL' })),
+    amount: Type.Optional(Type.String({ minLength: 1 })),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+export type RefundRequest = Static<typeof RefundRequest>;
+
+/** Refund result (INTERFACE 2.5). */
+export const RefundResult = Type.Object({
+  refund_id: Id('re'),
+  refunded_amount: Decimal('TND'),
+  automated_refund: Type.Boolean(),
+  epg_error_message: Type.Optional(Type.String()),
+});
+export type RefundResult = Static<typeof RefundResult>;
+
+/** Webhook delivery record (INTERFACE 2.6). */
+export const WebhookDelivery = Type.Object({
+  id: Id('whd'),
+  session_id: Type.String(),
+  event: Type.String(),
+  event_id: Type.String(),
+  url: Type.String(),
+  attempt_number: Type.Integer(),
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]),
+  http_status_code: Type.Union([Type.Integer(), Type.Null()]),
+  response_time_ms: Type.Union([Type.Integer(), Type.Null()]),
+  error_message: Type.String(),
+  next_retry_at: Type.Union([DateTime, Type.Null()]),
+  created_at: DateTime,
+});
+export type WebhookDelivery = Static<typeof WebhookDelivery>;
+
+export const WebhookDeliveryList = Type.Object({ data: Type.Array(WebhookDelivery), has_more: Type.Optional(Type.Boolean()) });
+export type WebhookDeliveryList = Static<typeof WebhookDeliveryList>;
+
+export const FieldError = Type.Object({ field: Type.String(), code: Type.String(), message: Type.String() });
+
+/** RFC 9457 problem document (INTERFACE 2.7). */
+export const Problem = Type.Object(
+  {
+    type: Type.String({ format: 'uri' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    errors: Type.Optional(Type.Array(FieldError)),
+    existing_session_id: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);

@@ -1,0 +1,38 @@
+/**
+ * Identifiers (DECISIONS D7): a prefix, an underscore and random base62
+ * characters; order numbers in upper-case Crockford base32.
+ */
+import { randomBytes } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** `length` characters drawn uniformly from `alphabet` (rejection sampling keeps it unbiased). */
+export function randomString(alphabet: string, length: number): string {
+  const limit = 256 - (256 % alphabet.length);
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < limit) out += alphabet[byte % alphabet.length];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export type IdPrefix = 'ps' | 'pa' | 're' | 'evt' | 'whd' | 'mer' | 'key' | 'cl' | 'cmd' | 'we';
+
+/** A new public identifier such as `ps_4f9...` (24 random base62 characters, about 143 bits). */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomString(BASE62, 24)}`;
+}
+
+/** Six random upper-case Crockford base32 characters, the random part of an order number. */
+export function orderNumberSuffix(): string {
+  return randomString(CROCKFORD, 6);
+}
+
+/** A secret credential: prefix plus 32 base62 characters (about 190 bits). */
+export function newSecret(prefix: 'sk_test_' | 'sk_live_' | 'whsec_'): string {
+  return `${prefix}${randomString(BASE62, 32)}`;
+}

@@ -1,0 +1,196 @@
+/**
+ * Every message that crosses the broker, defined once: commands (with their
+ * replies) and events, each with a JSON Schema that both ends validate.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CheckoutLink, Item, Metadata, Original, SessionDetail, SessionList, SessionStatus } from './api.js';
+
+const DateTime = Type.String({ format: 'date-time' });
+const MerchantId = Type.String({ pattern: '^mer_[0-9A-Za-z]{20,}$' });
+export const Mode = Type.Union([Type.Literal('test'), Type.Literal('live')]);
+export type Mode = Static<typeof Mode>;
+
+/** The versioned envelope of every message (STYLE habit 3). */
+export const Envelope = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  type: Type.String({ minLength: 1 }),
+  version: Type.Integer({ minimum: 1 }),
+  occurred_at: DateTime,
+  correlation_id: Type.String({ minLength: 1 }),
+  data: Type.Unknown(),
+});
+export interface Envelope<T = unknown> {
+  id: string;
+  type: string;
+  version: number;
+  occurred_at: string;
+  correlation_id: string;
+  data: T;
+}
+
+/** Who is calling, as the gateway established it from the API key. */
+export const ApiContext = Type.Object({
+  merchant_id: MerchantId,
+  livemode: Type.Boolean(),
+  order_prefix: Type.String({ pattern: '^[A-Z0-9]{1,3}$' }),
+  request_id: Type.String(),
+});
+export type ApiContext = Static<typeof ApiContext>;
+
+const SessionRef = Type.Object({ context: ApiContext, session_id: Type.String() });
+
+// ---------------------------------------------------------------- commands
+
+interface CommandContract {
+  /** The service whose command queue receives it. */
+  readonly service: ServiceName;
+  readonly request: TSchema;
+  /** Schema of the reply body when the command succeeds. */
+  readonly reply: TSchema;
+}
+
+const MerchantRef = Type.Object({ merchant_id: MerchantId });
+const Secret = (prefix: string) => Type.String({ pattern: `^${prefix}` });
+
+export const commands = {
+  // API calls, sent by the gateway
+  'session.create': { service: 'session', request: Type.Object({ context: ApiContext, body: Type.Unknown() }), reply: SessionDetail },
+  'session.get': { service: 'session', request: SessionRef, reply: SessionDetail },
+  'session.list': { service: 'session', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: SessionList },
+  'session.cancel': { service: 'session', request: SessionRef, reply: SessionDetail },
+  'session.issue_checkout': { service: 'session', request: SessionRef, reply: CheckoutLink },
+
+  // operator commands, sent by gateway-admin (D13)
+  'merchant.create': {
+    service: 'api-gateway',
+    request: Type.Object({
+      name: Type.String({ minLength: 1, maxLength: 200 }),
+      order_prefix: Type.Optional(Type.String()),
+    }),
+    reply: Type.Object({ merchant_id: MerchantId, order_prefix: Type.String(), test_secret_key: Secret('sk_test_') }),
+  },
+  'merchant.approve_kyb': {
+    service: 'api-gateway',
+    request: MerchantRef,
+    reply: Type.Object({ merchant_id: MerchantId, live_secret_key: Secret('sk_live_') }),
+  },
+  'merchant.suspend': { service: 'api-gateway', request: MerchantRef, reply: Type.Object({ merchant_id: MerchantId, status: Type.String() }) },
+  'merchant.reactivate': { service: 'api-gateway', request: MerchantRef, reply: Type.Object({ merchant_id: MerchantId, status: Type.String() }) },
+  'api_key.create': {
+    service: 'api-gateway',
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
+    reply: Type.Object({ key_id: Type.String(), secret_key: Secret('sk_') }),
+  },
+  'api_key.revoke': {
+    service: 'api-gateway',
+    request: Type.Object({ key_id: Type.String() }),
+    reply: Type.Object({ key_id: Type.String(), revoked: Type.Boolean() }),
+  },
+  'limits.set': {
+    service: 'api-gateway',
+    request: Type.Object({
+      merchant_id: MerchantId,
+      mode: Mode,
+      account: Type.Optional(Type.Integer()),
+      create: Type.Optional(Type.Integer()),
+      refund: Type.Optional(Type.Integer()),
+    }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, account: Type.Integer(), create: Type.Integer(), refund: Type.Integer() }),
+  },
+  'rate.set': {
+    service: 'session',
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String(), rate: Type.String() }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String(), rate: Type.String() }),
+  },
+  'rate.remove': {
+    service: 'session',
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String() }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String(), removed: Type.Boolean() }),
+  },
+  'webhook_endpoint.provision': {
+    service: 'webhook-dispatcher',
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.Optional(Type.String()) }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.String(), webhook_secret: Secret('whsec_') }),
+  },
+} as const satisfies Record<string, CommandContract>;
+
+export type CommandType = keyof typeof commands;
+export type CommandRequest<C extends CommandType> = Static<(typeof commands)[C]['request']>;
+export type CommandReply<C extends CommandType> = Static<(typeof commands)[C]['reply']>;
+
+// ---------------------------------------------------------------- events
+
+/** The session as merchants receive it in webhooks (INTERFACE 6.2, D11 adds livemode). */
+export const SessionEventPayload = Type.Object({
+  id: Type.String(),
+  order_number: Type.String(),
+  merchant_reference: Type.String(),
+  order_id: Type.String(),
+  amount: Type.String(),
+  currency: Type.String(),
+  description: Type.String(),
+  status: SessionStatus,
+  livemode: Type.Boolean(),
+  buyer: Type.Object({ first_name: Type.String(), last_name: Type.String(), email: Type.String(), phone: Type.String() }),
+  items: Type.Array(Item),
+  metadata: Metadata,
+  original: Original,
+  paid_at: Type.Optional(DateTime),
+  payment: Type.Optional(
+    Type.Object({
+      method: Type.String(),
+      card_brand: Type.String(),
+      card_last_four: Type.String(),
+      card_country: Type.String(),
+      fee_amount: Type.String(),
+      net_amount: Type.String(),
+    }),
+  ),
+  last_failure_code: Type.Optional(Type.String()),
+  last_failure_message: Type.Optional(Type.String()),
+  attempts_count: Type.Optional(Type.Integer()),
+  can_retry: Type.Optional(Type.Boolean()),
+});
+export type SessionEventPayload = Static<typeof SessionEventPayload>;
+
+/** Data of every session.* event: who it belongs to, and the webhook payload. */
+export const SessionEventData = Type.Object({
+  merchant_id: MerchantId,
+  webhook_url: Type.String(),
+  session: SessionEventPayload,
+});
+export type SessionEventData = Static<typeof SessionEventData>;
+
+const MerchantChanged = Type.Object({ merchant_id: MerchantId });
+
+export const events = {
+  'session.created': SessionEventData,
+  'session.canceled': SessionEventData,
+  'merchant.created': Type.Object({ merchant_id: MerchantId, name: Type.String(), order_prefix: Type.String() }),
+  'merchant.updated': MerchantChanged,
+  'api_key.revoked': Type.Object({ merchant_id: MerchantId, key_id: Type.String() }),
+} as const satisfies Record<string, TSchema>;
+
+export type EventType = keyof typeof events;
+export type EventData<E extends EventType> = Static<(typeof events)[E]>;
+
+// ---------------------------------------------------------------- topology
+
+export type ServiceName = 'api-gateway' | 'session' | 'checkout' | 'acquirer-adapter' | 'refund' | 'webhook-dispatcher';
+
+export interface ServiceTopology {
+  /** Durable event subscriptions: routing-key patterns bound to the service's quorum queue. */
+  readonly events: readonly string[];
+  /** Per-replica subscriptions (an exclusive queue each), for caches every replica keeps. */
+  readonly broadcasts: readonly string[];
+}
+
+/** Which service listens to what. Every service also has a command queue. */
+export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
+  'api-gateway': { events: [], broadcasts: ['merchant.updated', 'api_key.revoked'] },
+  session: { events: [], broadcasts: [] },
+  checkout: { events: [], broadcasts: [] },
+  'acquirer-adapter': { events: [], broadcasts: [] },
+  refund: { events: [], broadcasts: [] },
+  'webhook-dispatcher': { events: [], broadcasts: [] },
+};

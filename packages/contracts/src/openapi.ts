@@ -1,0 +1,138 @@
+/**
+ * The OpenAPI 3.1 description served at GET /api/v1/openapi.json, built from the
+ * same schemas that validate requests and replies.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import * as api from './api.js';
+
+const schemas: Record<string, TSchema> = {
+  CreateSessionRequest: api.CreateSessionRequest,
+  SessionDetail: api.SessionDetail,
+  SessionListItem: api.SessionListItem,
+  SessionList: api.SessionList,
+  Original: api.Original,
+  Attempt: api.Attempt,
+  CheckoutLink: api.CheckoutLink,
+  RefundRequest: api.RefundRequest,
+  RefundResult: api.RefundResult,
+  WebhookDelivery: api.WebhookDelivery,
+  WebhookDeliveryList: api.WebhookDeliveryList,
+  Problem: api.Problem,
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+
+const common = {
+  '401': problem('Missing, malformed, expired or revoked API key.'),
+  '403': problem('The merchant account is suspended.'),
+  '429': { ...problem('Rate limit exceeded.'), headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } } },
+  '500': problem('Unexpected error; retry with backoff.'),
+};
+
+const sessionId = { name: 'session_id', in: 'path', required: true, schema: { type: 'string', pattern: '^ps_' } };
+const cursor = (name: string, description: string) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description });
+const limit = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
+
+/** Builds the OpenAPI document; `serverUrl` is PUBLIC_BASE_URL + /api/v1. */
+export function buildOpenApi(serverUrl: string): Record<string, unknown> {
+  const componentSchemas = JSON.parse(JSON.stringify(schemas)) as Record<string, unknown>;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Hosted-checkout payment gateway',
+      version: '1.0.0',
+      description: 'Payment sessions, hosted checkout, refunds and signed webhooks. Test or live mode is chosen by the API key prefix.',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_test_... or sk_live_...' } },
+      schemas: componentSchemas,
+    },
+    paths: {
+      '/gateway/sessions/': {
+        post: {
+          operationId: 'createSession',
+          summary: 'Create a session (idempotent on merchant_reference).',
+          requestBody: { required: true, content: json('CreateSessionRequest') },
+          responses: {
+            '201': { description: 'Created.', content: json('SessionDetail') },
+            '200': { description: 'The existing session with this merchant_reference.', content: json('SessionDetail') },
+            '409': problem('Conflicts with the existing session; carries existing_session_id.'),
+            '413': problem('Body over 64 KiB.'),
+            '422': problem('Validation failed.'),
+            ...common,
+          },
+        },
+      },
+      '/gateway/sessions/{session_id}/': {
+        get: {
+          operationId: 'getSession',
+          parameters: [sessionId],
+          responses: { '200': { description: 'The session.', content: json('SessionDetail') }, '404': problem('No such session.'), ...common },
+        },
+      },
+      '/gateway/sessions/{session_id}/cancel/': {
+        post: {
+          operationId: 'cancelSession',
+          parameters: [sessionId],
+          responses: {
+            '200': { description: 'Canceled.', content: json('SessionDetail') },
+            '404': problem('No such session.'),
+            '409': problem('Processing (conflict) or terminal (session-terminal).'),
+            ...common,
+          },
+        },
+      },
+      '/gateway/sessions/{session_id}/checkout/': {
+        post: {
+          operationId: 'issueCheckoutLink',
+          parameters: [sessionId],
+          responses: {
+            '201': { description: 'A new hosted-page link.', content: json('CheckoutLink') },
+            '404': problem('No such session.'),
+            '409': problem('Processing (conflict) or terminal (session-terminal).'),
+            '422': problem('checkout-limit-exceeded: five active links already.'),
+            ...common,
+          },
+        },
+      },
+      '/gateway/sessions/{session_id}/refund/': {
+        post: {
+          operationId: 'refundSession',
+          parameters: [sessionId],
+          requestBody: { required: true, content: json('RefundRequest') },
+          responses: {
+            '200': { description: 'Refund accepted.', content: json('RefundResult') },
+            '404': problem('No such session.'),
+            '422': problem('Validation failure, invalid-state, no-payment or refund-failed.'),
+            ...common,
+          },
+        },
+      },
+      '/gateway/sessions/list/': {
+        get: {
+          operationId: 'listSessions',
+          parameters: [limit, cursor('starting_after', 'Sessions created before this one.'), cursor('ending_before', 'Sessions created after this one.')],
+          responses: { '200': { description: 'Newest first.', content: json('SessionList') }, '422': problem('Invalid query.'), ...common },
+        },
+      },
+      '/gateway/sessions/{session_id}/webhooks/': {
+        get: {
+          operationId: 'listSessionWebhooks',
+          parameters: [sessionId],
+          responses: { '200': { description: 'Most recent first.', content: json('WebhookDeliveryList') }, '404': problem('No such session.'), ...common },
+        },
+      },
+      '/gateway/webhooks/': {
+        get: {
+          operationId: 'listWebhooks',
+          parameters: [limit, cursor('starting_after', 'Deliveries created before this one.')],
+          responses: { '200': { description: 'Newest first.', content: json('WebhookDeliveryList') }, '422': problem('Invalid query.'), ...common },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * One ajv instance for every schema of the system. Validators are compiled on
+ * first use and cached, so a service pays only for the messages it handles.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
+import { commands, events, Envelope, type CommandType, type EventType } from './messages.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, coerceTypes: false, useDefaults: false });
+addFormats(ajv);
+
+const cache = new WeakMap<TSchema, ValidateFunction>();
+
+/** The compiled validator of `schema` (compiled once). */
+export function validatorOf<T = unknown>(schema: TSchema): ValidateFunction<T> {
+  let fn = cache.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    cache.set(schema, fn);
+  }
+  return fn as ValidateFunction<T>;
+}
+
+export class ContractViolation extends Error {
+  constructor(
+    readonly what: string,
+    readonly errors: readonly ErrorObject[],
+  ) {
+    super(`${what} does not match its contract: ${errors.map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ')}`);
+    this.name = 'ContractViolation';
+  }
+}
+
+function check(schema: TSchema, value: unknown, what: string): void {
+  const validate = validatorOf(schema);
+  if (!validate(value)) throw new ContractViolation(what, validate.errors ?? []);
+}
+
+/** Throws ContractViolation unless `value` is a valid envelope. */
+export function checkEnvelope(value: unknown): void {
+  check(Envelope, value, 'message envelope');
+}
+
+export function isCommandType(type: string): type is CommandType {
+  return Object.hasOwn(commands, type);
+}
+
+export function isEventType(type: string): type is EventType {
+  return Object.hasOwn(events, type);
+}
+
+/** Throws ContractViolation unless `data` is a valid request of command `type`. */
+export function checkCommandRequest(type: CommandType, data: unknown): void {
+  check(commands[type].request, data, `${type} request`);
+}
+
+/** Throws ContractViolation unless `body` is a valid successful reply of command `type`. */
+export function checkCommandReply(type: CommandType, body: unknown): void {
+  check(commands[type].reply, body, `${type} reply`);
+}
+
+/** Throws ContractViolation unless `data` is valid data of event `type`. */
+export function checkEventData(type: EventType, data: unknown): void {
+  check(events[type], data, `${type} event`);
+}

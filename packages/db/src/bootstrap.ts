@@ -1,0 +1,82 @@
+/**
+ * Per-service schemas and roles: each service owns one schema and connects as a
+ * role that can use no other. Run with a superuser (or a role with CREATEROLE
+ * and CREATEDB) before migrations.
+ */
+import pg from 'pg';
+
+/** The schema each service owns. */
+export const serviceSchemas = {
+  'api-gateway': 'api_gateway',
+  session: 'session',
+  checkout: 'checkout',
+  'acquirer-adapter': 'acquirer',
+  refund: 'refund',
+  'webhook-dispatcher': 'webhooks',
+} as const;
+
+export type SchemaOwner = keyof typeof serviceSchemas;
+
+/** The login role of a service: `svc_<schema>`. */
+export function roleOf(service: SchemaOwner): string {
+  return `svc_${serviceSchemas[service]}`;
+}
+
+/** `url` with its user replaced by the service's role (and its password, when given). */
+export function serviceDatabaseUrl(url: string, service: SchemaOwner, password?: string): string {
+  const parsed = new URL(url);
+  parsed.username = roleOf(service);
+  parsed.password = password ?? '';
+  return parsed.toString();
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unexpected identifier ${name}`);
+  return `"${name}"`;
+}
+
+/**
+ * Creates `database` when missing, then for every service its role (LOGIN, no
+ * other privilege) and its schema owned by that role. PUBLIC loses every right
+ * on the database's public schema, so no role can share tables by accident.
+ */
+export async function bootstrapDatabase(adminUrl: string, database: string, passwords: Partial<Record<SchemaOwner, string>> = {}): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${quoteIdent(database)}`);
+    for (const service of Object.keys(serviceSchemas) as SchemaOwner[]) {
+      const role = roleOf(service);
+      // Roles are cluster-wide; concurrent bootstraps may race to create one.
+      await admin
+        .query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${role}') THEN CREATE ROLE ${quoteIdent(role)} LOGIN; END IF; END $$`)
+        .catch((err: { code?: string }) => {
+          if (err.code !== '23505' && err.code !== '42710') throw err;
+        });
+      const password = passwords[service];
+      if (password !== undefined) await admin.query(`ALTER ROLE ${quoteIdent(role)} PASSWORD '${password.replaceAll("'", "''")}'`);
+    }
+  } finally {
+    await admin.end();
+  }
+
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${database}`;
+  const db = new pg.Client({ connectionString: dbUrl.toString() });
+  await db.connect();
+  try {
+    await db.query('SELECT pg_advisory_lock(hashtext($1))', ['bootstrap']);
+    await db.query(`REVOKE ALL ON DATABASE ${quoteIdent(database)} FROM PUBLIC`);
+    await db.query('REVOKE ALL ON SCHEMA public FROM PUBLIC');
+    for (const [service, schema] of Object.entries(serviceSchemas) as [SchemaOwner, string][]) {
+      const role = quoteIdent(roleOf(service));
+      await db.query(`GRANT CONNECT ON DATABASE ${quoteIdent(database)} TO ${role}`);
+      await db.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)} AUTHORIZATION ${role}`);
+      await db.query(`REVOKE ALL ON SCHEMA ${quoteIdent(schema)} FROM PUBLIC`);
+    }
+  } finally {
+    await db.query('SELECT pg_advisory_unlock(hashtext($1))', ['bootstrap']).catch(() => undefined);
+    await db.end();
+  }
+}

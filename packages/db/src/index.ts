@@ -1,0 +1,121 @@
+/**
+ * PostgreSQL access shared by every service: a pool bound to the service's own
+ * schema, transactions, and migrations from plain SQL files.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+export interface PoolOptions {
+  url: string;
+  /** The service's schema; unqualified table names resolve to it. */
+  schema: string;
+  max?: number;
+  applicationName?: string;
+}
+
+/** A pool whose connections use `schema` as their search path. */
+export function createPool({ url, schema, max = 10, applicationName }: PoolOptions): pg.Pool {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    options: `-c search_path=${schema}`,
+    application_name: applicationName ?? schema,
+    connectionTimeoutMillis: 5_000,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Runs `work` in one transaction; commits on success, rolls back on any error. */
+export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** True when the database answers, for readiness probes. */
+export async function ping(pool: pg.Pool, timeoutMs = 1_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      pool.query('SELECT 1').then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Postgres unique_violation, for callers that turn a race into a normal answer. */
+export function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
+}
+
+export interface MigrationSource {
+  /** Namespace of the versions recorded, so shared and own migrations never collide. */
+  readonly name: string;
+  readonly dir: string;
+}
+
+/**
+ * Applies every `NNN_description.sql` of each source not yet recorded in
+ * `<schema>.schema_migrations`, each in its own transaction, under an advisory
+ * lock so that concurrent migrators (several pods starting) apply each once.
+ * Returns the versions applied.
+ */
+export async function migrate(url: string, schema: string, sources: readonly MigrationSource[]): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+  await client.connect();
+  const applied: string[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set((await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    for (const source of sources) {
+      const files = (await readdir(source.dir)).filter((f) => /^\d+_[\w-]+\.sql$/.test(f)).sort();
+      for (const file of files) {
+        const version = `${source.name}/${file}`;
+        if (done.has(version)) continue;
+        const sql = await readFile(join(source.dir, file), 'utf8');
+        await client.query('BEGIN');
+        try {
+          await client.query(sql);
+          await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw new Error(`migration ${version} failed: ${(err as Error).message}`);
+        }
+        applied.push(version);
+      }
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]).catch(() => undefined);
+    await client.end();
+  }
+  return applied;
+}
+
+export * from './bootstrap.js';

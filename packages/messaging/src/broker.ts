@@ -1,0 +1,140 @@
+/**
+ * One AMQP connection per process that comes back by itself. Components
+ * (RPC client, command server, consumers, outbox relay) attach their channels
+ * on every (re)connect and drop them when the connection goes.
+ */
+import { connect, type ChannelModel } from 'amqplib';
+import type { Logger } from '@gateway/observability';
+import type { ServiceName } from '@gateway/contracts';
+import { assertTopology, namesFor, type Names } from './topology.js';
+
+export interface BrokerComponent {
+  /** Opens channels and consumers on a fresh connection. */
+  attach(connection: ChannelModel): Promise<void>;
+  /** The connection is gone: forget its channels and fail what waited on them. */
+  detach(): void;
+  /** Stops taking new work and waits for what is in flight (graceful stop). */
+  drain?(): Promise<void>;
+}
+
+export interface BrokerOptions {
+  url: string;
+  prefix: string;
+  service: ServiceName;
+  log: Logger;
+  /** First and longest wait between reconnect attempts. */
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+}
+
+export class Broker {
+  readonly names: Names;
+  private connection: ChannelModel | undefined;
+  private readonly components: BrokerComponent[] = [];
+  private stopping = false;
+  private attempt = 0;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private readonly connectedWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: BrokerOptions) {
+    this.names = namesFor(options.prefix);
+  }
+
+  get prefix(): string {
+    return this.options.prefix;
+  }
+
+  get connected(): boolean {
+    return this.connection !== undefined;
+  }
+
+  /** Adds a component; attached at once when connected, and on every reconnect. */
+  async register<T extends BrokerComponent>(component: T): Promise<T> {
+    this.components.push(component);
+    if (this.connection) await component.attach(this.connection);
+    return component;
+  }
+
+  /** Connects, retrying with backoff until it succeeds or `stop` is called. */
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.connectedWaiters.push(resolve);
+      void this.connectOnce();
+    });
+  }
+
+  /** Resolves when connected (at once if already), or after `timeoutMs` with false. */
+  async waitForConnection(timeoutMs: number): Promise<boolean> {
+    if (this.connection) return true;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.connectedWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  private async connectOnce(): Promise<void> {
+    if (this.stopping) return;
+    let connection: ChannelModel | undefined;
+    try {
+      connection = await connect(this.options.url, { noDelay: true, clientProperties: { connection_name: this.options.service } });
+      connection.on('error', (err: Error) => this.options.log.warn({ err: err.message }, 'broker connection error'));
+      connection.on('blocked', (reason: string) => this.options.log.warn({ reason }, 'broker blocked publishing'));
+      connection.on('close', () => this.onClose(connection));
+      const setup = await connection.createChannel();
+      await assertTopology(setup, this.options.prefix, this.options.service);
+      await setup.close();
+      this.connection = connection;
+      for (const component of this.components) await component.attach(connection);
+      this.attempt = 0;
+      this.options.log.info('broker connected');
+      for (const resolve of this.connectedWaiters.splice(0)) resolve();
+    } catch (err) {
+      this.options.log.warn({ err: (err as Error).message }, 'broker connect failed');
+      this.connection = undefined;
+      if (connection) {
+        connection.removeAllListeners('close');
+        await connection.close().catch(() => undefined);
+      }
+      this.scheduleReconnect();
+    }
+  }
+
+  private onClose(connection: ChannelModel | undefined): void {
+    if (this.connection !== connection) return;
+    this.connection = undefined;
+    for (const component of this.components) component.detach();
+    if (this.stopping) return;
+    this.options.log.warn('broker connection lost; reconnecting');
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopping || this.reconnectTimer) return;
+    const min = this.options.reconnectMinMs ?? 100;
+    const max = this.options.reconnectMaxMs ?? 5_000;
+    const delay = Math.min(max, min * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
+    this.attempt += 1;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.connectOnce();
+    }, delay);
+  }
+
+  /** Drains every component, then closes the connection. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.reconnectTimer);
+    for (const component of [...this.components].reverse()) await component.drain?.();
+    const connection = this.connection;
+    this.connection = undefined;
+    for (const component of this.components) component.detach();
+    if (connection) {
+      connection.removeAllListeners('close');
+      await connection.close().catch(() => undefined);
+    }
+    for (const resolve of this.connectedWaiters.splice(0)) resolve();
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Event consumers. A durable consumer records each message id in its inbox in
+ * the same transaction as its effect and acks only after commit, so a
+ * redelivery changes nothing. A message that fails is retried by the broker up
+ * to the queue's delivery limit, then dead-lettered; a malformed one is
+ * dead-lettered at once.
+ */
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import { checkEventData, isEventType, type Envelope, type EventData, type EventType, type ServiceName } from '@gateway/contracts';
+import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
+import { describeError, type Logger } from '@gateway/observability';
+import type { Broker, BrokerComponent } from './broker.js';
+import { decodeEnvelope } from './envelope.js';
+
+export type EventHandlers = {
+  [E in EventType]?: (data: EventData<E>, envelope: Envelope<EventData<E>>, tx: PoolClient) => Promise<void>;
+};
+
+export interface EventConsumerOptions {
+  service: ServiceName;
+  pool: Pool;
+  handlers: EventHandlers;
+  log: Logger;
+  prefetch?: number;
+  /** Pause before handing a failed message back, so a failing dependency is not hammered. */
+  retryDelayMs?: number;
+  /** Called after a handler's transaction commits (to wake the outbox relay, say). */
+  afterCommit?: () => void;
+}
+
+export class EventConsumer implements BrokerComponent {
+  private channel: Channel | undefined;
+  private consumerTag: string | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly options: EventConsumerOptions,
+  ) {}
+
+  async attach(connection: ChannelModel): Promise<void> {
+    const channel = await connection.createChannel();
+    await channel.prefetch(this.options.prefetch ?? 32);
+    const { consumerTag } = await channel.consume(this.broker.names.eventQueue(this.options.service), (msg) => {
+      if (!msg) return;
+      const work = this.handle(channel, msg).finally(() => this.inFlight.delete(work));
+      this.inFlight.add(work);
+    });
+    this.channel = channel;
+    this.consumerTag = consumerTag;
+  }
+
+  detach(): void {
+    this.channel = undefined;
+    this.consumerTag = undefined;
+  }
+
+  async drain(): Promise<void> {
+    if (this.channel && this.consumerTag) await this.channel.cancel(this.consumerTag).catch(() => undefined);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
+    let envelope: Envelope;
+    try {
+      envelope = decodeEnvelope(msg.content);
+      if (isEventType(envelope.type)) checkEventData(envelope.type, envelope.data);
+    } catch (err) {
+      this.options.log.error({ err: describeError(err), messageId: msg.properties.messageId as unknown }, 'malformed event dead-lettered');
+      settle(() => channel.nack(msg, false, false));
+      return;
+    }
+    const handler = isEventType(envelope.type) ? this.options.handlers[envelope.type] : undefined;
+    if (!handler) {
+      settle(() => channel.ack(msg));
+      return;
+    }
+    try {
+      await withTransaction(this.options.pool, async (tx) => {
+        const fresh = await tx.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
+        if (fresh.rowCount === 0) return;
+        await (handler as (data: unknown, envelope: Envelope, tx: PoolClient) => Promise<void>)(envelope.data, envelope, tx);
+      });
+      this.options.afterCommit?.();
+      settle(() => channel.ack(msg));
+    } catch (err) {
+      this.options.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, 'event handling failed; will be redelivered');
+      await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs ?? 500));
+      settle(() => channel.nack(msg, false, true));
+    }
+  }
+}
+
+/** Acks and nacks on a channel that closed are moot: the broker redelivers. */
+function settle(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // channel closed
+  }
+}
+
+export interface BroadcastOptions {
+  patterns: readonly string[];
+  handler: (envelope: Envelope) => void;
+  /** Called on every (re)connect: what was broadcast while disconnected is lost. */
+  onResubscribe?: () => void;
+}
+
+/** A per-replica subscription (exclusive, auto-deleted queue) for caches every replica keeps. */
+export class BroadcastListener implements BrokerComponent {
+  constructor(
+    private readonly broker: Broker,
+    private readonly options: BroadcastOptions,
+  ) {}
+
+  async attach(connection: ChannelModel): Promise<void> {
+    const channel = await connection.createChannel();
+    const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+    for (const pattern of this.options.patterns) await channel.bindQueue(queue, this.broker.names.events, pattern);
+    await channel.consume(
+      queue,
+      (msg) => {
+        if (!msg) return;
+        try {
+          this.options.handler(decodeEnvelope(msg.content));
+        } catch {
+          // A broadcast is only a cache hint; the cache's own expiry covers a bad one.
+        }
+      },
+      { noAck: true },
+    );
+    this.options.onResubscribe?.();
+  }
+
+  detach(): void {}
+}

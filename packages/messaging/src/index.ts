@@ -1,0 +1,15 @@
+export * from './broker.js';
+export * from './topology.js';
+export * from './envelope.js';
+export * from './rpc.js';
+export * from './outbox.js';
+export * from './consumer.js';
+
+import { fileURLToPath } from 'node:url';
+import type { MigrationSource } from '@gateway/db';
+
+/** The outbox and inbox tables every service schema carries. */
+export const messagingMigrations: MigrationSource = {
+  name: 'messaging',
+  dir: fileURLToPath(new URL('../../migrations', import.meta.url)),
+};

@@ -1,0 +1,188 @@
+/**
+ * Transactional outbox. A state change and the events announcing it commit in
+ * one transaction (`enqueue` on the transaction's client); the relay publishes
+ * committed rows with publisher confirms and deletes them only once the broker
+ * has confirmed every one. What is not confirmed stays and is published again.
+ */
+import type { ChannelModel, ConfirmChannel } from 'amqplib';
+import type { Envelope } from '@gateway/contracts';
+import type { Pool, Queryable } from '@gateway/db';
+import { describeError, type Logger } from '@gateway/observability';
+import type { Broker, BrokerComponent } from './broker.js';
+
+/** The outbox columns of one envelope, for callers that insert it within a larger statement. */
+export function outboxRow(envelope: Envelope): { messageId: string; routingKey: string; body: string } {
+  return { messageId: envelope.id, routingKey: envelope.type, body: JSON.stringify(envelope) };
+}
+
+/** Adds `envelopes` to the outbox within the caller's transaction. */
+export async function enqueue(client: Queryable, envelopes: readonly Envelope[]): Promise<void> {
+  if (envelopes.length === 0) return;
+  const rows = envelopes.map(outboxRow);
+  await client.query('INSERT INTO outbox (message_id, routing_key, body) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])', [
+    rows.map((r) => r.messageId),
+    rows.map((r) => r.routingKey),
+    rows.map((r) => r.body),
+  ]);
+}
+
+export interface OutboxRelayOptions {
+  pool: Pool;
+  log: Logger;
+  /** Rows claimed per round. */
+  batchSize?: number;
+  /** Backstop polling period: rows committed by a replica that died before relaying them. */
+  pollMs?: number;
+}
+
+interface ClaimedRow {
+  id: string;
+  message_id: string;
+  routing_key: string;
+  body: string;
+}
+
+export class OutboxRelay implements BrokerComponent {
+  private channel: ConfirmChannel | undefined;
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private current: Promise<void> | undefined;
+  private readonly poller: NodeJS.Timeout;
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private paused = false;
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly options: OutboxRelayOptions,
+  ) {
+    this.poller = setInterval(() => this.wake(), options.pollMs ?? 1_000);
+    this.poller.unref();
+  }
+
+  async attach(connection: ChannelModel): Promise<void> {
+    this.channel = await connection.createConfirmChannel();
+    this.wake();
+  }
+
+  detach(): void {
+    this.channel = undefined;
+  }
+
+  /** Test hook: hold publishing (rows accumulate) until `resume`. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.wake();
+  }
+
+  /** Signals that rows were committed: publish them now. Cheap to call often. */
+  wake(): void {
+    if (this.stopped || this.paused) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    this.current = this.loop().finally(() => {
+      this.running = false;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      let published = 0;
+      try {
+        published = await this.relayBatch();
+        this.failures = 0;
+      } catch (err) {
+        this.failures += 1;
+        this.options.log.warn({ err: describeError(err), failures: this.failures }, 'outbox relay round failed; rows kept for retry');
+        this.scheduleRetry();
+        return;
+      }
+      // A full batch means more may be waiting.
+      if (published >= (this.options.batchSize ?? 200)) this.again = true;
+    } while (this.again && !this.stopped && !this.paused);
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer) return;
+    const delay = Math.min(5_000, 50 * 2 ** Math.min(this.failures, 7));
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.wake();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  /** Claims a batch (skipping rows another replica holds), publishes, awaits confirms, deletes. */
+  private async relayBatch(): Promise<number> {
+    const channel = this.channel;
+    if (!channel) return 0;
+    const batch = this.options.batchSize ?? 200;
+    const client = await this.options.pool.connect();
+    try {
+      const results = (await client.query(
+        `BEGIN; DELETE FROM outbox WHERE id IN (SELECT id FROM outbox ORDER BY id LIMIT ${Number(batch)} FOR UPDATE SKIP LOCKED)
+         RETURNING id, message_id, routing_key, body`,
+      )) as unknown as { rows: ClaimedRow[] }[];
+      const rows = (results[1]?.rows ?? []).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      if (rows.length === 0) {
+        await client.query('COMMIT');
+        return 0;
+      }
+      try {
+        await Promise.all(rows.map((row) => this.publish(channel, row)));
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
+      }
+      await client.query('COMMIT');
+      return rows.length;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  private publish(channel: ConfirmChannel, row: ClaimedRow): Promise<void> {
+    const envelope = JSON.parse(row.body) as Envelope;
+    return new Promise<void>((resolve, reject) => {
+      try {
+        channel.publish(
+          this.broker.names.events,
+          row.routing_key,
+          Buffer.from(row.body),
+          {
+            persistent: true,
+            messageId: row.message_id,
+            type: row.routing_key,
+            contentType: 'application/json',
+            correlationId: envelope.correlation_id,
+            timestamp: Math.floor(Date.parse(envelope.occurred_at) / 1000),
+          },
+          (err) => (err ? reject(err instanceof Error ? err : new Error('publish not confirmed')) : resolve()),
+        );
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
+  }
+
+  async drain(): Promise<void> {
+    // One last round so that rows committed just before the stop leave now.
+    this.wake();
+    await this.current?.catch(() => undefined);
+    this.stopped = true;
+    clearInterval(this.poller);
+    clearTimeout(this.retryTimer);
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * Request/reply over the broker: the caller publishes a command to the owning
+ * service's queue with a deadline and waits on RabbitMQ's direct reply-to; the
+ * service runs the handler and answers. Competing consumers on the command
+ * queue are how replicas share the work.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import {
+  checkCommandReply,
+  checkCommandRequest,
+  commands,
+  ContractViolation,
+  isCommandType,
+  newId,
+  type CommandReply,
+  type CommandRequest,
+  type CommandType,
+  type Envelope,
+  type ServiceName,
+} from '@gateway/contracts';
+import { AppError, validationError, type WireProblem } from '@gateway/problem';
+import { describeError, type Logger } from '@gateway/observability';
+import type { Broker, BrokerComponent } from './broker.js';
+import { decodeEnvelope } from './envelope.js';
+
+const REPLY_TO = 'amq.rabbitmq.reply-to';
+const DEADLINE_HEADER = 'x-deadline';
+
+type Reply = { ok: true; status: number; body: unknown } | { ok: false; problem: WireProblem };
+
+export interface RpcResult<C extends CommandType> {
+  status: number;
+  body: CommandReply<C>;
+}
+
+/** The command was not answered within its deadline. */
+export class RpcTimeoutError extends Error {
+  constructor(readonly type: string, readonly timeoutMs: number) {
+    super(`${type} was not answered within ${timeoutMs} ms`);
+    this.name = 'RpcTimeoutError';
+  }
+}
+
+interface Pending {
+  type: CommandType;
+  resolve: (reply: Reply) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class RpcClient implements BrokerComponent {
+  private channel: Channel | undefined;
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly defaultTimeoutMs: number,
+  ) {}
+
+  async attach(connection: ChannelModel): Promise<void> {
+    const channel = await connection.createChannel();
+    await channel.consume(REPLY_TO, (msg) => msg && this.onReply(msg), { noAck: true });
+    this.channel = channel;
+  }
+
+  detach(): void {
+    this.channel = undefined;
+    // Replies to calls made on the lost channel can never arrive.
+    for (const [id, call] of this.pending) {
+      clearTimeout(call.timer);
+      call.reject(new Error(`broker connection lost during ${call.type}`));
+      this.pending.delete(id);
+    }
+  }
+
+  /**
+   * Sends command `type` and resolves with its reply. A problem reply rejects
+   * with the AppError it carries; no reply within the deadline rejects with
+   * RpcTimeoutError.
+   */
+  async call<C extends CommandType>(type: C, data: CommandRequest<C>, options: { timeoutMs?: number; correlationId?: string } = {}): Promise<RpcResult<C>> {
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    checkCommandRequest(type, data);
+    if (!this.channel && !(await this.broker.waitForConnection(timeoutMs))) throw new RpcTimeoutError(type, timeoutMs);
+    const channel = this.channel;
+    if (!channel) throw new RpcTimeoutError(type, timeoutMs);
+
+    const envelope: Envelope = {
+      id: newId('cmd'),
+      type,
+      version: 1,
+      occurred_at: new Date().toISOString(),
+      correlation_id: options.correlationId ?? randomUUID(),
+      data,
+    };
+    const remaining = Math.max(1, deadline - Date.now());
+    const reply = await new Promise<Reply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(envelope.id);
+        reject(new RpcTimeoutError(type, timeoutMs));
+      }, remaining);
+      this.pending.set(envelope.id, { type, resolve, reject, timer });
+      channel.publish('', this.broker.names.commandQueue(commands[type].service), Buffer.from(JSON.stringify(envelope)), {
+        correlationId: envelope.id,
+        replyTo: REPLY_TO,
+        type,
+        contentType: 'application/json',
+        // A command nobody took before its deadline is worthless: let the broker drop it.
+        expiration: String(remaining),
+        headers: { [DEADLINE_HEADER]: deadline },
+      });
+    });
+    if (!reply.ok) throw AppError.fromWire(reply.problem);
+    checkCommandReply(type, reply.body);
+    return { status: reply.status, body: reply.body as CommandReply<C> };
+  }
+
+  private onReply(msg: ConsumeMessage): void {
+    const id = msg.properties.correlationId as string | undefined;
+    const call = id ? this.pending.get(id) : undefined;
+    if (!call || !id) return;
+    this.pending.delete(id);
+    clearTimeout(call.timer);
+    try {
+      call.resolve(JSON.parse(msg.content.toString('utf8')) as Reply);
+    } catch (err) {
+      call.reject(err as Error);
+    }
+  }
+
+  async drain(): Promise<void> {
+    // Calls in flight finish or time out on their own.
+  }
+}
+
+export interface CommandMeta {
+  readonly envelope: Envelope;
+  readonly correlationId: string;
+}
+
+/** What a handler answers: the body and, for API calls, the HTTP status (200 by default). */
+export interface HandlerResult<C extends CommandType> {
+  status?: number;
+  body: CommandReply<C>;
+}
+
+export type CommandHandlers = {
+  [C in CommandType]?: (data: CommandRequest<C>, meta: CommandMeta) => Promise<HandlerResult<C>>;
+};
+
+export interface CommandServerOptions {
+  service: ServiceName;
+  handlers: CommandHandlers;
+  log: Logger;
+  prefetch?: number;
+}
+
+/** Serves a service's command queue: validates, runs the handler, replies, acks. */
+export class CommandServer implements BrokerComponent {
+  private channel: Channel | undefined;
+  private consumerTag: string | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly options: CommandServerOptions,
+  ) {}
+
+  async attach(connection: ChannelModel): Promise<void> {
+    const channel = await connection.createChannel();
+    await channel.prefetch(this.options.prefetch ?? 64);
+    const { consumerTag } = await channel.consume(this.broker.names.commandQueue(this.options.service), (msg) => {
+      if (!msg) return;
+      const work = this.handle(channel, msg).finally(() => this.inFlight.delete(work));
+      this.inFlight.add(work);
+    });
+    this.channel = channel;
+    this.consumerTag = consumerTag;
+  }
+
+  detach(): void {
+    this.channel = undefined;
+    this.consumerTag = undefined;
+  }
+
+  async drain(): Promise<void> {
+    const channel = this.channel;
+    if (channel && this.consumerTag) await channel.cancel(this.consumerTag).catch(() => undefined);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
+    const replyTo = msg.properties.replyTo as string | undefined;
+    const correlationId = msg.properties.correlationId as string | undefined;
+    const deadline = Number(msg.properties.headers?.[DEADLINE_HEADER] ?? Number.POSITIVE_INFINITY);
+    let reply: Reply;
+    if (Date.now() > deadline) {
+      // The caller has given up; answering or acting now would only surprise it.
+      channel.ack(msg);
+      return;
+    }
+    try {
+      const envelope = decodeEnvelope(msg.content);
+      reply = await this.run(envelope);
+    } catch (err) {
+      reply = { ok: false, problem: this.toProblem(err, msg.properties.type as string | undefined) };
+    }
+    if (replyTo && correlationId) {
+      try {
+        channel.publish('', replyTo, Buffer.from(JSON.stringify(reply)), { correlationId, contentType: 'application/json' });
+      } catch (err) {
+        this.options.log.warn({ err: describeError(err) }, 'reply could not be sent');
+      }
+    }
+    try {
+      channel.ack(msg);
+    } catch {
+      // The channel closed under us; the broker redelivers the command.
+    }
+  }
+
+  private async run(envelope: Envelope): Promise<Reply> {
+    const type = envelope.type;
+    const handler = isCommandType(type) ? this.options.handlers[type] : undefined;
+    if (!handler || !isCommandType(type)) throw new Error(`no handler for command ${type}`);
+    try {
+      checkCommandRequest(type, envelope.data);
+    } catch (err) {
+      if (err instanceof ContractViolation) {
+        throw validationError(
+          err.errors.map((e) => ({ field: e.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body', code: 'invalid', message: e.message ?? 'is invalid' })),
+        );
+      }
+      throw err;
+    }
+    const result = await (handler as (data: unknown, meta: CommandMeta) => Promise<HandlerResult<CommandType>>)(envelope.data, {
+      envelope,
+      correlationId: envelope.correlation_id,
+    });
+    checkCommandReply(type, result.body);
+    return { ok: true, status: result.status ?? 200, body: result.body };
+  }
+
+  private toProblem(err: unknown, type: string | undefined): WireProblem {
+    if (err instanceof AppError) return err.toWire();
+    // Never echo an unexpected error to the caller: it may hold SQL or data.
+    this.options.log.error({ err: describeError(err), command: type }, 'command failed');
+    return new AppError('internal-error').toWire();
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Names and arguments of every exchange and queue, derived from one prefix so
+ * that several systems (or test runs) can share one broker.
+ */
+import type { Channel } from 'amqplib';
+import { topology, type ServiceName } from '@gateway/contracts';
+
+/** How many times a message is redelivered before it is dead-lettered. */
+export const DELIVERY_LIMIT = 5;
+/** Dead letters are kept a week for operators to inspect. */
+const DEAD_LETTER_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export interface Names {
+  readonly events: string;
+  readonly deadLetter: string;
+  commandQueue(service: ServiceName): string;
+  eventQueue(service: ServiceName): string;
+}
+
+/** The names of the broker objects of the system whose prefix is `prefix`. */
+export function namesFor(prefix: string): Names {
+  return {
+    events: `${prefix}.events`,
+    deadLetter: `${prefix}.dead-letter`,
+    commandQueue: (service) => `${prefix}.${service}.commands`,
+    eventQueue: (service) => `${prefix}.${service}.events`,
+  };
+}
+
+export interface QueueDeclaration {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+  readonly bindings: readonly { exchange: string; routingKey: string }[];
+}
+
+export interface ExchangeDeclaration {
+  readonly name: string;
+  readonly type: 'topic' | 'direct';
+}
+
+function durableQueue(names: Names, name: string, bindings: QueueDeclaration['bindings']): QueueDeclaration[] {
+  return [
+    {
+      name,
+      arguments: {
+        'x-queue-type': 'quorum',
+        'x-delivery-limit': DELIVERY_LIMIT,
+        'x-dead-letter-exchange': names.deadLetter,
+        'x-dead-letter-routing-key': name,
+      },
+      bindings,
+    },
+    {
+      name: `${name}.dead`,
+      arguments: { 'x-queue-type': 'quorum', 'x-message-ttl': DEAD_LETTER_TTL_MS },
+      bindings: [{ exchange: names.deadLetter, routingKey: name }],
+    },
+  ];
+}
+
+/** Every exchange and durable queue of one service (or of all of them). */
+export function declarationsFor(prefix: string, services: readonly ServiceName[] = Object.keys(topology) as ServiceName[]) {
+  const names = namesFor(prefix);
+  const exchanges: ExchangeDeclaration[] = [
+    { name: names.events, type: 'topic' },
+    { name: names.deadLetter, type: 'direct' },
+  ];
+  const queues: QueueDeclaration[] = [];
+  for (const service of services) {
+    queues.push(...durableQueue(names, names.commandQueue(service), []));
+    const patterns = topology[service].events;
+    if (patterns.length > 0) {
+      queues.push(...durableQueue(names, names.eventQueue(service), patterns.map((routingKey) => ({ exchange: names.events, routingKey }))));
+    }
+  }
+  return { exchanges, queues };
+}
+
+/** Declares (idempotently) what `service` needs; the arguments match infra/rabbitmq/definitions.json. */
+export async function assertTopology(channel: Channel, prefix: string, service: ServiceName): Promise<void> {
+  const { exchanges, queues } = declarationsFor(prefix, [service]);
+  for (const exchange of exchanges) await channel.assertExchange(exchange.name, exchange.type, { durable: true });
+  for (const queue of queues) {
+    await channel.assertQueue(queue.name, { durable: true, arguments: queue.arguments });
+    for (const binding of queue.bindings) await channel.bindQueue(queue.name, binding.exchange, binding.routingKey);
+  }
+}
+
+/** RabbitMQ definitions (for `rabbitmqctl import_definitions`) of the whole system. */
+export function definitionsDocument(prefix: string, vhost = '/'): Record<string, unknown> {
+  const { exchanges, queues } = declarationsFor(prefix);
+  return {
+    exchanges: exchanges.map((e) => ({ name: e.name, vhost, type: e.type, durable: true, auto_delete: false, internal: false, arguments: {} })),
+    queues: queues.map((q) => ({ name: q.name, vhost, durable: true, auto_delete: false, arguments: q.arguments })),
+    bindings: queues.flatMap((q) =>
+      q.bindings.map((b) => ({ source: b.exchange, vhost, destination: q.name, destination_type: 'queue', routing_key: b.routingKey, arguments: {} })),
+    ),
+  };
+}

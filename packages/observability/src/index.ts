@@ -1,0 +1,78 @@
+/**
+ * Structured JSON logs shared by every service. Secrets and card data are
+ * redacted by path before a line is written.
+ */
+import { pino, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+/** Paths whose values never reach a log line. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  '*.authorization',
+  'secret_key',
+  '*.secret_key',
+  'test_secret_key',
+  'live_secret_key',
+  '*.test_secret_key',
+  '*.live_secret_key',
+  'webhook_secret',
+  '*.webhook_secret',
+  'password',
+  '*.password',
+  'card',
+  '*.card',
+  'pan',
+  '*.pan',
+  'card_number',
+  '*.card_number',
+];
+
+export interface LoggerOptions {
+  service: string;
+  level?: string;
+  /** Where lines go; standard output by default. */
+  destination?: NodeJS.WritableStream;
+}
+
+/** A pino logger named after the service, with redaction and ISO timestamps. */
+export function createLogger({ service, level = 'info', destination }: LoggerOptions): Logger {
+  return pino(
+    {
+      name: service,
+      level,
+      base: { service },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination ?? pino.destination({ sync: false }),
+  );
+}
+
+export interface ErrorSummary {
+  name: string;
+  message: string;
+  code?: string;
+  constraint?: string;
+  table?: string;
+}
+
+/**
+ * What may be logged of an error: its class, its code and, for errors that are
+ * not the database's, its message. Database errors keep only their SQLSTATE and
+ * the constraint or table they name: their text can quote row values. Stack
+ * traces are never logged.
+ */
+export function describeError(err: unknown): ErrorSummary {
+  if (!(err instanceof Error)) return { name: 'NonError', message: typeof err };
+  const fields = err as Error & { code?: unknown; constraint?: unknown; table?: unknown; severity?: unknown };
+  const fromDatabase = typeof fields.severity === 'string' && typeof fields.code === 'string';
+  const summary: ErrorSummary = { name: err.name, message: fromDatabase ? 'database error' : err.message };
+  if (typeof fields.code === 'string') summary.code = fields.code;
+  if (fromDatabase && typeof fields.constraint === 'string') summary.constraint = fields.constraint;
+  if (fromDatabase && typeof fields.table === 'string') summary.table = fields.table;
+  return summary;
+}
