@@ -66,3 +66,4 @@ export function checkCommandReply(type: CommandType, body: unknown): void {
 export function checkEventData(type: EventType, data: unknown): void {
   check(events[type], data, `${type} event`);
 }
+export type { ErrorObject } from 'ajv';

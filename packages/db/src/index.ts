@@ -119,3 +119,14 @@ export async function migrate(url: string, schema: string, sources: readonly Mig
 }
 
 export * from './bootstrap.js';
+
+/** Entry of a migration job: applies `sources` to `schema` at DATABASE_URL and prints what it applied. */
+export async function migrateFromEnv(service: string, schema: string, sources: readonly MigrationSource[]): Promise<void> {
+  const url = process.env['DATABASE_URL'];
+  if (!url) {
+    console.error('DATABASE_URL is required');
+    process.exit(2);
+  }
+  const applied = await migrate(url, schema, sources);
+  console.log(JSON.stringify({ service, schema, applied }));
+}

@@ -20,7 +20,8 @@ export interface BrokerComponent {
 export interface BrokerOptions {
   url: string;
   prefix: string;
-  service: ServiceName;
+  /** The service whose queues this connection declares; none for a client such as the operator CLI. */
+  service?: ServiceName;
   log: Logger;
   /** First and longest wait between reconnect attempts. */
   reconnectMinMs?: number;
@@ -79,13 +80,15 @@ export class Broker {
     if (this.stopping) return;
     let connection: ChannelModel | undefined;
     try {
-      connection = await connect(this.options.url, { noDelay: true, clientProperties: { connection_name: this.options.service } });
+      connection = await connect(this.options.url, { noDelay: true, clientProperties: { connection_name: this.options.service ?? 'client' } });
       connection.on('error', (err: Error) => this.options.log.warn({ err: err.message }, 'broker connection error'));
       connection.on('blocked', (reason: string) => this.options.log.warn({ reason }, 'broker blocked publishing'));
       connection.on('close', () => this.onClose(connection));
-      const setup = await connection.createChannel();
-      await assertTopology(setup, this.options.prefix, this.options.service);
-      await setup.close();
+      if (this.options.service) {
+        const setup = await connection.createChannel();
+        await assertTopology(setup, this.options.prefix, this.options.service);
+        await setup.close();
+      }
       this.connection = connection;
       for (const component of this.components) await component.attach(connection);
       this.attempt = 0;

@@ -42,6 +42,14 @@ export class RpcTimeoutError extends Error {
   }
 }
 
+/** No queue exists for the command: its service was never started against this broker and prefix. */
+export class UnroutableCommandError extends Error {
+  constructor(readonly type: string, readonly queue: string) {
+    super(`${type} cannot be delivered: no queue ${queue} on this broker`);
+    this.name = 'UnroutableCommandError';
+  }
+}
+
 interface Pending {
   type: CommandType;
   resolve: (reply: Reply) => void;
@@ -61,6 +69,8 @@ export class RpcClient implements BrokerComponent {
   async attach(connection: ChannelModel): Promise<void> {
     const channel = await connection.createChannel();
     await channel.consume(REPLY_TO, (msg) => msg && this.onReply(msg), { noAck: true });
+    // A command published `mandatory` that no queue takes comes back at once.
+    channel.on('return', (msg: ConsumeMessage) => this.onUnroutable(msg));
     this.channel = channel;
   }
 
@@ -109,12 +119,22 @@ export class RpcClient implements BrokerComponent {
         contentType: 'application/json',
         // A command nobody took before its deadline is worthless: let the broker drop it.
         expiration: String(remaining),
+        mandatory: true,
         headers: { [DEADLINE_HEADER]: deadline },
       });
     });
     if (!reply.ok) throw AppError.fromWire(reply.problem);
     checkCommandReply(type, reply.body);
     return { status: reply.status, body: reply.body as CommandReply<C> };
+  }
+
+  private onUnroutable(msg: ConsumeMessage): void {
+    const id = msg.properties.correlationId as string | undefined;
+    const call = id ? this.pending.get(id) : undefined;
+    if (!call || !id) return;
+    this.pending.delete(id);
+    clearTimeout(call.timer);
+    call.reject(new UnroutableCommandError(call.type, msg.fields.routingKey));
   }
 
   private onReply(msg: ConsumeMessage): void {

@@ -1,0 +1,124 @@
+/**
+ * gateway-admin (DECISIONS D13): operator commands. Each is one or more
+ * commands on the broker to the services that own the data; the CLI never
+ * touches a database.
+ */
+import { parseArgs } from 'node:util';
+import type { CommandReply, CommandRequest, CommandType, Mode } from '@gateway/contracts';
+
+/** Sends one command and resolves with its reply body. */
+export type Send = <C extends CommandType>(type: C, data: CommandRequest<C>) => Promise<CommandReply<C>>;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const USAGE = `usage: gateway-admin <command>
+  merchant create --name N [--order-prefix P] [--webhook-url U]
+  merchant approve-kyb MERCHANT_ID
+  merchant suspend MERCHANT_ID | merchant reactivate MERCHANT_ID
+  key create MERCHANT_ID --mode test|live
+  key revoke KEY_ID
+  rate set MERCHANT_ID --mode test|live --currency C --rate R
+  rate remove MERCHANT_ID --mode test|live --currency C
+  limits set MERCHANT_ID --mode test|live [--account N] [--create N] [--refund N]`;
+
+type Options = Record<string, string | undefined>;
+
+function parse(args: string[], options: readonly string[]): { positionals: string[]; values: Options } {
+  try {
+    const { positionals, values } = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: Object.fromEntries(options.map((name) => [name, { type: 'string' as const }])),
+    });
+    return { positionals, values: values as Options };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function required(values: Options, name: string): string {
+  const value = values[name];
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function one(positionals: string[], what: string): string {
+  if (positionals.length !== 1 || !positionals[0]) throw new UsageError(`expected exactly one ${what}`);
+  return positionals[0];
+}
+
+function mode(values: Options): Mode {
+  const value = required(values, 'mode');
+  if (value !== 'test' && value !== 'live') throw new UsageError('--mode must be test or live');
+  return value;
+}
+
+function count(values: Options, name: string): number | undefined {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number of requests per second`);
+  return Number(value);
+}
+
+/** Runs one operator command (`argv` without the program name) and returns what it prints. */
+export async function runAdmin(argv: readonly string[], send: Send): Promise<Record<string, unknown>> {
+  const [group, action, ...rest] = argv;
+  const command = `${group ?? ''} ${action ?? ''}`;
+  switch (command) {
+    case 'merchant create': {
+      const { positionals, values } = parse(rest, ['name', 'order-prefix', 'webhook-url']);
+      if (positionals.length > 0) throw new UsageError('merchant create takes only options');
+      const created = await send('merchant.create', {
+        name: required(values, 'name'),
+        ...(values['order-prefix'] !== undefined && { order_prefix: values['order-prefix'] }),
+      });
+      const endpoint = await send('webhook_endpoint.provision', {
+        merchant_id: created.merchant_id,
+        mode: 'test',
+        ...(values['webhook-url'] !== undefined && { url: values['webhook-url'] }),
+      });
+      return { merchant_id: created.merchant_id, test_secret_key: created.test_secret_key, test_webhook_secret: endpoint.webhook_secret };
+    }
+    case 'merchant approve-kyb': {
+      const merchantId = one(parse(rest, []).positionals, 'MERCHANT_ID');
+      const approved = await send('merchant.approve_kyb', { merchant_id: merchantId });
+      const endpoint = await send('webhook_endpoint.provision', { merchant_id: merchantId, mode: 'live' });
+      return { merchant_id: merchantId, live_secret_key: approved.live_secret_key, live_webhook_secret: endpoint.webhook_secret };
+    }
+    case 'merchant suspend':
+      return send('merchant.suspend', { merchant_id: one(parse(rest, []).positionals, 'MERCHANT_ID') });
+    case 'merchant reactivate':
+      return send('merchant.reactivate', { merchant_id: one(parse(rest, []).positionals, 'MERCHANT_ID') });
+    case 'key create': {
+      const { positionals, values } = parse(rest, ['mode']);
+      return send('api_key.create', { merchant_id: one(positionals, 'MERCHANT_ID'), mode: mode(values) });
+    }
+    case 'key revoke':
+      return send('api_key.revoke', { key_id: one(parse(rest, []).positionals, 'KEY_ID') });
+    case 'rate set': {
+      const { positionals, values } = parse(rest, ['mode', 'currency', 'rate']);
+      return send('rate.set', { merchant_id: one(positionals, 'MERCHANT_ID'), mode: mode(values), currency: required(values, 'currency'), rate: required(values, 'rate') });
+    }
+    case 'rate remove': {
+      const { positionals, values } = parse(rest, ['mode', 'currency']);
+      return send('rate.remove', { merchant_id: one(positionals, 'MERCHANT_ID'), mode: mode(values), currency: required(values, 'currency') });
+    }
+    case 'limits set': {
+      const { positionals, values } = parse(rest, ['mode', 'account', 'create', 'refund']);
+      const limits = { account: count(values, 'account'), create: count(values, 'create'), refund: count(values, 'refund') };
+      return send('limits.set', {
+        merchant_id: one(positionals, 'MERCHANT_ID'),
+        mode: mode(values),
+        ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
+      });
+    }
+    default:
+      throw new UsageError(`unknown command: ${command.trim() || '(none)'}`);
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Operator commands on merchants, keys and limits (D13). Each change commits
+ * with the event that tells every gateway replica to drop what it cached.
+ */
+import { newId, newSecret, type CommandReply, type CommandRequest, type Mode } from '@gateway/contracts';
+import { eventEnvelope } from '@gateway/messaging';
+import { AppError, validationError } from '@gateway/problem';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { BudgetDefaults } from '../limits/budgets.js';
+import type { MerchantRepository, MerchantRow } from '../db/merchant.repository.js';
+
+export interface AdminDeps {
+  merchants: MerchantRepository;
+  auth: Authenticator;
+  budgets: BudgetDefaults;
+  afterCommit: () => void;
+}
+
+const ORDER_PREFIX = /^[A-Z0-9]{1,3}$/;
+
+/** The first three letters or digits of the name, upper-cased; `M` when it has none. */
+export function defaultOrderPrefix(name: string): string {
+  const letters = name
+    .normalize('NFKD')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
+  return letters.slice(0, 3) || 'M';
+}
+
+export async function createMerchant(deps: AdminDeps, command: CommandRequest<'merchant.create'>, correlationId: string): Promise<CommandReply<'merchant.create'>> {
+  const name = command.name.trim();
+  if (!name) throw validationError([{ field: 'name', code: 'invalid', message: 'name must not be blank.' }]);
+  const orderPrefix = command.order_prefix ?? defaultOrderPrefix(name);
+  if (!ORDER_PREFIX.test(orderPrefix)) {
+    throw validationError([{ field: 'order_prefix', code: 'invalid', message: 'order_prefix must be 1 to 3 upper-case letters or digits.' }]);
+  }
+  const merchantId = newId('mer');
+  const secret = newSecret('sk_test_');
+  await deps.merchants.change(async (tx) => {
+    await deps.merchants.insertMerchant(tx, { id: merchantId, name, orderPrefix });
+    await deps.merchants.insertKey(tx, { id: newId('key'), merchantId, livemode: false, secret });
+    return { result: undefined, events: [eventEnvelope('merchant.created', { merchant_id: merchantId, name, order_prefix: orderPrefix }, correlationId)] };
+  });
+  deps.afterCommit();
+  return { merchant_id: merchantId, order_prefix: orderPrefix, test_secret_key: secret };
+}
+
+/** Records business verification and issues a live key, shown only in this reply. */
+export async function approveKyb(deps: AdminDeps, command: CommandRequest<'merchant.approve_kyb'>, correlationId: string): Promise<CommandReply<'merchant.approve_kyb'>> {
+  const secret = newSecret('sk_live_');
+  await deps.merchants.change(async (tx) => {
+    await requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
+    await deps.merchants.approveKyb(tx, command.merchant_id);
+    await deps.merchants.insertKey(tx, { id: newId('key'), merchantId: command.merchant_id, livemode: true, secret });
+    return { result: undefined, events: [eventEnvelope('merchant.updated', { merchant_id: command.merchant_id }, correlationId)] };
+  });
+  deps.afterCommit();
+  return { merchant_id: command.merchant_id, live_secret_key: secret };
+}
+
+export async function setMerchantStatus(
+  deps: AdminDeps,
+  merchantId: string,
+  status: 'active' | 'suspended',
+  correlationId: string,
+): Promise<CommandReply<'merchant.suspend'>> {
+  await deps.merchants.change(async (tx) => {
+    await requireMerchant(await deps.merchants.lockMerchant(tx, merchantId));
+    await deps.merchants.setStatus(tx, merchantId, status);
+    return { result: undefined, events: [eventEnvelope('merchant.updated', { merchant_id: merchantId }, correlationId)] };
+  });
+  deps.auth.forgetMerchant(merchantId);
+  deps.afterCommit();
+  return { merchant_id: merchantId, status };
+}
+
+/** A new key; live keys only for merchants whose business verification is approved. */
+export async function createKey(deps: AdminDeps, command: CommandRequest<'api_key.create'>): Promise<CommandReply<'api_key.create'>> {
+  const livemode = command.mode === 'live';
+  const secret = newSecret(livemode ? 'sk_live_' : 'sk_test_');
+  const keyId = newId('key');
+  await deps.merchants.change(async (tx) => {
+    const merchant = await requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
+    if (livemode && !merchant.kyb_approved_at) throw new AppError('forbidden', 'Live keys need approved business verification (merchant approve-kyb).');
+    await deps.merchants.insertKey(tx, { id: keyId, merchantId: merchant.id, livemode, secret });
+    return { result: undefined, events: [] };
+  });
+  return { key_id: keyId, secret_key: secret };
+}
+
+export async function revokeKey(deps: AdminDeps, command: CommandRequest<'api_key.revoke'>, correlationId: string): Promise<CommandReply<'api_key.revoke'>> {
+  await deps.merchants.change(async (tx) => {
+    const merchantId = await deps.merchants.revokeKey(tx, command.key_id);
+    if (!merchantId) throw new AppError('not-found', 'No such active key.');
+    return { result: undefined, events: [eventEnvelope('api_key.revoked', { merchant_id: merchantId, key_id: command.key_id }, correlationId)] };
+  });
+  deps.auth.forgetKey(command.key_id);
+  deps.afterCommit();
+  return { key_id: command.key_id, revoked: true };
+}
+
+/** Per-merchant overrides of the three budgets (D12); replies with the budgets now in force. */
+export async function setLimits(deps: AdminDeps, command: CommandRequest<'limits.set'>, correlationId: string): Promise<CommandReply<'limits.set'>> {
+  const given = { account: command.account, create: command.create, refund: command.refund };
+  const errors = Object.entries(given)
+    .filter(([, value]) => value !== undefined && (!Number.isInteger(value) || value < 1 || value > 100_000))
+    .map(([field]) => ({ field, code: 'invalid', message: `${field} must be an integer from 1 to 100000 requests per second.` }));
+  if (errors.length > 0) throw validationError(errors);
+  const overrides = await deps.merchants.change(async (tx) => {
+    await requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
+    const stored = await deps.merchants.setLimits(tx, command.merchant_id, command.mode === 'live', {
+      ...(command.account !== undefined && { account: command.account }),
+      ...(command.create !== undefined && { create: command.create }),
+      ...(command.refund !== undefined && { refund: command.refund }),
+    });
+    return { result: stored, events: [eventEnvelope('merchant.updated', { merchant_id: command.merchant_id }, correlationId)] };
+  });
+  deps.auth.forgetMerchant(command.merchant_id);
+  deps.afterCommit();
+  const defaults = deps.budgets[command.mode satisfies Mode];
+  return {
+    merchant_id: command.merchant_id,
+    mode: command.mode,
+    account: overrides.account ?? defaults.account,
+    create: overrides.create ?? defaults.create,
+    refund: overrides.refund ?? defaults.refund,
+  };
+}
+
+async function requireMerchant(merchant: MerchantRow | undefined): Promise<MerchantRow> {
+  if (!merchant) throw new AppError('not-found', 'No such merchant.');
+  return merchant;
+}

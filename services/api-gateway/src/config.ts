@@ -1,0 +1,37 @@
+/** The API gateway's settings, read and checked before it starts. */
+import { bool, common, int, loadConfig, str, url } from '@gateway/config';
+
+export const gatewaySettings = {
+  ...common,
+  databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
+  redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'], { secret: true }),
+  port: int('PORT', 8080, { min: 0, max: 65535 }),
+  publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
+  /** Host of problem type URIs; PUBLIC_BASE_URL's host (with its port) when empty. */
+  publicErrorsHost: str('PUBLIC_ERRORS_HOST', ''),
+  /** How long a verified key is trusted without asking the database again. */
+  authCacheTtlMs: int('AUTH_CACHE_TTL_MS', 5_000, { min: 0, max: 300_000 }),
+  /** Failed authentications allowed per client address per minute (D12). */
+  authFailuresPerMinute: int('AUTH_FAILURES_PER_MINUTE', 20, { min: 1 }),
+  /** Default budgets, requests per second (INTERFACE 8). */
+  liveAccountRps: int('RATE_LIVE_ACCOUNT', 25, { min: 1 }),
+  liveCreateRps: int('RATE_LIVE_CREATE', 10, { min: 1 }),
+  liveRefundRps: int('RATE_LIVE_REFUND', 5, { min: 1 }),
+  testAccountRps: int('RATE_TEST_ACCOUNT', 10, { min: 1 }),
+  testCreateRps: int('RATE_TEST_CREATE', 5, { min: 1 }),
+  testRefundRps: int('RATE_TEST_REFUND', 2, { min: 1 }),
+  /** Take the client address from X-Forwarded-For (behind a trusted ingress). */
+  trustProxy: bool('TRUST_PROXY', false),
+  dbPoolMax: int('DB_POOL_MAX', 5, { min: 1, max: 200 }),
+};
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
+
+export function loadGatewayConfig(env: Record<string, string | undefined> = process.env) {
+  return loadConfig(gatewaySettings, env);
+}
+
+/** The host of problem type URIs (D1). */
+export function errorsHost(config: GatewayConfig): string {
+  return config.publicErrorsHost || new URL(config.publicBaseUrl).host;
+}

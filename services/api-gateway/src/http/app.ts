@@ -1,0 +1,109 @@
+/**
+ * The public HTTP API. Every call takes the same path: route, authenticate,
+ * charge the budgets, read the body, send the command to the owning service,
+ * and turn its reply (or any error) into the HTTP answer.
+ */
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type Request, type Response } from 'express';
+import { buildOpenApi, type ApiContext } from '@gateway/contracts';
+import type { RpcClient } from '@gateway/messaging';
+import { describeError, type Logger } from '@gateway/observability';
+import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
+import { addHealthRoutes, type ReadinessCheck } from '@gateway/runtime';
+import type { Authenticator } from '../auth/authenticator.js';
+import { authFailureBucket, bucketsFor, type BudgetDefaults } from '../limits/budgets.js';
+import type { TokenBuckets } from '../limits/token-buckets.js';
+import { readJsonObject } from './body.js';
+import { matchRoute } from './routes.js';
+
+export interface ApiDependencies {
+  auth: Authenticator;
+  buckets: TokenBuckets;
+  rpc: RpcClient;
+  log: Logger;
+  budgets: BudgetDefaults;
+  authFailuresPerMinute: number;
+  errorsHost: string;
+  publicBaseUrl: string;
+  trustProxy: boolean;
+  readiness: Record<string, ReadinessCheck>;
+}
+
+const API_PREFIX = '/api/v1';
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export function createApiApp(deps: ApiDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', deps.trustProxy);
+  const openApi = JSON.stringify(buildOpenApi(`${deps.publicBaseUrl}${API_PREFIX}`));
+
+  app.use((req, res, next) => {
+    const given = req.header('x-request-id');
+    res.locals['requestId'] = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader('X-Request-Id', res.locals['requestId'] as string);
+    next();
+  });
+
+  addHealthRoutes(app, deps.readiness);
+
+  app.get(`${API_PREFIX}/openapi.json`, (_req, res) => {
+    res.type('application/json').send(openApi);
+  });
+
+  app.use(API_PREFIX, (req, res) => {
+    handleApiCall(deps, req, res).catch((err: unknown) => sendError(deps, res, err));
+  });
+
+  app.use((_req, res) => sendError(deps, res, new AppError('not-found', 'No such route.')));
+  return app;
+}
+
+async function handleApiCall(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
+  const match = matchRoute(req.method, req.path);
+  if (match.kind === 'not-found') throw new AppError('not-found', 'No such route.');
+  if (match.kind === 'method-not-allowed') {
+    res.setHeader('Allow', match.allow.join(', '));
+    throw new AppError('method-not-allowed', `Use ${match.allow.join(' or ')} on this route.`);
+  }
+
+  const principal = await deps.auth.authenticate(req.header('authorization'));
+  if (!principal) {
+    const budget = await deps.buckets.take([authFailureBucket(req.ip ?? 'unknown', deps.authFailuresPerMinute)]);
+    if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
+    res.setHeader('WWW-Authenticate', 'Bearer');
+    throw new AppError('unauthorized');
+  }
+  if (principal.suspended) throw new AppError('forbidden', 'This merchant account is suspended.');
+
+  const budget = await deps.buckets.take(bucketsFor(principal, match.route.budget, deps.budgets));
+  if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
+
+  const body = match.route.hasBody ? await readJsonObject(req) : undefined;
+  const requestId = res.locals['requestId'] as string;
+  const context: ApiContext = {
+    merchant_id: principal.merchantId,
+    livemode: principal.livemode,
+    order_prefix: principal.orderPrefix,
+    request_id: requestId,
+  };
+  const command = match.route.request({ context, params: match.params, body, query: req.query as Record<string, unknown> });
+  const reply = await deps.rpc.call(match.route.command, command, { correlationId: requestId });
+  res.status(reply.status).type('application/json').send(JSON.stringify(reply.body));
+}
+
+function rateLimited(res: Response, retryAfterSeconds: number): never {
+  res.setHeader('Retry-After', String(retryAfterSeconds));
+  throw new AppError('rate-limit-exceeded');
+}
+
+function sendError(deps: ApiDependencies, res: Response, err: unknown): void {
+  if (!(err instanceof AppError)) {
+    deps.log.error({ err: describeError(err), requestId: res.locals['requestId'] as unknown }, 'request failed');
+  }
+  const problem = toProblem(err, deps.errorsHost);
+  if (res.headersSent) return;
+  if (problem.status === 413) res.setHeader('Connection', 'close');
+  res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+}

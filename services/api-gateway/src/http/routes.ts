@@ -1,0 +1,64 @@
+/**
+ * The API's routes (INTERFACE 4) and the command each one becomes. Paths are
+ * relative to /api/v1 and match with or without the trailing slash (D1).
+ */
+import type { ApiContext, CommandRequest, CommandType } from '@gateway/contracts';
+import type { Budget } from '../db/merchant.repository.js';
+
+export interface RouteInput {
+  context: ApiContext;
+  params: readonly string[];
+  body: unknown;
+  query: Record<string, unknown>;
+}
+
+export interface Route {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly command: CommandType;
+  /** The route's own budget on top of the account budget. */
+  readonly budget?: Budget;
+  /** Whether the route reads a JSON body. */
+  readonly hasBody: boolean;
+  readonly request: (input: RouteInput) => CommandRequest<CommandType>;
+}
+
+const sessionRef = ({ context, params }: RouteInput) => ({ context, session_id: params[0] ?? '' });
+
+export const routes: readonly Route[] = [
+  { method: 'POST', path: '/gateway/sessions', command: 'session.create', budget: 'create', hasBody: true, request: ({ context, body }) => ({ context, body }) },
+  { method: 'GET', path: '/gateway/sessions/list', command: 'session.list', hasBody: false, request: ({ context, query }) => ({ context, query }) },
+  { method: 'GET', path: '/gateway/sessions/:id', command: 'session.get', hasBody: false, request: sessionRef },
+  { method: 'POST', path: '/gateway/sessions/:id/cancel', command: 'session.cancel', hasBody: false, request: sessionRef },
+  { method: 'POST', path: '/gateway/sessions/:id/checkout', command: 'session.issue_checkout', budget: 'create', hasBody: false, request: sessionRef },
+];
+
+interface CompiledRoute {
+  route: Route;
+  pattern: RegExp;
+}
+
+const compiled: CompiledRoute[] = routes.map((route) => ({
+  route,
+  pattern: new RegExp(`^${route.path.replace(/:[a-z]+/g, '([^/]+)')}/?$`),
+}));
+
+export type RouteMatch = { kind: 'found'; route: Route; params: string[] } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'not-found' };
+
+/** The route for `method` and `path`; a known path with another method is 405 (D1). */
+export function matchRoute(method: string, path: string): RouteMatch {
+  const allow: string[] = [];
+  for (const { route, pattern } of compiled) {
+    const m = pattern.exec(path);
+    if (!m) continue;
+    if (route.method === method) {
+      try {
+        return { kind: 'found', route, params: m.slice(1).map((p) => decodeURIComponent(p)) };
+      } catch {
+        return { kind: 'not-found' };
+      }
+    }
+    allow.push(route.method);
+  }
+  return allow.length > 0 ? { kind: 'method-not-allowed', allow } : { kind: 'not-found' };
+}

@@ -1,0 +1,29 @@
+/** Which budgets a request is charged to (INTERFACE 8, D12), and their sizes for a merchant. */
+import type { GatewayConfig } from '../config.js';
+import type { Budget, Principal } from '../db/merchant.repository.js';
+import type { Bucket } from './token-buckets.js';
+
+export type BudgetDefaults = Record<'live' | 'test', Record<Budget, number>>;
+
+export function budgetDefaults(config: GatewayConfig): BudgetDefaults {
+  return {
+    live: { account: config.liveAccountRps, create: config.liveCreateRps, refund: config.liveRefundRps },
+    test: { account: config.testAccountRps, create: config.testCreateRps, refund: config.testRefundRps },
+  };
+}
+
+/** The account budget, plus the route's own lower budget when it has one. */
+export function bucketsFor(principal: Principal, routeBudget: Budget | undefined, defaults: BudgetDefaults): Bucket[] {
+  const mode = principal.livemode ? 'live' : 'test';
+  const budgets: Budget[] = routeBudget ? ['account', routeBudget] : ['account'];
+  return budgets.map((budget) => {
+    const perSecond = principal.overrides[budget] ?? defaults[mode][budget];
+    // The hash tag keeps one merchant's buckets on one Redis Cluster slot.
+    return { key: `rl:{${principal.merchantId}:${mode}}:${budget}`, capacity: perSecond, perSecond };
+  });
+}
+
+/** The failed-authentication budget of one client address (D12). */
+export function authFailureBucket(clientAddress: string, perMinute: number): Bucket {
+  return { key: `rl:auth:{${clientAddress}}`, capacity: perMinute, perSecond: perMinute / 60 };
+}

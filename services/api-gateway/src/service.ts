@@ -1,0 +1,86 @@
+/** Wiring of the API gateway: database, Redis, broker, HTTP API, operator commands. */
+import { fileURLToPath } from 'node:url';
+import { createPool, ping, type MigrationSource } from '@gateway/db';
+import { BroadcastListener, Broker, CommandServer, messagingMigrations, OutboxRelay, RpcClient, type CommandHandlers } from '@gateway/messaging';
+import type { Logger } from '@gateway/observability';
+import { listen, type RunningService } from '@gateway/runtime';
+import { approveKyb, createKey, createMerchant, revokeKey, setLimits, setMerchantStatus, type AdminDeps } from './admin/merchant-admin.js';
+import { Authenticator } from './auth/authenticator.js';
+import { errorsHost, type GatewayConfig } from './config.js';
+import { MerchantRepository } from './db/merchant.repository.js';
+import { createApiApp } from './http/app.js';
+import { budgetDefaults } from './limits/budgets.js';
+import { TokenBuckets } from './limits/token-buckets.js';
+
+export { loadGatewayConfig, type GatewayConfig } from './config.js';
+
+export const SCHEMA = 'api_gateway';
+
+export const migrations: readonly MigrationSource[] = [
+  messagingMigrations,
+  { name: 'api-gateway', dir: fileURLToPath(new URL('../../migrations', import.meta.url)) },
+];
+
+/** Starts the gateway; `stop` stops taking requests, lets in-flight ones finish, then closes everything. */
+export async function startGateway(config: GatewayConfig, log: Logger): Promise<RunningService> {
+  const pool = createPool({ url: config.databaseUrl, schema: SCHEMA, max: config.dbPoolMax, applicationName: 'api-gateway' });
+  const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, service: 'api-gateway', log });
+  const merchants = new MerchantRepository(pool);
+  const auth = new Authenticator(merchants, config.authCacheTtlMs);
+  const buckets = new TokenBuckets(config.redisUrl, log);
+  const rpc = new RpcClient(broker, config.rpcTimeoutMs);
+  const relay = new OutboxRelay(broker, { pool, log });
+  const budgets = budgetDefaults(config);
+
+  const admin: AdminDeps = { merchants, auth, budgets, afterCommit: () => relay.wake() };
+  const handlers: CommandHandlers = {
+    'merchant.create': async (command, meta) => ({ body: await createMerchant(admin, command, meta.correlationId) }),
+    'merchant.approve_kyb': async (command, meta) => ({ body: await approveKyb(admin, command, meta.correlationId) }),
+    'merchant.suspend': async (command, meta) => ({ body: await setMerchantStatus(admin, command.merchant_id, 'suspended', meta.correlationId) }),
+    'merchant.reactivate': async (command, meta) => ({ body: await setMerchantStatus(admin, command.merchant_id, 'active', meta.correlationId) }),
+    'api_key.create': async (command) => ({ body: await createKey(admin, command) }),
+    'api_key.revoke': async (command, meta) => ({ body: await revokeKey(admin, command, meta.correlationId) }),
+    'limits.set': async (command, meta) => ({ body: await setLimits(admin, command, meta.correlationId) }),
+  };
+
+  await buckets.connect();
+  await broker.start();
+  await broker.register(rpc);
+  await broker.register(relay);
+  await broker.register(new CommandServer(broker, { service: 'api-gateway', handlers, log }));
+  await broker.register(
+    new BroadcastListener(broker, {
+      patterns: ['merchant.updated', 'api_key.revoked'],
+      handler: (envelope) => {
+        const data = envelope.data as { merchant_id?: string; key_id?: string };
+        if (envelope.type === 'api_key.revoked' && data.key_id) auth.forgetKey(data.key_id);
+        else if (data.merchant_id) auth.forgetMerchant(data.merchant_id);
+      },
+      // Changes broadcast while this replica was disconnected were missed.
+      onResubscribe: () => auth.forgetAll(),
+    }),
+  );
+
+  const app = createApiApp({
+    auth,
+    buckets,
+    rpc,
+    log,
+    budgets,
+    authFailuresPerMinute: config.authFailuresPerMinute,
+    errorsHost: errorsHost(config),
+    publicBaseUrl: config.publicBaseUrl,
+    trustProxy: config.trustProxy,
+    readiness: { database: () => ping(pool), broker: async () => broker.connected, redis: () => buckets.ping() },
+  });
+  const http = await listen(app, config.port);
+  return {
+    port: http.port,
+    async stop() {
+      await http.close();
+      await broker.stop();
+      await buckets.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** The session service's command queue: each command calls one use case. */
+import type { CommandHandlers } from '@gateway/messaging';
+import type { SessionRepository } from '../db/session.repository.js';
+import { cancelSession } from '../domain/cancel-session.js';
+import { createSession } from '../domain/create-session.js';
+import type { SessionDeps } from '../domain/deps.js';
+import { removeRate, setRate } from '../domain/exchange-rates.js';
+import { getSession } from '../domain/get-session.js';
+import { issueCheckoutLink } from '../domain/issue-checkout-link.js';
+import { listSessions } from '../domain/list-sessions.js';
+
+export function sessionCommands(deps: SessionDeps, sessions: SessionRepository): CommandHandlers {
+  return {
+    'session.create': async ({ context, body }) => createSession(deps, context, body),
+    'session.get': async ({ context, session_id }) => ({ body: await getSession(deps, context, session_id) }),
+    'session.list': async ({ context, query }) => ({ body: await listSessions(deps, context, query) }),
+    'session.cancel': async ({ context, session_id }) => ({ body: await cancelSession(deps, context, session_id) }),
+    'session.issue_checkout': async ({ context, session_id }) => ({ status: 201, body: await issueCheckoutLink(deps, context, session_id) }),
+    'rate.set': async (command) => ({ body: await setRate(sessions, command) }),
+    'rate.remove': async (command) => ({ body: await removeRate(sessions, command) }),
+  };
+}

@@ -1,0 +1,21 @@
+/** The session service's settings, read and checked before it starts. */
+import { common, int, loadConfig, str, url } from '@gateway/config';
+
+export const sessionSettings = {
+  ...common,
+  databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
+  port: int('PORT', 8082, { min: 0, max: 65535 }),
+  publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
+  sessionTtlSeconds: int('SESSION_TTL_SECONDS', 86_400, { min: 1 }),
+  checkoutLinkTtlSeconds: int('CHECKOUT_LINK_TTL_SECONDS', 1_800, { min: 1 }),
+  /** Private Ed25519 JWK that signs checkout links; the checkout service holds the public half. */
+  linkSigningKey: str('LINK_SIGNING_KEY', undefined, { secret: true }),
+  dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
+  commandPrefetch: int('COMMAND_PREFETCH', 64, { min: 1, max: 10_000 }),
+};
+
+export type SessionConfig = ReturnType<typeof loadSessionConfig>;
+
+export function loadSessionConfig(env: Record<string, string | undefined> = process.env) {
+  return loadConfig(sessionSettings, env);
+}

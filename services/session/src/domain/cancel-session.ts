@@ -1,0 +1,31 @@
+/**
+ * Canceling a session (INTERFACE 3.1 rule 1, D2): only CREATED and PENDING
+ * sessions; the status change and session.canceled commit together.
+ */
+import type { ApiContext, SessionDetail } from '@gateway/contracts';
+import { eventEnvelope } from '@gateway/messaging';
+import { AppError } from '@gateway/problem';
+import { effectiveStatus, OPEN_STATUSES, toDetail, toEventPayload, type SessionRow } from './session.js';
+import type { SessionDeps } from './deps.js';
+
+export async function cancelSession(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<SessionDetail> {
+  const account = { merchantId: context.merchant_id, livemode: context.livemode };
+  const now = deps.clock();
+  const canceled = await deps.sessions.withLockedSession(account, sessionId, async (row, tx) => {
+    if (!row) throw new AppError('not-found', 'No session with this id exists for this account.');
+    assertOpen(row, now);
+    const next: SessionRow = { ...row, status: 'CANCELED', completed_at: now };
+    const event = eventEnvelope('session.canceled', { merchant_id: row.merchant_id, webhook_url: row.webhook_url, session: toEventPayload(next) }, context.request_id, now);
+    await deps.sessions.finish(tx, row.id, 'CANCELED', now, [event]);
+    return next;
+  });
+  deps.afterCommit();
+  return toDetail(canceled, now, deps.publicBaseUrl);
+}
+
+/** PROCESSING waits for its attempt (409 conflict); a terminal session is 409 session-terminal. */
+export function assertOpen(row: SessionRow, now: Date): void {
+  const status = effectiveStatus(row, now);
+  if (status === 'PROCESSING') throw new AppError('conflict', 'A payment attempt is in progress; wait for it to resolve.');
+  if (!OPEN_STATUSES.includes(status)) throw new AppError('session-terminal', `The session is ${status}.`);
+}

@@ -1,0 +1,143 @@
+/**
+ * Creating a session (INTERFACE 4.1; DECISIONS D3, D5, D6): validate, convert
+ * at the merchant's rate, insert idempotently on (merchant, mode,
+ * merchant_reference) with the first checkout link and the session.created
+ * event. A replay answers the stored session.
+ */
+import { newId, orderNumberSuffix, type ApiContext, type SessionDetail } from '@gateway/contracts';
+import { eventEnvelope } from '@gateway/messaging';
+import { convertToAccountCurrency, IDENTITY_RATE } from '@gateway/money';
+import { AppError, validationError, type FieldError } from '@gateway/problem';
+import { linkExpiry } from './checkout-links.js';
+import { effectiveStatus, OPEN_STATUSES, toDetail, toEventPayload, type SessionRow } from './session.js';
+import { amountError, checkCreateRequest, type CheckedRequest } from './validate-create-request.js';
+import type { SessionDeps } from './deps.js';
+
+export interface CreateResult {
+  status: 200 | 201;
+  body: SessionDetail;
+}
+
+/** Order numbers are random; a clash with an existing one is retried this many times. */
+const ORDER_NUMBER_TRIES = 5;
+
+export async function createSession(deps: SessionDeps, context: ApiContext, body: unknown): Promise<CreateResult> {
+  const check = checkCreateRequest(body, context.livemode);
+  if (!check.ok) throw validationError(check.errors);
+  const request = check.request;
+  const account = { merchantId: context.merchant_id, livemode: context.livemode };
+
+  // A rate that is missing or changed must not break the replay of a session created before (D3).
+  const conversion = await convert(deps, account, request);
+  if (!conversion.ok) {
+    const existing = await deps.sessions.findByReference(account, request.body.merchant_reference);
+    if (existing) return replay(deps, existing, request);
+    throw validationError([conversion.error]);
+  }
+
+  for (let attempt = 0; attempt < ORDER_NUMBER_TRIES; attempt += 1) {
+    const now = deps.clock();
+    const row = await newSessionRow(deps, context, request, conversion, now);
+    const event = eventEnvelope('session.created', { merchant_id: row.merchant_id, webhook_url: row.webhook_url, session: toEventPayload(row) }, context.request_id, now);
+    if (await deps.sessions.insertNew(row, event)) {
+      deps.afterCommit();
+      return { status: 201, body: toDetail(row, now, deps.publicBaseUrl) };
+    }
+    const existing = await deps.sessions.findByReference(account, request.body.merchant_reference);
+    if (existing) return replay(deps, existing, request);
+    // Not our reference: the random order number was taken. Draw another.
+  }
+  throw new Error('no free order number after several tries');
+}
+
+type Conversion = { ok: true; amount: string; rate: string } | { ok: false; error: FieldError };
+
+async function convert(deps: SessionDeps, account: { merchantId: string; livemode: boolean }, request: CheckedRequest): Promise<Conversion> {
+  if (request.currency.code === 'TND') return { ok: true, amount: request.amountText, rate: IDENTITY_RATE };
+  const rate = await deps.sessions.findRate(account, request.currency.code);
+  if (!rate) {
+    return {
+      ok: false,
+      error: {
+        field: 'currency',
+        code: 'currency_unsupported',
+        message: `No exchange rate is configured for ${request.currency.code}; request in TND or configure a rate.`,
+      },
+    };
+  }
+  const converted = convertToAccountCurrency(request.amount, rate);
+  if (!converted.ok) return { ok: false, error: amountError(converted.code, request.currency) };
+  return { ok: true, amount: converted.amount, rate };
+}
+
+async function newSessionRow(
+  deps: SessionDeps,
+  context: ApiContext,
+  request: CheckedRequest,
+  conversion: { amount: string; rate: string },
+  now: Date,
+): Promise<SessionRow> {
+  const body = request.body;
+  const id = newId('ps');
+  const expiresAt = new Date(now.getTime() + deps.sessionTtlSeconds * 1000);
+  const link = await deps.signer.mint(id, linkExpiry(now, deps.linkTtlSeconds, expiresAt));
+  return {
+    id,
+    merchant_id: context.merchant_id,
+    livemode: context.livemode,
+    merchant_reference: body.merchant_reference,
+    order_number: `${context.order_prefix}-${orderNumberSuffix()}`,
+    order_id: body.order_id ?? '',
+    amount: conversion.amount,
+    original_amount: request.amountText,
+    original_currency: request.currency.code,
+    rate: conversion.rate,
+    description: body.description ?? '',
+    items: body.items ?? [],
+    metadata: body.metadata ?? {},
+    buyer_first_name: body.first_name,
+    buyer_last_name: body.last_name,
+    buyer_email: body.email,
+    buyer_phone: body.phone ?? '',
+    return_url: body.return_url ?? '',
+    cancel_url: body.cancel_url ?? '',
+    webhook_url: body.webhook_url ?? '',
+    max_attempts: body.max_attempts ?? 5,
+    status: 'CREATED',
+    expires_at: expiresAt,
+    completed_at: null,
+    created_at: now,
+    checkout_link_id: link.id,
+    checkout_token: link.token,
+    checkout_expires_at: link.expiresAt,
+    amount_refunded: '0.000',
+  };
+}
+
+/**
+ * The answer to a repeated merchant_reference (D3): the stored session, with a
+ * fresh link when the newest one lapsed while the session is still open; a
+ * different amount or currency is a conflict.
+ */
+async function replay(deps: SessionDeps, existing: SessionRow, request: CheckedRequest): Promise<CreateResult> {
+  if (existing.original_currency !== request.currency.code || existing.original_amount !== request.amountText) {
+    throw new AppError(
+      'conflict',
+      'A session with this merchant_reference already exists with a different amount or currency. Use a new merchant_reference for a new payment.',
+      { existing_session_id: existing.id },
+    );
+  }
+  const now = deps.clock();
+  if (!OPEN_STATUSES.includes(effectiveStatus(existing, now)) || existing.checkout_expires_at > now) {
+    return { status: 200, body: toDetail(existing, now, deps.publicBaseUrl) };
+  }
+  const account = { merchantId: existing.merchant_id, livemode: existing.livemode };
+  const row = await deps.sessions.withLockedSession(account, existing.id, async (locked, tx) => {
+    // Another replay may have minted one meanwhile.
+    if (!locked || locked.checkout_expires_at > now || !OPEN_STATUSES.includes(effectiveStatus(locked, now))) return locked ?? existing;
+    const link = await deps.signer.mint(locked.id, linkExpiry(now, deps.linkTtlSeconds, locked.expires_at));
+    await deps.sessions.addLink(tx, locked.id, link, now);
+    return { ...locked, checkout_link_id: link.id, checkout_token: link.token, checkout_expires_at: link.expiresAt };
+  });
+  return { status: 200, body: toDetail(row, now, deps.publicBaseUrl) };
+}

@@ -1,0 +1,15 @@
+/** What the session use cases need from the outside world. */
+import type { SessionRepository } from '../db/session.repository.js';
+import type { LinkSigner } from './checkout-links.js';
+
+export interface SessionDeps {
+  sessions: SessionRepository;
+  signer: LinkSigner;
+  /** The current time; tests pass their own. */
+  clock: () => Date;
+  publicBaseUrl: string;
+  sessionTtlSeconds: number;
+  linkTtlSeconds: number;
+  /** Called after a commit that enqueued events, so the outbox relay sends them now. */
+  afterCommit: () => void;
+}

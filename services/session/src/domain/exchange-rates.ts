@@ -1,0 +1,26 @@
+/** Operator commands on a merchant's exchange rates (D13 `rate set` / `rate remove`). */
+import type { CommandReply, CommandRequest } from '@gateway/contracts';
+import { findCurrency, parseRate } from '@gateway/money';
+import { validationError } from '@gateway/problem';
+import type { SessionRepository } from '../db/session.repository.js';
+
+function foreignCurrency(code: string): string {
+  const currency = findCurrency(code);
+  if (!currency) throw validationError([{ field: 'currency', code: 'invalid', message: 'currency must be an ISO 4217 code.' }]);
+  if (currency.code === 'TND') throw validationError([{ field: 'currency', code: 'invalid', message: 'TND is the account currency; it needs no rate.' }]);
+  return currency.code;
+}
+
+export async function setRate(sessions: SessionRepository, command: CommandRequest<'rate.set'>): Promise<CommandReply<'rate.set'>> {
+  const currency = foreignCurrency(command.currency);
+  const rate = parseRate(command.rate);
+  if (!rate) throw validationError([{ field: 'rate', code: 'invalid', message: 'rate must be a positive decimal with at most six decimals.' }]);
+  const stored = await sessions.setRate({ merchantId: command.merchant_id, livemode: command.mode === 'live' }, currency, rate);
+  return { merchant_id: command.merchant_id, mode: command.mode, currency, rate: stored };
+}
+
+export async function removeRate(sessions: SessionRepository, command: CommandRequest<'rate.remove'>): Promise<CommandReply<'rate.remove'>> {
+  const currency = foreignCurrency(command.currency);
+  const removed = await sessions.removeRate({ merchantId: command.merchant_id, livemode: command.mode === 'live' }, currency);
+  return { merchant_id: command.merchant_id, mode: command.mode, currency, removed };
+}

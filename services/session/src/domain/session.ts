@@ -1,0 +1,129 @@
+/**
+ * The payment session as stored, and the shapes it is shown in: the API's
+ * session detail and list item (INTERFACE 2.1, 2.4) and the event payload that
+ * webhooks carry (INTERFACE 6.2).
+ */
+import type { SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
+
+export interface SessionRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  merchant_reference: string;
+  order_number: string;
+  order_id: string;
+  amount: string;
+  original_amount: string;
+  original_currency: string;
+  rate: string;
+  description: string;
+  items: SessionDetail['items'];
+  metadata: Record<string, string>;
+  buyer_first_name: string;
+  buyer_last_name: string;
+  buyer_email: string;
+  buyer_phone: string;
+  return_url: string;
+  cancel_url: string;
+  webhook_url: string;
+  max_attempts: number;
+  status: SessionStatus;
+  expires_at: Date;
+  completed_at: Date | null;
+  created_at: Date;
+  checkout_link_id: string;
+  checkout_token: string;
+  checkout_expires_at: Date;
+  amount_refunded: string;
+}
+
+/** Statuses from which a session can still be paid or canceled. */
+export const OPEN_STATUSES: readonly SessionStatus[] = ['CREATED', 'PENDING'];
+
+/**
+ * The status a caller sees. An open session past its lifetime is EXPIRED even
+ * before the expiry sweep records it, so no answer ever treats it as payable.
+ */
+export function effectiveStatus(row: Pick<SessionRow, 'status' | 'expires_at'>, now: Date): SessionStatus {
+  return OPEN_STATUSES.includes(row.status) && row.expires_at <= now ? 'EXPIRED' : row.status;
+}
+
+export function checkoutUrl(publicBaseUrl: string, token: string): string {
+  return `${publicBaseUrl}/checkout/${token}`;
+}
+
+function original(row: SessionRow): SessionDetail['original'] {
+  return { amount: row.original_amount, currency: row.original_currency, rate: row.rate };
+}
+
+/** Session detail (INTERFACE 2.1, D2): checkout_url is the newest link, absent once EXPIRED. */
+export function toDetail(row: SessionRow, now: Date, publicBaseUrl: string): SessionDetail {
+  const status = effectiveStatus(row, now);
+  const detail: SessionDetail = {
+    id: row.id,
+    merchant_reference: row.merchant_reference,
+    order_number: row.order_number,
+    order_id: row.order_id,
+    amount: row.amount,
+    currency: 'TND',
+    original: original(row),
+    description: row.description,
+    items: row.items,
+    status,
+    livemode: row.livemode,
+    buyer_first_name: row.buyer_first_name,
+    buyer_last_name: row.buyer_last_name,
+    buyer_email: row.buyer_email,
+    buyer_phone: row.buyer_phone,
+    metadata: row.metadata,
+    return_url: row.return_url,
+    cancel_url: row.cancel_url,
+    webhook_url: row.webhook_url,
+    max_attempts: row.max_attempts,
+    expires_at: row.expires_at.toISOString(),
+    completed_at: row.completed_at ? row.completed_at.toISOString() : null,
+    created_at: row.created_at.toISOString(),
+    attempts: [],
+    amount_refunded: row.amount_refunded,
+  };
+  if (status !== 'EXPIRED') detail.checkout_url = checkoutUrl(publicBaseUrl, row.checkout_token);
+  return detail;
+}
+
+/** Session list item (INTERFACE 2.4). */
+export function toListItem(row: SessionRow, now: Date): SessionListItem {
+  return {
+    id: row.id,
+    merchant_reference: row.merchant_reference,
+    order_number: row.order_number,
+    order_id: row.order_id,
+    amount: row.amount,
+    currency: 'TND',
+    original: original(row),
+    status: effectiveStatus(row, now),
+    livemode: row.livemode,
+    buyer_first_name: row.buyer_first_name,
+    buyer_last_name: row.buyer_last_name,
+    buyer_email: row.buyer_email,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** The session as webhooks carry it (INTERFACE 6.2 with D11's livemode). */
+export function toEventPayload(row: SessionRow): SessionEventPayload {
+  return {
+    id: row.id,
+    order_number: row.order_number,
+    merchant_reference: row.merchant_reference,
+    order_id: row.order_id,
+    amount: row.amount,
+    currency: 'TND',
+    description: row.description,
+    status: row.status,
+    livemode: row.livemode,
+    buyer: { first_name: row.buyer_first_name, last_name: row.buyer_last_name, email: row.buyer_email, phone: row.buyer_phone },
+    items: row.items,
+    metadata: row.metadata,
+    original: original(row),
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * Validation of POST /gateway/sessions/ (INTERFACE 4.1, 7.2; DECISIONS D5, D6):
+ * every failing field at once, one entry per field, in the order the request
+ * gave them, the fields it omitted last. Checks that need the merchant's rate
+ * table (currency_unsupported and the converted amount) come after, in
+ * create-session.
+ */
+import type { ErrorObject } from '@gateway/contracts';
+import { CreateSessionRequest, validatorOf } from '@gateway/contracts';
+import { accountCurrency, checkAmount, findCurrency, MAX_AMOUNT, type AmountCheck, type AmountErrorCode, type Big, type Currency } from '@gateway/money';
+import type { FieldError } from '@gateway/problem';
+
+/** A request that passed every check that needs no rate. */
+export interface CheckedRequest {
+  amount: Big;
+  amountText: string;
+  currency: Currency;
+  body: CreateSessionRequest;
+}
+
+export type CheckResult = { ok: true; request: CheckedRequest } | { ok: false; errors: FieldError[] };
+
+const URL_FIELDS = ['return_url', 'cancel_url', 'webhook_url'] as const;
+// An own __proto__ key would rewrite a prototype if the object were ever merged into another.
+const FORBIDDEN_KEYS = new Set(['__proto__']);
+const SCHEMA_ORDER = Object.keys(CreateSessionRequest.properties);
+
+const AMOUNT_MESSAGES: Record<AmountErrorCode, (currency: Currency) => string> = {
+  required: () => 'amount is required.',
+  invalid_type: () => 'amount must be a string such as "12.500", not a number.',
+  invalid_format: () => 'amount must be a plain decimal string, without separators, signs or leading zeros.',
+  invalid_precision: (c) => `amount must have exactly ${c.minorUnits} decimal places for ${c.code}.`,
+  invalid_value: () => 'amount must be greater than zero.',
+  amount_too_large: () => `amount must not exceed ${MAX_AMOUNT} TND.`,
+};
+
+export function amountError(code: AmountErrorCode, currency: Currency): FieldError {
+  return { field: 'amount', code, message: AMOUNT_MESSAGES[code](currency) };
+}
+
+/** Checks everything of a create request that needs no exchange rate. */
+export function checkCreateRequest(body: unknown, livemode: boolean): CheckResult {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, errors: [{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }] };
+  }
+  const input = body as Record<string, unknown>;
+  const errors = new Map<string, FieldError>();
+  const add = (error: FieldError) => {
+    if (!errors.has(error.field)) errors.set(error.field, error);
+  };
+
+  const validate = validatorOf(CreateSessionRequest);
+  if (!validate(input)) {
+    for (const error of validate.errors ?? []) {
+      const mapped = fromSchemaError(error);
+      // amount and metadata have rules of their own below.
+      if (mapped.field !== 'amount' && !mapped.field.startsWith('metadata')) add(mapped);
+    }
+  }
+
+  for (const field of URL_FIELDS) {
+    const value = input[field];
+    if (typeof value === 'string' && value.length > 0 && value.length <= 2048 && !isAllowedUrl(value, livemode)) {
+      add({ field, code: 'invalid', message: livemode ? `${field} must be an absolute https URL in live mode.` : `${field} must be an absolute http or https URL.` });
+    }
+  }
+
+  const metadataError = checkMetadata(input['metadata']);
+  if (metadataError) add(metadataError);
+  const itemsError = forbiddenKeyIn(input['items'], 'items');
+  if (itemsError) add(itemsError);
+
+  let currency: Currency | undefined = accountCurrency;
+  if (typeof input['currency'] === 'string' && !errors.has('currency')) {
+    currency = findCurrency(input['currency']);
+    if (!currency) add({ field: 'currency', code: 'invalid', message: 'currency must be an ISO 4217 code, such as TND or EUR.' });
+  } else if (input['currency'] !== undefined) {
+    currency = undefined;
+  }
+
+  let amount: AmountCheck | undefined;
+  if (currency) {
+    amount = checkAmount(input['amount'], currency);
+    if (!amount.ok) add(amountError(amount.code, currency));
+  } else {
+    const shape = checkAmountShape(input['amount']);
+    if (shape) add(amountError(shape, accountCurrency));
+  }
+
+  if (errors.size > 0) return { ok: false, errors: inRequestOrder([...errors.values()], input) };
+  // Without errors the currency is known and the amount passed.
+  if (!currency || !amount?.ok) throw new Error('amount check left no error');
+  return { ok: true, request: { amount: amount.amount, amountText: amount.text, currency, body: input as CreateSessionRequest } };
+}
+
+/** With an unknown currency only the amount's presence, type and format can be judged. */
+function checkAmountShape(value: unknown): AmountErrorCode | undefined {
+  const check = checkAmount(value, accountCurrency);
+  return !check.ok && ['required', 'invalid_type', 'invalid_format'].includes(check.code) ? check.code : undefined;
+}
+
+function fromSchemaError(error: ErrorObject): FieldError {
+  if (error.keyword === 'required') {
+    const field = joinPath(error.instancePath, String(error.params['missingProperty']));
+    return { field, code: 'required', message: `${field} is required.` };
+  }
+  if (error.keyword === 'additionalProperties') {
+    const field = joinPath(error.instancePath, String(error.params['additionalProperty']));
+    return { field, code: 'invalid', message: `${field} is not a known field.` };
+  }
+  const field = joinPath(error.instancePath);
+  return { field, code: 'invalid', message: `${field} ${describe(error)}.` };
+}
+
+function describe(error: ErrorObject): string {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type':
+      return `must be of type ${String(p['type'])}`;
+    case 'minLength':
+      return `must be at least ${String(p['limit'])} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(p['limit'])} characters long`;
+    case 'minimum':
+      return `must be at least ${String(p['limit'])}`;
+    case 'maximum':
+      return `must be at most ${String(p['limit'])}`;
+    case 'format':
+      return p['format'] === 'email' ? 'must be a valid email address' : `must be a valid ${String(p['format'])}`;
+    case 'pattern':
+      return 'has an invalid format';
+    default:
+      return 'is invalid';
+  }
+}
+
+/** `/items/0/quantity` → `items[0].quantity`. */
+function joinPath(instancePath: string, leaf?: string): string {
+  const segments = instancePath.split('/').filter(Boolean);
+  if (leaf !== undefined) segments.push(leaf);
+  let path = '';
+  for (const segment of segments) {
+    if (/^\d+$/.test(segment)) path += `[${segment}]`;
+    else path += path ? `.${segment}` : segment;
+  }
+  return path || 'body';
+}
+
+function isAllowedUrl(value: string, livemode: boolean): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return false;
+  }
+  if (livemode) return parsed.protocol === 'https:';
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:';
+}
+
+/** D6: at most 50 keys of at most 40 characters, string values of at most 500. */
+function checkMetadata(value: unknown): FieldError | undefined {
+  if (value === undefined) return undefined;
+  const fail = (message: string): FieldError => ({ field: 'metadata', code: 'invalid', message });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('metadata must be an object of string values.');
+  const entries = Object.entries(value);
+  if (entries.length > 50) return fail('metadata must have at most 50 keys.');
+  for (const [key, v] of entries) {
+    if (FORBIDDEN_KEYS.has(key)) return fail(`metadata may not use the key ${key}.`);
+    if (key.length > 40) return fail('metadata keys must be at most 40 characters long.');
+    if (typeof v !== 'string') return fail('metadata values must be strings.');
+    if (v.length > 500) return fail('metadata values must be at most 500 characters long.');
+  }
+  return undefined;
+}
+
+function forbiddenKeyIn(value: unknown, path: string): FieldError | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
+    if (FORBIDDEN_KEYS.has(key)) return { field: childPath, code: 'invalid', message: `${key} is not an allowed key.` };
+    const nested = forbiddenKeyIn(child, childPath);
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+/** Fields the request gave, in its order; then the ones it omitted, in the schema's order. */
+function inRequestOrder(errors: FieldError[], input: Record<string, unknown>): FieldError[] {
+  const given = Object.keys(input);
+  const rank = (field: string) => {
+    const top = field.split(/[.[]/)[0] ?? field;
+    const index = given.indexOf(top);
+    return index >= 0 ? index : given.length + SCHEMA_ORDER.indexOf(top);
+  };
+  return errors
+    .map((error, seen) => ({ error, seen }))
+    .sort((a, b) => rank(a.error.field) - rank(b.error.field) || a.seen - b.seen)
+    .map(({ error }) => error);
+}

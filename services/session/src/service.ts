@@ -1,0 +1,57 @@
+/** Wiring of the session service: database, broker, command queue, outbox relay, health. */
+import { fileURLToPath } from 'node:url';
+import { createPool, ping, type MigrationSource } from '@gateway/db';
+import { Broker, CommandServer, messagingMigrations, OutboxRelay } from '@gateway/messaging';
+import type { Logger } from '@gateway/observability';
+import { healthApp, listen, type RunningService } from '@gateway/runtime';
+import { sessionCommands } from './commands/session.commands.js';
+import type { SessionConfig } from './config.js';
+import { SessionRepository } from './db/session.repository.js';
+import { LinkSigner } from './domain/checkout-links.js';
+
+export { loadSessionConfig, type SessionConfig } from './config.js';
+
+export const SCHEMA = 'session';
+
+export const migrations: readonly MigrationSource[] = [
+  messagingMigrations,
+  { name: 'session', dir: fileURLToPath(new URL('../../migrations', import.meta.url)) },
+];
+
+export interface SessionService extends RunningService {
+  readonly relay: OutboxRelay;
+}
+
+export interface SessionOverrides {
+  clock?: () => Date;
+}
+
+/** Starts the session service; `stop` drains it. */
+export async function startSessionService(config: SessionConfig, log: Logger, overrides: SessionOverrides = {}): Promise<SessionService> {
+  const pool = createPool({ url: config.databaseUrl, schema: SCHEMA, max: config.dbPoolMax, applicationName: 'session' });
+  const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, service: 'session', log });
+  const sessions = new SessionRepository(pool);
+  const relay = new OutboxRelay(broker, { pool, log });
+  const deps = {
+    sessions,
+    signer: await LinkSigner.fromJwk(config.linkSigningKey),
+    clock: overrides.clock ?? (() => new Date()),
+    publicBaseUrl: config.publicBaseUrl,
+    sessionTtlSeconds: config.sessionTtlSeconds,
+    linkTtlSeconds: config.checkoutLinkTtlSeconds,
+    afterCommit: () => relay.wake(),
+  };
+  const http = await listen(healthApp({ database: () => ping(pool), broker: async () => broker.connected }), config.port);
+  await broker.start();
+  await broker.register(relay);
+  await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: config.commandPrefetch }));
+  return {
+    port: http.port,
+    relay,
+    async stop() {
+      await http.close();
+      await broker.stop();
+      await pool.end();
+    },
+  };
+}
