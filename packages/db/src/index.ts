@@ -106,7 +106,7 @@ export async function migrate(url: string, schema: string, sources: readonly Mig
           await client.query('COMMIT');
         } catch (err) {
           await client.query('ROLLBACK');
-          throw new Error(`migration ${version} failed: ${(err as Error).message}`);
+          throw new Error(`migration ${version} failed: ${(err as Error).message}`, { cause: err });
         }
         applied.push(version);
       }

@@ -96,7 +96,7 @@ export class OutboxRelay implements BrokerComponent {
   private async loop(): Promise<void> {
     do {
       this.again = false;
-      let published = 0;
+      let published: number;
       try {
         published = await this.relayBatch();
         this.failures = 0;

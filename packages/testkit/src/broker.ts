@@ -1,0 +1,87 @@
+/**
+ * Watching the broker from a test: every event published under a prefix is
+ * captured, so a test can assert what was announced, and how many times.
+ */
+import { connect, type ChannelModel } from 'amqplib';
+import type { Envelope } from '@gateway/contracts';
+import { declarationsFor, namesFor } from '@gateway/messaging';
+import { testEnvironment } from './environment.js';
+
+export class EventCapture {
+  readonly events: Envelope[] = [];
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(private readonly connection: ChannelModel) {}
+
+  /** Captures every event under `prefix` whose routing key matches one of `patterns`. */
+  static async start(prefix: string, patterns: readonly string[] = ['#']): Promise<EventCapture> {
+    const env = await testEnvironment();
+    const connection = await connect(env.amqpUrl);
+    const capture = new EventCapture(connection);
+    const channel = await connection.createChannel();
+    const exchange = namesFor(prefix).events;
+    await channel.assertExchange(exchange, 'topic', { durable: true });
+    const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
+    for (const pattern of patterns) await channel.bindQueue(queue, exchange, pattern);
+    await channel.consume(
+      queue,
+      (msg) => {
+        if (!msg) return;
+        capture.events.push(JSON.parse(msg.content.toString('utf8')) as Envelope);
+        for (const wake of capture.waiters) wake();
+      },
+      { noAck: true },
+    );
+    return capture;
+  }
+
+  /** The captured events of `type` that satisfy `match`. */
+  of<T = unknown>(type: string, match: (event: Envelope<T>) => boolean = () => true): Envelope<T>[] {
+    return this.events.filter((e) => e.type === type && match(e as Envelope<T>)) as Envelope<T>[];
+  }
+
+  /** Waits until `count` events of `type` satisfying `match` have arrived; throws after `timeoutMs`. */
+  async waitFor<T = unknown>(type: string, match: (event: Envelope<T>) => boolean = () => true, count = 1, timeoutMs = 5_000): Promise<Envelope<T>[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.of<T>(type, match);
+      if (found.length >= count) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`expected ${count} ${type} event(s), saw ${found.length} within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          this.waiters.delete(wake);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(wake, left);
+        this.waiters.add(wake);
+      });
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.connection.close().catch(() => undefined);
+  }
+}
+
+/** Deletes the queues and exchanges of a test prefix. */
+export async function deleteBrokerObjects(prefix: string, extraQueues: readonly string[] = []): Promise<void> {
+  const env = await testEnvironment();
+  const connection = await connect(env.amqpUrl);
+  try {
+    const { exchanges, queues } = declarationsFor(prefix);
+    for (const name of [...queues.map((q) => q.name), ...extraQueues]) {
+      const channel = await connection.createChannel();
+      await channel.deleteQueue(name).catch(() => undefined);
+      await channel.close().catch(() => undefined);
+    }
+    for (const exchange of exchanges) {
+      const channel = await connection.createChannel();
+      await channel.deleteExchange(exchange.name).catch(() => undefined);
+      await channel.close().catch(() => undefined);
+    }
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * A fresh database per test system, bootstrapped like production (a schema
+ * and a role per service) and migrated by each service's own migrate entry.
+ * Tests isolate by data and by database, never by wiping shared state.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { bootstrapDatabase, serviceDatabaseUrl, type SchemaOwner } from '@gateway/db';
+import { testEnvironment } from './environment.js';
+
+const run = promisify(execFile);
+
+/** The repository root (packages/testkit/dist/src → ../../../..). */
+export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** A short id for this test process, carried in database names and broker prefixes. */
+export const runId = `${process.pid.toString(36)}${Math.floor(Math.random() * 36 ** 3).toString(36)}`;
+let counter = 0;
+
+/** A unique name for something of this run: `<kind>_<run>_<n>`. */
+export function uniqueName(kind: string): string {
+  counter += 1;
+  return `${kind}_${runId}_${counter}`;
+}
+
+export interface TestDatabase {
+  readonly name: string;
+  /** Superuser URL on this database, for assertions on stored state. */
+  readonly adminUrl: string;
+  /** The URL a service connects with (its own role). */
+  urlFor(service: SchemaOwner): string;
+  /** Runs SQL as superuser on this database. */
+  query<R extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  drop(): Promise<void>;
+}
+
+/** Creates, bootstraps and migrates a new database for `services`. */
+export async function createTestDatabase(services: readonly SchemaOwner[]): Promise<TestDatabase> {
+  const env = await testEnvironment();
+  const name = uniqueName('gwt');
+  await bootstrapDatabase(env.adminUrl, name);
+  const adminUrl = withDatabase(env.adminUrl, name);
+  const urlFor = (service: SchemaOwner) => serviceDatabaseUrl(adminUrl, service);
+  await Promise.all(
+    services.map((service) =>
+      run(process.execPath, [`${repoRoot}services/${service}/dist/src/migrate.js`], { env: { ...process.env, DATABASE_URL: urlFor(service) } }),
+    ),
+  );
+  const pool = new pg.Pool({ connectionString: adminUrl, max: 3 });
+  return {
+    name,
+    adminUrl,
+    urlFor,
+    async query(sql, params) {
+      return (await pool.query(sql, params)).rows;
+    },
+    async drop() {
+      await pool.end();
+      const admin = new pg.Client({ connectionString: env.adminUrl });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}

@@ -1,0 +1,5 @@
+export * from './environment.js';
+export * from './database.js';
+export * from './broker.js';
+export * from './system.js';
+export * from './http.js';

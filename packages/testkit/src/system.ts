@@ -1,0 +1,219 @@
+/**
+ * A whole running system for end-to-end tests: its own database and broker
+ * prefix, and each service as a real child process on its own port, started
+ * from the same build that production runs. Logs go to files, so tests can
+ * search them (for secrets that must never appear, say).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { SchemaOwner } from '@gateway/db';
+import { Broker, RpcClient } from '@gateway/messaging';
+import { createLogger } from '@gateway/observability';
+import { runAdmin } from '@gateway/gateway-admin';
+import { deleteBrokerObjects, EventCapture } from './broker.js';
+import { createTestDatabase, repoRoot, uniqueName, type TestDatabase } from './database.js';
+import { testEnvironment } from './environment.js';
+import { ApiClient } from './http.js';
+
+export type ServiceProcess = 'api-gateway' | 'session' | 'webhook-dispatcher';
+
+export interface SystemOptions {
+  services?: readonly ServiceProcess[];
+  /** Extra environment for every service. */
+  env?: Record<string, string>;
+  /** Extra environment per service. */
+  serviceEnv?: Partial<Record<ServiceProcess, Record<string, string>>>;
+}
+
+export interface Merchant {
+  merchantId: string;
+  testKey: string;
+  webhookSecret: string;
+}
+
+/** Link-signing keys: the session service's private JWK and the checkout service's public one. */
+export function linkKeys(): { privateJwk: string; publicJwk: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { privateJwk: JSON.stringify(privateKey.export({ format: 'jwk' })), publicJwk: JSON.stringify(publicKey.export({ format: 'jwk' })) };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export class TestSystem {
+  readonly processes = new Map<string, { child: ChildProcess; port: number; exited: Promise<number | null> }>();
+  readonly ports = new Map<ServiceProcess, number>();
+  private broker: Broker | undefined;
+  private rpc: RpcClient | undefined;
+  private merchantCount = 0;
+
+  private constructor(
+    readonly db: TestDatabase,
+    readonly prefix: string,
+    readonly logDir: string,
+    private readonly baseEnv: Record<string, string>,
+    private readonly options: SystemOptions,
+  ) {}
+
+  /** Creates the database, then starts every requested service and waits until each is ready. */
+  static async start(options: SystemOptions = {}): Promise<TestSystem> {
+    const env = await testEnvironment();
+    const services = options.services ?? ['api-gateway', 'session', 'webhook-dispatcher'];
+    const db = await createTestDatabase(services as SchemaOwner[]);
+    const prefix = uniqueName('t');
+    const logDir = join(repoRoot, '.local', 'test-logs', prefix);
+    mkdirSync(logDir, { recursive: true });
+    const gatewayPort = await freePort();
+    const keys = linkKeys();
+    const baseEnv: Record<string, string> = {
+      AMQP_URL: env.amqpUrl,
+      REDIS_URL: env.redisUrl,
+      BROKER_PREFIX: prefix,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+      LINK_SIGNING_KEY: keys.privateJwk,
+      LINK_VERIFY_KEY: keys.publicJwk,
+      LOG_LEVEL: 'info',
+      RPC_TIMEOUT_MS: '3000',
+      SHUTDOWN_TIMEOUT_MS: '5000',
+      ...options.env,
+    };
+    const system = new TestSystem(db, prefix, logDir, baseEnv, options);
+    system.ports.set('api-gateway', gatewayPort);
+    await Promise.all(services.map((service) => system.startService(service)));
+    return system;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.ports.get('api-gateway') ?? 0}`;
+  }
+
+  get apiUrl(): string {
+    return `${this.baseUrl}/api/v1`;
+  }
+
+  /** A client of the public API with `key`. */
+  api(key?: string): ApiClient {
+    return new ApiClient(this.apiUrl, key);
+  }
+
+  /** Starts (or restarts) one service as a child process and waits for /readyz. */
+  async startService(service: ServiceProcess, name: string = service, extraEnv: Record<string, string> = {}): Promise<number> {
+    const port = name === service && this.ports.has(service) ? (this.ports.get(service) ?? 0) : await freePort();
+    if (name === service) this.ports.set(service, port);
+    const env = {
+      ...process.env,
+      ...this.baseEnv,
+      ...this.options.serviceEnv?.[service],
+      ...extraEnv,
+      PORT: String(port),
+      DATABASE_URL: this.db.urlFor(service),
+    };
+    const child = spawn(process.execPath, [join(repoRoot, 'services', service, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    const log = createWriteStream(join(this.logDir, `${name}.log`), { flags: 'a' });
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }));
+    this.processes.set(name, { child, port, exited });
+    await waitUntilReady(port, exited, name);
+    return port;
+  }
+
+  /** Sends SIGTERM and waits for the process to exit; returns its exit code. */
+  async stopService(name: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    const proc = this.processes.get(name);
+    if (!proc) return null;
+    proc.child.kill(signal);
+    const code = await proc.exited;
+    this.processes.delete(name);
+    return code;
+  }
+
+  /** Sends one command over the broker, as gateway-admin does. */
+  async send<T = Record<string, unknown>>(type: Parameters<RpcClient['call']>[0], data: unknown): Promise<T> {
+    const rpc = await this.rpcClient();
+    return (await rpc.call(type, data as never)).body as T;
+  }
+
+  /** Runs a gateway-admin command in-process (same code as the CLI) and returns its JSON. */
+  async admin(argv: readonly string[]): Promise<Record<string, unknown>> {
+    const rpc = await this.rpcClient();
+    return runAdmin(argv, async (type, data) => (await rpc.call(type, data)).body);
+  }
+
+  /** A fresh merchant (with its test key) for one test, so tests never share data. */
+  async newMerchant(options: { limits?: { account?: number; create?: number }; webhookUrl?: string } = {}): Promise<Merchant> {
+    this.merchantCount += 1;
+    const argv = ['merchant', 'create', '--name', `Test Shop ${this.merchantCount}`];
+    if (options.webhookUrl) argv.push('--webhook-url', options.webhookUrl);
+    const created = (await this.admin(argv)) as { merchant_id: string; test_secret_key: string; test_webhook_secret: string };
+    if (options.limits) {
+      const limitArgs = ['limits', 'set', created.merchant_id, '--mode', 'test'];
+      if (options.limits.account) limitArgs.push('--account', String(options.limits.account));
+      if (options.limits.create) limitArgs.push('--create', String(options.limits.create));
+      await this.admin(limitArgs);
+    }
+    return { merchantId: created.merchant_id, testKey: created.test_secret_key, webhookSecret: created.test_webhook_secret };
+  }
+
+  /** Captures events published by this system. */
+  captureEvents(patterns: readonly string[] = ['#']): Promise<EventCapture> {
+    return EventCapture.start(this.prefix, patterns);
+  }
+
+  private async rpcClient(): Promise<RpcClient> {
+    if (!this.rpc) {
+      const env = await testEnvironment();
+      this.broker = new Broker({ url: env.amqpUrl, prefix: this.prefix, log: createLogger({ service: 'test', level: 'silent' }) });
+      await this.broker.start();
+      this.rpc = await this.broker.register(new RpcClient(this.broker, 5_000));
+    }
+    return this.rpc;
+  }
+
+  /** Stops every process, then removes the database and the broker objects. */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.processes.keys()].map((name) => this.stopService(name)));
+    await this.broker?.stop();
+    await this.db.drop();
+    await deleteBrokerObjects(this.prefix);
+  }
+}
+
+async function waitUntilReady(port: number, exited: Promise<number | null>, name: string, timeoutMs = 20_000): Promise<void> {
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gone) throw new Error(`${name} exited during start; see its log under .local/test-logs`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${name} was not ready within ${timeoutMs} ms`);
+}
