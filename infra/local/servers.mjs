@@ -335,7 +335,7 @@ async function waitUntilReady(target) {
 // With a Docker engine
 // ---------------------------------------------------------------------------
 
-function dockerEngineAnswers() {
+export function dockerEngineAnswers() {
   return Boolean(findCommand('docker')) && run('docker', ['info'], { timeoutMs: 30_000 }).ok;
 }
 

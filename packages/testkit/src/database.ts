@@ -16,7 +16,7 @@ const run = promisify(execFile);
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** A short id for this test process, carried in database names and broker prefixes. */
-export const runId = `${process.pid.toString(36)}${Math.floor(Math.random() * 36 ** 3).toString(36)}`;
+export const runId = `${process.pid.toString(36)}_${Math.floor(Math.random() * 36 ** 4).toString(36)}`;
 let counter = 0;
 
 /** A unique name for something of this run: `<kind>_<run>_<n>`. */

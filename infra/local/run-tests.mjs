@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// The test command (`npm test`, `make test`): makes sure the servers the tests
+// need are there, clears what dead test runs left behind, builds, runs mocha.
+//
+// With a Docker engine the tests start their own PostgreSQL, RabbitMQ and Redis
+// (testcontainers); without one they use the local servers named by
+// DATABASE_ADMIN_URL, AMQP_URL and REDIS_URL, started (or installed) here the
+// same way as `npm run up` does.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dockerEngineAnswers, ensureServers } from './servers.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function run(command, args, { allowFailure = false } = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0 && !allowFailure) process.exit(result.status ?? 1);
+  return result.status === 0;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/** Drops the databases of test runs whose process is gone (names gwt_<pid base 36>_...). */
+async function dropStaleDatabases() {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT datname FROM pg_database WHERE datname LIKE 'gwt\\_%'");
+    for (const { datname } of rows) {
+      const pid = parseInt(datname.split('_')[1] ?? '', 36);
+      if (Number.isInteger(pid) && !alive(pid)) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+const containers = process.env.TESTCONTAINERS !== 'off' && dockerEngineAnswers();
+if (containers) {
+  console.error('tests: a Docker engine answers; the tests start their own servers (testcontainers)');
+} else {
+  await ensureServers();
+  await dropStaleDatabases();
+  // Test queues (prefix t_) that nobody uses for ten minutes go away by themselves.
+  run('rabbitmqctl', ['-q', 'set_policy', '--apply-to', 'queues', 'test-queues-expire', '^t_', '{"expires":600000}'], { allowFailure: true });
+}
+run('npx', ['tsc', '-b']);
+run('npx', ['mocha', ...process.argv.slice(2)]);
