@@ -85,6 +85,7 @@ export class TestSystem {
       AMQP_URL: env.amqpUrl,
       REDIS_URL: env.redisUrl,
       BROKER_PREFIX: prefix,
+      RATE_LIMIT_KEY_PREFIX: prefix,
       PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
       LINK_SIGNING_KEY: keys.privateJwk,
       LINK_VERIFY_KEY: keys.publicJwk,

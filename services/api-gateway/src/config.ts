@@ -20,6 +20,8 @@ export const gatewaySettings = {
   testAccountRps: int('RATE_TEST_ACCOUNT', 10, { min: 1 }),
   testCreateRps: int('RATE_TEST_CREATE', 5, { min: 1 }),
   testRefundRps: int('RATE_TEST_REFUND', 2, { min: 1 }),
+  /** Namespace of the limiter's Redis keys, so that systems sharing a Redis never share buckets. */
+  rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX', 'rl'),
   /** Take the client address from X-Forwarded-For (behind a trusted ingress). */
   trustProxy: bool('TRUST_PROXY', false),
   dbPoolMax: int('DB_POOL_MAX', 5, { min: 1, max: 200 }),

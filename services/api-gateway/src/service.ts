@@ -68,6 +68,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     log,
     budgets,
     authFailuresPerMinute: config.authFailuresPerMinute,
+    rateLimitKeyPrefix: config.rateLimitKeyPrefix,
     errorsHost: errorsHost(config),
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,

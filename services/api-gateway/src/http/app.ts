@@ -23,6 +23,7 @@ export interface ApiDependencies {
   log: Logger;
   budgets: BudgetDefaults;
   authFailuresPerMinute: number;
+  rateLimitKeyPrefix: string;
   errorsHost: string;
   publicBaseUrl: string;
   trustProxy: boolean;
@@ -70,14 +71,14 @@ async function handleApiCall(deps: ApiDependencies, req: Request, res: Response)
 
   const principal = await deps.auth.authenticate(req.header('authorization'));
   if (!principal) {
-    const budget = await deps.buckets.take([authFailureBucket(req.ip ?? 'unknown', deps.authFailuresPerMinute)]);
+    const budget = await deps.buckets.take([authFailureBucket(req.ip ?? 'unknown', deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
     if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
     res.setHeader('WWW-Authenticate', 'Bearer');
     throw new AppError('unauthorized');
   }
   if (principal.suspended) throw new AppError('forbidden', 'This merchant account is suspended.');
 
-  const budget = await deps.buckets.take(bucketsFor(principal, match.route.budget, deps.budgets));
+  const budget = await deps.buckets.take(bucketsFor(principal, match.route.budget, deps.budgets, deps.rateLimitKeyPrefix));
   if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
 
   const body = match.route.hasBody ? await readJsonObject(req) : undefined;

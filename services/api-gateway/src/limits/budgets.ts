@@ -13,17 +13,17 @@ export function budgetDefaults(config: GatewayConfig): BudgetDefaults {
 }
 
 /** The account budget, plus the route's own lower budget when it has one. */
-export function bucketsFor(principal: Principal, routeBudget: Budget | undefined, defaults: BudgetDefaults): Bucket[] {
+export function bucketsFor(principal: Principal, routeBudget: Budget | undefined, defaults: BudgetDefaults, keyPrefix: string): Bucket[] {
   const mode = principal.livemode ? 'live' : 'test';
   const budgets: Budget[] = routeBudget ? ['account', routeBudget] : ['account'];
   return budgets.map((budget) => {
     const perSecond = principal.overrides[budget] ?? defaults[mode][budget];
     // The hash tag keeps one merchant's buckets on one Redis Cluster slot.
-    return { key: `rl:{${principal.merchantId}:${mode}}:${budget}`, capacity: perSecond, perSecond };
+    return { key: `${keyPrefix}:{${principal.merchantId}:${mode}}:${budget}`, capacity: perSecond, perSecond };
   });
 }
 
 /** The failed-authentication budget of one client address (D12). */
-export function authFailureBucket(clientAddress: string, perMinute: number): Bucket {
-  return { key: `rl:auth:{${clientAddress}}`, capacity: perMinute, perSecond: perMinute / 60 };
+export function authFailureBucket(clientAddress: string, perMinute: number, keyPrefix: string): Bucket {
+  return { key: `${keyPrefix}:auth:{${clientAddress}}`, capacity: perMinute, perSecond: perMinute / 60 };
 }

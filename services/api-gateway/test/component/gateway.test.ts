@@ -1,0 +1,249 @@
+/**
+ * The gateway's own behaviour, against real servers and real service processes:
+ * authentication (INTERFACE 5, D12), problem documents (D1), rate limits shared
+ * between replicas (D12), bodies that must not pass, deadlines.
+ */
+import assert from 'node:assert/strict';
+import { ApiClient, sessionRequest, TestSystem } from '@gateway/testkit';
+
+type Body = Record<string, unknown> & { errors?: { field: string; code: string }[] };
+
+describe('API gateway', function () {
+  this.timeout(120_000);
+  let system: TestSystem;
+  let host: string;
+
+  before(async () => {
+    system = await TestSystem.start({ serviceEnv: { 'api-gateway': { TRUST_PROXY: 'true' } } });
+    host = new URL(system.baseUrl).host;
+  });
+  after(async () => {
+    await system?.shutdown();
+  });
+
+  async function merchant(limits: { account?: number; create?: number } = { account: 1000, create: 1000 }) {
+    const m = await system.newMerchant({ limits });
+    return { ...m, api: system.api(m.testKey) };
+  }
+
+  async function rowsOf(merchantId: string): Promise<number> {
+    const rows = await system.db.query<{ n: number }>('SELECT count(*)::int AS n FROM session.sessions WHERE merchant_id = $1', [merchantId]);
+    return rows[0]?.n ?? -1;
+  }
+
+  describe('authentication', () => {
+    const expected401 = () =>
+      `{"type":"https://${host}/errors/unauthorized","title":"Unauthorized","status":401,"detail":"Invalid or expired API key."}`;
+
+    for (const [name, header] of [
+      ['no Authorization header', undefined],
+      ['a malformed header', 'Token abc'],
+      ['a key of the wrong shape', 'Bearer sk_test_short'],
+      ['an unknown key', `Bearer sk_test_${'A'.repeat(32)}`],
+      ['a key with an unknown mode prefix', `Bearer sk_prod_${'A'.repeat(32)}`],
+    ] as const) {
+      it(`when the request carries ${name}, then it answers 401 with exactly the specified body`, async () => {
+        const res = await system.api().get('/gateway/sessions/list/', header ? { authorization: header } : {});
+        assert.equal(res.status, 401);
+        assert.equal(res.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+        assert.equal(res.text, expected401());
+        assert.equal(res.headers.get('www-authenticate'), 'Bearer');
+      });
+    }
+
+    it('when a key is revoked, then it answers 401 at once, while the merchant’s other keys still work', async () => {
+      const m = await merchant();
+      const second = (await system.admin(['key', 'create', m.merchantId, '--mode', 'test'])) as { key_id: string; secret_key: string };
+      const api2 = system.api(second.secret_key);
+      assert.equal((await api2.get('/gateway/sessions/list/')).status, 200);
+      await system.admin(['key', 'revoke', second.key_id]);
+      const res = await api2.get('/gateway/sessions/list/');
+      assert.equal(res.status, 401);
+      assert.equal(res.text, expected401());
+      assert.equal((await m.api.get('/gateway/sessions/list/')).status, 200);
+    });
+
+    it('when keys are stored, then only their hashes are', async () => {
+      const m = await merchant();
+      const rows = await system.db.query<{ hint: string; key_hash: Buffer }>(
+        'SELECT hint, key_hash FROM api_gateway.api_keys WHERE merchant_id = $1',
+        [m.merchantId],
+      );
+      assert.equal(rows.length, 1);
+      const dump = JSON.stringify(await system.db.query('SELECT * FROM api_gateway.api_keys WHERE merchant_id = $1', [m.merchantId]));
+      assert.equal(dump.includes(m.testKey), false);
+      assert.equal(rows[0]?.key_hash.length, 32);
+    });
+
+    it('when the merchant is suspended, then every endpoint answers 403 forbidden until it is reactivated', async () => {
+      const m = await merchant();
+      const created = (await m.api.post<Body>('/gateway/sessions/', sessionRequest())).body;
+      await system.admin(['merchant', 'suspend', m.merchantId]);
+      const id = String(created['id']);
+      for (const [method, path] of [
+        ['POST', '/gateway/sessions/'],
+        ['GET', `/gateway/sessions/${id}/`],
+        ['GET', '/gateway/sessions/list/'],
+        ['POST', `/gateway/sessions/${id}/cancel/`],
+        ['POST', `/gateway/sessions/${id}/checkout/`],
+      ] as const) {
+        const res = await m.api.request<Body>(method, path, method === 'POST' && path.endsWith('sessions/') ? sessionRequest() : undefined);
+        assert.equal(res.status, 403, `${method} ${path}`);
+        assert.equal(res.body['type'], `https://${host}/errors/forbidden`);
+      }
+      assert.equal(await rowsOf(m.merchantId), 1);
+      await system.admin(['merchant', 'reactivate', m.merchantId]);
+      assert.equal((await m.api.get(`/gateway/sessions/${id}/`)).status, 200);
+    });
+
+    it('when a client address fails authentication 20 times in a minute, then its 21st attempt gets 429', async () => {
+      const address = { 'x-forwarded-for': '203.0.113.7', authorization: `Bearer sk_test_${'B'.repeat(32)}` };
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i += 1) statuses.push((await system.api().get('/gateway/sessions/list/', address)).status);
+      assert.deepEqual(statuses, [...Array(20).fill(401), 429]);
+      const last = await system.api().get('/gateway/sessions/list/', address);
+      assert.ok(Number(last.headers.get('retry-after')) >= 1);
+      // Another address is not affected, and a valid key from the same address still works.
+      assert.equal((await system.api().get('/gateway/sessions/list/', { 'x-forwarded-for': '203.0.113.8' })).status, 401);
+      const m = await merchant();
+      assert.equal((await m.api.get('/gateway/sessions/list/', { 'x-forwarded-for': '203.0.113.7' })).status, 200);
+    });
+  });
+
+  describe('rate limits', () => {
+    it('when two gateway processes share one merchant’s budget, then a burst beyond it gets 429 with Retry-After', async () => {
+      const port = await system.startService('api-gateway', 'api-gateway-2');
+      try {
+        const m = await merchant({ account: 4 });
+        const second = new ApiClient(`http://127.0.0.1:${port}/api/v1`, m.testKey);
+        const burst = await Promise.all(
+          Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? m.api : second).get<Body>('/gateway/sessions/list/')),
+        );
+        const ok = burst.filter((r) => r.status === 200);
+        const limited = burst.filter((r) => r.status === 429);
+        assert.ok(ok.length >= 4 && ok.length <= 5, `accepted ${ok.length}`);
+        assert.equal(ok.length + limited.length, 16);
+        for (const res of limited) {
+          assert.match(String(res.headers.get('retry-after')), /^[1-9]\d*$/);
+          assert.equal(res.body['type'], `https://${host}/errors/rate-limit-exceeded`);
+        }
+        // Both processes refused some: the bucket is the shared one, not a per-process copy.
+        assert.ok(limited.some((r) => burst.indexOf(r) % 2 === 0));
+        assert.ok(limited.some((r) => burst.indexOf(r) % 2 === 1));
+      } finally {
+        await system.stopService('api-gateway-2');
+      }
+    });
+
+    it('when the create budget is spent, then creates get 429 while reads still pass on the account budget', async () => {
+      const m = await merchant({ account: 100, create: 2 });
+      const creates = await Promise.all(Array.from({ length: 6 }, () => m.api.post('/gateway/sessions/', sessionRequest())));
+      const created = creates.filter((r) => r.status === 201).length;
+      assert.ok(created >= 2 && created <= 3, `created ${created}`);
+      assert.equal(creates.filter((r) => r.status === 429).length, 6 - created);
+      assert.equal((await m.api.get('/gateway/sessions/list/')).status, 200);
+      assert.equal(await rowsOf(m.merchantId), created);
+    });
+
+    it('when no override is set, then the test-mode defaults of INTERFACE 8 apply (5 creates a second)', async () => {
+      const m = await system.newMerchant();
+      const api = system.api(m.testKey);
+      const creates = await Promise.all(Array.from({ length: 9 }, () => api.post('/gateway/sessions/', sessionRequest())));
+      const created = creates.filter((r) => r.status === 201).length;
+      assert.ok(created >= 5 && created <= 6, `created ${created}`);
+    });
+  });
+
+  describe('bodies that must not pass', () => {
+    const bad: [string, string, number, [string, string][] | undefined][] = [
+      ['malformed JSON', '{"amount": "1.000",', 422, [['body', 'invalid']]],
+      ['a JSON array', '[1,2]', 422, [['body', 'invalid']]],
+      ['a JSON string', '"hello"', 422, [['body', 'invalid']]],
+      ['an empty body', '', 422, [['body', 'invalid']]],
+      ['a __proto__ key at the top', '{"__proto__":{"admin":true},"amount":"1.000"}', 422, [['__proto__', 'invalid']]],
+      ['a __proto__ key in metadata', JSON.stringify(sessionRequest()).replace('{', '{"metadata":{"__proto__":{"x":"y"}},'), 422, [['metadata.__proto__', 'invalid']]],
+      ['a __proto__ key in an item', JSON.stringify(sessionRequest()).replace('{', '{"items":[{"name":"a","quantity":1,"__proto__":{}}],'), 422, [['items[0].__proto__', 'invalid']]],
+      ['an unknown field', JSON.stringify(sessionRequest({ amuont: '1.000' })), 422, [['amuont', 'invalid']]],
+      ['a body over 64 KiB', JSON.stringify(sessionRequest({ description: 'x'.repeat(70_000) })), 413, undefined],
+    ];
+    for (const [name, raw, status, errors] of bad) {
+      it(`when the body is ${name}, then it answers ${status} with a problem document and stores nothing`, async () => {
+        const m = await merchant();
+        const res = await m.api.post<Body>('/gateway/sessions/', raw);
+        assert.equal(res.status, status, res.text);
+        assert.equal(res.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+        assert.equal(res.body['status'], status);
+        if (errors) assert.deepEqual(res.body.errors?.map((e) => [e.field, e.code]), errors);
+        else assert.equal(res.body['type'], `https://${host}/errors/payload-too-large`);
+        assert.equal(await rowsOf(m.merchantId), 0);
+        assert.equal(({} as Record<string, unknown>)['admin'], undefined);
+      });
+    }
+  });
+
+  describe('routing and headers', () => {
+    it('when a route is unknown, then it answers 404 not-found; a known path with another method answers 405 with Allow', async () => {
+      const m = await merchant();
+      const unknown = await m.api.get<Body>('/gateway/nothing-here/');
+      assert.equal(unknown.status, 404);
+      assert.equal(unknown.body['type'], `https://${host}/errors/not-found`);
+      const outside = await new ApiClient(system.baseUrl).get<Body>('/nowhere');
+      assert.equal(outside.status, 404);
+      const wrong = await m.api.request<Body>('DELETE', '/gateway/sessions/');
+      assert.equal(wrong.status, 405);
+      assert.equal(wrong.headers.get('allow'), 'POST');
+      assert.equal(wrong.body['type'], `https://${host}/errors/method-not-allowed`);
+    });
+
+    it('when X-Request-Id is given it is echoed, and otherwise one is made, on success and on error alike', async () => {
+      const m = await merchant();
+      const echoed = await m.api.get('/gateway/sessions/list/', { 'x-request-id': 'merchant-trace-123' });
+      assert.equal(echoed.headers.get('x-request-id'), 'merchant-trace-123');
+      const made = await system.api().get('/gateway/sessions/list/');
+      assert.match(String(made.headers.get('x-request-id')), /^[0-9a-f-]{36}$/);
+    });
+
+    it('when the OpenAPI document is asked for, then it is served without a key and describes every endpoint', async () => {
+      const res = await system.api().get<{ openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } }>('/openapi.json');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.openapi, '3.1.0');
+      assert.deepEqual(Object.keys(res.body.paths).sort(), [
+        '/gateway/sessions/',
+        '/gateway/sessions/list/',
+        '/gateway/sessions/{session_id}/',
+        '/gateway/sessions/{session_id}/cancel/',
+        '/gateway/sessions/{session_id}/checkout/',
+        '/gateway/sessions/{session_id}/refund/',
+        '/gateway/sessions/{session_id}/webhooks/',
+        '/gateway/webhooks/',
+      ]);
+      assert.ok(res.body.components.schemas['CreateSessionRequest']);
+    });
+
+    it('when the health endpoints are asked, then /healthz is alive and /readyz reports database, broker and Redis', async () => {
+      const health = await fetch(`${system.baseUrl}/healthz`);
+      assert.equal(health.status, 200);
+      const ready = (await (await fetch(`${system.baseUrl}/readyz`)).json()) as { checks: Record<string, boolean> };
+      assert.deepEqual(ready.checks, { database: true, broker: true, redis: true });
+    });
+  });
+
+  describe('when the session service is stopped', () => {
+    it('then the gateway answers a 500 problem within its deadline, and serves again once it is back', async () => {
+      const m = await merchant();
+      const created = (await m.api.post<Body>('/gateway/sessions/', sessionRequest())).body;
+      await system.stopService('session');
+      try {
+        const started = Date.now();
+        const res = await m.api.get<Body>(`/gateway/sessions/${String(created['id'])}/`);
+        const elapsed = Date.now() - started;
+        assert.equal(res.status, 500);
+        assert.equal(res.text, `{"type":"https://${host}/errors/internal-error","title":"Internal Server Error","status":500,"detail":"An unexpected error occurred; retry with backoff."}`);
+        assert.ok(elapsed >= 2_500 && elapsed < 4_000, `answered after ${elapsed} ms; deadline 3000 ms`);
+      } finally {
+        await system.startService('session');
+      }
+      assert.equal((await m.api.get(`/gateway/sessions/${String(created['id'])}/`)).status, 200);
+    });
+  });
+});
