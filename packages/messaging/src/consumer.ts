@@ -6,11 +6,12 @@
  * dead-lettered at once.
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { checkEventData, isEventType, type Envelope, type EventData, type EventType, type ServiceName } from '@gateway/contracts';
+import { checkEventData, isEventType, topology, type Envelope, type EventData, type EventType, type ServiceName } from '@gateway/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
 import { describeError, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
+import { assertDeclarations, durableQueue } from './topology.js';
 
 export type EventHandlers = {
   [E in EventType]?: (data: EventData<E>, envelope: Envelope<EventData<E>>, tx: PoolClient) => Promise<void>;
@@ -18,6 +19,8 @@ export type EventHandlers = {
 
 export interface EventConsumerOptions {
   service: ServiceName;
+  /** The queue and the routing-key patterns bound to it; the service's own (topology) by default. */
+  subscription?: { queue: string; patterns: readonly string[] };
   pool: Pool;
   handlers: EventHandlers;
   log: Logger;
@@ -39,9 +42,16 @@ export class EventConsumer implements BrokerComponent {
   ) {}
 
   async attach(connection: ChannelModel): Promise<void> {
+    const names = this.broker.names;
+    const { queue, patterns } = this.options.subscription ?? { queue: names.eventQueue(this.options.service), patterns: topology[this.options.service].events };
     const channel = await connection.createChannel();
+    await assertDeclarations(
+      channel,
+      [{ name: names.events, type: 'topic' }, { name: names.deadLetter, type: 'direct' }],
+      durableQueue(names, queue, patterns.map((routingKey) => ({ exchange: names.events, routingKey }))),
+    );
     await channel.prefetch(this.options.prefetch ?? 32);
-    const { consumerTag } = await channel.consume(this.broker.names.eventQueue(this.options.service), (msg) => {
+    const { consumerTag } = await channel.consume(queue, (msg) => {
       if (!msg) return;
       const work = this.handle(channel, msg).finally(() => this.inFlight.delete(work));
       this.inFlight.add(work);

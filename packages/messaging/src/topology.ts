@@ -40,7 +40,8 @@ export interface ExchangeDeclaration {
   readonly type: 'topic' | 'direct';
 }
 
-function durableQueue(names: Names, name: string, bindings: QueueDeclaration['bindings']): QueueDeclaration[] {
+/** A durable event queue (quorum, delivery limit) with its dead-letter queue. */
+export function durableQueue(names: Names, name: string, bindings: QueueDeclaration['bindings']): QueueDeclaration[] {
   return [
     {
       name,
@@ -97,6 +98,11 @@ export function declarationsFor(prefix: string, services: readonly ServiceName[]
 /** Declares (idempotently) what `service` needs; the arguments match infra/rabbitmq/definitions.json. */
 export async function assertTopology(channel: Channel, prefix: string, service: ServiceName): Promise<void> {
   const { exchanges, queues } = declarationsFor(prefix, [service]);
+  await assertDeclarations(channel, exchanges, queues);
+}
+
+/** Declares exchanges and queues with their bindings (idempotent). */
+export async function assertDeclarations(channel: Channel, exchanges: readonly ExchangeDeclaration[], queues: readonly QueueDeclaration[]): Promise<void> {
   for (const exchange of exchanges) await channel.assertExchange(exchange.name, exchange.type, { durable: true });
   for (const queue of queues) {
     await channel.assertQueue(queue.name, { durable: queue.durable, arguments: queue.arguments });

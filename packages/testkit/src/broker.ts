@@ -9,6 +9,8 @@ import { testEnvironment } from './environment.js';
 
 export class EventCapture {
   readonly events: Envelope[] = [];
+  /** Messages that were not JSON at all. */
+  readonly malformed: string[] = [];
   private readonly waiters = new Set<() => void>();
 
   private constructor(private readonly connection: ChannelModel) {}
@@ -27,7 +29,11 @@ export class EventCapture {
       queue,
       (msg) => {
         if (!msg) return;
-        capture.events.push(JSON.parse(msg.content.toString('utf8')) as Envelope);
+        try {
+          capture.events.push(JSON.parse(msg.content.toString('utf8')) as Envelope);
+        } catch {
+          capture.malformed.push(msg.content.toString('utf8'));
+        }
         for (const wake of capture.waiters) wake();
       },
       { noAck: true },

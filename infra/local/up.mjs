@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// Runs the whole system on this machine, in the foreground (`npm run up`):
+//   1. PostgreSQL, RabbitMQ and Redis: started (or installed) when not running;
+//   2. the build; the database `gateway` with a schema and a role per service,
+//      and every service's migrations; the RabbitMQ definitions;
+//   3. every service as a child process (logs in .local/logs/<service>.log);
+//   4. a demo merchant, seeded once and kept in .local/demo-merchant.json, whose
+//      keys are printed with the URLs.
+// Ctrl-C (SIGINT) or SIGTERM stops every service gracefully.
+import { spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureServers } from './servers.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const local = path.join(root, '.local');
+mkdirSync(path.join(local, 'logs'), { recursive: true });
+
+const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const database = process.env.DATABASE_NAME ?? 'gateway';
+const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? 'http://localhost:8080';
+
+/** Every service: where it listens, and the schema it owns. */
+const SERVICES = [
+  { name: 'session', port: 8082 },
+  { name: 'webhook-dispatcher', port: 8085 },
+  { name: 'api-gateway', port: Number(new URL(publicBaseUrl).port || 8080) },
+];
+
+function step(message) {
+  console.log(`\u25b8 ${message}`);
+}
+
+function runOrExit(command, args, env = process.env) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+step('servers');
+await ensureServers({ log: (line) => console.log(`  ${line}`) });
+
+step('build');
+runOrExit('npx', ['tsc', '-b']);
+
+step(`database ${database}: schemas, roles, migrations`);
+const { bootstrapDatabase, serviceDatabaseUrl } = await import('@gateway/db');
+await bootstrapDatabase(adminUrl, database);
+const dbUrl = new URL(adminUrl);
+dbUrl.pathname = `/${database}`;
+const urlFor = (service) => serviceDatabaseUrl(dbUrl.toString(), service);
+for (const { name } of SERVICES) {
+  runOrExit(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'migrate.js')], { ...process.env, DATABASE_URL: urlFor(name) });
+}
+
+step('broker definitions');
+const definitions = path.join(root, 'infra', 'rabbitmq', 'definitions.json');
+const imported = spawnSync('rabbitmqctl', ['-q', 'import_definitions', definitions], { stdio: 'ignore' });
+console.log(imported.status === 0 ? '  imported infra/rabbitmq/definitions.json' : '  rabbitmqctl not usable here; each service declares its own queues');
+
+// The session service signs checkout links; the checkout service verifies them.
+const keysFile = path.join(local, 'link-keys.json');
+if (!existsSync(keysFile)) {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  writeFileSync(keysFile, JSON.stringify({ private: privateKey.export({ format: 'jwk' }), public: publicKey.export({ format: 'jwk' }) }), { mode: 0o600 });
+}
+const linkKeys = JSON.parse(readFileSync(keysFile, 'utf8'));
+
+const sharedEnv = {
+  ...process.env,
+  PUBLIC_BASE_URL: publicBaseUrl,
+  LINK_SIGNING_KEY: JSON.stringify(linkKeys.private),
+  LINK_VERIFY_KEY: JSON.stringify(linkKeys.public),
+};
+
+step('services');
+const children = [];
+for (const { name, port } of SERVICES) {
+  const log = createWriteStream(path.join(local, 'logs', `${name}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'main.js')], {
+    cwd: root,
+    env: { ...sharedEnv, PORT: String(port), DATABASE_URL: urlFor(name) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  child.stderr.on('data', (chunk) => process.stderr.write(`[${name}] ${chunk}`));
+  child.on('exit', (code, signal) => {
+    console.log(`  ${name} exited (${signal ?? code})`);
+    if (!stopping) stopAll(1);
+  });
+  children.push({ name, port, child });
+}
+
+let stopping = false;
+function stopAll(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nstopping every service…');
+  for (const { child } of children) if (child.exitCode === null) child.kill('SIGTERM');
+  Promise.all(children.map(({ child }) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null))).then(() => process.exit(code));
+}
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
+
+async function ready({ name, port }) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  console.error(`${name} did not become ready; see .local/logs/${name}.log`);
+  stopAll(1);
+}
+await Promise.all(children.map(ready));
+
+step('demo merchant');
+const demoFile = path.join(local, 'demo-merchant.json');
+let demo = existsSync(demoFile) ? JSON.parse(readFileSync(demoFile, 'utf8')) : undefined;
+if (demo) {
+  const probe = await fetch(`${publicBaseUrl}/api/v1/gateway/sessions/list/?limit=1`, { headers: { authorization: `Bearer ${demo.test_secret_key}` } });
+  if (probe.status !== 200) demo = undefined;
+}
+if (!demo) {
+  const admin = path.join(root, 'node_modules', '.bin', 'gateway-admin');
+  const created = spawnSync(admin, ['merchant', 'create', '--name', 'Demo Shop', '--order-prefix', 'DMO'], { env: process.env, encoding: 'utf8' });
+  if (created.status !== 0) {
+    console.error(created.stderr);
+    stopAll(1);
+  } else {
+    demo = JSON.parse(created.stdout);
+    writeFileSync(demoFile, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  }
+}
+
+if (demo && !stopping) {
+  console.log(`
+The gateway is running.
+  API            ${publicBaseUrl}/api/v1
+  OpenAPI        ${publicBaseUrl}/api/v1/openapi.json
+  Logs           .local/logs/<service>.log
+
+Demo merchant ${demo.merchant_id}
+  test secret key       ${demo.test_secret_key}
+  test webhook secret   ${demo.test_webhook_secret}
+
+Try:
+  curl -s -X POST ${publicBaseUrl}/api/v1/gateway/sessions/ \\
+    -H "Authorization: Bearer ${demo.test_secret_key}" -H "Content-Type: application/json" \\
+    -d '{"amount":"125.500","merchant_reference":"order-1","first_name":"Amina","last_name":"Ben Salah","email":"amina@example.tn"}'
+
+Ctrl-C stops everything.`);
+}

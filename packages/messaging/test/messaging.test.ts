@@ -1,0 +1,353 @@
+/**
+ * The messaging layer against a real RabbitMQ and PostgreSQL: RPC with a
+ * deadline, the outbox relay with publisher confirms, the inbox, dead letters.
+ */
+import assert from 'node:assert/strict';
+import { connect } from 'amqplib';
+import { newId, type Envelope } from '@gateway/contracts';
+import { createPool, migrate, withTransaction, type Pool } from '@gateway/db';
+import {
+  Broker,
+  CommandServer,
+  DELIVERY_LIMIT,
+  enqueue,
+  EventConsumer,
+  eventEnvelope,
+  messagingMigrations,
+  OutboxRelay,
+  RpcClient,
+  RpcTimeoutError,
+  UnroutableCommandError,
+  type CommandHandlers,
+} from '@gateway/messaging';
+import { createLogger } from '@gateway/observability';
+import { AppError } from '@gateway/problem';
+import { createTestDatabase, deleteBrokerObjects, EventCapture, testEnvironment, uniqueName, type TestDatabase } from '@gateway/testkit';
+
+const log = createLogger({ service: 'messaging-test', level: 'silent' });
+const MERCHANT = `mer_${'a'.repeat(24)}`;
+
+function canceledEvent(correlationId = 'corr-1') {
+  return eventEnvelope(
+    'session.canceled',
+    {
+      merchant_id: MERCHANT,
+      webhook_url: '',
+      session: {
+        id: newId('ps'),
+        order_number: 'ABC-123456',
+        merchant_reference: 'r',
+        order_id: '',
+        amount: '1.000',
+        currency: 'TND',
+        description: '',
+        status: 'CANCELED',
+        livemode: false,
+        buyer: { first_name: 'A', last_name: 'B', email: 'a@b.tn', phone: '' },
+        items: [],
+        metadata: {},
+        original: { amount: '1.000', currency: 'TND', rate: '1.000000' },
+      },
+    },
+    correlationId,
+  );
+}
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('messaging', function () {
+  this.timeout(60_000);
+  let db: TestDatabase;
+  let pool: Pool;
+  let amqpUrl: string;
+  const prefixes: string[] = [];
+
+  before(async () => {
+    amqpUrl = (await testEnvironment()).amqpUrl;
+    db = await createTestDatabase([]);
+    await db.query('CREATE SCHEMA probe');
+    await migrate(db.adminUrl, 'probe', [messagingMigrations]);
+    await db.query('CREATE TABLE probe.effects (message_id text NOT NULL)');
+    pool = createPool({ url: db.adminUrl, schema: 'probe' });
+  });
+  after(async () => {
+    await pool?.end();
+    await db?.drop();
+    for (const prefix of prefixes) await deleteBrokerObjects(prefix, [`${prefix}.probe`, `${prefix}.probe.dead`]);
+  });
+
+  function newBroker(service?: 'session'): Broker {
+    const prefix = uniqueName('t');
+    prefixes.push(prefix);
+    return new Broker({ url: amqpUrl, prefix, log, ...(service && { service }) });
+  }
+
+  describe('RPC', () => {
+    let server: Broker;
+    let client: Broker;
+    let rpc: RpcClient;
+    let calls = 0;
+    const handlers: CommandHandlers = {
+      'rate.set': async (command) => {
+        calls += 1;
+        if (command.currency === 'ERR') throw new AppError('conflict', 'refused on purpose', { existing_session_id: 'ps_x' });
+        if (command.currency === 'BUG') throw new Error('SELECT secret FROM table failed');
+        return { status: 201, body: { merchant_id: command.merchant_id, mode: command.mode, currency: command.currency, rate: command.rate } };
+      },
+    };
+
+    before(async () => {
+      server = newBroker('session');
+      await server.start();
+      await server.register(new CommandServer(server, { service: 'session', handlers, log }));
+      client = new Broker({ url: amqpUrl, prefix: server.prefix, log });
+      await client.start();
+      rpc = await client.register(new RpcClient(client, 2_000));
+    });
+    after(async () => {
+      await client?.stop();
+      await server?.stop();
+    });
+
+    it('when the handler answers, then the caller gets its status and body', async () => {
+      const reply = await rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '3.3' });
+      assert.equal(reply.status, 201);
+      assert.deepEqual(reply.body, { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '3.3' });
+    });
+
+    it('when the handler refuses with an AppError, then the caller gets the same code, detail and extensions', async () => {
+      await assert.rejects(rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'ERR', rate: '1' }), (err: unknown) => {
+        assert.ok(err instanceof AppError);
+        assert.equal(err.code, 'conflict');
+        assert.equal(err.detail, 'refused on purpose');
+        assert.deepEqual(err.extensions, { existing_session_id: 'ps_x' });
+        return true;
+      });
+    });
+
+    it('when the handler fails unexpectedly, then the caller gets internal-error and nothing of the failure', async () => {
+      await assert.rejects(rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'BUG', rate: '1' }), (err: unknown) => {
+        assert.ok(err instanceof AppError);
+        assert.equal(err.code, 'internal-error');
+        assert.equal(JSON.stringify(err.toWire()).includes('SELECT'), false);
+        return true;
+      });
+    });
+
+    it('when the request breaks its contract, then it is refused before it is sent', async () => {
+      const before = calls;
+      await assert.rejects(rpc.call('rate.set', { merchant_id: 'nope' } as never));
+      assert.equal(calls, before);
+    });
+
+    it('when a malformed request reaches the server, then it answers validation-error without calling the handler', async () => {
+      const connection = await connect(amqpUrl);
+      try {
+        const channel = await connection.createChannel();
+        const { queue } = await channel.assertQueue('', { exclusive: true });
+        const got = new Promise<Record<string, unknown>>((resolve) => {
+          void channel.consume(queue, (msg) => msg && resolve(JSON.parse(msg.content.toString()) as Record<string, unknown>), { noAck: true });
+        });
+        const before = calls;
+        const envelope = { id: 'cmd_1', type: 'rate.set', version: 1, occurred_at: new Date().toISOString(), correlation_id: 'c', data: { merchant_id: 42 } };
+        channel.sendToQueue(server.names.commandQueue('session'), Buffer.from(JSON.stringify(envelope)), { replyTo: queue, correlationId: 'x1' });
+        const reply = (await got) as { ok: boolean; problem: { code: string; errors: { field: string }[] } };
+        assert.equal(reply.ok, false);
+        assert.equal(reply.problem.code, 'validation-error');
+        assert.ok(reply.problem.errors.some((e) => e.field === 'merchant_id'));
+        assert.equal(calls, before);
+      } finally {
+        await connection.close();
+      }
+    });
+
+    it('when no service consumes the queue, then the call fails at its deadline', async () => {
+      await server.stop();
+      const started = Date.now();
+      await assert.rejects(rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '1' }, { timeoutMs: 400 }), RpcTimeoutError);
+      const elapsed = Date.now() - started;
+      assert.ok(elapsed >= 380 && elapsed < 1_500, `${elapsed} ms`);
+    });
+
+    it('when the command expired while nobody served, then a server that comes back later never runs it', async () => {
+      const before = calls;
+      const revived = new Broker({ url: amqpUrl, prefix: client.prefix, log, service: 'session' });
+      await assert.rejects(rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '1' }, { timeoutMs: 200 }), RpcTimeoutError);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await revived.start();
+      await revived.register(new CommandServer(revived, { service: 'session', handlers, log }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(calls, before);
+      const reply = await rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '1' });
+      assert.equal(reply.status, 201);
+      await revived.stop();
+    });
+
+    it('when the command has no queue at all, then it fails at once as unroutable', async () => {
+      const stranger = new Broker({ url: amqpUrl, prefix: uniqueName('t'), log });
+      await stranger.start();
+      try {
+        const lonely = await stranger.register(new RpcClient(stranger, 5_000));
+        const started = Date.now();
+        await assert.rejects(lonely.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '1' }), UnroutableCommandError);
+        assert.ok(Date.now() - started < 1_000);
+      } finally {
+        await stranger.stop();
+      }
+    });
+  });
+
+  describe('outbox and inbox', () => {
+    let broker: Broker;
+    let relay: OutboxRelay;
+    let capture: EventCapture;
+
+    before(async () => {
+      broker = newBroker();
+      capture = await EventCapture.start(broker.prefix, ['session.*']);
+      await broker.start();
+      relay = await broker.register(new OutboxRelay(broker, { pool, log, pollMs: 200 }));
+    });
+    after(async () => {
+      await capture?.stop();
+      await broker?.stop();
+    });
+
+    it('when the transaction commits, then the event is published once and its row removed; when it rolls back, never', async () => {
+      const committed = canceledEvent();
+      const rolledBack = canceledEvent();
+      await withTransaction(pool, (tx) => enqueue(tx, [committed]));
+      await assert.rejects(
+        withTransaction(pool, async (tx) => {
+          await enqueue(tx, [rolledBack]);
+          throw new Error('abort');
+        }),
+      );
+      relay.wake();
+      await capture.waitFor('session.canceled', (e) => e.id === committed.id);
+      await until(async () => (await pool.query('SELECT 1 FROM outbox')).rowCount === 0);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(capture.of('session.canceled', (e) => e.id === committed.id).length, 1);
+      assert.equal(capture.of('session.canceled', (e) => e.id === rolledBack.id).length, 0);
+      const [published] = capture.of('session.canceled', (e) => e.id === committed.id);
+      assert.deepEqual(published, JSON.parse(JSON.stringify(committed)));
+    });
+
+    it('when the broker is away, then rows wait in the outbox and leave once it is back, by the backstop poll alone', async () => {
+      const waiting = new Broker({ url: amqpUrl, prefix: broker.prefix, log });
+      const lateRelay = new OutboxRelay(waiting, { pool, log, pollMs: 100 });
+      const event = canceledEvent();
+      await withTransaction(pool, (tx) => enqueue(tx, [event]));
+      relay.pause();
+      try {
+        // Nobody has a connection: the row stays.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.equal((await pool.query('SELECT 1 FROM outbox WHERE message_id = $1', [event.id])).rowCount, 1);
+        await waiting.start();
+        await waiting.register(lateRelay);
+        await capture.waitFor('session.canceled', (e) => e.id === event.id);
+        await until(async () => (await pool.query('SELECT 1 FROM outbox WHERE message_id = $1', [event.id])).rowCount === 0);
+      } finally {
+        await waiting.stop();
+        relay.resume();
+      }
+    });
+
+    it('when an event is delivered twice, then the inbox lets its effect happen once', async () => {
+      const consumer = newConsumer();
+      await broker.register(consumer);
+      const event = canceledEvent();
+      await publishRaw(broker.prefix, event);
+      await publishRaw(broker.prefix, event);
+      await until(async () => (await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [event.id])).rowCount === 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [event.id])).rowCount, 1);
+      await consumer.drain();
+    });
+
+    it('when a handler fails once, then the event is redelivered and its effect happens exactly once', async () => {
+      let failures = 0;
+      const consumer = newConsumer(async (envelope) => {
+        if (failures === 0) {
+          failures += 1;
+          throw new Error('transient');
+        }
+        return envelope;
+      });
+      await broker.register(consumer);
+      const event = canceledEvent();
+      await publishRaw(broker.prefix, event);
+      await until(async () => (await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [event.id])).rowCount === 1);
+      assert.equal(failures, 1);
+      await consumer.drain();
+    });
+
+    it('when a handler always fails, then the event is dead-lettered after the delivery limit; a malformed one at once', async () => {
+      let attempts = 0;
+      const consumer = newConsumer(async () => {
+        attempts += 1;
+        throw new Error('poison');
+      });
+      await broker.register(consumer);
+      const poison = canceledEvent();
+      await publishRaw(broker.prefix, poison);
+      await publishRaw(broker.prefix, 'not json at all');
+      const dead = await readDead(broker.prefix, 2);
+      assert.equal(attempts, DELIVERY_LIMIT + 1);
+      assert.ok(dead.some((body) => body.includes(poison.id)));
+      assert.ok(dead.includes('not json at all'));
+      assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [poison.id])).rowCount, 0);
+      await consumer.drain();
+    });
+
+    function newConsumer(before?: (envelope: Envelope) => Promise<unknown>): EventConsumer {
+      return new EventConsumer(broker, {
+        service: 'session',
+        subscription: { queue: `${broker.prefix}.probe`, patterns: ['session.canceled'] },
+        pool,
+        log,
+        retryDelayMs: 20,
+        handlers: {
+          'session.canceled': async (_data, envelope, tx) => {
+            await before?.(envelope);
+            await tx.query('INSERT INTO effects (message_id) VALUES ($1)', [envelope.id]);
+          },
+        },
+      });
+    }
+  });
+
+  async function publishRaw(prefix: string, message: Envelope | string): Promise<void> {
+    const connection = await connect(amqpUrl);
+    try {
+      const channel = await connection.createConfirmChannel();
+      const body = typeof message === 'string' ? message : JSON.stringify(message);
+      channel.publish(`${prefix}.events`, 'session.canceled', Buffer.from(body), { persistent: true });
+      await channel.waitForConfirms();
+    } finally {
+      await connection.close();
+    }
+  }
+
+  async function readDead(prefix: string, count: number): Promise<string[]> {
+    const connection = await connect(amqpUrl);
+    const bodies: string[] = [];
+    try {
+      const channel = await connection.createChannel();
+      await until(async () => {
+        const msg = await channel.get(`${prefix}.probe.dead`, { noAck: true });
+        if (msg) bodies.push(msg.content.toString());
+        return bodies.length >= count;
+      }, 20_000);
+    } finally {
+      await connection.close();
+    }
+    return bodies;
+  }
+});

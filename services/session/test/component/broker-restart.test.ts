@@ -1,0 +1,113 @@
+/**
+ * An event committed while the broker goes away is not lost: RabbitMQ is
+ * restarted between a session's creation and the outbox relay's publish, and
+ * a durable consumer with an inbox still receives session.created exactly once.
+ */
+import assert from 'node:assert/strict';
+import { connect } from 'amqplib';
+import type { SessionDetail } from '@gateway/contracts';
+import { createPool, migrate, type Pool } from '@gateway/db';
+import { Broker, EventConsumer, messagingMigrations, RpcClient } from '@gateway/messaging';
+import { createLogger } from '@gateway/observability';
+import { createTestDatabase, deleteBrokerObjects, linkKeys, sessionRequest, testEnvironment, uniqueName, type TestDatabase } from '@gateway/testkit';
+import { loadSessionConfig, startSessionService, type SessionService } from '../../src/service.js';
+
+const log = createLogger({ service: 'test', level: 'silent' });
+const MERCHANT = `mer_${'r'.repeat(24)}`;
+
+describe('session.created across a broker restart', function () {
+  this.timeout(180_000);
+  let db: TestDatabase;
+  let probePool: Pool;
+  let service: SessionService;
+  let client: Broker;
+  let consumerBroker: Broker;
+  const prefix = uniqueName('t');
+
+  before(async () => {
+    const env = await testEnvironment();
+    db = await createTestDatabase(['session']);
+    await db.query('CREATE SCHEMA probe');
+    await migrate(db.adminUrl, 'probe', [messagingMigrations]);
+    await db.query('CREATE TABLE probe.received (message_id text NOT NULL, session_id text NOT NULL)');
+    probePool = createPool({ url: db.adminUrl, schema: 'probe' });
+
+    const config = loadSessionConfig({
+      DATABASE_URL: db.urlFor('session'),
+      AMQP_URL: env.amqpUrl,
+      BROKER_PREFIX: prefix,
+      PORT: '0',
+      LINK_SIGNING_KEY: linkKeys().privateJwk,
+    });
+    service = await startSessionService(config, log);
+
+    consumerBroker = new Broker({ url: env.amqpUrl, prefix, log, reconnectMaxMs: 500 });
+    await consumerBroker.start();
+    await consumerBroker.register(
+      new EventConsumer(consumerBroker, {
+        service: 'session',
+        subscription: { queue: `${prefix}.probe`, patterns: ['session.created'] },
+        pool: probePool,
+        log,
+        handlers: {
+          'session.created': async (data, envelope, tx) => {
+            await tx.query('INSERT INTO received (message_id, session_id) VALUES ($1, $2)', [envelope.id, data.session.id]);
+          },
+        },
+      }),
+    );
+    client = new Broker({ url: env.amqpUrl, prefix, log, reconnectMaxMs: 500 });
+    await client.start();
+  });
+
+  after(async () => {
+    await client?.stop();
+    await consumerBroker?.stop();
+    await service?.stop();
+    await probePool?.end();
+    await db?.drop();
+    await deleteBrokerObjects(prefix, [`${prefix}.probe`, `${prefix}.probe.dead`]);
+  });
+
+  it('when RabbitMQ restarts before the relay publishes, then the event arrives once, and a second publish changes nothing', async () => {
+    const rpc = await client.register(new RpcClient(client, 5_000));
+    service.relay.pause();
+    const created = await rpc.call('session.create', {
+      context: { merchant_id: MERCHANT, livemode: false, order_prefix: 'TST', request_id: 'req-restart' },
+      body: sessionRequest(),
+    });
+    assert.equal(created.status, 201);
+    const session = created.body as SessionDetail;
+    const outbox = await db.query<{ message_id: string; body: string }>('SELECT message_id, body FROM session.outbox');
+    assert.equal(outbox.length, 1);
+
+    const env = await testEnvironment();
+    await env.restartBroker();
+    assert.ok(await consumerBroker.waitForConnection(30_000), 'the consumer reconnected');
+    service.relay.resume();
+
+    await waitFor(async () => (await probePool.query('SELECT 1 FROM received WHERE session_id = $1', [session.id])).rowCount === 1, 30_000);
+    await waitFor(async () => (await db.query('SELECT 1 FROM session.outbox')).length === 0, 10_000);
+
+    // The broker may deliver a message again (an unconfirmed publish repeated by the relay): simulate it.
+    const connection = await connect(env.amqpUrl);
+    const channel = await connection.createConfirmChannel();
+    channel.publish(`${prefix}.events`, 'session.created', Buffer.from(outbox[0]?.body ?? ''), { persistent: true });
+    await channel.waitForConfirms();
+    await connection.close();
+    await waitFor(async () => (await probePool.query('SELECT 1 FROM inbox WHERE message_id = $1', [outbox[0]?.message_id])).rowCount === 1, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const received = await probePool.query('SELECT message_id FROM received WHERE session_id = $1', [session.id]);
+    assert.equal(received.rowCount, 1);
+    assert.equal(received.rows[0]?.message_id, outbox[0]?.message_id);
+  });
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
