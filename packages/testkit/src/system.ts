@@ -67,7 +67,8 @@ export class TestSystem {
     readonly db: TestDatabase,
     readonly prefix: string,
     readonly logDir: string,
-    private readonly baseEnv: Record<string, string>,
+    /** The environment every service of this system gets. */
+    readonly env: Record<string, string>,
     private readonly options: SystemOptions,
   ) {}
 
@@ -119,7 +120,7 @@ export class TestSystem {
     if (name === service) this.ports.set(service, port);
     const env = {
       ...process.env,
-      ...this.baseEnv,
+      ...this.env,
       ...this.options.serviceEnv?.[service],
       ...extraEnv,
       PORT: String(port),

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { bool, ConfigError, int, intList, loadConfig, str, url } from '@gateway/config';
+
+describe('configuration', () => {
+  const spec = {
+    port: int('PORT', 8080, { min: 0, max: 65535 }),
+    db: url('DATABASE_URL', undefined, ['postgres:'], { secret: true }),
+    delays: intList('DELAYS', [60, 7200]),
+    flag: bool('FLAG', false),
+    name: str('NAME', 'x'),
+  };
+
+  it('when values are absent, then defaults apply, and a required one without default is reported', () => {
+    assert.throws(() => loadConfig(spec, {}), (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && /DATABASE_URL is required/.test(err.message));
+    const config = loadConfig(spec, { DATABASE_URL: 'postgres://u@h/db' });
+    assert.deepEqual({ ...config }, { port: 8080, db: 'postgres://u@h/db', delays: [60, 7200], flag: false, name: 'x' });
+  });
+
+  it('when several values are bad, then all are reported at once, and a secret value is never echoed', () => {
+    assert.throws(
+      () => loadConfig(spec, { PORT: '99999', DATABASE_URL: 'mysql://root:hunter2@h/db', DELAYS: '1,x', FLAG: 'maybe' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.equal(err.problems.length, 4);
+        assert.equal(err.message.includes('hunter2'), false);
+        assert.ok(err.message.includes('"99999"'));
+        return true;
+      },
+    );
+  });
+});

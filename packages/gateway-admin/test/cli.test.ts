@@ -1,0 +1,64 @@
+/** The gateway-admin executable against a running system: JSON out, exit codes (D13). */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { repoRoot, TestSystem } from '@gateway/testkit';
+
+describe('gateway-admin', function () {
+  this.timeout(60_000);
+  let system: TestSystem;
+  before(async () => {
+    system = await TestSystem.start();
+  });
+  after(async () => {
+    await system?.shutdown();
+  });
+
+  function admin(...args: string[]) {
+    const env = { ...process.env, AMQP_URL: system.env['AMQP_URL'], BROKER_PREFIX: system.prefix };
+    const result = spawnSync(process.execPath, [`${repoRoot}packages/gateway-admin/bin/gateway-admin.js`, ...args], { env, encoding: 'utf8' });
+    return { code: result.status, out: result.stdout ? (JSON.parse(result.stdout) as Record<string, string>) : undefined, err: result.stderr };
+  }
+
+  it('when a merchant is created, then it prints its id, test key and webhook secret as JSON and the key works', async () => {
+    const { code, out } = admin('merchant', 'create', '--name', 'CLI Shop', '--webhook-url', 'https://shop.example.tn/hooks');
+    assert.equal(code, 0);
+    assert.match(String(out?.['merchant_id']), /^mer_/);
+    assert.match(String(out?.['test_secret_key']), /^sk_test_/);
+    assert.match(String(out?.['test_webhook_secret']), /^whsec_/);
+    assert.equal((await system.api(String(out?.['test_secret_key'])).get('/gateway/sessions/list/')).status, 200);
+    const endpoint = await system.db.query<{ url: string }>('SELECT url FROM webhooks.endpoints WHERE merchant_id = $1', [out?.['merchant_id']]);
+    assert.equal(endpoint[0]?.url, 'https://shop.example.tn/hooks');
+  });
+
+  it('when KYB is approved, then a live key and live webhook secret are printed, and live keys can then be created', async () => {
+    const merchant = admin('merchant', 'create', '--name', 'Live Shop').out;
+    const id = String(merchant?.['merchant_id']);
+    assert.equal(admin('key', 'create', id, '--mode', 'live').code, 1);
+    const approved = admin('merchant', 'approve-kyb', id);
+    assert.equal(approved.code, 0);
+    assert.match(String(approved.out?.['live_secret_key']), /^sk_live_/);
+    assert.match(String(approved.out?.['live_webhook_secret']), /^whsec_/);
+    const key = admin('key', 'create', id, '--mode', 'live');
+    assert.equal(key.code, 0);
+    assert.match(String(key.out?.['secret_key']), /^sk_live_/);
+    const live = await system.api(String(key.out?.['secret_key'])).get<{ data: unknown[] }>('/gateway/sessions/list/');
+    assert.equal(live.status, 200);
+  });
+
+  it('when limits and rates are set, then they print what is now in force', () => {
+    const id = String(admin('merchant', 'create', '--name', 'Limits Shop').out?.['merchant_id']);
+    assert.deepEqual(admin('limits', 'set', id, '--mode', 'test', '--create', '7').out, { merchant_id: id, mode: 'test', account: 10, create: 7, refund: 2 });
+    assert.deepEqual(admin('rate', 'set', id, '--mode', 'live', '--currency', 'eur', '--rate', '3.3').out, { merchant_id: id, mode: 'live', currency: 'EUR', rate: '3.300000' });
+    assert.deepEqual(admin('rate', 'remove', id, '--mode', 'live', '--currency', 'EUR').out, { merchant_id: id, mode: 'live', currency: 'EUR', removed: true });
+  });
+
+  it('when a service refuses, then it exits 1 with a JSON error; on a usage error it exits 2', () => {
+    const refused = admin('rate', 'set', `mer_${'z'.repeat(24)}`, '--mode', 'test', '--currency', 'TND', '--rate', '1');
+    assert.equal(refused.code, 1);
+    assert.equal((JSON.parse(refused.err.split('\n')[0] ?? '{}') as { error: string }).error, 'validation-error');
+    assert.equal(admin('merchant', 'suspend', `mer_${'z'.repeat(24)}`).code, 1);
+    assert.equal(admin('merchant', 'create').code, 2);
+    assert.equal(admin('key', 'create', 'mer_x', '--mode', 'prod').code, 2);
+    assert.equal(admin('nonsense').code, 2);
+  });
+});
