@@ -7,15 +7,31 @@ import { randomBytes } from 'node:crypto';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
+// Entropy is drawn from the kernel in blocks rather than per identifier: one
+// system call serves dozens of ids on the hot path.
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let offset = 0;
+
+function randomByte(): number {
+  if (offset === POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    offset = 0;
+  }
+  const byte = pool[offset] ?? 0;
+  // A byte is used once, then forgotten.
+  pool[offset] = 0;
+  offset += 1;
+  return byte;
+}
+
 /** `length` characters drawn uniformly from `alphabet` (rejection sampling keeps it unbiased). */
 export function randomString(alphabet: string, length: number): string {
   const limit = 256 - (256 % alphabet.length);
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < limit) out += alphabet[byte % alphabet.length];
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < limit) out += alphabet[byte % alphabet.length];
   }
   return out;
 }

@@ -81,6 +81,7 @@ export class Broker {
     let connection: ChannelModel | undefined;
     try {
       connection = await connect(this.options.url, { noDelay: true, clientProperties: { connection_name: this.options.service ?? 'client' } });
+      coalesceWrites(connection);
       connection.on('error', (err: Error) => this.options.log.warn({ err: err.message }, 'broker connection error'));
       connection.on('blocked', (reason: string) => this.options.log.warn({ reason }, 'broker blocked publishing'));
       connection.on('close', () => this.onClose(connection));
@@ -140,4 +141,27 @@ export class Broker {
     }
     for (const resolve of this.connectedWaiters.splice(0)) resolve();
   }
+}
+
+/**
+ * amqplib's multiplexer writes every frame (ack, method, header, body) to the
+ * socket on its own; with TCP_NODELAY each is a system call and a packet. Corking
+ * the socket while one pass of the multiplexer drains its channels sends them
+ * as one write. Measured on the session create path: see BENCHMARKS.md.
+ */
+function coalesceWrites(connection: ChannelModel): void {
+  const inner = (connection as unknown as { connection?: { stream?: NodeJS.WritableStream & { cork?: () => void; uncork?: () => void }; muxer?: { _readIncoming?: () => void } } })
+    .connection;
+  const stream = inner?.stream;
+  const muxer = inner?.muxer;
+  const drain = muxer?._readIncoming;
+  if (!stream?.cork || !stream.uncork || !muxer || typeof drain !== 'function') return;
+  muxer._readIncoming = function corked(this: unknown) {
+    stream.cork?.();
+    try {
+      drain.call(this);
+    } finally {
+      stream.uncork?.();
+    }
+  };
 }

@@ -1,0 +1,288 @@
+#!/usr/bin/env node
+// The benchmark (`npm run bench`): session create and session get through the
+// gateway, on this machine, with everything on it (servers, services and the
+// load generator). It starts its own system on a fresh database, spreads the
+// load over many merchants whose limits are raised so the limiter does not cap
+// it, and reports requests/s and latency percentiles over several runs.
+//
+//   npm run bench                      all scenarios, 3 runs each
+//   npm run bench -- --runs 5 --duration 20
+//   npm run bench -- --profile         also CPU-profile the gateway and the session service
+import { spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { openLoad, quantile } from './open-load.mjs';
+import { ensureServers } from './servers.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '15' },
+    merchants: { type: 'string', default: '50' },
+    connections: { type: 'string', default: '64' },
+    rate: { type: 'string', default: '1000' },
+    profile: { type: 'boolean', default: false },
+    only: { type: 'string' },
+  },
+});
+const runs = Number(args.runs);
+const duration = Number(args.duration);
+const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+const database = 'gateway_bench';
+const prefix = 'bench';
+const gatewayPort = 18180;
+const local = path.join(root, '.local', 'bench');
+const profileDir = path.join(local, 'profiles');
+rmSync(local, { recursive: true, force: true });
+mkdirSync(profileDir, { recursive: true });
+
+const log = (line) => console.error(line);
+
+await ensureServers({ log: () => undefined });
+spawnSync('npx', ['tsc', '-b'], { cwd: root, stdio: 'inherit' });
+
+const pg = (await import('pg')).default;
+const { bootstrapDatabase, serviceDatabaseUrl } = await import('@gateway/db');
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+await admin.end();
+await bootstrapDatabase(adminUrl, database);
+const dbUrl = new URL(adminUrl);
+dbUrl.pathname = `/${database}`;
+const urlFor = (service) => serviceDatabaseUrl(dbUrl.toString(), service);
+
+const services = [
+  { name: 'session', port: 18182, profiled: true },
+  { name: 'webhook-dispatcher', port: 18185, profiled: false },
+  { name: 'api-gateway', port: gatewayPort, profiled: true },
+];
+for (const { name } of services) {
+  spawnSync(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'migrate.js')], { env: { ...process.env, DATABASE_URL: urlFor(name) }, stdio: 'ignore' });
+}
+
+const { privateKey } = generateKeyPairSync('ed25519');
+const children = [];
+for (const { name, port, profiled } of services) {
+  const nodeArgs = args.profile && profiled ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'services', name, 'dist', 'src', 'main.js')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: urlFor(name),
+      AMQP_URL: amqpUrl,
+      BROKER_PREFIX: prefix,
+      RATE_LIMIT_KEY_PREFIX: prefix,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+      LINK_SIGNING_KEY: JSON.stringify(privateKey.export({ format: 'jwk' })),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = createWriteStream(path.join(local, `${name}.log`));
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  children.push({ name, child });
+}
+
+async function stopAll() {
+  await Promise.all(
+    children.map(({ child }) => (child.exitCode === null ? new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) : undefined)),
+  );
+}
+process.on('SIGINT', () => stopAll().then(() => process.exit(130)));
+
+for (const { name, port } of services) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) break;
+    } catch {
+      // starting
+    }
+    if (Date.now() > deadline) throw new Error(`${name} did not start; see ${local}/${name}.log`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+// Merchants with limits far above what this machine can serve.
+const { Broker, RpcClient } = await import('@gateway/messaging');
+const { createLogger } = await import('@gateway/observability');
+const broker = new Broker({ url: amqpUrl, prefix, log: createLogger({ service: 'bench', level: 'silent' }) });
+await broker.start();
+const rpc = await broker.register(new RpcClient(broker, 10_000));
+const keys = [];
+for (let i = 0; i < Number(args.merchants); i += 1) {
+  const { body } = await rpc.call('merchant.create', { name: `Bench Shop ${i}` });
+  await rpc.call('limits.set', { merchant_id: body.merchant_id, mode: 'test', account: 100_000, create: 100_000 });
+  keys.push(body.test_secret_key);
+}
+await broker.stop();
+log(`seeded ${keys.length} merchants`);
+
+const autocannon = (await import('autocannon')).default;
+const base = `http://127.0.0.1:${gatewayPort}/api/v1`;
+let sequence = 0;
+
+function createRequest(req) {
+  sequence += 1;
+  const key = keys[sequence % keys.length];
+  return {
+    ...req,
+    headers: { ...req.headers, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      amount: '125.500',
+      merchant_reference: `bench-${process.pid}-${sequence}`,
+      first_name: 'Amina',
+      last_name: 'Ben Salah',
+      email: 'amina@example.tn',
+      description: 'Two books',
+      metadata: { cart: String(sequence) },
+    }),
+  };
+}
+
+function load(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url: base, connections: Number(args.connections), duration, ...options }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+// Sessions to read, spread over the merchants.
+const readable = [];
+for (let i = 0; i < 500; i += 1) {
+  const req = createRequest({ headers: {} });
+  const res = await fetch(`${base}/gateway/sessions/`, { method: 'POST', headers: req.headers, body: req.body });
+  readable.push({ key: req.headers.authorization, id: (await res.json()).id });
+}
+
+function fromAutocannon(r) {
+  return {
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p90: r.latency.p90,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}
+
+const createPath = '/api/v1/gateway/sessions/';
+const scenarios = {
+  'create-saturated': async () =>
+    fromAutocannon(await load({ requests: [{ method: 'POST', path: createPath, setupRequest: createRequest }], url: `http://127.0.0.1:${gatewayPort}` })),
+  // The target's own model: requests due every 1/rate s, latency from when each was due.
+  'create-open-rate': async () => {
+    const r = await openLoad({
+      url: `http://127.0.0.1:${gatewayPort}`,
+      rate: Number(args.rate),
+      seconds: duration,
+      next: () => ({ method: 'POST', path: createPath, ...createRequest({ headers: {} }) }),
+    });
+    const round = (v) => Math.round(v * 10) / 10;
+    return {
+      rps: Math.round(r.latencies.length / r.seconds),
+      p50: round(quantile(r.latencies, 0.5)),
+      p90: round(quantile(r.latencies, 0.9)),
+      p99: round(quantile(r.latencies, 0.99)),
+      max: round(r.latencies.at(-1) ?? NaN),
+      non2xx: [...r.statuses].filter(([status]) => status < 200 || status > 299).reduce((n, [, c]) => n + c, 0),
+      errors: r.errors,
+    };
+  },
+  // autocannon -R, for comparison: a per-connection quota spent at the start of each second.
+  'create-autocannon-R': async () =>
+    fromAutocannon(
+      await load({
+        requests: [{ method: 'POST', path: createPath, setupRequest: createRequest }],
+        url: `http://127.0.0.1:${gatewayPort}`,
+        connections: 200,
+        overallRate: Number(args.rate),
+      }),
+    ),
+  'get-saturated': async () =>
+    fromAutocannon(
+      await load({
+        url: `http://127.0.0.1:${gatewayPort}`,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (req) => {
+              sequence += 1;
+              const target = readable[sequence % readable.length];
+              return { ...req, path: `/api/v1/gateway/sessions/${target.id}/`, headers: { ...req.headers, authorization: target.key } };
+            },
+          },
+        ],
+      }),
+    ),
+};
+
+const selected = args.only ? args.only.split(',') : Object.keys(scenarios);
+await load({ requests: [{ method: 'POST', path: '/api/v1/gateway/sessions/', setupRequest: createRequest }], url: `http://127.0.0.1:${gatewayPort}`, duration: 3 });
+
+const results = {};
+for (const name of selected) {
+  results[name] = [];
+  for (let run = 1; run <= runs; run += 1) {
+    const row = await scenarios[name]();
+    results[name].push(row);
+    log(`${name} run ${run}: ${JSON.stringify(row)}`);
+  }
+}
+
+await stopAll();
+
+const spread = (rows, key) => {
+  const values = rows.map((r) => r[key]).sort((a, b) => a - b);
+  return { median: values[Math.floor(values.length / 2)], min: values[0], max: values.at(-1) };
+};
+const summary = {
+  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+  settings: { runs, duration, connections: Number(args.connections), merchants: keys.length, fixedRate: Number(args.rate) },
+  scenarios: Object.fromEntries(Object.entries(results).map(([name, rows]) => [name, { rps: spread(rows, 'rps'), p50: spread(rows, 'p50'), p99: spread(rows, 'p99'), runs: rows }])),
+};
+writeFileSync(path.join(local, 'results.json'), JSON.stringify(summary, null, 2));
+console.log(JSON.stringify(summary, null, 2));
+
+if (args.profile) {
+  for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
+    console.log(`\n${file}: self time by function (top 25) and by package`);
+    summarizeProfile(JSON.parse(readFileSync(path.join(profileDir, file), 'utf8')));
+  }
+}
+
+/** Prints where a V8 CPU profile spent its samples: by function and by package. */
+function summarizeProfile(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfCount = new Map();
+  for (const id of profile.samples) selfCount.set(id, (selfCount.get(id) ?? 0) + 1);
+  const total = profile.samples.length;
+  const byFunction = new Map();
+  const byPackage = new Map();
+  for (const [id, count] of selfCount) {
+    const { callFrame } = byId.get(id);
+    const where = callFrame.url.replace(/^file:\/\//, '').replace(root, '');
+    const fn = `${callFrame.functionName || '(anonymous)'} ${where.split('/').slice(-2).join('/')}:${callFrame.lineNumber + 1}`;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + count);
+    const pkg = where.includes('node_modules/')
+      ? where.split('node_modules/').at(-1).split('/').slice(0, where.split('node_modules/').at(-1).startsWith('@') ? 2 : 1).join('/')
+      : where.startsWith('/services') || where.startsWith('/packages')
+        ? where.split('/').slice(1, 3).join('/')
+        : where.startsWith('node:')
+          ? 'node core'
+          : callFrame.functionName.startsWith('(') ? callFrame.functionName : 'node core/native';
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + count);
+  }
+  const pct = (n) => `${((100 * n) / total).toFixed(1).padStart(5)}%`;
+  for (const [fn, n] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${pct(n)}  ${fn}`);
+  console.log('  --');
+  for (const [pkg, n] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${pct(n)}  ${pkg}`);
+}
