@@ -232,6 +232,7 @@ const results = {};
 for (const name of selected) {
   results[name] = [];
   for (let run = 1; run <= runs; run += 1) {
+    log(`${name} run ${run}: started`);
     const row = await scenarios[name]();
     results[name].push(row);
     log(`${name} run ${run}: ${JSON.stringify(row)}`);

@@ -3,18 +3,65 @@
 // due, so a slow answer (or a stalled generator) can never hide a queue.
 // autocannon's -R is not this: it gives each connection a quota per second,
 // and the connections spend it back to back at the start of every second.
-import http from 'node:http';
+//
+// It speaks HTTP/1.1 over raw keep-alive sockets, one request in flight per
+// socket, opening another socket when all are busy: the generator shares the
+// machine with the system it measures, so it must cost little.
+import net from 'node:net';
+
+const HEAD_END = Buffer.from('\r\n\r\n');
+
+class Connection {
+  constructor(host, port, onResponse) {
+    this.socket = net.connect({ host, port, noDelay: true });
+    this.buffer = Buffer.alloc(0);
+    this.pending = undefined;
+    this.socket.on('data', (chunk) => this.read(chunk, onResponse));
+    this.socket.on('error', () => this.fail(onResponse));
+    this.socket.on('close', () => this.fail(onResponse));
+  }
+
+  send(bytes, pending) {
+    this.pending = pending;
+    this.socket.write(bytes);
+  }
+
+  read(chunk, onResponse) {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const end = this.buffer.indexOf(HEAD_END);
+    if (end < 0) return;
+    const head = this.buffer.toString('latin1', 0, end);
+    const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+    const total = end + 4 + length;
+    if (this.buffer.length < total) return;
+    const status = Number(head.slice(9, 12));
+    this.buffer = this.buffer.subarray(total);
+    const pending = this.pending;
+    this.pending = undefined;
+    if (pending) onResponse(this, pending, status);
+  }
+
+  fail(onResponse) {
+    const pending = this.pending;
+    this.pending = undefined;
+    this.dead = true;
+    if (pending) onResponse(this, pending, 0);
+  }
+}
 
 /**
  * Sends `rate` requests a second for `seconds`; `next(i)` gives the i-th
- * request as { method, path, headers, body }. Resolves with latencies (ms) and counts.
+ * request as { method, path, headers, body }. Resolves with sorted latencies
+ * (ms), status counts and errors.
  */
-export function openLoad({ url, rate, seconds, next, maxSockets = 1024 }) {
+export function openLoad({ url, rate, seconds, next }) {
   const target = new URL(url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const host = `${target.hostname}:${target.port}`;
   const total = Math.round(rate * seconds);
   const latencies = new Float64Array(total);
   const statuses = new Map();
+  const idle = [];
+  const all = [];
   let sent = 0;
   let done = 0;
   let errors = 0;
@@ -22,26 +69,32 @@ export function openLoad({ url, rate, seconds, next, maxSockets = 1024 }) {
 
   return new Promise((resolve) => {
     const finish = () => {
-      agent.destroy();
+      for (const c of all) c.socket.destroy();
       resolve({ latencies: Array.from(latencies.subarray(0, done)).sort((a, b) => a - b), statuses, errors, sent, seconds: (performance.now() - start) / 1000 });
+    };
+    const onResponse = (connection, pending, status) => {
+      if (status === 0) errors += 1;
+      else {
+        latencies[done] = performance.now() - pending.due;
+        done += 1;
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+      if (!connection.dead) idle.push(connection);
+      if (done + errors === total) finish();
     };
     const fire = (i, due) => {
       const { method, path, headers = {}, body } = next(i);
-      const req = http.request({ agent, host: target.hostname, port: target.port, method, path, headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          latencies[done] = performance.now() - due;
-          done += 1;
-          statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-          if (done + errors === total) finish();
-        });
-      });
-      req.on('error', () => {
-        errors += 1;
-        if (done + errors === total) finish();
-      });
-      if (body) req.write(body);
-      req.end();
+      let head = `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n`;
+      for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
+      const payload = body ? Buffer.from(body) : undefined;
+      head += payload ? `content-length: ${payload.length}\r\n\r\n` : '\r\n';
+      const bytes = payload ? Buffer.concat([Buffer.from(head, 'latin1'), payload]) : Buffer.from(head, 'latin1');
+      let connection = idle.pop();
+      if (!connection) {
+        connection = new Connection(target.hostname, Number(target.port), onResponse);
+        all.push(connection);
+      }
+      connection.send(bytes, { due });
     };
     const tick = () => {
       const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);

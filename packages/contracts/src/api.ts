@@ -114,22 +114,22 @@ export const SessionDetail = Type.Object({
 });
 export type SessionDetail = Static<typeof SessionDetail>;
 
-/** Session list item (INTERFACE 2.4). */
-export const SessionListItem = Type.Object({
-  id: Id('ps'),
-  merchant_reference: Type.String(),
-  order_number: Type.String(),
-  order_id: Type.String(),
-  amount: Type.String(),
-  currency: Type.Literal('TND'),
-  original: Original,
-  status: SessionStatus,
-  livemode: Type.Boolean(),
-  buyer_first_name: Type.String(),
-  buyer_last_name: Type.String(),
-  buyer_email: Type.String(),
-  created_at: DateTime,
-});
+/** Session list item (INTERFACE 2.4): a projection of the detail. */
+export const SessionListItem = Type.Pick(SessionDetail, [
+  'id',
+  'merchant_reference',
+  'order_number',
+  'order_id',
+  'amount',
+  'currency',
+  'original',
+  'status',
+  'livemode',
+  'buyer_first_name',
+  'buyer_last_name',
+  'buyer_email',
+  'created_at',
+]);
 export type SessionListItem = Static<typeof SessionListItem>;
 
 export const SessionList = Type.Object({ data: Type.Array(SessionListItem), has_more: Type.Boolean() });

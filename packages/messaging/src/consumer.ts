@@ -11,6 +11,7 @@ import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
 import { describeError, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
+import { QueueConsumer, settle } from './queue-consumer.js';
 import { assertDeclarations, durableQueue } from './topology.js';
 
 export type EventHandlers = {
@@ -31,46 +32,26 @@ export interface EventConsumerOptions {
   afterCommit?: () => void;
 }
 
-export class EventConsumer implements BrokerComponent {
-  private channel: Channel | undefined;
-  private consumerTag: string | undefined;
-  private readonly inFlight = new Set<Promise<void>>();
-
+export class EventConsumer extends QueueConsumer {
   constructor(
     private readonly broker: Broker,
     private readonly options: EventConsumerOptions,
-  ) {}
+  ) {
+    super(options.prefetch ?? 32);
+  }
 
-  async attach(connection: ChannelModel): Promise<void> {
+  protected async prepare(channel: Channel): Promise<string> {
     const names = this.broker.names;
     const { queue, patterns } = this.options.subscription ?? { queue: names.eventQueue(this.options.service), patterns: topology[this.options.service].events };
-    const channel = await connection.createChannel();
     await assertDeclarations(
       channel,
       [{ name: names.events, type: 'topic' }, { name: names.deadLetter, type: 'direct' }],
       durableQueue(names, queue, patterns.map((routingKey) => ({ exchange: names.events, routingKey }))),
     );
-    await channel.prefetch(this.options.prefetch ?? 32);
-    const { consumerTag } = await channel.consume(queue, (msg) => {
-      if (!msg) return;
-      const work = this.handle(channel, msg).finally(() => this.inFlight.delete(work));
-      this.inFlight.add(work);
-    });
-    this.channel = channel;
-    this.consumerTag = consumerTag;
+    return queue;
   }
 
-  detach(): void {
-    this.channel = undefined;
-    this.consumerTag = undefined;
-  }
-
-  async drain(): Promise<void> {
-    if (this.channel && this.consumerTag) await this.channel.cancel(this.consumerTag).catch(() => undefined);
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  private async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
+  protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
     let envelope: Envelope;
     try {
       envelope = decodeEnvelope(msg.content);
@@ -98,15 +79,6 @@ export class EventConsumer implements BrokerComponent {
       await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs ?? 500));
       settle(() => channel.nack(msg, false, true));
     }
-  }
-}
-
-/** Acks and nacks on a channel that closed are moot: the broker redelivers. */
-function settle(action: () => void): void {
-  try {
-    action();
-  } catch {
-    // channel closed
   }
 }
 

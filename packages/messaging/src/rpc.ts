@@ -23,6 +23,7 @@ import { AppError, validationError, type WireProblem } from '@gateway/problem';
 import { describeError, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
+import { QueueConsumer, settle } from './queue-consumer.js';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';
 const DEADLINE_HEADER = 'x-deadline';
@@ -128,21 +129,23 @@ export class RpcClient implements BrokerComponent {
     return { status: reply.status, body: reply.body as CommandReply<C> };
   }
 
-  private onUnroutable(msg: ConsumeMessage): void {
+  /** The call a returned or replied message answers, no longer pending. */
+  private take(msg: ConsumeMessage): Pending | undefined {
     const id = msg.properties.correlationId as string | undefined;
     const call = id ? this.pending.get(id) : undefined;
-    if (!call || !id) return;
+    if (!call || !id) return undefined;
     this.pending.delete(id);
     clearTimeout(call.timer);
-    call.reject(new UnroutableCommandError(call.type, msg.fields.routingKey));
+    return call;
+  }
+
+  private onUnroutable(msg: ConsumeMessage): void {
+    this.take(msg)?.reject(new UnroutableCommandError(msg.properties.type as string, msg.fields.routingKey));
   }
 
   private onReply(msg: ConsumeMessage): void {
-    const id = msg.properties.correlationId as string | undefined;
-    const call = id ? this.pending.get(id) : undefined;
-    if (!call || !id) return;
-    this.pending.delete(id);
-    clearTimeout(call.timer);
+    const call = this.take(msg);
+    if (!call) return;
     try {
       call.resolve(JSON.parse(msg.content.toString('utf8')) as Reply);
     } catch (err) {
@@ -178,47 +181,26 @@ export interface CommandServerOptions {
 }
 
 /** Serves a service's command queue: validates, runs the handler, replies, acks. */
-export class CommandServer implements BrokerComponent {
-  private channel: Channel | undefined;
-  private consumerTag: string | undefined;
-  private readonly inFlight = new Set<Promise<void>>();
-
+export class CommandServer extends QueueConsumer {
   constructor(
     private readonly broker: Broker,
     private readonly options: CommandServerOptions,
-  ) {}
-
-  async attach(connection: ChannelModel): Promise<void> {
-    const channel = await connection.createChannel();
-    await channel.prefetch(this.options.prefetch ?? 64);
-    const { consumerTag } = await channel.consume(this.broker.names.commandQueue(this.options.service), (msg) => {
-      if (!msg) return;
-      const work = this.handle(channel, msg).finally(() => this.inFlight.delete(work));
-      this.inFlight.add(work);
-    });
-    this.channel = channel;
-    this.consumerTag = consumerTag;
+  ) {
+    super(options.prefetch ?? 64);
   }
 
-  detach(): void {
-    this.channel = undefined;
-    this.consumerTag = undefined;
+  protected async prepare(): Promise<string> {
+    return this.broker.names.commandQueue(this.options.service);
   }
 
-  async drain(): Promise<void> {
-    const channel = this.channel;
-    if (channel && this.consumerTag) await channel.cancel(this.consumerTag).catch(() => undefined);
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  private async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
+  protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
     const replyTo = msg.properties.replyTo as string | undefined;
     const correlationId = msg.properties.correlationId as string | undefined;
     const deadline = Number(msg.properties.headers?.[DEADLINE_HEADER] ?? Number.POSITIVE_INFINITY);
     let reply: Reply;
     if (Date.now() > deadline) {
       // The caller has given up; answering or acting now would only surprise it.
-      channel.ack(msg);
+      settle(() => channel.ack(msg));
       return;
     }
     try {
@@ -234,11 +216,7 @@ export class CommandServer implements BrokerComponent {
         this.options.log.warn({ err: describeError(err) }, 'reply could not be sent');
       }
     }
-    try {
-      channel.ack(msg);
-    } catch {
-      // The channel closed under us; the broker redelivers the command.
-    }
+    settle(() => channel.ack(msg));
   }
 
   private async run(envelope: Envelope): Promise<Reply> {

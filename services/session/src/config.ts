@@ -12,6 +12,8 @@ export const sessionSettings = {
   linkSigningKey: str('LINK_SIGNING_KEY', undefined, { secret: true }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
   commandPrefetch: int('COMMAND_PREFETCH', 64, { min: 1, max: 10_000 }),
+  /** Milliseconds the outbox relay waits to gather commits into one round. */
+  outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
 };
 
 export type SessionConfig = ReturnType<typeof loadSessionConfig>;

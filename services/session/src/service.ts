@@ -31,7 +31,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
   const pool = createPool({ url: config.databaseUrl, schema: SCHEMA, max: config.dbPoolMax, applicationName: 'session' });
   const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, service: 'session', log });
   const sessions = new SessionRepository(pool);
-  const relay = new OutboxRelay(broker, { pool, log });
+  const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
   const deps = {
     sessions,
     signer: await LinkSigner.fromJwk(config.linkSigningKey),

@@ -5,17 +5,14 @@
  */
 import type { ApiContext, CheckoutLink } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
-import { assertOpen } from './cancel-session.js';
+import { withOpenSession } from './cancel-session.js';
 import { linkExpiry, MAX_ACTIVE_LINKS } from './checkout-links.js';
 import { checkoutUrl } from './session.js';
 import type { SessionDeps } from './deps.js';
 
 export async function issueCheckoutLink(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<CheckoutLink> {
-  const account = { merchantId: context.merchant_id, livemode: context.livemode };
   const now = deps.clock();
-  const link = await deps.sessions.withLockedSession(account, sessionId, async (row, tx) => {
-    if (!row) throw new AppError('not-found', 'No session with this id exists for this account.');
-    assertOpen(row, now);
+  const link = await withOpenSession(deps, context, sessionId, now, async (row, tx) => {
     if ((await deps.sessions.countActiveLinks(tx, row.id, now)) >= MAX_ACTIVE_LINKS) {
       throw new AppError('checkout-limit-exceeded', `The session already has ${MAX_ACTIVE_LINKS} active checkout links; use one of them or wait for one to lapse.`);
     }

@@ -56,41 +56,7 @@ function original(row: SessionRow): SessionDetail['original'] {
   return { amount: row.original_amount, currency: row.original_currency, rate: row.rate };
 }
 
-/** Session detail (INTERFACE 2.1, D2): checkout_url is the newest link, absent once EXPIRED. */
-export function toDetail(row: SessionRow, now: Date, publicBaseUrl: string): SessionDetail {
-  const status = effectiveStatus(row, now);
-  const detail: SessionDetail = {
-    id: row.id,
-    merchant_reference: row.merchant_reference,
-    order_number: row.order_number,
-    order_id: row.order_id,
-    amount: row.amount,
-    currency: 'TND',
-    original: original(row),
-    description: row.description,
-    items: row.items,
-    status,
-    livemode: row.livemode,
-    buyer_first_name: row.buyer_first_name,
-    buyer_last_name: row.buyer_last_name,
-    buyer_email: row.buyer_email,
-    buyer_phone: row.buyer_phone,
-    metadata: row.metadata,
-    return_url: row.return_url,
-    cancel_url: row.cancel_url,
-    webhook_url: row.webhook_url,
-    max_attempts: row.max_attempts,
-    expires_at: row.expires_at.toISOString(),
-    completed_at: row.completed_at ? row.completed_at.toISOString() : null,
-    created_at: row.created_at.toISOString(),
-    attempts: [],
-    amount_refunded: row.amount_refunded,
-  };
-  if (status !== 'EXPIRED') detail.checkout_url = checkoutUrl(publicBaseUrl, row.checkout_token);
-  return detail;
-}
-
-/** Session list item (INTERFACE 2.4). */
+/** Session list item (INTERFACE 2.4); the detail starts with the same fields. */
 export function toListItem(row: SessionRow, now: Date): SessionListItem {
   return {
     id: row.id,
@@ -107,6 +73,27 @@ export function toListItem(row: SessionRow, now: Date): SessionListItem {
     buyer_email: row.buyer_email,
     created_at: row.created_at.toISOString(),
   };
+}
+
+/** Session detail (INTERFACE 2.1, D2): checkout_url is the newest link, absent once EXPIRED. */
+export function toDetail(row: SessionRow, now: Date, publicBaseUrl: string): SessionDetail {
+  const detail: SessionDetail = {
+    ...toListItem(row, now),
+    description: row.description,
+    items: row.items,
+    buyer_phone: row.buyer_phone,
+    metadata: row.metadata,
+    return_url: row.return_url,
+    cancel_url: row.cancel_url,
+    webhook_url: row.webhook_url,
+    max_attempts: row.max_attempts,
+    expires_at: row.expires_at.toISOString(),
+    completed_at: row.completed_at ? row.completed_at.toISOString() : null,
+    attempts: [],
+    amount_refunded: row.amount_refunded,
+  };
+  if (detail.status !== 'EXPIRED') detail.checkout_url = checkoutUrl(publicBaseUrl, row.checkout_token);
+  return detail;
 }
 
 /** The session as webhooks carry it (INTERFACE 6.2 with D11's livemode). */
