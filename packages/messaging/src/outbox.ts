@@ -94,14 +94,16 @@ export class OutboxRelay implements BrokerComponent {
       return;
     }
     this.running = true;
+    this.again = false;
     const gatherMs = this.options.gatherMs ?? 0;
-    const start = () => {
-      this.current = this.loop().finally(() => {
+    const gathered = gatherMs > 0 ? new Promise<void>((resolve) => setTimeout(resolve, gatherMs)) : Promise.resolve();
+    this.current = gathered
+      .then(() => this.loop())
+      .finally(() => {
         this.running = false;
+        // Rows committed while the last round was finishing must not wait for the poller.
+        if (this.again) this.wake();
       });
-    };
-    if (gatherMs > 0) setTimeout(start, gatherMs);
-    else start();
   }
 
   private async loop(): Promise<void> {
@@ -114,6 +116,7 @@ export class OutboxRelay implements BrokerComponent {
       } catch (err) {
         this.failures += 1;
         this.options.log.warn({ err: describeError(err), failures: this.failures }, 'outbox relay round failed; rows kept for retry');
+        this.again = false;
         this.scheduleRetry();
         return;
       }
@@ -191,7 +194,7 @@ export class OutboxRelay implements BrokerComponent {
   async drain(): Promise<void> {
     // One last round so that rows committed just before the stop leave now.
     this.wake();
-    await this.current?.catch(() => undefined);
+    while (this.running) await this.current?.catch(() => undefined);
     this.stopped = true;
     clearInterval(this.poller);
     clearTimeout(this.retryTimer);
