@@ -3,7 +3,7 @@
  * (RPC client, command server, consumers, outbox relay) attach their channels
  * on every (re)connect and drop them when the connection goes.
  */
-import { connect, type ChannelModel } from 'amqplib';
+import { connect, type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import type { Logger } from '@gateway/observability';
 import type { ServiceName } from '@gateway/contracts';
 import { assertTopology, namesFor, type Names } from './topology.js';
@@ -49,6 +49,30 @@ export class Broker {
     return this.connection !== undefined;
   }
 
+  /**
+   * A channel on `connection`. The server closes a channel on a protocol error
+   * (an unknown delivery tag, a queue declared with other arguments) and amqplib
+   * then emits 'error', which would end the process if nobody listened. Here it
+   * is logged and the whole connection closed, so that every component is
+   * attached again, cleanly, on the reconnect.
+   */
+  async createChannel(connection: ChannelModel): Promise<Channel> {
+    return this.guard(connection, await connection.createChannel());
+  }
+
+  /** As createChannel, with publisher confirms. */
+  async createConfirmChannel(connection: ChannelModel): Promise<ConfirmChannel> {
+    return this.guard(connection, await connection.createConfirmChannel());
+  }
+
+  private guard<C extends Channel>(connection: ChannelModel, channel: C): C {
+    channel.on('error', (err: Error) => {
+      this.options.log.error({ err: err.message }, 'broker closed a channel; reconnecting');
+      void connection.close().catch(() => undefined);
+    });
+    return channel;
+  }
+
   /** Adds a component; attached at once when connected, and on every reconnect. */
   async register<T extends BrokerComponent>(component: T): Promise<T> {
     this.components.push(component);
@@ -86,7 +110,7 @@ export class Broker {
       connection.on('blocked', (reason: string) => this.options.log.warn({ reason }, 'broker blocked publishing'));
       connection.on('close', () => this.onClose(connection));
       if (this.options.service) {
-        const setup = await connection.createChannel();
+        const setup = await this.createChannel(connection);
         await assertTopology(setup, this.options.prefix, this.options.service);
         await setup.close();
       }

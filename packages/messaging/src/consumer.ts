@@ -34,10 +34,10 @@ export interface EventConsumerOptions {
 
 export class EventConsumer extends QueueConsumer {
   constructor(
-    private readonly broker: Broker,
+    broker: Broker,
     private readonly options: EventConsumerOptions,
   ) {
-    super(options.prefetch ?? 32);
+    super(broker, options.prefetch ?? 32);
   }
 
   protected async prepare(channel: Channel): Promise<string> {
@@ -97,7 +97,7 @@ export class BroadcastListener implements BrokerComponent {
   ) {}
 
   async attach(connection: ChannelModel): Promise<void> {
-    const channel = await connection.createChannel();
+    const channel = await this.broker.createChannel(connection);
     const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
     for (const pattern of this.options.patterns) await channel.bindQueue(queue, this.broker.names.events, pattern);
     await channel.consume(

@@ -68,7 +68,7 @@ export class OutboxRelay implements BrokerComponent {
   }
 
   async attach(connection: ChannelModel): Promise<void> {
-    this.channel = await connection.createConfirmChannel();
+    this.channel = await this.broker.createConfirmChannel(connection);
     this.wake();
   }
 

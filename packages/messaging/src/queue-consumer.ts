@@ -3,14 +3,17 @@
  * graceful stop can cancel the subscription and wait for what was delivered.
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import type { BrokerComponent } from './broker.js';
+import type { Broker, BrokerComponent } from './broker.js';
 
 export abstract class QueueConsumer implements BrokerComponent {
   private channel: Channel | undefined;
   private consumerTag: string | undefined;
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly prefetch: number) {}
+  constructor(
+    protected readonly broker: Broker,
+    private readonly prefetch: number,
+  ) {}
 
   /** Declares what the subscription needs on a fresh channel; returns the queue to consume. */
   protected abstract prepare(channel: Channel): Promise<string>;
@@ -19,7 +22,7 @@ export abstract class QueueConsumer implements BrokerComponent {
   protected abstract handle(channel: Channel, msg: ConsumeMessage): Promise<void>;
 
   async attach(connection: ChannelModel): Promise<void> {
-    const channel = await connection.createChannel();
+    const channel = await this.broker.createChannel(connection);
     const queue = await this.prepare(channel);
     await channel.prefetch(this.prefetch);
     const { consumerTag } = await channel.consume(queue, (msg) => {

@@ -68,7 +68,7 @@ export class RpcClient implements BrokerComponent {
   ) {}
 
   async attach(connection: ChannelModel): Promise<void> {
-    const channel = await connection.createChannel();
+    const channel = await this.broker.createChannel(connection);
     await channel.consume(REPLY_TO, (msg) => msg && this.onReply(msg), { noAck: true });
     // A command published `mandatory` that no queue takes comes back at once.
     channel.on('return', (msg: ConsumeMessage) => this.onUnroutable(msg));
@@ -183,10 +183,10 @@ export interface CommandServerOptions {
 /** Serves a service's command queue: validates, runs the handler, replies, acks. */
 export class CommandServer extends QueueConsumer {
   constructor(
-    private readonly broker: Broker,
+    broker: Broker,
     private readonly options: CommandServerOptions,
   ) {
-    super(options.prefetch ?? 64);
+    super(broker, options.prefetch ?? 64);
   }
 
   protected async prepare(): Promise<string> {

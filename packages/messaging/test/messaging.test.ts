@@ -306,6 +306,30 @@ describe('messaging', function () {
       await consumer.drain();
     });
 
+    it('when the broker closes the relay’s channel with an error, then the process survives, reconnects and publishes', async () => {
+      const service = newBroker('session');
+      const serviceRelay = new OutboxRelay(service, { pool, log, pollMs: 100 });
+      relay.pause();
+      try {
+        await service.start();
+        await service.register(serviceRelay);
+        // Publishing to an exchange that no longer exists is a channel error (404 NOT_FOUND).
+        const connection = await connect(amqpUrl);
+        const channel = await connection.createChannel();
+        await channel.deleteExchange(service.names.events);
+        await connection.close();
+        const event = canceledEvent();
+        await withTransaction(pool, (tx) => enqueue(tx, [event]));
+        serviceRelay.wake();
+        // The reconnect declares the exchange again, and the row leaves.
+        await until(async () => (await pool.query('SELECT 1 FROM outbox WHERE message_id = $1', [event.id])).rowCount === 0, 10_000);
+        assert.equal(service.connected, true);
+      } finally {
+        await service.stop();
+        relay.resume();
+      }
+    });
+
     function newConsumer(before?: (envelope: Envelope) => Promise<unknown>): EventConsumer {
       return new EventConsumer(broker, {
         service: 'session',

@@ -19,8 +19,10 @@ export class EventCapture {
   static async start(prefix: string, patterns: readonly string[] = ['#']): Promise<EventCapture> {
     const env = await testEnvironment();
     const connection = await connect(env.amqpUrl);
+    connection.on('error', () => undefined);
     const capture = new EventCapture(connection);
     const channel = await connection.createChannel();
+    channel.on('error', () => undefined);
     const exchange = namesFor(prefix).events;
     await channel.assertExchange(exchange, 'topic', { durable: true });
     const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
@@ -75,15 +77,19 @@ export class EventCapture {
 export async function deleteBrokerObjects(prefix: string, extraQueues: readonly string[] = []): Promise<void> {
   const env = await testEnvironment();
   const connection = await connect(env.amqpUrl);
+  connection.on('error', () => undefined);
   try {
     const { exchanges, queues } = declarationsFor(prefix);
     for (const name of [...queues.map((q) => q.name), ...extraQueues]) {
+      // A failed delete closes its channel with an error: one channel per delete, errors ignored.
       const channel = await connection.createChannel();
+      channel.on('error', () => undefined);
       await channel.deleteQueue(name).catch(() => undefined);
       await channel.close().catch(() => undefined);
     }
     for (const exchange of exchanges) {
       const channel = await connection.createChannel();
+      channel.on('error', () => undefined);
       await channel.deleteExchange(exchange.name).catch(() => undefined);
       await channel.close().catch(() => undefined);
     }
