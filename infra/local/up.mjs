@@ -71,7 +71,6 @@ const sharedEnv = {
   ...process.env,
   PUBLIC_BASE_URL: publicBaseUrl,
   LINK_SIGNING_KEY: JSON.stringify(linkKeys.private),
-  LINK_VERIFY_KEY: JSON.stringify(linkKeys.public),
 };
 
 step('services');

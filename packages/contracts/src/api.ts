@@ -67,7 +67,6 @@ export const SessionStatus = Type.Union(
   ['CREATED', 'PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED'].map((s) => Type.Literal(s)),
 );
 export type SessionStatus = 'CREATED' | 'PENDING' | 'PROCESSING' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED' | 'CANCELED';
-export const TERMINAL_STATUSES: readonly SessionStatus[] = ['SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED'];
 
 /** A payment attempt as the session shows it (INTERFACE 2.3; D2: unknown values are empty strings). */
 export const Attempt = Type.Object({

@@ -36,7 +36,7 @@ export function randomString(alphabet: string, length: number): string {
   return out;
 }
 
-export type IdPrefix = 'ps' | 'pa' | 're' | 'evt' | 'whd' | 'mer' | 'key' | 'cl' | 'cmd' | 'we';
+export type IdPrefix = 'ps' | 'pa' | 're' | 'evt' | 'whd' | 'mer' | 'key' | 'cl' | 'cmd';
 
 /** A new public identifier such as `ps_4f9...` (24 random base62 characters, about 143 bits). */
 export function newId(prefix: IdPrefix): string {

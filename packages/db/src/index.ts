@@ -66,11 +66,6 @@ export async function ping(pool: pg.Pool, timeoutMs = 1_000): Promise<boolean> {
   }
 }
 
-/** Postgres unique_violation, for callers that turn a race into a normal answer. */
-export function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
-}
-
 export interface MigrationSource {
   /** Namespace of the versions recorded, so shared and own migrations never collide. */
   readonly name: string;

@@ -152,10 +152,6 @@ export class RpcClient implements BrokerComponent {
       call.reject(err as Error);
     }
   }
-
-  async drain(): Promise<void> {
-    // Calls in flight finish or time out on their own.
-  }
 }
 
 export interface CommandMeta {

@@ -89,7 +89,6 @@ export class TestSystem {
       RATE_LIMIT_KEY_PREFIX: prefix,
       PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
       LINK_SIGNING_KEY: keys.privateJwk,
-      LINK_VERIFY_KEY: keys.publicJwk,
       LOG_LEVEL: 'info',
       RPC_TIMEOUT_MS: '3000',
       SHUTDOWN_TIMEOUT_MS: '5000',

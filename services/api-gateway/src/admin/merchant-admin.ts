@@ -49,7 +49,7 @@ export async function createMerchant(deps: AdminDeps, command: CommandRequest<'m
 export async function approveKyb(deps: AdminDeps, command: CommandRequest<'merchant.approve_kyb'>, correlationId: string): Promise<CommandReply<'merchant.approve_kyb'>> {
   const secret = newSecret('sk_live_');
   await deps.merchants.change(async (tx) => {
-    await requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
+    requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
     await deps.merchants.approveKyb(tx, command.merchant_id);
     await deps.merchants.insertKey(tx, { id: newId('key'), merchantId: command.merchant_id, livemode: true, secret });
     return { result: undefined, events: [eventEnvelope('merchant.updated', { merchant_id: command.merchant_id }, correlationId)] };
@@ -65,7 +65,7 @@ export async function setMerchantStatus(
   correlationId: string,
 ): Promise<CommandReply<'merchant.suspend'>> {
   await deps.merchants.change(async (tx) => {
-    await requireMerchant(await deps.merchants.lockMerchant(tx, merchantId));
+    requireMerchant(await deps.merchants.lockMerchant(tx, merchantId));
     await deps.merchants.setStatus(tx, merchantId, status);
     return { result: undefined, events: [eventEnvelope('merchant.updated', { merchant_id: merchantId }, correlationId)] };
   });
@@ -80,7 +80,7 @@ export async function createKey(deps: AdminDeps, command: CommandRequest<'api_ke
   const secret = newSecret(livemode ? 'sk_live_' : 'sk_test_');
   const keyId = newId('key');
   await deps.merchants.change(async (tx) => {
-    const merchant = await requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
+    const merchant = requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
     if (livemode && !merchant.kyb_approved_at) throw new AppError('forbidden', 'Live keys need approved business verification (merchant approve-kyb).');
     await deps.merchants.insertKey(tx, { id: keyId, merchantId: merchant.id, livemode, secret });
     return { result: undefined, events: [] };
@@ -107,7 +107,7 @@ export async function setLimits(deps: AdminDeps, command: CommandRequest<'limits
     .map(([field]) => ({ field, code: 'invalid', message: `${field} must be an integer from 1 to 100000 requests per second.` }));
   if (errors.length > 0) throw validationError(errors);
   const overrides = await deps.merchants.change(async (tx) => {
-    await requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
+    requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
     const stored = await deps.merchants.setLimits(tx, command.merchant_id, command.mode === 'live', {
       ...(command.account !== undefined && { account: command.account }),
       ...(command.create !== undefined && { create: command.create }),
@@ -127,7 +127,7 @@ export async function setLimits(deps: AdminDeps, command: CommandRequest<'limits
   };
 }
 
-async function requireMerchant(merchant: MerchantRow | undefined): Promise<MerchantRow> {
+function requireMerchant(merchant: MerchantRow | undefined): MerchantRow {
   if (!merchant) throw new AppError('not-found', 'No such merchant.');
   return merchant;
 }
