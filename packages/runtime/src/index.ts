@@ -115,3 +115,4 @@ export async function serviceMain<C extends { logLevel: string; shutdownTimeoutM
   const log = createLogger({ service, level: config.logLevel });
   await runMain(log, config.shutdownTimeoutMs, () => start(config, log));
 }
+export * from './service-base.js';

@@ -1,9 +1,7 @@
 /** Wiring of the API gateway: database, Redis, broker, HTTP API, operator commands. */
-import { fileURLToPath } from 'node:url';
-import { createPool, ping, type MigrationSource } from '@gateway/db';
-import { BroadcastListener, Broker, CommandServer, messagingMigrations, OutboxRelay, RpcClient, type CommandHandlers } from '@gateway/messaging';
+import { BroadcastListener, CommandServer, OutboxRelay, RpcClient, type CommandHandlers } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import { listen, type RunningService } from '@gateway/runtime';
+import { listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { approveKyb, createKey, createMerchant, revokeKey, setLimits, setMerchantStatus, type AdminDeps } from './admin/merchant-admin.js';
 import { Authenticator } from './auth/authenticator.js';
 import { errorsHost, type GatewayConfig } from './config.js';
@@ -16,15 +14,11 @@ export { loadGatewayConfig, type GatewayConfig } from './config.js';
 
 export const SCHEMA = 'api_gateway';
 
-export const migrations: readonly MigrationSource[] = [
-  messagingMigrations,
-  { name: 'api-gateway', dir: fileURLToPath(new URL('../../migrations', import.meta.url)) },
-];
+export const migrations = serviceMigrations('api-gateway', import.meta.url);
 
 /** Starts the gateway; `stop` stops taking requests, lets in-flight ones finish, then closes everything. */
 export async function startGateway(config: GatewayConfig, log: Logger): Promise<RunningService> {
-  const pool = createPool({ url: config.databaseUrl, schema: SCHEMA, max: config.dbPoolMax, applicationName: 'api-gateway' });
-  const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, service: 'api-gateway', log });
+  const { pool, broker, readiness, close } = openServiceBase('api-gateway', SCHEMA, config, log);
   const merchants = new MerchantRepository(pool);
   const auth = new Authenticator(merchants, config.authCacheTtlMs);
   const buckets = new TokenBuckets(config.redisUrl, log);
@@ -72,16 +66,15 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     errorsHost: errorsHost(config),
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
-    readiness: { database: () => ping(pool), broker: async () => broker.connected, redis: () => buckets.ping() },
+    readiness: { ...readiness, redis: () => buckets.ping() },
   });
   const http = await listen(app, config.port);
   return {
     port: http.port,
     async stop() {
       await http.close();
-      await broker.stop();
+      await close();
       await buckets.close();
-      await pool.end();
     },
   };
 }

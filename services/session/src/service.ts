@@ -1,9 +1,7 @@
 /** Wiring of the session service: database, broker, command queue, outbox relay, health. */
-import { fileURLToPath } from 'node:url';
-import { createPool, ping, type MigrationSource } from '@gateway/db';
-import { Broker, CommandServer, messagingMigrations, OutboxRelay } from '@gateway/messaging';
+import { CommandServer, OutboxRelay } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import { healthApp, listen, type RunningService } from '@gateway/runtime';
+import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { sessionCommands } from './commands/session.commands.js';
 import type { SessionConfig } from './config.js';
 import { SessionRepository } from './db/session.repository.js';
@@ -13,10 +11,7 @@ export { loadSessionConfig, type SessionConfig } from './config.js';
 
 export const SCHEMA = 'session';
 
-export const migrations: readonly MigrationSource[] = [
-  messagingMigrations,
-  { name: 'session', dir: fileURLToPath(new URL('../../migrations', import.meta.url)) },
-];
+export const migrations = serviceMigrations('session', import.meta.url);
 
 export interface SessionService extends RunningService {
   readonly relay: OutboxRelay;
@@ -28,8 +23,7 @@ export interface SessionOverrides {
 
 /** Starts the session service; `stop` drains it. */
 export async function startSessionService(config: SessionConfig, log: Logger, overrides: SessionOverrides = {}): Promise<SessionService> {
-  const pool = createPool({ url: config.databaseUrl, schema: SCHEMA, max: config.dbPoolMax, applicationName: 'session' });
-  const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, service: 'session', log });
+  const { pool, broker, readiness, close } = openServiceBase('session', SCHEMA, config, log);
   const sessions = new SessionRepository(pool);
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
   const deps = {
@@ -41,7 +35,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     linkTtlSeconds: config.checkoutLinkTtlSeconds,
     afterCommit: () => relay.wake(),
   };
-  const http = await listen(healthApp({ database: () => ping(pool), broker: async () => broker.connected }), config.port);
+  const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
   await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: config.commandPrefetch }));
@@ -50,8 +44,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     relay,
     async stop() {
       await http.close();
-      await broker.stop();
-      await pool.end();
+      await close();
     },
   };
 }
