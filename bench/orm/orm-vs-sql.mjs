@@ -30,7 +30,6 @@
 //   DATABASE_ADMIN_URL=postgres://postgres@127.0.0.1:5432/postgres (default)
 import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +39,9 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import pg from 'pg';
 import { DataSource, EntitySchema } from 'typeorm';
+// Built code of the services (npm run build): variant A is the session service's own repository.
+import { newId, orderNumberSuffix, randomString } from '@gateway/contracts';
+import { SessionRepository } from '../../services/session/dist/src/db/session.repository.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -78,16 +80,7 @@ function schemaDdl() {
 // ------------------------------------------------------------------ rows
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-function randomString(alphabet, length) {
-  const bytes = randomBytes(length);
-  let out = '';
-  for (let i = 0; i < length; i += 1) out += alphabet[bytes[i] % alphabet.length];
-  return out;
-}
-const newId = (prefix) => `${prefix}_${randomString(BASE62, 24)}`;
 
 const MERCHANTS = Array.from({ length: 50 }, (_, i) => ({ id: newId('mer'), prefix: `M${i.toString(36).toUpperCase()}` }));
 
@@ -103,7 +96,7 @@ function makeCreate() {
     merchant_id: merchant.id,
     livemode: false,
     merchant_reference: `order-${randomString(BASE62, 16)}`,
-    order_number: `${merchant.prefix}-${randomString(CROCKFORD, 6)}`,
+    order_number: `${merchant.prefix}-${orderNumberSuffix()}`,
     order_id: `WEB-${Math.floor(Math.random() * 1e9)}`,
     amount: '125.500',
     original_amount: '125.500',
@@ -163,76 +156,24 @@ function makeCreate() {
     },
   };
   const outbox = { message_id: envelope.id, routing_key: envelope.type, body: JSON.stringify(envelope) };
-  return { session, link, outbox };
+  return { session, link, outbox, envelope };
 }
 
 // ------------------------------------------------------------------ variant A: one statement
 
-// The statement of SessionRepository.insertNew (services/session/src/db/session.repository.ts).
-const INSERT_SQL = `WITH inserted AS (
-   INSERT INTO sessions (id, merchant_id, livemode, merchant_reference, order_number, order_id, amount, original_amount,
-     original_currency, rate, description, items, metadata, buyer_first_name, buyer_last_name, buyer_email, buyer_phone,
-     return_url, cancel_url, webhook_url, max_attempts, status, expires_at, created_at, checkout_link_id, checkout_token,
-     checkout_expires_at)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
-   ON CONFLICT DO NOTHING
-   RETURNING id
- ), link AS (
-   INSERT INTO checkout_links (id, session_id, expires_at, created_at)
-   SELECT $25::text, id, $27::timestamptz, $24::timestamptz FROM inserted
- ), event AS (
-   INSERT INTO outbox (message_id, routing_key, body) SELECT $28::text, $29::text, $30::text FROM inserted
- )
- SELECT id FROM inserted`;
-
 function variantSql() {
   let pool;
+  let sessions;
   return {
     key: 'A',
     label: 'pg, 1 CTE statement',
     async open() {
       pool = new pg.Pool({ connectionString: benchUrl.href, max: POOL_MAX });
+      sessions = new SessionRepository(pool);
     },
-    async create({ session: row, outbox }) {
-      const result = await pool.query({
-        name: 'session-insert',
-        text: INSERT_SQL,
-        values: [
-          row.id,
-          row.merchant_id,
-          row.livemode,
-          row.merchant_reference,
-          row.order_number,
-          row.order_id,
-          row.amount,
-          row.original_amount,
-          row.original_currency,
-          row.rate,
-          row.description,
-          JSON.stringify(row.items),
-          JSON.stringify(row.metadata),
-          row.buyer_first_name,
-          row.buyer_last_name,
-          row.buyer_email,
-          row.buyer_phone,
-          row.return_url,
-          row.cancel_url,
-          row.webhook_url,
-          row.max_attempts,
-          row.status,
-          row.expires_at,
-          row.created_at,
-          row.checkout_link_id,
-          row.checkout_token,
-          row.checkout_expires_at,
-          outbox.message_id,
-          outbox.routing_key,
-          outbox.body,
-        ],
-      });
-      // 0 rows: the reference or order number was taken, nothing was written.
-      return result.rowCount === 1;
-    },
+    // The session service's own insert: one named statement with data-modifying CTEs.
+    // False (nothing written) when the reference or order number was taken.
+    create: ({ session, envelope }) => sessions.insertNew(session, envelope),
     async close() {
       await pool?.end();
       pool = undefined;
