@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import BigJs from 'big.js';
-import { MAX_AMOUNT, checkAmount, findCurrency } from '../src/index.js';
+import { MAX_AMOUNT, checkAmount } from '../src/index.js';
 import type { AmountErrorCode, Currency } from '../src/index.js';
+import { currency } from './support.js';
 
-function currency(code: string): Currency {
-  const found = findCurrency(code);
-  assert.ok(found, code);
-  return found;
-}
 
 const TND = currency('TND');
 const EUR = currency('EUR');

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { findCurrency, fromMinorUnits, toMinorUnits } from '../src/index.js';
+import { fromMinorUnits, toMinorUnits } from '../src/index.js';
 import type { Currency } from '../src/index.js';
+import { currency } from './support.js';
 
-function currency(code: string): Currency {
-  const found = findCurrency(code);
-  assert.ok(found, code);
-  return found;
-}
 
 const TND = currency('TND');
 const EUR = currency('EUR');
