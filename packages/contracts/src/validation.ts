@@ -67,3 +67,19 @@ export function checkEventData(type: EventType, data: unknown): void {
   check(events[type], data, `${type} event`);
 }
 export type { ErrorObject } from 'ajv';
+
+/**
+ * The path of the first own `__proto__` key in `value` (`metadata.__proto__`,
+ * `items[0].__proto__`), or undefined. JSON.parse makes such a key an ordinary
+ * property, but copying the object with Object.assign would rewrite a prototype.
+ */
+export function findProtoKey(value: unknown, path = ''): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const key of Object.keys(value)) {
+    const child = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    if (key === '__proto__') return child;
+    const found = findProtoKey((value as Record<string, unknown>)[key], child);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

@@ -3,6 +3,7 @@
  * object, and no `__proto__` key at any depth (422), before anything is sent on.
  */
 import type { IncomingMessage } from 'node:http';
+import { findProtoKey } from '@gateway/contracts';
 import { AppError, validationError } from '@gateway/problem';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -26,21 +27,9 @@ export async function readJsonObject(req: IncomingMessage, limit = MAX_BODY_BYTE
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw validationError([{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }]);
   }
-  const poisoned = findProtoKey(value, '');
+  const poisoned = findProtoKey(value);
   if (poisoned !== undefined) {
     throw validationError([{ field: poisoned, code: 'invalid', message: '__proto__ is not an allowed key.' }]);
   }
   return value as Record<string, unknown>;
-}
-
-/** The path of the first `__proto__` own key, which could rewrite a prototype if copied. */
-function findProtoKey(value: unknown, path: string): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const key of Object.keys(value)) {
-    const child = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-    if (key === '__proto__') return child;
-    const found = findProtoKey((value as Record<string, unknown>)[key], child);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }

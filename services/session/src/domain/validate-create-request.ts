@@ -6,7 +6,7 @@
  * create-session.
  */
 import type { ErrorObject } from '@gateway/contracts';
-import { CreateSessionRequest, validatorOf } from '@gateway/contracts';
+import { CreateSessionRequest, findProtoKey, validatorOf } from '@gateway/contracts';
 import { accountCurrency, checkAmount, findCurrency, MAX_AMOUNT, type AmountCheck, type AmountErrorCode, type Big, type Currency } from '@gateway/money';
 import type { FieldError } from '@gateway/problem';
 
@@ -21,8 +21,6 @@ export interface CheckedRequest {
 export type CheckResult = { ok: true; request: CheckedRequest } | { ok: false; errors: FieldError[] };
 
 const URL_FIELDS = ['return_url', 'cancel_url', 'webhook_url'] as const;
-// An own __proto__ key would rewrite a prototype if the object were ever merged into another.
-const FORBIDDEN_KEYS = new Set(['__proto__']);
 const SCHEMA_ORDER = Object.keys(CreateSessionRequest.properties);
 
 const AMOUNT_MESSAGES: Record<AmountErrorCode, (currency: Currency) => string> = {
@@ -67,8 +65,8 @@ export function checkCreateRequest(body: unknown, livemode: boolean): CheckResul
 
   const metadataError = checkMetadata(input['metadata']);
   if (metadataError) add(metadataError);
-  const itemsError = forbiddenKeyIn(input['items'], 'items');
-  if (itemsError) add(itemsError);
+  const poisonedItem = findProtoKey(input['items'], 'items');
+  if (poisonedItem) add({ field: poisonedItem, code: 'invalid', message: '__proto__ is not an allowed key.' });
 
   let currency: Currency | undefined = accountCurrency;
   if (typeof input['currency'] === 'string' && !errors.has('currency')) {
@@ -165,21 +163,10 @@ function checkMetadata(value: unknown): FieldError | undefined {
   const entries = Object.entries(value);
   if (entries.length > 50) return fail('metadata must have at most 50 keys.');
   for (const [key, v] of entries) {
-    if (FORBIDDEN_KEYS.has(key)) return fail(`metadata may not use the key ${key}.`);
+    if (key === '__proto__') return fail('metadata may not use the key __proto__.');
     if (key.length > 40) return fail('metadata keys must be at most 40 characters long.');
     if (typeof v !== 'string') return fail('metadata values must be strings.');
     if (v.length > 500) return fail('metadata values must be at most 500 characters long.');
-  }
-  return undefined;
-}
-
-function forbiddenKeyIn(value: unknown, path: string): FieldError | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const childPath = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
-    if (FORBIDDEN_KEYS.has(key)) return { field: childPath, code: 'invalid', message: `${key} is not an allowed key.` };
-    const nested = forbiddenKeyIn(child, childPath);
-    if (nested) return nested;
   }
   return undefined;
 }

@@ -54,6 +54,8 @@ describe('create request validation', () => {
     assert.deepEqual(fields({ ...valid, metadata: { k: 'v'.repeat(501) } }), ['metadata:invalid']);
     assert.deepEqual(fields({ ...valid, metadata: [] }), ['metadata:invalid']);
     assert.deepEqual(fields({ ...valid, metadata: JSON.parse('{"__proto__":"x"}') }), ['metadata:invalid']);
+    // A command may reach the service without the gateway's body check: the validator refuses these too.
+    assert.deepEqual(fields({ ...valid, items: JSON.parse('[{"name":"a","quantity":1,"__proto__":{"x":1}}]') }), ['items[0].__proto__:invalid']);
   });
 
   it('when optional strings are empty, then they are invalid rather than defaulted (1 to N characters)', () => {
