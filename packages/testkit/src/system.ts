@@ -113,8 +113,8 @@ export class TestSystem {
     return new ApiClient(this.apiUrl, key);
   }
 
-  /** Starts (or restarts) one service as a child process and waits for /readyz. */
-  async startService(service: ServiceProcess, name: string = service, extraEnv: Record<string, string> = {}): Promise<number> {
+  /** Starts (or restarts) one service as a child process and waits for /readyz (or only /healthz). */
+  async startService(service: ServiceProcess, name: string = service, extraEnv: Record<string, string> = {}, options: { waitReady?: boolean } = {}): Promise<number> {
     const port = name === service && this.ports.has(service) ? (this.ports.get(service) ?? 0) : await freePort();
     if (name === service) this.ports.set(service, port);
     const env = {
@@ -135,7 +135,8 @@ export class TestSystem {
       resolve(code);
     }));
     this.processes.set(name, { child, port, exited });
-    await waitUntilReady(port, exited, name);
+    // A service started with a broken dependency on purpose answers /healthz but never /readyz.
+    await waitUntilReady(port, exited, name, options.waitReady === false ? '/healthz' : '/readyz');
     return port;
   }
 
@@ -200,7 +201,7 @@ export class TestSystem {
   }
 }
 
-async function waitUntilReady(port: number, exited: Promise<number | null>, name: string, timeoutMs = 20_000): Promise<void> {
+async function waitUntilReady(port: number, exited: Promise<number | null>, name: string, path: string, timeoutMs = 20_000): Promise<void> {
   let gone = false;
   void exited.then(() => {
     gone = true;
@@ -209,7 +210,7 @@ async function waitUntilReady(port: number, exited: Promise<number | null>, name
   while (Date.now() < deadline) {
     if (gone) throw new Error(`${name} exited during start; see its log under .local/test-logs`);
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
       if (res.status === 200) return;
     } catch {
       // not listening yet

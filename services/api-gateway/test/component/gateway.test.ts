@@ -14,7 +14,8 @@ describe('API gateway', function () {
   let host: string;
 
   before(async () => {
-    system = await TestSystem.start({ serviceEnv: { 'api-gateway': { TRUST_PROXY: 'true' } } });
+    // A key stays cached a minute here: a change that shows at once can only have come by broadcast or local invalidation.
+    system = await TestSystem.start({ serviceEnv: { 'api-gateway': { TRUST_PROXY: 'true', AUTH_CACHE_TTL_MS: '60000' } } });
     host = new URL(system.baseUrl).host;
   });
   after(async () => {
@@ -24,6 +25,16 @@ describe('API gateway', function () {
   async function merchant(limits: { account?: number; create?: number } = { account: 1000, create: 1000 }) {
     const m = await system.newMerchant({ limits });
     return { ...m, api: system.api(m.testKey) };
+  }
+
+  /** The status of GET list/, asked again for up to a second until it is `expected` (a broadcast takes milliseconds). */
+  async function statusSoon(api: ApiClient, expected: number): Promise<number> {
+    const deadline = Date.now() + 1_000;
+    for (;;) {
+      const { status } = await api.get('/gateway/sessions/list/');
+      if (status === expected || Date.now() > deadline) return status;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   }
 
   async function rowsOf(merchantId: string): Promise<number> {
@@ -73,6 +84,24 @@ describe('API gateway', function () {
       const dump = JSON.stringify(await system.db.query('SELECT * FROM api_gateway.api_keys WHERE merchant_id = $1', [m.merchantId]));
       assert.equal(dump.includes(m.testKey), false);
       assert.equal(rows[0]?.key_hash.length, 32);
+    });
+
+    it('when a key is revoked or a merchant suspended, then every gateway replica knows at once, not when its cache expires', async () => {
+      const port = await system.startService('api-gateway', 'api-gateway-2');
+      try {
+        const m = await merchant();
+        const second = (await system.admin(['key', 'create', m.merchantId, '--mode', 'test'])) as { key_id: string; secret_key: string };
+        const replicas = [system.api(second.secret_key), new ApiClient(`http://127.0.0.1:${port}/api/v1`, second.secret_key)];
+        const others = [m.api, new ApiClient(`http://127.0.0.1:${port}/api/v1`, m.testKey)];
+        for (const api of [...replicas, ...others]) assert.equal((await api.get('/gateway/sessions/list/')).status, 200);
+        // Only one replica handles the operator command; the other learns of it from the broadcast.
+        await system.admin(['key', 'revoke', second.key_id]);
+        for (const api of replicas) assert.equal(await statusSoon(api, 401), 401);
+        await system.admin(['merchant', 'suspend', m.merchantId]);
+        for (const api of others) assert.equal(await statusSoon(api, 403), 403);
+      } finally {
+        await system.stopService('api-gateway-2');
+      }
     });
 
     it('when the merchant is suspended, then every endpoint answers 403 forbidden until it is reactivated', async () => {
@@ -133,6 +162,21 @@ describe('API gateway', function () {
         assert.ok(limited.some((r) => burst.indexOf(r) % 2 === 1));
       } finally {
         await system.stopService('api-gateway-2');
+      }
+    });
+
+    it('when Redis does not answer, then requests pass unlimited and /readyz says redis is down', async () => {
+      const port = await system.startService('api-gateway', 'api-gateway-no-redis', { REDIS_URL: 'redis://127.0.0.1:9' }, { waitReady: false });
+      try {
+        const m = await merchant({ account: 1 });
+        const api = new ApiClient(`http://127.0.0.1:${port}/api/v1`, m.testKey);
+        const burst = await Promise.all(Array.from({ length: 5 }, () => api.get('/gateway/sessions/list/')));
+        assert.deepEqual(burst.map((r) => r.status), [200, 200, 200, 200, 200]);
+        const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+        assert.equal(ready.status, 503);
+        assert.equal(((await ready.json()) as { checks: Record<string, boolean> }).checks['redis'], false);
+      } finally {
+        await system.stopService('api-gateway-no-redis');
       }
     });
 
