@@ -3,3 +3,4 @@ export * from './messages.js';
 export * from './validation.js';
 export * from './ids.js';
 export * from './openapi.js';
+export * from './test-cards.js';

@@ -33,11 +33,64 @@ export const ApiContext = Type.Object({
   merchant_id: MerchantId,
   livemode: Type.Boolean(),
   order_prefix: Type.String({ pattern: '^[A-Z0-9]{1,3}$' }),
+  /** The merchant's name, as the hosted page shows it. */
+  merchant_name: Type.String(),
   request_id: Type.String(),
 });
 export type ApiContext = Static<typeof ApiContext>;
 
 const SessionRef = Type.Object({ context: ApiContext, session_id: Type.String() });
+
+/** A buyer on the hosted page, holding a verified link of this session. */
+const LinkRef = Type.Object({ session_id: Type.String(), link_id: Type.String() });
+
+/** What the hosted page needs to know of a session (from the session service). */
+export const CheckoutView = Type.Object({
+  session_id: Type.String(),
+  status: SessionStatus,
+  merchant_name: Type.String(),
+  livemode: Type.Boolean(),
+  order_number: Type.String(),
+  amount: Type.String(),
+  original: Original,
+  description: Type.String(),
+  items: Type.Array(Item),
+  return_url: Type.String(),
+  cancel_url: Type.String(),
+  max_attempts: Type.Integer(),
+  attempts_count: Type.Integer(),
+  last_failure_code: Type.String(),
+  last_failure_message: Type.String(),
+});
+export type CheckoutView = Static<typeof CheckoutView>;
+
+/** An attempt the session service has just started (CREATED/PENDING → PROCESSING). */
+export const StartedAttempt = Type.Object({
+  attempt_id: Type.String({ pattern: '^pa_' }),
+  attempt_number: Type.Integer({ minimum: 1 }),
+  session_id: Type.String(),
+  merchant_id: MerchantId,
+  livemode: Type.Boolean(),
+  order_number: Type.String(),
+  amount: Type.String(),
+  description: Type.String(),
+});
+export type StartedAttempt = Static<typeof StartedAttempt>;
+
+/** The adapter's answer to a payment step, as the hosted page acts on it. */
+export const PaymentStep = Type.Object({
+  outcome: Type.Union([Type.Literal('approved'), Type.Literal('declined'), Type.Literal('challenge'), Type.Literal('pending')]),
+  failure_code: Type.Optional(Type.String()),
+  failure_message: Type.Optional(Type.String()),
+  /** Present with outcome challenge: where the buyer authenticates (3-D Secure). */
+  challenge: Type.Optional(Type.Object({ acs_url: Type.String(), pa_req: Type.String(), term_url: Type.String() })),
+});
+export type PaymentStep = Static<typeof PaymentStep>;
+
+export const TerminalStatus = Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('missing'), Type.Literal('rejected')]);
+export type TerminalStatus = Static<typeof TerminalStatus>;
+
+const DecimalString = Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' });
 
 // ---------------------------------------------------------------- commands
 
@@ -60,7 +113,46 @@ export const commands = {
   'session.cancel': { service: 'session', request: SessionRef, reply: SessionDetail },
   'session.issue_checkout': { service: 'session', request: SessionRef, reply: CheckoutLink },
 
+  // the hosted page, sent by checkout
+  'checkout.view': { service: 'session', request: LinkRef, reply: CheckoutView },
+  'checkout.cancel': { service: 'session', request: LinkRef, reply: CheckoutView },
+  'attempt.start': { service: 'session', request: LinkRef, reply: StartedAttempt },
+  'payment.authorize': {
+    service: 'acquirer-adapter',
+    request: Type.Object({
+      attempt: StartedAttempt,
+      /** The card, encrypted for the adapter alone (compact JWE). */
+      card: Type.String({ minLength: 1, maxLength: 4096 }),
+      /** Where the bank sends the buyer back after 3-D Secure. */
+      term_url: Type.String(),
+    }),
+    reply: PaymentStep,
+  },
+  'payment.finish_3ds': {
+    service: 'acquirer-adapter',
+    request: Type.Object({ session_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: 8192 }) }),
+    reply: PaymentStep,
+  },
+  // asked by the session service before it takes a live session
+  'terminal.check': { service: 'acquirer-adapter', request: MerchantRef, reply: Type.Object({ status: TerminalStatus }) },
+
   // operator commands, sent by gateway-admin (D13)
+  'terminal.set': {
+    service: 'acquirer-adapter',
+    request: Type.Object({
+      merchant_id: MerchantId,
+      mode: Type.Literal('live'),
+      user: Type.String({ minLength: 1, maxLength: 100 }),
+      password: Type.String({ minLength: 1, maxLength: 200 }),
+      active: Type.Boolean(),
+    }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Type.Literal('live'), user: Type.String(), active: Type.Boolean() }),
+  },
+  'fees.set': {
+    service: 'acquirer-adapter',
+    request: Type.Object({ merchant_id: MerchantId, percent: Type.String(), fixed: Type.String() }),
+    reply: Type.Object({ merchant_id: MerchantId, percent: DecimalString, fixed: DecimalString }),
+  },
   'merchant.create': {
     service: 'api-gateway',
     request: Type.Object({
@@ -163,9 +255,28 @@ export type SessionEventData = Static<typeof SessionEventData>;
 
 const MerchantChanged = Type.Object({ merchant_id: MerchantId });
 
+const PaymentRef = {
+  attempt_id: Type.String({ pattern: '^pa_' }),
+  session_id: Type.String(),
+  merchant_id: MerchantId,
+  livemode: Type.Boolean(),
+  card_brand: Type.String(),
+  card_last_four: Type.String(),
+};
+
 export const events = {
   'session.created': SessionEventData,
   'session.canceled': SessionEventData,
+  'session.succeeded': SessionEventData,
+  'session.failed': SessionEventData,
+  'payment.approved': Type.Object({
+    ...PaymentRef,
+    card_country: Type.String(),
+    fee_amount: Type.String(),
+    net_amount: Type.String(),
+    paid_at: DateTime,
+  }),
+  'payment.declined': Type.Object({ ...PaymentRef, failure_code: Type.String(), failure_message: Type.String() }),
   'merchant.created': Type.Object({ merchant_id: MerchantId, name: Type.String(), order_prefix: Type.String() }),
   'merchant.updated': MerchantChanged,
   'api_key.revoked': Type.Object({ merchant_id: MerchantId, key_id: Type.String() }),
@@ -188,7 +299,7 @@ export interface ServiceTopology {
 /** Which service listens to what. Every service also has a command queue. */
 export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   'api-gateway': { events: [], broadcasts: ['merchant.updated', 'api_key.revoked'] },
-  session: { events: [], broadcasts: [] },
+  session: { events: ['payment.approved', 'payment.declined'], broadcasts: [] },
   checkout: { events: [], broadcasts: [] },
   'acquirer-adapter': { events: [], broadcasts: [] },
   refund: { events: [], broadcasts: [] },

@@ -24,19 +24,27 @@ export const USAGE = `usage: gateway-admin <command>
   key revoke KEY_ID
   rate set MERCHANT_ID --mode test|live --currency C --rate R
   rate remove MERCHANT_ID --mode test|live --currency C
-  limits set MERCHANT_ID --mode test|live [--account N] [--create N] [--refund N]`;
+  limits set MERCHANT_ID --mode test|live [--account N] [--create N] [--refund N]
+  terminal set MERCHANT_ID --mode live --user U --password P [--inactive]
+  fees set MERCHANT_ID --percent P --fixed F`;
 
 type Options = Record<string, string | undefined>;
 
-function parse(args: string[], options: readonly string[]): { positionals: string[]; values: Options } {
+/** Parses string options and boolean `flags` (a set flag reads as '' in values). */
+function parse(args: string[], options: readonly string[], flags: readonly string[] = []): { positionals: string[]; values: Options } {
   try {
     const { positionals, values } = parseArgs({
       args,
       allowPositionals: true,
       strict: true,
-      options: Object.fromEntries(options.map((name) => [name, { type: 'string' as const }])),
+      options: {
+        ...Object.fromEntries(options.map((name) => [name, { type: 'string' as const }])),
+        ...Object.fromEntries(flags.map((name) => [name, { type: 'boolean' as const }])),
+      },
     });
-    return { positionals, values: values as Options };
+    const read: Options = {};
+    for (const [name, value] of Object.entries(values)) read[name] = value === true ? '' : typeof value === 'string' ? value : undefined;
+    return { positionals, values: read };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -117,6 +125,22 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
         mode: mode(values),
         ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
       });
+    }
+    case 'terminal set': {
+      const { positionals, values } = parse(rest, ['mode', 'user', 'password'], ['inactive']);
+      // Test mode always pays through the built-in sandbox terminal.
+      if (mode(values) !== 'live') throw new UsageError('--mode must be live: test mode uses the built-in sandbox terminal');
+      return send('terminal.set', {
+        merchant_id: one(positionals, 'MERCHANT_ID'),
+        mode: 'live',
+        user: required(values, 'user'),
+        password: required(values, 'password'),
+        active: values['inactive'] === undefined,
+      });
+    }
+    case 'fees set': {
+      const { positionals, values } = parse(rest, ['percent', 'fixed']);
+      return send('fees.set', { merchant_id: one(positionals, 'MERCHANT_ID'), percent: required(values, 'percent'), fixed: required(values, 'fixed') });
     }
     default:
       throw new UsageError(`unknown command: ${command.trim() || '(none)'}`);

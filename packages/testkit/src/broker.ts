@@ -97,3 +97,35 @@ export async function deleteBrokerObjects(prefix: string, extraQueues: readonly 
     await connection.close().catch(() => undefined);
   }
 }
+
+/**
+ * Every message the broker handles while it runs, whatever the exchange or
+ * queue (RabbitMQ's firehose tracer): what was published and what was
+ * delivered, commands and replies included. For asserting that something
+ * never crossed the broker.
+ */
+export class BrokerTrace {
+  readonly bodies: string[] = [];
+
+  private constructor(private readonly connection: ChannelModel) {}
+
+  static async start(): Promise<BrokerTrace> {
+    const env = await testEnvironment();
+    await env.brokerCtl(['trace_on']);
+    const connection = await connect(env.amqpUrl);
+    connection.on('error', () => undefined);
+    const trace = new BrokerTrace(connection);
+    const channel = await connection.createChannel();
+    channel.on('error', () => undefined);
+    const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
+    await channel.bindQueue(queue, 'amq.rabbitmq.trace', '#');
+    await channel.consume(queue, (msg) => msg && trace.bodies.push(msg.content.toString('utf8')), { noAck: true });
+    return trace;
+  }
+
+  async stop(): Promise<void> {
+    const env = await testEnvironment();
+    await env.brokerCtl(['trace_off']);
+    await this.connection.close();
+  }
+}

@@ -18,6 +18,10 @@ export interface TestEnvironment {
   readonly kind: 'containers' | 'local';
   /** Restarts the broker and waits until it takes connections again. */
   restartBroker(): Promise<void>;
+  /** Runs rabbitmqctl with `args` where the broker runs. */
+  brokerCtl(args: readonly string[]): Promise<void>;
+  /** The SQL dump (pg_dump) of database `name`, data included. */
+  dumpDatabase(name: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -52,6 +56,15 @@ function localEnvironment(): TestEnvironment {
       await run('rabbitmqctl', ['start_app'], { timeout: 120_000 });
       await waitForPort(new URL(amqpUrl), 60_000);
     },
+    async brokerCtl(args) {
+      await run('rabbitmqctl', [...args], { timeout: 60_000 });
+    },
+    async dumpDatabase(name) {
+      const url = new URL(process.env['DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+      url.pathname = `/${name}`;
+      const { stdout } = await run('pg_dump', ['--dbname', url.toString()], { timeout: 60_000, maxBuffer: 256 * 1024 * 1024 });
+      return stdout;
+    },
     async stop() {},
   };
 }
@@ -78,6 +91,12 @@ async function containerEnvironment(): Promise<TestEnvironment> {
       await rabbit.exec(['rabbitmqctl', 'stop_app']);
       await rabbit.exec(['rabbitmqctl', 'start_app']);
       await waitForPort(new URL(amqpUrl), 60_000);
+    },
+    async brokerCtl(args) {
+      await rabbit.exec(['rabbitmqctl', ...args]);
+    },
+    async dumpDatabase(name) {
+      return (await postgres.exec(['pg_dump', '-U', 'postgres', '--dbname', name])).output;
     },
     async stop() {
       await Promise.all([postgres.stop(), rabbit.stop(), redis.stop()]);

@@ -18,7 +18,16 @@ import { createTestDatabase, repoRoot, uniqueName, type TestDatabase } from './d
 import { testEnvironment } from './environment.js';
 import { ApiClient } from './http.js';
 
-export type ServiceProcess = 'api-gateway' | 'session' | 'webhook-dispatcher';
+export type ServiceProcess = 'api-gateway' | 'session' | 'webhook-dispatcher' | 'checkout' | 'acquirer-adapter' | 'epg-sandbox';
+
+/** Every service, as `make up` runs them. */
+export const ALL_SERVICES: readonly ServiceProcess[] = ['api-gateway', 'session', 'webhook-dispatcher', 'checkout', 'acquirer-adapter', 'epg-sandbox'];
+
+/** The services that own a schema (and so a migrate entry). */
+const WITH_SCHEMA = new Set<ServiceProcess>(['api-gateway', 'session', 'webhook-dispatcher', 'acquirer-adapter']);
+
+/** The sandbox terminal's credentials in test systems. */
+export const SANDBOX_TERMINAL = { user: 'gateway-test', password: 'sandbox-test-password' };
 
 export interface SystemOptions {
   services?: readonly ServiceProcess[];
@@ -32,6 +41,15 @@ export interface Merchant {
   merchantId: string;
   testKey: string;
   webhookSecret: string;
+}
+
+/** The credentials of the live terminal the sandbox also accepts, standing in for a real acquirer's. */
+export const LIVE_TERMINAL = { user: 'merchant-live', password: 'merchant-live-password' };
+
+/** Card-sealing keys: the acquirer adapter's private JWK and the checkout service's public one. */
+export function cardKeys(): { privateJwk: string; publicJwk: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return { privateJwk: JSON.stringify(privateKey.export({ format: 'jwk' })), publicJwk: JSON.stringify(publicKey.export({ format: 'jwk' })) };
 }
 
 /** Link-signing keys: the session service's private JWK and the checkout service's public one. */
@@ -70,34 +88,69 @@ export class TestSystem {
     /** The environment every service of this system gets. */
     readonly env: Record<string, string>,
     private readonly options: SystemOptions,
+    /** The settings each service gets of its own (its keys, its neighbours' addresses). */
+    private readonly perService: Partial<Record<ServiceProcess, Record<string, string>>> = {},
   ) {}
 
   /** Creates the database, then starts every requested service and waits until each is ready. */
   static async start(options: SystemOptions = {}): Promise<TestSystem> {
     const env = await testEnvironment();
-    const services = options.services ?? ['api-gateway', 'session', 'webhook-dispatcher'];
-    const db = await createTestDatabase(services as SchemaOwner[]);
+    const services = options.services ?? ALL_SERVICES;
+    const db = await createTestDatabase(services.filter((service) => WITH_SCHEMA.has(service)) as SchemaOwner[]);
     const prefix = uniqueName('t');
     const logDir = join(repoRoot, '.local', 'test-logs', prefix);
     mkdirSync(logDir, { recursive: true });
-    const gatewayPort = await freePort();
+    const ports = new Map<ServiceProcess, number>();
+    for (const service of ALL_SERVICES) ports.set(service, await freePort());
+    const gatewayPort = ports.get('api-gateway') ?? 0;
+    const sandboxUrl = `http://127.0.0.1:${ports.get('epg-sandbox') ?? 0}`;
     const keys = linkKeys();
+    const cards = cardKeys();
+    const perService: Partial<Record<ServiceProcess, Record<string, string>>> = {
+      'api-gateway': { CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.get('checkout') ?? 0}` },
+      session: { LINK_SIGNING_KEY: keys.privateJwk },
+      checkout: { LINK_VERIFY_KEY: keys.publicJwk, CARD_ENCRYPTION_KEY: cards.publicJwk, PAYMENT_TIMEOUT_MS: '10000' },
+      'acquirer-adapter': {
+        CARD_DECRYPTION_KEY: cards.privateJwk,
+        ACQUIRER_TEST_URL: `${sandboxUrl}/payment/rest/`,
+        ACQUIRER_TEST_USER: SANDBOX_TERMINAL.user,
+        ACQUIRER_TEST_PASSWORD: SANDBOX_TERMINAL.password,
+        ACQUIRER_LIVE_URL: `${sandboxUrl}/payment/rest/`,
+        ACQUIRER_TIMEOUT_MS: '1500',
+      },
+      'epg-sandbox': {
+        SANDBOX_PUBLIC_URL: sandboxUrl,
+        SANDBOX_TERMINALS: `${SANDBOX_TERMINAL.user}:${SANDBOX_TERMINAL.password},${LIVE_TERMINAL.user}:${LIVE_TERMINAL.password}`,
+        SANDBOX_SLOW_DELAY_MS: '4000',
+      },
+    };
     const baseEnv: Record<string, string> = {
       AMQP_URL: env.amqpUrl,
       REDIS_URL: env.redisUrl,
       BROKER_PREFIX: prefix,
       RATE_LIMIT_KEY_PREFIX: prefix,
       PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-      LINK_SIGNING_KEY: keys.privateJwk,
       LOG_LEVEL: 'info',
       RPC_TIMEOUT_MS: '3000',
       SHUTDOWN_TIMEOUT_MS: '5000',
       ...options.env,
     };
-    const system = new TestSystem(db, prefix, logDir, baseEnv, options);
-    system.ports.set('api-gateway', gatewayPort);
+    const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService);
+    for (const [service, port] of ports) system.ports.set(service, port);
     await Promise.all(services.map((service) => system.startService(service)));
     return system;
+  }
+
+  /** The sandbox acquirer of this system, and the terminal it knows test mode by. */
+  get sandboxUrl(): string {
+    return `http://127.0.0.1:${this.ports.get('epg-sandbox') ?? 0}`;
+  }
+
+  readonly sandboxTerminal = SANDBOX_TERMINAL;
+
+  /** The SQL dump of this system's database, every schema, data included. */
+  async dumpDatabase(): Promise<string> {
+    return (await testEnvironment()).dumpDatabase(this.db.name);
   }
 
   get baseUrl(): string {
@@ -120,10 +173,11 @@ export class TestSystem {
     const env = {
       ...process.env,
       ...this.env,
+      ...this.perService[service],
       ...this.options.serviceEnv?.[service],
       ...extraEnv,
       PORT: String(port),
-      DATABASE_URL: this.db.urlFor(service),
+      ...(WITH_SCHEMA.has(service) ? { DATABASE_URL: this.db.urlFor(service as SchemaOwner) } : {}),
     };
     const child = spawn(process.execPath, [join(repoRoot, 'services', service, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);

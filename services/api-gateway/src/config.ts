@@ -25,6 +25,8 @@ export const gatewaySettings = {
   /** Take the client address from X-Forwarded-For (behind a trusted ingress). */
   trustProxy: bool('TRUST_PROXY', false),
   dbPoolMax: int('DB_POOL_MAX', 5, { min: 1, max: 200 }),
+  /** The checkout service, for /checkout/ requests reaching the gateway; empty when an ingress routes them. */
+  checkoutUpstreamUrl: str('CHECKOUT_UPSTREAM_URL', 'http://127.0.0.1:8081'),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

@@ -7,6 +7,7 @@ import { Authenticator } from './auth/authenticator.js';
 import { errorsHost, type GatewayConfig } from './config.js';
 import { MerchantRepository } from './db/merchant.repository.js';
 import { createApiApp } from './http/app.js';
+import { checkoutProxy } from './http/checkout-proxy.js';
 import { budgetDefaults } from './limits/budgets.js';
 import { TokenBuckets } from './limits/token-buckets.js';
 
@@ -67,6 +68,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
     readiness: { ...readiness, redis: () => buckets.ping() },
+    ...(config.checkoutUpstreamUrl ? { checkout: checkoutProxy(config.checkoutUpstreamUrl, log) } : {}),
   });
   const http = await listen(app, config.port);
   return {

@@ -1,11 +1,12 @@
 /** Wiring of the session service: database, broker, command queue, outbox relay, health. */
-import { CommandServer, OutboxRelay } from '@gateway/messaging';
+import { CommandServer, EventConsumer, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { sessionCommands } from './commands/session.commands.js';
 import type { SessionConfig } from './config.js';
 import { SessionRepository } from './db/session.repository.js';
 import { LinkSigner } from './domain/checkout-links.js';
+import { recordApproval, recordDecline } from './domain/record-payment-outcome.js';
 
 export { loadSessionConfig, type SessionConfig } from './config.js';
 
@@ -26,6 +27,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
   const { pool, broker, readiness, close } = openServiceBase('session', SCHEMA, config, log);
   const sessions = new SessionRepository(pool);
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
+  const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const deps = {
     sessions,
     signer: await LinkSigner.fromJwk(config.linkSigningKey),
@@ -34,10 +36,25 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     sessionTtlSeconds: config.sessionTtlSeconds,
     linkTtlSeconds: config.checkoutLinkTtlSeconds,
     afterCommit: () => relay.wake(),
+    terminalStatus: async (merchantId: string) => (await rpc.call('terminal.check', { merchant_id: merchantId })).body.status,
   };
+  const outcomes = { sessions, log };
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
+  await broker.register(rpc);
+  await broker.register(
+    new EventConsumer(broker, {
+      service: 'session',
+      pool,
+      log,
+      handlers: {
+        'payment.approved': (data, envelope, tx) => recordApproval(outcomes, data, envelope, tx),
+        'payment.declined': (data, envelope, tx) => recordDecline(outcomes, data, envelope, tx),
+      },
+      afterCommit: () => relay.wake(),
+    }),
+  );
   await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: config.commandPrefetch }));
   return {
     port: http.port,

@@ -16,6 +16,7 @@ export interface Principal {
   merchantId: string;
   livemode: boolean;
   orderPrefix: string;
+  merchantName: string;
   suspended: boolean;
   overrides: LimitOverrides;
 }
@@ -42,13 +43,14 @@ export class MerchantRepository {
       merchant_id: string;
       livemode: boolean;
       order_prefix: string;
+      merchant_name: string;
       status: string;
       account_rps: number | null;
       create_rps: number | null;
       refund_rps: number | null;
     }>({
       name: 'principal-by-key',
-      text: `SELECT k.id AS key_id, k.merchant_id, k.livemode, m.order_prefix, m.status, l.account_rps, l.create_rps, l.refund_rps
+      text: `SELECT k.id AS key_id, k.merchant_id, k.livemode, m.order_prefix, m.name AS merchant_name, m.status, l.account_rps, l.create_rps, l.refund_rps
        FROM api_keys k
        JOIN merchants m ON m.id = k.merchant_id
        LEFT JOIN rate_limits l ON l.merchant_id = k.merchant_id AND l.livemode = k.livemode
@@ -66,6 +68,7 @@ export class MerchantRepository {
       merchantId: row.merchant_id,
       livemode: row.livemode,
       orderPrefix: row.order_prefix,
+      merchantName: row.merchant_name,
       suspended: row.status !== 'active',
       overrides,
     };

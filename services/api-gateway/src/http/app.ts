@@ -28,6 +28,8 @@ export interface ApiDependencies {
   publicBaseUrl: string;
   trustProxy: boolean;
   readiness: Record<string, ReadinessCheck>;
+  /** Passes /checkout/ requests to the checkout service, when set. */
+  checkout?: (req: Request, res: Response) => void;
 }
 
 const API_PREFIX = '/api/v1';
@@ -48,6 +50,9 @@ export function createApiApp(deps: ApiDependencies): Express {
   });
 
   addHealthRoutes(app, deps.readiness);
+
+  const checkout = deps.checkout;
+  if (checkout) app.use('/checkout', (req, res) => checkout(Object.assign(req, { url: req.originalUrl }), res));
 
   app.get(`${API_PREFIX}/openapi.json`, (_req, res) => {
     res.type('application/json').send(openApi);
@@ -87,6 +92,7 @@ async function handleApiCall(deps: ApiDependencies, req: Request, res: Response)
     merchant_id: principal.merchantId,
     livemode: principal.livemode,
     order_prefix: principal.orderPrefix,
+    merchant_name: principal.merchantName,
     request_id: requestId,
   };
   const command = match.route.request({ context, params: match.params, body, query: req.query as Record<string, unknown> });

@@ -2,6 +2,7 @@
 import type { CommandHandlers } from '@gateway/messaging';
 import type { SessionRepository } from '../db/session.repository.js';
 import { cancelSession } from '../domain/cancel-session.js';
+import { cancelForBuyer, startAttempt, viewForCheckout } from '../domain/checkout-session.js';
 import { createSession } from '../domain/create-session.js';
 import type { SessionDeps } from '../domain/deps.js';
 import { removeRate, setRate } from '../domain/exchange-rates.js';
@@ -16,6 +17,9 @@ export function sessionCommands(deps: SessionDeps, sessions: SessionRepository):
     'session.list': async ({ context, query }) => ({ body: await listSessions(deps, context, query) }),
     'session.cancel': async ({ context, session_id }) => ({ body: await cancelSession(deps, context, session_id) }),
     'session.issue_checkout': async ({ context, session_id }) => ({ status: 201, body: await issueCheckoutLink(deps, context, session_id) }),
+    'checkout.view': async (ref) => ({ body: await viewForCheckout(deps, ref) }),
+    'checkout.cancel': async (ref, meta) => ({ body: await cancelForBuyer(deps, ref, meta.correlationId) }),
+    'attempt.start': async (ref) => ({ body: await startAttempt(deps, ref) }),
     'rate.set': async (command) => ({ body: await setRate(sessions, command) }),
     'rate.remove': async (command) => ({ body: await removeRate(sessions, command) }),
   };

@@ -11,7 +11,42 @@ import type { SessionRow } from '../domain/session.js';
 const COLUMNS = `id, merchant_id, livemode, merchant_reference, order_number, order_id, amount, original_amount,
   original_currency, rate, description, items, metadata, buyer_first_name, buyer_last_name, buyer_email,
   buyer_phone, return_url, cancel_url, webhook_url, max_attempts, status, expires_at, completed_at, created_at,
-  checkout_link_id, checkout_token, checkout_expires_at, amount_refunded`;
+  checkout_link_id, checkout_token, checkout_expires_at, amount_refunded, merchant_name, attempts_count,
+  last_failure_code, last_failure_message`;
+
+/** The columns plus the session's attempts, oldest first, for a detail. */
+const DETAIL_COLUMNS = `${COLUMNS},
+  (SELECT coalesce(json_agg(json_build_object(
+     'id', a.id, 'attempt_number', a.attempt_number, 'status', a.status, 'card_brand', a.card_brand,
+     'card_last_four', a.card_last_four, 'card_country', a.card_country, 'failure_code', a.failure_code,
+     'failure_message', a.failure_message, 'fee_amount', a.fee_amount::text, 'net_amount', a.net_amount::text,
+     'created_at', to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+   ) ORDER BY a.attempt_number), '[]'::json) FROM attempts a WHERE a.session_id = sessions.id) AS attempts`;
+
+/** The session fields an attempt needs, as attempt.start returns them. */
+export interface StartedAttemptRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  order_number: string;
+  amount: string;
+  description: string;
+  attempts_count: number;
+}
+
+/** What a payment outcome changes on an attempt. */
+export interface AttemptOutcome {
+  attemptId: string;
+  status: 'SUCCEEDED' | 'FAILED';
+  cardBrand: string;
+  cardLastFour: string;
+  cardCountry: string;
+  failureCode: string;
+  failureMessage: string;
+  feeAmount: string | null;
+  netAmount: string | null;
+  at: Date;
+}
 
 export interface Account {
   merchantId: string;
@@ -35,8 +70,8 @@ export class SessionRepository {
          INSERT INTO sessions (id, merchant_id, livemode, merchant_reference, order_number, order_id, amount, original_amount,
            original_currency, rate, description, items, metadata, buyer_first_name, buyer_last_name, buyer_email, buyer_phone,
            return_url, cancel_url, webhook_url, max_attempts, status, expires_at, created_at, checkout_link_id, checkout_token,
-           checkout_expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
+           checkout_expires_at, merchant_name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $31)
          ON CONFLICT DO NOTHING
          RETURNING id
        ), link AS (
@@ -77,6 +112,7 @@ export class SessionRepository {
         outbox.messageId,
         outbox.routingKey,
         outbox.body,
+        row.merchant_name,
       ],
     });
     return result.rowCount === 1;
@@ -85,7 +121,7 @@ export class SessionRepository {
   async findByReference(account: Account, merchantReference: string): Promise<SessionRow | undefined> {
     const result = await this.pool.query<SessionRow>({
       name: 'session-by-reference',
-      text: `SELECT ${COLUMNS} FROM sessions WHERE merchant_id = $1 AND livemode = $2 AND merchant_reference = $3`,
+      text: `SELECT ${DETAIL_COLUMNS} FROM sessions WHERE merchant_id = $1 AND livemode = $2 AND merchant_reference = $3`,
       values: [account.merchantId, account.livemode, merchantReference],
     });
     return result.rows[0];
@@ -95,25 +131,112 @@ export class SessionRepository {
   async find(account: Account, sessionId: string): Promise<SessionRow | undefined> {
     const result = await this.pool.query<SessionRow>({
       name: 'session-by-id',
-      text: `SELECT ${COLUMNS} FROM sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      text: `SELECT ${DETAIL_COLUMNS} FROM sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
       values: [sessionId, account.merchantId, account.livemode],
     });
     return result.rows[0];
   }
 
   /**
-   * Runs `work` with the account's session locked (FOR UPDATE) in a
-   * transaction; `work` gets undefined when there is no such session.
+   * Runs `work` with the session locked (FOR UPDATE) in a transaction; `work`
+   * gets undefined when there is no such session. With an account, only that
+   * account's sessions are found; without one (a buyer holding a signed link),
+   * any.
    */
-  async withLockedSession<T>(account: Account, sessionId: string, work: (row: SessionRow | undefined, tx: PoolClient) => Promise<T>): Promise<T> {
+  async withLockedSession<T>(account: Account | undefined, sessionId: string, work: (row: SessionRow | undefined, tx: PoolClient) => Promise<T>): Promise<T> {
     return withTransaction(this.pool, async (tx) => {
-      const result = await tx.query<SessionRow>(`SELECT ${COLUMNS} FROM sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`, [
-        sessionId,
-        account.merchantId,
-        account.livemode,
-      ]);
+      const result = account
+        ? await tx.query<SessionRow>(`SELECT ${DETAIL_COLUMNS} FROM sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`, [
+            sessionId,
+            account.merchantId,
+            account.livemode,
+          ])
+        : await tx.query<SessionRow>(`SELECT ${DETAIL_COLUMNS} FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
       return work(result.rows[0], tx);
     });
+  }
+
+  /** The session a buyer's link names, and whether the session issued that link. */
+  async findForCheckout(sessionId: string, linkId: string): Promise<{ row: SessionRow; linkKnown: boolean } | undefined> {
+    const result = await this.pool.query<SessionRow & { link_known: boolean }>({
+      name: 'session-for-checkout',
+      text: `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM checkout_links l WHERE l.id = $2 AND l.session_id = sessions.id) AS link_known
+             FROM sessions WHERE id = $1`,
+      values: [sessionId, linkId],
+    });
+    const row = result.rows[0];
+    return row ? { row, linkKnown: row.link_known } : undefined;
+  }
+
+  /**
+   * Starts attempt `attemptId` on an open session the link belongs to, in one
+   * statement: CREATED or PENDING becomes PROCESSING and the attempt is
+   * counted. Concurrent starts serialise on the row; only the first finds the
+   * session open. Undefined when the session could not start one.
+   */
+  async startAttempt(sessionId: string, linkId: string, attemptId: string, now: Date): Promise<StartedAttemptRow | undefined> {
+    const result = await this.pool.query<StartedAttemptRow>({
+      name: 'attempt-start',
+      text: `WITH started AS (
+         UPDATE sessions SET status = 'PROCESSING', attempts_count = attempts_count + 1
+         WHERE id = $1 AND status IN ('CREATED', 'PENDING') AND expires_at > $3 AND attempts_count < max_attempts
+           AND EXISTS (SELECT 1 FROM checkout_links l WHERE l.id = $2 AND l.session_id = $1)
+         RETURNING id, merchant_id, livemode, order_number, amount, description, attempts_count
+       ), attempt AS (
+         INSERT INTO attempts (id, session_id, attempt_number, status, created_at)
+         SELECT $4, id, attempts_count, 'PROCESSING', $3 FROM started
+       )
+       SELECT * FROM started`,
+      values: [sessionId, linkId, now, attemptId],
+    });
+    return result.rows[0];
+  }
+
+  /**
+   * Records the outcome of a PROCESSING attempt and locks its session; the
+   * session id, or undefined when the attempt was already resolved (a second
+   * outcome for one attempt changes nothing).
+   */
+  async resolveAttempt(tx: PoolClient, outcome: AttemptOutcome): Promise<string | undefined> {
+    const result = await tx.query<{ session_id: string }>({
+      name: 'attempt-resolve',
+      text: `UPDATE attempts SET status = $2, card_brand = $3, card_last_four = $4, card_country = $5, failure_code = $6,
+               failure_message = $7, fee_amount = $8, net_amount = $9, completed_at = $10
+             WHERE id = $1 AND status = 'PROCESSING'
+             RETURNING session_id`,
+      values: [
+        outcome.attemptId,
+        outcome.status,
+        outcome.cardBrand,
+        outcome.cardLastFour,
+        outcome.cardCountry,
+        outcome.failureCode,
+        outcome.failureMessage,
+        outcome.feeAmount,
+        outcome.netAmount,
+        outcome.at,
+      ],
+    });
+    return result.rows[0]?.session_id;
+  }
+
+  /**
+   * Moves a PROCESSING session on after its attempt resolved: SUCCEEDED, or
+   * after a decline PENDING while attempts remain and FAILED when none do.
+   * Returns the updated session, or undefined when it was not PROCESSING.
+   */
+  async settleProcessing(tx: PoolClient, sessionId: string, outcome: AttemptOutcome): Promise<SessionRow | undefined> {
+    const result = await tx.query<SessionRow>(
+      `UPDATE sessions SET
+         status = CASE WHEN $2 = 'SUCCEEDED' THEN 'SUCCEEDED' WHEN attempts_count >= max_attempts THEN 'FAILED' ELSE 'PENDING' END,
+         completed_at = CASE WHEN $2 = 'SUCCEEDED' OR attempts_count >= max_attempts THEN $3::timestamptz END,
+         last_failure_code = CASE WHEN $2 = 'FAILED' THEN $4 ELSE last_failure_code END,
+         last_failure_message = CASE WHEN $2 = 'FAILED' THEN $5 ELSE last_failure_message END
+       WHERE id = $1 AND status = 'PROCESSING'
+       RETURNING ${COLUMNS}`,
+      [sessionId, outcome.status, outcome.at, outcome.failureCode, outcome.failureMessage],
+    );
+    return result.rows[0];
   }
 
   /** Records a new link as the session's newest (within the caller's transaction). */

@@ -35,6 +35,13 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
     throw validationError([conversion.error]);
   }
 
+  if (context.livemode) {
+    // Live sessions need a terminal that can take them; a replay answers regardless.
+    const existing = await deps.sessions.findByReference(account, request.body.merchant_reference);
+    if (existing) return replay(deps, existing, request);
+    await assertTerminalUsable(deps, context.merchant_id);
+  }
+
   for (let attempt = 0; attempt < ORDER_NUMBER_TRIES; attempt += 1) {
     const now = deps.clock();
     const row = await newSessionRow(deps, context, request, conversion, now);
@@ -48,6 +55,14 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
     // Not our reference: the random order number was taken. Draw another.
   }
   throw new Error('no free order number after several tries');
+}
+
+/** A live session is refused up front when the merchant's terminal could not take its payment. */
+async function assertTerminalUsable(deps: SessionDeps, merchantId: string): Promise<void> {
+  const status = await deps.terminalStatus(merchantId);
+  if (status === 'missing') throw new AppError('no-terminal-configured', 'The account has no live acquirer terminal; ask us to configure one.');
+  if (status === 'inactive') throw new AppError('terminal-inactive', "The account's live acquirer terminal is inactive.");
+  if (status === 'rejected') throw new AppError('terminal-rejected', "The acquirer rejected the live terminal's credentials; ask us to update them.");
 }
 
 type Conversion = { ok: true; amount: string; rate: string } | { ok: false; error: FieldError };
@@ -111,6 +126,10 @@ async function newSessionRow(
     checkout_token: link.token,
     checkout_expires_at: link.expiresAt,
     amount_refunded: '0.000',
+    merchant_name: context.merchant_name,
+    attempts_count: 0,
+    last_failure_code: '',
+    last_failure_message: '',
   };
 }
 

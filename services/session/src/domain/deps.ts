@@ -1,4 +1,5 @@
 /** What the session use cases need from the outside world. */
+import type { TerminalStatus } from '@gateway/contracts';
 import type { SessionRepository } from '../db/session.repository.js';
 import type { LinkSigner } from './checkout-links.js';
 
@@ -10,6 +11,8 @@ export interface SessionDeps {
   publicBaseUrl: string;
   sessionTtlSeconds: number;
   linkTtlSeconds: number;
+  /** The merchant's live terminal, as the acquirer adapter knows it. */
+  terminalStatus: (merchantId: string) => Promise<TerminalStatus>;
   /** Called after a commit that enqueued events, so the outbox relay sends them now. */
   afterCommit: () => void;
 }

@@ -5,14 +5,14 @@
  */
 import type { ApiContext, CheckoutLink } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
-import { withOpenSession } from './cancel-session.js';
+import { accountOf, withOpenSession } from './cancel-session.js';
 import { linkExpiry, MAX_ACTIVE_LINKS } from './checkout-links.js';
 import { checkoutUrl } from './session.js';
 import type { SessionDeps } from './deps.js';
 
 export async function issueCheckoutLink(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<CheckoutLink> {
   const now = deps.clock();
-  const link = await withOpenSession(deps, context, sessionId, now, async (row, tx) => {
+  const link = await withOpenSession(deps, accountOf(context), sessionId, now, async (row, tx) => {
     if ((await deps.sessions.countActiveLinks(tx, row.id, now)) >= MAX_ACTIVE_LINKS) {
       throw new AppError('checkout-limit-exceeded', `The session already has ${MAX_ACTIVE_LINKS} active checkout links; use one of them or wait for one to lapse.`);
     }

@@ -3,7 +3,22 @@
  * session detail and list item (INTERFACE 2.1, 2.4) and the event payload that
  * webhooks carry (INTERFACE 6.2).
  */
-import type { SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
+import type { Attempt, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
+
+/** A payment attempt as stored (INTERFACE 2.3); amounts are null until approved. */
+export interface AttemptRow {
+  id: string;
+  attempt_number: number;
+  status: Attempt['status'];
+  card_brand: string;
+  card_last_four: string;
+  card_country: string;
+  failure_code: string;
+  failure_message: string;
+  fee_amount: string | null;
+  net_amount: string | null;
+  created_at: string;
+}
 
 export interface SessionRow {
   id: string;
@@ -35,6 +50,12 @@ export interface SessionRow {
   checkout_token: string;
   checkout_expires_at: Date;
   amount_refunded: string;
+  merchant_name: string;
+  attempts_count: number;
+  last_failure_code: string;
+  last_failure_message: string;
+  /** Present when read for a detail: the attempts, oldest first. */
+  attempts?: AttemptRow[];
 }
 
 /** Statuses from which a session can still be paid or canceled. */
@@ -89,7 +110,7 @@ export function toDetail(row: SessionRow, now: Date, publicBaseUrl: string): Ses
     max_attempts: row.max_attempts,
     expires_at: row.expires_at.toISOString(),
     completed_at: row.completed_at ? row.completed_at.toISOString() : null,
-    attempts: [],
+    attempts: (row.attempts ?? []).map(toAttempt),
     amount_refunded: row.amount_refunded,
   };
   if (detail.status !== 'EXPIRED') detail.checkout_url = checkoutUrl(publicBaseUrl, row.checkout_token);
@@ -112,5 +133,20 @@ export function toEventPayload(row: SessionRow): SessionEventPayload {
     items: row.items,
     metadata: row.metadata,
     original: original(row),
+  };
+}
+
+/** An attempt as the API shows it (D2: values not known yet are empty strings). */
+function toAttempt(attempt: AttemptRow): Attempt {
+  return {
+    id: attempt.id,
+    attempt_number: attempt.attempt_number,
+    status: attempt.status,
+    card_brand: attempt.card_brand,
+    card_last_four: attempt.card_last_four,
+    failure_code: attempt.failure_code,
+    fee_amount: attempt.fee_amount ?? '',
+    net_amount: attempt.net_amount ?? '',
+    created_at: attempt.created_at,
   };
 }

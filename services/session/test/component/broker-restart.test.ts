@@ -73,7 +73,7 @@ describe('session.created across a broker restart', function () {
     const rpc = await client.register(new RpcClient(client, 5_000));
     service.relay.pause();
     const created = await rpc.call('session.create', {
-      context: { merchant_id: MERCHANT, livemode: false, order_prefix: 'TST', request_id: 'req-restart' },
+      context: { merchant_id: MERCHANT, livemode: false, order_prefix: 'TST', merchant_name: 'Test shop', request_id: 'req-restart' },
       body: sessionRequest(),
     });
     assert.equal(created.status, 201);

@@ -1,0 +1,59 @@
+/**
+ * The test cards of DECISIONS D8, defined once: the sandbox acquirer behaves by
+ * them, the adapter refuses them in live mode, and the test-mode checkout page
+ * lists them.
+ */
+
+/** What the sandbox acquirer does with a card. */
+export type TestCardBehaviour =
+  | 'approve'
+  | 'challenge'
+  | 'card_declined'
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'processing_error'
+  | 'approve_refund_unconfirmed'
+  | 'approve_silently';
+
+export interface TestCard {
+  readonly number: string;
+  readonly behaviour: TestCardBehaviour;
+  /** What the test-mode banner says the card does. */
+  readonly label: string;
+}
+
+export const TEST_CARDS: readonly TestCard[] = [
+  { number: '4242424242424242', behaviour: 'approve', label: 'Approved (Visa)' },
+  { number: '5555555555554444', behaviour: 'approve', label: 'Approved (Mastercard)' },
+  { number: '4000000000003220', behaviour: 'challenge', label: '3-D Secure challenge' },
+  { number: '4000000000000002', behaviour: 'card_declined', label: 'Declined: card declined' },
+  { number: '4000000000009995', behaviour: 'insufficient_funds', label: 'Declined: insufficient funds' },
+  { number: '4000000000000069', behaviour: 'expired_card', label: 'Declined: expired card' },
+  { number: '4000000000000127', behaviour: 'incorrect_cvc', label: 'Declined: incorrect security code' },
+  { number: '4000000000000119', behaviour: 'processing_error', label: 'Fails: processing error' },
+  { number: '4000000000005126', behaviour: 'approve_refund_unconfirmed', label: 'Approved; refunds cannot be confirmed' },
+  { number: '4000000000000036', behaviour: 'approve_silently', label: 'Acquirer does not answer in time' },
+];
+
+const byNumber = new Map(TEST_CARDS.map((card) => [card.number, card]));
+
+/** The D8 test card with this number (digits only), if it is one. */
+export function findTestCard(pan: string): TestCard | undefined {
+  return byNumber.get(pan);
+}
+
+/** True when the digits pass the Luhn check. */
+export function luhnValid(digits: string): boolean {
+  if (!/^[0-9]{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}

@@ -1,0 +1,69 @@
+/**
+ * What the adapter needs of an acquirer, whichever it is. Each acquirer is a
+ * client plus its transformers behind this interface, so adding one touches
+ * one folder. Amounts cross it as TND decimal strings; the client converts.
+ */
+
+/** Where and as whom to call the acquirer. */
+export interface Terminal {
+  readonly baseUrl: string;
+  readonly userName: string;
+  readonly password: string;
+}
+
+/** The card as the acquirer needs it; lives only in memory, never logged or stored. */
+export interface CardData {
+  readonly pan: string;
+  readonly cvc: string;
+  readonly expMonth: string;
+  readonly expYear: string;
+  readonly holder: string;
+}
+
+export interface OrderRequest {
+  readonly orderNumber: string;
+  readonly amount: string;
+  readonly returnUrl: string;
+  readonly description: string;
+}
+
+export type RegisterResult =
+  | { kind: 'registered'; orderId: string }
+  /** The acquirer refused the terminal's credentials. */
+  | { kind: 'credentials-rejected'; message: string }
+  | { kind: 'refused'; message: string };
+
+export type PayResult =
+  | { kind: 'submitted' }
+  | { kind: 'challenge'; acsUrl: string; paReq: string }
+  | { kind: 'refused'; message: string };
+
+export type OrderState =
+  | { kind: 'paid'; amount: string; maskedPan: string }
+  | { kind: 'declined'; failureCode: string; failureMessage: string }
+  /** Registered or in 3-D Secure: no outcome yet. */
+  | { kind: 'open' }
+  | { kind: 'not-found' };
+
+/**
+ * The acquirer did not answer in time, or its answer could not be read: the
+ * outcome is unknown, never a failure (ACQUIRER.md).
+ */
+export class AcquirerUnreachable extends Error {
+  constructor(
+    readonly call: string,
+    readonly reason: string,
+    /** True when the request may have reached the acquirer (a timeout, not a refused connection). */
+    readonly maybeDelivered: boolean,
+  ) {
+    super(`acquirer ${call}: ${reason}`);
+    this.name = 'AcquirerUnreachable';
+  }
+}
+
+export interface Acquirer {
+  register(terminal: Terminal, order: OrderRequest): Promise<RegisterResult>;
+  pay(terminal: Terminal, orderId: string, card: CardData): Promise<PayResult>;
+  finish3ds(terminal: Terminal, orderId: string, paRes: string): Promise<PayResult>;
+  status(terminal: Terminal, orderId: string): Promise<OrderState>;
+}

@@ -1,0 +1,85 @@
+/**
+ * ClicToPay (BPC/RBS REST) answers, turned into the adapter's terms: error
+ * codes, order statuses and the issuer's action codes (ACQUIRER.md).
+ */
+import { accountCurrency, fromMinorUnits, toMinorUnits } from '@gateway/money';
+import type { OrderState, PayResult, RegisterResult } from '../acquirer.js';
+
+/** A reply as it arrives: JSON whose fields we read defensively. */
+export type Reply = Record<string, unknown>;
+
+export const TND_NUMERIC = '788';
+
+/** errorCode, which the protocol sends as a string or a number; absent means success. */
+export function errorCode(reply: Reply): number {
+  const code = reply.errorCode;
+  if (code === undefined || code === null || code === '') return 0;
+  const parsed = Number(code);
+  return Number.isInteger(parsed) ? parsed : -1;
+}
+
+function message(reply: Reply): string {
+  return typeof reply.errorMessage === 'string' ? reply.errorMessage.slice(0, 200) : 'no message';
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+export function toMillimes(amount: string): string {
+  return toMinorUnits(amount, accountCurrency);
+}
+
+export function toRegisterResult(reply: Reply): RegisterResult {
+  const code = errorCode(reply);
+  const orderId = text(reply.orderId);
+  if (code === 0 && orderId) return { kind: 'registered', orderId };
+  // 2: order rejected on the credentials; 5: access denied (wrong userName or password).
+  if (code === 2 || code === 5) return { kind: 'credentials-rejected', message: message(reply) };
+  return { kind: 'refused', message: `errorCode ${code}: ${message(reply)}` };
+}
+
+export function toPayResult(reply: Reply): PayResult {
+  const code = errorCode(reply);
+  if (code !== 0) return { kind: 'refused', message: `errorCode ${code}: ${message(reply)}` };
+  const acsUrl = text(reply.acsUrl);
+  const paReq = text(reply.paReq);
+  if (acsUrl && paReq) return { kind: 'challenge', acsUrl, paReq };
+  return { kind: 'submitted' };
+}
+
+/** What each issuer action code means for the buyer (D8's outcomes). */
+const ACTION_CODES: Readonly<Record<number, { code: string; message: string }>> = {
+  100: { code: 'card_declined', message: 'The card was declined.' },
+  116: { code: 'insufficient_funds', message: 'The card has insufficient funds.' },
+  101: { code: 'expired_card', message: 'The card has expired.' },
+  2004: { code: 'incorrect_cvc', message: 'The security code is incorrect.' },
+  909: { code: 'processing_error', message: 'The payment could not be processed.' },
+  2006: { code: 'authentication_failed', message: '3-D Secure authentication failed.' },
+};
+
+export function declineOf(actionCode: number): { code: string; message: string } {
+  return ACTION_CODES[actionCode] ?? { code: 'card_declined', message: 'The card was declined.' };
+}
+
+/** getOrderStatusExtended: orderStatus 2 is the only paid state. */
+export function toOrderState(reply: Reply): OrderState | undefined {
+  const code = errorCode(reply);
+  if (code === 6) return { kind: 'not-found' };
+  if (code !== 0) return undefined;
+  const status = Number(reply.orderStatus);
+  if (status === 2) {
+    const info = (reply.paymentAmountInfo ?? {}) as Reply;
+    const card = (reply.cardAuthInfo ?? {}) as Reply;
+    const minor = String(info.depositedAmount ?? reply.amount ?? '');
+    if (!/^[0-9]+$/.test(minor)) return undefined;
+    return { kind: 'paid', amount: fromMinorUnits(minor, accountCurrency), maskedPan: text(card.maskedPan) ?? '' };
+  }
+  if (status === 6) {
+    const decline = declineOf(Number(reply.actionCode));
+    return { kind: 'declined', failureCode: decline.code, failureMessage: decline.message };
+  }
+  if (status === 0 || status === 5) return { kind: 'open' };
+  // 1 (held), 3 (reversed), 4 (refunded) never follow a fresh payment; read as unknown.
+  return undefined;
+}

@@ -1,0 +1,30 @@
+/** The acquirer adapter's settings, read and checked before it starts. */
+import { common, int, loadConfig, str, url } from '@gateway/config';
+
+export const adapterSettings = {
+  ...common,
+  databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
+  port: int('PORT', 8083, { min: 0, max: 65535 }),
+  dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
+  commandPrefetch: int('COMMAND_PREFETCH', 64, { min: 1, max: 10_000 }),
+  outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
+  /** Private JWK (ECDH P-256) that opens the card data the checkout page encrypts. */
+  cardDecryptionKey: str('CARD_DECRYPTION_KEY', undefined, { secret: true }),
+  /** Test mode's acquirer: the built-in sandbox. */
+  sandboxUrl: url('ACQUIRER_TEST_URL', 'http://localhost:8086/payment/rest/'),
+  sandboxUser: str('ACQUIRER_TEST_USER', 'gateway-test'),
+  sandboxPassword: str('ACQUIRER_TEST_PASSWORD', 'gateway-test-password', { secret: true }),
+  /** Live mode's acquirer (ClicToPay). */
+  liveUrl: url('ACQUIRER_LIVE_URL', 'https://ipay.clictopay.com/payment/rest/'),
+  /** How long one acquirer call may take; past it the outcome is unknown, not failed. */
+  acquirerTimeoutMs: int('ACQUIRER_TIMEOUT_MS', 15_000, { min: 1 }),
+  /** Pricing of merchants without their own (`fees set`): percent of the amount plus a fixed TND amount. */
+  defaultFeePercent: str('DEFAULT_FEE_PERCENT', '1.5'),
+  defaultFeeFixed: str('DEFAULT_FEE_FIXED', '0.200'),
+};
+
+export type AdapterConfig = ReturnType<typeof loadAdapterConfig>;
+
+export function loadAdapterConfig(env: Record<string, string | undefined> = process.env) {
+  return loadConfig(adapterSettings, env);
+}

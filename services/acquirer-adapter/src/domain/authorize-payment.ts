@@ -1,0 +1,131 @@
+/**
+ * Paying an attempt (DESIGN, a payment end to end, step 3): open the sealed
+ * card, record the order before any acquirer call, register a fresh
+ * acquirer order (the session's order number plus the attempt number), send
+ * the card, and either hand back a 3-D Secure challenge or confirm the
+ * outcome with the acquirer. Nothing is charged twice: the order is keyed
+ * on the attempt, and a repeated request only reports where it stands.
+ */
+import { findTestCard, type CommandRequest, type PaymentStep } from '@gateway/contracts';
+import { AcquirerUnreachable } from '../acquirer/acquirer.js';
+import type { OrderRow } from '../db/order.repository.js';
+import { cardBrand, lastFour, UnreadableCard } from './card.js';
+import { confirmOutcome, decline, leaveUnknown, type SettlingOrder } from './settle-order.js';
+import { resolveTerminal } from './terminals.js';
+import type { AdapterDeps } from './deps.js';
+
+const PROCESSOR_UNAVAILABLE = 'The card processor is unavailable; nothing was charged. Please try again.';
+const CANNOT_TAKE_PAYMENTS = 'This merchant cannot take card payments at the moment; nothing was charged.';
+
+export async function authorizePayment(deps: AdapterDeps, request: CommandRequest<'payment.authorize'>, correlationId: string): Promise<PaymentStep> {
+  const { attempt } = request;
+  let card;
+  try {
+    card = await deps.cards.open(request.card, attempt.attempt_id);
+  } catch (err) {
+    if (!(err instanceof UnreadableCard)) throw err;
+    deps.log.warn({ attemptId: attempt.attempt_id, reason: err.message }, 'card data refused');
+    const order = await recordOrder(deps, request, 'unknown', '');
+    return order.fresh ? decline(deps, order.row, 'processing_error', 'The card details could not be read.', correlationId) : stepOf(order.row);
+  }
+
+  const order = await recordOrder(deps, request, cardBrand(card.pan), lastFour(card.pan));
+  if (!order.fresh) return stepOf(order.row);
+  const settling = order.row;
+
+  if (attempt.livemode && findTestCard(card.pan)) {
+    return decline(deps, settling, 'test_card_live_mode', 'Test cards cannot be used for live payments.', correlationId);
+  }
+  const resolved = await resolveTerminal(deps, attempt.merchant_id, attempt.livemode);
+  if (resolved.status !== 'active') {
+    deps.log.warn({ attemptId: attempt.attempt_id, terminal: resolved.status }, 'no usable terminal');
+    return decline(deps, settling, 'processing_error', CANNOT_TAKE_PAYMENTS, correlationId);
+  }
+  const terminal = resolved.terminal;
+
+  let registered;
+  try {
+    registered = await deps.acquirer.register(terminal, {
+      orderNumber: acquirerOrderNumber(attempt),
+      amount: attempt.amount,
+      returnUrl: request.term_url,
+      description: attempt.description || attempt.order_number,
+    });
+  } catch (err) {
+    if (!(err instanceof AcquirerUnreachable)) throw err;
+    // No card was sent: whatever the acquirer registered cannot be charged.
+    deps.log.warn({ attemptId: attempt.attempt_id, reason: err.reason }, 'register failed');
+    return decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId);
+  }
+  if (registered.kind === 'credentials-rejected') {
+    await deps.terminals.markRejected(attempt.merchant_id, attempt.livemode, terminal.userName, terminal.password);
+    deps.log.error({ merchantId: attempt.merchant_id, livemode: attempt.livemode }, 'acquirer rejected the terminal credentials');
+    return decline(deps, settling, 'processing_error', CANNOT_TAKE_PAYMENTS, correlationId);
+  }
+  if (registered.kind === 'refused') {
+    deps.log.warn({ attemptId: attempt.attempt_id, reason: registered.message }, 'register refused');
+    return decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId);
+  }
+  await deps.orders.setAcquirerOrder(attempt.attempt_id, registered.orderId);
+
+  let paid;
+  try {
+    paid = await deps.acquirer.pay(terminal, registered.orderId, card);
+  } catch (err) {
+    if (err instanceof AcquirerUnreachable && !err.maybeDelivered) {
+      return decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId);
+    }
+    // The card may have been charged: only the acquirer's order status can tell.
+    return leaveUnknown(deps, settling, err);
+  }
+  if (paid.kind === 'challenge') {
+    await deps.orders.mark(attempt.attempt_id, 'CHALLENGED');
+    return { outcome: 'challenge', challenge: { acs_url: paid.acsUrl, pa_req: paid.paReq, term_url: request.term_url } };
+  }
+  if (paid.kind === 'refused') {
+    deps.log.info({ attemptId: attempt.attempt_id, reason: paid.message }, 'payment refused by the acquirer');
+    return confirmOutcome(deps, settling, terminal, registered.orderId, correlationId, { code: 'card_declined', message: 'The card was declined.' });
+  }
+  return confirmOutcome(deps, settling, terminal, registered.orderId, correlationId);
+}
+
+/**
+ * The acquirer's order number: unique per terminal forever. Live terminals
+ * are the merchant's own, so the session's order number and the attempt
+ * number suffice; the sandbox terminal is shared by every merchant's test
+ * mode, so there the merchant id's tail comes first.
+ */
+export function acquirerOrderNumber(attempt: CommandRequest<'payment.authorize'>['attempt']): string {
+  const base = `${attempt.order_number}-${attempt.attempt_number}`;
+  return attempt.livemode ? base : `${attempt.merchant_id.slice(-8)}-${base}`;
+}
+
+async function recordOrder(
+  deps: AdapterDeps,
+  request: CommandRequest<'payment.authorize'>,
+  brand: string,
+  last4: string,
+): Promise<{ fresh: boolean; row: SettlingOrder & Pick<OrderRow, 'status' | 'failure_code' | 'failure_message'> }> {
+  const { attempt } = request;
+  const row = {
+    attempt_id: attempt.attempt_id,
+    session_id: attempt.session_id,
+    merchant_id: attempt.merchant_id,
+    livemode: attempt.livemode,
+    order_number: acquirerOrderNumber(attempt),
+    amount: attempt.amount,
+    card_brand: brand,
+    card_last_four: last4,
+  };
+  if (await deps.orders.insert(row)) return { fresh: true, row: { ...row, status: 'STARTED', failure_code: '', failure_message: '' } };
+  const existing = await deps.orders.find(attempt.attempt_id);
+  if (!existing) throw new Error('order vanished after a conflicting insert');
+  return { fresh: false, row: existing };
+}
+
+/** Where an order already stands, for a repeated request. */
+export function stepOf(order: Pick<OrderRow, 'status' | 'failure_code' | 'failure_message'>): PaymentStep {
+  if (order.status === 'APPROVED') return { outcome: 'approved' };
+  if (order.status === 'DECLINED') return { outcome: 'declined', failure_code: order.failure_code, failure_message: order.failure_message };
+  return { outcome: 'pending' };
+}

@@ -1,0 +1,23 @@
+/** What the adapter's use cases need from the outside world. */
+import type { Pricing } from '@gateway/money';
+import type { Logger } from '@gateway/observability';
+import type { Acquirer, Terminal } from '../acquirer/acquirer.js';
+import type { OrderRepository } from '../db/order.repository.js';
+import type { TerminalRepository } from '../db/terminal.repository.js';
+import type { CardOpener } from './card.js';
+
+export interface AdapterDeps {
+  orders: OrderRepository;
+  terminals: TerminalRepository;
+  acquirer: Acquirer;
+  cards: CardOpener;
+  /** The built-in sandbox terminal every test-mode payment goes to. */
+  sandbox: Terminal;
+  /** The live acquirer's base URL. */
+  liveUrl: string;
+  defaultPricing: Pricing;
+  clock: () => Date;
+  log: Logger;
+  /** Called after a commit that enqueued events, so the outbox relay sends them now. */
+  afterCommit: () => void;
+}

@@ -1,0 +1,100 @@
+/**
+ * How an order ends. The outcome always comes from the acquirer's order
+ * status (getOrderStatusExtended), never from a browser coming back; an
+ * order whose status cannot be read stays unresolved (UNKNOWN) for
+ * reconciliation. Approved and declined orders emit payment.approved or
+ * payment.declined with their final state, in one transaction.
+ */
+import type { PaymentStep } from '@gateway/contracts';
+import { eventEnvelope } from '@gateway/messaging';
+import { computeFee } from '@gateway/money';
+import { describeError } from '@gateway/observability';
+import { AcquirerUnreachable, type Terminal } from '../acquirer/acquirer.js';
+import type { OrderRow } from '../db/order.repository.js';
+import { pricingOf } from './terminals.js';
+import type { AdapterDeps } from './deps.js';
+
+/** The part of an order settling needs. */
+export type SettlingOrder = Pick<OrderRow, 'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'amount' | 'card_brand' | 'card_last_four'>;
+
+/**
+ * Asks the acquirer how the order ended and records it. An order still open
+ * is unresolved, unless the acquirer refused the step that would have
+ * closed it (`refused`): then it never will be, and it is declined so.
+ */
+export async function confirmOutcome(
+  deps: AdapterDeps,
+  order: SettlingOrder,
+  terminal: Terminal,
+  acquirerOrderId: string,
+  correlationId: string,
+  refused?: { code: string; message: string },
+): Promise<PaymentStep> {
+  let state;
+  try {
+    state = await deps.acquirer.status(terminal, acquirerOrderId);
+  } catch (err) {
+    return leaveUnknown(deps, order, err);
+  }
+  if (state.kind === 'paid') {
+    if (state.amount !== order.amount) {
+      // Never expected; the amount we registered is what we record, and an operator must look.
+      deps.log.error({ attemptId: order.attempt_id, acquirerAmount: state.amount, amount: order.amount }, 'acquirer paid a different amount');
+    }
+    return approve(deps, order, correlationId);
+  }
+  if (state.kind === 'declined') return decline(deps, order, state.failureCode, state.failureMessage, correlationId);
+  if (refused && state.kind === 'open') return decline(deps, order, refused.code, refused.message, correlationId);
+  // Registered but unpaid, or still in 3-D Secure: no outcome yet.
+  return leaveUnknown(deps, order, new AcquirerUnreachable('getOrderStatusExtended.do', `order ${state.kind}`, true));
+}
+
+export async function approve(deps: AdapterDeps, order: SettlingOrder, correlationId: string): Promise<PaymentStep> {
+  const { fee, net } = computeFee(order.amount, await pricingOf(deps, order.merchant_id));
+  const event = eventEnvelope(
+    'payment.approved',
+    {
+      attempt_id: order.attempt_id,
+      session_id: order.session_id,
+      merchant_id: order.merchant_id,
+      livemode: order.livemode,
+      card_brand: order.card_brand,
+      card_last_four: order.card_last_four,
+      card_country: '',
+      fee_amount: fee,
+      net_amount: net,
+      paid_at: deps.clock().toISOString(),
+    },
+    correlationId,
+  );
+  if (await deps.orders.finish(order.attempt_id, { status: 'APPROVED', feeAmount: fee, netAmount: net }, event)) deps.afterCommit();
+  deps.log.info({ attemptId: order.attempt_id }, 'payment approved');
+  return { outcome: 'approved' };
+}
+
+export async function decline(deps: AdapterDeps, order: SettlingOrder, failureCode: string, failureMessage: string, correlationId: string): Promise<PaymentStep> {
+  const event = eventEnvelope(
+    'payment.declined',
+    {
+      attempt_id: order.attempt_id,
+      session_id: order.session_id,
+      merchant_id: order.merchant_id,
+      livemode: order.livemode,
+      card_brand: order.card_brand,
+      card_last_four: order.card_last_four,
+      failure_code: failureCode,
+      failure_message: failureMessage,
+    },
+    correlationId,
+  );
+  if (await deps.orders.finish(order.attempt_id, { status: 'DECLINED', failureCode, failureMessage }, event)) deps.afterCommit();
+  deps.log.info({ attemptId: order.attempt_id, failureCode }, 'payment declined');
+  return { outcome: 'declined', failure_code: failureCode, failure_message: failureMessage };
+}
+
+/** No answer: the attempt stays PROCESSING until reconciliation learns the outcome. */
+export async function leaveUnknown(deps: AdapterDeps, order: SettlingOrder, err: unknown): Promise<PaymentStep> {
+  await deps.orders.mark(order.attempt_id, 'UNKNOWN');
+  deps.log.warn({ attemptId: order.attempt_id, err: describeError(err) }, 'payment outcome unknown; left for reconciliation');
+  return { outcome: 'pending' };
+}

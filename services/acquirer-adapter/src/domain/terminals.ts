@@ -1,0 +1,45 @@
+/**
+ * Terminals (D13 `terminal set`) and pricing (`fees set`). Test mode always
+ * uses the built-in sandbox terminal; live mode the merchant's own.
+ */
+import type { CommandReply, CommandRequest, TerminalStatus } from '@gateway/contracts';
+import { parsePricing, type Pricing } from '@gateway/money';
+import { validationError } from '@gateway/problem';
+import type { Terminal } from '../acquirer/acquirer.js';
+import type { AdapterDeps } from './deps.js';
+
+export type ResolvedTerminal = { status: 'active'; terminal: Terminal } | { status: Exclude<TerminalStatus, 'active'> };
+
+export async function resolveTerminal(deps: AdapterDeps, merchantId: string, livemode: boolean): Promise<ResolvedTerminal> {
+  if (!livemode) return { status: 'active', terminal: deps.sandbox };
+  const row = await deps.terminals.find(merchantId, true);
+  if (!row) return { status: 'missing' };
+  if (!row.active) return { status: 'inactive' };
+  if (row.rejected_at) return { status: 'rejected' };
+  return { status: 'active', terminal: { baseUrl: deps.liveUrl, userName: row.user_name, password: row.password } };
+}
+
+export async function checkTerminal(deps: AdapterDeps, merchantId: string): Promise<TerminalStatus> {
+  return (await resolveTerminal(deps, merchantId, true)).status;
+}
+
+export async function setTerminal(deps: AdapterDeps, command: CommandRequest<'terminal.set'>): Promise<CommandReply<'terminal.set'>> {
+  await deps.terminals.upsert(command.merchant_id, true, { userName: command.user, password: command.password, active: command.active });
+  deps.log.info({ merchantId: command.merchant_id, active: command.active }, 'live terminal set');
+  return { merchant_id: command.merchant_id, mode: 'live', user: command.user, active: command.active };
+}
+
+export async function setFees(deps: AdapterDeps, command: CommandRequest<'fees.set'>): Promise<CommandReply<'fees.set'>> {
+  const pricing = parsePricing(command.percent, command.fixed);
+  if (!pricing) {
+    throw validationError([
+      { field: 'percent', code: 'invalid', message: 'percent must be a decimal from 0 to 100 with at most 4 decimals, and fixed a TND amount with at most 3 decimals.' },
+    ]);
+  }
+  await deps.terminals.setPricing(command.merchant_id, pricing);
+  return { merchant_id: command.merchant_id, percent: pricing.percent, fixed: pricing.fixed };
+}
+
+export async function pricingOf(deps: AdapterDeps, merchantId: string): Promise<Pricing> {
+  return (await deps.terminals.findPricing(merchantId)) ?? deps.defaultPricing;
+}

@@ -1,0 +1,49 @@
+/** Wiring of the acquirer adapter: database, broker, command queue, outbox relay, health. */
+import { CommandServer, OutboxRelay } from '@gateway/messaging';
+import { parsePricing } from '@gateway/money';
+import type { Logger } from '@gateway/observability';
+import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { ClicToPayClient } from './acquirer/clictopay/clictopay.client.js';
+import { adapterCommands } from './commands/adapter.commands.js';
+import type { AdapterConfig } from './config.js';
+import { OrderRepository } from './db/order.repository.js';
+import { TerminalRepository } from './db/terminal.repository.js';
+import { CardOpener } from './domain/card.js';
+import type { AdapterDeps } from './domain/deps.js';
+
+export { loadAdapterConfig, type AdapterConfig } from './config.js';
+
+export const SCHEMA = 'acquirer';
+
+export const migrations = serviceMigrations('acquirer-adapter', import.meta.url);
+
+/** Starts the acquirer adapter; `stop` drains it. */
+export async function startAdapter(config: AdapterConfig, log: Logger): Promise<RunningService> {
+  const defaultPricing = parsePricing(config.defaultFeePercent, config.defaultFeeFixed);
+  if (!defaultPricing) throw new Error('DEFAULT_FEE_PERCENT or DEFAULT_FEE_FIXED is not a valid pricing');
+  const { pool, broker, readiness, close } = openServiceBase('acquirer-adapter', SCHEMA, config, log);
+  const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
+  const deps: AdapterDeps = {
+    orders: new OrderRepository(pool),
+    terminals: new TerminalRepository(pool),
+    acquirer: new ClicToPayClient(config.acquirerTimeoutMs),
+    cards: await CardOpener.fromJwk(config.cardDecryptionKey),
+    sandbox: { baseUrl: config.sandboxUrl, userName: config.sandboxUser, password: config.sandboxPassword },
+    liveUrl: config.liveUrl,
+    defaultPricing,
+    clock: () => new Date(),
+    log,
+    afterCommit: () => relay.wake(),
+  };
+  const http = await listen(healthApp(readiness), config.port);
+  await broker.start();
+  await broker.register(relay);
+  await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps), log, prefetch: config.commandPrefetch }));
+  return {
+    port: http.port,
+    async stop() {
+      await http.close();
+      await close();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/** The checkout service's settings, read and checked before it starts. */
+import { common, int, loadConfig, str, url } from '@gateway/config';
+
+export const checkoutSettings = {
+  ...common,
+  port: int('PORT', 8081, { min: 0, max: 65535 }),
+  /** What buyers' URLs start with; the hosted pages live under /checkout/. */
+  publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
+  /** Public Ed25519 JWK of the session service's link-signing key. */
+  linkVerifyKey: str('LINK_VERIFY_KEY'),
+  /** Public ECDH P-256 JWK of the acquirer adapter: card data is sealed for it alone. */
+  cardEncryptionKey: str('CARD_ENCRYPTION_KEY'),
+  /** How long a payment step (the acquirer's round trips) may take before the page shows it as processing. */
+  paymentTimeoutMs: int('PAYMENT_TIMEOUT_MS', 60_000, { min: 1 }),
+  /** How long the result page waits for the session to record an outcome the adapter already has. */
+  resultWaitMs: int('RESULT_WAIT_MS', 1_500, { min: 0 }),
+};
+
+export type CheckoutConfig = ReturnType<typeof loadCheckoutConfig>;
+
+export function loadCheckoutConfig(env: Record<string, string | undefined> = process.env) {
+  return loadConfig(checkoutSettings, env);
+}

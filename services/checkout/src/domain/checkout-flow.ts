@@ -1,0 +1,223 @@
+/**
+ * The buyer's way through the hosted page (D9), one function per step. Each
+ * returns what to answer: a page with its status, or a redirect within the
+ * page's own origin. Leaving for another origin (the merchant, the bank) is
+ * a page that refreshes there, because a redirect answering a form post
+ * would break the page's form-action 'self' policy.
+ */
+import type { CheckoutView, CommandReply, CommandRequest, CommandType, PaymentStep } from '@gateway/contracts';
+import { AppError } from '@gateway/problem';
+import { RpcTimeoutError } from '@gateway/messaging';
+import type { Logger } from '@gateway/observability';
+import {
+  renderChallengePage,
+  renderLinkExpiredPage,
+  renderOutcomePage,
+  renderPaymentPage,
+  renderProcessingPage,
+  renderRedirectPage,
+  type OrderView,
+  type PaymentPageView,
+} from '../pages/index.js';
+import { checkCardForm } from './card-form.js';
+import type { CardSealer } from './card-sealer.js';
+import type { LinkRef, LinkVerifier } from './link-verifier.js';
+
+export type Answer = { status: number; html: string } | { redirect: string };
+
+export interface FlowDeps {
+  links: LinkVerifier;
+  cards: CardSealer;
+  call: <C extends CommandType>(type: C, data: CommandRequest<C>, timeoutMs?: number) => Promise<CommandReply<C>>;
+  publicBaseUrl: string;
+  paymentTimeoutMs: number;
+  resultWaitMs: number;
+  clock: () => Date;
+  log: Logger;
+}
+
+const PROCESSING_REFRESH_SECONDS = 2;
+
+/** The page for a link: the form while the session is payable, else where it stands. */
+export async function showPage(deps: FlowDeps, token: string): Promise<Answer> {
+  const link = await deps.links.verify(token, deps.clock());
+  if (!link) return expired('expired');
+  const view = await viewOf(deps, link);
+  if (!view) return expired('expired');
+  switch (view.status) {
+    case 'CREATED':
+    case 'PENDING':
+      return { status: 200, html: renderPaymentPage(formView(token, view)) };
+    case 'PROCESSING':
+      return processing(deps, token, view);
+    case 'SUCCEEDED':
+      return expired('paid');
+    case 'EXPIRED':
+      return expired('expired');
+    default:
+      return expired('closed');
+  }
+}
+
+/** The card form was submitted: check it, start an attempt, pay it. */
+export async function pay(deps: FlowDeps, token: string, form: Record<string, unknown>): Promise<Answer> {
+  const link = await deps.links.verify(token, deps.clock());
+  if (!link) return expired('expired');
+  const check = checkCardForm(form, deps.clock());
+  if (!check.ok) {
+    const view = await viewOf(deps, link);
+    if (!view) return expired('expired');
+    if (view.status !== 'CREATED' && view.status !== 'PENDING') return toResult(token);
+    return { status: 422, html: renderPaymentPage({ ...formView(token, view), fieldErrors: check.errors, values: check.values }) };
+  }
+
+  let attempt;
+  try {
+    attempt = await deps.call('attempt.start', link);
+  } catch (err) {
+    // Another attempt running, or the session closed meanwhile: the result page says which.
+    if (err instanceof AppError) return err.code === 'not-found' ? expired('expired') : toResult(token);
+    throw err;
+  }
+  const sealed = await deps.cards.seal(check.card, attempt.attempt_id);
+  const step = await paymentStep(deps, () =>
+    deps.call('payment.authorize', { attempt, card: sealed, term_url: `${pageUrl(deps, token)}/3ds` }, deps.paymentTimeoutMs),
+  );
+  if (step.outcome === 'challenge' && step.challenge) {
+    return { status: 200, html: renderChallengePage({ acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attempt.attempt_id, termUrl: step.challenge.term_url }) };
+  }
+  return toResult(token);
+}
+
+/** The buyer is back from 3-D Secure (the TermUrl): the adapter finishes and confirms. */
+export async function returnFromChallenge(deps: FlowDeps, token: string, form: Record<string, unknown>): Promise<Answer> {
+  const link = await deps.links.verify(token, deps.clock());
+  if (!link) return expired('expired');
+  const paRes = typeof form.PaRes === 'string' ? form.PaRes : '';
+  const attemptId = typeof form.MD === 'string' ? form.MD : '';
+  if (paRes && attemptId) {
+    await paymentStep(deps, () => deps.call('payment.finish_3ds', { session_id: link.session_id, attempt_id: attemptId, pa_res: paRes }, deps.paymentTimeoutMs));
+  }
+  return toResult(token);
+}
+
+/** Where the buyer lands after a payment step. */
+export async function showResult(deps: FlowDeps, token: string): Promise<Answer> {
+  const link = await deps.links.verify(token, deps.clock());
+  if (!link) return expired('expired');
+  let view = await viewOf(deps, link);
+  // The adapter has answered, but the session may not have recorded it yet: a moment's patience.
+  const waitUntil = Date.now() + deps.resultWaitMs;
+  while (view?.status === 'PROCESSING' && Date.now() < waitUntil) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    view = await viewOf(deps, link);
+  }
+  if (!view) return expired('expired');
+  switch (view.status) {
+    case 'SUCCEEDED':
+      return view.return_url
+        ? { status: 200, html: renderRedirectPage(withSessionId(view.return_url, view.session_id), 'Payment successful') }
+        : { status: 200, html: renderOutcomePage('succeeded', 'Thank you: your payment was received.', orderView(view)) };
+    case 'CREATED':
+    case 'PENDING':
+      return { status: 200, html: renderPaymentPage(formView(token, view)) };
+    case 'PROCESSING':
+      return processing(deps, token, view);
+    case 'EXPIRED':
+      return expired('expired');
+    default:
+      return leave(view, view.status === 'CANCELED' ? 'The payment was canceled.' : 'The payment could not be completed.');
+  }
+}
+
+/** "Cancel payment": cancels the session and goes to the merchant's cancel_url. */
+export async function cancelPayment(deps: FlowDeps, token: string): Promise<Answer> {
+  const link = await deps.links.verify(token, deps.clock());
+  if (!link) return expired('expired');
+  let view: CheckoutView;
+  try {
+    view = await deps.call('checkout.cancel', link);
+  } catch (err) {
+    if (err instanceof AppError) return err.code === 'not-found' ? expired('expired') : toResult(token);
+    throw err;
+  }
+  // A link click, not a form post: an HTTP redirect may leave the origin.
+  if (view.cancel_url) return { redirect: withSessionId(view.cancel_url, view.session_id) };
+  return { status: 200, html: renderOutcomePage('failed', 'The payment was canceled.', orderView(view)) };
+}
+
+async function viewOf(deps: FlowDeps, link: LinkRef): Promise<CheckoutView | undefined> {
+  try {
+    return await deps.call('checkout.view', link);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not-found') return undefined;
+    throw err;
+  }
+}
+
+/** Runs a payment step; no answer in time means the outcome is pending, shown as processing. */
+async function paymentStep(deps: FlowDeps, step: () => Promise<PaymentStep>): Promise<PaymentStep> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof RpcTimeoutError) {
+      deps.log.warn('payment step unanswered in time; shown as processing');
+      return { outcome: 'pending' };
+    }
+    throw err;
+  }
+}
+
+function leave(view: CheckoutView, message: string): Answer {
+  if (view.cancel_url) return { status: 200, html: renderRedirectPage(withSessionId(view.cancel_url, view.session_id), 'Payment failed') };
+  return { status: 200, html: renderOutcomePage('failed', message, orderView(view)) };
+}
+
+function processing(deps: FlowDeps, token: string, view: CheckoutView): Answer {
+  return { status: 200, html: renderProcessingPage(orderView(view), `${pageUrl(deps, token)}/result`, PROCESSING_REFRESH_SECONDS) };
+}
+
+function expired(reason: 'expired' | 'paid' | 'closed'): Answer {
+  return { status: 410, html: renderLinkExpiredPage(reason) };
+}
+
+function toResult(token: string): Answer {
+  return { redirect: `/checkout/${token}/result` };
+}
+
+function pageUrl(deps: FlowDeps, token: string): string {
+  return `${deps.publicBaseUrl}/checkout/${token}`;
+}
+
+/** `url` with session_id added to its query (D9). */
+export function withSessionId(url: string, sessionId: string): string {
+  const target = new URL(url);
+  target.searchParams.set('session_id', sessionId);
+  return target.toString();
+}
+
+function orderView(view: CheckoutView): OrderView {
+  const converted = view.original.currency !== 'TND';
+  return {
+    merchantName: view.merchant_name,
+    amount: view.amount,
+    ...(converted ? { original: { amount: view.original.amount, currency: view.original.currency } } : {}),
+    description: view.description,
+    items: view.items,
+    orderNumber: view.order_number,
+    livemode: view.livemode,
+  };
+}
+
+function formView(token: string, view: CheckoutView): PaymentPageView {
+  const page: PaymentPageView = {
+    order: orderView(view),
+    actionUrl: `/checkout/${token}/pay`,
+    cancelHref: `/checkout/${token}/cancel`,
+  };
+  if (view.status === 'PENDING' && view.last_failure_message) {
+    page.notice = view.last_failure_message;
+    page.attemptsLeft = view.max_attempts - view.attempts_count;
+  }
+  return page;
+}

@@ -1,0 +1,14 @@
+/** The hosted checkout pages: pure functions from a view model to an HTML string. */
+export type { CardField, ItemView, OrderView, PaymentPageView } from './views.js';
+export { escapeHtml, layout, STYLESHEET_PATH, type LayoutOptions } from './html.js';
+export { renderPaymentPage } from './payment-page.js';
+export {
+  renderChallengePage,
+  renderErrorPage,
+  renderLinkExpiredPage,
+  renderOutcomePage,
+  renderProcessingPage,
+  renderRedirectPage,
+  type ChallengeView,
+} from './status-pages.js';
+export { CHECKOUT_CSS } from './stylesheet.js';

@@ -1,0 +1,30 @@
+/** View models of the hosted checkout pages: what a route hands to a render function. */
+
+export interface ItemView { name: string; quantity: number; unit_price?: string; description?: string }
+export interface OrderView {
+  merchantName: string;
+  /** TND decimal string, e.g. "12.500": what the card is charged. */
+  amount: string;
+  /** Present only when the merchant asked in another currency: the requested amount and code. */
+  original?: { amount: string; currency: string };
+  description: string;
+  items: ItemView[];
+  orderNumber: string;
+  livemode: boolean;
+}
+export type CardField = 'card_number' | 'expiry' | 'cvc' | 'cardholder_name';
+export interface PaymentPageView {
+  order: OrderView;
+  /** Where the form posts (same origin). */
+  actionUrl: string;
+  /** The buyer-cancel link's href. */
+  cancelHref: string;
+  /** A message about the previous attempt, shown above the form (e.g. "Your card was declined."). */
+  notice?: string;
+  /** Per-field problems from the page's own checks, shown beside the field. */
+  fieldErrors?: Partial<Record<CardField, string>>;
+  /** Values to put back after a field error. Never the card number or security code. */
+  values?: { expiry?: string; cardholder_name?: string };
+  /** Attempts left, shown when a previous attempt failed. */
+  attemptsLeft?: number;
+}

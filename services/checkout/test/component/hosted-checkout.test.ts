@@ -1,0 +1,340 @@
+/**
+ * The hosted page end to end, in real headless Chromium against the whole
+ * system (every service a real process, real PostgreSQL and RabbitMQ, the
+ * sandbox acquirer): paying, declines, 3-D Secure, cancel, concurrent
+ * buyers, the page's headers, and that card numbers never leak.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Big } from 'big.js';
+import type { Browser, Page } from 'playwright-core';
+import { TEST_CARDS, type SessionDetail, type SessionEventData } from '@gateway/contracts';
+import { BrokerTrace, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
+import { launchBrowser, payWith } from './browser.js';
+import { MerchantSite } from './merchant-site.js';
+
+describe('Hosted checkout, in a browser', function () {
+  this.timeout(60_000);
+  let system: TestSystem;
+  let browser: Browser;
+  let shop: MerchantSite;
+  let events: EventCapture;
+  let trace: BrokerTrace;
+
+  before(async () => {
+    trace = await BrokerTrace.start();
+    system = await TestSystem.start();
+    [shop, browser, events] = await Promise.all([MerchantSite.start(), launchBrowser(), system.captureEvents(['session.*', 'payment.*'])]);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await shop?.close();
+    await events?.stop();
+    await trace?.stop();
+    await system?.shutdown();
+  });
+
+  async function newSession(merchant: Merchant, overrides: Record<string, unknown> = {}): Promise<SessionDetail> {
+    const created = await system.api(merchant.testKey).post<SessionDetail>(
+      '/gateway/sessions/',
+      sessionRequest({ return_url: shop.url('/thanks?order=42'), cancel_url: shop.url('/cart'), description: 'Two books', ...overrides }),
+    );
+    assert.equal(created.status, 201);
+    return created.body;
+  }
+
+  async function session(merchant: Merchant, id: string): Promise<SessionDetail> {
+    const read = await system.api(merchant.testKey).get<SessionDetail>(`/gateway/sessions/${id}/`);
+    assert.equal(read.status, 200);
+    return read.body;
+  }
+
+  async function openPage(url: string): Promise<Page> {
+    const page = await browser.newPage();
+    const response = await page.goto(url);
+    assert.equal(response?.status(), 200);
+    return page;
+  }
+
+  it('when a buyer pays with 4242, then they land on return_url with session_id, and the session is SUCCEEDED with one attempt and announced', async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant);
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await page.goto(created.checkout_url ?? '');
+    await assert.doesNotReject(page.getByText('125.500 TND').first().waitFor());
+    await payWith(page, { number: '4242 4242 4242 4242' });
+    await page.waitForURL((url) => url.origin === shop.origin);
+
+    const landed = new URL(page.url());
+    assert.equal(landed.pathname, '/thanks');
+    assert.equal(landed.searchParams.get('order'), '42');
+    assert.equal(landed.searchParams.get('session_id'), created.id);
+    // Nothing but our own origin, then the merchant's: no third-party resource.
+    assert.deepEqual(
+      requested.filter((url) => !url.startsWith(system.baseUrl) && !url.startsWith(shop.origin)),
+      [],
+    );
+
+    const paid = await session(merchant, created.id);
+    assert.equal(paid.status, 'SUCCEEDED');
+    assert.notEqual(paid.completed_at, null);
+    assert.equal(paid.attempts.length, 1);
+    const [attempt] = paid.attempts;
+    assert.equal(attempt?.status, 'SUCCEEDED');
+    assert.equal(attempt?.card_brand, 'visa');
+    assert.equal(attempt?.card_last_four, '4242');
+    assert.equal(attempt?.failure_code, '');
+    assert.equal(new Big(attempt?.fee_amount ?? 'x').plus(attempt?.net_amount ?? 'x').toFixed(3), paid.amount);
+    assert.ok(new Big(attempt?.fee_amount ?? '0').gt(0), 'the default pricing takes a fee');
+
+    const [succeeded] = await events.waitFor<SessionEventData>('session.succeeded', (e) => e.data.session.id === created.id);
+    const payload = succeeded?.data.session;
+    assert.equal(payload?.status, 'SUCCEEDED');
+    assert.ok(payload?.paid_at);
+    assert.deepEqual(payload?.payment, {
+      method: 'card',
+      card_brand: 'visa',
+      card_last_four: '4242',
+      card_country: '',
+      fee_amount: attempt?.fee_amount,
+      net_amount: attempt?.net_amount,
+    });
+    await page.close();
+  });
+
+  it('when a card is declined, then the same page says so and takes another card, which pays', async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant);
+    const page = await openPage(created.checkout_url ?? '');
+    await payWith(page, { number: '4000000000000002' });
+    await page.getByRole('alert').getByText('The card was declined.').waitFor();
+    assert.equal((await session(merchant, created.id)).status, 'PENDING');
+
+    await payWith(page, { number: '5555555555554444' });
+    await page.waitForURL((url) => url.origin === shop.origin);
+    const paid = await session(merchant, created.id);
+    assert.equal(paid.status, 'SUCCEEDED');
+    assert.deepEqual(
+      paid.attempts.map((a) => [a.attempt_number, a.status, a.failure_code, a.card_brand, a.card_last_four]),
+      [
+        [1, 'FAILED', 'card_declined', 'visa', '0002'],
+        [2, 'SUCCEEDED', '', 'mastercard', '4444'],
+      ],
+    );
+    const [failed] = await events.waitFor<SessionEventData>('session.failed', (e) => e.data.session.id === created.id);
+    assert.equal(failed?.data.session.can_retry, true);
+    assert.equal(failed?.data.session.last_failure_code, 'card_declined');
+    assert.equal(failed?.data.session.attempts_count, 1);
+    await page.close();
+  });
+
+  it('when max_attempts cards are declined, then the session is FAILED, can_retry is false, and the buyer goes to cancel_url', async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant, { max_attempts: 2 });
+    const page = await openPage(created.checkout_url ?? '');
+    await payWith(page, { number: '4000000000009995' });
+    await page.getByRole('alert').getByText('insufficient funds').waitFor();
+    await payWith(page, { number: '4000000000000069' });
+    await page.waitForURL((url) => url.origin === shop.origin);
+    const landed = new URL(page.url());
+    assert.equal(landed.pathname, '/cart');
+    assert.equal(landed.searchParams.get('session_id'), created.id);
+
+    const failed = await session(merchant, created.id);
+    assert.equal(failed.status, 'FAILED');
+    assert.deepEqual(
+      failed.attempts.map((a) => a.failure_code),
+      ['insufficient_funds', 'expired_card'],
+    );
+    const announced = await events.waitFor<SessionEventData>('session.failed', (e) => e.data.session.id === created.id, 2);
+    assert.deepEqual(
+      announced.map((e) => [e.data.session.attempts_count, e.data.session.can_retry, e.data.session.status]),
+      [
+        [1, true, 'PENDING'],
+        [2, false, 'FAILED'],
+      ],
+    );
+    await page.close();
+  });
+
+  it('when the buyer completes 3-D Secure, then the payment succeeds', async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant);
+    const page = await openPage(created.checkout_url ?? '');
+    await payWith(page, { number: '4000000000003220' });
+    await page.getByRole('heading', { name: /3-D Secure/ }).waitFor();
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.waitForURL((url) => url.origin === shop.origin);
+    assert.equal(new URL(page.url()).searchParams.get('session_id'), created.id);
+    const paid = await session(merchant, created.id);
+    assert.equal(paid.status, 'SUCCEEDED');
+    assert.equal(paid.attempts[0]?.status, 'SUCCEEDED');
+    await page.close();
+  });
+
+  it('when the buyer fails 3-D Secure, then the attempt fails authentication_failed and the page takes another card', async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant);
+    const page = await openPage(created.checkout_url ?? '');
+    await payWith(page, { number: '4000000000003220' });
+    await page.getByRole('button', { name: 'Fail authentication' }).click();
+    await page.getByRole('alert').getByText('3-D Secure authentication failed.').waitFor();
+    const pending = await session(merchant, created.id);
+    assert.equal(pending.status, 'PENDING');
+    assert.equal(pending.attempts[0]?.failure_code, 'authentication_failed');
+    await page.close();
+  });
+
+  it('when the buyer cancels, then the session is CANCELED, announced, and the buyer lands on cancel_url with session_id', async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant);
+    const page = await openPage(created.checkout_url ?? '');
+    await page.getByRole('link', { name: 'Cancel payment' }).click();
+    await page.waitForURL((url) => url.origin === shop.origin);
+    const landed = new URL(page.url());
+    assert.equal(landed.pathname, '/cart');
+    assert.equal(landed.searchParams.get('session_id'), created.id);
+    assert.equal((await session(merchant, created.id)).status, 'CANCELED');
+    await events.waitFor<SessionEventData>('session.canceled', (e) => e.data.session.id === created.id);
+
+    // The link of a closed session shows the expired page.
+    const again = await page.goto(created.checkout_url ?? '');
+    assert.equal(again?.status(), 410);
+    await page.getByRole('heading', { name: 'This payment link has expired' }).waitFor();
+    await page.close();
+  });
+
+  it('when a link is forged or unknown, then the page says it has expired, with 410 and no detail', async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant);
+    const token = (created.checkout_url ?? '').split('/checkout/')[1] ?? '';
+    const [header, payload] = token.split('.');
+    const forged = `${header}.${payload}.${'A'.repeat(86)}`;
+    for (const url of [`${system.baseUrl}/checkout/${forged}`, `${system.baseUrl}/checkout/not-a-link`]) {
+      const page = await browser.newPage();
+      const response = await page.goto(url);
+      assert.equal(response?.status(), 410);
+      await page.getByRole('heading', { name: 'This payment link has expired' }).waitFor();
+      assert.doesNotMatch(await page.content(), /ps_|Error:|at /);
+      await page.close();
+    }
+  });
+
+  it("when the page is served, then it carries D9's security headers and posts only to its own origin", async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant);
+    const response = await fetch(created.checkout_url ?? '');
+    assert.equal(response.status, 200);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.match(csp, /form-action 'self'/);
+    assert.match(csp, /default-src 'none'/);
+    assert.doesNotMatch(csp, /https?:/, 'no third-party source');
+    assert.equal(response.headers.get('x-frame-options'), 'DENY');
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+    assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+    const html = await response.text();
+    assert.match(html, /<form[^>]+method="post"[^>]+action="\/checkout\/[^"]+\/pay"/);
+    assert.doesNotMatch(html, /<script/);
+    assert.match(html, /Test mode/);
+  });
+
+  it('when two buyers pay one session at once, then one attempt runs and the other is refused; an unanswered acquirer leaves it PROCESSING, charged once', async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant);
+    const [first, second] = await Promise.all([openPage(created.checkout_url ?? ''), openPage(created.checkout_url ?? '')]);
+    // The first card's acquirer keeps silent past the adapter's deadline.
+    const slow = payWith(first!, { number: '4000000000000036' });
+    await waitForStatus(merchant, created.id, 'PROCESSING');
+    await payWith(second!, { number: '4242424242424242' });
+    await second!.getByRole('heading', { name: 'Payment processing' }).waitFor();
+    await slow;
+    await first!.getByRole('heading', { name: 'Payment processing' }).waitFor();
+
+    const stuck = await session(merchant, created.id);
+    assert.equal(stuck.status, 'PROCESSING');
+    assert.equal(stuck.attempts.length, 1);
+    assert.equal(stuck.attempts[0]?.status, 'PROCESSING');
+    // The merchant cannot cancel it meanwhile.
+    assert.equal((await system.api(merchant.testKey).post(`/gateway/sessions/${created.id}/cancel/`)).status, 409);
+
+    // The acquirer did charge the first attempt, once; no second attempt ever reached it.
+    const orders = await system.db.query<{ order_number: string; status: string }>('SELECT order_number, status FROM acquirer.orders WHERE session_id = $1', [
+      created.id,
+    ]);
+    assert.deepEqual(
+      orders.map((o) => o.status),
+      ['UNKNOWN'],
+    );
+    const acquirerStatus = await sandboxStatus(orders[0]?.order_number ?? '');
+    assert.equal(acquirerStatus.orderStatus, 2);
+    assert.equal((await sandboxStatus((orders[0]?.order_number ?? '').replace(/-1$/, '-2'))).errorCode, '6');
+    await first!.close();
+    await second!.close();
+  });
+
+  it('after those payments, then no test card number is in any schema, any log, or any message on the broker', async () => {
+    const numbers = TEST_CARDS.map((card) => card.number);
+    const found = (where: string, text: string) => numbers.filter((n) => text.includes(n)).map((n) => `${n} in ${where}`);
+
+    const dump = await system.dumpDatabase();
+    assert.ok(dump.includes('CREATE TABLE acquirer.orders'), 'the dump covers every schema');
+    const logs = readdirSync(system.logDir).map((file) => [file, readFileSync(join(system.logDir, file), 'utf8')] as const);
+    assert.ok(logs.some(([, text]) => text.includes('payment approved')), 'the logs cover the payments');
+    assert.ok(trace.bodies.length > 50, 'the trace saw the traffic');
+    assert.ok(trace.bodies.some((body) => body.includes('payment.authorize')), 'the trace saw the card commands');
+
+    assert.deepEqual(
+      [...found('the database', dump), ...logs.flatMap(([file, text]) => found(file, text)), ...trace.bodies.flatMap((body) => found('a broker message', body))],
+      [],
+    );
+  });
+
+  async function waitForStatus(merchant: Merchant, id: string, status: string): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    while ((await session(merchant, id)).status !== status) {
+      if (Date.now() > deadline) assert.fail(`session never became ${status}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  async function sandboxStatus(orderNumber: string): Promise<{ errorCode: string; orderStatus?: number }> {
+    const response = await fetch(`${system.sandboxUrl}/payment/rest/getOrderStatusExtended.do`, {
+      method: 'POST',
+      body: new URLSearchParams({ userName: system.sandboxTerminal.user, password: system.sandboxTerminal.password, orderNumber }),
+    });
+    return (await response.json()) as { errorCode: string; orderStatus?: number };
+  }
+});
+
+describe('Hosted checkout, lapsed links', function () {
+  this.timeout(30_000);
+  let system: TestSystem;
+
+  before(async () => {
+    system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher', 'checkout'], serviceEnv: { session: { CHECKOUT_LINK_TTL_SECONDS: '1' } } });
+  });
+
+  after(async () => {
+    await system?.shutdown();
+  });
+
+  it('when a link has lapsed, then it shows the expired page with 410, and the session can still issue a new one', async () => {
+    const merchant = await system.newMerchant();
+    const created = await system.api(merchant.testKey).post<SessionDetail>('/gateway/sessions/', sessionRequest());
+    const first = await fetch(created.body.checkout_url ?? '');
+    assert.equal(first.status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const lapsed = await fetch(created.body.checkout_url ?? '');
+    assert.equal(lapsed.status, 410);
+    assert.match(await lapsed.text(), /This payment link has expired/);
+    assert.equal(lapsed.headers.get('cache-control'), 'no-store');
+    const fresh = await system.api(merchant.testKey).post<{ checkout_url: string }>(`/gateway/sessions/${created.body.id}/checkout/`);
+    assert.equal(fresh.status, 201);
+    assert.equal((await fetch(fresh.body.checkout_url)).status, 200);
+  });
+});

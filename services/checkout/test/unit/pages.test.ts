@@ -1,0 +1,395 @@
+import assert from 'node:assert/strict';
+import { TEST_CARDS } from '@gateway/contracts';
+import {
+  CHECKOUT_CSS,
+  escapeHtml,
+  renderChallengePage,
+  renderErrorPage,
+  renderLinkExpiredPage,
+  renderOutcomePage,
+  renderPaymentPage,
+  renderProcessingPage,
+  renderRedirectPage,
+  type OrderView,
+  type PaymentPageView,
+} from '../../src/pages/index.js';
+
+const STYLESHEET = '/checkout/assets/checkout.css';
+
+function order(overrides: Partial<OrderView> = {}): OrderView {
+  return {
+    merchantName: 'Librairie Al Kitab',
+    amount: '12.500',
+    description: 'Two books',
+    items: [
+      { name: 'Poems', quantity: 1, unit_price: '7.500' },
+      { name: 'Novel', quantity: 2, unit_price: '2.500', description: 'Paperback' },
+    ],
+    orderNumber: 'ORD-1042',
+    livemode: true,
+    ...overrides,
+  };
+}
+
+function paymentView(overrides: Partial<PaymentPageView> = {}): PaymentPageView {
+  return { order: order(), actionUrl: '/checkout/pay/tok123', cancelHref: '/checkout/pay/tok123/cancel', ...overrides };
+}
+
+function unescapeHtml(value: string): string {
+  return value.replace(/&(amp|lt|gt|quot|#39);/g, (_, entity: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[entity] ?? '');
+}
+
+/** The opening tag of the input named `name`; quoted attribute values are escaped, so they hold no ">". */
+function inputTag(html: string, name: string): string {
+  const tag = html.match(new RegExp(`<input[^>]*\\bname="${name}"[^>]*>`))?.[0];
+  assert.ok(tag, `no input named ${name}`);
+  return tag;
+}
+
+function attribute(tag: string, name: string): string | undefined {
+  const value = tag.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1];
+  return value === undefined ? undefined : unescapeHtml(value);
+}
+
+function elementText(html: string, id: string): string {
+  const match = html.match(new RegExp(`<(\\w+)[^>]*\\bid="${id}"[^>]*>([\\s\\S]*?)</\\1>`));
+  assert.ok(match, `no element with id ${id}`);
+  return unescapeHtml((match[2] ?? '').replace(/<[^>]*>/g, ''));
+}
+
+function refreshOf(html: string): { seconds: number; url: string } | undefined {
+  const content = html.match(/<meta http-equiv="refresh" content="([^"]*)">/)?.[1];
+  if (content === undefined) return undefined;
+  const [, seconds, url] = unescapeHtml(content).match(/^(\d+);url=(.*)$/s) ?? [];
+  assert.ok(seconds !== undefined && url !== undefined, `bad refresh content ${content}`);
+  return { seconds: Number(seconds), url };
+}
+
+function linkHref(html: string, text: string): string | undefined {
+  const href = html.match(new RegExp(`<a [^>]*href="([^"]*)"[^>]*>${text}</a>`))?.[1];
+  return href === undefined ? undefined : unescapeHtml(href);
+}
+
+/** Every URL a page points at: href, src, action, and the refresh target. */
+function urlsIn(html: string): string[] {
+  const attributes = [...html.matchAll(/\s(?:href|src|action|srcset|formaction|poster|data)="([^"]*)"/g)].map((m) => unescapeHtml(m[1] ?? ''));
+  const refresh = refreshOf(html);
+  return refresh === undefined ? attributes : [...attributes, refresh.url];
+}
+
+describe('checkout pages', () => {
+  describe('payment page', () => {
+    it('When the page renders, then each field has a visible label with the exact text, bound by for/id to the named input', () => {
+      const html = renderPaymentPage(paymentView());
+      const expected = [
+        ['Card number', 'card_number'],
+        ['Expiry date', 'expiry'],
+        ['Security code', 'cvc'],
+        ['Name on card', 'cardholder_name'],
+      ] as const;
+      for (const [label, name] of expected) {
+        const id = html.match(new RegExp(`<label for="([^"]+)">${label}</label>`))?.[1];
+        assert.ok(id, `no label "${label}"`);
+        assert.equal(attribute(inputTag(html, name), 'id'), id);
+      }
+    });
+
+    it('When the page renders, then the inputs carry the card autocomplete tokens, numeric keyboards, the MM/YY placeholder and the cvc maxlength', () => {
+      const html = renderPaymentPage(paymentView());
+      const card = inputTag(html, 'card_number');
+      assert.equal(attribute(card, 'autocomplete'), 'cc-number');
+      assert.equal(attribute(card, 'inputmode'), 'numeric');
+      const expiry = inputTag(html, 'expiry');
+      assert.equal(attribute(expiry, 'autocomplete'), 'cc-exp');
+      assert.equal(attribute(expiry, 'placeholder'), 'MM/YY');
+      const cvc = inputTag(html, 'cvc');
+      assert.equal(attribute(cvc, 'autocomplete'), 'cc-csc');
+      assert.equal(attribute(cvc, 'inputmode'), 'numeric');
+      assert.equal(attribute(cvc, 'maxlength'), '4');
+      assert.equal(attribute(inputTag(html, 'cardholder_name'), 'autocomplete'), 'cc-name');
+    });
+
+    it('When the page renders, then the form posts to the action URL and the submit button reads "Pay <amount> TND"', () => {
+      const html = renderPaymentPage(paymentView());
+      const form = html.match(/<form[^>]*>/)?.[0] ?? '';
+      assert.equal(attribute(form, 'method'), 'post');
+      assert.equal(attribute(form, 'action'), '/checkout/pay/tok123');
+      const buttons = [...html.matchAll(/<button type="submit"[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]);
+      assert.deepEqual(buttons, ['Pay 12.500 TND']);
+    });
+
+    it('When the page renders, then a nofollow "Cancel payment" link points at the cancel href after the form', () => {
+      const html = renderPaymentPage(paymentView());
+      assert.equal(linkHref(html, 'Cancel payment'), '/checkout/pay/tok123/cancel');
+      const link = html.match(/<a [^>]*>Cancel payment<\/a>/)?.[0] ?? '';
+      assert.equal(attribute(link, 'rel'), 'nofollow');
+      assert.ok(html.indexOf('</form>') < html.indexOf('Cancel payment'));
+    });
+
+    it('When the page renders, then it shows the merchant, the TND amount, description, order number and items with quantity and unit price', () => {
+      const html = renderPaymentPage(paymentView());
+      for (const text of ['Librairie Al Kitab', '12.500 TND', 'Two books', 'ORD-1042', 'Poems', 'Paperback', '7.500 TND', '2.500 TND']) {
+        assert.ok(html.includes(text), `missing ${text}`);
+      }
+      assert.match(html, /<tr><th scope="row">Novel<span[^>]*>Paperback<\/span><\/th><td class="num">2<\/td><td class="num">2\.500 TND<\/td><\/tr>/);
+    });
+
+    it('When no item has a unit price, then the items table has no price column', () => {
+      const html = renderPaymentPage(paymentView({ order: order({ items: [{ name: 'Gift', quantity: 3 }] }) }));
+      assert.ok(!html.includes('Unit price'));
+      assert.match(html, /<th scope="row">Gift<\/th><td class="num">3<\/td><\/tr>/);
+    });
+
+    it('When there are no items, then no items table is rendered', () => {
+      assert.ok(!renderPaymentPage(paymentView({ order: order({ items: [] }) })).includes('<table'));
+    });
+
+    it('When the order was placed in another currency, then an "Ordered as" line shows the original amount and unit prices carry that currency', () => {
+      const html = renderPaymentPage(paymentView({ order: order({ original: { amount: '3.75', currency: 'EUR' } }) }));
+      assert.match(html, /Ordered as 3\.75 EUR/);
+      assert.ok(html.includes('12.500 TND'));
+      assert.ok(html.includes('7.500 EUR'));
+    });
+
+    it('When the order is in TND, then there is no "Ordered as" line', () => {
+      assert.ok(!renderPaymentPage(paymentView()).includes('Ordered as'));
+    });
+
+    it('When merchant, description and item text hold markup, then it is shown escaped and never as tags', () => {
+      const evil = '<script>alert(1)</script>';
+      const html = renderPaymentPage(
+        paymentView({
+          order: order({ merchantName: evil, description: evil, items: [{ name: evil, quantity: 1, description: evil, unit_price: '1.000' }], orderNumber: evil }),
+          notice: evil,
+          fieldErrors: { expiry: evil },
+        }),
+      );
+      assert.ok(!/<script/i.test(html));
+      const escaped = '&lt;script&gt;alert(1)&lt;/script&gt;';
+      assert.ok(html.split(escaped).length - 1 >= 7, 'each value shows escaped');
+    });
+
+    it('When attribute values hold quotes, then they stay inside their quoted attribute', () => {
+      const html = renderPaymentPage(
+        paymentView({
+          actionUrl: '/pay?a="x" onmouseover="alert(1)',
+          cancelHref: "/cancel?b='y'",
+          values: { cardholder_name: 'O\'Brien "Jr" <b>', expiry: '"><img src=x>' },
+        }),
+      );
+      assert.ok(html.includes('action="/pay?a=&quot;x&quot; onmouseover=&quot;alert(1)"'));
+      assert.ok(html.includes('href="/cancel?b=&#39;y&#39;"'));
+      assert.equal(attribute(inputTag(html, 'cardholder_name'), 'value'), 'O\'Brien "Jr" <b>');
+      assert.equal(attribute(inputTag(html, 'expiry'), 'value'), '"><img src=x>');
+      assert.ok(!html.includes('<img'));
+      const form = html.match(/<form[^>]*>/)?.[0] ?? '';
+      assert.equal(attribute(form, 'action'), '/pay?a="x" onmouseover="alert(1)');
+      assert.ok(!/\sonmouseover="/.test(html), 'no attribute escaped its quotes');
+    });
+
+    it('When escapeHtml is given the five special characters, then each becomes an entity', () => {
+      assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+      assert.equal(escapeHtml(42), '42');
+    });
+
+    it('When the session is in test mode, then a "Test mode" banner lists every test card grouped in fours with its label and the expiry and code rule', () => {
+      const html = renderPaymentPage(paymentView({ order: order({ livemode: false }) }));
+      assert.match(html, /<section class="test-banner"[^>]*>\n<p class="test-banner-title"[^>]*>Test mode<\/p>/);
+      assert.match(html, /no real money moves/);
+      assert.match(html, /any future expiry date, any 3-digit security code/);
+      assert.ok(html.includes('4242 4242 4242 4242'));
+      for (const card of TEST_CARDS) {
+        const grouped = card.number.match(/.{1,4}/g)?.join(' ') ?? '';
+        assert.ok(html.includes(`${grouped}</span> <span class="card-label">${escapeHtml(card.label)}</span>`), `missing ${card.number}`);
+      }
+      assert.ok(html.indexOf('Test mode') < html.indexOf('<form'), 'the banner comes before the form');
+    });
+
+    it('When the session is live, then there is no test banner and no test card', () => {
+      const html = renderPaymentPage(paymentView());
+      assert.ok(!html.includes('Test mode'));
+      assert.ok(!html.includes('4242'));
+    });
+
+    it('When field errors are given, then each shows beside its field, linked by aria-describedby, and the input is marked invalid', () => {
+      const html = renderPaymentPage(
+        paymentView({ fieldErrors: { card_number: 'Enter a valid card number.', cvc: 'Enter the 3-digit security code.' } }),
+      );
+      const card = inputTag(html, 'card_number');
+      assert.equal(attribute(card, 'aria-invalid'), 'true');
+      const cardIds = (attribute(card, 'aria-describedby') ?? '').split(' ');
+      assert.ok(cardIds.some((id) => elementText(html, id) === 'Error: Enter a valid card number.'));
+      const cvc = inputTag(html, 'cvc');
+      const cvcIds = (attribute(cvc, 'aria-describedby') ?? '').split(' ');
+      assert.ok(cvcIds.some((id) => elementText(html, id) === 'Error: Enter the 3-digit security code.'));
+      assert.equal(attribute(inputTag(html, 'expiry'), 'aria-invalid'), undefined);
+      assert.ok(!html.includes('role="alert"'), 'no notice was given');
+      assert.match(html, /<title>Error: /);
+    });
+
+    it('When there are no field errors, then no input is marked invalid', () => {
+      const html = renderPaymentPage(paymentView());
+      assert.ok(!html.includes('aria-invalid'));
+      assert.ok(!html.includes('field-error'));
+    });
+
+    it('When a notice and attempts left are given, then they show in a role="alert" element above the form', () => {
+      const html = renderPaymentPage(paymentView({ notice: 'Your card was declined.', attemptsLeft: 2 }));
+      const alert = html.match(/<div class="notice" role="alert">([\s\S]*?)<\/div>/)?.[1] ?? '';
+      assert.ok(alert.includes('Your card was declined.'));
+      assert.ok(alert.includes('You can try 2 more times.'));
+      assert.ok(html.indexOf('role="alert"') < html.indexOf('<form'));
+      assert.ok(renderPaymentPage(paymentView({ notice: 'Declined.', attemptsLeft: 1 })).includes('You can try 1 more time.'));
+    });
+
+    it('When values are given back, then expiry and name are refilled but the card number and security code never carry a value', () => {
+      const values = { expiry: '04/29', cardholder_name: 'Amira Ben Salah', card_number: '4000056655665556', cvc: '737' };
+      const html = renderPaymentPage(paymentView({ values, fieldErrors: { expiry: 'Enter a future date.' } }));
+      assert.equal(attribute(inputTag(html, 'expiry'), 'value'), '04/29');
+      assert.equal(attribute(inputTag(html, 'cardholder_name'), 'value'), 'Amira Ben Salah');
+      assert.equal(attribute(inputTag(html, 'card_number'), 'value'), undefined);
+      assert.equal(attribute(inputTag(html, 'cvc'), 'value'), undefined);
+      assert.ok(!html.includes('4000056655665556'));
+      assert.ok(!html.includes('737'));
+    });
+  });
+
+  describe('status pages', () => {
+    it('When a payment is processing, then the page says so, warns against paying again, and refreshes to the given URL', () => {
+      const html = renderProcessingPage(order(), '/checkout/pay/tok123/status?x=1&y=2', 3);
+      assert.match(html, /<h1>Payment processing<\/h1>/);
+      assert.match(html, /confirming your payment/);
+      assert.match(html, /do not pay again/);
+      assert.deepEqual(refreshOf(html), { seconds: 3, url: '/checkout/pay/tok123/status?x=1&y=2' });
+      assert.ok(html.includes('content="3;url=/checkout/pay/tok123/status?x=1&amp;y=2"'));
+    });
+
+    it('When a refresh time is not a whole number of seconds, then the page refuses to render', () => {
+      assert.throws(() => renderProcessingPage(order(), '/x', -1), RangeError);
+      assert.throws(() => renderProcessingPage(order(), '/x', 1.5), RangeError);
+    });
+
+    it('When the outcome pages render, then the headings are exactly "Payment successful" and "Payment failed", with the message and summary', () => {
+      const success = renderOutcomePage('succeeded', 'Thank you for your order.', order());
+      assert.deepEqual([...success.matchAll(/<h1[^>]*>([^<]*)<\/h1>/g)].map((m) => m[1]), ['Payment successful']);
+      for (const text of ['Thank you for your order.', 'Librairie Al Kitab', '12.500 TND', 'ORD-1042']) assert.ok(success.includes(text), `missing ${text}`);
+      const failure = renderOutcomePage('failed', 'Your card was declined & no attempts are left.');
+      assert.deepEqual([...failure.matchAll(/<h1[^>]*>([^<]*)<\/h1>/g)].map((m) => m[1]), ['Payment failed']);
+      assert.ok(failure.includes('Your card was declined &amp; no attempts are left.'));
+      assert.ok(!failure.includes('<dl'), 'no summary without an order');
+    });
+
+    it('When a redirect page renders, then it refreshes at once to the URL and offers a Continue link to it', () => {
+      const url = 'https://shop.example/return?ref=a&session_id=ps_123';
+      const html = renderRedirectPage(url, 'Returning to the shop');
+      assert.deepEqual(refreshOf(html), { seconds: 0, url });
+      assert.equal(linkHref(html, 'Continue'), url);
+      assert.match(html, /<h1>Returning to the shop<\/h1>/);
+    });
+
+    it('When a challenge page renders, then it refreshes at once to the ACS URL with PaReq, MD and TermUrl encoded after the existing query', () => {
+      const challenge = {
+        acsUrl: 'https://acs.bank.example/challenge?lang=fr',
+        paReq: 'eJx+/=a b&c%',
+        md: 'ps_123|att 1',
+        termUrl: 'https://pay.example/checkout/3ds/return?token=t&x=1',
+      };
+      const html = renderChallengePage(challenge);
+      assert.match(html, /<h1>Redirecting to your bank<\/h1>/);
+      const refresh = refreshOf(html);
+      assert.equal(refresh?.seconds, 0);
+      const target = refresh?.url ?? '';
+      assert.equal(linkHref(html, 'Continue'), target);
+      assert.ok(target.startsWith('https://acs.bank.example/challenge?lang=fr&PaReq='), target);
+      assert.ok(!/[ |]/.test(target), 'spaces and pipes are encoded');
+      const parsed = new URL(target);
+      assert.equal(parsed.origin + parsed.pathname, 'https://acs.bank.example/challenge');
+      assert.deepEqual([...parsed.searchParams], [
+        ['lang', 'fr'],
+        ['PaReq', challenge.paReq],
+        ['MD', challenge.md],
+        ['TermUrl', challenge.termUrl],
+      ]);
+    });
+
+    it('When the ACS URL has no query, then the challenge query starts it', () => {
+      const html = renderChallengePage({ acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' });
+      assert.equal(refreshOf(html)?.url, 'https://acs.example/c?PaReq=p&MD=m&TermUrl=https%3A%2F%2Fpay.example%2Ft');
+    });
+
+    it('When a link has expired, been paid or been closed, then the heading is the same and one sentence tells which, with no identifier', () => {
+      const sentences = {
+        expired: /ask the merchant for a new payment link/,
+        paid: /This order has already been paid\./,
+        closed: /This payment is no longer open\./,
+      } as const;
+      for (const reason of ['expired', 'paid', 'closed'] as const) {
+        const html = renderLinkExpiredPage(reason);
+        assert.match(html, /<h1>This payment link has expired<\/h1>/);
+        assert.match(html, sentences[reason]);
+        for (const [other, sentence] of Object.entries(sentences)) if (other !== reason) assert.doesNotMatch(html, sentence);
+        assert.doesNotMatch(html, /ps_|ord_|tok/);
+      }
+    });
+
+    it('When an error page renders, then it says "Page not found" for 404 and "Something went wrong" otherwise, without the status details', () => {
+      assert.match(renderErrorPage(404), /<h1>Page not found<\/h1>/);
+      for (const status of [500, 502, 410]) {
+        const html = renderErrorPage(status);
+        assert.match(html, /<h1>Something went wrong<\/h1>/);
+        assert.ok(!html.includes(String(status)));
+      }
+    });
+  });
+
+  describe('every page', () => {
+    const returnUrl = 'https://shop.example/return?session_id=ps_1';
+    const challenge = { acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' };
+    const passedIn = new Set([STYLESHEET, '/checkout/pay/tok123', '/checkout/pay/tok123/cancel', '/checkout/pay/tok123/status', returnUrl]);
+    const pages: Record<string, string> = {
+      'payment (live)': renderPaymentPage(paymentView({ notice: 'Declined.', attemptsLeft: 1, fieldErrors: { cvc: 'Bad.' } })),
+      'payment (test)': renderPaymentPage(paymentView({ order: order({ livemode: false, original: { amount: '3.75', currency: 'EUR' } }) })),
+      processing: renderProcessingPage(order({ livemode: false }), '/checkout/pay/tok123/status', 2),
+      succeeded: renderOutcomePage('succeeded', 'Paid.', order()),
+      failed: renderOutcomePage('failed', 'Not paid.'),
+      redirect: renderRedirectPage(returnUrl, 'Returning to the shop'),
+      challenge: renderChallengePage(challenge),
+      'link expired': renderLinkExpiredPage('expired'),
+      'not found': renderErrorPage(404),
+      error: renderErrorPage(500),
+    };
+    const challengeTarget = refreshOf(pages['challenge'] ?? '')?.url ?? '';
+
+    for (const [name, html] of Object.entries(pages)) {
+      it(`When the ${name} page renders, then it is a complete English document loading only our stylesheet`, () => {
+        assert.ok(html.startsWith('<!doctype html>\n<html lang="en">'));
+        assert.ok(html.includes('<meta charset="utf-8">'));
+        assert.ok(html.includes('<meta name="viewport" content="width=device-width, initial-scale=1">'));
+        assert.match(html, /<title>[^<]+<\/title>/);
+        assert.deepEqual(html.match(/<link[^>]*>/g), [`<link rel="stylesheet" href="${STYLESHEET}">`]);
+      });
+
+      it(`When the ${name} page renders, then it has no script, no inline style and no URL other than those passed in`, () => {
+        assert.doesNotMatch(html, /<script/i);
+        assert.doesNotMatch(html, /\sstyle=/i);
+        assert.doesNotMatch(html, /<style/i);
+        assert.doesNotMatch(html, /\son[a-z]+=/i);
+        assert.doesNotMatch(html, /\ssrc=/i);
+        for (const url of urlsIn(html)) assert.ok(passedIn.has(url) || url === challengeTarget, `unexpected URL ${url}`);
+        const absolute = [...unescapeHtml(html).matchAll(/(?:https?:)?\/\/[^\s"'<>]+/g)].map((m) => m[0]);
+        for (const url of absolute) {
+          assert.ok([...passedIn, challengeTarget].some((allowed) => allowed.includes(url)), `unexpected absolute URL ${url}`);
+        }
+      });
+    }
+  });
+
+  describe('stylesheet', () => {
+    it('When the stylesheet is read, then it loads nothing from elsewhere and stays short', () => {
+      assert.doesNotMatch(CHECKOUT_CSS, /@import|url\(|https?:/);
+      assert.ok(CHECKOUT_CSS.split('\n').length <= 150);
+      assert.match(CHECKOUT_CSS, /max-width: 28rem/);
+      assert.match(CHECKOUT_CSS, /:focus-visible/);
+    });
+  });
+});

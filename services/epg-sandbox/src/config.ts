@@ -1,0 +1,60 @@
+/** The sandbox acquirer's settings, read and checked before it starts. */
+import { randomBytes } from 'node:crypto';
+import { common, int, loadConfig, url, type Setting } from '@gateway/config';
+
+/** userName → password of every terminal the sandbox accepts. */
+export type Terminals = ReadonlyMap<string, string>;
+
+/** `userName:password` pairs separated by commas; a password may itself contain `:`. */
+function terminals(env: string, fallback: string): Setting<Terminals> {
+  const parse = (raw: string): Terminals => {
+    const out = new Map<string, string>();
+    for (const pair of raw.split(',')) {
+      const at = pair.indexOf(':');
+      const userName = pair.slice(0, at).trim();
+      const password = pair.slice(at + 1);
+      if (at < 0 || userName === '' || password === '') throw new Error('must be comma-separated userName:password pairs');
+      if (out.has(userName)) throw new Error('names a terminal twice');
+      out.set(userName, password);
+    }
+    return out;
+  };
+  return { env, parse, fallback: () => parse(fallback), secret: true };
+}
+
+/** An HMAC key; 32 fresh random bytes at boot when unset, so tokens die with the process. */
+function hmacKey(env: string): Setting<Buffer> {
+  return {
+    env,
+    secret: true,
+    parse: (raw) => {
+      if (raw.length < 16) throw new Error('must be at least 16 characters');
+      return Buffer.from(raw, 'utf8');
+    },
+    fallback: () => randomBytes(32),
+  };
+}
+
+// Only the logging and shutdown settings of `common`: the sandbox has no broker,
+// so AMQP_URL, BROKER_PREFIX and RPC_TIMEOUT_MS would be settings that do nothing.
+export const sandboxSettings = {
+  logLevel: common.logLevel,
+  shutdownTimeoutMs: common.shutdownTimeoutMs,
+  port: int('PORT', 8086, { min: 0, max: 65535 }),
+  terminals: terminals('SANDBOX_TERMINALS', 'gateway-test:gateway-test-password'),
+  /** Base URL a buyer's browser uses to reach the sandbox (acsUrl, formUrl). */
+  publicUrl: url('SANDBOX_PUBLIC_URL', 'http://localhost:8086'),
+  /** How long the "does not answer in time" card keeps its caller waiting. */
+  slowDelayMs: int('SANDBOX_SLOW_DELAY_MS', 30_000, { min: 0, max: 600_000 }),
+  /** Orders kept in memory; the oldest are forgotten beyond it. */
+  orderRetention: int('SANDBOX_ORDER_RETENTION', 200_000, { min: 1, max: 10_000_000 }),
+  /** Key of the paReq/paRes tokens. */
+  secret: hmacKey('SANDBOX_SECRET'),
+};
+
+export type SandboxConfig = ReturnType<typeof loadSandboxConfig>;
+
+/** Reads and checks the sandbox's settings; throws one ConfigError naming every bad value. */
+export function loadSandboxConfig(env: Record<string, string | undefined> = process.env) {
+  return loadConfig(sandboxSettings, env);
+}

@@ -1,0 +1,26 @@
+/**
+ * The issuer's answers (actionCode and actionCodeDescription) the sandbox gives:
+ * approval, "nothing yet", and one distinct code per D8 failure.
+ */
+
+export interface Action {
+  readonly code: number;
+  readonly description: string;
+}
+
+export const APPROVED: Action = { code: 0, description: 'Approved' };
+export const NO_PAYMENT_ATTEMPT: Action = { code: -100, description: 'No payment attempts' };
+/** Same code as no attempt: the payment is not finished until the issuer authenticates. */
+export const AUTHENTICATING: Action = { code: -100, description: '3-D Secure authentication in progress' };
+
+/** Why a payment attempt failed, each with its own actionCode. */
+export const DECLINES = {
+  card_declined: { code: 100, description: 'Declined: do not honour' },
+  insufficient_funds: { code: 116, description: 'Declined: insufficient funds' },
+  expired_card: { code: 101, description: 'Declined: expired card' },
+  incorrect_cvc: { code: 2004, description: 'Declined: incorrect security code' },
+  processing_error: { code: 909, description: 'System malfunction' },
+  authentication_failed: { code: 2006, description: '3-D Secure authentication failed' },
+} as const satisfies Record<string, Action>;
+
+export type DeclineReason = keyof typeof DECLINES;

@@ -1,0 +1,22 @@
+/**
+ * Amounts in millimes, the protocol's minor units. They arrive as digit strings
+ * and stay integers; the bound keeps them exact as JavaScript numbers.
+ */
+
+/** 999 999.999 TND: nine digits of millimes, far below Number.MAX_SAFE_INTEGER. */
+export const MAX_MILLIMES = 999_999_999n;
+
+/** A positive integer of millimes from its digits, or undefined when it is not one. */
+export function parseMillimes(raw: string): number | undefined {
+  if (!/^[0-9]{1,10}$/.test(raw)) return undefined;
+  const value = BigInt(raw);
+  if (value < 1n || value > MAX_MILLIMES) return undefined;
+  return Number(value);
+}
+
+/** Millimes as TND with three decimals ("125.500"), by string arithmetic. */
+export function formatTnd(millimes: number): string {
+  if (!Number.isSafeInteger(millimes) || millimes < 0) throw new RangeError('millimes must be a non-negative safe integer');
+  const digits = String(millimes).padStart(4, '0');
+  return `${digits.slice(0, -3)}.${digits.slice(-3)}`;
+}

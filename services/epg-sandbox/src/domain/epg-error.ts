@@ -1,0 +1,32 @@
+/**
+ * The acquirer's error catalogue (ACQUIRER.md, errorCode) and the one error type
+ * a call throws to answer with a non-zero errorCode.
+ */
+
+/** errorCode as the wire carries it: a string. */
+export type ErrorCode = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+
+/** A business refusal: still HTTP 200, with this errorCode and errorMessage. */
+export class EpgError extends Error {
+  constructor(
+    readonly errorCode: Exclude<ErrorCode, '0'>,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EpgError';
+  }
+}
+
+/** Every JSON answer of /payment/rest/: errorCode and errorMessage first, then the call's fields. */
+export interface EpgReply {
+  readonly errorCode: ErrorCode;
+  readonly errorMessage: string;
+  readonly [field: string]: unknown;
+}
+
+export const missing = (name: string) => new EpgError('4', `${name} is required`);
+export const invalid = (name: string) => new EpgError('5', `${name} is invalid`);
+export const orderNotFound = () => new EpgError('6', 'Order not found');
+export const wrongState = () => new EpgError('7', 'Wrong order state');
+/** What a refund or reverse of D8's card 5126 answers: an outcome that cannot be confirmed. */
+export const systemError = () => new EpgError('7', 'System error');

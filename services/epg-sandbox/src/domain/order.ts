@@ -1,0 +1,147 @@
+/**
+ * An acquirer order and its state machine (ACQUIRER.md, orderStatus):
+ *
+ *   0 registered ──pay──▶ 2 deposited ──reverse──▶ 3 reversed
+ *        │  ╲                  │ ▲
+ *        │   ╲──decline──▶ 6   └─┴─refund──▶ 4 refunded (refund again while money is left)
+ *        └──challenge──▶ 5 ──Y──▶ 2,  ──N──▶ 6
+ *
+ * Status 1 (held) exists in the protocol; the sandbox deposits at once and never uses it.
+ * Transitions that the current status does not allow throw "7" Wrong order state.
+ */
+import { randomInt } from 'node:crypto';
+import { APPROVED, AUTHENTICATING, DECLINES, NO_PAYMENT_ATTEMPT, type Action, type DeclineReason } from './action-codes.js';
+import type { CardDetails } from './card.js';
+import { wrongState } from './epg-error.js';
+import { withQueryParam } from './urls.js';
+
+export const OrderStatus = {
+  REGISTERED: 0,
+  HELD: 1,
+  DEPOSITED: 2,
+  REVERSED: 3,
+  REFUNDED: 4,
+  AUTHENTICATING: 5,
+  DECLINED: 6,
+} as const;
+export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
+
+/** ISO 4217 numeric code of TND, the only currency the sandbox knows. */
+export const TND = '788';
+
+export interface Order {
+  readonly orderId: string;
+  /** userName of the terminal that registered it; no other terminal sees it. */
+  readonly terminal: string;
+  readonly orderNumber: string;
+  /** Millimes. */
+  readonly amount: number;
+  readonly returnUrl: string;
+  readonly failUrl: string | undefined;
+  readonly registeredAt: number;
+  status: OrderStatus;
+  action: Action;
+  card?: CardDetails;
+  approvalCode?: string;
+  authRefNum?: string;
+  eci?: string;
+  depositedAt?: number;
+  approvedAmount: number;
+  depositedAmount: number;
+  refundedAmount: number;
+  /** D8's card 5126: every reverse and refund answers "7" System error and changes nothing. */
+  refundsUnconfirmed: boolean;
+}
+
+export interface NewOrder {
+  readonly orderId: string;
+  readonly terminal: string;
+  readonly orderNumber: string;
+  readonly amount: number;
+  readonly returnUrl: string;
+  readonly failUrl: string | undefined;
+  readonly registeredAt: number;
+}
+
+/** A registered order: status 0, nothing paid. */
+export function registeredOrder(fields: NewOrder): Order {
+  return {
+    ...fields,
+    status: OrderStatus.REGISTERED,
+    action: NO_PAYMENT_ATTEMPT,
+    approvedAmount: 0,
+    depositedAmount: 0,
+    refundedAmount: 0,
+    refundsUnconfirmed: false,
+  };
+}
+
+/** Takes a card for the order's one payment attempt. */
+export function attachCard(order: Order, card: CardDetails): void {
+  if (order.status !== OrderStatus.REGISTERED) throw wrongState();
+  order.card = card;
+}
+
+/** The issuer wants the cardholder to authenticate first. */
+export function startChallenge(order: Order): void {
+  if (order.status !== OrderStatus.REGISTERED) throw wrongState();
+  order.status = OrderStatus.AUTHENTICATING;
+  order.action = AUTHENTICATING;
+}
+
+/** Approved and captured at once, for the whole amount. */
+export function deposit(order: Order, now: Date, eci?: string): void {
+  if (order.status !== OrderStatus.REGISTERED && order.status !== OrderStatus.AUTHENTICATING) throw wrongState();
+  order.status = OrderStatus.DEPOSITED;
+  order.action = APPROVED;
+  order.approvalCode = randomDigits(6);
+  order.authRefNum = randomDigits(12);
+  if (eci !== undefined) order.eci = eci;
+  order.depositedAt = now.getTime();
+  order.approvedAmount = order.amount;
+  order.depositedAmount = order.amount;
+}
+
+/** The attempt failed; the order is finished. */
+export function decline(order: Order, reason: DeclineReason): void {
+  if (order.status !== OrderStatus.REGISTERED && order.status !== OrderStatus.AUTHENTICATING) throw wrongState();
+  order.status = OrderStatus.DECLINED;
+  order.action = DECLINES[reason];
+}
+
+/** Voids a deposited payment that was never refunded, before settlement. */
+export function reverse(order: Order): void {
+  if (order.status !== OrderStatus.DEPOSITED) throw wrongState();
+  order.status = OrderStatus.REVERSED;
+  order.approvedAmount = 0;
+  order.depositedAmount = 0;
+}
+
+/** Gives back part or all of what is left; the caller has checked `amount` against refundable(). */
+export function refund(order: Order, amount: number): void {
+  if (order.status !== OrderStatus.DEPOSITED && order.status !== OrderStatus.REFUNDED) throw wrongState();
+  if (amount > refundable(order)) throw new RangeError('refund above what is left');
+  order.refundedAmount += amount;
+  order.status = OrderStatus.REFUNDED;
+}
+
+/** Millimes still refundable. */
+export function refundable(order: Order): number {
+  return order.depositedAmount - order.refundedAmount;
+}
+
+/**
+ * Where the buyer goes once the attempt is finished: failUrl after a decline
+ * when the merchant gave one (as the real acquirer does), returnUrl otherwise,
+ * with `orderId` added to its query.
+ */
+export function finishRedirect(order: Order): string {
+  const base = order.status === OrderStatus.DECLINED && order.failUrl !== undefined ? order.failUrl : order.returnUrl;
+  return withQueryParam(base, 'orderId', order.orderId);
+}
+
+function randomDigits(count: number): string {
+  let out = '';
+  for (let i = 0; i < count; i += 1) out += String(randomInt(10));
+  return out;
+}

@@ -1,0 +1,46 @@
+/** register.do: a new order (status 0) for this terminal, and the address of its payment page. */
+import { randomUUID } from 'node:crypto';
+import { parseMillimes } from './amount.js';
+import { EpgError, invalid, type EpgReply } from './epg-error.js';
+import { registeredOrder, TND } from './order.js';
+import { required, SUCCESS, type CallParams, type Sandbox } from './sandbox.js';
+import { isWebUrl } from './urls.js';
+
+const MAX_ORDER_NUMBER_LENGTH = 32;
+const LANGUAGES: readonly string[] = ['fr', 'en', 'ar'];
+
+/** Validates the order, refuses a number this terminal already used, keeps it as status 0. */
+export function registerOrder(sandbox: Sandbox, terminal: string, params: CallParams): EpgReply {
+  const orderNumber = required(params, 'orderNumber');
+  const amountDigits = required(params, 'amount');
+  const returnUrl = required(params, 'returnUrl');
+
+  if (orderNumber.length > MAX_ORDER_NUMBER_LENGTH) throw invalid('orderNumber');
+  const amount = parseMillimes(amountDigits);
+  if (amount === undefined) throw invalid('amount');
+  if ((params.get('currency') ?? TND) !== TND) throw new EpgError('3', 'Unknown currency');
+  if (!isWebUrl(returnUrl)) throw invalid('returnUrl');
+  const failUrl = params.get('failUrl');
+  if (failUrl !== undefined && !isWebUrl(failUrl)) throw invalid('failUrl');
+  const language = params.get('language');
+  if (language !== undefined && !LANGUAGES.includes(language)) throw invalid('language');
+  const timeout = params.get('sessionTimeoutSecs');
+  if (timeout !== undefined && !/^[1-9][0-9]{0,8}$/.test(timeout)) throw invalid('sessionTimeoutSecs');
+  // description and jsonParams are accepted and ignored, as the sandbox has no use for them.
+
+  const order = registeredOrder({
+    orderId: randomUUID(),
+    terminal,
+    orderNumber,
+    amount,
+    returnUrl,
+    failUrl,
+    registeredAt: sandbox.now().getTime(),
+  });
+  if (!sandbox.store.add(order)) throw new EpgError('1', 'Order with this number was already processed');
+  return {
+    ...SUCCESS,
+    orderId: order.orderId,
+    formUrl: `${sandbox.publicUrl}/payment/merchants/sandbox/payment.html?mdOrder=${encodeURIComponent(order.orderId)}`,
+  };
+}

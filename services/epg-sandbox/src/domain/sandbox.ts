@@ -1,0 +1,41 @@
+/** What every call of the sandbox acquirer works with, and the shape of a call. */
+import type { AcsTokens } from './acs-tokens.js';
+import { missing, orderNotFound, type EpgReply } from './epg-error.js';
+import type { Order } from './order.js';
+import type { OrderStore } from './order.store.js';
+
+export interface Sandbox {
+  readonly store: OrderStore;
+  readonly tokens: AcsTokens;
+  /** Base URL a buyer's browser reaches the sandbox at, without a trailing slash. */
+  readonly publicUrl: string;
+  /** How long the "does not answer in time" card keeps its caller waiting. */
+  readonly slowDelayMs: number;
+  readonly now: () => Date;
+  /** Resolves after `ms` without holding up other requests; stopping the service releases it early. */
+  readonly wait: (ms: number) => Promise<void>;
+}
+
+/** The form fields of a call; an absent or empty field reads as undefined. */
+export interface CallParams {
+  get(name: string): string | undefined;
+}
+
+/** One call of /payment/rest/, made by an authenticated terminal. */
+export type Call = (sandbox: Sandbox, terminal: string, params: CallParams) => EpgReply | Promise<EpgReply>;
+
+/** A mandatory field, or "4". */
+export function required(params: CallParams, name: string): string {
+  const value = params.get(name);
+  if (value === undefined) throw missing(name);
+  return value;
+}
+
+/** The terminal's order with this id, or "6". */
+export function findOrder(sandbox: Sandbox, terminal: string, orderId: string): Order {
+  const order = sandbox.store.byId(terminal, orderId);
+  if (!order) throw orderNotFound();
+  return order;
+}
+
+export const SUCCESS = { errorCode: '0', errorMessage: 'Success' } as const;

@@ -1,0 +1,29 @@
+/** The sandbox's HTTP surface: health, the acquirer REST API and the issuer's 3-D Secure page. */
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { describeError } from '@gateway/observability';
+import { addHealthRoutes } from '@gateway/runtime';
+import { acsRouter } from './acs.page.js';
+import { bodyError, notFound } from './responses.js';
+import { restRouter, type RestDependencies } from './rest.routes.js';
+
+/** The express app: /healthz, /readyz, /payment/rest/*, /acs; anything else is 404. */
+export function createSandboxApp(deps: RestDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  // No dependencies: alive is ready.
+  addHealthRoutes(app, {});
+  app.use('/payment/rest', restRouter(deps));
+  app.use(acsRouter(deps.sandbox, deps.log));
+  app.use((_req, res) => notFound(res));
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const rejected = bodyError(err);
+    if (!rejected) deps.log.error({ err: describeError(err) }, 'request failed');
+    if (res.headersSent) return;
+    res
+      .status(rejected?.status ?? 500)
+      .type('text/plain')
+      .send(rejected ? 'Bad Request' : 'Internal Server Error');
+  });
+  return app;
+}

@@ -1,0 +1,46 @@
+/** Wiring of the sandbox acquirer: in-memory orders, the HTTP API, nothing else. */
+import type { Logger } from '@gateway/observability';
+import { listen, type RunningService } from '@gateway/runtime';
+import type { SandboxConfig } from './config.js';
+import { Delays } from './delays.js';
+import { AcsTokens } from './domain/acs-tokens.js';
+import { OrderStore } from './domain/order.store.js';
+import type { Sandbox } from './domain/sandbox.js';
+import { createSandboxApp } from './http/app.js';
+
+export { loadSandboxConfig, type SandboxConfig } from './config.js';
+
+export interface SandboxOptions {
+  /** The clock that dates orders and judges card expiry; the system clock by default. */
+  readonly now?: () => Date;
+}
+
+/** Starts the sandbox acquirer on config.port (0 picks a free port). */
+export async function startSandbox(config: SandboxConfig, log: Logger, options: SandboxOptions = {}): Promise<RunningService & { port: number }> {
+  const delays = new Delays();
+  const sandbox: Sandbox = {
+    store: new OrderStore(config.orderRetention),
+    tokens: new AcsTokens(config.secret),
+    publicUrl: config.publicUrl,
+    slowDelayMs: config.slowDelayMs,
+    now: options.now ?? (() => new Date()),
+    wait: (ms) => delays.wait(ms),
+  };
+  const http = await listen(createSandboxApp({ sandbox, terminals: config.terminals, log }), config.port);
+  return {
+    port: http.port,
+    async stop() {
+      // Answers held back by the slow card go out now rather than keep the server open.
+      delays.release();
+      const closed = http.close();
+      // close() only ends connections idle at that moment; those answers finish a few
+      // turns later on keep-alive sockets that would otherwise stay open until they time out.
+      const sweep = setInterval(() => http.server.closeIdleConnections(), 20);
+      try {
+        await closed;
+      } finally {
+        clearInterval(sweep);
+      }
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { isExpired, maskPan, readCard, type CardForm } from '../../src/domain/card.js';
+import { EpgError } from '../../src/domain/epg-error.js';
+
+const NOW = new Date('2026-05-15T12:00:00Z');
+const form = (overrides: Partial<CardForm> = {}): CardForm => ({ pan: '4242424242424242', cvc: '737', year: '2028', month: '12', cardholderName: 'Amina', ...overrides });
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (err) {
+    assert.ok(err instanceof EpgError);
+    return err.errorCode;
+  }
+}
+
+describe('card fields', () => {
+  it('When a card is read, then only the masked number, expiry, name and behaviour are kept', () => {
+    const card = readCard(form(), NOW);
+    assert.deepEqual(card, { maskedPan: '424242**4242', expiration: '202812', cardholderName: 'Amina', behaviour: 'approve' });
+    assert.ok(!JSON.stringify(card).includes('4242424242424242'));
+    assert.ok(!JSON.stringify(card).includes('737'));
+  });
+
+  it('When the number is a D8 card, then its behaviour comes from the shared table; another Luhn-valid number approves', () => {
+    assert.equal(readCard(form({ pan: '4000000000003220' }), NOW).behaviour, 'challenge');
+    assert.equal(readCard(form({ pan: '4000000000000036' }), NOW).behaviour, 'approve_silently');
+    assert.equal(readCard(form({ pan: '378282246310005' }), NOW).behaviour, 'approve');
+  });
+
+  it('When the expiry month is before the current UTC month, then the card behaves as expired whatever its number', () => {
+    assert.equal(readCard(form({ year: '2026', month: '04' }), NOW).behaviour, 'expired_card');
+    assert.equal(readCard(form({ year: '2026', month: '05' }), NOW).behaviour, 'approve');
+    assert.equal(isExpired('202604', NOW), true);
+    assert.equal(isExpired('202605', NOW), false);
+    assert.equal(isExpired('202512', new Date('2026-01-01T00:00:00Z')), true);
+    assert.equal(isExpired('202601', new Date('2025-12-31T23:59:59Z')), false);
+  });
+
+  it('When a field is missing, then "4"; malformed, then "5"', () => {
+    assert.equal(codeOf(() => readCard(form({ pan: undefined }), NOW)), '4');
+    assert.equal(codeOf(() => readCard(form({ cvc: undefined }), NOW)), '4');
+    assert.equal(codeOf(() => readCard(form({ month: undefined }), NOW)), '4');
+    for (const bad of [{ pan: '4242424242424241' }, { pan: '42424242424' }, { cvc: '73' }, { cvc: '73a' }, { month: '13' }, { month: '1' }, { year: '228' }, { cardholderName: 'x'.repeat(129) }]) {
+      assert.equal(codeOf(() => readCard(form(bad), NOW)), '5', JSON.stringify(bad));
+    }
+  });
+
+  it('When a number of 12 to 19 digits is masked, then it keeps the first six and last four around **', () => {
+    assert.equal(maskPan('5555555555554444'), '555555**4444');
+    assert.equal(maskPan('4000000000000000006'), '400000**0006');
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * The session as the hosted page works with it: what the page shows, the
+ * buyer's cancel, and starting a payment attempt (INTERFACE 3.1: CREATED or
+ * PENDING to PROCESSING, one attempt at a time). The buyer is authorised by
+ * the signed link the checkout service verified; the session checks that the
+ * link is one it issued.
+ */
+import { newId, type CheckoutView, type StartedAttempt } from '@gateway/contracts';
+import { AppError } from '@gateway/problem';
+import { cancel } from './cancel-session.js';
+import { effectiveStatus, type SessionRow } from './session.js';
+import type { SessionDeps } from './deps.js';
+
+export interface LinkRef {
+  session_id: string;
+  link_id: string;
+}
+
+const UNKNOWN_LINK = 'No session issued this link.';
+
+export async function viewForCheckout(deps: SessionDeps, ref: LinkRef): Promise<CheckoutView> {
+  const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
+  if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
+  return toCheckoutView(found.row, deps.clock());
+}
+
+/** The buyer's "Cancel payment": as a merchant cancel, open sessions only. */
+export async function cancelForBuyer(deps: SessionDeps, ref: LinkRef, correlationId: string): Promise<CheckoutView> {
+  const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
+  if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
+  const now = deps.clock();
+  return toCheckoutView(await cancel(deps, undefined, ref.session_id, correlationId, now), now);
+}
+
+export async function startAttempt(deps: SessionDeps, ref: LinkRef): Promise<StartedAttempt> {
+  const now = deps.clock();
+  const attemptId = newId('pa');
+  const started = await deps.sessions.startAttempt(ref.session_id, ref.link_id, attemptId, now);
+  if (started) {
+    return {
+      attempt_id: attemptId,
+      attempt_number: started.attempts_count,
+      session_id: started.id,
+      merchant_id: started.merchant_id,
+      livemode: started.livemode,
+      order_number: started.order_number,
+      amount: started.amount,
+      description: started.description,
+    };
+  }
+  // Nothing started: say why.
+  const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
+  if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
+  const status = effectiveStatus(found.row, now);
+  if (status === 'PROCESSING') throw new AppError('conflict', 'A payment attempt for this session is already in progress.');
+  throw new AppError('session-terminal', `The session is ${status}.`);
+}
+
+function toCheckoutView(row: SessionRow, now: Date): CheckoutView {
+  return {
+    session_id: row.id,
+    status: effectiveStatus(row, now),
+    merchant_name: row.merchant_name,
+    livemode: row.livemode,
+    order_number: row.order_number,
+    amount: row.amount,
+    original: { amount: row.original_amount, currency: row.original_currency, rate: row.rate },
+    description: row.description,
+    items: row.items,
+    return_url: row.return_url,
+    cancel_url: row.cancel_url,
+    max_attempts: row.max_attempts,
+    attempts_count: row.attempts_count,
+    last_failure_code: row.last_failure_code,
+    last_failure_message: row.last_failure_message,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * What the session does when the acquirer adapter reports an attempt's
+ * outcome (INTERFACE 3.1): approved → SUCCEEDED with session.succeeded;
+ * declined → PENDING while attempts remain, else FAILED, with session.failed
+ * (D11: last_failure_code, last_failure_message, attempts_count, can_retry).
+ * Runs inside the consumer's transaction, so the change, the inbox entry and
+ * the outgoing event commit together.
+ */
+import type { Envelope, EventData } from '@gateway/contracts';
+import type { PoolClient } from '@gateway/db';
+import { enqueue, eventEnvelope } from '@gateway/messaging';
+import type { Logger } from '@gateway/observability';
+import type { AttemptOutcome, SessionRepository } from '../db/session.repository.js';
+import { toEventPayload } from './session.js';
+
+export interface OutcomeDeps {
+  sessions: SessionRepository;
+  log: Logger;
+}
+
+export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment.approved'>, envelope: Envelope, tx: PoolClient): Promise<void> {
+  const outcome: AttemptOutcome = {
+    attemptId: data.attempt_id,
+    status: 'SUCCEEDED',
+    cardBrand: data.card_brand,
+    cardLastFour: data.card_last_four,
+    cardCountry: data.card_country,
+    failureCode: '',
+    failureMessage: '',
+    feeAmount: data.fee_amount,
+    netAmount: data.net_amount,
+    at: new Date(data.paid_at),
+  };
+  const session = await settle(deps, outcome, tx);
+  if (!session) return;
+  const payload = {
+    ...toEventPayload(session),
+    paid_at: data.paid_at,
+    payment: {
+      method: 'card',
+      card_brand: data.card_brand,
+      card_last_four: data.card_last_four,
+      card_country: data.card_country,
+      fee_amount: data.fee_amount,
+      net_amount: data.net_amount,
+    },
+  };
+  await enqueue(tx, [eventEnvelope('session.succeeded', { merchant_id: session.merchant_id, webhook_url: session.webhook_url, session: payload }, envelope.correlation_id)]);
+}
+
+export async function recordDecline(deps: OutcomeDeps, data: EventData<'payment.declined'>, envelope: Envelope, tx: PoolClient): Promise<void> {
+  const outcome: AttemptOutcome = {
+    attemptId: data.attempt_id,
+    status: 'FAILED',
+    cardBrand: data.card_brand,
+    cardLastFour: data.card_last_four,
+    cardCountry: '',
+    failureCode: data.failure_code,
+    failureMessage: data.failure_message,
+    feeAmount: null,
+    netAmount: null,
+    at: new Date(envelope.occurred_at),
+  };
+  const session = await settle(deps, outcome, tx);
+  if (!session) return;
+  const payload = {
+    ...toEventPayload(session),
+    last_failure_code: session.last_failure_code,
+    last_failure_message: session.last_failure_message,
+    attempts_count: session.attempts_count,
+    can_retry: session.status === 'PENDING',
+  };
+  await enqueue(tx, [eventEnvelope('session.failed', { merchant_id: session.merchant_id, webhook_url: session.webhook_url, session: payload }, envelope.correlation_id)]);
+}
+
+/** Resolves the attempt and moves its session on; undefined when there is nothing to announce. */
+async function settle(deps: OutcomeDeps, outcome: AttemptOutcome, tx: PoolClient) {
+  const sessionId = await deps.sessions.resolveAttempt(tx, outcome);
+  if (!sessionId) {
+    deps.log.info({ attemptId: outcome.attemptId }, 'outcome of an attempt already resolved; ignored');
+    return undefined;
+  }
+  const session = await deps.sessions.settleProcessing(tx, sessionId, outcome);
+  if (!session) deps.log.error({ attemptId: outcome.attemptId, sessionId }, 'attempt resolved while its session was not PROCESSING');
+  return session;
+}
