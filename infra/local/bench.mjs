@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The benchmark (`npm run bench`): session create and session get through the
-// gateway, on this machine, with everything on it (servers, services and the
+// gateway, and whole test-mode payments (create, page, pay, session.succeeded),
+// on this machine, with everything on it (servers, services and the
 // load generator). It starts its own system on a fresh database, spreads the
 // load over many merchants whose limits are raised so the limiter does not cap
 // it, and reports requests/s and latency percentiles over several runs.
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { openLoad, quantile } from './open-load.mjs';
+import { paymentLoad } from './payment-load.mjs';
 import { ensureServers } from './servers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -26,6 +28,7 @@ const { values: args } = parseArgs({
     merchants: { type: 'string', default: '50' },
     connections: { type: 'string', default: '64' },
     rate: { type: 'string', default: '1000' },
+    'payment-rate': { type: 'string', default: '150' },
     profile: { type: 'boolean', default: false },
     only: { type: 'string' },
   },
@@ -59,28 +62,40 @@ dbUrl.pathname = `/${database}`;
 const urlFor = (service) => serviceDatabaseUrl(dbUrl.toString(), service);
 
 const services = [
-  { name: 'session', port: 18182, profiled: true },
-  { name: 'webhook-dispatcher', port: 18185, profiled: false },
-  { name: 'api-gateway', port: gatewayPort, profiled: true },
+  { name: 'epg-sandbox', port: 18186, profiled: false, schema: false },
+  { name: 'session', port: 18182, profiled: true, schema: true },
+  { name: 'acquirer-adapter', port: 18183, profiled: true, schema: true },
+  { name: 'webhook-dispatcher', port: 18185, profiled: false, schema: true },
+  { name: 'checkout', port: 18181, profiled: true, schema: false },
+  { name: 'api-gateway', port: gatewayPort, profiled: true, schema: true },
 ];
-for (const { name } of services) {
+for (const { name } of services.filter((service) => service.schema)) {
   spawnSync(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'migrate.js')], { env: { ...process.env, DATABASE_URL: urlFor(name) }, stdio: 'ignore' });
 }
 
-const { privateKey } = generateKeyPairSync('ed25519');
+const links = generateKeyPairSync('ed25519');
+const cards = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const jwk = (key) => JSON.stringify(key.export({ format: 'jwk' }));
+const ownEnv = {
+  session: { LINK_SIGNING_KEY: jwk(links.privateKey) },
+  checkout: { LINK_VERIFY_KEY: jwk(links.publicKey), CARD_ENCRYPTION_KEY: jwk(cards.publicKey) },
+  'acquirer-adapter': { CARD_DECRYPTION_KEY: jwk(cards.privateKey), ACQUIRER_TEST_URL: 'http://127.0.0.1:18186/payment/rest/' },
+  'epg-sandbox': { SANDBOX_PUBLIC_URL: 'http://127.0.0.1:18186' },
+  'api-gateway': { CHECKOUT_UPSTREAM_URL: 'http://127.0.0.1:18181' },
+};
 const children = [];
-for (const { name, port, profiled } of services) {
+for (const { name, port, profiled, schema } of services) {
   const nodeArgs = args.profile && profiled ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'services', name, 'dist', 'src', 'main.js')], {
     env: {
       ...process.env,
+      ...ownEnv[name],
       PORT: String(port),
-      DATABASE_URL: urlFor(name),
+      ...(schema ? { DATABASE_URL: urlFor(name) } : {}),
       AMQP_URL: amqpUrl,
       BROKER_PREFIX: prefix,
       RATE_LIMIT_KEY_PREFIX: prefix,
       PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-      LINK_SIGNING_KEY: JSON.stringify(privateKey.export({ format: 'jwk' })),
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -207,6 +222,16 @@ const scenarios = {
         overallRate: Number(args.rate),
       }),
     ),
+  // Whole payments at a fixed rate (the issue-3 target: 150/s, p99 under 250 ms).
+  'payment-open-rate': async () =>
+    paymentLoad({
+      baseUrl: `http://127.0.0.1:${gatewayPort}`,
+      keys,
+      rate: Number(args['payment-rate']),
+      seconds: duration,
+      amqpUrl,
+      eventsExchange: `${prefix}.events`,
+    }),
   'get-saturated': async () =>
     fromAutocannon(
       await load({

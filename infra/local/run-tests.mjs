@@ -7,6 +7,7 @@
 // DATABASE_ADMIN_URL, AMQP_URL and REDIS_URL, started (or installed) here the
 // same way as `npm run up` does.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dockerEngineAnswers, ensureServers } from './servers.mjs';
@@ -44,6 +45,24 @@ async function dropStaleDatabases() {
   }
 }
 
+/** apt-get, through sudo unless we are root. */
+function aptGet(args) {
+  const [command, ...rest] = process.getuid?.() === 0 ? ['apt-get', ...args] : ['sudo', 'apt-get', ...args];
+  return spawnSync(command, rest, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+}
+
+/** The hosted-page tests drive the distribution's Chromium (never a downloaded browser). */
+function ensureChromium() {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(chromium)) return;
+  console.error(`tests: installing Chromium (${chromium} is missing)`);
+  if (!aptGet(['update', '-qq']) || !aptGet(['install', '-y', '-qq', 'chromium']) || !existsSync(chromium)) {
+    console.error('tests: Chromium could not be installed; install the chromium package or set CHROMIUM_PATH');
+    process.exit(1);
+  }
+}
+
+ensureChromium();
 const containers = process.env.TESTCONTAINERS !== 'off' && dockerEngineAnswers();
 if (containers) {
   console.error('tests: a Docker engine answers; the tests start their own servers (testcontainers)');

@@ -22,11 +22,14 @@ const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.
 const database = process.env.DATABASE_NAME ?? 'gateway';
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? 'http://localhost:8080';
 
-/** Every service: where it listens, and the schema it owns. */
+/** Every service: where it listens, and whether it owns a schema. */
 const SERVICES = [
-  { name: 'session', port: 8082 },
-  { name: 'webhook-dispatcher', port: 8085 },
-  { name: 'api-gateway', port: Number(new URL(publicBaseUrl).port || 8080) },
+  { name: 'epg-sandbox', port: 8086, schema: false },
+  { name: 'session', port: 8082, schema: true },
+  { name: 'acquirer-adapter', port: 8083, schema: true },
+  { name: 'webhook-dispatcher', port: 8085, schema: true },
+  { name: 'checkout', port: 8081, schema: false },
+  { name: 'api-gateway', port: Number(new URL(publicBaseUrl).port || 8080), schema: true },
 ];
 
 function step(message) {
@@ -50,7 +53,7 @@ await bootstrapDatabase(adminUrl, database);
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${database}`;
 const urlFor = (service) => serviceDatabaseUrl(dbUrl.toString(), service);
-for (const { name } of SERVICES) {
+for (const { name } of SERVICES.filter((service) => service.schema)) {
   runOrExit(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'migrate.js')], { ...process.env, DATABASE_URL: urlFor(name) });
 }
 
@@ -67,19 +70,29 @@ if (!existsSync(keysFile)) {
 }
 const linkKeys = JSON.parse(readFileSync(keysFile, 'utf8'));
 
-const sharedEnv = {
-  ...process.env,
-  PUBLIC_BASE_URL: publicBaseUrl,
-  LINK_SIGNING_KEY: JSON.stringify(linkKeys.private),
+// The checkout page seals card data for the acquirer adapter, which alone can open it.
+const cardKeysFile = path.join(local, 'card-keys.json');
+if (!existsSync(cardKeysFile)) {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  writeFileSync(cardKeysFile, JSON.stringify({ private: privateKey.export({ format: 'jwk' }), public: publicKey.export({ format: 'jwk' }) }), { mode: 0o600 });
+}
+const cardKeys = JSON.parse(readFileSync(cardKeysFile, 'utf8'));
+
+const sharedEnv = { ...process.env, PUBLIC_BASE_URL: publicBaseUrl };
+/** What each service alone is given: its keys. */
+const ownEnv = {
+  session: { LINK_SIGNING_KEY: JSON.stringify(linkKeys.private) },
+  checkout: { LINK_VERIFY_KEY: JSON.stringify(linkKeys.public), CARD_ENCRYPTION_KEY: JSON.stringify(cardKeys.public) },
+  'acquirer-adapter': { CARD_DECRYPTION_KEY: JSON.stringify(cardKeys.private) },
 };
 
 step('services');
 const children = [];
-for (const { name, port } of SERVICES) {
+for (const { name, port, schema } of SERVICES) {
   const log = createWriteStream(path.join(local, 'logs', `${name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'main.js')], {
     cwd: root,
-    env: { ...sharedEnv, PORT: String(port), DATABASE_URL: urlFor(name) },
+    env: { ...sharedEnv, ...ownEnv[name], PORT: String(port), ...(schema ? { DATABASE_URL: urlFor(name) } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log);
@@ -142,6 +155,8 @@ if (demo && !stopping) {
 The gateway is running.
   API            ${publicBaseUrl}/api/v1
   OpenAPI        ${publicBaseUrl}/api/v1/openapi.json
+  Checkout       ${publicBaseUrl}/checkout/<token>  (the checkout_url of a session)
+  Sandbox        http://localhost:8086  (test-mode acquirer and its 3-D Secure page)
   Logs           .local/logs/<service>.log
 
 Demo merchant ${demo.merchant_id}
@@ -152,6 +167,9 @@ Try:
   curl -s -X POST ${publicBaseUrl}/api/v1/gateway/sessions/ \\
     -H "Authorization: Bearer ${demo.test_secret_key}" -H "Content-Type: application/json" \\
     -d '{"amount":"125.500","merchant_reference":"order-1","first_name":"Amina","last_name":"Ben Salah","email":"amina@example.tn"}'
+
+Open the checkout_url it answers and pay with 4242 4242 4242 4242, any future
+expiry, any security code (the page lists every test card).
 
 Ctrl-C stops everything.`);
 }

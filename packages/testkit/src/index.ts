@@ -3,3 +3,4 @@ export * from './database.js';
 export * from './broker.js';
 export * from './system.js';
 export * from './http.js';
+export * from './checkout.js';

@@ -231,6 +231,13 @@ export class TestSystem {
     return { merchantId: created.merchant_id, testKey: created.test_secret_key, webhookSecret: created.test_webhook_secret };
   }
 
+  /** Approves the merchant for live mode; its live secret key. With `terminal`, also gives it a working live terminal. */
+  async approveLive(merchantId: string, options: { terminal?: boolean } = {}): Promise<string> {
+    const approved = (await this.admin(['merchant', 'approve-kyb', merchantId])) as { live_secret_key: string };
+    if (options.terminal) await this.admin(['terminal', 'set', merchantId, '--mode', 'live', '--user', LIVE_TERMINAL.user, '--password', LIVE_TERMINAL.password]);
+    return approved.live_secret_key;
+  }
+
   /** Captures events published by this system. */
   captureEvents(patterns: readonly string[] = ['#']): Promise<EventCapture> {
     return EventCapture.start(this.prefix, patterns);

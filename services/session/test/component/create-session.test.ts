@@ -80,7 +80,7 @@ describe('POST /gateway/sessions/', function () {
       assert.equal(res.status, 201);
       assert.equal(res.body['return_url'], 'http://shop.example.tn/done');
 
-      const live = system.api(String((await system.admin(['merchant', 'approve-kyb', merchantId]))['live_secret_key']));
+      const live = system.api(await system.approveLive(merchantId, { terminal: true }));
       const http = await live.post<Body>('/gateway/sessions/', sessionRequest({ return_url: 'http://shop.example.tn/done' }));
       assert.equal(http.status, 422);
       assert.deepEqual(http.body.errors?.map((e) => [e.field, e.code]), [['return_url', 'invalid']]);
