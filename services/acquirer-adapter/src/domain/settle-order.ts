@@ -54,12 +54,7 @@ export async function approve(deps: AdapterDeps, order: SettlingOrder, correlati
   const event = eventEnvelope(
     'payment.approved',
     {
-      attempt_id: order.attempt_id,
-      session_id: order.session_id,
-      merchant_id: order.merchant_id,
-      livemode: order.livemode,
-      card_brand: order.card_brand,
-      card_last_four: order.card_last_four,
+      ...paymentRef(order),
       card_country: '',
       fee_amount: fee,
       net_amount: net,
@@ -76,12 +71,7 @@ export async function decline(deps: AdapterDeps, order: SettlingOrder, failureCo
   const event = eventEnvelope(
     'payment.declined',
     {
-      attempt_id: order.attempt_id,
-      session_id: order.session_id,
-      merchant_id: order.merchant_id,
-      livemode: order.livemode,
-      card_brand: order.card_brand,
-      card_last_four: order.card_last_four,
+      ...paymentRef(order),
       failure_code: failureCode,
       failure_message: failureMessage,
     },
@@ -90,6 +80,18 @@ export async function decline(deps: AdapterDeps, order: SettlingOrder, failureCo
   if (await deps.orders.finish(order.attempt_id, { status: 'DECLINED', failureCode, failureMessage }, event)) deps.afterCommit();
   deps.log.info({ attemptId: order.attempt_id, failureCode }, 'payment declined');
   return { outcome: 'declined', failure_code: failureCode, failure_message: failureMessage };
+}
+
+/** What every payment.* event says of the attempt. */
+function paymentRef(order: SettlingOrder) {
+  return {
+    attempt_id: order.attempt_id,
+    session_id: order.session_id,
+    merchant_id: order.merchant_id,
+    livemode: order.livemode,
+    card_brand: order.card_brand,
+    card_last_four: order.card_last_four,
+  };
 }
 
 /** No answer: the attempt stays PROCESSING until reconciliation learns the outcome. */

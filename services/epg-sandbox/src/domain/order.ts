@@ -53,15 +53,8 @@ export interface Order {
   refundsUnconfirmed: boolean;
 }
 
-export interface NewOrder {
-  readonly orderId: string;
-  readonly terminal: string;
-  readonly orderNumber: string;
-  readonly amount: number;
-  readonly returnUrl: string;
-  readonly failUrl: string | undefined;
-  readonly registeredAt: number;
-}
+/** What registering an order fixes; the rest starts empty. */
+export type NewOrder = Pick<Order, 'orderId' | 'terminal' | 'orderNumber' | 'amount' | 'returnUrl' | 'failUrl' | 'registeredAt'>;
 
 /** A registered order: status 0, nothing paid. */
 export function registeredOrder(fields: NewOrder): Order {
