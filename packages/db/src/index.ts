@@ -35,17 +35,41 @@ export function createPool({ url, schema, max = 10, applicationName }: PoolOptio
 
 /** Runs `work` in one transaction; commits on success, rolls back on any error. */
 export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
+  return withClient(pool, async (client) => {
     await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  });
+}
+
+const ignore = () => undefined;
+
+/**
+ * Runs `work` with a client checked out of the pool. A checked-out client
+ * between queries (awaiting the broker's confirms, say) has no listener of
+ * its own, so a connection the server ends (a restart, an administrator)
+ * would be an uncaught error that ends the process; here it is ignored, the
+ * next query on it fails instead, and the broken client is destroyed, not
+ * returned to the pool.
+ */
+export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  client.on('error', ignore);
+  let failure: Error | undefined;
+  try {
+    return await work(client);
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    failure = err instanceof Error ? err : new Error(String(err));
     throw err;
   } finally {
-    client.release();
+    client.removeListener('error', ignore);
+    client.release(failure);
   }
 }
 

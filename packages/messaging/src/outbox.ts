@@ -6,7 +6,7 @@
  */
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import type { Envelope } from '@gateway/contracts';
-import type { Pool, Queryable } from '@gateway/db';
+import { withClient, type Pool, type Queryable } from '@gateway/db';
 import { describeError, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 
@@ -140,31 +140,26 @@ export class OutboxRelay implements BrokerComponent {
     const channel = this.channel;
     if (!channel) return 0;
     const batch = this.options.batchSize ?? 200;
-    const client = await this.options.pool.connect();
-    try {
-      const results = (await client.query(
-        `BEGIN; DELETE FROM outbox WHERE id IN (SELECT id FROM outbox ORDER BY id LIMIT ${Number(batch)} FOR UPDATE SKIP LOCKED)
-         RETURNING id, message_id, routing_key, body`,
-      )) as unknown as { rows: ClaimedRow[] }[];
-      const rows = (results[1]?.rows ?? []).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-      if (rows.length === 0) {
-        await client.query('COMMIT');
-        return 0;
-      }
+    return withClient(this.options.pool, async (client) => {
       try {
+        const results = (await client.query(
+          `BEGIN; DELETE FROM outbox WHERE id IN (SELECT id FROM outbox ORDER BY id LIMIT ${Number(batch)} FOR UPDATE SKIP LOCKED)
+           RETURNING id, message_id, routing_key, body`,
+        )) as unknown as { rows: ClaimedRow[] }[];
+        const rows = (results[1]?.rows ?? []).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+        if (rows.length === 0) {
+          await client.query('COMMIT');
+          return 0;
+        }
         await Promise.all(rows.map((row) => this.publish(channel, row)));
+        await client.query('COMMIT');
+        return rows.length;
       } catch (err) {
-        await client.query('ROLLBACK');
+        // Nothing confirmed is deleted: the rows come back for the next round.
+        await client.query('ROLLBACK').catch(() => undefined);
         throw err;
       }
-      await client.query('COMMIT');
-      return rows.length;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   private publish(channel: ConfirmChannel, row: ClaimedRow): Promise<void> {
