@@ -116,12 +116,12 @@ export class TestSystem {
         ACQUIRER_TEST_USER: SANDBOX_TERMINAL.user,
         ACQUIRER_TEST_PASSWORD: SANDBOX_TERMINAL.password,
         ACQUIRER_LIVE_URL: `${sandboxUrl}/payment/rest/`,
-        ACQUIRER_TIMEOUT_MS: '1500',
+        ACQUIRER_TIMEOUT_MS: '5000',
       },
       'epg-sandbox': {
         SANDBOX_PUBLIC_URL: sandboxUrl,
         SANDBOX_TERMINALS: `${SANDBOX_TERMINAL.user}:${SANDBOX_TERMINAL.password},${LIVE_TERMINAL.user}:${LIVE_TERMINAL.password}`,
-        SANDBOX_SLOW_DELAY_MS: '4000',
+        SANDBOX_SLOW_DELAY_MS: '7000',
       },
     };
     const baseEnv: Record<string, string> = {
