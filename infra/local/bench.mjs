@@ -226,6 +226,7 @@ const scenarios = {
   'payment-open-rate': async () =>
     paymentLoad({
       baseUrl: `http://127.0.0.1:${gatewayPort}`,
+      checkoutUrl: 'http://127.0.0.1:18181',
       keys,
       rate: Number(args['payment-rate']),
       seconds: duration,

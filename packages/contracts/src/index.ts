@@ -4,3 +4,4 @@ export * from './validation.js';
 export * from './ids.js';
 export * from './openapi.js';
 export * from './test-cards.js';
+export * from './card-envelope.js';

@@ -27,7 +27,7 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
     orders: new OrderRepository(pool),
     terminals: new TerminalRepository(pool),
     acquirer: new ClicToPayClient(config.acquirerTimeoutMs),
-    cards: await CardOpener.fromJwk(config.cardDecryptionKey),
+    cards: CardOpener.fromJwk(config.cardDecryptionKey),
     sandbox: { baseUrl: config.sandboxUrl, userName: config.sandboxUser, password: config.sandboxPassword },
     liveUrl: config.liveUrl,
     defaultPricing,

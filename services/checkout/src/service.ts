@@ -16,8 +16,8 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
   const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, service: 'checkout', log });
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const deps: FlowDeps = {
-    links: await LinkVerifier.fromJwk(config.linkVerifyKey),
-    cards: await CardSealer.fromJwk(config.cardEncryptionKey),
+    links: LinkVerifier.fromJwk(config.linkVerifyKey),
+    cards: CardSealer.fromJwk(config.cardEncryptionKey),
     call: async (type, data, timeoutMs) => (await rpc.call(type, data, timeoutMs === undefined ? {} : { timeoutMs })).body,
     publicBaseUrl: config.publicBaseUrl,
     paymentTimeoutMs: config.paymentTimeoutMs,

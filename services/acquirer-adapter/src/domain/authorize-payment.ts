@@ -21,7 +21,7 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
   const { attempt } = request;
   let card;
   try {
-    card = await deps.cards.open(request.card, attempt.attempt_id);
+    card = deps.cards.open(request.card, attempt.attempt_id);
   } catch (err) {
     if (!(err instanceof UnreadableCard)) throw err;
     deps.log.warn({ attemptId: attempt.attempt_id, reason: err.message }, 'card data refused');

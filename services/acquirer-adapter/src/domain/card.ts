@@ -3,7 +3,7 @@
  * server sealed for this service alone (ECDH-ES, A256GCM), bound to one
  * attempt so a captured envelope cannot pay for another.
  */
-import { compactDecrypt, importJWK, type CryptoKey, type JWK } from 'jose';
+import { EnvelopeOpener } from '@gateway/contracts';
 import type { CardData } from '../acquirer/acquirer.js';
 
 export class UnreadableCard extends Error {
@@ -13,22 +13,18 @@ export class UnreadableCard extends Error {
   }
 }
 
-const decoder = new TextDecoder();
-
 export class CardOpener {
-  private constructor(private readonly key: CryptoKey | Uint8Array) {}
+  private constructor(private readonly opener: EnvelopeOpener) {}
 
-  static async fromJwk(jwk: string): Promise<CardOpener> {
-    const parsed = JSON.parse(jwk) as JWK;
-    return new CardOpener(await importJWK(parsed, 'ECDH-ES'));
+  static fromJwk(jwk: string): CardOpener {
+    return new CardOpener(new EnvelopeOpener(jwk));
   }
 
   /** Opens `jwe`; throws UnreadableCard when it is not a card sealed for `attemptId`. */
-  async open(jwe: string, attemptId: string): Promise<CardData> {
+  open(jwe: string, attemptId: string): CardData {
     let fields: Record<string, unknown>;
     try {
-      const { plaintext } = await compactDecrypt(jwe, this.key, { keyManagementAlgorithms: ['ECDH-ES'], contentEncryptionAlgorithms: ['A256GCM'] });
-      fields = JSON.parse(decoder.decode(plaintext)) as Record<string, unknown>;
+      fields = JSON.parse(this.opener.open(jwe)) as Record<string, unknown>;
     } catch {
       throw new UnreadableCard('does not decrypt');
     }

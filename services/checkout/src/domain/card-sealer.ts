@@ -1,24 +1,21 @@
 /**
- * Seals the card for the acquirer adapter (compact JWE, ECDH-ES with
- * A256GCM), bound to one attempt. Only the adapter holds the private key,
- * so the broker, logs and every other service see ciphertext.
+ * Seals the card for the acquirer adapter, bound to one attempt. Only the
+ * adapter holds the private key, so the broker, logs and every other
+ * service see ciphertext.
  */
-import { CompactEncrypt, importJWK, type CryptoKey, type JWK } from 'jose';
+import { EnvelopeSealer } from '@gateway/contracts';
 import type { CardInput } from './card-form.js';
 
-const encoder = new TextEncoder();
-
 export class CardSealer {
-  private constructor(private readonly key: CryptoKey | Uint8Array) {}
+  private constructor(private readonly sealer: EnvelopeSealer) {}
 
-  static async fromJwk(jwk: string): Promise<CardSealer> {
-    return new CardSealer(await importJWK(JSON.parse(jwk) as JWK, 'ECDH-ES'));
+  static fromJwk(jwk: string): CardSealer {
+    return new CardSealer(new EnvelopeSealer(jwk));
   }
 
-  async seal(card: CardInput, attemptId: string): Promise<string> {
-    const plaintext = encoder.encode(
+  seal(card: CardInput, attemptId: string): string {
+    return this.sealer.seal(
       JSON.stringify({ attempt_id: attemptId, pan: card.pan, cvc: card.cvc, exp_month: card.expMonth, exp_year: card.expYear, holder: card.holder }),
     );
-    return new CompactEncrypt(plaintext).setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM' }).encrypt(this.key);
   }
 }

@@ -40,7 +40,7 @@ const PROCESSING_REFRESH_SECONDS = 2;
 
 /** The page for a link: the form while the session is payable, else where it stands. */
 export async function showPage(deps: FlowDeps, token: string): Promise<Answer> {
-  const link = await deps.links.verify(token, deps.clock());
+  const link = deps.links.verify(token, deps.clock());
   if (!link) return expired('expired');
   const view = await viewOf(deps, link);
   if (!view) return expired('expired');
@@ -61,7 +61,7 @@ export async function showPage(deps: FlowDeps, token: string): Promise<Answer> {
 
 /** The card form was submitted: check it, start an attempt, pay it. */
 export async function pay(deps: FlowDeps, token: string, form: Record<string, unknown>): Promise<Answer> {
-  const link = await deps.links.verify(token, deps.clock());
+  const link = deps.links.verify(token, deps.clock());
   if (!link) return expired('expired');
   const check = checkCardForm(form, deps.clock());
   if (!check.ok) {
@@ -79,7 +79,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
     if (err instanceof AppError) return err.code === 'not-found' ? expired('expired') : toResult(token);
     throw err;
   }
-  const sealed = await deps.cards.seal(check.card, attempt.attempt_id);
+  const sealed = deps.cards.seal(check.card, attempt.attempt_id);
   const step = await paymentStep(deps, () =>
     deps.call('payment.authorize', { attempt, card: sealed, term_url: `${pageUrl(deps, token)}/3ds` }, deps.paymentTimeoutMs),
   );
@@ -91,7 +91,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
 
 /** The buyer is back from 3-D Secure (the TermUrl): the adapter finishes and confirms. */
 export async function returnFromChallenge(deps: FlowDeps, token: string, form: Record<string, unknown>): Promise<Answer> {
-  const link = await deps.links.verify(token, deps.clock());
+  const link = deps.links.verify(token, deps.clock());
   if (!link) return expired('expired');
   const paRes = typeof form.PaRes === 'string' ? form.PaRes : '';
   const attemptId = typeof form.MD === 'string' ? form.MD : '';
@@ -103,7 +103,7 @@ export async function returnFromChallenge(deps: FlowDeps, token: string, form: R
 
 /** Where the buyer lands after a payment step. */
 export async function showResult(deps: FlowDeps, token: string): Promise<Answer> {
-  const link = await deps.links.verify(token, deps.clock());
+  const link = deps.links.verify(token, deps.clock());
   if (!link) return expired('expired');
   let view = await viewOf(deps, link);
   // The adapter has answered, but the session may not have recorded it yet: a moment's patience.
@@ -132,7 +132,7 @@ export async function showResult(deps: FlowDeps, token: string): Promise<Answer>
 
 /** "Cancel payment": cancels the session and goes to the merchant's cancel_url. */
 export async function cancelPayment(deps: FlowDeps, token: string): Promise<Answer> {
-  const link = await deps.links.verify(token, deps.clock());
+  const link = deps.links.verify(token, deps.clock());
   if (!link) return expired('expired');
   let view: CheckoutView;
   try {

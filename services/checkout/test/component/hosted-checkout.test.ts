@@ -316,7 +316,7 @@ describe('Hosted checkout, lapsed links', function () {
   let system: TestSystem;
 
   before(async () => {
-    system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher', 'checkout'], serviceEnv: { session: { CHECKOUT_LINK_TTL_SECONDS: '1' } } });
+    system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher', 'checkout'], serviceEnv: { session: { CHECKOUT_LINK_TTL_SECONDS: '2' } } });
   });
 
   after(async () => {
@@ -326,6 +326,7 @@ describe('Hosted checkout, lapsed links', function () {
   it('when a link has lapsed, then it shows the expired page with 410, and the session can still issue a new one', async () => {
     const merchant = await system.newMerchant();
     const created = await system.api(merchant.testKey).post<SessionDetail>('/gateway/sessions/', sessionRequest());
+    // Link expiries are whole seconds, so a 2 s lifetime lasts between 1 and 2 s.
     const first = await fetch(created.body.checkout_url ?? '');
     assert.equal(first.status, 200);
     await new Promise((resolve) => setTimeout(resolve, 2_100));

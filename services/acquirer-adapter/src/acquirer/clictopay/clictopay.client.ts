@@ -4,11 +4,17 @@
  * transformers. Card fields go into the request body only: never into a URL,
  * a log line or an error.
  */
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Acquirer, CardData, OrderRequest, OrderState, PayResult, RegisterResult, Terminal } from '../acquirer.js';
 import { AcquirerUnreachable } from '../acquirer.js';
 import { TND_NUMERIC, toMillimes, toOrderState, toPayResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
 
 export class ClicToPayClient implements Acquirer {
+  // Kept-alive connections: a payment makes three calls to the same acquirer.
+  private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 128 });
+  private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 128 });
+
   constructor(private readonly timeoutMs: number) {}
 
   async register(terminal: Terminal, order: OrderRequest): Promise<RegisterResult> {
@@ -47,33 +53,60 @@ export class ClicToPayClient implements Acquirer {
     return state;
   }
 
-  private async post(terminal: Terminal, call: string, fields: Record<string, string>): Promise<Reply> {
-    const body = new URLSearchParams({ userName: terminal.userName, password: terminal.password, ...fields });
-    let response: Response;
-    try {
-      response = await fetch(`${terminal.baseUrl.replace(/\/+$/, '')}/${call}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body,
-        redirect: 'error',
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (err) {
-      // Only the error's name: its message or cause could quote the request.
-      const name = err instanceof Error ? err.name : 'error';
-      const timedOut = name === 'TimeoutError' || name === 'AbortError';
-      throw new AcquirerUnreachable(call, timedOut ? 'timed out' : `connection failed (${name})`, timedOut);
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new AcquirerUnreachable(call, `HTTP ${response.status}`, true);
-    }
-    try {
-      const reply = (await response.json()) as unknown;
-      if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) throw new Error('not an object');
-      return reply as Reply;
-    } catch {
-      throw new AcquirerUnreachable(call, 'unreadable answer', true);
-    }
+  private post(terminal: Terminal, call: string, fields: Record<string, string>): Promise<Reply> {
+    const body = Buffer.from(new URLSearchParams({ userName: terminal.userName, password: terminal.password, ...fields }).toString());
+    const target = new URL(`${terminal.baseUrl.replace(/\/+$/, '')}/${call}`);
+    const secure = target.protocol === 'https:';
+    return new Promise<Reply>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => fail('timed out', true), this.timeoutMs);
+      const fail = (reason: string, maybeDelivered: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        request.destroy();
+        reject(new AcquirerUnreachable(call, reason, maybeDelivered));
+      };
+      const request = (secure ? httpsRequest : httpRequest)(
+        {
+          protocol: target.protocol,
+          hostname: target.hostname,
+          port: target.port,
+          path: `${target.pathname}${target.search}`,
+          method: 'POST',
+          agent: secure ? this.httpsAgent : this.httpAgent,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length, accept: 'application/json' },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_REPLY_BYTES) fail('answer too large', true);
+            else chunks.push(chunk);
+          });
+          response.on('error', () => fail('answer interrupted', true));
+          response.on('end', () => {
+            if (settled) return;
+            if (response.statusCode !== 200) return fail(`HTTP ${response.statusCode ?? 0}`, true);
+            try {
+              const reply = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+              if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) throw new Error('not an object');
+              settled = true;
+              clearTimeout(timer);
+              resolve(reply as Reply);
+            } catch {
+              fail('unreadable answer', true);
+            }
+          });
+        },
+      );
+      // Only the error's code: its message could quote the request.
+      request.on('error', (err: NodeJS.ErrnoException) => fail(`connection failed (${err.code ?? 'error'})`, request.reusedSocket || err.code !== 'ECONNREFUSED'));
+      request.end(body);
+    });
   }
 }
+
+/** An acquirer answer is a small JSON object; anything larger is not one. */
+const MAX_REPLY_BYTES = 64 * 1024;

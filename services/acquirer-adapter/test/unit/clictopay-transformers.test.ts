@@ -1,0 +1,63 @@
+/** How ClicToPay's answers read: error codes, order statuses and issuer action codes. */
+import assert from 'node:assert/strict';
+import { declineOf, errorCode, toMillimes, toOrderState, toPayResult, toRegisterResult } from '../../src/acquirer/clictopay/clictopay.transformers.js';
+import { cardBrand } from '../../src/domain/card.js';
+
+describe('ClicToPay transformers', () => {
+  it('when errorCode comes as a string, a number or not at all, then it reads the same', () => {
+    assert.equal(errorCode({ errorCode: '5' }), 5);
+    assert.equal(errorCode({ errorCode: 0 }), 0);
+    assert.equal(errorCode({}), 0);
+    assert.equal(errorCode({ errorCode: 'x' }), -1);
+  });
+
+  it('when register answers 2 or 5, then the credentials were rejected; other codes are refusals', () => {
+    assert.deepEqual(toRegisterResult({ errorCode: '0', orderId: 'o-1' }), { kind: 'registered', orderId: 'o-1' });
+    assert.equal(toRegisterResult({ errorCode: '5', errorMessage: 'Access denied' }).kind, 'credentials-rejected');
+    assert.equal(toRegisterResult({ errorCode: '2' }).kind, 'credentials-rejected');
+    assert.equal(toRegisterResult({ errorCode: '1', errorMessage: 'duplicate' }).kind, 'refused');
+    assert.equal(toRegisterResult({ errorCode: '0' }).kind, 'refused', 'no orderId is no order');
+  });
+
+  it('when paymentorder asks for 3-D Secure, then the challenge is read; otherwise the card was submitted', () => {
+    assert.deepEqual(toPayResult({ errorCode: '0', acsUrl: 'https://acs', paReq: 'p' }), { kind: 'challenge', acsUrl: 'https://acs', paReq: 'p' });
+    assert.deepEqual(toPayResult({ errorCode: '0', redirect: 'x' }), { kind: 'submitted' });
+    assert.equal(toPayResult({ errorCode: '5' }).kind, 'refused');
+  });
+
+  it('when the order status is read, then only orderStatus 2 is paid, 6 is declined with its reason, 0 and 5 are open', () => {
+    assert.deepEqual(toOrderState({ errorCode: '0', orderStatus: 2, amount: 125500, paymentAmountInfo: { depositedAmount: 125500 }, cardAuthInfo: { maskedPan: '424242**4242' } }), {
+      kind: 'paid',
+      amount: '125.500',
+      maskedPan: '424242**4242',
+    });
+    assert.deepEqual(toOrderState({ errorCode: '0', orderStatus: 6, actionCode: 116 }), {
+      kind: 'declined',
+      failureCode: 'insufficient_funds',
+      failureMessage: 'The card has insufficient funds.',
+    });
+    assert.deepEqual(toOrderState({ errorCode: '0', orderStatus: 5 }), { kind: 'open' });
+    assert.deepEqual(toOrderState({ errorCode: '6' }), { kind: 'not-found' });
+    assert.equal(toOrderState({ errorCode: '0', orderStatus: 3 }), undefined);
+    assert.equal(toOrderState({ errorCode: '7' }), undefined);
+  });
+
+  it("when the issuer's action code is known, then it maps to D8's failure code; an unknown one is a plain decline", () => {
+    assert.deepEqual(
+      [100, 116, 101, 2004, 909, 2006, 12345].map((code) => declineOf(code).code),
+      ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'processing_error', 'authentication_failed', 'card_declined'],
+    );
+  });
+
+  it('when amounts and brands are read, then TND goes to millimes exactly and the brand comes from the number', () => {
+    assert.equal(toMillimes('125.500'), '125500');
+    assert.equal(toMillimes('0.001'), '1');
+    assert.deepEqual(['4242424242424242', '5555555555554444', '2221000000000009', '378282246310005', '6011000000000004'].map(cardBrand), [
+      'visa',
+      'mastercard',
+      'mastercard',
+      'amex',
+      'unknown',
+    ]);
+  });
+});
