@@ -4,8 +4,8 @@
  * order already final changes nothing.
  */
 import type { Envelope } from '@gateway/contracts';
-import { withTransaction, type Pool } from '@gateway/db';
-import { enqueue } from '@gateway/messaging';
+import type { Pool } from '@gateway/db';
+import { outboxRow } from '@gateway/messaging';
 
 export type OrderStatus = 'STARTED' | 'CHALLENGED' | 'UNKNOWN' | 'APPROVED' | 'DECLINED';
 
@@ -22,6 +22,9 @@ export interface OrderRow {
   card_last_four: string;
   failure_code: string;
   failure_message: string;
+  /** The merchant's own pricing when it has one (read with the order, to spare a query). */
+  pricing_percent: string | null;
+  pricing_fixed: string | null;
 }
 
 export type NewOrder = Pick<OrderRow, 'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'order_number' | 'amount' | 'card_brand' | 'card_last_four'>;
@@ -31,20 +34,23 @@ export type FinalOutcome =
   | { status: 'DECLINED'; failureCode: string; failureMessage: string };
 
 const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_number, acquirer_order_id, amount, status,
-  card_brand, card_last_four, failure_code, failure_message`;
+  card_brand, card_last_four, failure_code, failure_message,
+  (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
+  (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed`;
 
 export class OrderRepository {
   constructor(private readonly pool: Pool) {}
 
-  /** Records a new order; false when the attempt already has one. */
-  async insert(order: NewOrder): Promise<boolean> {
-    const result = await this.pool.query({
+  /** Records a new order and reads it back; undefined when the attempt already has one. */
+  async insert(order: NewOrder): Promise<OrderRow | undefined> {
+    const result = await this.pool.query<OrderRow>({
       name: 'order-insert',
       text: `INSERT INTO orders (attempt_id, session_id, merchant_id, livemode, order_number, amount, status, card_brand, card_last_four)
-             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8) ON CONFLICT DO NOTHING`,
+             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8) ON CONFLICT DO NOTHING
+             RETURNING ${COLUMNS}`,
       values: [order.attempt_id, order.session_id, order.merchant_id, order.livemode, order.order_number, order.amount, order.card_brand, order.card_last_four],
     });
-    return result.rowCount === 1;
+    return result.rows[0];
   }
 
   async find(attemptId: string): Promise<OrderRow | undefined> {
@@ -52,43 +58,49 @@ export class OrderRepository {
     return result.rows[0];
   }
 
-  async setAcquirerOrder(attemptId: string, acquirerOrderId: string): Promise<void> {
-    await this.pool.query({
-      name: 'order-registered',
-      text: 'UPDATE orders SET acquirer_order_id = $2, updated_at = now() WHERE attempt_id = $1',
-      values: [attemptId, acquirerOrderId],
-    });
-  }
-
-  /** Moves an unresolved order to CHALLENGED or UNKNOWN. */
-  async mark(attemptId: string, status: 'CHALLENGED' | 'UNKNOWN'): Promise<void> {
+  /**
+   * Moves an unresolved order to CHALLENGED or UNKNOWN, with the acquirer's
+   * order id when it has one (3-D Secure finishes by it; reconciliation can
+   * also find the order by its number).
+   */
+  async mark(attemptId: string, status: 'CHALLENGED' | 'UNKNOWN', acquirerOrderId: string | undefined): Promise<void> {
     await this.pool.query({
       name: 'order-mark',
-      text: `UPDATE orders SET status = $2, updated_at = now() WHERE attempt_id = $1 AND status IN ('STARTED', 'CHALLENGED', 'UNKNOWN')`,
-      values: [attemptId, status],
+      text: `UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), updated_at = now()
+             WHERE attempt_id = $1 AND status IN ('STARTED', 'CHALLENGED', 'UNKNOWN')`,
+      values: [attemptId, status, acquirerOrderId ?? null],
     });
   }
 
-  /** Records the final outcome with its event; false (and no event) when the order was already final. */
-  async finish(attemptId: string, outcome: FinalOutcome, event: Envelope): Promise<boolean> {
-    return withTransaction(this.pool, async (tx) => {
-      const result =
-        outcome.status === 'APPROVED'
-          ? await tx.query({
-              name: 'order-approve',
-              text: `UPDATE orders SET status = 'APPROVED', fee_amount = $2, net_amount = $3, updated_at = now()
-                     WHERE attempt_id = $1 AND status IN ('STARTED', 'CHALLENGED', 'UNKNOWN')`,
-              values: [attemptId, outcome.feeAmount, outcome.netAmount],
-            })
-          : await tx.query({
-              name: 'order-decline',
-              text: `UPDATE orders SET status = 'DECLINED', failure_code = $2, failure_message = $3, updated_at = now()
-                     WHERE attempt_id = $1 AND status IN ('STARTED', 'CHALLENGED', 'UNKNOWN')`,
-              values: [attemptId, outcome.failureCode, outcome.failureMessage],
-            });
-      if (result.rowCount !== 1) return false;
-      await enqueue(tx, [event]);
-      return true;
+  /**
+   * Records the final outcome and its event in one statement; false (and no
+   * event) when the order was already final.
+   */
+  async finish(attemptId: string, acquirerOrderId: string | undefined, outcome: FinalOutcome, event: Envelope): Promise<boolean> {
+    const outbox = outboxRow(event);
+    const approved = outcome.status === 'APPROVED';
+    const result = await this.pool.query({
+      name: 'order-finish',
+      text: `WITH finished AS (
+               UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), fee_amount = $4, net_amount = $5,
+                 failure_code = $6, failure_message = $7, updated_at = now()
+               WHERE attempt_id = $1 AND status IN ('STARTED', 'CHALLENGED', 'UNKNOWN')
+               RETURNING attempt_id
+             )
+             INSERT INTO outbox (message_id, routing_key, body) SELECT $8, $9, $10 FROM finished`,
+      values: [
+        attemptId,
+        outcome.status,
+        acquirerOrderId ?? null,
+        approved ? outcome.feeAmount : null,
+        approved ? outcome.netAmount : null,
+        approved ? '' : outcome.failureCode,
+        approved ? '' : outcome.failureMessage,
+        outbox.messageId,
+        outbox.routingKey,
+        outbox.body,
+      ],
     });
+    return result.rowCount === 1;
   }
 }

@@ -39,16 +39,6 @@ export class TerminalRepository {
     );
   }
 
-  async findPricing(merchantId: string): Promise<Pricing | undefined> {
-    const result = await this.pool.query<{ percent: string; fixed: string }>({
-      name: 'pricing-find',
-      text: 'SELECT percent::text, fixed::text FROM pricing WHERE merchant_id = $1',
-      values: [merchantId],
-    });
-    const row = result.rows[0];
-    return row ? { percent: row.percent, fixed: row.fixed } : undefined;
-  }
-
   async setPricing(merchantId: string, pricing: Pricing): Promise<void> {
     await this.pool.query(
       `INSERT INTO pricing (merchant_id, percent, fixed) VALUES ($1, $2, $3)

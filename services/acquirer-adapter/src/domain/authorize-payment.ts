@@ -31,7 +31,7 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
 
   const order = await recordOrder(deps, request, cardBrand(card.pan), lastFour(card.pan));
   if (!order.fresh) return stepOf(order.row);
-  const settling = order.row;
+  let settling: SettlingOrder = order.row;
 
   if (attempt.livemode && findTestCard(card.pan)) {
     return decline(deps, settling, 'test_card_live_mode', 'Test cards cannot be used for live payments.', correlationId);
@@ -66,7 +66,8 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
     deps.log.warn({ attemptId: attempt.attempt_id, reason: registered.message }, 'register refused');
     return decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId);
   }
-  await deps.orders.setAcquirerOrder(attempt.attempt_id, registered.orderId);
+  const registeredOrder = { ...settling, acquirer_order_id: registered.orderId };
+  settling = registeredOrder;
 
   let paid;
   try {
@@ -79,14 +80,14 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
     return leaveUnknown(deps, settling, err);
   }
   if (paid.kind === 'challenge') {
-    await deps.orders.mark(attempt.attempt_id, 'CHALLENGED');
+    await deps.orders.mark(attempt.attempt_id, 'CHALLENGED', registered.orderId);
     return { outcome: 'challenge', challenge: { acs_url: paid.acsUrl, pa_req: paid.paReq, term_url: request.term_url } };
   }
   if (paid.kind === 'refused') {
     deps.log.info({ attemptId: attempt.attempt_id, reason: paid.message }, 'payment refused by the acquirer');
-    return confirmOutcome(deps, settling, terminal, registered.orderId, correlationId, { code: 'card_declined', message: 'The card was declined.' });
+    return confirmOutcome(deps, registeredOrder, terminal, correlationId, { code: 'card_declined', message: 'The card was declined.' });
   }
-  return confirmOutcome(deps, settling, terminal, registered.orderId, correlationId);
+  return confirmOutcome(deps, registeredOrder, terminal, correlationId);
 }
 
 /**
@@ -100,12 +101,7 @@ export function acquirerOrderNumber(attempt: CommandRequest<'payment.authorize'>
   return attempt.livemode ? base : `${attempt.merchant_id.slice(-8)}-${base}`;
 }
 
-async function recordOrder(
-  deps: AdapterDeps,
-  request: CommandRequest<'payment.authorize'>,
-  brand: string,
-  last4: string,
-): Promise<{ fresh: boolean; row: SettlingOrder & Pick<OrderRow, 'status' | 'failure_code' | 'failure_message'> }> {
+async function recordOrder(deps: AdapterDeps, request: CommandRequest<'payment.authorize'>, brand: string, last4: string): Promise<{ fresh: boolean; row: OrderRow }> {
   const { attempt } = request;
   const row = {
     attempt_id: attempt.attempt_id,
@@ -117,7 +113,8 @@ async function recordOrder(
     card_brand: brand,
     card_last_four: last4,
   };
-  if (await deps.orders.insert(row)) return { fresh: true, row: { ...row, status: 'STARTED', failure_code: '', failure_message: '' } };
+  const inserted = await deps.orders.insert(row);
+  if (inserted) return { fresh: true, row: inserted };
   const existing = await deps.orders.find(attempt.attempt_id);
   if (!existing) throw new Error('order vanished after a conflicting insert');
   return { fresh: false, row: existing };

@@ -13,16 +13,18 @@ import type { AdapterDeps } from './deps.js';
 export async function finishChallenge(deps: AdapterDeps, request: CommandRequest<'payment.finish_3ds'>, correlationId: string): Promise<PaymentStep> {
   const order = await deps.orders.find(request.attempt_id);
   if (!order || order.session_id !== request.session_id) throw new AppError('not-found', 'No payment attempt with this id awaits 3-D Secure.');
-  if (order.status !== 'CHALLENGED' || !order.acquirer_order_id) return stepOf(order);
+  const acquirerOrderId = order.acquirer_order_id;
+  if (order.status !== 'CHALLENGED' || !acquirerOrderId) return stepOf(order);
+  const challenged = { ...order, acquirer_order_id: acquirerOrderId };
   const resolved = await resolveTerminal(deps, order.merchant_id, order.livemode);
   if (resolved.status !== 'active') return decline(deps, order, 'processing_error', 'This merchant cannot take card payments at the moment; nothing was charged.', correlationId);
   let finished;
   try {
-    finished = await deps.acquirer.finish3ds(resolved.terminal, order.acquirer_order_id, request.pa_res);
+    finished = await deps.acquirer.finish3ds(resolved.terminal, acquirerOrderId, request.pa_res);
   } catch (err) {
     return leaveUnknown(deps, order, err);
   }
-  if (finished.kind !== 'refused') return confirmOutcome(deps, order, resolved.terminal, order.acquirer_order_id, correlationId);
+  if (finished.kind !== 'refused') return confirmOutcome(deps, challenged, resolved.terminal, correlationId);
   deps.log.info({ attemptId: order.attempt_id, reason: finished.message }, '3-D Secure finish refused by the acquirer');
-  return confirmOutcome(deps, order, resolved.terminal, order.acquirer_order_id, correlationId, { code: 'authentication_failed', message: '3-D Secure authentication failed.' });
+  return confirmOutcome(deps, challenged, resolved.terminal, correlationId, { code: 'authentication_failed', message: '3-D Secure authentication failed.' });
 }

@@ -11,11 +11,13 @@ import { computeFee } from '@gateway/money';
 import { describeError } from '@gateway/observability';
 import { AcquirerUnreachable, type Terminal } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
-import { pricingOf } from './terminals.js';
 import type { AdapterDeps } from './deps.js';
 
 /** The part of an order settling needs. */
-export type SettlingOrder = Pick<OrderRow, 'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'amount' | 'card_brand' | 'card_last_four'>;
+export type SettlingOrder = Pick<
+  OrderRow,
+  'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'amount' | 'card_brand' | 'card_last_four' | 'acquirer_order_id' | 'pricing_percent' | 'pricing_fixed'
+>;
 
 /**
  * Asks the acquirer how the order ended and records it. An order still open
@@ -24,15 +26,14 @@ export type SettlingOrder = Pick<OrderRow, 'attempt_id' | 'session_id' | 'mercha
  */
 export async function confirmOutcome(
   deps: AdapterDeps,
-  order: SettlingOrder,
+  order: SettlingOrder & { acquirer_order_id: string },
   terminal: Terminal,
-  acquirerOrderId: string,
   correlationId: string,
   refused?: { code: string; message: string },
 ): Promise<PaymentStep> {
   let state;
   try {
-    state = await deps.acquirer.status(terminal, acquirerOrderId);
+    state = await deps.acquirer.status(terminal, order.acquirer_order_id);
   } catch (err) {
     return leaveUnknown(deps, order, err);
   }
@@ -50,7 +51,8 @@ export async function confirmOutcome(
 }
 
 export async function approve(deps: AdapterDeps, order: SettlingOrder, correlationId: string): Promise<PaymentStep> {
-  const { fee, net } = computeFee(order.amount, await pricingOf(deps, order.merchant_id));
+  const pricing = order.pricing_percent !== null && order.pricing_fixed !== null ? { percent: order.pricing_percent, fixed: order.pricing_fixed } : deps.defaultPricing;
+  const { fee, net } = computeFee(order.amount, pricing);
   const event = eventEnvelope(
     'payment.approved',
     {
@@ -62,7 +64,7 @@ export async function approve(deps: AdapterDeps, order: SettlingOrder, correlati
     },
     correlationId,
   );
-  if (await deps.orders.finish(order.attempt_id, { status: 'APPROVED', feeAmount: fee, netAmount: net }, event)) deps.afterCommit();
+  if (await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'APPROVED', feeAmount: fee, netAmount: net }, event)) deps.afterCommit();
   deps.log.info({ attemptId: order.attempt_id }, 'payment approved');
   return { outcome: 'approved' };
 }
@@ -77,7 +79,7 @@ export async function decline(deps: AdapterDeps, order: SettlingOrder, failureCo
     },
     correlationId,
   );
-  if (await deps.orders.finish(order.attempt_id, { status: 'DECLINED', failureCode, failureMessage }, event)) deps.afterCommit();
+  if (await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'DECLINED', failureCode, failureMessage }, event)) deps.afterCommit();
   deps.log.info({ attemptId: order.attempt_id, failureCode }, 'payment declined');
   return { outcome: 'declined', failure_code: failureCode, failure_message: failureMessage };
 }
@@ -96,7 +98,7 @@ function paymentRef(order: SettlingOrder) {
 
 /** No answer: the attempt stays PROCESSING until reconciliation learns the outcome. */
 export async function leaveUnknown(deps: AdapterDeps, order: SettlingOrder, err: unknown): Promise<PaymentStep> {
-  await deps.orders.mark(order.attempt_id, 'UNKNOWN');
+  await deps.orders.mark(order.attempt_id, 'UNKNOWN', order.acquirer_order_id ?? undefined);
   deps.log.warn({ attemptId: order.attempt_id, err: describeError(err) }, 'payment outcome unknown; left for reconciliation');
   return { outcome: 'pending' };
 }

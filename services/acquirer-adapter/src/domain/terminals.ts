@@ -3,7 +3,7 @@
  * uses the built-in sandbox terminal; live mode the merchant's own.
  */
 import type { CommandReply, CommandRequest, TerminalStatus } from '@gateway/contracts';
-import { parsePricing, type Pricing } from '@gateway/money';
+import { parsePricing } from '@gateway/money';
 import { validationError } from '@gateway/problem';
 import type { Terminal } from '../acquirer/acquirer.js';
 import type { AdapterDeps } from './deps.js';
@@ -38,8 +38,4 @@ export async function setFees(deps: AdapterDeps, command: CommandRequest<'fees.s
   }
   await deps.terminals.setPricing(command.merchant_id, pricing);
   return { merchant_id: command.merchant_id, percent: pricing.percent, fixed: pricing.fixed };
-}
-
-export async function pricingOf(deps: AdapterDeps, merchantId: string): Promise<Pricing> {
-  return (await deps.terminals.findPricing(merchantId)) ?? deps.defaultPricing;
 }

@@ -37,6 +37,8 @@ export interface FlowDeps {
 }
 
 const PROCESSING_REFRESH_SECONDS = 2;
+/** The outcome's event usually reaches the session within a few milliseconds of the adapter's answer. */
+const RESULT_POLL_MS = 20;
 
 /** The page for a link: the form while the session is payable, else where it stands. */
 export async function showPage(deps: FlowDeps, token: string): Promise<Answer> {
@@ -109,7 +111,7 @@ export async function showResult(deps: FlowDeps, token: string): Promise<Answer>
   // The adapter has answered, but the session may not have recorded it yet: a moment's patience.
   const waitUntil = Date.now() + deps.resultWaitMs;
   while (view?.status === 'PROCESSING' && Date.now() < waitUntil) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, RESULT_POLL_MS));
     view = await viewOf(deps, link);
   }
   if (!view) return expired('expired');

@@ -193,17 +193,30 @@ export class SessionRepository {
   }
 
   /**
-   * Records the outcome of a PROCESSING attempt and locks its session; the
-   * session id, or undefined when the attempt was already resolved (a second
-   * outcome for one attempt changes nothing).
+   * Records the outcome of a PROCESSING attempt and moves its session on, in
+   * one statement: SUCCEEDED, or after a decline PENDING while attempts
+   * remain and FAILED when none do. `resolved` is false when the attempt was
+   * already resolved (a second outcome changes nothing); `session` is the
+   * updated session, undefined when it was not PROCESSING.
    */
-  async resolveAttempt(tx: PoolClient, outcome: AttemptOutcome): Promise<string | undefined> {
-    const result = await tx.query<{ session_id: string }>({
+  async resolveAttempt(tx: PoolClient, outcome: AttemptOutcome): Promise<{ resolved: boolean; session: SessionRow | undefined }> {
+    const result = await tx.query<SessionRow & { resolved_session_id: string | null }>({
       name: 'attempt-resolve',
-      text: `UPDATE attempts SET status = $2, card_brand = $3, card_last_four = $4, card_country = $5, failure_code = $6,
-               failure_message = $7, fee_amount = $8, net_amount = $9, completed_at = $10
-             WHERE id = $1 AND status = 'PROCESSING'
-             RETURNING session_id`,
+      text: `WITH attempt AS (
+               UPDATE attempts SET status = $2, card_brand = $3, card_last_four = $4, card_country = $5, failure_code = $6,
+                 failure_message = $7, fee_amount = $8, net_amount = $9, completed_at = $10
+               WHERE id = $1 AND status = 'PROCESSING'
+               RETURNING session_id
+             ), settled AS (
+               UPDATE sessions SET
+                 status = CASE WHEN $2 = 'SUCCEEDED' THEN 'SUCCEEDED' WHEN attempts_count >= max_attempts THEN 'FAILED' ELSE 'PENDING' END,
+                 completed_at = CASE WHEN $2 = 'SUCCEEDED' OR attempts_count >= max_attempts THEN $10::timestamptz END,
+                 last_failure_code = CASE WHEN $2 = 'FAILED' THEN $6 ELSE last_failure_code END,
+                 last_failure_message = CASE WHEN $2 = 'FAILED' THEN $7 ELSE last_failure_message END
+               WHERE id = (SELECT session_id FROM attempt) AND status = 'PROCESSING'
+               RETURNING ${COLUMNS}
+             )
+             SELECT (SELECT session_id FROM attempt) AS resolved_session_id, settled.* FROM (SELECT 1) AS one LEFT JOIN settled ON true`,
       values: [
         outcome.attemptId,
         outcome.status,
@@ -217,26 +230,10 @@ export class SessionRepository {
         outcome.at,
       ],
     });
-    return result.rows[0]?.session_id;
-  }
-
-  /**
-   * Moves a PROCESSING session on after its attempt resolved: SUCCEEDED, or
-   * after a decline PENDING while attempts remain and FAILED when none do.
-   * Returns the updated session, or undefined when it was not PROCESSING.
-   */
-  async settleProcessing(tx: PoolClient, sessionId: string, outcome: AttemptOutcome): Promise<SessionRow | undefined> {
-    const result = await tx.query<SessionRow>(
-      `UPDATE sessions SET
-         status = CASE WHEN $2 = 'SUCCEEDED' THEN 'SUCCEEDED' WHEN attempts_count >= max_attempts THEN 'FAILED' ELSE 'PENDING' END,
-         completed_at = CASE WHEN $2 = 'SUCCEEDED' OR attempts_count >= max_attempts THEN $3::timestamptz END,
-         last_failure_code = CASE WHEN $2 = 'FAILED' THEN $4 ELSE last_failure_code END,
-         last_failure_message = CASE WHEN $2 = 'FAILED' THEN $5 ELSE last_failure_message END
-       WHERE id = $1 AND status = 'PROCESSING'
-       RETURNING ${COLUMNS}`,
-      [sessionId, outcome.status, outcome.at, outcome.failureCode, outcome.failureMessage],
-    );
-    return result.rows[0];
+    const row = result.rows[0];
+    if (!row?.resolved_session_id) return { resolved: false, session: undefined };
+    // The LEFT JOIN gives a row of nulls when the session was not PROCESSING.
+    return { resolved: true, session: row.id ? row : undefined };
   }
 
   /** Records a new link as the session's newest (within the caller's transaction). */

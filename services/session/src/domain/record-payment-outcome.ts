@@ -75,12 +75,11 @@ export async function recordDecline(deps: OutcomeDeps, data: EventData<'payment.
 
 /** Resolves the attempt and moves its session on; undefined when there is nothing to announce. */
 async function settle(deps: OutcomeDeps, outcome: AttemptOutcome, tx: PoolClient) {
-  const sessionId = await deps.sessions.resolveAttempt(tx, outcome);
-  if (!sessionId) {
+  const { resolved, session } = await deps.sessions.resolveAttempt(tx, outcome);
+  if (!resolved) {
     deps.log.info({ attemptId: outcome.attemptId }, 'outcome of an attempt already resolved; ignored');
     return undefined;
   }
-  const session = await deps.sessions.settleProcessing(tx, sessionId, outcome);
-  if (!session) deps.log.error({ attemptId: outcome.attemptId, sessionId }, 'attempt resolved while its session was not PROCESSING');
+  if (!session) deps.log.error({ attemptId: outcome.attemptId }, 'attempt resolved while its session was not PROCESSING');
   return session;
 }
