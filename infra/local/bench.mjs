@@ -62,7 +62,7 @@ dbUrl.pathname = `/${database}`;
 const urlFor = (service) => serviceDatabaseUrl(dbUrl.toString(), service);
 
 const services = [
-  { name: 'epg-sandbox', port: 18186, profiled: false, schema: false },
+  { name: 'epg-sandbox', port: 18186, profiled: true, schema: false },
   { name: 'session', port: 18182, profiled: true, schema: true },
   { name: 'acquirer-adapter', port: 18183, profiled: true, schema: true },
   { name: 'webhook-dispatcher', port: 18185, profiled: false, schema: true },

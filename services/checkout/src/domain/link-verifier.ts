@@ -14,7 +14,17 @@ export interface LinkRef {
 
 const EXPECTED_HEADER = Buffer.from(JSON.stringify({ alg: 'EdDSA' })).toString('base64url');
 
+interface Claims {
+  ref: LinkRef;
+  exp: number;
+}
+
+/** Tokens whose signature was checked, so a buyer's page, payment and result cost one verification. */
+const REMEMBERED = 10_000;
+
 export class LinkVerifier {
+  private readonly verified = new Map<string, Claims>();
+
   private constructor(private readonly key: KeyObject) {}
 
   static fromJwk(jwk: string): LinkVerifier {
@@ -25,15 +35,24 @@ export class LinkVerifier {
 
   /** The session and link a token names, or undefined when it is forged, malformed or expired. */
   verify(token: string, now: Date): LinkRef | undefined {
+    const claims = this.verified.get(token) ?? this.check(token);
+    if (!claims || claims.exp * 1000 <= now.getTime()) return undefined;
+    return claims.ref;
+  }
+
+  private check(token: string): Claims | undefined {
     if (token.length > 1024) return undefined;
     const [header, payload, signature, extra] = token.split('.');
     if (header !== EXPECTED_HEADER || !payload || !signature || extra !== undefined) return undefined;
     try {
       if (!verify(null, Buffer.from(`${header}.${payload}`), this.key, Buffer.from(signature, 'base64url'))) return undefined;
-      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sid?: unknown; lid?: unknown; exp?: unknown };
-      if (typeof claims.sid !== 'string' || typeof claims.lid !== 'string' || typeof claims.exp !== 'number') return undefined;
-      if (claims.exp * 1000 <= now.getTime()) return undefined;
-      return { session_id: claims.sid, link_id: claims.lid };
+      const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sid?: unknown; lid?: unknown; exp?: unknown };
+      if (typeof parsed.sid !== 'string' || typeof parsed.lid !== 'string' || typeof parsed.exp !== 'number') return undefined;
+      const claims = { ref: { session_id: parsed.sid, link_id: parsed.lid }, exp: parsed.exp };
+      // Only genuine links are remembered, oldest forgotten first.
+      if (this.verified.size >= REMEMBERED) this.verified.delete(this.verified.keys().next().value ?? '');
+      this.verified.set(token, claims);
+      return claims;
     } catch {
       return undefined;
     }

@@ -18,6 +18,12 @@ describe('Link verifier', () => {
     assert.deepEqual(verifier.verify(token(privateKey, { sid: 'ps_1', lid: 'cl_1', exp }), now), { session_id: 'ps_1', link_id: 'cl_1' });
   });
 
+  it('when a link verified before has expired since, then it is refused', () => {
+    const link = token(privateKey, { sid: 'ps_1', lid: 'cl_1', exp });
+    assert.ok(verifier.verify(link, now));
+    assert.equal(verifier.verify(link, new Date(now.getTime() + 61_000)), undefined);
+  });
+
   it('when the link is expired, forged, altered or malformed, then it is not a link', () => {
     const other = generateKeyPairSync('ed25519').privateKey;
     const good = token(privateKey, { sid: 'ps_1', lid: 'cl_1', exp });
