@@ -77,9 +77,36 @@ export const StartedAttempt = Type.Object({
 });
 export type StartedAttempt = Static<typeof StartedAttempt>;
 
-/** The adapter's answer to a payment step, as the hosted page acts on it. */
+const PaymentRef = {
+  attempt_id: Type.String({ pattern: '^pa_' }),
+  session_id: Type.String(),
+  merchant_id: MerchantId,
+  livemode: Type.Boolean(),
+  card_brand: Type.String(),
+  card_last_four: Type.String(),
+};
+
+/** An approved payment, as payment.approved announces it. */
+export const PaymentApproved = Type.Object({
+  ...PaymentRef,
+  card_country: Type.String(),
+  fee_amount: Type.String(),
+  net_amount: Type.String(),
+  paid_at: DateTime,
+});
+
+/** A declined payment, as payment.declined announces it. */
+export const PaymentDeclined = Type.Object({ ...PaymentRef, failure_code: Type.String(), failure_message: Type.String() });
+
+/** The answer to a payment step, as the hosted page acts on it. */
 export const PaymentStep = Type.Object({
   outcome: Type.Union([Type.Literal('approved'), Type.Literal('declined'), Type.Literal('challenge'), Type.Literal('pending')]),
+  /**
+   * From the adapter, the outcome it has just committed (and announced): the
+   * session records it at once instead of waiting for the event.
+   */
+  approved: Type.Optional(PaymentApproved),
+  declined: Type.Optional(PaymentDeclined),
   failure_code: Type.Optional(Type.String()),
   failure_message: Type.Optional(Type.String()),
   /** Present with outcome challenge: where the buyer authenticates (3-D Secure). */
@@ -116,7 +143,23 @@ export const commands = {
   // the hosted page, sent by checkout
   'checkout.view': { service: 'session', request: LinkRef, reply: CheckoutView },
   'checkout.cancel': { service: 'session', request: LinkRef, reply: CheckoutView },
-  'attempt.start': { service: 'session', request: LinkRef, reply: StartedAttempt },
+  'attempt.pay': {
+    service: 'session',
+    request: Type.Object({
+      session_id: Type.String(),
+      link_id: Type.String(),
+      /** Chosen by checkout, because the card is sealed for this attempt. */
+      attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }),
+      card: Type.String({ minLength: 1, maxLength: 4096 }),
+      term_url: Type.String(),
+    }),
+    reply: PaymentStep,
+  },
+  'attempt.finish_3ds': {
+    service: 'session',
+    request: Type.Object({ session_id: Type.String(), link_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: 8192 }) }),
+    reply: PaymentStep,
+  },
   'payment.authorize': {
     service: 'acquirer-adapter',
     request: Type.Object({
@@ -255,28 +298,14 @@ export type SessionEventData = Static<typeof SessionEventData>;
 
 const MerchantChanged = Type.Object({ merchant_id: MerchantId });
 
-const PaymentRef = {
-  attempt_id: Type.String({ pattern: '^pa_' }),
-  session_id: Type.String(),
-  merchant_id: MerchantId,
-  livemode: Type.Boolean(),
-  card_brand: Type.String(),
-  card_last_four: Type.String(),
-};
 
 export const events = {
   'session.created': SessionEventData,
   'session.canceled': SessionEventData,
   'session.succeeded': SessionEventData,
   'session.failed': SessionEventData,
-  'payment.approved': Type.Object({
-    ...PaymentRef,
-    card_country: Type.String(),
-    fee_amount: Type.String(),
-    net_amount: Type.String(),
-    paid_at: DateTime,
-  }),
-  'payment.declined': Type.Object({ ...PaymentRef, failure_code: Type.String(), failure_message: Type.String() }),
+  'payment.approved': PaymentApproved,
+  'payment.declined': PaymentDeclined,
   'merchant.created': Type.Object({ merchant_id: MerchantId, name: Type.String(), order_prefix: Type.String() }),
   'merchant.updated': MerchantChanged,
   'api_key.revoked': Type.Object({ merchant_id: MerchantId, key_id: Type.String() }),

@@ -108,7 +108,7 @@ export class TestSystem {
     const cards = cardKeys();
     const perService: Partial<Record<ServiceProcess, Record<string, string>>> = {
       'api-gateway': { CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.get('checkout') ?? 0}` },
-      session: { LINK_SIGNING_KEY: keys.privateJwk },
+      session: { LINK_SIGNING_KEY: keys.privateJwk, ADAPTER_TIMEOUT_MS: '9000' },
       checkout: { LINK_VERIFY_KEY: keys.publicJwk, CARD_ENCRYPTION_KEY: cards.publicJwk, PAYMENT_TIMEOUT_MS: '10000' },
       'acquirer-adapter': {
         CARD_DECRYPTION_KEY: cards.privateJwk,

@@ -10,8 +10,8 @@ export const checkoutSettings = {
   linkVerifyKey: str('LINK_VERIFY_KEY'),
   /** Public ECDH P-256 JWK of the acquirer adapter: card data is sealed for it alone. */
   cardEncryptionKey: str('CARD_ENCRYPTION_KEY'),
-  /** How long a payment step (the acquirer's round trips) may take before the page shows it as processing. */
-  paymentTimeoutMs: int('PAYMENT_TIMEOUT_MS', 60_000, { min: 1 }),
+  /** How long a payment step may take before the page shows it as processing; above the session's ADAPTER_TIMEOUT_MS. */
+  paymentTimeoutMs: int('PAYMENT_TIMEOUT_MS', 65_000, { min: 1 }),
   /** How long the result page waits for the session to record an outcome the adapter already has. */
   resultWaitMs: int('RESULT_WAIT_MS', 1_500, { min: 0 }),
 };

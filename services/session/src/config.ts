@@ -11,7 +11,10 @@ export const sessionSettings = {
   /** Private Ed25519 JWK that signs checkout links; the checkout service holds the public half. */
   linkSigningKey: str('LINK_SIGNING_KEY', undefined, { secret: true }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
-  commandPrefetch: int('COMMAND_PREFETCH', 64, { min: 1, max: 10_000 }),
+  /** Commands handled at once; a payment holds one while the acquirer answers, so there is room for many. */
+  commandPrefetch: int('COMMAND_PREFETCH', 256, { min: 1, max: 10_000 }),
+  /** How long a payment step at the acquirer adapter may take before the attempt is left pending. */
+  adapterTimeoutMs: int('ADAPTER_TIMEOUT_MS', 60_000, { min: 1 }),
   /** Milliseconds the outbox relay waits to gather commits into one round. */
   outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
 };

@@ -37,6 +37,9 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     linkTtlSeconds: config.checkoutLinkTtlSeconds,
     afterCommit: () => relay.wake(),
     terminalStatus: async (merchantId: string) => (await rpc.call('terminal.check', { merchant_id: merchantId })).body.status,
+    adapter: rpc,
+    adapterTimeoutMs: config.adapterTimeoutMs,
+    log,
   };
   const outcomes = { sessions, log };
   const http = await listen(healthApp(readiness), config.port);
@@ -49,8 +52,8 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
       pool,
       log,
       handlers: {
-        'payment.approved': (data, envelope, tx) => recordApproval(outcomes, data, envelope, tx),
-        'payment.declined': (data, envelope, tx) => recordDecline(outcomes, data, envelope, tx),
+        'payment.approved': async (data, envelope, tx) => void (await recordApproval(outcomes, data, envelope.correlation_id, tx)),
+        'payment.declined': async (data, envelope, tx) => void (await recordDecline(outcomes, data, envelope.correlation_id, new Date(envelope.occurred_at), tx)),
       },
       afterCommit: () => relay.wake(),
     }),

@@ -66,7 +66,7 @@ export async function approve(deps: AdapterDeps, order: SettlingOrder, correlati
   );
   if (await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'APPROVED', feeAmount: fee, netAmount: net }, event)) deps.afterCommit();
   deps.log.info({ attemptId: order.attempt_id }, 'payment approved');
-  return { outcome: 'approved' };
+  return { outcome: 'approved', approved: event.data };
 }
 
 export async function decline(deps: AdapterDeps, order: SettlingOrder, failureCode: string, failureMessage: string, correlationId: string): Promise<PaymentStep> {
@@ -81,7 +81,7 @@ export async function decline(deps: AdapterDeps, order: SettlingOrder, failureCo
   );
   if (await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'DECLINED', failureCode, failureMessage }, event)) deps.afterCommit();
   deps.log.info({ attemptId: order.attempt_id, failureCode }, 'payment declined');
-  return { outcome: 'declined', failure_code: failureCode, failure_message: failureMessage };
+  return { outcome: 'declined', failure_code: failureCode, failure_message: failureMessage, declined: event.data };
 }
 
 /** What every payment.* event says of the attempt. */

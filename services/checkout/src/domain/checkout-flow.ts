@@ -5,7 +5,7 @@
  * a page that refreshes there, because a redirect answering a form post
  * would break the page's form-action 'self' policy.
  */
-import type { CheckoutView, CommandReply, CommandRequest, CommandType, PaymentStep } from '@gateway/contracts';
+import { newId, type CheckoutView, type CommandReply, type CommandRequest, type CommandType, type PaymentStep } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import { RpcTimeoutError } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
@@ -73,32 +73,38 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
     return { status: 422, html: renderPaymentPage({ ...formView(token, view), fieldErrors: check.errors, values: check.values }) };
   }
 
-  let attempt;
+  // The card is sealed for this attempt alone, so the page names the attempt.
+  const attemptId = newId('pa');
+  const sealed = deps.cards.seal(check.card, attemptId);
+  let step: PaymentStep;
   try {
-    attempt = await deps.call('attempt.start', link);
+    step = await paymentStep(deps, () =>
+      deps.call('attempt.pay', { ...link, attempt_id: attemptId, card: sealed, term_url: `${pageUrl(deps, token)}/3ds` }, deps.paymentTimeoutMs),
+    );
   } catch (err) {
     // Another attempt running, or the session closed meanwhile: the result page says which.
     if (err instanceof AppError) return err.code === 'not-found' ? expired('expired') : toResult(token);
     throw err;
   }
-  const sealed = deps.cards.seal(check.card, attempt.attempt_id);
-  const step = await paymentStep(deps, () =>
-    deps.call('payment.authorize', { attempt, card: sealed, term_url: `${pageUrl(deps, token)}/3ds` }, deps.paymentTimeoutMs),
-  );
   if (step.outcome === 'challenge' && step.challenge) {
-    return { status: 200, html: renderChallengePage({ acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attempt.attempt_id, termUrl: step.challenge.term_url }) };
+    return { status: 200, html: renderChallengePage({ acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attemptId, termUrl: step.challenge.term_url }) };
   }
   return toResult(token);
 }
 
-/** The buyer is back from 3-D Secure (the TermUrl): the adapter finishes and confirms. */
+/** The buyer is back from 3-D Secure (the TermUrl): the session has the adapter finish and confirm. */
 export async function returnFromChallenge(deps: FlowDeps, token: string, form: Record<string, unknown>): Promise<Answer> {
   const link = deps.links.verify(token, deps.clock());
   if (!link) return expired('expired');
   const paRes = typeof form.PaRes === 'string' ? form.PaRes : '';
   const attemptId = typeof form.MD === 'string' ? form.MD : '';
   if (paRes && attemptId) {
-    await paymentStep(deps, () => deps.call('payment.finish_3ds', { session_id: link.session_id, attempt_id: attemptId, pa_res: paRes }, deps.paymentTimeoutMs));
+    try {
+      await paymentStep(deps, () => deps.call('attempt.finish_3ds', { ...link, attempt_id: attemptId, pa_res: paRes }, deps.paymentTimeoutMs));
+    } catch (err) {
+      // An attempt that is not this link's, or not awaiting 3-D Secure: the result page shows where things stand.
+      if (!(err instanceof AppError)) throw err;
+    }
   }
   return toResult(token);
 }

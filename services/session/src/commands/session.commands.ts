@@ -2,7 +2,7 @@
 import type { CommandHandlers } from '@gateway/messaging';
 import type { SessionRepository } from '../db/session.repository.js';
 import { cancelSession } from '../domain/cancel-session.js';
-import { cancelForBuyer, startAttempt, viewForCheckout } from '../domain/checkout-session.js';
+import { cancelForBuyer, finishChallenge, payAttempt, viewForCheckout } from '../domain/checkout-session.js';
 import { createSession } from '../domain/create-session.js';
 import type { SessionDeps } from '../domain/deps.js';
 import { removeRate, setRate } from '../domain/exchange-rates.js';
@@ -19,7 +19,8 @@ export function sessionCommands(deps: SessionDeps, sessions: SessionRepository):
     'session.issue_checkout': async ({ context, session_id }) => ({ status: 201, body: await issueCheckoutLink(deps, context, session_id) }),
     'checkout.view': async (ref) => ({ body: await viewForCheckout(deps, ref) }),
     'checkout.cancel': async (ref, meta) => ({ body: await cancelForBuyer(deps, ref, meta.correlationId) }),
-    'attempt.start': async (ref) => ({ body: await startAttempt(deps, ref) }),
+    'attempt.pay': async (request, meta) => ({ body: await payAttempt(deps, request, meta.correlationId) }),
+    'attempt.finish_3ds': async (request, meta) => ({ body: await finishChallenge(deps, request, meta.correlationId) }),
     'rate.set': async (command) => ({ body: await setRate(sessions, command) }),
     'rate.remove': async (command) => ({ body: await removeRate(sessions, command) }),
   };

@@ -23,7 +23,7 @@ const DETAIL_COLUMNS = `${COLUMNS},
      'created_at', to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
    ) ORDER BY a.attempt_number), '[]'::json) FROM attempts a WHERE a.session_id = sessions.id) AS attempts`;
 
-/** The session fields an attempt needs, as attempt.start returns them. */
+/** The session fields an attempt needs, as starting one returns them. */
 export interface StartedAttemptRow {
   id: string;
   merchant_id: string;
@@ -154,6 +154,11 @@ export class SessionRepository {
         : await tx.query<SessionRow>(`SELECT ${DETAIL_COLUMNS} FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
       return work(result.rows[0], tx);
     });
+  }
+
+  /** Runs `work` in a transaction. */
+  async transaction<T>(work: (tx: PoolClient) => Promise<T>): Promise<T> {
+    return withTransaction(this.pool, work);
   }
 
   /** The session a buyer's link names, and whether the session issued that link. */

@@ -1,13 +1,16 @@
 /**
  * The session as the hosted page works with it: what the page shows, the
- * buyer's cancel, and starting a payment attempt (INTERFACE 3.1: CREATED or
- * PENDING to PROCESSING, one attempt at a time). The buyer is authorised by
- * the signed link the checkout service verified; the session checks that the
- * link is one it issued.
+ * buyer's cancel, and paying (INTERFACE 3.1: CREATED or PENDING to
+ * PROCESSING, one attempt at a time; then the acquirer adapter's answer).
+ * The buyer is authorised by the signed link the checkout service verified;
+ * the session checks that the link is one it issued.
  */
-import { newId, type CheckoutView, type StartedAttempt } from '@gateway/contracts';
+import type { CheckoutView, CommandRequest, PaymentStep, StartedAttempt } from '@gateway/contracts';
+import { RpcTimeoutError } from '@gateway/messaging';
+import { describeError } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import { cancel } from './cancel-session.js';
+import { recordStep } from './record-payment-outcome.js';
 import { effectiveStatus, type SessionRow } from './session.js';
 import type { SessionDeps } from './deps.js';
 
@@ -32,9 +35,48 @@ export async function cancelForBuyer(deps: SessionDeps, ref: LinkRef, correlatio
   return toCheckoutView(await cancel(deps, undefined, ref.session_id, correlationId, now), now);
 }
 
-export async function startAttempt(deps: SessionDeps, ref: LinkRef): Promise<StartedAttempt> {
+/**
+ * Starts the attempt and has the adapter pay it. The adapter's answer
+ * carries the outcome it committed, which is recorded here at once, so the
+ * page's next look at the session already sees it; the adapter's event
+ * records the same outcome if this answer is lost.
+ */
+export async function payAttempt(deps: SessionDeps, request: CommandRequest<'attempt.pay'>, correlationId: string): Promise<PaymentStep> {
+  const attempt = await startAttempt(deps, request, request.attempt_id);
+  return adapterStep(deps, correlationId, () =>
+    deps.adapter.call('payment.authorize', { attempt, card: request.card, term_url: request.term_url }, { timeoutMs: deps.adapterTimeoutMs, correlationId }),
+  );
+}
+
+/** The buyer is back from 3-D Secure: the adapter finishes the payment; its outcome is recorded as above. */
+export async function finishChallenge(deps: SessionDeps, request: CommandRequest<'attempt.finish_3ds'>, correlationId: string): Promise<PaymentStep> {
+  const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
+  if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
+  return adapterStep(deps, correlationId, () =>
+    deps.adapter.call(
+      'payment.finish_3ds',
+      { session_id: request.session_id, attempt_id: request.attempt_id, pa_res: request.pa_res },
+      { timeoutMs: deps.adapterTimeoutMs, correlationId },
+    ),
+  );
+}
+
+async function adapterStep(deps: SessionDeps, correlationId: string, call: () => Promise<{ body: PaymentStep }>): Promise<PaymentStep> {
+  let step: PaymentStep;
+  try {
+    step = (await call()).body;
+  } catch (err) {
+    // No answer in time: the outcome is unknown, and the adapter's event (or reconciliation) will tell.
+    if (!(err instanceof RpcTimeoutError)) throw err;
+    deps.log.warn({ err: describeError(err) }, 'payment step unanswered in time; the attempt stays PROCESSING');
+    return { outcome: 'pending' };
+  }
+  if (await recordStep(deps, step, correlationId, deps.clock())) deps.afterCommit();
+  return step;
+}
+
+async function startAttempt(deps: SessionDeps, ref: LinkRef, attemptId: string): Promise<StartedAttempt> {
   const now = deps.clock();
-  const attemptId = newId('pa');
   const started = await deps.sessions.startAttempt(ref.session_id, ref.link_id, attemptId, now);
   if (started) {
     return {

@@ -1,5 +1,7 @@
 /** What the session use cases need from the outside world. */
 import type { TerminalStatus } from '@gateway/contracts';
+import type { RpcClient } from '@gateway/messaging';
+import type { Logger } from '@gateway/observability';
 import type { SessionRepository } from '../db/session.repository.js';
 import type { LinkSigner } from './checkout-links.js';
 
@@ -13,6 +15,10 @@ export interface SessionDeps {
   linkTtlSeconds: number;
   /** The merchant's live terminal, as the acquirer adapter knows it. */
   terminalStatus: (merchantId: string) => Promise<TerminalStatus>;
+  /** Commands to the acquirer adapter (a payment's steps). */
+  adapter: Pick<RpcClient, 'call'>;
+  adapterTimeoutMs: number;
+  log: Logger;
   /** Called after a commit that enqueued events, so the outbox relay sends them now. */
   afterCommit: () => void;
 }

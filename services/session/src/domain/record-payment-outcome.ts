@@ -3,10 +3,12 @@
  * outcome (INTERFACE 3.1): approved → SUCCEEDED with session.succeeded;
  * declined → PENDING while attempts remain, else FAILED, with session.failed
  * (D11: last_failure_code, last_failure_message, attempts_count, can_retry).
- * Runs inside the consumer's transaction, so the change, the inbox entry and
- * the outgoing event commit together.
+ * The outcome arrives twice: in the adapter's answer to the payment, and as
+ * its payment.* event (the only way when the answer was lost). Whichever
+ * comes first moves the attempt; the other finds it resolved and changes
+ * nothing, so session.succeeded or session.failed is emitted once.
  */
-import type { Envelope, EventData } from '@gateway/contracts';
+import type { EventData, PaymentStep } from '@gateway/contracts';
 import type { PoolClient } from '@gateway/db';
 import { enqueue, eventEnvelope } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
@@ -18,7 +20,17 @@ export interface OutcomeDeps {
   log: Logger;
 }
 
-export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment.approved'>, envelope: Envelope, tx: PoolClient): Promise<void> {
+/** The outcome carried by the adapter's answer, recorded in its own transaction. */
+export async function recordStep(deps: OutcomeDeps, step: PaymentStep, correlationId: string, now: Date): Promise<boolean> {
+  const { approved, declined } = step;
+  if (!approved && !declined) return false;
+  return deps.sessions.transaction(async (tx) =>
+    approved ? recordApproval(deps, approved, correlationId, tx) : declined ? recordDecline(deps, declined, correlationId, now, tx) : false,
+  );
+}
+
+/** Returns whether this call moved the attempt (and enqueued session.succeeded). */
+export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment.approved'>, correlationId: string, tx: PoolClient): Promise<boolean> {
   const outcome: AttemptOutcome = {
     attemptId: data.attempt_id,
     status: 'SUCCEEDED',
@@ -32,7 +44,7 @@ export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment
     at: new Date(data.paid_at),
   };
   const session = await settle(deps, outcome, tx);
-  if (!session) return;
+  if (!session) return false;
   const payload = {
     ...toEventPayload(session),
     paid_at: data.paid_at,
@@ -45,10 +57,12 @@ export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment
       net_amount: data.net_amount,
     },
   };
-  await enqueue(tx, [eventEnvelope('session.succeeded', { merchant_id: session.merchant_id, webhook_url: session.webhook_url, session: payload }, envelope.correlation_id)]);
+  await enqueue(tx, [eventEnvelope('session.succeeded', { merchant_id: session.merchant_id, webhook_url: session.webhook_url, session: payload }, correlationId)]);
+  return true;
 }
 
-export async function recordDecline(deps: OutcomeDeps, data: EventData<'payment.declined'>, envelope: Envelope, tx: PoolClient): Promise<void> {
+/** Returns whether this call moved the attempt (and enqueued session.failed). */
+export async function recordDecline(deps: OutcomeDeps, data: EventData<'payment.declined'>, correlationId: string, at: Date, tx: PoolClient): Promise<boolean> {
   const outcome: AttemptOutcome = {
     attemptId: data.attempt_id,
     status: 'FAILED',
@@ -59,10 +73,10 @@ export async function recordDecline(deps: OutcomeDeps, data: EventData<'payment.
     failureMessage: data.failure_message,
     feeAmount: null,
     netAmount: null,
-    at: new Date(envelope.occurred_at),
+    at,
   };
   const session = await settle(deps, outcome, tx);
-  if (!session) return;
+  if (!session) return false;
   const payload = {
     ...toEventPayload(session),
     last_failure_code: session.last_failure_code,
@@ -70,7 +84,8 @@ export async function recordDecline(deps: OutcomeDeps, data: EventData<'payment.
     attempts_count: session.attempts_count,
     can_retry: session.status === 'PENDING',
   };
-  await enqueue(tx, [eventEnvelope('session.failed', { merchant_id: session.merchant_id, webhook_url: session.webhook_url, session: payload }, envelope.correlation_id)]);
+  await enqueue(tx, [eventEnvelope('session.failed', { merchant_id: session.merchant_id, webhook_url: session.webhook_url, session: payload }, correlationId)]);
+  return true;
 }
 
 /** Resolves the attempt and moves its session on; undefined when there is nothing to announce. */
