@@ -30,6 +30,12 @@ export interface EventConsumerOptions {
   retryDelayMs?: number;
   /** Called after a handler's transaction commits (to wake the outbox relay, say). */
   afterCommit?: () => void;
+  /**
+   * True when this replica knows the message's effect is already committed
+   * (it applied the same change by another path): the message is acked
+   * without a transaction. Only a hint; without it the inbox decides.
+   */
+  alreadyApplied?: (envelope: Envelope) => boolean;
 }
 
 export class EventConsumer extends QueueConsumer {
@@ -62,7 +68,7 @@ export class EventConsumer extends QueueConsumer {
       return;
     }
     const handler = isEventType(envelope.type) ? this.options.handlers[envelope.type] : undefined;
-    if (!handler) {
+    if (!handler || this.options.alreadyApplied?.(envelope)) {
       settle(() => channel.ack(msg));
       return;
     }

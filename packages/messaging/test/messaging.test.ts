@@ -271,6 +271,19 @@ describe('messaging', function () {
       await consumer.drain();
     });
 
+    it('when the replica knows an event is already applied, then it is acked without a transaction; others still are handled', async () => {
+      const known = canceledEvent();
+      const unknown = canceledEvent();
+      const consumer = newConsumer(undefined, (envelope) => envelope.id === known.id);
+      await broker.register(consumer);
+      await publishRaw(broker.prefix, known);
+      await publishRaw(broker.prefix, unknown);
+      await until(async () => (await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [unknown.id])).rowCount === 1);
+      await consumer.drain();
+      assert.equal((await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [known.id])).rowCount, 0);
+      assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [known.id])).rowCount, 0);
+    });
+
     it('when a handler fails once, then the event is redelivered and its effect happens exactly once', async () => {
       let failures = 0;
       const consumer = newConsumer(async (envelope) => {
@@ -330,13 +343,14 @@ describe('messaging', function () {
       }
     });
 
-    function newConsumer(before?: (envelope: Envelope) => Promise<unknown>): EventConsumer {
+    function newConsumer(before?: (envelope: Envelope) => Promise<unknown>, alreadyApplied?: (envelope: Envelope) => boolean): EventConsumer {
       return new EventConsumer(broker, {
         service: 'session',
         subscription: { queue: `${broker.prefix}.probe`, patterns: ['session.canceled'] },
         pool,
         log,
         retryDelayMs: 20,
+        ...(alreadyApplied ? { alreadyApplied } : {}),
         handlers: {
           'session.canceled': async (_data, envelope, tx) => {
             await before?.(envelope);

@@ -6,7 +6,7 @@ import { sessionCommands } from './commands/session.commands.js';
 import type { SessionConfig } from './config.js';
 import { SessionRepository } from './db/session.repository.js';
 import { LinkSigner } from './domain/checkout-links.js';
-import { recordApproval, recordDecline } from './domain/record-payment-outcome.js';
+import { recordApproval, recordDecline, RecordedAttempts } from './domain/record-payment-outcome.js';
 
 export { loadSessionConfig, type SessionConfig } from './config.js';
 
@@ -40,8 +40,9 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     adapter: rpc,
     adapterTimeoutMs: config.adapterTimeoutMs,
     log,
+    recorded: new RecordedAttempts(),
   };
-  const outcomes = { sessions, log };
+  const outcomes = { sessions, log, recorded: deps.recorded };
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
@@ -56,6 +57,8 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
         'payment.declined': async (data, envelope, tx) => void (await recordDecline(outcomes, data, envelope.correlation_id, new Date(envelope.occurred_at), tx)),
       },
       afterCommit: () => relay.wake(),
+      // The outcome usually came in the adapter's answer already, on this replica.
+      alreadyApplied: (envelope) => outcomes.recorded.has((envelope.data as { attempt_id?: string }).attempt_id ?? ''),
     }),
   );
   await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: config.commandPrefetch }));

@@ -103,6 +103,9 @@ describe('Hosted checkout, in a browser', function () {
       fee_amount: attempt?.fee_amount,
       net_amount: attempt?.net_amount,
     });
+    // Recorded from the adapter's answer and from its event: announced once all the same.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(events.of<SessionEventData>('session.succeeded', (e) => e.data.session.id === created.id).length, 1);
     await page.close();
   });
 

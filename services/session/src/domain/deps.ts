@@ -4,6 +4,7 @@ import type { RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { SessionRepository } from '../db/session.repository.js';
 import type { LinkSigner } from './checkout-links.js';
+import type { RecordedAttempts } from './record-payment-outcome.js';
 
 export interface SessionDeps {
   sessions: SessionRepository;
@@ -19,6 +20,8 @@ export interface SessionDeps {
   adapter: Pick<RpcClient, 'call'>;
   adapterTimeoutMs: number;
   log: Logger;
+  /** Attempts whose outcome this replica has committed. */
+  recorded: RecordedAttempts;
   /** Called after a commit that enqueued events, so the outbox relay sends them now. */
   afterCommit: () => void;
 }

@@ -18,15 +18,41 @@ import { toEventPayload } from './session.js';
 export interface OutcomeDeps {
   sessions: SessionRepository;
   log: Logger;
+  /** Attempts whose outcome this replica has committed. */
+  recorded: RecordedAttempts;
+}
+
+/**
+ * The attempts whose outcome this replica recorded from the adapter's
+ * answer, so that the same outcome arriving as an event needs no
+ * transaction. Bounded; forgetting one only costs that transaction.
+ */
+export class RecordedAttempts {
+  private readonly ids = new Set<string>();
+
+  constructor(private readonly capacity = 20_000) {}
+
+  add(attemptId: string): void {
+    if (this.ids.size >= this.capacity) this.ids.delete(this.ids.values().next().value ?? '');
+    this.ids.add(attemptId);
+  }
+
+  has(attemptId: string): boolean {
+    return this.ids.has(attemptId);
+  }
 }
 
 /** The outcome carried by the adapter's answer, recorded in its own transaction. */
 export async function recordStep(deps: OutcomeDeps, step: PaymentStep, correlationId: string, now: Date): Promise<boolean> {
   const { approved, declined } = step;
-  if (!approved && !declined) return false;
-  return deps.sessions.transaction(async (tx) =>
+  const outcome = approved ?? declined;
+  if (!outcome) return false;
+  const moved = await deps.sessions.transaction(async (tx) =>
     approved ? recordApproval(deps, approved, correlationId, tx) : declined ? recordDecline(deps, declined, correlationId, now, tx) : false,
   );
+  // Committed, whichever path moved it.
+  deps.recorded.add(outcome.attempt_id);
+  return moved;
 }
 
 /** Returns whether this call moved the attempt (and enqueued session.succeeded). */
