@@ -317,12 +317,17 @@ describe('Hosted checkout, in a browser', function () {
 describe('Hosted checkout, lapsed links', function () {
   this.timeout(30_000);
   let system: TestSystem;
+  let browser: Browser;
 
   before(async () => {
-    system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher', 'checkout'], serviceEnv: { session: { CHECKOUT_LINK_TTL_SECONDS: '2' } } });
+    [system, browser] = await Promise.all([
+      TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher', 'checkout'], serviceEnv: { session: { CHECKOUT_LINK_TTL_SECONDS: '2' } } }),
+      launchBrowser(),
+    ]);
   });
 
   after(async () => {
+    await browser?.close();
     await system?.shutdown();
   });
 
@@ -333,10 +338,12 @@ describe('Hosted checkout, lapsed links', function () {
     const first = await fetch(created.body.checkout_url ?? '');
     assert.equal(first.status, 200);
     await new Promise((resolve) => setTimeout(resolve, 2_100));
-    const lapsed = await fetch(created.body.checkout_url ?? '');
-    assert.equal(lapsed.status, 410);
-    assert.match(await lapsed.text(), /This payment link has expired/);
-    assert.equal(lapsed.headers.get('cache-control'), 'no-store');
+    const page = await browser.newPage();
+    const lapsed = await page.goto(created.body.checkout_url ?? '');
+    assert.equal(lapsed?.status(), 410);
+    await page.getByRole('heading', { name: 'This payment link has expired' }).waitFor();
+    assert.equal(lapsed?.headers()['cache-control'], 'no-store');
+    await page.close();
     const fresh = await system.api(merchant.testKey).post<{ checkout_url: string }>(`/gateway/sessions/${created.body.id}/checkout/`);
     assert.equal(fresh.status, 201);
     assert.equal((await fetch(fresh.body.checkout_url)).status, 200);
