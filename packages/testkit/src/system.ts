@@ -148,6 +148,11 @@ export class TestSystem {
 
   readonly sandboxTerminal = SANDBOX_TERMINAL;
 
+  /** The settings service `service` was given of its own (its keys, its neighbours' addresses). */
+  envOf(service: ServiceProcess): Readonly<Record<string, string>> {
+    return this.perService[service] ?? {};
+  }
+
   /** The SQL dump of this system's database, every schema, data included. */
   async dumpDatabase(): Promise<string> {
     return (await testEnvironment()).dumpDatabase(this.db.name);

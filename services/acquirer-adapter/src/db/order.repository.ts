@@ -46,7 +46,7 @@ export class OrderRepository {
     const result = await this.pool.query<OrderRow>({
       name: 'order-insert',
       text: `INSERT INTO orders (attempt_id, session_id, merchant_id, livemode, order_number, amount, status, card_brand, card_last_four)
-             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8) ON CONFLICT DO NOTHING
+             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8) ON CONFLICT (attempt_id) DO NOTHING
              RETURNING ${COLUMNS}`,
       values: [order.attempt_id, order.session_id, order.merchant_id, order.livemode, order.order_number, order.amount, order.card_brand, order.card_last_four],
     });
