@@ -6,7 +6,8 @@ export const adapterSettings = {
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   port: int('PORT', 8083, { min: 0, max: 65535 }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
-  commandPrefetch: int('COMMAND_PREFETCH', 64, { min: 1, max: 10_000 }),
+  /** Commands handled at once; each payment holds one while the acquirer answers. */
+  commandPrefetch: int('COMMAND_PREFETCH', 256, { min: 1, max: 10_000 }),
   outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
   /** Private JWK (ECDH P-256) that opens the card data the checkout page encrypts. */
   cardDecryptionKey: str('CARD_DECRYPTION_KEY', undefined, { secret: true }),
