@@ -3,7 +3,7 @@
  * awaiting authentication becomes a page offering both answers, each a signed
  * paRes the browser posts to the merchant's TermUrl.
  */
-import { formatTnd } from './amount.js';
+import { accountCurrency, fromMinorUnits } from '@gateway/money';
 import { OrderStatus } from './order.js';
 import type { Sandbox } from './sandbox.js';
 import { isWebUrl } from './urls.js';
@@ -37,7 +37,7 @@ export function openChallenge(sandbox: Sandbox, request: AcsRequest): AcsChallen
   if (order?.status !== OrderStatus.AUTHENTICATING || !order.card) return undefined;
   return {
     orderId,
-    amountTnd: formatTnd(order.amount),
+    amountTnd: fromMinorUnits(String(order.amount), accountCurrency),
     maskedPan: order.card.maskedPan,
     termUrl,
     md: md ?? '',

@@ -13,10 +13,3 @@ export function parseMillimes(raw: string): number | undefined {
   if (value < 1n || value > MAX_MILLIMES) return undefined;
   return Number(value);
 }
-
-/** Millimes as TND with three decimals ("125.500"), by string arithmetic. */
-export function formatTnd(millimes: number): string {
-  if (!Number.isSafeInteger(millimes) || millimes < 0) throw new RangeError('millimes must be a non-negative safe integer');
-  const digits = String(millimes).padStart(4, '0');
-  return `${digits.slice(0, -3)}.${digits.slice(-3)}`;
-}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { formatTnd, parseMillimes } from '../../src/domain/amount.js';
+import { parseMillimes } from '../../src/domain/amount.js';
 
 describe('amounts in millimes', () => {
   it('When digits of a positive amount up to 999999999 are parsed, then the same integer comes back', () => {
@@ -13,19 +13,5 @@ describe('amounts in millimes', () => {
     for (const raw of ['', '0', '-1', '+1', '1.5', '1e3', ' 1', '1 ', '0x10', '1000000000', '99999999999', '١٢٣']) {
       assert.equal(parseMillimes(raw), undefined, raw);
     }
-  });
-
-  it('When millimes are shown as TND, then there are always three decimals and at least one integer digit', () => {
-    assert.equal(formatTnd(0), '0.000');
-    assert.equal(formatTnd(5), '0.005');
-    assert.equal(formatTnd(50), '0.050');
-    assert.equal(formatTnd(1000), '1.000');
-    assert.equal(formatTnd(125500), '125.500');
-    assert.equal(formatTnd(999_999_999), '999999.999');
-  });
-
-  it('When the value is not a non-negative safe integer, then formatting refuses it', () => {
-    assert.throws(() => formatTnd(1.5), RangeError);
-    assert.throws(() => formatTnd(-1), RangeError);
   });
 });
