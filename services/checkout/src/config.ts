@@ -12,8 +12,6 @@ export const checkoutSettings = {
   cardEncryptionKey: str('CARD_ENCRYPTION_KEY'),
   /** How long a payment step may take before the page shows it as processing; above the session's ADAPTER_TIMEOUT_MS. */
   paymentTimeoutMs: int('PAYMENT_TIMEOUT_MS', 65_000, { min: 1 }),
-  /** How long the result page waits for the session to record an outcome the adapter already has. */
-  resultWaitMs: int('RESULT_WAIT_MS', 1_500, { min: 0 }),
 };
 
 export type CheckoutConfig = ReturnType<typeof loadCheckoutConfig>;

@@ -21,7 +21,6 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
     call: async (type, data, timeoutMs) => (await rpc.call(type, data, timeoutMs === undefined ? {} : { timeoutMs })).body,
     publicBaseUrl: config.publicBaseUrl,
     paymentTimeoutMs: config.paymentTimeoutMs,
-    resultWaitMs: config.resultWaitMs,
     clock: () => new Date(),
     log,
   };

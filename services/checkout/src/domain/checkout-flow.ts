@@ -31,14 +31,11 @@ export interface FlowDeps {
   call: <C extends CommandType>(type: C, data: CommandRequest<C>, timeoutMs?: number) => Promise<CommandReply<C>>;
   publicBaseUrl: string;
   paymentTimeoutMs: number;
-  resultWaitMs: number;
   clock: () => Date;
   log: Logger;
 }
 
 const PROCESSING_REFRESH_SECONDS = 2;
-/** The outcome's event usually reaches the session within a few milliseconds of the adapter's answer. */
-const RESULT_POLL_MS = 20;
 
 /** The page for a link: the form while the session is payable, else where it stands. */
 export async function showPage(deps: FlowDeps, token: string): Promise<Answer> {
@@ -113,13 +110,9 @@ export async function returnFromChallenge(deps: FlowDeps, token: string, form: R
 export async function showResult(deps: FlowDeps, token: string): Promise<Answer> {
   const link = deps.links.verify(token, deps.clock());
   if (!link) return expired('expired');
-  let view = await viewOf(deps, link);
-  // The adapter has answered, but the session may not have recorded it yet: a moment's patience.
-  const waitUntil = Date.now() + deps.resultWaitMs;
-  while (view?.status === 'PROCESSING' && Date.now() < waitUntil) {
-    await new Promise((resolve) => setTimeout(resolve, RESULT_POLL_MS));
-    view = await viewOf(deps, link);
-  }
+  // The session recorded any outcome before answering the payment step; one
+  // still PROCESSING awaits the acquirer, and the processing page looks again.
+  const view = await viewOf(deps, link);
   if (!view) return expired('expired');
   switch (view.status) {
     case 'SUCCEEDED':
