@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Big } from 'big.js';
 import type { Browser, Page } from 'playwright-core';
 import { TEST_CARDS, type SessionDetail, type SessionEventData } from '@gateway/contracts';
-import { BrokerTrace, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
+import { BrokerTrace, payOnPage, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
 import { launchBrowser, payWith } from './browser.js';
 import { MerchantSite } from './merchant-site.js';
 
@@ -225,6 +225,19 @@ describe('Hosted checkout, in a browser', function () {
       assert.doesNotMatch(await page.content(), /ps_|Error:|at /);
       await page.close();
     }
+  });
+
+  it('when the card form is wrong, then the page names each field with 422, and nothing is started or sent to the acquirer', async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant);
+    const answer = await payOnPage(created.checkout_url ?? '', { card_number: '4242 4242 4242 4241', expiry: '01/20', cvc: '12' });
+    assert.equal(answer.status, 422);
+    for (const message of ['Enter a valid card number.', 'This card has expired.', 'Enter the 3 or 4 digit security code.']) assert.match(answer.html, new RegExp(message));
+    assert.doesNotMatch(answer.html, /4242 4242 4242 4241|4242424242424241/);
+    const unchanged = await session(merchant, created.id);
+    assert.equal(unchanged.status, 'CREATED');
+    assert.deepEqual(unchanged.attempts, []);
+    assert.deepEqual(await system.db.query('SELECT 1 FROM acquirer.orders WHERE session_id = $1', [created.id]), []);
   });
 
   it("when the page is served, then it carries D9's security headers and posts only to its own origin", async () => {
