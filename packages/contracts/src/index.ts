@@ -5,3 +5,4 @@ export * from './ids.js';
 export * from './openapi.js';
 export * from './test-cards.js';
 export * from './card-envelope.js';
+export * from './webhook-address.js';

@@ -3,7 +3,7 @@
  * replies) and events, each with a JSON Schema that both ends validate.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CheckoutLink, Item, Metadata, Original, SessionDetail, SessionList, SessionStatus } from './api.js';
+import { CheckoutLink, Item, Metadata, Original, SessionDetail, SessionList, SessionStatus, WebhookDeliveryList } from './api.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const MerchantId = Type.String({ pattern: '^mer_[0-9A-Za-z]{20,}$' });
@@ -139,6 +139,12 @@ export const commands = {
   'session.list': { service: 'session', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: SessionList },
   'session.cancel': { service: 'session', request: SessionRef, reply: SessionDetail },
   'session.issue_checkout': { service: 'session', request: SessionRef, reply: CheckoutLink },
+  'webhook.list_session': {
+    service: 'webhook-dispatcher',
+    request: Type.Object({ context: ApiContext, session_id: Type.String(), query: Type.Record(Type.String(), Type.Unknown()) }),
+    reply: WebhookDeliveryList,
+  },
+  'webhook.list': { service: 'webhook-dispatcher', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: WebhookDeliveryList },
 
   // the hosted page, sent by checkout
   'checkout.view': { service: 'session', request: LinkRef, reply: CheckoutView },
@@ -247,6 +253,21 @@ export const commands = {
     request: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.Optional(Type.String()) }),
     reply: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.String(), webhook_secret: Secret('whsec_') }),
   },
+  'webhook_endpoint.set_url': {
+    service: 'webhook-dispatcher',
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.String() }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.String() }),
+  },
+  'webhook_endpoint.rotate_secret': {
+    service: 'webhook-dispatcher',
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, webhook_secret: Secret('whsec_'), previous_secret_expires_at: DateTime }),
+  },
+  'webhook.resend': {
+    service: 'webhook-dispatcher',
+    request: Type.Object({ delivery_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    reply: Type.Object({ delivery_id: Type.String({ pattern: '^whd_' }) }),
+  },
 } as const satisfies Record<string, CommandContract>;
 
 export type CommandType = keyof typeof commands;
@@ -285,6 +306,16 @@ export const SessionEventPayload = Type.Object({
   last_failure_message: Type.Optional(Type.String()),
   attempts_count: Type.Optional(Type.Integer()),
   can_retry: Type.Optional(Type.Boolean()),
+  /** refund.created: the refund just made (D10). */
+  refund: Type.Optional(
+    Type.Object({
+      refund_id: Type.String(),
+      amount: Type.String(),
+      automated_refund: Type.Boolean(),
+      reason: Type.String(),
+      epg_error_message: Type.Optional(Type.String()),
+    }),
+  ),
 });
 export type SessionEventPayload = Static<typeof SessionEventPayload>;
 
@@ -304,6 +335,9 @@ export const events = {
   'session.canceled': SessionEventData,
   'session.succeeded': SessionEventData,
   'session.failed': SessionEventData,
+  'session.expired': SessionEventData,
+  'checkout.session.expired': SessionEventData,
+  'refund.created': SessionEventData,
   'payment.approved': PaymentApproved,
   'payment.declined': PaymentDeclined,
   'merchant.created': Type.Object({ merchant_id: MerchantId, name: Type.String(), order_prefix: Type.String() }),
@@ -313,6 +347,17 @@ export const events = {
 
 export type EventType = keyof typeof events;
 export type EventData<E extends EventType> = Static<(typeof events)[E]>;
+
+/** The events merchants receive as webhooks (INTERFACE 6.1, D10, D11); session.created is internal. */
+export const WEBHOOK_EVENTS = [
+  'session.succeeded',
+  'session.failed',
+  'session.canceled',
+  'session.expired',
+  'checkout.session.expired',
+  'refund.created',
+] as const satisfies readonly EventType[];
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 // ---------------------------------------------------------------- topology
 
@@ -332,5 +377,5 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   checkout: { events: [], broadcasts: [] },
   'acquirer-adapter': { events: [], broadcasts: [] },
   refund: { events: [], broadcasts: [] },
-  'webhook-dispatcher': { events: [], broadcasts: [] },
+  'webhook-dispatcher': { events: WEBHOOK_EVENTS, broadcasts: [] },
 };

@@ -122,14 +122,14 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       '/gateway/sessions/{session_id}/webhooks/': {
         get: {
           operationId: 'listSessionWebhooks',
-          parameters: [sessionId],
+          parameters: [sessionId, { ...limit, schema: { ...limit.schema, default: 100 } }, cursor('starting_after', 'Deliveries created before this one.'), cursor('ending_before', 'Deliveries created after this one.')],
           responses: { '200': { description: 'Most recent first.', content: json('WebhookDeliveryList') }, '404': problem('No such session.'), ...common },
         },
       },
       '/gateway/webhooks/': {
         get: {
           operationId: 'listWebhooks',
-          parameters: [limit, cursor('starting_after', 'Deliveries created before this one.')],
+          parameters: [limit, cursor('starting_after', 'Deliveries created before this one.'), cursor('ending_before', 'Deliveries created after this one.')],
           responses: { '200': { description: 'Newest first.', content: json('WebhookDeliveryList') }, '422': problem('Invalid query.'), ...common },
         },
       },

@@ -26,7 +26,10 @@ export const USAGE = `usage: gateway-admin <command>
   rate remove MERCHANT_ID --mode test|live --currency C
   limits set MERCHANT_ID --mode test|live [--account N] [--create N] [--refund N]
   terminal set MERCHANT_ID --mode live --user U --password P [--inactive]
-  fees set MERCHANT_ID --percent P --fixed F`;
+  fees set MERCHANT_ID --percent P --fixed F
+  webhook set-url MERCHANT_ID --mode test|live --url U
+  webhook rotate-secret MERCHANT_ID --mode test|live
+  webhook resend DELIVERY_ID`;
 
 type Options = Record<string, string | undefined>;
 
@@ -142,6 +145,17 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
       const { positionals, values } = parse(rest, ['percent', 'fixed']);
       return send('fees.set', { merchant_id: one(positionals, 'MERCHANT_ID'), percent: required(values, 'percent'), fixed: required(values, 'fixed') });
     }
+    case 'webhook set-url': {
+      const { positionals, values } = parse(rest, ['mode', 'url']);
+      return send('webhook_endpoint.set_url', { merchant_id: one(positionals, 'MERCHANT_ID'), mode: mode(values), url: required(values, 'url') });
+    }
+    case 'webhook rotate-secret': {
+      const { positionals, values } = parse(rest, ['mode']);
+      const rotated = await send('webhook_endpoint.rotate_secret', { merchant_id: one(positionals, 'MERCHANT_ID'), mode: mode(values) });
+      return { webhook_secret: rotated.webhook_secret, previous_secret_expires_at: rotated.previous_secret_expires_at };
+    }
+    case 'webhook resend':
+      return send('webhook.resend', { delivery_id: one(parse(rest, []).positionals, 'DELIVERY_ID') });
     default:
       throw new UsageError(`unknown command: ${command.trim() || '(none)'}`);
   }

@@ -38,6 +38,26 @@ export interface EventConsumerOptions {
   alreadyApplied?: (envelope: Envelope) => boolean;
 }
 
+/**
+ * Declares the durable queue (with its dead-letter queue) a service's events
+ * arrive on, bound to its patterns; returns the queue's name.
+ */
+export async function prepareEventQueue(
+  channel: Channel,
+  broker: Broker,
+  service: ServiceName,
+  subscription?: { queue: string; patterns: readonly string[] },
+): Promise<string> {
+  const names = broker.names;
+  const { queue, patterns } = subscription ?? { queue: names.eventQueue(service), patterns: topology[service].events };
+  await assertDeclarations(
+    channel,
+    [{ name: names.events, type: 'topic' }, { name: names.deadLetter, type: 'direct' }],
+    durableQueue(names, queue, patterns.map((routingKey) => ({ exchange: names.events, routingKey }))),
+  );
+  return queue;
+}
+
 export class EventConsumer extends QueueConsumer {
   constructor(
     broker: Broker,
@@ -47,14 +67,7 @@ export class EventConsumer extends QueueConsumer {
   }
 
   protected async prepare(channel: Channel): Promise<string> {
-    const names = this.broker.names;
-    const { queue, patterns } = this.options.subscription ?? { queue: names.eventQueue(this.options.service), patterns: topology[this.options.service].events };
-    await assertDeclarations(
-      channel,
-      [{ name: names.events, type: 'topic' }, { name: names.deadLetter, type: 'direct' }],
-      durableQueue(names, queue, patterns.map((routingKey) => ({ exchange: names.events, routingKey }))),
-    );
-    return queue;
+    return prepareEventQueue(channel, this.broker, this.options.service, this.options.subscription);
   }
 
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {

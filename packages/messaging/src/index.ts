@@ -4,6 +4,7 @@ export * from './envelope.js';
 export * from './rpc.js';
 export * from './outbox.js';
 export * from './consumer.js';
+export * from './queue-consumer.js';
 
 import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@gateway/db';

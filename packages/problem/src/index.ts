@@ -130,3 +130,4 @@ export function toProblem(err: unknown, errorsHost: string): ProblemDocument {
   }
   return doc;
 }
+export * from './list-query.js';

@@ -4,3 +4,4 @@ export * from './broker.js';
 export * from './system.js';
 export * from './http.js';
 export * from './checkout.js';
+export * from './webhook-receiver.js';

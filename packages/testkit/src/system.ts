@@ -10,7 +10,9 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { SchemaOwner } from '@gateway/db';
-import { Broker, RpcClient } from '@gateway/messaging';
+import { connect } from 'amqplib';
+import type { Envelope } from '@gateway/contracts';
+import { Broker, namesFor, RpcClient } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
 import { deleteBrokerObjects, EventCapture } from './broker.js';
@@ -108,7 +110,9 @@ export class TestSystem {
     const cards = cardKeys();
     const perService: Partial<Record<ServiceProcess, Record<string, string>>> = {
       'api-gateway': { CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.get('checkout') ?? 0}` },
-      session: { LINK_SIGNING_KEY: keys.privateJwk, ADAPTER_TIMEOUT_MS: '9000' },
+      // Test receivers listen on loopback; the SSRF tests turn the address rule back on.
+      session: { LINK_SIGNING_KEY: keys.privateJwk, ADAPTER_TIMEOUT_MS: '9000', WEBHOOK_ALLOW_PRIVATE: 'true' },
+      'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true' },
       checkout: { LINK_VERIFY_KEY: keys.publicJwk, CARD_ENCRYPTION_KEY: cards.publicJwk, PAYMENT_TIMEOUT_MS: '10000' },
       'acquirer-adapter': {
         CARD_DECRYPTION_KEY: cards.privateJwk,
@@ -241,6 +245,26 @@ export class TestSystem {
     const approved = (await this.admin(['merchant', 'approve-kyb', merchantId])) as { live_secret_key: string };
     if (options.terminal) await this.admin(['terminal', 'set', merchantId, '--mode', 'live', '--user', LIVE_TERMINAL.user, '--password', LIVE_TERMINAL.password]);
     return approved.live_secret_key;
+  }
+
+  /**
+   * Publishes events on this system's exchange, persistent, with publisher
+   * confirms: what a service's outbox relay does after its commit.
+   */
+  async publishEvents(events: readonly Envelope[]): Promise<void> {
+    const env = await testEnvironment();
+    const connection = await connect(env.amqpUrl);
+    try {
+      const channel = await connection.createConfirmChannel();
+      const exchange = namesFor(this.prefix).events;
+      await channel.assertExchange(exchange, 'topic', { durable: true });
+      for (const event of events) {
+        channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, contentType: 'application/json' });
+      }
+      await channel.waitForConfirms();
+    } finally {
+      await connection.close();
+    }
   }
 
   /** Captures events published by this system. */

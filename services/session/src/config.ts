@@ -1,5 +1,5 @@
 /** The session service's settings, read and checked before it starts. */
-import { common, int, loadConfig, str, url } from '@gateway/config';
+import { bool, common, int, loadConfig, str, url } from '@gateway/config';
 
 export const sessionSettings = {
   ...common,
@@ -17,6 +17,8 @@ export const sessionSettings = {
   adapterTimeoutMs: int('ADAPTER_TIMEOUT_MS', 60_000, { min: 1 }),
   /** Milliseconds the outbox relay waits to gather commits into one round. */
   outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
+  /** D11: accept webhook_url on loopback or private addresses (development and tests only). */
+  allowPrivateWebhooks: bool('WEBHOOK_ALLOW_PRIVATE', false),
 };
 
 export type SessionConfig = ReturnType<typeof loadSessionConfig>;

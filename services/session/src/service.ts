@@ -35,6 +35,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     publicBaseUrl: config.publicBaseUrl,
     sessionTtlSeconds: config.sessionTtlSeconds,
     linkTtlSeconds: config.checkoutLinkTtlSeconds,
+    allowPrivateWebhooks: config.allowPrivateWebhooks,
     afterCommit: () => relay.wake(),
     terminalStatus: async (merchantId: string) => (await rpc.call('terminal.check', { merchant_id: merchantId })).body.status,
     adapter: rpc,

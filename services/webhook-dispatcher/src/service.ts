@@ -1,10 +1,15 @@
-/** Wiring of the webhook dispatcher: database, broker, operator commands, health. */
-import { CommandServer } from '@gateway/messaging';
+/** Wiring of the webhook dispatcher: database, broker, event intake, delivery, sweeps, commands, health. */
+import { CommandServer, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { dispatcherCommands } from './commands/dispatcher.commands.js';
 import type { DispatcherConfig } from './config.js';
+import { DeliveryRepository } from './db/delivery.repository.js';
 import { EndpointRepository } from './db/endpoint.repository.js';
-import { provisionEndpoint } from './domain/provision-endpoint.js';
+import { Dispatcher } from './delivery/dispatcher.js';
+import { Sweeper } from './delivery/sweeper.js';
+import { WebhookHttpClient } from './delivery/webhook-http-client.js';
+import { WebhookEventsConsumer } from './messaging/webhook-events.consumer.js';
 
 export { loadDispatcherConfig, type DispatcherConfig } from './config.js';
 
@@ -15,19 +20,49 @@ export const migrations = serviceMigrations('webhook-dispatcher', import.meta.ur
 export async function startDispatcher(config: DispatcherConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('webhook-dispatcher', SCHEMA, config, log);
   const endpoints = new EndpointRepository(pool);
+  const deliveries = new DeliveryRepository(pool, config.leaseSeconds);
+  const client = new WebhookHttpClient({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate, maxSocketsPerHost: config.endpointConcurrency });
+  const dispatcher = new Dispatcher({
+    deliveries,
+    client,
+    log,
+    limits: { total: config.concurrency, perEndpoint: config.endpointConcurrency, backlog: config.endpointBacklog },
+    retryDelaysSeconds: config.retryDelaysSeconds,
+    // Called only once attempts run, after the sweeper below exists.
+    wakeSweepAt: (at) => sweeper.wakeAt(at),
+  });
+  const sweeper = new Sweeper(deliveries, (jobs) => dispatcher.enqueue(jobs), config.sweepIntervalSeconds * 1000, log);
+  const rpc = new RpcClient(broker, config.rpcTimeoutMs);
+  const enqueue = (jobs: Parameters<Dispatcher['enqueue']>[0]) => dispatcher.enqueue(jobs);
+
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
+  await broker.register(rpc);
+  await broker.register(new WebhookEventsConsumer(broker, deliveries, enqueue, log, config.eventPrefetch));
   await broker.register(
     new CommandServer(broker, {
       service: 'webhook-dispatcher',
       log,
-      handlers: { 'webhook_endpoint.provision': async (command) => ({ body: await provisionEndpoint(endpoints, command) }) },
+      handlers: dispatcherCommands({
+        endpoints,
+        deliveries,
+        allowPrivate: config.allowPrivate,
+        secretGraceSeconds: config.secretGraceSeconds,
+        enqueue,
+        getSession: async (context, sessionId) => (await rpc.call('session.get', { context, session_id: sessionId }, { correlationId: context.request_id })).body,
+      }),
     }),
   );
+  sweeper.start();
   return {
     port: http.port,
     async stop() {
       await http.close();
+      await sweeper.stop();
+      // Intake stops first (the broker drains its consumers); then what was taken is sent or released.
+      await broker.stop();
+      await dispatcher.stop();
+      client.close();
       await close();
     },
   };

@@ -31,6 +31,14 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/gateway/sessions/:id', command: 'session.get', hasBody: false, request: sessionRef },
   { method: 'POST', path: '/gateway/sessions/:id/cancel', command: 'session.cancel', hasBody: false, request: sessionRef },
   { method: 'POST', path: '/gateway/sessions/:id/checkout', command: 'session.issue_checkout', budget: 'create', hasBody: false, request: sessionRef },
+  {
+    method: 'GET',
+    path: '/gateway/sessions/:id/webhooks',
+    command: 'webhook.list_session',
+    hasBody: false,
+    request: ({ context, params, query }) => ({ context, session_id: params[0] ?? '', query }),
+  },
+  { method: 'GET', path: '/gateway/webhooks', command: 'webhook.list', hasBody: false, request: ({ context, query }) => ({ context, query }) },
 ];
 
 interface CompiledRoute {

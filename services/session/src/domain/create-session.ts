@@ -22,7 +22,7 @@ export interface CreateResult {
 const ORDER_NUMBER_TRIES = 5;
 
 export async function createSession(deps: SessionDeps, context: ApiContext, body: unknown): Promise<CreateResult> {
-  const check = checkCreateRequest(body, context.livemode);
+  const check = checkCreateRequest(body, context.livemode, { allowPrivateWebhooks: deps.allowPrivateWebhooks });
   if (!check.ok) throw validationError(check.errors);
   const request = check.request;
   const account = { merchantId: context.merchant_id, livemode: context.livemode };

@@ -14,6 +14,8 @@ export interface SessionDeps {
   publicBaseUrl: string;
   sessionTtlSeconds: number;
   linkTtlSeconds: number;
+  /** D11's address rule lifted for webhook_url (WEBHOOK_ALLOW_PRIVATE). */
+  allowPrivateWebhooks: boolean;
   /** The merchant's live terminal, as the acquirer adapter knows it. */
   terminalStatus: (merchantId: string) => Promise<TerminalStatus>;
   /** Commands to the acquirer adapter (a payment's steps). */

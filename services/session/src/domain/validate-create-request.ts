@@ -6,7 +6,7 @@
  * create-session.
  */
 import type { ErrorObject } from '@gateway/contracts';
-import { CreateSessionRequest, findProtoKey, validatorOf } from '@gateway/contracts';
+import { CreateSessionRequest, findProtoKey, validatorOf, webhookUrlProblem } from '@gateway/contracts';
 import { accountCurrency, checkAmount, findCurrency, MAX_AMOUNT, type AmountCheck, type AmountErrorCode, type Big, type Currency } from '@gateway/money';
 import type { FieldError } from '@gateway/problem';
 
@@ -37,7 +37,7 @@ export function amountError(code: AmountErrorCode, currency: Currency): FieldErr
 }
 
 /** Checks everything of a create request that needs no exchange rate. */
-export function checkCreateRequest(body: unknown, livemode: boolean): CheckResult {
+export function checkCreateRequest(body: unknown, livemode: boolean, options: { allowPrivateWebhooks?: boolean } = {}): CheckResult {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, errors: [{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }] };
   }
@@ -61,6 +61,12 @@ export function checkCreateRequest(body: unknown, livemode: boolean): CheckResul
     if (typeof value === 'string' && value.length > 0 && value.length <= 2048 && !isAllowedUrl(value, livemode)) {
       add({ field, code: 'invalid', message: livemode ? `${field} must be an absolute https URL in live mode.` : `${field} must be an absolute http or https URL.` });
     }
+  }
+  // D11: webhooks never go to loopback, private, link-local or metadata addresses.
+  const webhookUrl = input['webhook_url'];
+  if (typeof webhookUrl === 'string' && webhookUrl.length > 0 && !errors.has('webhook_url')) {
+    const problem = webhookUrlProblem(webhookUrl, { livemode, allowPrivate: options.allowPrivateWebhooks ?? false });
+    if (problem) add({ field: 'webhook_url', code: 'invalid', message: problem.replace(/^url/, 'webhook_url') });
   }
 
   const metadataError = checkMetadata(input['metadata']);

@@ -1,0 +1,77 @@
+/**
+ * The query of a cursor-paginated list endpoint (INTERFACE 4.6 and 4.8, D6):
+ * `limit`, and at most one of `starting_after` / `ending_before`. Every
+ * endpoint that lists pages this way reads its query here, so they all refuse
+ * the same things with the same words.
+ */
+import { validationError, type FieldError } from './index.js';
+
+export const MAX_PAGE_SIZE = 100;
+
+export interface ListQuery {
+  limit: number;
+  /** The items created before this id (forward). */
+  startingAfter?: string;
+  /** The items created after this id (backward). */
+  endingBefore?: string;
+}
+
+export interface ListQueryRules {
+  /** What a cursor names, for messages: "session", "delivery". */
+  noun: string;
+  defaultLimit?: number;
+  /** Whether `id` is one of the caller's items (same account and mode). */
+  isOwnItem: (id: string) => Promise<boolean>;
+}
+
+/** Parses and checks a list query; throws one validation problem naming every bad field. */
+export async function parseListQuery(query: Record<string, unknown>, rules: ListQueryRules): Promise<ListQuery> {
+  const errors: FieldError[] = [];
+  const limit = parseLimit(query['limit'], rules.defaultLimit ?? 20, errors);
+  const startingAfter = parseCursor(query, 'starting_after', rules.noun, errors);
+  let endingBefore = parseCursor(query, 'ending_before', rules.noun, errors);
+  if (startingAfter !== undefined && endingBefore !== undefined) {
+    errors.push({ field: 'ending_before', code: 'invalid', message: 'Give starting_after or ending_before, not both.' });
+    endingBefore = undefined;
+  }
+  for (const [field, id] of [
+    ['starting_after', startingAfter],
+    ['ending_before', endingBefore],
+  ] as const) {
+    if (id !== undefined && !(await rules.isOwnItem(id))) {
+      errors.push({ field, code: 'invalid', message: `${field} must be the id of one of this account's ${rules.noun}s.` });
+    }
+  }
+  if (errors.length > 0) throw validationError(errors);
+  return { limit, ...(startingAfter !== undefined && { startingAfter }), ...(endingBefore !== undefined && { endingBefore }) };
+}
+
+/**
+ * One page from rows read with `limit + 1`: rows read after an `ending_before`
+ * cursor come oldest first (nearest the cursor) and are shown newest first.
+ */
+export function toPage<T>(rows: readonly T[], query: ListQuery): { items: T[]; hasMore: boolean } {
+  const items = rows.slice(0, query.limit);
+  if (query.endingBefore !== undefined) items.reverse();
+  return { items, hasMore: rows.length > query.limit };
+}
+
+function parseLimit(value: unknown, fallback: number, errors: FieldError[]): number {
+  if (value === undefined) return fallback;
+  const text = Array.isArray(value) ? undefined : String(value);
+  if (text === undefined || !/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_PAGE_SIZE) {
+    errors.push({ field: 'limit', code: 'invalid', message: `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.` });
+    return fallback;
+  }
+  return Number(text);
+}
+
+function parseCursor(query: Record<string, unknown>, field: 'starting_after' | 'ending_before', noun: string, errors: FieldError[]): string | undefined {
+  const value = query[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0 || value.length > 64) {
+    errors.push({ field, code: 'invalid', message: `${field} must be a ${noun} id.` });
+    return undefined;
+  }
+  return value;
+}

@@ -1,0 +1,102 @@
+/**
+ * Sending attempts: sign each one afresh (D11: a new `t` on every attempt,
+ * both secrets during a rotation's grace period), POST it, record how it
+ * ended, and when it failed, when the next automatic attempt is due. Results
+ * are recorded in batches; an attempt whose result is lost (the process died)
+ * stays PENDING and is sent again once its lease lapses: at-least-once.
+ */
+import { signatureHeader } from '@gateway/webhook-signature';
+import { describeError, type Logger } from '@gateway/observability';
+import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
+import { Batcher } from './batcher.js';
+import { DeliveryQueue, type QueueLimits } from './delivery-queue.js';
+import type { DeliveryOutcome, DeliveryRequest } from './webhook-http-client.js';
+
+export interface DispatcherOptions {
+  deliveries: DeliveryRepository;
+  client: { post(request: DeliveryRequest): Promise<DeliveryOutcome> };
+  log: Logger;
+  limits: QueueLimits;
+  /** Delays before attempts 2, 3, 4...: after the last, a failure is final. */
+  retryDelaysSeconds: readonly number[];
+  /** Asked to look for due retries at a time sooner than its own schedule. */
+  wakeSweepAt: (at: number) => void;
+  clock?: () => number;
+}
+
+const USER_AGENT = 'PaymentGateway-Webhooks/1';
+
+export class Dispatcher {
+  private readonly queue: DeliveryQueue<DeliveryJob>;
+  private readonly results: Batcher<AttemptResult, undefined>;
+  private readonly clock: () => number;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.clock = options.clock ?? Date.now;
+    this.queue = new DeliveryQueue(options.limits, (job) => this.attempt(job));
+    this.results = new Batcher(async (results) => {
+      await options.deliveries.recordResults(results);
+      return results.map(() => undefined);
+    }, 500);
+  }
+
+  /** Queues claimed attempts; those the queue turns away keep their lease and come back by the sweep. */
+  enqueue(jobs: readonly DeliveryJob[]): void {
+    for (const job of jobs) this.queue.push(job);
+  }
+
+  /** Stops taking work: attempts not started are released for any replica, those in flight finish and are recorded. */
+  async stop(): Promise<void> {
+    const waiting = this.queue.takeWaiting();
+    await this.options.deliveries.release(waiting.map((job) => job.deliveryId)).catch((err: unknown) => {
+      this.options.log.warn({ err: describeError(err) }, 'could not release queued webhook attempts; they are resent when their lease lapses');
+    });
+    await this.queue.drained();
+    await this.results.idle();
+  }
+
+  private async attempt(job: DeliveryJob): Promise<void> {
+    const now = this.clock();
+    const secrets = [job.secret];
+    if (job.previousSecret && job.previousSecretExpiresAt && job.previousSecretExpiresAt.getTime() > now) secrets.push(job.previousSecret);
+    const body = Buffer.from(job.body, 'utf8');
+    const outcome = await this.options.client.post({
+      url: job.url,
+      body,
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': USER_AGENT,
+        'X-Service-Signature': signatureHeader(secrets, Math.floor(now / 1000), body),
+        'X-Service-Webhook-Id': job.eventId,
+        'X-Service-Event': job.eventType,
+      },
+    });
+    const retryInSeconds = outcome.ok ? null : this.retryDelay(job);
+    if (!outcome.ok) {
+      this.options.log.info(
+        { deliveryId: job.deliveryId, eventId: job.eventId, attempt: job.attemptNumber, status: outcome.statusCode, error: outcome.error, retryInSeconds },
+        'webhook attempt failed',
+      );
+      if (retryInSeconds !== null) this.options.wakeSweepAt(this.clock() + retryInSeconds * 1000);
+    }
+    try {
+      await this.results.add({
+        deliveryId: job.deliveryId,
+        ok: outcome.ok,
+        httpStatusCode: outcome.statusCode ?? null,
+        responseTimeMs: outcome.responseTimeMs,
+        errorMessage: outcome.ok ? '' : (outcome.error ?? 'failed'),
+        retryInSeconds,
+      });
+    } catch (err) {
+      // The attempt stays PENDING and is sent again when its lease lapses.
+      this.options.log.warn({ err: describeError(err), deliveryId: job.deliveryId }, 'webhook result not recorded');
+    }
+  }
+
+  /** Seconds until the next automatic attempt after `job` fails; null after the last one or a resend. */
+  private retryDelay(job: DeliveryJob): number | null {
+    if (job.manual) return null;
+    return this.options.retryDelaysSeconds[job.attemptNumber - 1] ?? null;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Delivery history (INTERFACE 4.7 and 4.8): attempts newest first, with the
+ * session list's cursor pagination (D6), both directions.
+ */
+import type { ApiContext, WebhookDelivery, WebhookDeliveryList } from '@gateway/contracts';
+import { parseListQuery, toPage } from '@gateway/problem';
+import type { DeliveryRow } from '../db/delivery.repository.js';
+import type { HistoryDeps } from './deps.js';
+
+/** GET /gateway/webhooks/: the account's attempts. */
+export async function listDeliveries(deps: HistoryDeps, context: ApiContext, query: Record<string, unknown>): Promise<WebhookDeliveryList> {
+  const account = { merchantId: context.merchant_id, livemode: context.livemode };
+  const list = await parseListQuery(query, { noun: 'delivery', isOwnItem: (id) => deps.deliveries.exists(account, id) });
+  const rows = await deps.deliveries.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore });
+  const { items, hasMore } = toPage(rows, list);
+  return { data: items.map(toDelivery), has_more: hasMore };
+}
+
+/**
+ * GET /gateway/sessions/{id}/webhooks/: one session's attempts, up to 100 at
+ * a time. A session the dispatcher has no event of is asked of the session
+ * service, so a session of another account is 404, and one of the caller's
+ * with no events yet is an empty list.
+ */
+export async function listSessionDeliveries(deps: HistoryDeps, context: ApiContext, sessionId: string, query: Record<string, unknown>): Promise<WebhookDeliveryList> {
+  const account = { merchantId: context.merchant_id, livemode: context.livemode };
+  if (!(await deps.deliveries.knowsSession(account, sessionId))) await deps.getSession(context, sessionId);
+  const list = await parseListQuery(query, { noun: 'delivery', defaultLimit: 100, isOwnItem: (id) => deps.deliveries.exists(account, id, sessionId) });
+  const rows = await deps.deliveries.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore, sessionId });
+  const { items, hasMore } = toPage(rows, list);
+  return { data: items.map(toDelivery), has_more: hasMore };
+}
+
+/** A delivery record as the API shows it (INTERFACE 2.6). */
+function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    event: row.event_type,
+    event_id: row.event_id,
+    url: row.url,
+    attempt_number: row.attempt_number,
+    status: row.status,
+    http_status_code: row.http_status_code,
+    response_time_ms: row.response_time_ms,
+    error_message: row.error_message,
+    next_retry_at: row.next_retry_at ? row.next_retry_at.toISOString() : null,
+    created_at: row.created_at.toISOString(),
+  };
+}

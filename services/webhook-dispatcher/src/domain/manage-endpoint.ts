@@ -1,0 +1,31 @@
+/** Operator changes to a merchant's endpoint (D13): its default URL, and a secret rotation. */
+import { newSecret, type CommandReply, type CommandRequest } from '@gateway/contracts';
+import { AppError } from '@gateway/problem';
+import type { EndpointDeps } from './deps.js';
+import { checkWebhookUrl } from './webhook-url.js';
+
+const noEndpoint = (command: { merchant_id: string; mode: string }) =>
+  new AppError('not-found', `Merchant ${command.merchant_id} has no ${command.mode} mode webhook endpoint.`);
+
+/** `webhook set-url`: the URL events go to when their session names none. */
+export async function setWebhookUrl(deps: EndpointDeps, command: CommandRequest<'webhook_endpoint.set_url'>): Promise<CommandReply<'webhook_endpoint.set_url'>> {
+  const livemode = command.mode === 'live';
+  await checkWebhookUrl(command.url, { livemode, allowPrivate: deps.allowPrivate });
+  if (!(await deps.endpoints.setUrl(command.merchant_id, livemode, command.url))) throw noEndpoint(command);
+  return { merchant_id: command.merchant_id, mode: command.mode, url: command.url };
+}
+
+/**
+ * `webhook rotate-secret`: a new secret signs from now on; the old one signs
+ * too, as a second v1 entry, for the grace period (D11), so receivers can
+ * switch without losing a delivery.
+ */
+export async function rotateWebhookSecret(
+  deps: EndpointDeps,
+  command: CommandRequest<'webhook_endpoint.rotate_secret'>,
+): Promise<CommandReply<'webhook_endpoint.rotate_secret'>> {
+  const secret = newSecret('whsec_');
+  const rotated = await deps.endpoints.rotateSecret(command.merchant_id, command.mode === 'live', secret, deps.secretGraceSeconds);
+  if (!rotated) throw noEndpoint(command);
+  return { merchant_id: command.merchant_id, mode: command.mode, webhook_secret: secret, previous_secret_expires_at: rotated.previousSecretExpiresAt.toISOString() };
+}

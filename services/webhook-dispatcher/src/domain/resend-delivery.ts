@@ -1,0 +1,15 @@
+/**
+ * `webhook resend` (INTERFACE 6.4.5, D13): the event of any delivery, failed or
+ * not, sent again as a new attempt with the same event id, signed with the
+ * current secret. A resend is one attempt: it is not retried by itself.
+ */
+import type { CommandReply, CommandRequest } from '@gateway/contracts';
+import { AppError } from '@gateway/problem';
+import type { ResendDeps } from './deps.js';
+
+export async function resendDelivery(deps: ResendDeps, command: CommandRequest<'webhook.resend'>): Promise<CommandReply<'webhook.resend'>> {
+  const job = await deps.deliveries.resend(command.delivery_id);
+  if (!job) throw new AppError('not-found', `There is no webhook delivery ${command.delivery_id}, or its event has no webhook URL.`);
+  deps.enqueue([job]);
+  return { delivery_id: job.deliveryId };
+}
