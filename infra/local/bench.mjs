@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { openLoad, quantile } from './open-load.mjs';
 import { paymentLoad } from './payment-load.mjs';
+import { webhookBench } from './webhook-load.mjs';
 import { ensureServers } from './servers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -29,6 +30,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '64' },
     rate: { type: 'string', default: '1000' },
     'payment-rate': { type: 'string', default: '150' },
+    'webhook-rate': { type: 'string', default: '500' },
+    'webhook-backlog': { type: 'string', default: '20000' },
     profile: { type: 'boolean', default: false },
     only: { type: 'string' },
   },
@@ -82,6 +85,8 @@ const ownEnv = {
   'acquirer-adapter': { CARD_DECRYPTION_KEY: jwk(cards.privateKey), ACQUIRER_TEST_URL: 'http://127.0.0.1:18186/payment/rest/' },
   'epg-sandbox': { SANDBOX_PUBLIC_URL: 'http://127.0.0.1:18186' },
   'api-gateway': { CHECKOUT_UPSTREAM_URL: 'http://127.0.0.1:18181' },
+  // The benchmark's receivers listen on loopback.
+  'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true' },
 };
 const children = [];
 for (const { name, port, profiled, schema } of services) {
@@ -133,11 +138,17 @@ const broker = new Broker({ url: amqpUrl, prefix, log: createLogger({ service: '
 await broker.start();
 const rpc = await broker.register(new RpcClient(broker, 10_000));
 const keys = [];
+const merchantIds = [];
 for (let i = 0; i < Number(args.merchants); i += 1) {
   const { body } = await rpc.call('merchant.create', { name: `Bench Shop ${i}` });
   await rpc.call('limits.set', { merchant_id: body.merchant_id, mode: 'test', account: 100_000, create: 100_000 });
   keys.push(body.test_secret_key);
+  merchantIds.push(body.merchant_id);
 }
+// Webhook scenarios give the merchants endpoints (and so every later payment a webhook): set up only when asked for.
+const webhooks = !args.only || args.only.includes('webhook-')
+  ? await webhookBench({ rpc, merchants: merchantIds, dbUrl: dbUrl.toString(), amqpUrl, prefix })
+  : undefined;
 await broker.stop();
 log(`seeded ${keys.length} merchants`);
 
@@ -233,6 +244,10 @@ const scenarios = {
       amqpUrl,
       eventsExchange: `${prefix}.events`,
     }),
+  // One dispatcher: deliveries/s from a backlog to a receiver that verifies every signature (target 1,000/s).
+  'webhook-saturated': async () => webhooks.saturated(Number(args['webhook-backlog'])),
+  // Commit-to-arrival latency at a fixed rate (target: 500 events/s, p99 under 100 ms).
+  'webhook-open-rate': async () => webhooks.openRate(Number(args['webhook-rate']), duration),
   'get-saturated': async () =>
     fromAutocannon(
       await load({
@@ -265,6 +280,7 @@ for (const name of selected) {
   }
 }
 
+await webhooks?.close();
 await stopAll();
 
 const spread = (rows, key) => {

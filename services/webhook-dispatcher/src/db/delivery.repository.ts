@@ -7,6 +7,7 @@
  */
 import { newId } from '@gateway/contracts';
 import { withTransaction, type Pool, type Queryable } from '@gateway/db';
+import { ENDPOINT_KEY_SQL } from '../delivery/delivery-queue.js';
 
 export interface Account {
   merchantId: string;
@@ -171,23 +172,27 @@ export class DeliveryRepository {
     });
   }
 
-  /** Claims up to `limit` attempts whose sender let its lease lapse (it died or stopped). */
-  async reclaimAbandoned(limit: number): Promise<DeliveryJob[]> {
+  /**
+   * Claims up to `limit` attempts nobody holds: their sender died or stopped,
+   * or had no room for them. Attempts to `skipEndpoints` (this replica's full
+   * ones) are left for later.
+   */
+  async reclaimAbandoned(limit: number, skipEndpoints: readonly string[] = []): Promise<DeliveryJob[]> {
     const result = await this.pool.query<DeliveryJob>(
       `WITH stale AS (
-         SELECT id FROM deliveries WHERE status = 'PENDING' AND lease_until < now()
+         SELECT id FROM deliveries WHERE status = 'PENDING' AND lease_until <= now() AND ${ENDPOINT_KEY_SQL} <> ALL($3::text[])
          ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED
        ), d AS (
          UPDATE deliveries x SET lease_until = now() + make_interval(secs => $2) FROM stale WHERE x.id = stale.id
          RETURNING x.*
        )
        ${JOB_SELECT}`,
-      [limit, this.leaseSeconds],
+      [limit, this.leaseSeconds, skipEndpoints],
     );
     return result.rows;
   }
 
-  /** Gives up the leases of attempts this replica will not send (it is stopping), for others to take at once. */
+  /** Gives up the leases of attempts this replica will not send now (no room, or stopping), for any replica's next sweep. */
   async release(deliveryIds: readonly string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
     await this.pool.query(`UPDATE deliveries SET lease_until = now() WHERE id = ANY($1::text[]) AND status = 'PENDING'`, [deliveryIds]);

@@ -3,8 +3,9 @@
  * port), served round-robin. One endpoint holds at most `perEndpoint` of the
  * `total` sending slots, so an endpoint that hangs or crawls slows only its
  * own deliveries; every other merchant's keep flowing. Each endpoint keeps at
- * most `backlog` attempts in memory: the rest stay in the database, leased,
- * and come back through the sweep once the lease lapses.
+ * most `backlog` attempts in memory: the rest are turned away (they wait in
+ * the database) and the endpoint is "full" until its queue is down to half,
+ * when `onRoom` asks for more.
  */
 export interface QueueLimits {
   total: number;
@@ -18,6 +19,8 @@ interface EndpointQueue<T> {
   active: number;
   /** Whether the endpoint is in the ready ring. */
   ready: boolean;
+  /** Whether attempts were turned away since the queue was last down to half. */
+  full: boolean;
 }
 
 export class DeliveryQueue<T extends { deliveryId: string; url: string }> {
@@ -30,6 +33,8 @@ export class DeliveryQueue<T extends { deliveryId: string; url: string }> {
   constructor(
     private readonly limits: QueueLimits,
     private readonly send: (item: T) => Promise<void>,
+    /** A full endpoint has room again: its attempts waiting in the database can come. */
+    private readonly onRoom: () => void = () => undefined,
   ) {}
 
   /** Queues `item` unless it is already queued or in flight here; false when it was turned away. */
@@ -38,10 +43,13 @@ export class DeliveryQueue<T extends { deliveryId: string; url: string }> {
     const key = endpointKey(item.url);
     let endpoint = this.endpoints.get(key);
     if (!endpoint) {
-      endpoint = { key, waiting: [], active: 0, ready: false };
+      endpoint = { key, waiting: [], active: 0, ready: false, full: false };
       this.endpoints.set(key, endpoint);
     }
-    if (endpoint.waiting.length >= this.limits.backlog) return false;
+    if (endpoint.waiting.length >= this.limits.backlog) {
+      endpoint.full = true;
+      return false;
+    }
     endpoint.waiting.push(item);
     this.known.add(item.deliveryId);
     this.markReady(endpoint);
@@ -61,6 +69,11 @@ export class DeliveryQueue<T extends { deliveryId: string; url: string }> {
     this.ring.length = 0;
     for (const endpoint of this.endpoints.values()) endpoint.ready = false;
     return taken;
+  }
+
+  /** The endpoints that turned attempts away and have no room yet. */
+  fullEndpoints(): string[] {
+    return [...this.endpoints.values()].filter((e) => e.full).map((e) => e.key);
   }
 
   /** Attempts in flight. */
@@ -89,6 +102,10 @@ export class DeliveryQueue<T extends { deliveryId: string; url: string }> {
       if (!item) continue;
       endpoint.active += 1;
       this.active += 1;
+      if (endpoint.full && endpoint.waiting.length <= this.limits.backlog / 2) {
+        endpoint.full = false;
+        this.onRoom();
+      }
       // Back of the ring: the next slot goes to another endpoint first.
       this.markReady(endpoint);
       void this.send(item)
@@ -108,11 +125,14 @@ export class DeliveryQueue<T extends { deliveryId: string; url: string }> {
   }
 }
 
-/** Attempts to one scheme, host and port share a budget: they share a server. */
+/**
+ * Attempts to one scheme, host and port share a budget: they share a server.
+ * The key is the URL up to its path, lower-cased; the database computes the
+ * same (ENDPOINT_KEY_SQL) to tell which waiting attempts belong to a full endpoint.
+ */
 export function endpointKey(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
+  return (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0] ?? url).toLowerCase();
 }
+
+/** endpointKey in SQL, over a column `url`. */
+export const ENDPOINT_KEY_SQL = `lower(coalesce(substring(url from '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*'), url))`;

@@ -19,7 +19,7 @@ export interface DispatcherOptions {
   limits: QueueLimits;
   /** Delays before attempts 2, 3, 4...: after the last, a failure is final. */
   retryDelaysSeconds: readonly number[];
-  /** Asked to look for due retries at a time sooner than its own schedule. */
+  /** Asked to look for due retries, and attempts waiting in the database, at a time sooner than its own schedule. */
   wakeSweepAt: (at: number) => void;
   clock?: () => number;
 }
@@ -29,20 +29,44 @@ const USER_AGENT = 'PaymentGateway-Webhooks/1';
 export class Dispatcher {
   private readonly queue: DeliveryQueue<DeliveryJob>;
   private readonly results: Batcher<AttemptResult, undefined>;
+  private readonly released: Batcher<string, undefined>;
   private readonly clock: () => number;
 
   constructor(private readonly options: DispatcherOptions) {
     this.clock = options.clock ?? Date.now;
-    this.queue = new DeliveryQueue(options.limits, (job) => this.attempt(job));
+    this.queue = new DeliveryQueue(
+      options.limits,
+      (job) => this.attempt(job),
+      () => options.wakeSweepAt(this.clock()),
+    );
     this.results = new Batcher(async (results) => {
       await options.deliveries.recordResults(results);
       return results.map(() => undefined);
     }, 500);
+    this.released = new Batcher(async (ids) => {
+      await options.deliveries.release(ids);
+      return ids.map(() => undefined);
+    }, 5_000);
   }
 
-  /** Queues claimed attempts; those the queue turns away keep their lease and come back by the sweep. */
+  /**
+   * Queues claimed attempts. Those a full endpoint turns away are released in
+   * the database, where a sweep takes them once the endpoint has room again.
+   */
   enqueue(jobs: readonly DeliveryJob[]): void {
-    for (const job of jobs) this.queue.push(job);
+    for (const job of jobs) {
+      if (!this.queue.push(job)) {
+        this.released.add(job.deliveryId).catch((err: unknown) => {
+          // Its lease lapses instead, and the sweep takes it then.
+          this.options.log.warn({ err: describeError(err), deliveryId: job.deliveryId }, 'webhook attempt not released');
+        });
+      }
+    }
+  }
+
+  /** Endpoints with no room in memory: the sweep leaves their waiting attempts in the database. */
+  fullEndpoints(): string[] {
+    return this.queue.fullEndpoints();
   }
 
   /** Stops taking work: attempts not started are released for any replica, those in flight finish and are recorded. */
@@ -53,6 +77,7 @@ export class Dispatcher {
     });
     await this.queue.drained();
     await this.results.idle();
+    await this.released.idle();
   }
 
   private async attempt(job: DeliveryJob): Promise<void> {

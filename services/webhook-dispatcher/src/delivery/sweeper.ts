@@ -1,7 +1,8 @@
 /**
  * The time-driven half of delivery: every SWEEP_INTERVAL_SECONDS, and sooner
- * when a retry this replica scheduled falls due first, it claims the retries
- * whose time has come and the attempts whose sender let the lease lapse.
+ * when a retry this replica scheduled falls due first or a full endpoint has
+ * room again, it claims the retries whose time has come and the attempts
+ * nobody holds (their sender died, stopped, or had no room for them).
  * Claims use SKIP LOCKED, so any number of replicas sweep side by side.
  */
 import { describeError, type Logger } from '@gateway/observability';
@@ -18,7 +19,7 @@ export class Sweeper {
 
   constructor(
     private readonly deliveries: DeliveryRepository,
-    private readonly enqueue: (jobs: readonly DeliveryJob[]) => void,
+    private readonly dispatcher: { enqueue(jobs: readonly DeliveryJob[]): void; fullEndpoints(): string[] },
     private readonly intervalMs: number,
     private readonly log: Logger,
   ) {}
@@ -68,12 +69,16 @@ export class Sweeper {
     do {
       this.again = false;
       try {
-        for (const claim of [(n: number) => this.deliveries.claimDueRetries(n), (n: number) => this.deliveries.reclaimAbandoned(n)]) {
+        const claims = [
+          (n: number) => this.deliveries.claimDueRetries(n),
+          (n: number) => this.deliveries.reclaimAbandoned(n, this.dispatcher.fullEndpoints()),
+        ];
+        for (const claim of claims) {
           let jobs: DeliveryJob[];
           do {
             if (this.stopped) return;
             jobs = await claim(CLAIM_BATCH);
-            this.enqueue(jobs);
+            this.dispatcher.enqueue(jobs);
           } while (jobs.length === CLAIM_BATCH);
         }
       } catch (err) {

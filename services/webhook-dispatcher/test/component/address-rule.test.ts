@@ -74,7 +74,9 @@ describe('webhook address rule (WEBHOOK_ALLOW_PRIVATE off)', function () {
       let rows: WebhookDelivery[] = [];
       const deadline = Date.now() + 10_000;
       while (Date.now() < deadline) {
-        rows = (await system.api(merchant.testKey).get<WebhookDeliveryList>(`/gateway/sessions/${event.data.session.id}/webhooks/`)).body.data;
+        // 404 until the dispatcher has stored the event: the session exists nowhere else.
+        const res = await system.api(merchant.testKey).get<WebhookDeliveryList>(`/gateway/sessions/${event.data.session.id}/webhooks/`);
+        rows = res.status === 200 ? res.body.data : [];
         if (rows[0]?.status === 'FAILED') break;
         await sleep(100);
       }
