@@ -58,6 +58,23 @@ export async function prepareEventQueue(
   return queue;
 }
 
+/**
+ * The event a delivery carries, checked against its contract; a malformed one
+ * is dead-lettered at once (redelivering it would fail the same way) and
+ * undefined is returned.
+ */
+export function decodeEventOrDeadLetter(channel: Channel, msg: ConsumeMessage, log: Logger): Envelope | undefined {
+  try {
+    const envelope = decodeEnvelope(msg.content);
+    if (isEventType(envelope.type)) checkEventData(envelope.type, envelope.data);
+    return envelope;
+  } catch (err) {
+    log.error({ err: describeError(err), messageId: msg.properties.messageId as unknown }, 'malformed event dead-lettered');
+    settle(() => channel.nack(msg, false, false));
+    return undefined;
+  }
+}
+
 export class EventConsumer extends QueueConsumer {
   constructor(
     broker: Broker,
@@ -71,15 +88,8 @@ export class EventConsumer extends QueueConsumer {
   }
 
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
-    let envelope: Envelope;
-    try {
-      envelope = decodeEnvelope(msg.content);
-      if (isEventType(envelope.type)) checkEventData(envelope.type, envelope.data);
-    } catch (err) {
-      this.options.log.error({ err: describeError(err), messageId: msg.properties.messageId as unknown }, 'malformed event dead-lettered');
-      settle(() => channel.nack(msg, false, false));
-      return;
-    }
+    const envelope = decodeEventOrDeadLetter(channel, msg, this.options.log);
+    if (!envelope) return;
     const handler = isEventType(envelope.type) ? this.options.handlers[envelope.type] : undefined;
     if (!handler || this.options.alreadyApplied?.(envelope)) {
       settle(() => channel.ack(msg));

@@ -5,8 +5,8 @@
  * attempt is then sent at once.
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { checkEventData, isEventType, WEBHOOK_EVENTS, type Envelope, type SessionEventData } from '@gateway/contracts';
-import { decodeEnvelope, prepareEventQueue, QueueConsumer, settle, type Broker } from '@gateway/messaging';
+import { WEBHOOK_EVENTS, type Envelope, type SessionEventData } from '@gateway/contracts';
+import { decodeEventOrDeadLetter, prepareEventQueue, QueueConsumer, settle, type Broker } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/delivery.repository.js';
 import { Batcher } from '../delivery/batcher.js';
@@ -39,15 +39,8 @@ export class WebhookEventsConsumer extends QueueConsumer {
   }
 
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
-    let envelope: Envelope;
-    try {
-      envelope = decodeEnvelope(msg.content);
-      if (isEventType(envelope.type)) checkEventData(envelope.type, envelope.data);
-    } catch (err) {
-      this.log.error({ err: describeError(err), messageId: msg.properties.messageId as unknown }, 'malformed event dead-lettered');
-      settle(() => channel.nack(msg, false, false));
-      return;
-    }
+    const envelope = decodeEventOrDeadLetter(channel, msg, this.log);
+    if (!envelope) return;
     if (!webhookEvents.has(envelope.type)) {
       settle(() => channel.ack(msg));
       return;
