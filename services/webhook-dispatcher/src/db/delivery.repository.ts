@@ -105,10 +105,9 @@ export class DeliveryRepository {
          RETURNING id
        ), d AS (
          INSERT INTO deliveries (id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, status, lease_until)
-         SELECT i.delivery_id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, 1, 'PENDING', now() + make_interval(secs => $10)
-         FROM incoming i JOIN stored s ON s.id = i.id
-         JOIN incoming e ON e.id = i.id
-         JOIN endpoints ep ON ep.merchant_id = i.merchant_id AND ep.livemode = i.livemode
+         SELECT e.delivery_id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, 1, 'PENDING', now() + make_interval(secs => $10)
+         FROM incoming e JOIN stored s ON s.id = e.id
+         JOIN endpoints ep ON ep.merchant_id = e.merchant_id AND ep.livemode = e.livemode
          WHERE ${TARGET_URL} <> ''
          RETURNING *
        )
