@@ -102,7 +102,6 @@ export class Dispatcher {
         { deliveryId: job.deliveryId, eventId: job.eventId, attempt: job.attemptNumber, status: outcome.statusCode, error: outcome.error, retryInSeconds },
         'webhook attempt failed',
       );
-      if (retryInSeconds !== null) this.options.wakeSweepAt(this.clock() + retryInSeconds * 1000);
     }
     try {
       await this.results.add({
@@ -113,6 +112,8 @@ export class Dispatcher {
         errorMessage: outcome.ok ? '' : (outcome.error ?? 'failed'),
         retryInSeconds,
       });
+      // The database set next_retry_at from its clock during that commit: by this clock, no later than now + delay.
+      if (retryInSeconds !== null) this.options.wakeSweepAt(this.clock() + retryInSeconds * 1000);
     } catch (err) {
       // The attempt stays PENDING and is sent again when its lease lapses.
       this.options.log.warn({ err: describeError(err), deliveryId: job.deliveryId }, 'webhook result not recorded');

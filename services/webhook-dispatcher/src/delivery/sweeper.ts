@@ -12,7 +12,13 @@ const CLAIM_BATCH = 500;
 
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
-  private nextAt = Number.POSITIVE_INFINITY;
+  private timerAt = Number.POSITIVE_INFINITY;
+  /**
+   * Times (epoch ms, rounded up to the 100 ms, so a burst of failures asks for
+   * few distinct times) a sweep was asked for that have not come yet.
+   */
+  private wakes = new Set<number>();
+  private nextPeriodic = 0;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -25,12 +31,15 @@ export class Sweeper {
   ) {}
 
   start(): void {
-    this.schedule(Date.now());
+    this.nextPeriodic = Date.now();
+    this.arm();
   }
 
-  /** Sweeps at `at` (epoch ms) if that is sooner than the next sweep planned. */
+  /** Sweeps at `at` (epoch ms), as well as at every other time asked for and every interval. */
   wakeAt(at: number): void {
-    if (!this.stopped && at < this.nextAt) this.schedule(at);
+    if (this.stopped) return;
+    this.wakes.add(Math.ceil(at / 100) * 100);
+    this.arm();
   }
 
   async stop(): Promise<void> {
@@ -51,18 +60,26 @@ export class Sweeper {
     return this.running;
   }
 
-  private schedule(at: number): void {
+  /** Sets the timer for the earliest time asked for, or the next periodic sweep. */
+  private arm(): void {
+    let at = this.nextPeriodic;
+    for (const wake of this.wakes) at = Math.min(at, wake);
+    if (at >= this.timerAt && this.timer) return;
     if (this.timer) clearTimeout(this.timer);
-    this.nextAt = at;
+    this.timerAt = at;
     // A little after `at`: the database's clock decides what is due.
-    this.timer = setTimeout(() => void this.tick(), Math.max(0, at - Date.now()) + 20);
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, at - Date.now()) + 50);
     this.timer.unref();
   }
 
   private async tick(): Promise<void> {
-    this.nextAt = Number.POSITIVE_INFINITY;
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    for (const wake of this.wakes) if (wake <= now) this.wakes.delete(wake);
+    if (this.nextPeriodic <= now) this.nextPeriodic = now + this.intervalMs;
     await this.sweep();
-    if (!this.stopped && this.nextAt === Number.POSITIVE_INFINITY) this.schedule(Date.now() + this.intervalMs);
+    if (!this.stopped) this.arm();
   }
 
   private async run(): Promise<void> {

@@ -15,7 +15,8 @@ const DISPATCHER_ENV = {
   WEBHOOK_RETRY_DELAYS_SECONDS: '1,2,2',
   WEBHOOK_TIMEOUT_MS: '1000',
   WEBHOOK_LEASE_SECONDS: '3',
-  SWEEP_INTERVAL_SECONDS: '1',
+  // Long enough that retries on time must come from the sweeper's own wake-ups, not the periodic sweep.
+  SWEEP_INTERVAL_SECONDS: '5',
   WEBHOOK_SECRET_GRACE_SECONDS: '3',
   WEBHOOK_CONCURRENCY: '8',
   WEBHOOK_ENDPOINT_CONCURRENCY: '4',
