@@ -116,3 +116,4 @@ export async function serviceMain<C extends { logLevel: string; shutdownTimeoutM
   await runMain(log, config.shutdownTimeoutMs, () => start(config, log));
 }
 export * from './service-base.js';
+export * from './periodic.js';

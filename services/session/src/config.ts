@@ -17,6 +17,8 @@ export const sessionSettings = {
   adapterTimeoutMs: int('ADAPTER_TIMEOUT_MS', 60_000, { min: 1 }),
   /** Milliseconds the outbox relay waits to gather commits into one round. */
   outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
+  /** How often expired sessions and lapsed links are looked for (D13). */
+  sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 30, { min: 1, max: 3600 }),
   /** D11: accept webhook_url on loopback or private addresses (development and tests only). */
   allowPrivateWebhooks: bool('WEBHOOK_ALLOW_PRIVATE', false),
 };

@@ -1,11 +1,12 @@
 /** Wiring of the session service: database, broker, command queue, outbox relay, health. */
 import { CommandServer, EventConsumer, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { sessionCommands } from './commands/session.commands.js';
 import type { SessionConfig } from './config.js';
 import { SessionRepository } from './db/session.repository.js';
 import { LinkSigner } from './domain/checkout-links.js';
+import { sweepExpiry } from './domain/expire-sessions.js';
 import { recordApproval, recordDecline, RecordedAttempts } from './domain/record-payment-outcome.js';
 
 export { loadSessionConfig, type SessionConfig } from './config.js';
@@ -63,11 +64,13 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     }),
   );
   await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: config.commandPrefetch }));
+  const expiry = every(config.sweepIntervalSeconds, 'session-expiry', async () => void (await sweepExpiry(deps)), log);
   return {
     port: http.port,
     relay,
     async stop() {
       await http.close();
+      await expiry.stop();
       await close();
     },
   };

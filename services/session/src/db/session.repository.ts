@@ -14,6 +14,11 @@ const COLUMNS = `id, merchant_id, livemode, merchant_reference, order_number, or
   checkout_link_id, checkout_token, checkout_expires_at, amount_refunded, merchant_name, attempts_count,
   last_failure_code, last_failure_message`;
 
+/** COLUMNS of a query where the sessions table is `s`. */
+const SESSION_COLUMNS = COLUMNS.split(',')
+  .map((column) => `s.${column.trim()}`)
+  .join(', ');
+
 /** The columns plus the session's attempts, oldest first, for a detail. */
 const DETAIL_COLUMNS = `${COLUMNS},
   (SELECT coalesce(json_agg(json_build_object(
@@ -261,6 +266,55 @@ export class SessionRepository {
   async finish(tx: PoolClient, sessionId: string, status: SessionRow['status'], completedAt: Date, events: readonly Envelope[]): Promise<void> {
     await tx.query('UPDATE sessions SET status = $2, completed_at = $3 WHERE id = $1', [sessionId, status, completedAt]);
     await enqueue(tx, events);
+  }
+
+  /**
+   * Records as EXPIRED up to `limit` CREATED or PENDING sessions whose
+   * lifetime ended by `now`, each with the event `announce` makes of it, in
+   * one transaction. Sessions another replica is sweeping, or that a buyer is
+   * starting to pay, are locked and skipped. Answers how many it expired.
+   */
+  async expireDue(now: Date, limit: number, announce: (expired: SessionRow) => Envelope): Promise<number> {
+    return withTransaction(this.pool, async (tx) => {
+      const due = await tx.query<SessionRow>(
+        `SELECT ${COLUMNS} FROM sessions WHERE status IN ('CREATED', 'PENDING') AND expires_at <= $1
+         ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [now, limit],
+      );
+      if (due.rows.length === 0) return 0;
+      await tx.query(`UPDATE sessions SET status = 'EXPIRED', completed_at = expires_at WHERE id = ANY($1::text[])`, [due.rows.map((r) => r.id)]);
+      await enqueue(
+        tx,
+        due.rows.map((row) => announce({ ...row, status: 'EXPIRED', completed_at: row.expires_at })),
+      );
+      return due.rows.length;
+    });
+  }
+
+  /**
+   * Handles up to `limit` links that lapsed by `now`, each once: a link that
+   * lapsed while its session could still be paid, before the session's own
+   * end, gets the event `announce` makes of the session; the others (session
+   * paid, failed, canceled, or ending with the link) only get marked. Links
+   * of a session being paid wait until the payment resolves.
+   */
+  async handleLapsedLinks(now: Date, limit: number, announce: (session: SessionRow) => Envelope): Promise<number> {
+    return withTransaction(this.pool, async (tx) => {
+      const lapsed = await tx.query<SessionRow & { link_id: string; announce: boolean }>(
+        `SELECT l.id AS link_id, (s.status IN ('CREATED', 'PENDING') AND l.expires_at < s.expires_at) AS announce, ${SESSION_COLUMNS}
+         FROM checkout_links l JOIN sessions s ON s.id = l.session_id
+         WHERE NOT l.lapse_handled AND l.expires_at <= $1 AND s.status <> 'PROCESSING'
+         ORDER BY l.expires_at LIMIT $2 FOR UPDATE OF l SKIP LOCKED`,
+        [now, limit],
+      );
+      if (lapsed.rows.length === 0) return 0;
+      await tx.query('UPDATE checkout_links SET lapse_handled = true WHERE id = ANY($1::text[])', [lapsed.rows.map((r) => r.link_id)]);
+      await enqueue(
+        tx,
+        lapsed.rows.filter((r) => r.announce).map(({ link_id: _link, announce: _announce, ...session }) => announce(session)),
+      );
+      return lapsed.rows.length;
+    });
   }
 
   /** Whether `sessionId` is one of the account's sessions (a valid list cursor). */
