@@ -123,6 +123,24 @@ export function intList(env: string, fallback?: readonly number[]): Setting<read
   );
 }
 
+/**
+ * How often a periodic job runs, in seconds, as cron can say it: 1-59
+ * seconds, or whole minutes up to an hour.
+ */
+export function sweepInterval(env: string, fallback?: number): Setting<number> {
+  return withDefault(
+    {
+      env,
+      parse: (raw) => {
+        const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+        if (!((n >= 1 && n < 60) || (n >= 60 && n <= 3600 && n % 60 === 0))) throw new Error('must be 1-59 seconds, or whole minutes up to 3600');
+        return n;
+      },
+    },
+    fallback,
+  );
+}
+
 /** One of a fixed set of values. */
 export function oneOf<T extends string>(env: string, values: readonly T[], fallback?: T): Setting<T> {
   return withDefault(

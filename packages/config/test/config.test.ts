@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { bool, ConfigError, int, intList, loadConfig, str, url } from '@gateway/config';
+import { bool, ConfigError, int, intList, loadConfig, str, sweepInterval, url } from '@gateway/config';
 
 describe('configuration', () => {
   const spec = {
@@ -27,5 +27,14 @@ describe('configuration', () => {
         return true;
       },
     );
+  });
+
+  it('when a sweep interval is given, then it is one cron can say (seconds under a minute, or whole minutes), and anything else is refused', () => {
+    const sweep = { every: sweepInterval('SWEEP_INTERVAL_SECONDS', 30) };
+    for (const raw of ['1', '59', '60', '120', '3600']) assert.equal(loadConfig(sweep, { SWEEP_INTERVAL_SECONDS: raw }).every, Number(raw));
+    assert.equal(loadConfig(sweep, {}).every, 30);
+    for (const bad of ['0', '61', '90', '7200', '1.5', 'often']) {
+      assert.throws(() => loadConfig(sweep, { SWEEP_INTERVAL_SECONDS: bad }), ConfigError, bad);
+    }
   });
 });

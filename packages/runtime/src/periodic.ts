@@ -32,7 +32,15 @@ export function every(seconds: number, name: string, job: () => Promise<void>, l
       });
     return current;
   };
-  const task = cron.schedule(cronEvery(seconds), () => run(), { name, noOverlap: true });
+  // The scheduler's own notes (a tick skipped while a run goes on, a tick missed under load)
+  // go to the service's JSON log: runs never overlap here anyway.
+  const logger = {
+    info: (message: string) => log.debug({ job: name }, message),
+    warn: (message: string) => log.debug({ job: name }, message),
+    debug: (message: string | Error) => log.debug({ job: name }, String(message)),
+    error: (message: string | Error, err?: Error) => log.warn({ job: name, err: describeError(err ?? message) }, 'scheduler error'),
+  };
+  const task = cron.schedule(cronEvery(seconds), () => run(), { name, noOverlap: true, logger });
   return {
     runNow: run,
     async stop() {

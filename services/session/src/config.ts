@@ -1,5 +1,5 @@
 /** The session service's settings, read and checked before it starts. */
-import { bool, common, int, loadConfig, str, url } from '@gateway/config';
+import { bool, common, int, loadConfig, str, sweepInterval, url } from '@gateway/config';
 
 export const sessionSettings = {
   ...common,
@@ -18,7 +18,7 @@ export const sessionSettings = {
   /** Milliseconds the outbox relay waits to gather commits into one round. */
   outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
   /** How often expired sessions and lapsed links are looked for (D13). */
-  sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 30, { min: 1, max: 3600 }),
+  sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
   /** D11: accept webhook_url on loopback or private addresses (development and tests only). */
   allowPrivateWebhooks: bool('WEBHOOK_ALLOW_PRIVATE', false),
 };

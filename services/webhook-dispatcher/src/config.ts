@@ -1,5 +1,5 @@
 /** The webhook dispatcher's settings, read and checked before it starts. */
-import { bool, common, ConfigError, int, intList, loadConfig, url } from '@gateway/config';
+import { bool, common, ConfigError, int, intList, loadConfig, sweepInterval, url } from '@gateway/config';
 
 export const dispatcherSettings = {
   ...common,
@@ -13,7 +13,7 @@ export const dispatcherSettings = {
   /** D11: lifts the address rule (loopback, private, link-local...), for development and tests only. */
   allowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
   /** How often due retries and abandoned attempts are looked for in the database. */
-  sweepIntervalSeconds: int('SWEEP_INTERVAL_SECONDS', 30, { min: 1, max: 3600 }),
+  sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
   /**
    * How long a replica holds an attempt it is sending; past it, another may send
    * it again (the holder died). Longer than the timeout, so a slow attempt is not doubled.

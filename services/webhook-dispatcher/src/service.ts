@@ -31,7 +31,7 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
     // Called only once attempts run, after the sweeper below exists.
     wakeSweepAt: (at) => sweeper.wakeAt(at),
   });
-  const sweeper = new Sweeper(deliveries, dispatcher, config.sweepIntervalSeconds * 1000, log);
+  const sweeper = new Sweeper(deliveries, dispatcher, config.sweepIntervalSeconds, log);
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const enqueue = (jobs: Parameters<Dispatcher['enqueue']>[0]) => dispatcher.enqueue(jobs);
 

@@ -1,16 +1,18 @@
 /**
- * The time-driven half of delivery: every SWEEP_INTERVAL_SECONDS, and sooner
+ * The time-driven half of delivery: every SWEEP_INTERVAL_SECONDS (node-cron), and sooner
  * when a retry this replica scheduled falls due first or a full endpoint has
  * room again, it claims the retries whose time has come and the attempts
  * nobody holds (their sender died, stopped, or had no room for them).
  * Claims use SKIP LOCKED, so any number of replicas sweep side by side.
  */
 import { describeError, type Logger } from '@gateway/observability';
+import { every, type PeriodicJob } from '@gateway/runtime';
 import type { DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
 
 const CLAIM_BATCH = 500;
 
 export class Sweeper {
+  private periodic: PeriodicJob | undefined;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   /**
@@ -18,7 +20,6 @@ export class Sweeper {
    * few distinct times) a sweep was asked for that have not come yet.
    */
   private wakes = new Set<number>();
-  private nextPeriodic = 0;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -26,16 +27,17 @@ export class Sweeper {
   constructor(
     private readonly deliveries: DeliveryRepository,
     private readonly dispatcher: { enqueue(jobs: readonly DeliveryJob[]): void; fullEndpoints(): string[] },
-    private readonly intervalMs: number,
+    private readonly intervalSeconds: number,
     private readonly log: Logger,
   ) {}
 
+  /** Sweeps now, then every interval on node-cron. */
   start(): void {
-    this.nextPeriodic = Date.now();
-    this.arm();
+    this.periodic = every(this.intervalSeconds, 'webhook-sweep', () => this.sweep(), this.log);
+    void this.sweep();
   }
 
-  /** Sweeps at `at` (epoch ms), as well as at every other time asked for and every interval. */
+  /** Sweeps at `at` (epoch ms) too, besides every other time asked for and every interval. */
   wakeAt(at: number): void {
     if (this.stopped) return;
     this.wakes.add(Math.ceil(at / 100) * 100);
@@ -45,10 +47,11 @@ export class Sweeper {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    await this.periodic?.stop();
     await this.running;
   }
 
-  /** One sweep now (also what the timer runs). */
+  /** One sweep now; asked for during one, another follows it. */
   async sweep(): Promise<void> {
     if (this.running) {
       this.again = true;
@@ -60,24 +63,23 @@ export class Sweeper {
     return this.running;
   }
 
-  /** Sets the timer for the earliest time asked for, or the next periodic sweep. */
+  /** Sets the timer for the earliest wake-up asked for. */
   private arm(): void {
-    let at = this.nextPeriodic;
+    let at = Number.POSITIVE_INFINITY;
     for (const wake of this.wakes) at = Math.min(at, wake);
-    if (at >= this.timerAt && this.timer) return;
+    if (at === Number.POSITIVE_INFINITY || (this.timer && at >= this.timerAt)) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = at;
     // A little after `at`: the database's clock decides what is due.
-    this.timer = setTimeout(() => void this.tick(), Math.max(0, at - Date.now()) + 50);
+    this.timer = setTimeout(() => void this.wake(), Math.max(0, at - Date.now()) + 50);
     this.timer.unref();
   }
 
-  private async tick(): Promise<void> {
+  private async wake(): Promise<void> {
     this.timer = undefined;
     this.timerAt = Number.POSITIVE_INFINITY;
     const now = Date.now();
     for (const wake of this.wakes) if (wake <= now) this.wakes.delete(wake);
-    if (this.nextPeriodic <= now) this.nextPeriodic = now + this.intervalMs;
     await this.sweep();
     if (!this.stopped) this.arm();
   }
