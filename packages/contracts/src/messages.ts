@@ -182,6 +182,13 @@ export const commands = {
     request: Type.Object({ session_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: 8192 }) }),
     reply: PaymentStep,
   },
+  /**
+   * Asked by the session's sweep about an attempt left PROCESSING long past
+   * any payment step (its replica died mid-payment, say): the adapter answers
+   * the outcome it knows, or, having no order for it, records it as never sent
+   * and declines it, so it can never be charged afterwards.
+   */
+  'payment.check': { service: 'acquirer-adapter', request: Type.Object({ attempt: StartedAttempt }), reply: PaymentStep },
   // asked by the session service before it takes a live session
   'terminal.check': { service: 'acquirer-adapter', request: MerchantRef, reply: Type.Object({ status: TerminalStatus }) },
 

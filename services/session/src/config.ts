@@ -1,5 +1,5 @@
 /** The session service's settings, read and checked before it starts. */
-import { bool, common, int, loadConfig, str, sweepInterval, url } from '@gateway/config';
+import { bool, common, ConfigError, int, loadConfig, str, sweepInterval, url } from '@gateway/config';
 
 export const sessionSettings = {
   ...common,
@@ -19,6 +19,10 @@ export const sessionSettings = {
   outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
   /** How often expired sessions and lapsed links are looked for (D13). */
   sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
+  /** How long after its start a PROCESSING attempt is asked about at the adapter (longer than ADAPTER_TIMEOUT_MS). */
+  attemptCheckAfterSeconds: int('ATTEMPT_CHECK_AFTER_SECONDS', 120, { min: 1 }),
+  /** The longest wait between two checks of one stuck attempt. */
+  attemptCheckMaxDelaySeconds: int('ATTEMPT_CHECK_MAX_DELAY_SECONDS', 3600, { min: 1 }),
   /** D11: accept webhook_url on loopback or private addresses (development and tests only). */
   allowPrivateWebhooks: bool('WEBHOOK_ALLOW_PRIVATE', false),
 };
@@ -26,5 +30,9 @@ export const sessionSettings = {
 export type SessionConfig = ReturnType<typeof loadSessionConfig>;
 
 export function loadSessionConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig(sessionSettings, env);
+  const config = loadConfig(sessionSettings, env);
+  if (config.attemptCheckAfterSeconds * 1000 <= config.adapterTimeoutMs) {
+    throw new ConfigError(['ATTEMPT_CHECK_AFTER_SECONDS must be longer than ADAPTER_TIMEOUT_MS: a payment still under way would be asked about']);
+  }
+  return config;
 }

@@ -6,6 +6,7 @@ import { sessionCommands } from './commands/session.commands.js';
 import type { SessionConfig } from './config.js';
 import { SessionRepository } from './db/session.repository.js';
 import { LinkSigner } from './domain/checkout-links.js';
+import { checkStuckAttempts } from './domain/check-stuck-attempts.js';
 import { sweepExpiry } from './domain/expire-sessions.js';
 import { recordApproval, recordDecline, RecordedAttempts } from './domain/record-payment-outcome.js';
 
@@ -65,12 +66,19 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
   );
   await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: config.commandPrefetch }));
   const expiry = every(config.sweepIntervalSeconds, 'session-expiry', async () => void (await sweepExpiry(deps)), log);
+  const stuck = every(
+    config.sweepIntervalSeconds,
+    'stuck-attempts',
+    async () => void (await checkStuckAttempts(deps, { afterSeconds: config.attemptCheckAfterSeconds, maxDelaySeconds: config.attemptCheckMaxDelaySeconds })),
+    log,
+  );
   return {
     port: http.port,
     relay,
     async stop() {
       await http.close();
       await expiry.stop();
+      await stuck.stop();
       await close();
     },
   };

@@ -2,7 +2,7 @@
  * Storage of sessions, their checkout links and the merchants' exchange rates.
  * Every state change commits together with the outbox row announcing it.
  */
-import type { Envelope } from '@gateway/contracts';
+import type { Envelope, StartedAttempt } from '@gateway/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
 import { enqueue, outboxRow } from '@gateway/messaging';
 import type { MintedLink } from '../domain/checkout-links.js';
@@ -315,6 +315,31 @@ export class SessionRepository {
       );
       return lapsed.rows.length;
     });
+  }
+
+  /**
+   * Claims up to `limit` attempts PROCESSING since before `startedBefore`
+   * whose next check has come, and puts their next check `backoff(checks)`
+   * seconds on, so no other replica asks about them meanwhile.
+   */
+  async claimStuckAttempts(now: Date, startedBefore: Date, limit: number, maxDelaySeconds: number): Promise<StartedAttempt[]> {
+    const result = await this.pool.query<StartedAttempt>(
+      `WITH due AS (
+         SELECT a.id FROM attempts a
+         WHERE a.status = 'PROCESSING' AND a.created_at <= $2 AND (a.next_check_at IS NULL OR a.next_check_at <= $1)
+         ORDER BY a.created_at LIMIT $3 FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE attempts a SET checks = a.checks + 1,
+           next_check_at = $1::timestamptz + make_interval(secs => least($4, 5 * power(2, a.checks)))
+         FROM due WHERE a.id = due.id
+         RETURNING a.id, a.attempt_number, a.session_id
+       )
+       SELECT c.id AS attempt_id, c.attempt_number::int, s.id AS session_id, s.merchant_id, s.livemode, s.order_number,
+         s.amount::text, s.description
+       FROM claimed c JOIN sessions s ON s.id = c.session_id`,
+      [now, startedBefore, limit, maxDelaySeconds],
+    );
+    return result.rows;
   }
 
   /** Whether `sessionId` is one of the account's sessions (a valid list cursor). */

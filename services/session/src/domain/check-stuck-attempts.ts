@@ -1,0 +1,40 @@
+/**
+ * Attempts left PROCESSING long after any payment step could have answered:
+ * the replica running the payment died, or every answer and event was lost.
+ * Each is asked about at the acquirer adapter (payment.check) with backoff
+ * until its outcome is known, and that outcome is recorded as any other, so
+ * session.succeeded or session.failed follows once. The adapter settles what
+ * it has an order for through its own reconciliation with the acquirer, and
+ * declines, for good, what it never sent.
+ */
+import { describeError } from '@gateway/observability';
+import type { SessionDeps } from './deps.js';
+import { recordStep } from './record-payment-outcome.js';
+
+const BATCH = 100;
+
+export interface StuckAttemptRules {
+  /** How long after its start an attempt counts as stuck: longer than any payment step. */
+  afterSeconds: number;
+  /** The longest wait between two checks of one attempt. */
+  maxDelaySeconds: number;
+}
+
+/** One sweep; answers how many attempts it asked about. */
+export async function checkStuckAttempts(deps: SessionDeps, rules: StuckAttemptRules): Promise<number> {
+  const now = deps.clock();
+  const stuck = await deps.sessions.claimStuckAttempts(now, new Date(now.getTime() - rules.afterSeconds * 1000), BATCH, rules.maxDelaySeconds);
+  await Promise.all(
+    stuck.map(async (attempt) => {
+      const correlationId = `check-${attempt.attempt_id}`;
+      try {
+        const { body: step } = await deps.adapter.call('payment.check', { attempt }, { correlationId, timeoutMs: deps.adapterTimeoutMs });
+        if (await recordStep(deps, step, correlationId, deps.clock())) deps.afterCommit();
+        deps.log.info({ attemptId: attempt.attempt_id, outcome: step.outcome }, 'stuck attempt checked');
+      } catch (err) {
+        deps.log.warn({ err: describeError(err), attemptId: attempt.attempt_id }, 'stuck attempt not checked; asked again later');
+      }
+    }),
+  );
+  return stuck.length;
+}
