@@ -1,5 +1,5 @@
 /** The acquirer adapter's settings, read and checked before it starts. */
-import { common, int, loadConfig, str, url } from '@gateway/config';
+import { common, ConfigError, int, loadConfig, str, sweepInterval, url } from '@gateway/config';
 
 export const adapterSettings = {
   ...common,
@@ -22,10 +22,30 @@ export const adapterSettings = {
   /** Pricing of merchants without their own (`fees set`): percent of the amount plus a fixed TND amount. */
   defaultFeePercent: str('DEFAULT_FEE_PERCENT', '1.5'),
   defaultFeeFixed: str('DEFAULT_FEE_FIXED', '0.200'),
+  /** How often unresolved orders are looked for (reconciliation); also the first backoff step. */
+  sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
+  /**
+   * Age (since the order last changed) after which a STARTED or CHALLENGED
+   * order is reconciled, and after which an order the acquirer does not know
+   * may be declined. Longer than a payment's three acquirer calls can take, so
+   * a payment still in flight on a live replica is never touched.
+   */
+  reconcileAfterSeconds: int('RECONCILE_AFTER_SECONDS', 60, { min: 1, max: 86_400 }),
+  /** How long a buyer may stay in 3-D Secure before the attempt is declined authentication_failed. */
+  challengeTimeoutSeconds: int('CHALLENGE_TIMEOUT_SECONDS', 1_800, { min: 1, max: 7 * 86_400 }),
+  /** The longest wait between two checks of an order reconciliation could not resolve. */
+  reconcileMaxDelaySeconds: int('RECONCILE_MAX_DELAY_SECONDS', 3_600, { min: 1, max: 86_400 }),
 };
 
 export type AdapterConfig = ReturnType<typeof loadAdapterConfig>;
 
 export function loadAdapterConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig(adapterSettings, env);
+  const config = loadConfig(adapterSettings, env);
+  // register, pay and status may each take the whole timeout.
+  if (config.reconcileAfterSeconds * 1000 <= 3 * config.acquirerTimeoutMs) {
+    throw new ConfigError([
+      `RECONCILE_AFTER_SECONDS (${config.reconcileAfterSeconds}) must be longer than three acquirer calls (3 × ACQUIRER_TIMEOUT_MS = ${3 * config.acquirerTimeoutMs} ms): a payment still in flight would be reconciled`,
+    ]);
+  }
+  return config;
 }

@@ -1,8 +1,8 @@
-/** Wiring of the acquirer adapter: database, broker, command queue, outbox relay, health. */
+/** Wiring of the acquirer adapter: database, broker, command queue, outbox relay, reconciliation sweep, health. */
 import { CommandServer, OutboxRelay } from '@gateway/messaging';
 import { parsePricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
-import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { ClicToPayClient } from './acquirer/clictopay/clictopay.client.js';
 import { adapterCommands } from './commands/adapter.commands.js';
 import type { AdapterConfig } from './config.js';
@@ -10,6 +10,7 @@ import { OrderRepository } from './db/order.repository.js';
 import { TerminalRepository } from './db/terminal.repository.js';
 import { CardOpener } from './domain/card.js';
 import type { AdapterDeps } from './domain/deps.js';
+import { reconcileDueOrders, type ReconcilePolicy } from './domain/reconcile-orders.js';
 
 export { loadAdapterConfig, type AdapterConfig } from './config.js';
 
@@ -24,7 +25,7 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   const { pool, broker, readiness, close } = openServiceBase('acquirer-adapter', SCHEMA, config, log);
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
   const deps: AdapterDeps = {
-    orders: new OrderRepository(pool),
+    orders: new OrderRepository(pool, config.reconcileAfterSeconds),
     terminals: new TerminalRepository(pool),
     acquirer: new ClicToPayClient(config.acquirerTimeoutMs),
     cards: CardOpener.fromJwk(config.cardDecryptionKey),
@@ -39,11 +40,32 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   await broker.start();
   await broker.register(relay);
   await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps), log, prefetch: config.commandPrefetch }));
+  const policy = reconcilePolicy(config);
+  let stopping = false;
+  const reconciliation = every(config.sweepIntervalSeconds, 'reconcile-orders', async () => void (await reconcileDueOrders(deps, policy, () => stopping)), log);
   return {
     port: http.port,
     async stop() {
+      stopping = true;
       await http.close();
+      await reconciliation.stop();
       await close();
     },
+  };
+}
+
+/**
+ * Backoff starts at the sweep interval (a shorter wait would only be kept by
+ * the next sweep anyway). A claimed order is left to its replica for twice an
+ * acquirer call's deadline plus 5 s for the database: longer than one check
+ * (one call, two short writes) takes.
+ */
+function reconcilePolicy(config: AdapterConfig): ReconcilePolicy {
+  return {
+    reconcileAfterSeconds: config.reconcileAfterSeconds,
+    challengeTimeoutSeconds: config.challengeTimeoutSeconds,
+    baseDelaySeconds: config.sweepIntervalSeconds,
+    maxDelaySeconds: config.reconcileMaxDelaySeconds,
+    leaseSeconds: Math.ceil((2 * config.acquirerTimeoutMs) / 1000) + 5,
   };
 }

@@ -66,4 +66,10 @@ export interface Acquirer {
   pay(terminal: Terminal, orderId: string, card: CardData): Promise<PayResult>;
   finish3ds(terminal: Terminal, orderId: string, paRes: string): Promise<PayResult>;
   status(terminal: Terminal, orderId: string): Promise<OrderState>;
+  /**
+   * The order registered under `orderNumber` (exactly as sent to register),
+   * for reconciliation: an order may never have been registered, so may have
+   * no orderId. `not-found` means the acquirer never saw it.
+   */
+  statusByNumber(terminal: Terminal, orderNumber: string): Promise<OrderState>;
 }

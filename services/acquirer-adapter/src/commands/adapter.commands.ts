@@ -1,6 +1,7 @@
 /** The acquirer adapter's command queue: each command calls one use case. */
 import type { CommandHandlers } from '@gateway/messaging';
 import { authorizePayment } from '../domain/authorize-payment.js';
+import { checkPayment } from '../domain/check-payment.js';
 import { finishChallenge } from '../domain/finish-3ds.js';
 import { checkTerminal, setFees, setTerminal } from '../domain/terminals.js';
 import type { AdapterDeps } from '../domain/deps.js';
@@ -9,6 +10,7 @@ export function adapterCommands(deps: AdapterDeps): CommandHandlers {
   return {
     'payment.authorize': async (request, meta) => ({ body: await authorizePayment(deps, request, meta.correlationId) }),
     'payment.finish_3ds': async (request, meta) => ({ body: await finishChallenge(deps, request, meta.correlationId) }),
+    'payment.check': async (request, meta) => ({ body: await checkPayment(deps, request, meta.correlationId) }),
     'terminal.check': async ({ merchant_id }) => ({ body: { status: await checkTerminal(deps, merchant_id) } }),
     'terminal.set': async (command) => ({ body: await setTerminal(deps, command) }),
     'fees.set': async (command) => ({ body: await setFees(deps, command) }),

@@ -1,7 +1,8 @@
 /**
  * Acquirer orders, one per payment attempt. The final outcome and the event
  * announcing it commit together, and only once: a second outcome for an
- * order already final changes nothing.
+ * order already final changes nothing. An unresolved order carries when
+ * reconciliation next looks at it (next_check_at).
  */
 import type { Envelope } from '@gateway/contracts';
 import type { Pool } from '@gateway/db';
@@ -22,6 +23,11 @@ export interface OrderRow {
   card_last_four: string;
   failure_code: string;
   failure_message: string;
+  /** Known once APPROVED. */
+  fee_amount: string | null;
+  net_amount: string | null;
+  /** When the order last changed: for a final order, when it was settled. */
+  updated_at: Date;
   /** The merchant's own pricing when it has one (read with the order, to spare a query). */
   pricing_percent: string | null;
   pricing_fixed: string | null;
@@ -29,26 +35,56 @@ export interface OrderRow {
 
 export type NewOrder = Pick<OrderRow, 'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'order_number' | 'amount' | 'card_brand' | 'card_last_four'>;
 
+/** An unresolved order the reconciliation sweep has claimed. */
+export interface ClaimedOrder extends OrderRow {
+  status: 'STARTED' | 'CHALLENGED' | 'UNKNOWN';
+  /** Checks since the order last changed, this one included. */
+  checks: number;
+  created_at: Date;
+  /** Seconds since the order last changed, by the database's clock. */
+  age_seconds: number;
+}
+
 export type FinalOutcome =
   | { status: 'APPROVED'; feeAmount: string; netAmount: string }
   | { status: 'DECLINED'; failureCode: string; failureMessage: string };
 
 const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_number, acquirer_order_id, amount, status,
-  card_brand, card_last_four, failure_code, failure_message,
+  card_brand, card_last_four, failure_code, failure_message, fee_amount::text, net_amount::text, updated_at,
   (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
   (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed`;
 
+const UNRESOLVED = `('STARTED', 'CHALLENGED', 'UNKNOWN')`;
+
 export class OrderRepository {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    /**
+     * How long after it is recorded, or waits for 3-D Secure, an order is
+     * first looked at by reconciliation: longer than its payment's acquirer
+     * calls can take, so a payment in flight is left alone.
+     */
+    private readonly firstCheckAfterSeconds: number,
+  ) {}
 
   /** Records a new order and reads it back; undefined when the attempt already has one. */
   async insert(order: NewOrder): Promise<OrderRow | undefined> {
     const result = await this.pool.query<OrderRow>({
       name: 'order-insert',
-      text: `INSERT INTO orders (attempt_id, session_id, merchant_id, livemode, order_number, amount, status, card_brand, card_last_four)
-             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8) ON CONFLICT (attempt_id) DO NOTHING
+      text: `INSERT INTO orders (attempt_id, session_id, merchant_id, livemode, order_number, amount, status, card_brand, card_last_four, next_check_at)
+             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8, now() + make_interval(secs => $9)) ON CONFLICT (attempt_id) DO NOTHING
              RETURNING ${COLUMNS}`,
-      values: [order.attempt_id, order.session_id, order.merchant_id, order.livemode, order.order_number, order.amount, order.card_brand, order.card_last_four],
+      values: [
+        order.attempt_id,
+        order.session_id,
+        order.merchant_id,
+        order.livemode,
+        order.order_number,
+        order.amount,
+        order.card_brand,
+        order.card_last_four,
+        this.firstCheckAfterSeconds,
+      ],
     });
     return result.rows[0];
   }
@@ -60,23 +96,77 @@ export class OrderRepository {
 
   /**
    * Moves an unresolved order to CHALLENGED or UNKNOWN, with the acquirer's
-   * order id when it has one (3-D Secure finishes by it; reconciliation can
-   * also find the order by its number).
+   * order id when it has one (3-D Secure finishes by it; reconciliation finds
+   * the order by its number). Reconciliation looks at an UNKNOWN order at
+   * once, at a CHALLENGED one after the first-check delay, with fresh backoff.
    */
   async mark(attemptId: string, status: 'CHALLENGED' | 'UNKNOWN', acquirerOrderId: string | undefined): Promise<void> {
     await this.pool.query({
       name: 'order-mark',
-      text: `UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), updated_at = now()
-             WHERE attempt_id = $1 AND status IN ('STARTED', 'CHALLENGED', 'UNKNOWN')`,
-      values: [attemptId, status, acquirerOrderId ?? null],
+      text: `UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), updated_at = now(),
+               next_check_at = now() + make_interval(secs => $4), checks = 0
+             WHERE attempt_id = $1 AND status IN ${UNRESOLVED}`,
+      values: [attemptId, status, acquirerOrderId ?? null, status === 'UNKNOWN' ? 0 : this.firstCheckAfterSeconds],
+    });
+  }
+
+  /**
+   * Takes a CHALLENGED order for finishing its 3-D Secure: it counts as
+   * changed now, so reconciliation cannot give up on it while the acquirer
+   * finishes it. False when it is no longer CHALLENGED (reconciliation gave up
+   * first, or another finish took it).
+   */
+  async takeChallenged(attemptId: string): Promise<boolean> {
+    const result = await this.pool.query({
+      name: 'order-take-challenged',
+      text: `UPDATE orders SET updated_at = now(), next_check_at = now() + make_interval(secs => $2), checks = 0
+             WHERE attempt_id = $1 AND status = 'CHALLENGED'`,
+      values: [attemptId, this.firstCheckAfterSeconds],
+    });
+    return result.rowCount === 1;
+  }
+
+  /**
+   * Claims up to `limit` unresolved orders whose next check has come, and
+   * puts that check `leaseSeconds` on, so that no other replica asks about
+   * them meanwhile; a replica that dies holding one only delays it.
+   */
+  async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedOrder[]> {
+    const result = await this.pool.query<ClaimedOrder>({
+      name: 'order-claim-due',
+      text: `WITH due AS (
+               SELECT attempt_id AS due_id FROM orders
+               WHERE status IN ${UNRESOLVED} AND next_check_at <= now()
+               ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED
+             )
+             UPDATE orders SET next_check_at = now() + make_interval(secs => $2), checks = checks + 1
+             FROM due WHERE attempt_id = due_id
+             RETURNING ${COLUMNS}, checks, created_at, extract(epoch FROM now() - updated_at)::float8 AS age_seconds`,
+      values: [limit, leaseSeconds],
+    });
+    return result.rows;
+  }
+
+  /**
+   * Puts the next check of an order reconciliation could not resolve
+   * `delaySeconds` on; nothing when the order changed since it was claimed
+   * (its new state set its own next check).
+   */
+  async reschedule(attemptId: string, checks: number, delaySeconds: number): Promise<void> {
+    await this.pool.query({
+      name: 'order-reschedule',
+      text: `UPDATE orders SET next_check_at = now() + make_interval(secs => $3)
+             WHERE attempt_id = $1 AND checks = $2 AND status IN ${UNRESOLVED}`,
+      values: [attemptId, checks, delaySeconds],
     });
   }
 
   /**
    * Records the final outcome and its event in one statement; false (and no
-   * event) when the order was already final.
+   * event) when the order was already final, or, with `unchangedForSeconds`,
+   * when it changed more recently than that (its payment is moving again).
    */
-  async finish(attemptId: string, acquirerOrderId: string | undefined, outcome: FinalOutcome, event: Envelope): Promise<boolean> {
+  async finish(attemptId: string, acquirerOrderId: string | undefined, outcome: FinalOutcome, event: Envelope, unchangedForSeconds?: number): Promise<boolean> {
     const outbox = outboxRow(event);
     const approved = outcome.status === 'APPROVED';
     const result = await this.pool.query({
@@ -84,7 +174,8 @@ export class OrderRepository {
       text: `WITH finished AS (
                UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), fee_amount = $4, net_amount = $5,
                  failure_code = $6, failure_message = $7, updated_at = now()
-               WHERE attempt_id = $1 AND status IN ('STARTED', 'CHALLENGED', 'UNKNOWN')
+               WHERE attempt_id = $1 AND status IN ${UNRESOLVED}
+                 AND ($11::float8 IS NULL OR updated_at <= now() - make_interval(secs => $11::float8))
                RETURNING attempt_id
              )
              INSERT INTO outbox (message_id, routing_key, body) SELECT $8, $9, $10 FROM finished`,
@@ -99,6 +190,7 @@ export class OrderRepository {
         outbox.messageId,
         outbox.routingKey,
         outbox.body,
+        unchangedForSeconds ?? null,
       ],
     });
     return result.rowCount === 1;

@@ -7,6 +7,8 @@ export interface TerminalRow {
   password: string;
   active: boolean;
   rejected_at: Date | null;
+  /** When the operator last set it (credentials or active). */
+  updated_at: Date;
 }
 
 export class TerminalRepository {
@@ -15,7 +17,7 @@ export class TerminalRepository {
   async find(merchantId: string, livemode: boolean): Promise<TerminalRow | undefined> {
     const result = await this.pool.query<TerminalRow>({
       name: 'terminal-find',
-      text: 'SELECT user_name, password, active, rejected_at FROM terminals WHERE merchant_id = $1 AND livemode = $2',
+      text: 'SELECT user_name, password, active, rejected_at, updated_at FROM terminals WHERE merchant_id = $1 AND livemode = $2',
       values: [merchantId, livemode],
     });
     return result.rows[0];

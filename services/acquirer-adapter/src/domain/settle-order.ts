@@ -2,7 +2,8 @@
  * How an order ends. The outcome always comes from the acquirer's order
  * status (getOrderStatusExtended), never from a browser coming back; an
  * order whose status cannot be read stays unresolved (UNKNOWN) for
- * reconciliation. Approved and declined orders emit payment.approved or
+ * reconciliation (reconcile-orders.ts), which settles through the same
+ * functions. Approved and declined orders emit payment.approved or
  * payment.declined with their final state, in one transaction.
  */
 import type { PaymentStep } from '@gateway/contracts';
@@ -51,6 +52,25 @@ export async function confirmOutcome(
 }
 
 export async function approve(deps: AdapterDeps, order: SettlingOrder, correlationId: string): Promise<PaymentStep> {
+  const { step } = await recordApproval(deps, order, correlationId);
+  deps.log.info({ attemptId: order.attempt_id }, 'payment approved');
+  return step;
+}
+
+export async function decline(deps: AdapterDeps, order: SettlingOrder, failureCode: string, failureMessage: string, correlationId: string): Promise<PaymentStep> {
+  const { step } = await recordDecline(deps, order, failureCode, failureMessage, correlationId);
+  deps.log.info({ attemptId: order.attempt_id, failureCode }, 'payment declined');
+  return step;
+}
+
+/** What settling did: the step to answer, and whether this call recorded it (false: the order was already final, nothing emitted). */
+export interface Settled {
+  step: PaymentStep;
+  recorded: boolean;
+}
+
+/** Approves the order with its fee and net from the merchant's pricing; payment.approved commits with it. */
+export async function recordApproval(deps: AdapterDeps, order: SettlingOrder, correlationId: string): Promise<Settled> {
   const pricing = order.pricing_percent !== null && order.pricing_fixed !== null ? { percent: order.pricing_percent, fixed: order.pricing_fixed } : deps.defaultPricing;
   const { fee, net } = computeFee(order.amount, pricing);
   const event = eventEnvelope(
@@ -64,12 +84,24 @@ export async function approve(deps: AdapterDeps, order: SettlingOrder, correlati
     },
     correlationId,
   );
-  if (await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'APPROVED', feeAmount: fee, netAmount: net }, event)) deps.afterCommit();
-  deps.log.info({ attemptId: order.attempt_id }, 'payment approved');
-  return { outcome: 'approved', approved: event.data };
+  const recorded = await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'APPROVED', feeAmount: fee, netAmount: net }, event);
+  if (recorded) deps.afterCommit();
+  return { step: { outcome: 'approved', approved: event.data }, recorded };
 }
 
-export async function decline(deps: AdapterDeps, order: SettlingOrder, failureCode: string, failureMessage: string, correlationId: string): Promise<PaymentStep> {
+/**
+ * Declines the order; payment.declined commits with it. With
+ * `unchangedForSeconds`, only an order left untouched that long is declined:
+ * giving up must not overtake a payment that is moving again.
+ */
+export async function recordDecline(
+  deps: AdapterDeps,
+  order: SettlingOrder,
+  failureCode: string,
+  failureMessage: string,
+  correlationId: string,
+  unchangedForSeconds?: number,
+): Promise<Settled> {
   const event = eventEnvelope(
     'payment.declined',
     {
@@ -79,9 +111,43 @@ export async function decline(deps: AdapterDeps, order: SettlingOrder, failureCo
     },
     correlationId,
   );
-  if (await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'DECLINED', failureCode, failureMessage }, event)) deps.afterCommit();
-  deps.log.info({ attemptId: order.attempt_id, failureCode }, 'payment declined');
-  return { outcome: 'declined', failure_code: failureCode, failure_message: failureMessage, declined: event.data };
+  const recorded = await deps.orders.finish(
+    order.attempt_id,
+    order.acquirer_order_id ?? undefined,
+    { status: 'DECLINED', failureCode, failureMessage },
+    event,
+    unchangedForSeconds,
+  );
+  if (recorded) deps.afterCommit();
+  return { step: { outcome: 'declined', failure_code: failureCode, failure_message: failureMessage, declined: event.data }, recorded };
+}
+
+/**
+ * Where an order stands, as a payment step; a final one carries the data its
+ * payment.* event carried, so whoever asks can record the outcome from it.
+ */
+export function settledStep(order: OrderRow): PaymentStep {
+  if (order.status === 'APPROVED') {
+    return {
+      outcome: 'approved',
+      approved: {
+        ...paymentRef(order),
+        card_country: '',
+        fee_amount: order.fee_amount ?? '0.000',
+        net_amount: order.net_amount ?? order.amount,
+        paid_at: order.updated_at.toISOString(),
+      },
+    };
+  }
+  if (order.status === 'DECLINED') {
+    return {
+      outcome: 'declined',
+      failure_code: order.failure_code,
+      failure_message: order.failure_message,
+      declined: { ...paymentRef(order), failure_code: order.failure_code, failure_message: order.failure_message },
+    };
+  }
+  return { outcome: 'pending' };
 }
 
 /** What every payment.* event says of the attempt. */

@@ -24,7 +24,8 @@ describe('Hosted checkout, in a browser', function () {
 
   before(async () => {
     trace = await BrokerTrace.start();
-    system = await TestSystem.start();
+    // Reconciliation (hourly here) must not resolve the unanswered payment these tests leave PROCESSING.
+    system = await TestSystem.start({ serviceEnv: { 'acquirer-adapter': { SWEEP_INTERVAL_SECONDS: '3600' } } });
     [shop, browser, events] = await Promise.all([MerchantSite.start(), launchBrowser(), system.captureEvents(['session.*', 'payment.*'])]);
   });
 

@@ -4,7 +4,7 @@
  * sessions 8 s, and every replica sweeps every second.
  */
 import assert from 'node:assert/strict';
-import type { Envelope, SessionEventData } from '@gateway/contracts';
+import { newId, type Envelope, type SessionEventData } from '@gateway/contracts';
 import { payOnPage, sessionRequest, TestSystem, type ApiClient, type EventCapture } from '@gateway/testkit';
 
 type Detail = { id: string; status: string; checkout_url?: string; merchant_reference: string };
@@ -107,5 +107,58 @@ describe('Expiry sweeps', function () {
     assert.match(link.body.type, /session-terminal$/);
     const cancel = await api.post(`/gateway/sessions/${created.body.id}/cancel/`);
     assert.equal(cancel.status, 409);
+  });
+
+  it('when a session is being paid as its lifetime ends, then it is not expired: the payment resolves it (card 0036, through reconciliation)', async () => {
+    const api = await shop();
+    const created = await api.post<Detail>('/gateway/sessions/', sessionRequest());
+    const createdAt = Date.now();
+    // Pay about 4 s before the 8 s lifetime ends; the acquirer answers card 0036 only after 7 s.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    // The first link has lapsed (2 s): the buyer comes back through a fresh one.
+    const link = await api.post<{ checkout_url: string }>(`/gateway/sessions/${created.body.id}/checkout/`);
+    assert.equal(link.status, 201, link.text);
+    const paying = payOnPage(link.body.checkout_url, { card_number: '4000000000000036' });
+    const deadline = createdAt + 8_000 + 2_500;
+    while (Date.now() < deadline) {
+      const now = await api.get<Detail>(`/gateway/sessions/${created.body.id}/`);
+      assert.notEqual(now.body.status, 'EXPIRED');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const during = await api.get<Detail>(`/gateway/sessions/${created.body.id}/`);
+    assert.ok(['PROCESSING', 'SUCCEEDED'].includes(during.body.status), during.body.status);
+    await paying;
+    const [succeeded] = await events.waitFor<SessionEventData>('session.succeeded', ofSession(created.body.id), 1, 20_000);
+    assert.equal(succeeded?.data.session.status, 'SUCCEEDED');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    assert.equal(events.of('session.expired', ofSession(created.body.id)).length, 0);
+    assert.equal((await api.get<Detail>(`/gateway/sessions/${created.body.id}/`)).body.status, 'SUCCEEDED');
+  });
+
+  it('when an attempt was left PROCESSING by a replica that died before reaching the adapter, then the sweep asks the adapter, which declines it for good, and the session can be paid again', async () => {
+    const api = await shop();
+    const created = await api.post<Detail>('/gateway/sessions/', sessionRequest());
+    const attemptId = newId('pa');
+    // What a session replica leaves when it dies right after starting an attempt.
+    await system.db.query(`UPDATE session.sessions SET status = 'PROCESSING', attempts_count = 1 WHERE id = $1`, [created.body.id]);
+    await system.db.query(
+      `INSERT INTO session.attempts (id, session_id, attempt_number, status, created_at) VALUES ($1, $2, 1, 'PROCESSING', now() - interval '10 minutes')`,
+      [attemptId, created.body.id],
+    );
+    const [failed] = await events.waitFor<SessionEventData>('session.failed', ofSession(created.body.id), 1, 8_000);
+    assert.deepEqual(
+      [failed?.data.session.status, failed?.data.session.last_failure_code, failed?.data.session.can_retry],
+      ['PENDING', 'processing_error', true],
+    );
+    const orders = await system.db.query<{ status: string; acquirer_order_id: string | null }>('SELECT status, acquirer_order_id FROM acquirer.orders WHERE attempt_id = $1', [attemptId]);
+    assert.deepEqual(orders, [{ status: 'DECLINED', acquirer_order_id: null }], 'declined without ever reaching the acquirer');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    assert.equal(events.of('session.failed', ofSession(created.body.id)).length, 1, 'one session.failed, though the adapter answered and announced it');
+    const detail = await api.get<Detail & { attempts: { id: string; status: string }[] }>(`/gateway/sessions/${created.body.id}/`);
+    assert.deepEqual(detail.body.attempts.map((a) => [a.id, a.status]), [[attemptId, 'FAILED']]);
+    const link = await api.post<{ checkout_url: string }>(`/gateway/sessions/${created.body.id}/checkout/`);
+    const paid = await payOnPage(link.body.checkout_url, { card_number: '4242424242424242' });
+    assert.ok(paid.status < 400, paid.html.slice(0, 200));
+    await events.waitFor<SessionEventData>('session.succeeded', ofSession(created.body.id), 1, 10_000);
   });
 });

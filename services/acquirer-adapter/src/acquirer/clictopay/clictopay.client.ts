@@ -47,8 +47,15 @@ export class ClicToPayClient implements Acquirer {
   }
 
   async status(terminal: Terminal, orderId: string): Promise<OrderState> {
-    const reply = await this.post(terminal, 'getOrderStatusExtended.do', { orderId });
-    const state = toOrderState(reply);
+    return this.orderStatus(terminal, { orderId });
+  }
+
+  async statusByNumber(terminal: Terminal, orderNumber: string): Promise<OrderState> {
+    return this.orderStatus(terminal, { orderNumber });
+  }
+
+  private async orderStatus(terminal: Terminal, by: { orderId: string } | { orderNumber: string }): Promise<OrderState> {
+    const state = toOrderState(await this.post(terminal, 'getOrderStatusExtended.do', by));
     if (!state) throw new AcquirerUnreachable('getOrderStatusExtended.do', 'unreadable order status', true);
     return state;
   }

@@ -1,0 +1,36 @@
+/**
+ * payment.check: the session asks about an attempt it has left PROCESSING
+ * long past any payment step (the replica running the payment died, say).
+ * An order the adapter has is reported where it stands: final with its
+ * outcome, or unresolved, which reconciliation settles with the acquirer. An
+ * attempt with no order never reached the acquirer: it is recorded as
+ * declined, in the same insert that claims its attempt id, so a late
+ * payment.authorize for it finds it final and can never charge the card.
+ */
+import type { CommandRequest, PaymentStep } from '@gateway/contracts';
+import { acquirerOrderNumber } from './authorize-payment.js';
+import type { AdapterDeps } from './deps.js';
+import { decline, settledStep } from './settle-order.js';
+
+const NEVER_SENT = 'The payment was interrupted before the card reached the acquirer; nothing was charged.';
+
+export async function checkPayment(deps: AdapterDeps, request: CommandRequest<'payment.check'>, correlationId: string): Promise<PaymentStep> {
+  const { attempt } = request;
+  const inserted = await deps.orders.insert({
+    attempt_id: attempt.attempt_id,
+    session_id: attempt.session_id,
+    merchant_id: attempt.merchant_id,
+    livemode: attempt.livemode,
+    order_number: acquirerOrderNumber(attempt),
+    amount: attempt.amount,
+    card_brand: '',
+    card_last_four: '',
+  });
+  if (inserted) {
+    deps.log.info({ attemptId: attempt.attempt_id }, 'checked attempt never reached the acquirer; declined');
+    return decline(deps, inserted, 'processing_error', NEVER_SENT, correlationId);
+  }
+  const order = await deps.orders.find(attempt.attempt_id);
+  if (!order) throw new Error('order vanished after a conflicting insert');
+  return settledStep(order);
+}

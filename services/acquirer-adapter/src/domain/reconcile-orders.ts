@@ -1,0 +1,164 @@
+/**
+ * Reconciliation (ACQUIRER.md: "Timeouts are unknown outcomes, not failures:
+ * reconcile by orderNumber"). An order the adapter could not settle stays
+ * unresolved: STARTED (its replica died mid-payment, perhaps after the card
+ * was charged), CHALLENGED (the buyer never came back from 3-D Secure) or
+ * UNKNOWN (the acquirer did not answer in time). Every sweep claims the
+ * orders whose check has come (SKIP LOCKED, a lease: any number of replicas
+ * sweep side by side), asks the acquirer about each by the order number it
+ * was registered under, outside any transaction, and settles it through the
+ * same path as a payment, so the attempt moves on through payment.approved
+ * or payment.declined. What the acquirer cannot tell yet is asked again
+ * later, with backoff.
+ *
+ * What the acquirer says decides: paid is approved and declined is declined,
+ * whenever asked. Giving up (the acquirer never saw the order, or nothing
+ * was paid and nothing more will be) is only done on an order left untouched
+ * long enough that no payment step of ours can still be moving it, and the
+ * write itself checks that again, so it never overtakes a payment step that
+ * took the order meanwhile. Settling loses any race to a normal settle
+ * quietly: an order already final changes nothing and emits nothing.
+ */
+import { describeError } from '@gateway/observability';
+import { AcquirerUnreachable, type OrderState, type Terminal } from '../acquirer/acquirer.js';
+import type { ClaimedOrder } from '../db/order.repository.js';
+import type { AdapterDeps } from './deps.js';
+import { recordApproval, recordDecline, type Settled } from './settle-order.js';
+
+/** When orders are looked at, and when they are given up on. */
+export interface ReconcilePolicy {
+  /** Age (since the order last changed) past which a payment step cannot still be moving it. */
+  reconcileAfterSeconds: number;
+  /** Age past which a CHALLENGED order whose buyer never finished 3-D Secure is declined. */
+  challengeTimeoutSeconds: number;
+  /** The first wait after a check that settled nothing; doubled after each further one. */
+  baseDelaySeconds: number;
+  maxDelaySeconds: number;
+  /** How long a claimed order is left to the replica asking about it. */
+  leaseSeconds: number;
+}
+
+/** Orders claimed, and asked about side by side, at once. */
+const BATCH = 20;
+
+const NEVER_RECEIVED = 'The card processor never received this payment; nothing was charged.';
+const NEVER_SENT = 'The payment was interrupted before the card was sent; nothing was charged.';
+const CHALLENGE_ABANDONED = '3-D Secure was not completed.';
+
+/** One sweep: batch after batch until nothing is due (or `stopping` says so); answers how many orders it settled. */
+export async function reconcileDueOrders(deps: AdapterDeps, policy: ReconcilePolicy, stopping: () => boolean = () => false): Promise<number> {
+  let settled = 0;
+  while (!stopping()) {
+    const due = await deps.orders.claimDue(BATCH, policy.leaseSeconds);
+    const results = await Promise.all(due.map((order) => reconcileOrder(deps, policy, order)));
+    settled += results.filter(Boolean).length;
+    if (due.length < BATCH) break;
+  }
+  return settled;
+}
+
+/** Asks the acquirer about one claimed order and settles it, or puts its next check on; true when it settled it. */
+export async function reconcileOrder(deps: AdapterDeps, policy: ReconcilePolicy, order: ClaimedOrder): Promise<boolean> {
+  try {
+    const resolution = await resolve(deps, policy, order);
+    if (!resolution) {
+      await deps.orders.reschedule(order.attempt_id, order.checks, nextCheckDelay(policy, order));
+      return false;
+    }
+    const { acquirer, settled } = resolution;
+    const { outcome, failure_code: failureCode } = settled.step;
+    deps.log.info(
+      { attemptId: order.attempt_id, was: order.status, acquirer, outcome, ...(failureCode ? { failureCode } : {}), checks: order.checks, recorded: settled.recorded },
+      settled.recorded ? 'order reconciled' : 'order already settled elsewhere; reconciliation changed nothing',
+    );
+    return settled.recorded;
+  } catch (err) {
+    // Its lease runs out and a later sweep asks again.
+    deps.log.warn({ attemptId: order.attempt_id, err: describeError(err) }, 'reconciliation of an order failed');
+    return false;
+  }
+}
+
+/** How the order ended, and what the acquirer said of it; undefined: not yet. */
+type Resolution = { acquirer: OrderState['kind']; settled: Settled } | undefined;
+
+async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: ClaimedOrder): Promise<Resolution> {
+  const correlationId = `reconcile-${order.attempt_id}`;
+  const giveUp = async (acquirer: OrderState['kind'], code: string, message: string, unchangedForSeconds: number): Promise<Resolution> => ({
+    acquirer,
+    settled: await recordDecline(deps, order, code, message, correlationId, unchangedForSeconds),
+  });
+  const settledEnough = order.age_seconds >= policy.reconcileAfterSeconds;
+
+  const asked = await orderTerminal(deps, order);
+  if (!asked) {
+    // A live order with no terminal at all: nothing can have been sent for it.
+    return settledEnough ? giveUp('not-found', 'processing_error', NEVER_RECEIVED, policy.reconcileAfterSeconds) : undefined;
+  }
+  let state: OrderState;
+  try {
+    state = await deps.acquirer.statusByNumber(asked.terminal, order.order_number);
+  } catch (err) {
+    if (!(err instanceof AcquirerUnreachable)) throw err;
+    deps.log.warn({ attemptId: order.attempt_id, reason: err.reason, checks: order.checks }, 'acquirer unreachable for reconciliation; asked again later');
+    return undefined;
+  }
+
+  switch (state.kind) {
+    case 'paid':
+      if (state.amount !== order.amount) {
+        // Never expected; the amount we registered is what we record, and an operator must look.
+        deps.log.error({ attemptId: order.attempt_id, acquirerAmount: state.amount, amount: order.amount }, 'acquirer paid a different amount');
+      }
+      return { acquirer: 'paid', settled: await recordApproval(deps, order, correlationId) };
+    case 'declined':
+      return { acquirer: 'declined', settled: await recordDecline(deps, order, state.failureCode, state.failureMessage, correlationId) };
+    case 'not-found':
+      if (!settledEnough) return undefined;
+      if (asked.changedSinceOrder) {
+        // Asked on other credentials than the order may have been made with: "unknown" proves nothing.
+        deps.log.error({ attemptId: order.attempt_id, merchantId: order.merchant_id }, 'order unknown to the acquirer, but the live terminal was set again since; an operator must look');
+        return undefined;
+      }
+      return giveUp('not-found', 'processing_error', NEVER_RECEIVED, policy.reconcileAfterSeconds);
+    case 'open':
+      if (order.status === 'CHALLENGED' && order.age_seconds >= policy.challengeTimeoutSeconds) {
+        return giveUp('open', 'authentication_failed', CHALLENGE_ABANDONED, policy.challengeTimeoutSeconds);
+      }
+      // Registered, but the replica died before the card was sent or answered for.
+      if (order.status === 'STARTED' && settledEnough) return giveUp('open', 'processing_error', NEVER_SENT, policy.reconcileAfterSeconds);
+      return undefined;
+    default:
+      return unreachable(state);
+  }
+}
+
+/**
+ * The terminal the order was made on: test mode's sandbox, or the merchant's
+ * live terminal (inactive or refused credentials still name it; a refusal
+ * reads as unreachable and is asked again).
+ */
+async function orderTerminal(deps: AdapterDeps, order: ClaimedOrder): Promise<{ terminal: Terminal; changedSinceOrder: boolean } | undefined> {
+  if (!order.livemode) return { terminal: deps.sandbox, changedSinceOrder: false };
+  const row = await deps.terminals.find(order.merchant_id, true);
+  if (!row) return undefined;
+  return {
+    terminal: { baseUrl: deps.liveUrl, userName: row.user_name, password: row.password },
+    changedSinceOrder: row.updated_at.getTime() > order.created_at.getTime(),
+  };
+}
+
+/**
+ * Backoff: min(base × 2^(checks − 1), max) seconds, but never past the
+ * moment the order could be given up on, so that happens on time.
+ */
+export function nextCheckDelay(policy: ReconcilePolicy, order: Pick<ClaimedOrder, 'status' | 'checks' | 'age_seconds'>): number {
+  const backoff = Math.min(policy.baseDelaySeconds * 2 ** Math.min(Math.max(order.checks - 1, 0), 30), policy.maxDelaySeconds);
+  const giveUpAge = order.status === 'CHALLENGED' ? policy.challengeTimeoutSeconds : policy.reconcileAfterSeconds;
+  const untilGiveUp = Math.ceil(giveUpAge - order.age_seconds);
+  return untilGiveUp > 0 ? Math.max(1, Math.min(backoff, untilGiveUp)) : backoff;
+}
+
+function unreachable(state: never): never {
+  throw new Error(`unknown order state ${JSON.stringify(state)}`);
+}

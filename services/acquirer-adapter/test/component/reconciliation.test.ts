@@ -1,0 +1,328 @@
+/**
+ * Reconciliation of orders the adapter could not settle: an acquirer that
+ * answers too late (D8's card 0036), an adapter killed mid-payment, an order
+ * the acquirer never saw, a buyer who never finishes 3-D Secure, an acquirer
+ * that cannot be reached, and two replicas sweeping the same orders. Short
+ * settings: a sweep every second, acquirer calls cut off after 1 s (the
+ * sandbox answers card 0036 after 2 s), orders given up on after 4 s,
+ * challenges after 8 s.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EnvelopeSealer, newId, type CommandReply, type CommandRequest, type Envelope } from '@gateway/contracts';
+import { TestSystem } from '@gateway/testkit';
+import type { EventCapture } from '@gateway/testkit';
+
+const RECONCILE_AFTER_SECONDS = 4;
+const CHALLENGE_TIMEOUT_SECONDS = 8;
+const TERM_URL = 'http://127.0.0.1/3ds';
+
+type Attempt = CommandRequest<'payment.authorize'>['attempt'];
+type PaymentEvent = Envelope<{ attempt_id: string; failure_code?: string; failure_message?: string; fee_amount?: string; net_amount?: string }>;
+
+interface OrderState {
+  status: string;
+  order_number: string;
+  amount: string;
+  fee_amount: string | null;
+  net_amount: string | null;
+  failure_code: string;
+  failure_message: string;
+  checks: number;
+  /** Seconds from the order's creation to its last change. */
+  settled_after: number;
+}
+
+describe('Acquirer adapter, reconciliation of unresolved orders', function () {
+  this.timeout(60_000);
+  let system: TestSystem;
+  let events: EventCapture;
+
+  before(async () => {
+    system = await TestSystem.start({
+      services: ['acquirer-adapter', 'epg-sandbox'],
+      serviceEnv: {
+        'acquirer-adapter': {
+          SWEEP_INTERVAL_SECONDS: '1',
+          ACQUIRER_TIMEOUT_MS: '1000',
+          RECONCILE_AFTER_SECONDS: String(RECONCILE_AFTER_SECONDS),
+          CHALLENGE_TIMEOUT_SECONDS: String(CHALLENGE_TIMEOUT_SECONDS),
+          RECONCILE_MAX_DELAY_SECONDS: '2',
+        },
+        'epg-sandbox': { SANDBOX_SLOW_DELAY_MS: '2000' },
+      },
+    });
+    events = await system.captureEvents(['payment.*']);
+  });
+
+  after(async () => {
+    await events?.stop();
+    await system?.shutdown();
+  });
+
+  function attempt(): Attempt {
+    return {
+      attempt_id: newId('pa'),
+      attempt_number: 1,
+      session_id: newId('ps'),
+      merchant_id: newId('mer'),
+      livemode: false,
+      order_number: `TST-${randomBytes(3).toString('hex').toUpperCase()}`,
+      amount: '12.500',
+      description: 'Two books',
+    };
+  }
+
+  function seal(attemptId: string, pan: string): string {
+    const sealer = new EnvelopeSealer(system.envOf('checkout')['CARD_ENCRYPTION_KEY'] ?? '');
+    return sealer.seal(JSON.stringify({ attempt_id: attemptId, pan, cvc: '123', exp_month: '12', exp_year: '2034', holder: 'Amina Ben Salah' }));
+  }
+
+  async function authorize(paid: Attempt, pan: string): Promise<CommandReply<'payment.authorize'>> {
+    return system.send<CommandReply<'payment.authorize'>>('payment.authorize', { attempt: paid, card: seal(paid.attempt_id, pan), term_url: TERM_URL });
+  }
+
+  /** A call to the sandbox on test mode's terminal, as the adapter makes it. */
+  async function sandbox(call: string, fields: Record<string, string>): Promise<Record<string, unknown>> {
+    const res = await fetch(`${system.sandboxUrl}/payment/rest/${call}`, {
+      method: 'POST',
+      body: new URLSearchParams({ userName: system.sandboxTerminal.user, password: system.sandboxTerminal.password, ...fields }),
+    });
+    return (await res.json()) as Record<string, unknown>;
+  }
+
+  async function acquirerStatus(orderNumber: string): Promise<{ errorCode: string; orderStatus?: number; paymentAmountInfo?: { depositedAmount: number } }> {
+    return (await sandbox('getOrderStatusExtended.do', { orderNumber })) as never;
+  }
+
+  async function order(attemptId: string): Promise<OrderState | undefined> {
+    const [row] = await system.db.query<OrderState>(
+      `SELECT status, order_number, amount::text, fee_amount::text, net_amount::text, failure_code, failure_message, checks,
+         extract(epoch FROM updated_at - created_at)::float8 AS settled_after
+       FROM acquirer.orders WHERE attempt_id = $1`,
+      [attemptId],
+    );
+    return row;
+  }
+
+  /** An order row as a replica that died after recording it would have left it. */
+  async function insertOrder(row: { attempt: Attempt; orderNumber: string; status: string; ageSeconds: number; acquirerOrderId?: string }): Promise<void> {
+    await system.db.query(
+      `INSERT INTO acquirer.orders (attempt_id, session_id, merchant_id, livemode, order_number, acquirer_order_id, amount, status, card_brand, card_last_four,
+         created_at, updated_at)
+       VALUES ($1, $2, $3, false, $4, $5, $6, $7, 'visa', '4242', now() - make_interval(secs => $8), now() - make_interval(secs => $8))`,
+      [row.attempt.attempt_id, row.attempt.session_id, row.attempt.merchant_id, row.orderNumber, row.acquirerOrderId ?? null, row.attempt.amount, row.status, row.ageSeconds],
+    );
+  }
+
+  /** A fresh order number in the adapter's test-mode form (merchant tail, order number, attempt number). */
+  function orderNumberOf(paid: Attempt): string {
+    return `${paid.merchant_id.slice(-8)}-${paid.order_number}-${paid.attempt_number}`;
+  }
+
+  function eventsOf(attemptId: string): PaymentEvent[] {
+    return events.events.filter((e) => (e as PaymentEvent).data.attempt_id === attemptId) as PaymentEvent[];
+  }
+
+  async function waitForEvent(type: 'payment.approved' | 'payment.declined', attemptId: string, timeoutMs = 20_000): Promise<PaymentEvent> {
+    const [event] = await events.waitFor<PaymentEvent['data']>(type, (e) => e.data.attempt_id === attemptId, 1, timeoutMs);
+    return event as PaymentEvent;
+  }
+
+  /** Polls `probe` every 20 ms until it answers something truthy. */
+  async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await pause(20);
+    }
+  }
+
+  /** Long enough for two more sweeps: any duplicate would have been published by then. */
+  const twoMoreSweeps = () => pause(2_500);
+
+  function millimes(amount: string | null): number {
+    assert.match(amount ?? '', /^[0-9]+\.[0-9]{3}$/);
+    return Number((amount ?? '').replace('.', ''));
+  }
+
+  it('when card 4000 0000 0000 0036 gets no answer in time, then authorize answers pending and the sweep alone finds it paid: approved once, fee + net = amount, charged once', async () => {
+    const paid = attempt();
+    const step = await authorize(paid, '4000000000000036');
+    assert.deepEqual(step, { outcome: 'pending' });
+
+    const approved = await waitForEvent('payment.approved', paid.attempt_id);
+    await twoMoreSweeps();
+    assert.deepEqual(
+      eventsOf(paid.attempt_id).map((e) => e.type),
+      ['payment.approved'],
+    );
+    assert.equal(approved.correlation_id, `reconcile-${paid.attempt_id}`);
+    const row = await order(paid.attempt_id);
+    assert.equal(row?.status, 'APPROVED');
+    assert.ok((row?.checks ?? 0) >= 1, 'settled by a reconciliation check');
+    assert.equal(row?.fee_amount, approved.data.fee_amount);
+    assert.equal(row?.net_amount, approved.data.net_amount);
+    assert.equal(millimes(row?.fee_amount ?? null) + millimes(row?.net_amount ?? null), millimes(paid.amount));
+    // The order number stored is the one registered: the sandbox knows it, deposited once for the amount.
+    assert.equal(row?.order_number, orderNumberOf(paid));
+    const acquirer = await acquirerStatus(row?.order_number ?? '');
+    assert.equal(acquirer.orderStatus, 2);
+    assert.equal(acquirer.paymentAmountInfo?.depositedAmount, 12_500);
+  });
+
+  it('when the adapter is killed while the acquirer charges card 0036 and started again, then the order ends APPROVED and payment.approved is published once', async () => {
+    const paid = attempt();
+    // Its answer dies with the adapter; the redelivered command only reports where the order stands.
+    void authorize(paid, '4000000000000036').catch(() => undefined);
+    const orderNumber = await until('the order to be recorded', async () => (await order(paid.attempt_id))?.order_number);
+    await until('the sandbox to charge the card', async () => (await acquirerStatus(orderNumber)).orderStatus === 2);
+    await system.stopService('acquirer-adapter', 'SIGKILL');
+    assert.equal((await order(paid.attempt_id))?.status, 'STARTED', 'killed after the charge, before the adapter recorded anything');
+
+    await system.startService('acquirer-adapter');
+    await waitForEvent('payment.approved', paid.attempt_id);
+    await twoMoreSweeps();
+    assert.deepEqual(
+      eventsOf(paid.attempt_id).map((e) => e.type),
+      ['payment.approved'],
+    );
+    const row = await order(paid.attempt_id);
+    assert.equal(row?.status, 'APPROVED');
+    assert.ok((row?.settled_after ?? 0) >= RECONCILE_AFTER_SECONDS, `a STARTED order is left alone for ${RECONCILE_AFTER_SECONDS} s`);
+    assert.equal((await acquirerStatus(orderNumber)).paymentAmountInfo?.depositedAmount, 12_500);
+  });
+
+  it('when an order was recorded but the acquirer never saw it, then it is asked about but declined processing_error only after RECONCILE_AFTER_SECONDS, with one payment.declined', async () => {
+    const lost = attempt();
+    // As a replica dying between recording the order and registering it leaves it
+    // (due at once, as the column's default makes it: the age rule alone protects it).
+    await insertOrder({ attempt: lost, orderNumber: orderNumberOf(lost), status: 'STARTED', ageSeconds: 0 });
+    await until('a first check', async () => ((await order(lost.attempt_id))?.checks ?? 0) >= 1);
+    assert.equal((await order(lost.attempt_id))?.status, 'STARTED');
+    assert.deepEqual(eventsOf(lost.attempt_id), []);
+
+    const declined = await waitForEvent('payment.declined', lost.attempt_id);
+    assert.equal(declined.data.failure_code, 'processing_error');
+    assert.match(declined.data.failure_message ?? '', /never received/);
+    await twoMoreSweeps();
+    assert.equal(eventsOf(lost.attempt_id).length, 1);
+    const row = await order(lost.attempt_id);
+    assert.equal(row?.status, 'DECLINED');
+    assert.equal(row?.failure_code, 'processing_error');
+    assert.ok((row?.settled_after ?? 0) >= RECONCILE_AFTER_SECONDS, `declined after ${row?.settled_after} s`);
+    assert.equal((await acquirerStatus(orderNumberOf(lost))).errorCode, '6');
+  });
+
+  it('when the buyer never comes back from 3-D Secure, then the attempt is declined authentication_failed after CHALLENGE_TIMEOUT_SECONDS, and finishing it late charges nothing', async () => {
+    const paid = attempt();
+    const step = await authorize(paid, '4000000000003220');
+    const challengedAt = Date.now();
+    assert.equal(step.outcome, 'challenge');
+    const { acs_url: acsUrl, pa_req: paReq } = step.challenge ?? { acs_url: '', pa_req: '' };
+    // The buyer authenticates at the issuer but never returns (yet).
+    const page = await (await fetch(`${acsUrl}?${new URLSearchParams({ PaReq: paReq, TermUrl: TERM_URL, MD: paid.attempt_id }).toString()}`)).text();
+    const paRes = /value="([^"]+)">Complete authentication/.exec(page)?.[1];
+    assert.ok(paRes, 'the issuer page offers to complete authentication');
+
+    const declined = await waitForEvent('payment.declined', paid.attempt_id);
+    assert.ok(Date.now() - challengedAt >= CHALLENGE_TIMEOUT_SECONDS * 1000, 'not given up before the challenge timeout');
+    assert.equal(declined.data.failure_code, 'authentication_failed');
+    assert.equal(declined.data.failure_message, '3-D Secure was not completed.');
+
+    const late = await system.send<CommandReply<'payment.finish_3ds'>>('payment.finish_3ds', { session_id: paid.session_id, attempt_id: paid.attempt_id, pa_res: paRes });
+    assert.equal(late.outcome, 'declined');
+    assert.equal(late.failure_code, 'authentication_failed');
+    // Still in 3-D Secure at the acquirer: the late finish was never sent, nothing was paid.
+    assert.equal((await acquirerStatus(orderNumberOf(paid))).orderStatus, 5);
+    assert.deepEqual(
+      eventsOf(paid.attempt_id).map((e) => e.type),
+      ['payment.declined'],
+    );
+    assert.equal((await order(paid.attempt_id))?.status, 'DECLINED');
+  });
+
+  it('when two replicas sweep the same unresolved orders at once, then each order is settled once, with one event', async () => {
+    // Orders as replicas that died mid-payment leave them: paid, declined, or never seen.
+    await system.stopService('acquirer-adapter');
+    const cards = { approved: '4242424242424242', declined: '4000000000000002', lost: '' };
+    const orders: { attempt: Attempt; expect: keyof typeof cards }[] = [];
+    for (const expect of ['approved', 'declined', 'lost'] as const) {
+      for (let i = 0; i < 10; i += 1) {
+        const one = attempt();
+        let acquirerOrderId: string | undefined;
+        if (expect !== 'lost') {
+          const registered = await sandbox('register.do', { orderNumber: orderNumberOf(one), amount: '12500', currency: '788', returnUrl: TERM_URL });
+          acquirerOrderId = String(registered.orderId);
+          await sandbox('paymentorder.do', { MDORDER: acquirerOrderId, $PAN: cards[expect], $CVC: '123', YYYY: '2034', MM: '12', TEXT: 'Amina Ben Salah' });
+        }
+        await insertOrder({ attempt: one, orderNumber: orderNumberOf(one), status: 'STARTED', ageSeconds: RECONCILE_AFTER_SECONDS + 5, acquirerOrderId });
+        orders.push({ attempt: one, expect });
+      }
+    }
+
+    await Promise.all([system.startService('acquirer-adapter'), system.startService('acquirer-adapter', 'acquirer-adapter-2')]);
+    try {
+      await until(
+        'every order to be settled',
+        async () => orders.every(({ attempt: one }) => eventsOf(one.attempt_id).length > 0),
+        20_000,
+      );
+      await twoMoreSweeps();
+    } finally {
+      await system.stopService('acquirer-adapter-2');
+    }
+
+    for (const { attempt: one, expect } of orders) {
+      const published = eventsOf(one.attempt_id);
+      assert.equal(published.length, 1, `one event for ${one.attempt_id}`);
+      const row = await order(one.attempt_id);
+      if (expect === 'approved') {
+        assert.equal(published[0]?.type, 'payment.approved');
+        assert.equal(row?.status, 'APPROVED');
+        assert.equal(millimes(row?.fee_amount ?? null) + millimes(row?.net_amount ?? null), 12_500);
+      } else {
+        assert.equal(published[0]?.type, 'payment.declined');
+        assert.equal(row?.status, 'DECLINED');
+        assert.equal(row?.failure_code, expect === 'declined' ? 'card_declined' : 'processing_error');
+      }
+    }
+    // Across both replicas' logs, each order was recorded as reconciled exactly once.
+    const ids = orders.map((o) => o.attempt.attempt_id);
+    assert.equal(reconciledIn('acquirer-adapter', ids) + reconciledIn('acquirer-adapter-2', ids), orders.length);
+  });
+
+  it('when the acquirer cannot be reached, then the order is left as it is and asked about again later', async () => {
+    const unknown = attempt();
+    await system.stopService('epg-sandbox');
+    try {
+      await insertOrder({ attempt: unknown, orderNumber: orderNumberOf(unknown), status: 'UNKNOWN', ageSeconds: RECONCILE_AFTER_SECONDS + 5, acquirerOrderId: newId('pa') });
+      await until('three checks', async () => ((await order(unknown.attempt_id))?.checks ?? 0) >= 3);
+      assert.equal((await order(unknown.attempt_id))?.status, 'UNKNOWN');
+      assert.deepEqual(eventsOf(unknown.attempt_id), []);
+    } finally {
+      // The sandbox comes back empty: it forgot every order.
+      await system.startService('epg-sandbox');
+    }
+    const declined = await waitForEvent('payment.declined', unknown.attempt_id);
+    assert.equal(declined.data.failure_code, 'processing_error');
+  });
+
+  /** How many of `attemptIds` the replica `name` logged as reconciled by itself. */
+  function reconciledIn(name: string, attemptIds: readonly string[]): number {
+    const wanted = new Set(attemptIds);
+    return readFileSync(join(system.logDir, `${name}.log`), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg?: string; attemptId?: string; recorded?: boolean })
+      .filter((entry) => entry.msg === 'order reconciled' && entry.recorded === true && wanted.has(entry.attemptId ?? '')).length;
+  }
+});
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
