@@ -10,9 +10,9 @@
 import type { CommandRequest, PaymentStep } from '@gateway/contracts';
 import { acquirerOrderNumber } from './authorize-payment.js';
 import type { AdapterDeps } from './deps.js';
+import { NEVER_SENT } from './reconcile-orders.js';
 import { decline, settledStep } from './settle-order.js';
 
-const NEVER_SENT = 'The payment was interrupted before the card reached the acquirer; nothing was charged.';
 
 export async function checkPayment(deps: AdapterDeps, request: CommandRequest<'payment.check'>, correlationId: string): Promise<PaymentStep> {
   const { attempt } = request;

@@ -42,7 +42,8 @@ export interface ReconcilePolicy {
 const BATCH = 20;
 
 const NEVER_RECEIVED = 'The card processor never received this payment; nothing was charged.';
-const NEVER_SENT = 'The payment was interrupted before the card was sent; nothing was charged.';
+/** The failure message of a payment that never reached the acquirer. */
+export const NEVER_SENT = 'The payment was interrupted before the card was sent; nothing was charged.';
 const CHALLENGE_ABANDONED = '3-D Secure was not completed.';
 
 /** One sweep: batch after batch until nothing is due (or `stopping` says so); answers how many orders it settled. */
