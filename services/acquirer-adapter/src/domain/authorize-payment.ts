@@ -6,9 +6,9 @@
  * outcome with the acquirer. Nothing is charged twice: the order is keyed
  * on the attempt, and a repeated request only reports where it stands.
  */
-import { findTestCard, type CommandRequest, type PaymentStep } from '@gateway/contracts';
+import { findTestCard, type CommandRequest, type PaymentStep, type StartedAttempt } from '@gateway/contracts';
 import { AcquirerUnreachable } from '../acquirer/acquirer.js';
-import type { OrderRow } from '../db/order.repository.js';
+import type { NewOrder, OrderRow } from '../db/order.repository.js';
 import { cardBrand, lastFour, UnreadableCard } from './card.js';
 import { confirmOutcome, decline, leaveUnknown, type SettlingOrder } from './settle-order.js';
 import { resolveTerminal } from './terminals.js';
@@ -101,9 +101,9 @@ export function acquirerOrderNumber(attempt: CommandRequest<'payment.authorize'>
   return attempt.livemode ? base : `${attempt.merchant_id.slice(-8)}-${base}`;
 }
 
-async function recordOrder(deps: AdapterDeps, request: CommandRequest<'payment.authorize'>, brand: string, last4: string): Promise<{ fresh: boolean; row: OrderRow }> {
-  const { attempt } = request;
-  const row = {
+/** The order of an attempt, as recorded before anything is sent to the acquirer. */
+export function newOrder(attempt: StartedAttempt, brand: string, last4: string): NewOrder {
+  return {
     attempt_id: attempt.attempt_id,
     session_id: attempt.session_id,
     merchant_id: attempt.merchant_id,
@@ -113,7 +113,11 @@ async function recordOrder(deps: AdapterDeps, request: CommandRequest<'payment.a
     card_brand: brand,
     card_last_four: last4,
   };
-  const inserted = await deps.orders.insert(row);
+}
+
+async function recordOrder(deps: AdapterDeps, request: CommandRequest<'payment.authorize'>, brand: string, last4: string): Promise<{ fresh: boolean; row: OrderRow }> {
+  const { attempt } = request;
+  const inserted = await deps.orders.insert(newOrder(attempt, brand, last4));
   if (inserted) return { fresh: true, row: inserted };
   const existing = await deps.orders.find(attempt.attempt_id);
   if (!existing) throw new Error('order vanished after a conflicting insert');

@@ -8,7 +8,7 @@
  * payment.authorize for it finds it final and can never charge the card.
  */
 import type { CommandRequest, PaymentStep } from '@gateway/contracts';
-import { acquirerOrderNumber } from './authorize-payment.js';
+import { newOrder } from './authorize-payment.js';
 import type { AdapterDeps } from './deps.js';
 import { NEVER_SENT } from './reconcile-orders.js';
 import { decline, settledStep } from './settle-order.js';
@@ -16,16 +16,7 @@ import { decline, settledStep } from './settle-order.js';
 
 export async function checkPayment(deps: AdapterDeps, request: CommandRequest<'payment.check'>, correlationId: string): Promise<PaymentStep> {
   const { attempt } = request;
-  const inserted = await deps.orders.insert({
-    attempt_id: attempt.attempt_id,
-    session_id: attempt.session_id,
-    merchant_id: attempt.merchant_id,
-    livemode: attempt.livemode,
-    order_number: acquirerOrderNumber(attempt),
-    amount: attempt.amount,
-    card_brand: '',
-    card_last_four: '',
-  });
+  const inserted = await deps.orders.insert(newOrder(attempt, '', ''));
   if (inserted) {
     deps.log.info({ attemptId: attempt.attempt_id }, 'checked attempt never reached the acquirer; declined');
     return decline(deps, inserted, 'processing_error', NEVER_SENT, correlationId);

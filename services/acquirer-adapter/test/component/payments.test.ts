@@ -4,8 +4,9 @@
  * acquirer more than once.
  */
 import assert from 'node:assert/strict';
-import { EnvelopeSealer, newId, type CommandReply, type CommandRequest } from '@gateway/contracts';
+import { newId, type CommandReply, type CommandRequest } from '@gateway/contracts';
 import { TestSystem } from '@gateway/testkit';
+import { newAttempt, sealCard } from './support.js';
 
 describe('Acquirer adapter, payment.authorize', function () {
   this.timeout(60_000);
@@ -19,31 +20,15 @@ describe('Acquirer adapter, payment.authorize', function () {
     await system?.shutdown();
   });
 
-  function attempt(): CommandRequest<'payment.authorize'>['attempt'] {
-    return {
-      attempt_id: newId('pa'),
-      attempt_number: 1,
-      session_id: newId('ps'),
-      merchant_id: newId('mer'),
-      livemode: false,
-      order_number: 'TST-ABC123',
-      amount: '12.500',
-      description: 'Two books',
-    };
-  }
 
-  function seal(attemptId: string, pan: string): string {
-    const sealer = new EnvelopeSealer(system.envOf('checkout')['CARD_ENCRYPTION_KEY'] ?? '');
-    return sealer.seal(JSON.stringify({ attempt_id: attemptId, pan, cvc: '123', exp_month: '12', exp_year: '2034', holder: 'Amina Ben Salah' }));
-  }
 
   async function authorize(request: CommandRequest<'payment.authorize'>): Promise<CommandReply<'payment.authorize'>> {
     return system.send<CommandReply<'payment.authorize'>>('payment.authorize', request);
   }
 
   it('when the card envelope cannot be opened, then the attempt is declined processing_error and nothing reaches the acquirer', async () => {
-    const paid = attempt();
-    const sealedForAnother = seal(newId('pa'), '4242424242424242');
+    const paid = newAttempt();
+    const sealedForAnother = sealCard(system, newId('pa'), '4242424242424242');
     for (const [index, card] of ['not-a-jwe', sealedForAnother].entries()) {
       const one = { ...paid, attempt_id: newId('pa'), attempt_number: index + 1 };
       const step = await authorize({ attempt: one, card, term_url: 'http://127.0.0.1/3ds' });
@@ -59,8 +44,8 @@ describe('Acquirer adapter, payment.authorize', function () {
   });
 
   it('when the same attempt is authorized twice, then the acquirer charges it once and the second answer reports the first outcome', async () => {
-    const paid = attempt();
-    const request = { attempt: paid, card: seal(paid.attempt_id, '4242424242424242'), term_url: 'http://127.0.0.1/3ds' };
+    const paid = newAttempt();
+    const request = { attempt: paid, card: sealCard(system, paid.attempt_id, '4242424242424242'), term_url: 'http://127.0.0.1/3ds' };
     const [first, second] = [await authorize(request), await authorize(request)];
     assert.equal(first.outcome, 'approved');
     assert.equal(first.approved?.fee_amount !== undefined, true);

@@ -8,12 +8,12 @@
  * challenges after 8 s.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EnvelopeSealer, newId, type CommandReply, type CommandRequest, type Envelope } from '@gateway/contracts';
+import { newId, type CommandReply, type CommandRequest, type Envelope } from '@gateway/contracts';
 import { TestSystem } from '@gateway/testkit';
 import type { EventCapture } from '@gateway/testkit';
+import { newAttempt, sealCard } from './support.js';
 
 const RECONCILE_AFTER_SECONDS = 4;
 const CHALLENGE_TIMEOUT_SECONDS = 8;
@@ -62,26 +62,10 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     await system?.shutdown();
   });
 
-  function attempt(): Attempt {
-    return {
-      attempt_id: newId('pa'),
-      attempt_number: 1,
-      session_id: newId('ps'),
-      merchant_id: newId('mer'),
-      livemode: false,
-      order_number: `TST-${randomBytes(3).toString('hex').toUpperCase()}`,
-      amount: '12.500',
-      description: 'Two books',
-    };
-  }
 
-  function seal(attemptId: string, pan: string): string {
-    const sealer = new EnvelopeSealer(system.envOf('checkout')['CARD_ENCRYPTION_KEY'] ?? '');
-    return sealer.seal(JSON.stringify({ attempt_id: attemptId, pan, cvc: '123', exp_month: '12', exp_year: '2034', holder: 'Amina Ben Salah' }));
-  }
 
   async function authorize(paid: Attempt, pan: string): Promise<CommandReply<'payment.authorize'>> {
-    return system.send<CommandReply<'payment.authorize'>>('payment.authorize', { attempt: paid, card: seal(paid.attempt_id, pan), term_url: TERM_URL });
+    return system.send<CommandReply<'payment.authorize'>>('payment.authorize', { attempt: paid, card: sealCard(system, paid.attempt_id, pan), term_url: TERM_URL });
   }
 
   /** A call to the sandbox on test mode's terminal, as the adapter makes it. */
@@ -151,7 +135,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
   }
 
   it('when card 4000 0000 0000 0036 gets no answer in time, then authorize answers pending and the sweep alone finds it paid: approved once, fee + net = amount, charged once', async () => {
-    const paid = attempt();
+    const paid = newAttempt();
     const step = await authorize(paid, '4000000000000036');
     assert.deepEqual(step, { outcome: 'pending' });
 
@@ -176,7 +160,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
   });
 
   it('when the adapter is killed while the acquirer charges card 0036 and started again, then the order ends APPROVED and payment.approved is published once', async () => {
-    const paid = attempt();
+    const paid = newAttempt();
     // Its answer dies with the adapter; the redelivered command only reports where the order stands.
     void authorize(paid, '4000000000000036').catch(() => undefined);
     const orderNumber = await until('the order to be recorded', async () => (await order(paid.attempt_id))?.order_number);
@@ -198,7 +182,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
   });
 
   it('when an order was recorded but the acquirer never saw it, then it is asked about but declined processing_error only after RECONCILE_AFTER_SECONDS, with one payment.declined', async () => {
-    const lost = attempt();
+    const lost = newAttempt();
     // As a replica dying between recording the order and registering it leaves it
     // (due at once, as the column's default makes it: the age rule alone protects it).
     await insertOrder({ attempt: lost, orderNumber: orderNumberOf(lost), status: 'STARTED', ageSeconds: 0 });
@@ -219,7 +203,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
   });
 
   it('when the buyer never comes back from 3-D Secure, then the attempt is declined authentication_failed after CHALLENGE_TIMEOUT_SECONDS, and finishing it late charges nothing', async () => {
-    const paid = attempt();
+    const paid = newAttempt();
     const step = await authorize(paid, '4000000000003220');
     const challengedAt = Date.now();
     assert.equal(step.outcome, 'challenge');
@@ -253,7 +237,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     const orders: { attempt: Attempt; expect: keyof typeof cards }[] = [];
     for (const expect of ['approved', 'declined', 'lost'] as const) {
       for (let i = 0; i < 10; i += 1) {
-        const one = attempt();
+        const one = newAttempt();
         let acquirerOrderId: string | undefined;
         if (expect !== 'lost') {
           const registered = await sandbox('register.do', { orderNumber: orderNumberOf(one), amount: '12500', currency: '788', returnUrl: TERM_URL });
@@ -297,7 +281,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
   });
 
   it('when the acquirer cannot be reached, then the order is left as it is and asked about again later', async () => {
-    const unknown = attempt();
+    const unknown = newAttempt();
     await system.stopService('epg-sandbox');
     try {
       await insertOrder({ attempt: unknown, orderNumber: orderNumberOf(unknown), status: 'UNKNOWN', ageSeconds: RECONCILE_AFTER_SECONDS + 5, acquirerOrderId: newId('pa') });

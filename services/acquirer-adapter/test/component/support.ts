@@ -1,0 +1,24 @@
+/** What the adapter's component tests send it: attempts as the session starts them, cards sealed as checkout seals them. */
+import { randomBytes } from 'node:crypto';
+import { EnvelopeSealer, newId, type StartedAttempt } from '@gateway/contracts';
+import type { TestSystem } from '@gateway/testkit';
+
+/** A test-mode attempt of a session of its own (12.500 TND). */
+export function newAttempt(): StartedAttempt {
+  return {
+    attempt_id: newId('pa'),
+    attempt_number: 1,
+    session_id: newId('ps'),
+    merchant_id: newId('mer'),
+    livemode: false,
+    order_number: `TST-${randomBytes(3).toString('hex').toUpperCase()}`,
+    amount: '12.500',
+    description: 'Two books',
+  };
+}
+
+/** The card sealed for the adapter and bound to `attemptId`, as the hosted page does. */
+export function sealCard(system: TestSystem, attemptId: string, pan: string): string {
+  const sealer = new EnvelopeSealer(system.envOf('checkout')['CARD_ENCRYPTION_KEY'] ?? '');
+  return sealer.seal(JSON.stringify({ attempt_id: attemptId, pan, cvc: '123', exp_month: '12', exp_year: '2034', holder: 'Amina Ben Salah' }));
+}
