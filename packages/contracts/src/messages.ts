@@ -3,7 +3,7 @@
  * replies) and events, each with a JSON Schema that both ends validate.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CheckoutLink, Item, Metadata, Original, SessionDetail, SessionList, SessionStatus, WebhookDeliveryList } from './api.js';
+import { CheckoutLink, Item, Metadata, Original, RefundResult, SessionDetail, SessionList, SessionStatus, WebhookDeliveryList } from './api.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const MerchantId = Type.String({ pattern: '^mer_[0-9A-Za-z]{20,}$' });
@@ -89,6 +89,8 @@ const PaymentRef = {
 /** An approved payment, as payment.approved announces it. */
 export const PaymentApproved = Type.Object({
   ...PaymentRef,
+  /** What was captured (TND): the refundable total. */
+  amount: Type.String(),
   card_country: Type.String(),
   fee_amount: Type.String(),
   net_amount: Type.String(),
@@ -118,6 +120,19 @@ export const TerminalStatus = Type.Union([Type.Literal('active'), Type.Literal('
 export type TerminalStatus = Static<typeof TerminalStatus>;
 
 const DecimalString = Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' });
+
+/** A refund the acquirer could not confirm, waiting for an operator (D10). */
+export const ManualRefund = Type.Object({
+  refund_id: Type.String(),
+  session_id: Type.String(),
+  merchant_id: MerchantId,
+  livemode: Type.Boolean(),
+  amount: DecimalString,
+  reason: Type.String(),
+  epg_error_message: Type.String(),
+  created_at: DateTime,
+});
+export type ManualRefund = Static<typeof ManualRefund>;
 
 // ---------------------------------------------------------------- commands
 
@@ -208,6 +223,43 @@ export const commands = {
     service: 'acquirer-adapter',
     request: Type.Object({ merchant_id: MerchantId, percent: Type.String(), fixed: Type.String() }),
     reply: Type.Object({ merchant_id: MerchantId, percent: DecimalString, fixed: DecimalString }),
+  },
+  // refunds (D10): the API call, sent by the gateway, and the acquirer step, sent by the refund service
+  'refund.create': {
+    service: 'refund',
+    request: Type.Object({ context: ApiContext, session_id: Type.String(), body: Type.Unknown() }),
+    reply: RefundResult,
+  },
+  'payment.refund': {
+    service: 'acquirer-adapter',
+    request: Type.Object({
+      refund_id: Type.String({ pattern: '^re_' }),
+      attempt_id: Type.String({ pattern: '^pa_' }),
+      merchant_id: MerchantId,
+      livemode: Type.Boolean(),
+      /** TND, at most what is left of the captured amount. */
+      amount: DecimalString,
+      /** The whole captured amount with nothing refunded before: a reversal when the payment is not settled yet. */
+      whole: Type.Boolean(),
+    }),
+    reply: Type.Object({
+      /** refunded: confirmed; refused: definitive, nothing refunded; unconfirmed: an operator must find out. */
+      outcome: Type.Union([Type.Literal('refunded'), Type.Literal('refused'), Type.Literal('unconfirmed')]),
+      operation: Type.Union([Type.Literal('reverse'), Type.Literal('refund')]),
+      /** The acquirer's words when the outcome is not refunded. */
+      message: Type.String(),
+    }),
+  },
+  // operator commands (D13)
+  'refund.list_manual': {
+    service: 'refund',
+    request: Type.Object({}),
+    reply: Type.Object({ data: Type.Array(ManualRefund) }),
+  },
+  'refund.resolve': {
+    service: 'refund',
+    request: Type.Object({ refund_id: Type.String({ minLength: 1, maxLength: 64 }), as: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]) }),
+    reply: Type.Object({ refund_id: Type.String(), status: Type.Union([Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]) }),
   },
   'merchant.create': {
     service: 'api-gateway',
@@ -350,6 +402,8 @@ export const events = {
   'merchant.created': Type.Object({ merchant_id: MerchantId, name: Type.String(), order_prefix: Type.String() }),
   'merchant.updated': MerchantChanged,
   'api_key.revoked': Type.Object({ merchant_id: MerchantId, key_id: Type.String() }),
+  /** A refund held as refunded that an operator resolved as failed: its amount is refundable again. */
+  'refund.failed': Type.Object({ merchant_id: MerchantId, session_id: Type.String(), refund_id: Type.String(), amount: DecimalString }),
 } as const satisfies Record<string, TSchema>;
 
 export type EventType = keyof typeof events;
@@ -380,9 +434,9 @@ export interface ServiceTopology {
 /** Which service listens to what. Every service also has a command queue. */
 export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   'api-gateway': { events: [], broadcasts: ['merchant.updated', 'api_key.revoked'] },
-  session: { events: ['payment.approved', 'payment.declined'], broadcasts: [] },
+  session: { events: ['payment.approved', 'payment.declined', 'refund.created', 'refund.failed'], broadcasts: [] },
   checkout: { events: [], broadcasts: [] },
   'acquirer-adapter': { events: [], broadcasts: [] },
-  refund: { events: [], broadcasts: [] },
+  refund: { events: ['payment.approved'], broadcasts: [] },
   'webhook-dispatcher': { events: WEBHOOK_EVENTS, broadcasts: [] },
 };

@@ -77,6 +77,7 @@ export async function recordApproval(deps: AdapterDeps, order: SettlingOrder, co
     'payment.approved',
     {
       ...paymentRef(order),
+      amount: order.amount,
       card_country: '',
       fee_amount: fee,
       net_amount: net,
@@ -132,6 +133,7 @@ export function settledStep(order: OrderRow): PaymentStep {
       outcome: 'approved',
       approved: {
         ...paymentRef(order),
+        amount: order.amount,
         card_country: '',
         fee_amount: order.fee_amount ?? '0.000',
         net_amount: order.net_amount ?? order.amount,
