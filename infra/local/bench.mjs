@@ -69,6 +69,7 @@ const services = [
   { name: 'session', port: 18182, profiled: true, schema: true },
   { name: 'acquirer-adapter', port: 18183, profiled: true, schema: true },
   { name: 'webhook-dispatcher', port: 18185, profiled: false, schema: true },
+  { name: 'refund', port: 18184, profiled: false, schema: true },
   { name: 'checkout', port: 18181, profiled: true, schema: false },
   { name: 'api-gateway', port: gatewayPort, profiled: true, schema: true },
 ];

@@ -28,6 +28,7 @@ const SERVICES = [
   { name: 'session', port: 8082, schema: true },
   { name: 'acquirer-adapter', port: 8083, schema: true },
   { name: 'webhook-dispatcher', port: 8085, schema: true },
+  { name: 'refund', port: 8084, schema: true },
   { name: 'checkout', port: 8081, schema: false },
   { name: 'api-gateway', port: Number(new URL(publicBaseUrl).port || 8080), schema: true },
 ];

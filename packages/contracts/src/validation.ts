@@ -83,3 +83,51 @@ export function findProtoKey(value: unknown, path = ''): string | undefined {
   }
   return undefined;
 }
+
+/** One schema error as a validation problem's entry (D6): the field as a path (`items[0].quantity`), a code, a sentence. */
+export function fieldErrorOf(error: ErrorObject): { field: string; code: string; message: string } {
+  if (error.keyword === 'required') {
+    const field = joinPath(error.instancePath, String(error.params['missingProperty']));
+    return { field, code: 'required', message: `${field} is required.` };
+  }
+  if (error.keyword === 'additionalProperties') {
+    const field = joinPath(error.instancePath, String(error.params['additionalProperty']));
+    return { field, code: 'invalid', message: `${field} is not a known field.` };
+  }
+  const field = joinPath(error.instancePath);
+  return { field, code: 'invalid', message: `${field} ${describe(error)}.` };
+}
+
+function describe(error: ErrorObject): string {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type':
+      return `must be of type ${String(p['type'])}`;
+    case 'minLength':
+      return `must be at least ${String(p['limit'])} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(p['limit'])} characters long`;
+    case 'minimum':
+      return `must be at least ${String(p['limit'])}`;
+    case 'maximum':
+      return `must be at most ${String(p['limit'])}`;
+    case 'format':
+      return p['format'] === 'email' ? 'must be a valid email address' : `must be a valid ${String(p['format'])}`;
+    case 'pattern':
+      return 'has an invalid format';
+    default:
+      return 'is invalid';
+  }
+}
+
+/** `/items/0/quantity` → `items[0].quantity`. */
+function joinPath(instancePath: string, leaf?: string): string {
+  const segments = instancePath.split('/').filter(Boolean);
+  if (leaf !== undefined) segments.push(leaf);
+  let path = '';
+  for (const segment of segments) {
+    if (/^\d+$/.test(segment)) path += `[${segment}]`;
+    else path += path ? `.${segment}` : segment;
+  }
+  return path || 'body';
+}

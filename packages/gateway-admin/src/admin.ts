@@ -29,7 +29,9 @@ export const USAGE = `usage: gateway-admin <command>
   fees set MERCHANT_ID --percent P --fixed F
   webhook set-url MERCHANT_ID --mode test|live --url U
   webhook rotate-secret MERCHANT_ID --mode test|live
-  webhook resend DELIVERY_ID`;
+  webhook resend DELIVERY_ID
+  refund list-manual
+  refund resolve REFUND_ID --as succeeded|failed`;
 
 type Options = Record<string, string | undefined>;
 
@@ -156,6 +158,15 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
     }
     case 'webhook resend':
       return send('webhook.resend', { delivery_id: one(parse(rest, []).positionals, 'DELIVERY_ID') });
+    case 'refund list-manual':
+      parse(rest, []);
+      return send('refund.list_manual', {});
+    case 'refund resolve': {
+      const { positionals, values } = parse(rest, ['as']);
+      const as = required(values, 'as');
+      if (as !== 'succeeded' && as !== 'failed') throw new UsageError('--as must be succeeded or failed');
+      return send('refund.resolve', { refund_id: one(positionals, 'REFUND_ID'), as });
+    }
     default:
       throw new UsageError(`unknown command: ${command.trim() || '(none)'}`);
   }

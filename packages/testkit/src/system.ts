@@ -20,13 +20,13 @@ import { createTestDatabase, repoRoot, uniqueName, type TestDatabase } from './d
 import { testEnvironment } from './environment.js';
 import { ApiClient } from './http.js';
 
-export type ServiceProcess = 'api-gateway' | 'session' | 'webhook-dispatcher' | 'checkout' | 'acquirer-adapter' | 'epg-sandbox';
+export type ServiceProcess = 'api-gateway' | 'session' | 'webhook-dispatcher' | 'checkout' | 'acquirer-adapter' | 'epg-sandbox' | 'refund';
 
 /** Every service, as `make up` runs them. */
-export const ALL_SERVICES: readonly ServiceProcess[] = ['api-gateway', 'session', 'webhook-dispatcher', 'checkout', 'acquirer-adapter', 'epg-sandbox'];
+export const ALL_SERVICES: readonly ServiceProcess[] = ['api-gateway', 'session', 'webhook-dispatcher', 'checkout', 'acquirer-adapter', 'epg-sandbox', 'refund'];
 
 /** The services that own a schema (and so a migrate entry). */
-const WITH_SCHEMA = new Set<ServiceProcess>(['api-gateway', 'session', 'webhook-dispatcher', 'acquirer-adapter']);
+const WITH_SCHEMA = new Set<ServiceProcess>(['api-gateway', 'session', 'webhook-dispatcher', 'acquirer-adapter', 'refund']);
 
 /** The sandbox terminal's credentials in test systems. */
 export const SANDBOX_TERMINAL = { user: 'gateway-test', password: 'sandbox-test-password' };
@@ -37,6 +37,13 @@ export interface SystemOptions {
   env?: Record<string, string>;
   /** Extra environment per service. */
   serviceEnv?: Partial<Record<ServiceProcess, Record<string, string>>>;
+}
+
+/** The sandbox's answer about one order (ACQUIRER.md); amounts in millimes. */
+export interface SandboxOrder {
+  errorCode: string;
+  orderStatus?: number;
+  paymentAmountInfo?: { approvedAmount?: number; depositedAmount?: number; refundedAmount?: number; paymentState?: string };
 }
 
 export interface Merchant {
@@ -152,6 +159,15 @@ export class TestSystem {
 
   readonly sandboxTerminal = SANDBOX_TERMINAL;
 
+  /** What the sandbox acquirer knows of an order of the test terminal (getOrderStatusExtended.do by orderNumber). */
+  async sandboxOrder(orderNumber: string): Promise<SandboxOrder> {
+    const response = await fetch(`${this.sandboxUrl}/payment/rest/getOrderStatusExtended.do`, {
+      method: 'POST',
+      body: new URLSearchParams({ userName: SANDBOX_TERMINAL.user, password: SANDBOX_TERMINAL.password, orderNumber }),
+    });
+    return (await response.json()) as SandboxOrder;
+  }
+
   /** The settings service `service` was given of its own (its keys, its neighbours' addresses). */
   envOf(service: ServiceProcess): Readonly<Record<string, string>> {
     return this.perService[service] ?? {};
@@ -226,7 +242,7 @@ export class TestSystem {
   }
 
   /** A fresh merchant (with its test key) for one test, so tests never share data. */
-  async newMerchant(options: { limits?: { account?: number; create?: number }; webhookUrl?: string } = {}): Promise<Merchant> {
+  async newMerchant(options: { limits?: { account?: number; create?: number; refund?: number }; webhookUrl?: string } = {}): Promise<Merchant> {
     this.merchantCount += 1;
     const argv = ['merchant', 'create', '--name', `Test Shop ${this.merchantCount}`];
     if (options.webhookUrl) argv.push('--webhook-url', options.webhookUrl);
@@ -235,6 +251,7 @@ export class TestSystem {
       const limitArgs = ['limits', 'set', created.merchant_id, '--mode', 'test'];
       if (options.limits.account) limitArgs.push('--account', String(options.limits.account));
       if (options.limits.create) limitArgs.push('--create', String(options.limits.create));
+      if (options.limits.refund) limitArgs.push('--refund', String(options.limits.refund));
       await this.admin(limitArgs);
     }
     return { merchantId: created.merchant_id, testKey: created.test_secret_key, webhookSecret: created.test_webhook_secret };

@@ -32,6 +32,14 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/gateway/sessions/:id/cancel', command: 'session.cancel', hasBody: false, request: sessionRef },
   { method: 'POST', path: '/gateway/sessions/:id/checkout', command: 'session.issue_checkout', budget: 'create', hasBody: false, request: sessionRef },
   {
+    method: 'POST',
+    path: '/gateway/sessions/:id/refund',
+    command: 'refund.create',
+    budget: 'refund',
+    hasBody: true,
+    request: ({ context, params, body }) => ({ context, session_id: params[0] ?? '', body }),
+  },
+  {
     method: 'GET',
     path: '/gateway/sessions/:id/webhooks',
     command: 'webhook.list_session',

@@ -287,9 +287,9 @@ describe('Hosted checkout, in a browser', function () {
       orders.map((o) => o.status),
       ['UNKNOWN'],
     );
-    const acquirerStatus = await sandboxStatus(orders[0]?.order_number ?? '');
+    const acquirerStatus = await system.sandboxOrder(orders[0]?.order_number ?? '');
     assert.equal(acquirerStatus.orderStatus, 2);
-    assert.equal((await sandboxStatus((orders[0]?.order_number ?? '').replace(/-1$/, '-2'))).errorCode, '6');
+    assert.equal((await system.sandboxOrder((orders[0]?.order_number ?? '').replace(/-1$/, '-2'))).errorCode, '6');
     await first!.close();
     await second!.close();
   });
@@ -319,13 +319,6 @@ describe('Hosted checkout, in a browser', function () {
     }
   }
 
-  async function sandboxStatus(orderNumber: string): Promise<{ errorCode: string; orderStatus?: number }> {
-    const response = await fetch(`${system.sandboxUrl}/payment/rest/getOrderStatusExtended.do`, {
-      method: 'POST',
-      body: new URLSearchParams({ userName: system.sandboxTerminal.user, password: system.sandboxTerminal.password, orderNumber }),
-    });
-    return (await response.json()) as { errorCode: string; orderStatus?: number };
-  }
 });
 
 describe('Hosted checkout, lapsed links', function () {

@@ -342,6 +342,11 @@ export class SessionRepository {
     return result.rows;
   }
 
+  /** Adds `amount` (TND, negative to take back) to the session's amount_refunded, within the caller's transaction. */
+  async addRefunded(tx: PoolClient, sessionId: string, amount: string): Promise<void> {
+    await tx.query('UPDATE sessions SET amount_refunded = amount_refunded + $2::numeric WHERE id = $1', [sessionId, amount]);
+  }
+
   /** Whether `sessionId` is one of the account's sessions (a valid list cursor). */
   async exists(account: Account, sessionId: string): Promise<boolean> {
     const result = await this.pool.query('SELECT 1 FROM sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3', [

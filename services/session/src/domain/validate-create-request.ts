@@ -5,8 +5,7 @@
  * table (currency_unsupported and the converted amount) come after, in
  * create-session.
  */
-import type { ErrorObject } from '@gateway/contracts';
-import { CreateSessionRequest, findProtoKey, validatorOf, webhookUrlProblem } from '@gateway/contracts';
+import { CreateSessionRequest, fieldErrorOf, findProtoKey, validatorOf, webhookUrlProblem } from '@gateway/contracts';
 import { accountCurrency, checkAmount, findCurrency, MAX_AMOUNT, type AmountCheck, type AmountErrorCode, type Big, type Currency } from '@gateway/money';
 import type { FieldError } from '@gateway/problem';
 
@@ -50,7 +49,7 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
   const validate = validatorOf(CreateSessionRequest);
   if (!validate(input)) {
     for (const error of validate.errors ?? []) {
-      const mapped = fromSchemaError(error);
+      const mapped = fieldErrorOf(error);
       // amount and metadata have rules of their own below.
       if (mapped.field !== 'amount' && !mapped.field.startsWith('metadata')) add(mapped);
     }
@@ -101,53 +100,6 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
 function checkAmountShape(value: unknown): AmountErrorCode | undefined {
   const check = checkAmount(value, accountCurrency);
   return !check.ok && ['required', 'invalid_type', 'invalid_format'].includes(check.code) ? check.code : undefined;
-}
-
-function fromSchemaError(error: ErrorObject): FieldError {
-  if (error.keyword === 'required') {
-    const field = joinPath(error.instancePath, String(error.params['missingProperty']));
-    return { field, code: 'required', message: `${field} is required.` };
-  }
-  if (error.keyword === 'additionalProperties') {
-    const field = joinPath(error.instancePath, String(error.params['additionalProperty']));
-    return { field, code: 'invalid', message: `${field} is not a known field.` };
-  }
-  const field = joinPath(error.instancePath);
-  return { field, code: 'invalid', message: `${field} ${describe(error)}.` };
-}
-
-function describe(error: ErrorObject): string {
-  const p = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'type':
-      return `must be of type ${String(p['type'])}`;
-    case 'minLength':
-      return `must be at least ${String(p['limit'])} characters long`;
-    case 'maxLength':
-      return `must be at most ${String(p['limit'])} characters long`;
-    case 'minimum':
-      return `must be at least ${String(p['limit'])}`;
-    case 'maximum':
-      return `must be at most ${String(p['limit'])}`;
-    case 'format':
-      return p['format'] === 'email' ? 'must be a valid email address' : `must be a valid ${String(p['format'])}`;
-    case 'pattern':
-      return 'has an invalid format';
-    default:
-      return 'is invalid';
-  }
-}
-
-/** `/items/0/quantity` → `items[0].quantity`. */
-function joinPath(instancePath: string, leaf?: string): string {
-  const segments = instancePath.split('/').filter(Boolean);
-  if (leaf !== undefined) segments.push(leaf);
-  let path = '';
-  for (const segment of segments) {
-    if (/^\d+$/.test(segment)) path += `[${segment}]`;
-    else path += path ? `.${segment}` : segment;
-  }
-  return path || 'body';
 }
 
 function isAllowedUrl(value: string, livemode: boolean): boolean {

@@ -1,0 +1,13 @@
+/** The refund service's command queue: the API's refund call and the operator's queue. */
+import type { CommandHandlers } from '@gateway/messaging';
+import { createRefund } from '../domain/create-refund.js';
+import type { RefundDeps } from '../domain/deps.js';
+import { listManualRefunds, resolveManualRefund } from '../domain/manual-refunds.js';
+
+export function refundCommands(deps: RefundDeps): CommandHandlers {
+  return {
+    'refund.create': async (command) => ({ body: await createRefund(deps, command.context, command.session_id, command.body) }),
+    'refund.list_manual': async () => ({ body: await listManualRefunds(deps) }),
+    'refund.resolve': async (command, meta) => ({ body: await resolveManualRefund(deps, command, meta.correlationId) }),
+  };
+}

@@ -1,0 +1,18 @@
+/** The refund service's settings, read and checked before it starts. */
+import { common, int, loadConfig, url } from '@gateway/config';
+
+export const refundSettings = {
+  ...common,
+  databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
+  port: int('PORT', 8084, { min: 0, max: 65535 }),
+  dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
+  /** How long the acquirer step of a refund may take at the adapter before it is held for an operator. */
+  adapterTimeoutMs: int('ADAPTER_TIMEOUT_MS', 60_000, { min: 1 }),
+  outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
+};
+
+export type RefundConfig = ReturnType<typeof loadRefundConfig>;
+
+export function loadRefundConfig(env: Record<string, string | undefined> = process.env) {
+  return loadConfig(refundSettings, env);
+}

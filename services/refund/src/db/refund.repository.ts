@@ -1,0 +1,148 @@
+/**
+ * Captured payments and their refunds. The refundable balance is
+ * `captured - held`, where held counts every refund not FAILED: confirmed,
+ * waiting for an operator, or with its acquirer step under way. Reserving a
+ * refund is one statement that locks the payment, checks the amount fits and
+ * holds it, so concurrent refunds can never together pass what was captured.
+ */
+import type { Envelope } from '@gateway/contracts';
+import { withTransaction, type Pool, type Queryable } from '@gateway/db';
+import { enqueue } from '@gateway/messaging';
+
+export interface CapturedPayment {
+  attemptId: string;
+  sessionId: string;
+  merchantId: string;
+  livemode: boolean;
+  /** TND, decimal string. */
+  captured: string;
+}
+
+export interface NewRefund {
+  id: string;
+  attemptId: string;
+  type: 'FULL' | 'PARTIAL';
+  /** TND; undefined for FULL: whatever is left. */
+  amount: string | undefined;
+  reason: string;
+  metadata: Record<string, string>;
+}
+
+export type Reservation =
+  | { kind: 'reserved'; amount: string; whole: boolean }
+  | { kind: 'nothing-left' }
+  | { kind: 'too-large'; remaining: string };
+
+export interface RefundRow {
+  id: string;
+  session_id: string;
+  attempt_id: string;
+  merchant_id: string;
+  livemode: boolean;
+  amount: string;
+  reason: string;
+  status: 'PENDING' | 'SUCCEEDED' | 'MANUAL' | 'FAILED';
+  epg_error_message: string;
+  created_at: Date;
+}
+
+export class RefundRepository {
+  constructor(private readonly pool: Pool) {}
+
+  /** Records a captured payment (payment.approved, or the session's own account of it); a second record changes nothing. */
+  async recordPayment(payment: CapturedPayment, client: Queryable = this.pool): Promise<void> {
+    await client.query(
+      `INSERT INTO payments (attempt_id, session_id, merchant_id, livemode, captured) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (attempt_id) DO NOTHING`,
+      [payment.attemptId, payment.sessionId, payment.merchantId, payment.livemode, payment.captured],
+    );
+  }
+
+  /** Holds the refund's amount against its payment and records it PENDING, if it fits; one statement. */
+  async reserve(refund: NewRefund): Promise<Reservation> {
+    const result = await this.pool.query<{ amount: string | null; whole: boolean | null; remaining: string }>(
+      `WITH p AS (
+         SELECT attempt_id, session_id, merchant_id, livemode, captured, held FROM payments WHERE attempt_id = $1 FOR UPDATE
+       ), wanted AS (
+         SELECT p.*, coalesce($2::numeric, p.captured - p.held) AS amount FROM p
+       ), reserved AS (
+         UPDATE payments x SET held = x.held + w.amount FROM wanted w
+         WHERE x.attempt_id = w.attempt_id AND w.amount > 0 AND w.held + w.amount <= w.captured
+         RETURNING w.amount, w.held = 0 AND w.amount = w.captured AS whole
+       ), recorded AS (
+         INSERT INTO refunds (id, session_id, attempt_id, merchant_id, livemode, amount, refund_type, reason, metadata, status)
+         SELECT $3, w.session_id, w.attempt_id, w.merchant_id, w.livemode, r.amount, $4, $5, $6, 'PENDING' FROM reserved r, wanted w
+       )
+       SELECT r.amount::text, r.whole, (w.captured - w.held)::text AS remaining FROM wanted w LEFT JOIN reserved r ON true`,
+      [refund.attemptId, refund.amount ?? null, refund.id, refund.type, refund.reason, JSON.stringify(refund.metadata)],
+    );
+    const row = result.rows[0];
+    if (!row) throw new Error(`no captured payment ${refund.attemptId}`);
+    if (row.amount !== null) return { kind: 'reserved', amount: row.amount, whole: row.whole === true };
+    return Number(row.remaining) === 0 ? { kind: 'nothing-left' } : { kind: 'too-large', remaining: row.remaining };
+  }
+
+  /**
+   * Ends a PENDING refund as SUCCEEDED (confirmed) or MANUAL (held as refunded,
+   * for an operator), with refund.created, in one transaction.
+   */
+  async settle(refundId: string, status: 'SUCCEEDED' | 'MANUAL', operation: string, message: string, event: Envelope): Promise<void> {
+    await withTransaction(this.pool, async (tx) => {
+      await tx.query(
+        `UPDATE refunds SET status = $2, operation = $3, epg_error_message = $4, resolved_at = CASE WHEN $2 = 'SUCCEEDED' THEN now() END
+         WHERE id = $1 AND status = 'PENDING'`,
+        [refundId, status, operation, message],
+      );
+      await enqueue(tx, [event]);
+    });
+  }
+
+  /**
+   * Ends a refund as FAILED and gives its amount back to the balance, with
+   * `events`, in one transaction. Only a PENDING or MANUAL one: false when it
+   * was not (already final).
+   */
+  async fail(refundId: string, message: string, events: (refund: RefundRow) => Envelope[]): Promise<boolean> {
+    return withTransaction(this.pool, async (tx) => {
+      const failed = await tx.query<RefundRow>(
+        `UPDATE refunds SET status = 'FAILED', epg_error_message = CASE WHEN $2 = '' THEN epg_error_message ELSE $2 END, resolved_at = now()
+         WHERE id = $1 AND status IN ('PENDING', 'MANUAL')
+         RETURNING id, session_id, attempt_id, merchant_id, livemode, amount::text, reason, status, epg_error_message, created_at`,
+        [refundId, message],
+      );
+      const refund = failed.rows[0];
+      if (!refund) return false;
+      await tx.query('UPDATE payments SET held = held - $2 WHERE attempt_id = $1', [refund.attempt_id, refund.amount]);
+      await enqueue(tx, events(refund));
+      return true;
+    });
+  }
+
+  /** An operator confirms a refund held for them. */
+  async confirm(refundId: string): Promise<boolean> {
+    const result = await this.pool.query(`UPDATE refunds SET status = 'SUCCEEDED', resolved_at = now() WHERE id = $1 AND status IN ('PENDING', 'MANUAL')`, [refundId]);
+    return result.rowCount === 1;
+  }
+
+  async find(refundId: string): Promise<RefundRow | undefined> {
+    const result = await this.pool.query<RefundRow>(
+      'SELECT id, session_id, attempt_id, merchant_id, livemode, amount::text, reason, status, epg_error_message, created_at FROM refunds WHERE id = $1',
+      [refundId],
+    );
+    return result.rows[0];
+  }
+
+  /**
+   * The operations queue: refunds held for an operator, and refunds whose
+   * acquirer step never ended (the service stopped mid-step) after `staleSeconds`.
+   */
+  async listManual(staleSeconds: number): Promise<RefundRow[]> {
+    const result = await this.pool.query<RefundRow>(
+      `SELECT id, session_id, attempt_id, merchant_id, livemode, amount::text, reason, status, epg_error_message, created_at FROM refunds
+       WHERE status = 'MANUAL' OR (status = 'PENDING' AND created_at < now() - make_interval(secs => $1))
+       ORDER BY created_at`,
+      [staleSeconds],
+    );
+    return result.rows;
+  }
+}

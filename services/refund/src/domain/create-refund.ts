@@ -1,0 +1,146 @@
+/**
+ * A refund (INTERFACE 4.5, D10), read top to bottom:
+ * 1. the request is checked (reason, type, a PARTIAL amount at TND precision);
+ * 2. the session must be the caller's (404) and SUCCEEDED (invalid-state);
+ * 3. the amount is reserved against the captured payment in one atomic step
+ *    (nothing left: invalid-state; more than is left: amount_too_large);
+ * 4. the acquirer step runs at the adapter, outside any transaction: one
+ *    operation per refund, reverse.do or refund.do;
+ * 5. confirmed: SUCCEEDED. Refused for good: FAILED, the amount given back,
+ *    422 refund-failed. No answer or an unconfirmable one: held as refunded
+ *    and queued for an operator (200, automated_refund false).
+ * refund.created commits with the refund's end, except a refused one.
+ */
+import { newId, RefundRequest, validatorOf, fieldErrorOf, type ApiContext, type RefundResult, type SessionDetail, type SessionEventPayload } from '@gateway/contracts';
+import { eventEnvelope } from '@gateway/messaging';
+import { accountCurrency, checkAmount } from '@gateway/money';
+import { describeError } from '@gateway/observability';
+import { AppError, validationError, type FieldError } from '@gateway/problem';
+import type { NewRefund } from '../db/refund.repository.js';
+import type { RefundDeps } from './deps.js';
+
+const validRequest = validatorOf<RefundRequest>(RefundRequest);
+
+const NO_ANSWER = 'The card processor did not confirm the refund in time.';
+
+export async function createRefund(deps: RefundDeps, context: ApiContext, sessionId: string, body: unknown): Promise<RefundResult> {
+  const request = checkRefundRequest(body);
+  const session = await deps.getSession(context, sessionId);
+  if (session.status !== 'SUCCEEDED') throw new AppError('invalid-state', `Only a SUCCEEDED session can be refunded; this one is ${session.status}.`);
+  const paid = session.attempts.find((a) => a.status === 'SUCCEEDED');
+  if (!paid) throw new AppError('no-payment');
+  // payment.approved may not have reached this service yet; the session's account is the same.
+  await deps.refunds.recordPayment({ attemptId: paid.id, sessionId: session.id, merchantId: context.merchant_id, livemode: context.livemode, captured: session.amount });
+
+  const refund: NewRefund = { id: newId('re'), attemptId: paid.id, ...request };
+  const reservation = await deps.refunds.reserve(refund);
+  if (reservation.kind === 'nothing-left') throw new AppError('invalid-state', 'Nothing is left to refund on this session.');
+  if (reservation.kind === 'too-large') {
+    throw validationError([{ field: 'amount', code: 'amount_too_large', message: `amount is more than is left to refund (${reservation.remaining} TND).` }]);
+  }
+
+  const correlationId = context.request_id;
+  let answer;
+  try {
+    answer = await deps.refundAtAcquirer(
+      { refund_id: refund.id, attempt_id: paid.id, merchant_id: context.merchant_id, livemode: context.livemode, amount: reservation.amount, whole: reservation.whole },
+      correlationId,
+    );
+  } catch (err) {
+    deps.log.warn({ err: describeError(err), refundId: refund.id }, 'refund step unanswered; held for an operator');
+    answer = { outcome: 'unconfirmed' as const, operation: reservation.whole ? ('reverse' as const) : ('refund' as const), message: NO_ANSWER };
+  }
+
+  if (answer.outcome === 'refused') {
+    await deps.refunds.fail(refund.id, answer.message, () => []);
+    throw new AppError('refund-failed', `The card processor refused the refund: ${answer.message}`);
+  }
+  const automated = answer.outcome === 'refunded';
+  const event = eventEnvelope(
+    'refund.created',
+    {
+      merchant_id: context.merchant_id,
+      webhook_url: session.webhook_url,
+      session: {
+        ...eventPayloadOf(session),
+        refund: {
+          refund_id: refund.id,
+          amount: reservation.amount,
+          automated_refund: automated,
+          reason: request.reason,
+          ...(!automated && { epg_error_message: answer.message }),
+        },
+      },
+    },
+    correlationId,
+  );
+  await deps.refunds.settle(refund.id, automated ? 'SUCCEEDED' : 'MANUAL', answer.operation, automated ? '' : answer.message, event);
+  deps.afterCommit();
+  deps.log.info({ refundId: refund.id, sessionId, automated, operation: answer.operation }, 'refund accepted');
+  return { refund_id: refund.id, refunded_amount: reservation.amount, automated_refund: automated, ...(!automated && { epg_error_message: answer.message }) };
+}
+
+/** D10 and INTERFACE 4.5: every bad field at once; a PARTIAL amount checked as amounts are (D5), at TND precision. */
+function checkRefundRequest(body: unknown): Pick<NewRefund, 'type' | 'amount' | 'reason' | 'metadata'> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw validationError([{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }]);
+  }
+  const input = body as Record<string, unknown>;
+  const errors = new Map<string, FieldError>();
+  if (!validRequest(input)) {
+    for (const error of validRequest.errors ?? []) {
+      const mapped = fieldErrorOf(error);
+      if (mapped.field !== 'amount' && !errors.has(mapped.field)) errors.set(mapped.field, mapped);
+    }
+  }
+  const type = input['refund_type'] === 'PARTIAL' ? 'PARTIAL' : 'FULL';
+  let amount: string | undefined;
+  if (type === 'PARTIAL') {
+    const check = checkAmount(input['amount'], accountCurrency);
+    if (check.ok) amount = check.text;
+    else errors.set('amount', { field: 'amount', code: check.code, message: amountMessage(check.code) });
+  } else if (input['amount'] !== undefined) {
+    errors.set('amount', { field: 'amount', code: 'invalid', message: 'amount is only given with refund_type PARTIAL; FULL refunds what is left.' });
+  }
+  if (errors.size > 0) throw validationError([...errors.values()]);
+  return { type, amount, reason: String(input['reason']), metadata: (input['metadata'] as Record<string, string> | undefined) ?? {} };
+}
+
+function amountMessage(code: string): string {
+  switch (code) {
+    case 'required':
+      return 'amount is required when refund_type is PARTIAL.';
+    case 'invalid_precision':
+      return 'amount must have exactly 3 decimals (TND).';
+    case 'invalid_value':
+      return 'amount must be greater than zero.';
+    case 'amount_too_large':
+      return 'amount is larger than any payment can be.';
+    default:
+      return 'amount must be a decimal string such as "12.500".';
+  }
+}
+
+/** The session as every event carries it (INTERFACE 6.2), from its detail. */
+function eventPayloadOf(session: SessionDetail): SessionEventPayload {
+  const paid = session.attempts.find((a) => a.status === 'SUCCEEDED');
+  return {
+    id: session.id,
+    order_number: session.order_number,
+    merchant_reference: session.merchant_reference,
+    order_id: session.order_id,
+    amount: session.amount,
+    currency: session.currency,
+    description: session.description,
+    status: session.status,
+    livemode: session.livemode,
+    buyer: { first_name: session.buyer_first_name, last_name: session.buyer_last_name, email: session.buyer_email, phone: session.buyer_phone },
+    items: session.items,
+    metadata: session.metadata,
+    original: session.original,
+    ...(session.completed_at && { paid_at: session.completed_at }),
+    ...(paid && {
+      payment: { method: 'card', card_brand: paid.card_brand, card_last_four: paid.card_last_four, card_country: '', fee_amount: paid.fee_amount, net_amount: paid.net_amount },
+    }),
+  };
+}

@@ -1,0 +1,17 @@
+/** What the refund use cases work with. */
+import type { ApiContext, CommandReply, CommandRequest, SessionDetail } from '@gateway/contracts';
+import type { Logger } from '@gateway/observability';
+import type { RefundRepository } from '../db/refund.repository.js';
+
+export interface RefundDeps {
+  refunds: RefundRepository;
+  /** The session as its owner sees it: throws not-found when it is not the caller's. */
+  getSession: (context: ApiContext, sessionId: string) => Promise<SessionDetail>;
+  /** The acquirer step, at the adapter; throws when no answer came in time. */
+  refundAtAcquirer: (request: CommandRequest<'payment.refund'>, correlationId: string) => Promise<CommandReply<'payment.refund'>>;
+  log: Logger;
+  /** Called after a commit that enqueued events. */
+  afterCommit: () => void;
+  /** How long a PENDING refund may go without an answer before it shows in the operations queue. */
+  staleSeconds: number;
+}

@@ -1,0 +1,56 @@
+/** Wiring of the refund service: database, broker, payment intake, commands, outbox relay, health. */
+import { CommandServer, EventConsumer, OutboxRelay, RpcClient } from '@gateway/messaging';
+import type { Logger } from '@gateway/observability';
+import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { refundCommands } from './commands/refund.commands.js';
+import type { RefundConfig } from './config.js';
+import { RefundRepository } from './db/refund.repository.js';
+
+export { loadRefundConfig, type RefundConfig } from './config.js';
+
+export const SCHEMA = 'refund';
+
+export const migrations = serviceMigrations('refund', import.meta.url);
+
+export async function startRefundService(config: RefundConfig, log: Logger): Promise<RunningService> {
+  const { pool, broker, readiness, close } = openServiceBase('refund', SCHEMA, config, log);
+  const refunds = new RefundRepository(pool);
+  const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
+  const rpc = new RpcClient(broker, config.rpcTimeoutMs);
+  const http = await listen(healthApp(readiness), config.port);
+  await broker.start();
+  await broker.register(relay);
+  await broker.register(rpc);
+  await broker.register(
+    new EventConsumer(broker, {
+      service: 'refund',
+      pool,
+      log,
+      handlers: {
+        'payment.approved': async (data, _envelope, tx) =>
+          refunds.recordPayment({ attemptId: data.attempt_id, sessionId: data.session_id, merchantId: data.merchant_id, livemode: data.livemode, captured: data.amount }, tx),
+      },
+    }),
+  );
+  await broker.register(
+    new CommandServer(broker, {
+      service: 'refund',
+      log,
+      handlers: refundCommands({
+        refunds,
+        log,
+        afterCommit: () => relay.wake(),
+        staleSeconds: Math.ceil((config.adapterTimeoutMs * 2) / 1000),
+        getSession: async (context, sessionId) => (await rpc.call('session.get', { context, session_id: sessionId }, { correlationId: context.request_id })).body,
+        refundAtAcquirer: async (request, correlationId) => (await rpc.call('payment.refund', request, { correlationId, timeoutMs: config.adapterTimeoutMs })).body,
+      }),
+    }),
+  );
+  return {
+    port: http.port,
+    async stop() {
+      await http.close();
+      await close();
+    },
+  };
+}

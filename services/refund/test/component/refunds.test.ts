@@ -1,0 +1,214 @@
+/**
+ * Refunds through the gateway in a whole running system (D10, INTERFACE 4.5):
+ * sessions paid on the hosted page with the sandbox's cards, then refunded;
+ * what the acquirer saw is read back from the sandbox and the adapter.
+ */
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { RefundResult, SessionEventData } from '@gateway/contracts';
+import { AppError } from '@gateway/problem';
+import { payOnPage, sessionRequest, TestSystem, type ApiClient, type EventCapture } from '@gateway/testkit';
+
+type Problem = { type: string; status: number; detail: string; errors?: { field: string; code: string }[] };
+type Detail = { id: string; status: string; checkout_url?: string; amount_refunded: string; attempts: { id: string }[] };
+
+describe('Refunds', function () {
+  this.timeout(180_000);
+  let system: TestSystem;
+  let events: EventCapture;
+
+  before(async () => {
+    system = await TestSystem.start();
+    events = await system.captureEvents(['refund.*']);
+  });
+  after(async () => {
+    await events?.stop();
+    await system?.shutdown();
+  });
+
+  async function shop(): Promise<ApiClient> {
+    const merchant = await system.newMerchant({ limits: { account: 10_000, create: 10_000, refund: 10_000 } });
+    return system.api(merchant.testKey);
+  }
+
+  /** A session of `amount` paid with `card` on the hosted page, once SUCCEEDED. */
+  async function paidSession(api: ApiClient, amount = '100.000', card = '4242424242424242'): Promise<Detail> {
+    const created = await api.post<Detail>('/gateway/sessions/', sessionRequest({ amount }));
+    assert.equal(created.status, 201, created.text);
+    await payOnPage(created.body.checkout_url ?? '', { card_number: card });
+    return until(api, created.body.id, (d) => d.status === 'SUCCEEDED');
+  }
+
+  async function until(api: ApiClient, id: string, test: (d: Detail) => boolean, timeoutMs = 10_000): Promise<Detail> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await api.get<Detail>(`/gateway/sessions/${id}/`);
+      if (test(res.body)) return res.body;
+      if (Date.now() > deadline) throw new Error(`session ${id} not as expected: ${res.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const refund = (api: ApiClient, id: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+    api.post<RefundResult & Problem>(`/gateway/sessions/${id}/refund/`, body, headers);
+
+  /** What the sandbox says was refunded of the session's payment, in TND, and whether it was reversed. */
+  async function atAcquirer(attemptId: string): Promise<{ refunded: string; reversed: boolean; operations: number }> {
+    const [order] = await system.db.query<{ order_number: string }>('SELECT order_number FROM acquirer.orders WHERE attempt_id = $1', [attemptId]);
+    const state = await system.sandboxOrder(order?.order_number ?? '');
+    const [ops] = await system.db.query<{ n: number }>('SELECT count(*)::int AS n FROM acquirer.refund_operations WHERE attempt_id = $1', [attemptId]);
+    const reversed = state.orderStatus === 3;
+    const millimes = reversed ? (state.paymentAmountInfo?.approvedAmount ?? 0) : (state.paymentAmountInfo?.refundedAmount ?? 0);
+    return { refunded: (millimes / 1000).toFixed(3), reversed, operations: ops?.n ?? 0 };
+  }
+
+  it('when a paid session is refunded in full, then the whole amount is reversed once, refund.created is announced and amount_refunded shows it; nothing is left after', async () => {
+    const api = await shop();
+    const paid = await paidSession(api);
+    const res = await refund(api, paid.id, { reason: 'Customer returned the order' });
+    assert.equal(res.status, 200, res.text);
+    assert.match(res.body.refund_id, /^re_[0-9A-Za-z]{20,}$/);
+    assert.deepEqual([res.body.refunded_amount, res.body.automated_refund, res.body.epg_error_message], ['100.000', true, undefined]);
+    const [created] = await events.waitFor<SessionEventData>('refund.created', (e) => e.data.session.id === paid.id);
+    assert.deepEqual(created?.data.session.refund, { refund_id: res.body.refund_id, amount: '100.000', automated_refund: true, reason: 'Customer returned the order' });
+    assert.equal(created?.data.session.status, 'SUCCEEDED');
+    await until(api, paid.id, (d) => d.amount_refunded === '100.000');
+    assert.deepEqual(await atAcquirer(paid.attempts[0]?.id ?? ''), { refunded: '100.000', reversed: true, operations: 1 });
+
+    for (const body of [{ reason: 'again' }, { reason: 'again', refund_type: 'PARTIAL', amount: '1.000' }]) {
+      const again = await refund(api, paid.id, body);
+      assert.equal(again.status, 422, again.text);
+      assert.match(again.body.type, /\/errors\/invalid-state$/);
+    }
+  });
+
+  it('when two partial refunds are followed by one over what is left, then the third is 422 amount_too_large and a FULL refunds the rest', async () => {
+    const api = await shop();
+    const paid = await paidSession(api);
+    for (const amount of ['30.000', '50.000']) {
+      const res = await refund(api, paid.id, { reason: 'Partly returned', refund_type: 'PARTIAL', amount });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.refunded_amount, amount);
+    }
+    const over = await refund(api, paid.id, { reason: 'Too much', refund_type: 'PARTIAL', amount: '20.001' });
+    assert.equal(over.status, 422);
+    assert.deepEqual(over.body.errors?.map((e) => [e.field, e.code]), [['amount', 'amount_too_large']]);
+    const rest = await refund(api, paid.id, { reason: 'The rest' });
+    assert.deepEqual([rest.status, rest.body.refunded_amount], [200, '20.000']);
+    await until(api, paid.id, (d) => d.amount_refunded === '100.000');
+    assert.deepEqual(await atAcquirer(paid.attempts[0]?.id ?? ''), { refunded: '100.000', reversed: false, operations: 3 });
+  });
+
+  it('when the session is not SUCCEEDED, not the caller’s, or the request is bad, then the answers are D10’s and nothing is refunded', async () => {
+    const api = await shop();
+    const open = await api.post<Detail>('/gateway/sessions/', sessionRequest());
+    const notPaid = await refund(api, open.body.id, { reason: 'x' });
+    assert.equal(notPaid.status, 422);
+    assert.match(notPaid.body.type, /\/errors\/invalid-state$/);
+    const stranger = await shop();
+    assert.equal((await refund(stranger, open.body.id, { reason: 'x' })).status, 404);
+    assert.equal((await refund(api, 'ps_doesnotexist00000000000000', { reason: 'x' })).status, 404);
+
+    const paid = await paidSession(api);
+    for (const [body, expected] of [
+      [{}, [['reason', 'required']]],
+      [{ reason: '' }, [['reason', 'invalid']]],
+      [{ reason: 'x', refund_type: 'PARTIAL' }, [['amount', 'required']]],
+      [{ reason: 'x', refund_type: 'PARTIAL', amount: '10.5' }, [['amount', 'invalid_precision']]],
+      [{ reason: 'x', refund_type: 'PARTIAL', amount: 10 }, [['amount', 'invalid_type']]],
+      [{ reason: 'x', refund_type: 'HALF' }, [['refund_type', 'invalid']]],
+      [{ reason: 'x', extra: 1 }, [['extra', 'invalid']]],
+    ] as const) {
+      const res = await refund(api, paid.id, body);
+      assert.equal(res.status, 422, JSON.stringify(body));
+      assert.deepEqual(res.body.errors?.map((e) => [e.field, e.code]), expected, JSON.stringify(body));
+    }
+    const [held] = await system.db.query<{ n: number }>('SELECT count(*)::int AS n FROM refund.refunds WHERE session_id = $1', [paid.id]);
+    assert.equal(held?.n, 0);
+  });
+
+  it('when 20 partial refunds that together exceed the payment arrive at once, then what is accepted never exceeds it and the acquirer saw one operation per accepted refund', async () => {
+    const api = await shop();
+    const paid = await paidSession(api);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => refund(api, paid.id, { reason: 'Split', refund_type: 'PARTIAL', amount: '12.000' })));
+    const accepted = answers.filter((a) => a.status === 200);
+    assert.ok(answers.every((a) => a.status === 200 || a.status === 422), answers.map((a) => a.status).join());
+    assert.equal(accepted.length, 8, '8 × 12.000 fit in 100.000, a ninth does not');
+    const acquirer = await atAcquirer(paid.attempts[0]?.id ?? '');
+    assert.deepEqual(acquirer, { refunded: '96.000', reversed: false, operations: 8 });
+  });
+
+  it('when one Idempotency-Key is sent twice, then one refund is made and the same answer comes back; with another body, 422', async () => {
+    const api = await shop();
+    const paid = await paidSession(api);
+    const key = `refund-${paid.id}`;
+    const body = { reason: 'Once only', refund_type: 'PARTIAL', amount: '10.000' };
+    const first = await refund(api, paid.id, body, { 'Idempotency-Key': key });
+    const second = await refund(api, paid.id, body, { 'Idempotency-Key': key });
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual([second.status, second.text], [first.status, first.text]);
+    const other = await refund(api, paid.id, { ...body, amount: '11.000' }, { 'Idempotency-Key': key });
+    assert.equal(other.status, 422);
+    assert.match(other.body.type, /\/errors\/idempotency-key-reused$/);
+    const [made] = await system.db.query<{ n: number }>('SELECT count(*)::int AS n FROM refund.refunds WHERE session_id = $1', [paid.id]);
+    assert.equal(made?.n, 1);
+  });
+
+  it('when the acquirer cannot confirm a refund (card 5126), then it is accepted unautomated, queued for operators, and resolving it failed makes the amount refundable again', async () => {
+    const api = await shop();
+    const paid = await paidSession(api, '40.000', '4000000000005126');
+    const res = await refund(api, paid.id, { reason: 'Damaged', refund_type: 'PARTIAL', amount: '15.000' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.automated_refund, false);
+    assert.ok(res.body.epg_error_message && res.body.epg_error_message.length > 0);
+    const [announced] = await events.waitFor<SessionEventData>('refund.created', (e) => e.data.session.id === paid.id);
+    assert.equal(announced?.data.session.refund?.automated_refund, false);
+    await until(api, paid.id, (d) => d.amount_refunded === '15.000');
+
+    const queue = (await system.admin(['refund', 'list-manual'])) as { data: { refund_id: string; amount: string; epg_error_message: string }[] };
+    const listed = queue.data.find((r) => r.refund_id === res.body.refund_id);
+    assert.deepEqual([listed?.amount, listed?.epg_error_message], ['15.000', res.body.epg_error_message]);
+    // Held as refunded meanwhile: only 25.000 is left.
+    assert.equal((await refund(api, paid.id, { reason: 'x', refund_type: 'PARTIAL', amount: '25.001' })).status, 422);
+
+    assert.deepEqual(await system.admin(['refund', 'resolve', res.body.refund_id, '--as', 'failed']), { refund_id: res.body.refund_id, status: 'FAILED' });
+    await until(api, paid.id, (d) => d.amount_refunded === '0.000');
+    const queueAfter = (await system.admin(['refund', 'list-manual'])) as { data: { refund_id: string }[] };
+    assert.ok(!queueAfter.data.some((r) => r.refund_id === res.body.refund_id));
+    await assert.rejects(system.admin(['refund', 'resolve', res.body.refund_id, '--as', 'succeeded']), (err: unknown) => err instanceof AppError && err.code === 'conflict');
+    const again = await refund(api, paid.id, { reason: 'Second try' });
+    assert.deepEqual([again.status, again.body.refunded_amount, again.body.automated_refund], [200, '40.000', false]);
+    assert.deepEqual(await system.admin(['refund', 'resolve', again.body.refund_id, '--as', 'succeeded']), { refund_id: again.body.refund_id, status: 'SUCCEEDED' });
+  });
+
+  it('property: random sequences of full, partial and concurrent refunds never accept more than was captured, with one acquirer operation per accepted refund', async () => {
+    const api = await shop();
+    const step = fc.array(
+      fc.oneof(fc.constant<string | undefined>(undefined), fc.integer({ min: 1, max: 60_000 }).map((millimes) => (millimes / 1000).toFixed(3))),
+      { minLength: 1, maxLength: 4 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 5 }), async (steps) => {
+        const paid = await paidSession(api);
+        let accepted = 0;
+        let acceptedCount = 0;
+        for (const batch of steps) {
+          const answers = await Promise.all(
+            batch.map((amount) => refund(api, paid.id, amount === undefined ? { reason: 'All' } : { reason: 'Some', refund_type: 'PARTIAL', amount })),
+          );
+          for (const answer of answers) {
+            if (answer.status === 200) {
+              accepted += Number(answer.body.refunded_amount) * 1000;
+              acceptedCount += 1;
+            } else if (answer.status !== 422) {
+              return false;
+            }
+          }
+        }
+        const acquirer = await atAcquirer(paid.attempts[0]?.id ?? '');
+        return Math.round(accepted) <= 100_000 && acquirer.operations === acceptedCount && Math.round(Number(acquirer.refunded) * 1000) === Math.round(accepted);
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
