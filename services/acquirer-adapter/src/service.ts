@@ -7,6 +7,7 @@ import { ClicToPayClient } from './acquirer/clictopay/clictopay.client.js';
 import { adapterCommands } from './commands/adapter.commands.js';
 import type { AdapterConfig } from './config.js';
 import { OrderRepository } from './db/order.repository.js';
+import { RefundOperationRepository } from './db/refund-operation.repository.js';
 import { TerminalRepository } from './db/terminal.repository.js';
 import { CardOpener } from './domain/card.js';
 import type { AdapterDeps } from './domain/deps.js';
@@ -27,11 +28,14 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   const deps: AdapterDeps = {
     orders: new OrderRepository(pool, config.reconcileAfterSeconds),
     terminals: new TerminalRepository(pool),
+    refunds: new RefundOperationRepository(pool),
     acquirer: new ClicToPayClient(config.acquirerTimeoutMs),
     cards: CardOpener.fromJwk(config.cardDecryptionKey),
     sandbox: { baseUrl: config.sandboxUrl, userName: config.sandboxUser, password: config.sandboxPassword },
     liveUrl: config.liveUrl,
     defaultPricing,
+    // A call's deadline plus 5 s for the database, as for reconciliation's lease.
+    refundInFlightMs: config.acquirerTimeoutMs + 5_000,
     clock: () => new Date(),
     log,
     afterCommit: () => relay.wake(),

@@ -46,6 +46,18 @@ export type OrderState =
   | { kind: 'not-found' };
 
 /**
+ * How a reverse or a refund ended at the acquirer (ACQUIRER.md, refund
+ * outcomes): `refused` is definitive, nothing was refunded; `unconfirmed`
+ * (a system error or an answer that says nothing usable) leaves the outcome
+ * to an operator. `errorCode` is the acquirer's, for the log (-1: none
+ * could be read, or no answer came).
+ */
+export type RefundResult =
+  | { kind: 'refunded' }
+  | { kind: 'refused'; errorCode: number; message: string }
+  | { kind: 'unconfirmed'; errorCode: number; message: string };
+
+/**
  * The acquirer did not answer in time, or its answer could not be read: the
  * outcome is unknown, never a failure (ACQUIRER.md).
  */
@@ -72,4 +84,8 @@ export interface Acquirer {
    * no orderId. `not-found` means the acquirer never saw it.
    */
   statusByNumber(terminal: Terminal, orderNumber: string): Promise<OrderState>;
+  /** Voids the whole of a paid order, once, before it is settled. */
+  reverse(terminal: Terminal, orderId: string): Promise<RefundResult>;
+  /** Gives back `amount` (TND) of a paid order; repeatable while money is left. */
+  refund(terminal: Terminal, orderId: string, amount: string): Promise<RefundResult>;
 }

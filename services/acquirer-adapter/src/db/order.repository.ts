@@ -26,6 +26,8 @@ export interface OrderRow {
   /** Known once APPROVED. */
   fee_amount: string | null;
   net_amount: string | null;
+  /** When the order was recorded, before anything was sent to the acquirer. */
+  created_at: Date;
   /** When the order last changed: for a final order, when it was settled. */
   updated_at: Date;
   /** The merchant's own pricing when it has one (read with the order, to spare a query). */
@@ -40,7 +42,6 @@ export interface ClaimedOrder extends OrderRow {
   status: 'STARTED' | 'CHALLENGED' | 'UNKNOWN';
   /** Checks since the order last changed, this one included. */
   checks: number;
-  created_at: Date;
   /** Seconds since the order last changed, by the database's clock. */
   age_seconds: number;
 }
@@ -50,7 +51,7 @@ export type FinalOutcome =
   | { status: 'DECLINED'; failureCode: string; failureMessage: string };
 
 const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_number, acquirer_order_id, amount, status,
-  card_brand, card_last_four, failure_code, failure_message, fee_amount::text, net_amount::text, updated_at,
+  card_brand, card_last_four, failure_code, failure_message, fee_amount::text, net_amount::text, created_at, updated_at,
   (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
   (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed`;
 
@@ -141,7 +142,7 @@ export class OrderRepository {
              )
              UPDATE orders SET next_check_at = now() + make_interval(secs => $2), checks = checks + 1
              FROM due WHERE attempt_id = due_id
-             RETURNING ${COLUMNS}, checks, created_at, extract(epoch FROM now() - updated_at)::float8 AS age_seconds`,
+             RETURNING ${COLUMNS}, checks, extract(epoch FROM now() - updated_at)::float8 AS age_seconds`,
       values: [limit, leaseSeconds],
     });
     return result.rows;

@@ -3,12 +3,14 @@ import type { Pricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
 import type { Acquirer, Terminal } from '../acquirer/acquirer.js';
 import type { OrderRepository } from '../db/order.repository.js';
+import type { RefundOperationRepository } from '../db/refund-operation.repository.js';
 import type { TerminalRepository } from '../db/terminal.repository.js';
 import type { CardOpener } from './card.js';
 
 export interface AdapterDeps {
   orders: OrderRepository;
   terminals: TerminalRepository;
+  refunds: RefundOperationRepository;
   acquirer: Acquirer;
   cards: CardOpener;
   /** The built-in sandbox terminal every test-mode payment goes to. */
@@ -16,6 +18,11 @@ export interface AdapterDeps {
   /** The live acquirer's base URL. */
   liveUrl: string;
   defaultPricing: Pricing;
+  /**
+   * The longest a refund operation can be in flight (one acquirer call and
+   * its writes): a repeated command waits that long for its outcome.
+   */
+  refundInFlightMs: number;
   clock: () => Date;
   log: Logger;
   /** Called after a commit that enqueued events, so the outbox relay sends them now. */

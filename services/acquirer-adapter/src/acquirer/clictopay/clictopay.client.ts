@@ -6,9 +6,9 @@
  */
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Acquirer, CardData, OrderRequest, OrderState, PayResult, RegisterResult, Terminal } from '../acquirer.js';
+import type { Acquirer, CardData, OrderRequest, OrderState, PayResult, RefundResult, RegisterResult, Terminal } from '../acquirer.js';
 import { AcquirerUnreachable } from '../acquirer.js';
-import { TND_NUMERIC, toMillimes, toOrderState, toPayResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
+import { TND_NUMERIC, toMillimes, toOrderState, toPayResult, toRefundResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
 
 export class ClicToPayClient implements Acquirer {
   // Kept-alive connections: a payment makes three calls to the same acquirer.
@@ -52,6 +52,14 @@ export class ClicToPayClient implements Acquirer {
 
   async statusByNumber(terminal: Terminal, orderNumber: string): Promise<OrderState> {
     return this.orderStatus(terminal, { orderNumber });
+  }
+
+  async reverse(terminal: Terminal, orderId: string): Promise<RefundResult> {
+    return toRefundResult(await this.post(terminal, 'reverse.do', { orderId }));
+  }
+
+  async refund(terminal: Terminal, orderId: string, amount: string): Promise<RefundResult> {
+    return toRefundResult(await this.post(terminal, 'refund.do', { orderId, amount: toMillimes(amount) }));
   }
 
   private async orderStatus(terminal: Terminal, by: { orderId: string } | { orderNumber: string }): Promise<OrderState> {

@@ -3,7 +3,7 @@
  * codes, order statuses and the issuer's action codes (ACQUIRER.md).
  */
 import { accountCurrency, fromMinorUnits, toMinorUnits } from '@gateway/money';
-import type { OrderState, PayResult, RegisterResult } from '../acquirer.js';
+import type { OrderState, PayResult, RefundResult, RegisterResult } from '../acquirer.js';
 
 /** A reply as it arrives: JSON whose fields we read defensively. */
 export type Reply = Record<string, unknown>;
@@ -46,6 +46,24 @@ export function toPayResult(reply: Reply): PayResult {
   const paReq = text(reply.paReq);
   if (acsUrl && paReq) return { kind: 'challenge', acsUrl, paReq };
   return { kind: 'submitted' };
+}
+
+/**
+ * reverse.do and refund.do (ACQUIRER.md, refund outcomes): 0 is confirmed;
+ * 5 (this amount or order is refused) and 6 (no such order) are definitive,
+ * nothing was refunded. 7 (system error or wrong order state) cannot be
+ * confirmed, and neither can an errorCode that cannot be read or one the
+ * protocol does not give for a refund (a fault of the request or of the
+ * acquirer, never its verdict on this order): an operator finds out.
+ */
+export function toRefundResult(reply: Reply): RefundResult {
+  const code = errorCode(reply);
+  if (code === 0) return { kind: 'refunded' };
+  // The acquirer's own words are what the merchant and the operators see (D10 epg_error_message).
+  const said = text(reply.errorMessage)?.slice(0, 200);
+  if (code === 5 || code === 6) return { kind: 'refused', errorCode: code, message: said ?? `errorCode ${code}` };
+  if (code === -1) return { kind: 'unconfirmed', errorCode: code, message: 'unreadable answer from the acquirer' };
+  return { kind: 'unconfirmed', errorCode: code, message: said ?? `errorCode ${code}` };
 }
 
 /** What each issuer action code means for the buyer (D8's outcomes). */

@@ -1,0 +1,154 @@
+/**
+ * payment.refund, the acquirer step of a refund (D10), sent by the refund
+ * service once it has reserved the amount:
+ * 1. a refund id already recorded answers its recorded outcome and calls
+ *    nothing (one still in flight is waited for, briefly);
+ * 2. the payment must be an APPROVED order of this merchant and mode;
+ * 3. the operation: reverse.do for the whole payment before settlement,
+ *    refund.do otherwise (ACQUIRER.md);
+ * 4. the operation is recorded, keyed on the refund id, before the acquirer
+ *    is called, so no retry can ever send a second one;
+ * 5. the acquirer's answer decides: 0 refunded; 5 or 6 refused, nothing
+ *    refunded; 7, no answer or an unreadable one unconfirmed, for an operator.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CommandReply, CommandRequest } from '@gateway/contracts';
+import { accountCurrency, checkAmount, compareTnd } from '@gateway/money';
+import { AppError } from '@gateway/problem';
+import { AcquirerUnreachable, type RefundResult } from '../acquirer/acquirer.js';
+import type { OrderRow } from '../db/order.repository.js';
+import type { FinalRefundStatus, RefundOperation, RefundOperationRow, RefundOperationStatus } from '../db/refund-operation.repository.js';
+import type { AdapterDeps } from './deps.js';
+import { maybeSettled } from './settlement.js';
+import { resolveTerminal } from './terminals.js';
+
+type RefundRequest = CommandRequest<'payment.refund'>;
+type RefundReply = CommandReply<'payment.refund'>;
+
+const NO_ANSWER = 'no answer from the acquirer';
+const IN_FLIGHT = 'The refund is being processed; its outcome is not known yet.';
+const NO_ORDER_ID = "The acquirer's id of this payment is not known; the refund was not sent and an operator must make it.";
+/** How often a repeated command looks again at a refund still in flight. */
+const POLL_MS = 100;
+
+const OUTCOMES: Readonly<Record<RefundOperationStatus, RefundReply['outcome']>> = {
+  STARTED: 'unconfirmed',
+  REFUNDED: 'refunded',
+  REFUSED: 'refused',
+  UNCONFIRMED: 'unconfirmed',
+};
+
+const STATUSES: Readonly<Record<RefundResult['kind'], FinalRefundStatus>> = {
+  refunded: 'REFUNDED',
+  refused: 'REFUSED',
+  unconfirmed: 'UNCONFIRMED',
+};
+
+/** Refunds `amount` of an approved attempt at the acquirer, once per refund id. */
+export async function refundPayment(deps: AdapterDeps, request: RefundRequest): Promise<RefundReply> {
+  const amount = checkAmount(request.amount, accountCurrency);
+  if (!amount.ok) {
+    // Not recorded: the request alone decides, so a repeat gets the same answer anyway.
+    deps.log.warn({ refundId: request.refund_id, attemptId: request.attempt_id, reason: amount.code }, 'refund amount refused');
+    return { outcome: 'refused', operation: 'refund', message: `The refund amount ${request.amount} is not a TND amount with 3 decimals above zero.` };
+  }
+  const recorded = await deps.refunds.find(request.refund_id);
+  if (recorded) return repeated(deps, request, recorded);
+
+  const order = await deps.orders.find(request.attempt_id);
+  if (!order || order.merchant_id !== request.merchant_id || order.livemode !== request.livemode) {
+    return answerWithoutCall(deps, request, 'refund', 'REFUSED', `No payment ${request.attempt_id} of this merchant and mode is known to the acquirer adapter.`);
+  }
+  const operation = operationFor(deps, request, order);
+  if (order.status !== 'APPROVED') {
+    return answerWithoutCall(deps, request, operation, 'REFUSED', `Payment ${request.attempt_id} was not approved (${order.status}); there is nothing to refund.`);
+  }
+  if (compareTnd(request.amount, order.amount) > 0) {
+    return answerWithoutCall(deps, request, operation, 'REFUSED', `The refund amount ${request.amount} is more than the payment's ${order.amount} TND.`);
+  }
+
+  const resolved = await resolveTerminal(deps, order.merchant_id, order.livemode);
+  if (resolved.status !== 'active') {
+    // The buyer is still owed the money: an operator refunds it another way, or once the terminal is back.
+    return answerWithoutCall(deps, request, operation, 'UNCONFIRMED', `The refund was not sent: the merchant's live acquirer terminal is ${resolved.status}. An operator must make it.`);
+  }
+  const orderId = order.acquirer_order_id;
+  if (!orderId) return answerWithoutCall(deps, request, operation, 'UNCONFIRMED', NO_ORDER_ID);
+
+  if (!(await deps.refunds.record({ ...operationOf(request, operation), status: 'STARTED', message: '' }))) {
+    return repeated(deps, request, await outcomeOf(deps, request.refund_id));
+  }
+  let result: RefundResult;
+  try {
+    result = operation === 'reverse' ? await deps.acquirer.reverse(resolved.terminal, orderId) : await deps.acquirer.refund(resolved.terminal, orderId, request.amount);
+  } catch (err) {
+    if (!(err instanceof AcquirerUnreachable)) throw err;
+    deps.log.warn({ refundId: request.refund_id, attemptId: request.attempt_id, operation, reason: err.reason }, 'refund operation unanswered');
+    result = { kind: 'unconfirmed', errorCode: -1, message: NO_ANSWER };
+  }
+  const message = result.kind === 'refunded' ? '' : result.message;
+  try {
+    await deps.refunds.finish(request.refund_id, STATUSES[result.kind], message);
+  } catch (err) {
+    // The operation stays STARTED (answered unconfirmed from now on): say what the acquirer did.
+    deps.log.error({ refundId: request.refund_id, attemptId: request.attempt_id, operation, outcome: result.kind }, 'refund outcome could not be recorded');
+    throw err;
+  }
+  deps.log.info(
+    { refundId: request.refund_id, attemptId: request.attempt_id, operation, outcome: OUTCOMES[STATUSES[result.kind]], ...(result.kind !== 'refunded' && { errorCode: result.errorCode }) },
+    'refund operation finished',
+  );
+  return { outcome: OUTCOMES[STATUSES[result.kind]], operation, message };
+}
+
+/**
+ * reverse.do only for the whole payment, and only while it is certainly
+ * unsettled: the deposit came after the order was recorded, so an order
+ * recorded today (Tunis time) was deposited today.
+ */
+function operationFor(deps: AdapterDeps, request: RefundRequest, order: OrderRow): RefundOperation {
+  if (!request.whole) return 'refund';
+  if (compareTnd(request.amount, order.amount) !== 0) {
+    // A reversal gives back the whole payment, whatever was asked: never more than asked.
+    deps.log.warn({ refundId: request.refund_id, attemptId: request.attempt_id }, 'whole refund of another amount than the payment; refunded as a partial');
+    return 'refund';
+  }
+  return maybeSettled(order.created_at, deps.clock()) ? 'refund' : 'reverse';
+}
+
+/** Records an outcome reached without calling the acquirer, so that a repeat answers it too. */
+async function answerWithoutCall(deps: AdapterDeps, request: RefundRequest, operation: RefundOperation, status: FinalRefundStatus, message: string): Promise<RefundReply> {
+  if (!(await deps.refunds.record({ ...operationOf(request, operation), status, message }))) {
+    return repeated(deps, request, await outcomeOf(deps, request.refund_id));
+  }
+  deps.log.info({ refundId: request.refund_id, attemptId: request.attempt_id, operation, outcome: OUTCOMES[status], reason: message }, 'refund answered without the acquirer');
+  return { outcome: OUTCOMES[status], operation, message };
+}
+
+function operationOf(request: RefundRequest, operation: RefundOperation) {
+  return { refund_id: request.refund_id, attempt_id: request.attempt_id, amount: request.amount, operation };
+}
+
+/**
+ * The refund's operation once it is no longer in flight, or as it stands
+ * after the longest a call can take (its replica died mid-call: it stays
+ * STARTED, and only an operator can tell what the acquirer did).
+ */
+async function outcomeOf(deps: AdapterDeps, refundId: string): Promise<RefundOperationRow> {
+  for (;;) {
+    const row = await deps.refunds.find(refundId);
+    if (!row) throw new Error('refund operation vanished after a conflicting insert');
+    if (row.status !== 'STARTED' || row.age_ms >= deps.refundInFlightMs) return row;
+    await sleep(POLL_MS);
+  }
+}
+
+/** A refund id seen before: its recorded outcome, waited for while it is in flight. */
+async function repeated(deps: AdapterDeps, request: RefundRequest, recorded: RefundOperationRow): Promise<RefundReply> {
+  if (recorded.attempt_id !== request.attempt_id || compareTnd(recorded.amount, request.amount) !== 0) {
+    throw new AppError('conflict', `Refund ${request.refund_id} was already sent for another payment or amount.`);
+  }
+  const row = recorded.status === 'STARTED' ? await outcomeOf(deps, request.refund_id) : recorded;
+  deps.log.info({ refundId: request.refund_id, attemptId: request.attempt_id, operation: row.operation, outcome: OUTCOMES[row.status] }, 'refund repeated; recorded outcome answered');
+  return { outcome: OUTCOMES[row.status], operation: row.operation, message: row.status === 'STARTED' ? IN_FLIGHT : row.message };
+}
