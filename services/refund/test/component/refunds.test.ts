@@ -54,12 +54,15 @@ describe('Refunds', function () {
 
   /** What the sandbox says was refunded of the session's payment, in TND, and whether it was reversed. */
   async function atAcquirer(attemptId: string): Promise<{ refunded: string; reversed: boolean; operations: number }> {
-    const [order] = await system.db.query<{ order_number: string }>('SELECT order_number FROM acquirer.orders WHERE attempt_id = $1', [attemptId]);
+    const [order] = await system.db.query<{ order_number: string; amount: string }>('SELECT order_number, amount::text FROM acquirer.orders WHERE attempt_id = $1', [
+      attemptId,
+    ]);
     const state = await system.sandboxOrder(order?.order_number ?? '');
     const [ops] = await system.db.query<{ n: number }>('SELECT count(*)::int AS n FROM acquirer.refund_operations WHERE attempt_id = $1', [attemptId]);
+    // A reversal voids the whole payment; refunds add up in refundedAmount.
     const reversed = state.orderStatus === 3;
-    const millimes = reversed ? (state.paymentAmountInfo?.approvedAmount ?? 0) : (state.paymentAmountInfo?.refundedAmount ?? 0);
-    return { refunded: (millimes / 1000).toFixed(3), reversed, operations: ops?.n ?? 0 };
+    const refunded = reversed ? (order?.amount ?? '') : ((state.paymentAmountInfo?.refundedAmount ?? 0) / 1000).toFixed(3);
+    return { refunded, reversed, operations: ops?.n ?? 0 };
   }
 
   it('when a paid session is refunded in full, then the whole amount is reversed once, refund.created is announced and amount_refunded shows it; nothing is left after', async () => {
