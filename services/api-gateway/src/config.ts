@@ -1,5 +1,5 @@
 /** The API gateway's settings, read and checked before it starts. */
-import { bool, common, int, loadConfig, str, url } from '@gateway/config';
+import { bool, common, int, loadConfig, str, sweepInterval, url } from '@gateway/config';
 
 export const gatewaySettings = {
   ...common,
@@ -27,6 +27,10 @@ export const gatewaySettings = {
   dbPoolMax: int('DB_POOL_MAX', 5, { min: 1, max: 200 }),
   /** The checkout service, for /checkout/ requests reaching the gateway; empty when an ingress routes them. */
   checkoutUpstreamUrl: str('CHECKOUT_UPSTREAM_URL', 'http://127.0.0.1:8081'),
+  /** How long an Idempotency-Key and its first answer are kept (D10: 24 hours). */
+  idempotencyTtlSeconds: int('IDEMPOTENCY_TTL_SECONDS', 86_400, { min: 1, max: 30 * 86_400 }),
+  /** How often expired Idempotency-Keys are purged (D13). */
+  sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

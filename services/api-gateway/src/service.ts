@@ -1,13 +1,15 @@
 /** Wiring of the API gateway: database, Redis, broker, HTTP API, operator commands. */
 import { BroadcastListener, CommandServer, OutboxRelay, RpcClient, type CommandHandlers } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import { listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { approveKyb, createKey, createMerchant, revokeKey, setLimits, setMerchantStatus, type AdminDeps } from './admin/merchant-admin.js';
 import { Authenticator } from './auth/authenticator.js';
 import { errorsHost, type GatewayConfig } from './config.js';
 import { MerchantRepository } from './db/merchant.repository.js';
 import { createApiApp } from './http/app.js';
 import { checkoutProxy } from './http/checkout-proxy.js';
+import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
+import { IdempotentCalls } from './idempotency/idempotent-call.js';
 import { budgetDefaults } from './limits/budgets.js';
 import { TokenBuckets } from './limits/token-buckets.js';
 
@@ -16,6 +18,9 @@ export { loadGatewayConfig, type GatewayConfig } from './config.js';
 export const SCHEMA = 'api_gateway';
 
 export const migrations = serviceMigrations('api-gateway', import.meta.url);
+
+/** How long past the command deadline a request still holding its Idempotency-Key may be running (storing its answer). */
+const IDEMPOTENCY_CLAIM_MARGIN_MS = 10_000;
 
 /** Starts the gateway; `stop` stops taking requests, lets in-flight ones finish, then closes everything. */
 export async function startGateway(config: GatewayConfig, log: Logger): Promise<RunningService> {
@@ -26,6 +31,12 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const relay = new OutboxRelay(broker, { pool, log });
   const budgets = budgetDefaults(config);
+  const idempotency = new IdempotentCalls(new IdempotencyRepository(pool), {
+    ttlSeconds: config.idempotencyTtlSeconds,
+    abandonedAfterMs: config.rpcTimeoutMs + IDEMPOTENCY_CLAIM_MARGIN_MS,
+    errorsHost: errorsHost(config),
+    log,
+  });
 
   const admin: AdminDeps = { merchants, auth, budgets, afterCommit: () => relay.wake() };
   const handlers: CommandHandlers = {
@@ -60,6 +71,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     auth,
     buckets,
     rpc,
+    idempotency,
     log,
     budgets,
     authFailuresPerMinute: config.authFailuresPerMinute,
@@ -71,10 +83,12 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     ...(config.checkoutUpstreamUrl ? { checkout: checkoutProxy(config.checkoutUpstreamUrl, log) } : {}),
   });
   const http = await listen(app, config.port);
+  const purge = every(config.sweepIntervalSeconds, 'idempotency-purge', async () => void (await idempotency.purgeExpired()), log);
   return {
     port: http.port,
     async stop() {
       await http.close();
+      await purge.stop();
       await close();
       await buckets.close();
     },

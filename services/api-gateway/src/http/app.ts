@@ -1,7 +1,8 @@
 /**
  * The public HTTP API. Every call takes the same path: route, authenticate,
- * charge the budgets, read the body, send the command to the owning service,
- * and turn its reply (or any error) into the HTTP answer.
+ * charge the budgets, read the body, send the command to the owning service
+ * (once per Idempotency-Key, D10), and turn its reply (or any error) into the
+ * HTTP answer.
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request, type Response } from 'express';
@@ -11,6 +12,8 @@ import { describeError, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
 import { addHealthRoutes, type ReadinessCheck } from '@gateway/runtime';
 import type { Authenticator } from '../auth/authenticator.js';
+import type { StoredAnswer } from '../idempotency/idempotency.repository.js';
+import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, type Answer, type IdempotentCalls } from '../idempotency/idempotent-call.js';
 import { authFailureBucket, bucketsFor, type BudgetDefaults } from '../limits/budgets.js';
 import type { TokenBuckets } from '../limits/token-buckets.js';
 import { readJsonObject } from './body.js';
@@ -20,6 +23,7 @@ export interface ApiDependencies {
   auth: Authenticator;
   buckets: TokenBuckets;
   rpc: RpcClient;
+  idempotency: IdempotentCalls;
   log: Logger;
   budgets: BudgetDefaults;
   authFailuresPerMinute: number;
@@ -95,9 +99,29 @@ async function handleApiCall(deps: ApiDependencies, req: Request, res: Response)
     merchant_name: principal.merchantName,
     request_id: requestId,
   };
-  const command = match.route.request({ context, params: match.params, body, query: req.query as Record<string, unknown> });
-  const reply = await deps.rpc.call(match.route.command, command, { correlationId: requestId });
-  res.status(reply.status).type('application/json').send(JSON.stringify(reply.body));
+  const route = match.route;
+  const call = async (): Promise<StoredAnswer> => {
+    const command = route.request({ context, params: match.params, body, query: req.query as Record<string, unknown> });
+    const reply = await deps.rpc.call(route.command, command, { correlationId: requestId });
+    return { status: reply.status, body: JSON.stringify(reply.body) };
+  };
+
+  const keyHeader = req.method === 'POST' ? req.header(IDEMPOTENCY_KEY_HEADER) : undefined;
+  let answer: Answer;
+  if (keyHeader === undefined) {
+    answer = { ...(await call()), replayed: false };
+  } else {
+    // The scope's route carries the path parameters: a key used on one session's cancel is free on another's.
+    const key = parseIdempotencyKey(keyHeader);
+    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${req.path.replace(/\/$/, '')}` };
+    answer = await deps.idempotency.run(scope, body, call);
+  }
+  if (answer.replayed) res.setHeader(REPLAYED_HEADER, 'true');
+  // Commands answer successes; a stored answer of 400 or more is a problem document (D10 keeps 4xx answers).
+  res
+    .status(answer.status)
+    .type(answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json')
+    .send(answer.body);
 }
 
 function rateLimited(res: Response, retryAfterSeconds: number): never {
