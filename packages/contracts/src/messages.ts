@@ -36,6 +36,8 @@ export const ApiContext = Type.Object({
   /** The merchant's name, as the hosted page shows it. */
   merchant_name: Type.String(),
   request_id: Type.String(),
+  /** The request's Idempotency-Key, for services whose effects must survive a lost answer (a refund). */
+  idempotency_key: Type.Optional(Type.String()),
 });
 export type ApiContext = Static<typeof ApiContext>;
 

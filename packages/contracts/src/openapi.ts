@@ -33,6 +33,14 @@ const common = {
 
 const sessionId = { name: 'session_id', in: 'path', required: true, schema: { type: 'string', pattern: '^ps_' } };
 const cursor = (name: string, description: string) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description });
+/** D10: any POST; the same key and body replay the first answer for 24 hours (header Idempotent-Replayed: true). */
+const idempotencyKey = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description: 'Replays the first answer for the same key and body (24 h); another body: 422 idempotency-key-reused; still in flight: 409 conflict.',
+};
 const limit = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
 
 /** Builds the OpenAPI document; `serverUrl` is PUBLIC_BASE_URL + /api/v1. */
@@ -55,6 +63,7 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       '/gateway/sessions/': {
         post: {
           operationId: 'createSession',
+          parameters: [idempotencyKey],
           summary: 'Create a session (idempotent on merchant_reference).',
           requestBody: { required: true, content: json('CreateSessionRequest') },
           responses: {
@@ -77,7 +86,7 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       '/gateway/sessions/{session_id}/cancel/': {
         post: {
           operationId: 'cancelSession',
-          parameters: [sessionId],
+          parameters: [sessionId, idempotencyKey],
           responses: {
             '200': { description: 'Canceled.', content: json('SessionDetail') },
             '404': problem('No such session.'),
@@ -89,7 +98,7 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       '/gateway/sessions/{session_id}/checkout/': {
         post: {
           operationId: 'issueCheckoutLink',
-          parameters: [sessionId],
+          parameters: [sessionId, idempotencyKey],
           responses: {
             '201': { description: 'A new hosted-page link.', content: json('CheckoutLink') },
             '404': problem('No such session.'),
@@ -102,7 +111,7 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       '/gateway/sessions/{session_id}/refund/': {
         post: {
           operationId: 'refundSession',
-          parameters: [sessionId],
+          parameters: [sessionId, idempotencyKey],
           requestBody: { required: true, content: json('RefundRequest') },
           responses: {
             '200': { description: 'Refund accepted.', content: json('RefundResult') },

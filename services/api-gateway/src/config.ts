@@ -29,6 +29,13 @@ export const gatewaySettings = {
   checkoutUpstreamUrl: str('CHECKOUT_UPSTREAM_URL', 'http://127.0.0.1:8081'),
   /** How long an Idempotency-Key and its first answer are kept (D10: 24 hours). */
   idempotencyTtlSeconds: int('IDEMPOTENCY_TTL_SECONDS', 86_400, { min: 1, max: 30 * 86_400 }),
+  /**
+   * How long a call that waits on the acquirer (a refund) may take. Longer than
+   * the refund service's own wait for the acquirer (its ADAPTER_TIMEOUT_MS), so
+   * the merchant always gets the refund's answer, never a timeout while it
+   * goes on.
+   */
+  acquirerCommandTimeoutMs: int('ACQUIRER_COMMAND_TIMEOUT_MS', 30_000, { min: 1, max: 120_000 }),
   /** How often expired Idempotency-Keys are purged (D13). */
   sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
 };

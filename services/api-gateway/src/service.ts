@@ -33,7 +33,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const budgets = budgetDefaults(config);
   const idempotency = new IdempotentCalls(new IdempotencyRepository(pool), {
     ttlSeconds: config.idempotencyTtlSeconds,
-    abandonedAfterMs: config.rpcTimeoutMs + IDEMPOTENCY_CLAIM_MARGIN_MS,
+    abandonedAfterMs: Math.max(config.rpcTimeoutMs, config.acquirerCommandTimeoutMs) + IDEMPOTENCY_CLAIM_MARGIN_MS,
     errorsHost: errorsHost(config),
     log,
   });
@@ -75,6 +75,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     log,
     budgets,
     authFailuresPerMinute: config.authFailuresPerMinute,
+    acquirerCommandTimeoutMs: config.acquirerCommandTimeoutMs,
     rateLimitKeyPrefix: config.rateLimitKeyPrefix,
     errorsHost: errorsHost(config),
     publicBaseUrl: config.publicBaseUrl,

@@ -6,8 +6,12 @@ export const refundSettings = {
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   port: int('PORT', 8084, { min: 0, max: 65535 }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
-  /** How long the acquirer step of a refund may take at the adapter before it is held for an operator. */
-  adapterTimeoutMs: int('ADAPTER_TIMEOUT_MS', 60_000, { min: 1 }),
+  /**
+   * How long the acquirer step of a refund may take at the adapter before it is
+   * held for an operator. Longer than the adapter's ACQUIRER_TIMEOUT_MS, shorter
+   * than the gateway's ACQUIRER_COMMAND_TIMEOUT_MS.
+   */
+  adapterTimeoutMs: int('ADAPTER_TIMEOUT_MS', 20_000, { min: 1 }),
   outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
 };
 

@@ -27,6 +27,8 @@ export interface ApiDependencies {
   log: Logger;
   budgets: BudgetDefaults;
   authFailuresPerMinute: number;
+  /** The deadline of commands that wait on the acquirer. */
+  acquirerCommandTimeoutMs: number;
   rateLimitKeyPrefix: string;
   errorsHost: string;
   publicBaseUrl: string;
@@ -102,7 +104,7 @@ async function handleApiCall(deps: ApiDependencies, req: Request, res: Response)
   const route = match.route;
   const call = async (): Promise<StoredAnswer> => {
     const command = route.request({ context, params: match.params, body, query: req.query as Record<string, unknown> });
-    const reply = await deps.rpc.call(route.command, command, { correlationId: requestId });
+    const reply = await deps.rpc.call(route.command, command, { correlationId: requestId, ...(route.waitsForAcquirer && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
     return { status: reply.status, body: JSON.stringify(reply.body) };
   };
 
@@ -113,6 +115,8 @@ async function handleApiCall(deps: ApiDependencies, req: Request, res: Response)
   } else {
     // The scope's route carries the path parameters: a key used on one session's cancel is free on another's.
     const key = parseIdempotencyKey(keyHeader);
+    // Passed on too: a refund whose answer was lost must not be made twice by a retry with this key.
+    context.idempotency_key = key;
     const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${req.path.replace(/\/$/, '')}` };
     answer = await deps.idempotency.run(scope, body, call);
   }

@@ -20,6 +20,8 @@ export interface Route {
   readonly budget?: Budget;
   /** Whether the route reads a JSON body. */
   readonly hasBody: boolean;
+  /** Whether the command waits on the acquirer, and so gets the longer deadline. */
+  readonly waitsForAcquirer?: boolean;
   readonly request: (input: RouteInput) => CommandRequest<CommandType>;
 }
 
@@ -37,6 +39,7 @@ export const routes: readonly Route[] = [
     command: 'refund.create',
     budget: 'refund',
     hasBody: true,
+    waitsForAcquirer: true,
     request: ({ context, params, body }) => ({ context, session_id: params[0] ?? '', body }),
   },
   {

@@ -26,6 +26,8 @@ export interface NewRefund {
   amount: string | undefined;
   reason: string;
   metadata: Record<string, string>;
+  /** The request's Idempotency-Key, unique per merchant and mode. */
+  idempotencyKey: string | undefined;
 }
 
 export type Reservation =
@@ -45,6 +47,8 @@ export interface RefundRow {
   epg_error_message: string;
   created_at: Date;
 }
+
+const ROW = 'id, session_id, attempt_id, merchant_id, livemode, amount::text, reason, status, epg_error_message, created_at';
 
 export class RefundRepository {
   constructor(private readonly pool: Pool) {}
@@ -70,11 +74,11 @@ export class RefundRepository {
          WHERE x.attempt_id = w.attempt_id AND w.amount > 0 AND w.held + w.amount <= w.captured
          RETURNING w.amount, w.held = 0 AND w.amount = w.captured AS whole
        ), recorded AS (
-         INSERT INTO refunds (id, session_id, attempt_id, merchant_id, livemode, amount, refund_type, reason, metadata, status)
-         SELECT $3, w.session_id, w.attempt_id, w.merchant_id, w.livemode, r.amount, $4, $5, $6, 'PENDING' FROM reserved r, wanted w
+         INSERT INTO refunds (id, session_id, attempt_id, merchant_id, livemode, amount, refund_type, reason, metadata, status, idempotency_key)
+         SELECT $3, w.session_id, w.attempt_id, w.merchant_id, w.livemode, r.amount, $4, $5, $6, 'PENDING', $7 FROM reserved r, wanted w
        )
        SELECT r.amount::text, r.whole, (w.captured - w.held)::text AS remaining FROM wanted w LEFT JOIN reserved r ON true`,
-      [refund.attemptId, refund.amount ?? null, refund.id, refund.type, refund.reason, JSON.stringify(refund.metadata)],
+      [refund.attemptId, refund.amount ?? null, refund.id, refund.type, refund.reason, JSON.stringify(refund.metadata), refund.idempotencyKey ?? null],
     );
     const row = result.rows[0];
     if (!row) throw new Error(`no captured payment ${refund.attemptId}`);
@@ -107,7 +111,7 @@ export class RefundRepository {
       const failed = await tx.query<RefundRow>(
         `UPDATE refunds SET status = 'FAILED', epg_error_message = CASE WHEN $2 = '' THEN epg_error_message ELSE $2 END, resolved_at = now()
          WHERE id = $1 AND status IN ('PENDING', 'MANUAL')
-         RETURNING id, session_id, attempt_id, merchant_id, livemode, amount::text, reason, status, epg_error_message, created_at`,
+         RETURNING ${ROW}`,
         [refundId, message],
       );
       const refund = failed.rows[0];
@@ -124,9 +128,18 @@ export class RefundRepository {
     return result.rowCount === 1;
   }
 
+  /** The refund the merchant made with `key` in this mode, if any. */
+  async findByKey(merchantId: string, livemode: boolean, key: string): Promise<RefundRow | undefined> {
+    const result = await this.pool.query<RefundRow>(
+      `SELECT ${ROW} FROM refunds WHERE merchant_id = $1 AND livemode = $2 AND idempotency_key = $3`,
+      [merchantId, livemode, key],
+    );
+    return result.rows[0];
+  }
+
   async find(refundId: string): Promise<RefundRow | undefined> {
     const result = await this.pool.query<RefundRow>(
-      'SELECT id, session_id, attempt_id, merchant_id, livemode, amount::text, reason, status, epg_error_message, created_at FROM refunds WHERE id = $1',
+      `SELECT ${ROW} FROM refunds WHERE id = $1`,
       [refundId],
     );
     return result.rows[0];
@@ -138,7 +151,7 @@ export class RefundRepository {
    */
   async listManual(staleSeconds: number): Promise<RefundRow[]> {
     const result = await this.pool.query<RefundRow>(
-      `SELECT id, session_id, attempt_id, merchant_id, livemode, amount::text, reason, status, epg_error_message, created_at FROM refunds
+      `SELECT ${ROW} FROM refunds
        WHERE status = 'MANUAL' OR (status = 'PENDING' AND created_at < now() - make_interval(secs => $1))
        ORDER BY created_at`,
       [staleSeconds],

@@ -16,7 +16,7 @@ import { eventEnvelope } from '@gateway/messaging';
 import { accountCurrency, checkAmount } from '@gateway/money';
 import { describeError } from '@gateway/observability';
 import { AppError, validationError, type FieldError } from '@gateway/problem';
-import type { NewRefund } from '../db/refund.repository.js';
+import type { NewRefund, RefundRow } from '../db/refund.repository.js';
 import type { RefundDeps } from './deps.js';
 
 const validRequest = validatorOf<RefundRequest>(RefundRequest);
@@ -32,8 +32,20 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
   // payment.approved may not have reached this service yet; the session's account is the same.
   await deps.refunds.recordPayment({ attemptId: paid.id, sessionId: session.id, merchantId: context.merchant_id, livemode: context.livemode, captured: session.amount });
 
-  const refund: NewRefund = { id: newId('re'), attemptId: paid.id, ...request };
-  const reservation = await deps.refunds.reserve(refund);
+  const key = context.idempotency_key;
+  const earlier = key === undefined ? undefined : await deps.refunds.findByKey(context.merchant_id, context.livemode, key);
+  if (earlier) return replay(earlier, sessionId);
+
+  const refund: NewRefund = { id: newId('re'), attemptId: paid.id, idempotencyKey: key, ...request };
+  let reservation;
+  try {
+    reservation = await deps.refunds.reserve(refund);
+  } catch (err) {
+    // The same key, made meanwhile by a request whose answer was lost.
+    const same = key === undefined || !isUniqueViolation(err) ? undefined : await deps.refunds.findByKey(context.merchant_id, context.livemode, key);
+    if (same) return replay(same, sessionId);
+    throw err;
+  }
   if (reservation.kind === 'nothing-left') throw new AppError('invalid-state', 'Nothing is left to refund on this session.');
   if (reservation.kind === 'too-large') {
     throw validationError([{ field: 'amount', code: 'amount_too_large', message: `amount is more than is left to refund (${reservation.remaining} TND).` }]);
@@ -78,6 +90,25 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
   deps.afterCommit();
   deps.log.info({ refundId: refund.id, sessionId, automated, operation: answer.operation }, 'refund accepted');
   return { refund_id: refund.id, refunded_amount: reservation.amount, automated_refund: automated, ...(!automated && { epg_error_message: answer.message }) };
+}
+
+/** The answer a refund made earlier with the same Idempotency-Key stands for. */
+function replay(refund: RefundRow, sessionId: string): RefundResult {
+  if (refund.session_id !== sessionId) throw new AppError('idempotency-key-reused', 'This Idempotency-Key was used for a refund of another session.');
+  switch (refund.status) {
+    case 'SUCCEEDED':
+      return { refund_id: refund.id, refunded_amount: refund.amount, automated_refund: true };
+    case 'MANUAL':
+      return { refund_id: refund.id, refunded_amount: refund.amount, automated_refund: false, epg_error_message: refund.epg_error_message };
+    case 'PENDING':
+      throw new AppError('conflict', 'The refund made with this Idempotency-Key is still being processed; retry later.');
+    default:
+      throw new AppError('refund-failed', refund.epg_error_message ? `The card processor refused the refund: ${refund.epg_error_message}` : undefined);
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 }
 
 /** D10 and INTERFACE 4.5: every bad field at once; a PARTIAL amount checked as amounts are (D5), at TND precision. */

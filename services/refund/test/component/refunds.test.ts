@@ -157,6 +157,24 @@ describe('Refunds', function () {
     assert.equal(made?.n, 1);
   });
 
+  it('when a refund is asked again with its Idempotency-Key after the first answer was lost, then the refund service answers the same refund, not a second one', async () => {
+    const merchant = await system.newMerchant({ limits: { account: 10_000, create: 10_000, refund: 10_000 } });
+    const api = system.api(merchant.testKey);
+    const paid = await paidSession(api);
+    const other = await paidSession(api);
+    // As the gateway sends it; sent straight to the service, as a retry after a lost answer would reach it.
+    const context = { merchant_id: merchant.merchantId, livemode: false, order_prefix: 'TS', merchant_name: 'Test Shop', request_id: 'retry-1', idempotency_key: 'refund-42' };
+    const body = { reason: 'Once', refund_type: 'PARTIAL', amount: '10.000' };
+    const first = await system.send<RefundResult>('refund.create', { context, session_id: paid.id, body });
+    const again = await system.send<RefundResult>('refund.create', { context: { ...context, request_id: 'retry-2' }, session_id: paid.id, body });
+    assert.deepEqual(again, first);
+    await assert.rejects(
+      system.send('refund.create', { context, session_id: other.id, body }),
+      (err: unknown) => err instanceof AppError && err.code === 'idempotency-key-reused',
+    );
+    assert.deepEqual(await atAcquirer(paid.attempts[0]?.id ?? ''), { refunded: '10.000', reversed: false, operations: 1 });
+  });
+
   it('when the acquirer cannot confirm a refund (card 5126), then it is accepted unautomated, queued for operators, and resolving it failed makes the amount refundable again', async () => {
     const api = await shop();
     const paid = await paidSession(api, '40.000', '4000000000005126');
