@@ -141,6 +141,16 @@ describe('Refunds', function () {
     assert.deepEqual(acquirer, { refunded: '96.000', reversed: false, operations: 8 });
   });
 
+  it('when a merchant refunds faster than its refund budget, then the extra calls are 429 with Retry-After (test mode: 2 a second)', async () => {
+    const merchant = await system.newMerchant({ limits: { account: 1000 } });
+    const api = system.api(merchant.testKey);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => refund(api, 'ps_doesnotexist00000000000000', { reason: 'x' })));
+    const limited = answers.filter((a) => a.status === 429);
+    assert.ok(limited.length >= 2, answers.map((a) => a.status).join());
+    assert.ok(limited.every((a) => Number(a.headers.get('retry-after')) >= 1));
+    assert.ok(answers.filter((a) => a.status !== 429).every((a) => a.status === 404));
+  });
+
   it('when one Idempotency-Key is sent twice, then one refund is made and the same answer comes back; with another body, 422', async () => {
     const api = await shop();
     const paid = await paidSession(api);
