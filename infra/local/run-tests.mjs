@@ -62,7 +62,19 @@ function ensureChromium() {
   }
 }
 
+/** The deployment checks (packages/deploy) render the k8s/ overlays with `kubectl kustomize`. */
+function ensureKubectl() {
+  if (spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0) return;
+  console.error('tests: installing kubectl (Debian package kubernetes-client; kubectl is not on PATH)');
+  if (!aptGet(['update', '-qq']) || !aptGet(['install', '-y', '-qq', 'kubernetes-client'])
+    || spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status !== 0) {
+    console.error('tests: kubectl could not be installed; install kubectl (with its embedded kustomize)');
+    process.exit(1);
+  }
+}
+
 ensureChromium();
+ensureKubectl();
 const containers = process.env.TESTCONTAINERS !== 'off' && dockerEngineAnswers();
 if (containers) {
   console.error('tests: a Docker engine answers; the tests start their own servers (testcontainers)');

@@ -11,6 +11,7 @@ import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
 import { describeError, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
+import { eventsHandled } from './metrics.js';
 import { QueueConsumer, settle } from './queue-consumer.js';
 import { assertDeclarations, durableQueue } from './topology.js';
 
@@ -70,6 +71,7 @@ export function decodeEventOrDeadLetter(channel: Channel, msg: ConsumeMessage, l
     return envelope;
   } catch (err) {
     log.error({ err: describeError(err), messageId: msg.properties.messageId as unknown }, 'malformed event dead-lettered');
+    eventsHandled.inc({ type: 'unknown', outcome: 'malformed' });
     settle(() => channel.nack(msg, false, false));
     return undefined;
   }
@@ -91,19 +93,24 @@ export class EventConsumer extends QueueConsumer {
     const envelope = decodeEventOrDeadLetter(channel, msg, this.options.log);
     if (!envelope) return;
     const handler = isEventType(envelope.type) ? this.options.handlers[envelope.type] : undefined;
+    const type = isEventType(envelope.type) ? envelope.type : 'unknown';
     if (!handler || this.options.alreadyApplied?.(envelope)) {
+      eventsHandled.inc({ type, outcome: 'skipped' });
       settle(() => channel.ack(msg));
       return;
     }
     try {
-      await withTransaction(this.options.pool, async (tx) => {
-        const fresh = await tx.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
-        if (fresh.rowCount === 0) return;
+      const fresh = await withTransaction(this.options.pool, async (tx) => {
+        const inserted = await tx.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
+        if (inserted.rowCount === 0) return false;
         await (handler as (data: unknown, envelope: Envelope, tx: PoolClient) => Promise<void>)(envelope.data, envelope, tx);
+        return true;
       });
+      eventsHandled.inc({ type, outcome: fresh ? 'handled' : 'duplicate' });
       this.options.afterCommit?.();
       settle(() => channel.ack(msg));
     } catch (err) {
+      eventsHandled.inc({ type, outcome: 'failed' });
       this.options.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, 'event handling failed; will be redelivered');
       await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs ?? 500));
       settle(() => channel.nack(msg, false, true));

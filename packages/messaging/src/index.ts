@@ -5,6 +5,7 @@ export * from './rpc.js';
 export * from './outbox.js';
 export * from './consumer.js';
 export * from './queue-consumer.js';
+export { eventsHandled } from './metrics.js';
 
 import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@gateway/db';

@@ -7,8 +7,40 @@
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import type { Envelope } from '@gateway/contracts';
 import { withClient, type Pool, type Queryable } from '@gateway/db';
-import { describeError, type Logger } from '@gateway/observability';
+import { describeError, gauge, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
+import { outboxPublished } from './metrics.js';
+
+interface OutboxState {
+  rows: number;
+  oldestSeconds: number;
+}
+
+/** The relays of this process, read at scrape time (a process runs one, tests may run several). */
+const relays = new Set<OutboxRelay>();
+let scrape: { at: number; state: Promise<OutboxState> } | undefined;
+
+/** One query per scrape for both gauges, whichever of them asks first. */
+function outboxState(): Promise<OutboxState> {
+  const now = Date.now();
+  if (!scrape || now - scrape.at > 1_000) {
+    scrape = {
+      at: now,
+      state: Promise.all([...relays].map((relay) => relay.backlog())).then((states) =>
+        states.reduce((sum, s) => ({ rows: sum.rows + s.rows, oldestSeconds: Math.max(sum.oldestSeconds, s.oldestSeconds) }), { rows: 0, oldestSeconds: 0 }),
+      ),
+    };
+  }
+  return scrape.state;
+}
+
+/** The outbox gauges, registered by the first relay: a process without an outbox shows none. */
+function registerOutboxGauges(): void {
+  gauge('gateway_outbox_backlog_rows', 'Outbox rows not yet published (read at scrape time).', [], async (g) => g.set((await outboxState()).rows));
+  gauge('gateway_outbox_oldest_unsent_age_seconds', 'Age of the oldest outbox row not yet published; 0 when empty (read at scrape time).', [], async (g) =>
+    g.set((await outboxState()).oldestSeconds),
+  );
+}
 
 /** The outbox columns of one envelope, for callers that insert it within a larger statement. */
 export function outboxRow(envelope: Envelope): { messageId: string; routingKey: string; body: string } {
@@ -39,6 +71,8 @@ export interface OutboxRelayOptions {
    * costs two database round trips whatever its size.
    */
   gatherMs?: number;
+  /** Told of every event once the broker has confirmed it and its row is deleted: after its commit, whichever path wrote it. */
+  onPublished?: (envelope: Envelope) => void;
 }
 
 interface ClaimedRow {
@@ -65,6 +99,20 @@ export class OutboxRelay implements BrokerComponent {
   ) {
     this.poller = setInterval(() => this.wake(), options.pollMs ?? 1_000);
     this.poller.unref();
+    relays.add(this);
+    registerOutboxGauges();
+  }
+
+  /** Rows waiting and the age of the oldest, in one cheap query; zeros when the database does not answer. */
+  async backlog(): Promise<OutboxState> {
+    try {
+      const { rows } = await this.options.pool.query<{ rows: number; oldest: number | null }>(
+        'SELECT count(*)::int AS rows, extract(epoch FROM now() - min(created_at))::float8 AS oldest FROM outbox',
+      );
+      return { rows: rows[0]?.rows ?? 0, oldestSeconds: Math.max(0, rows[0]?.oldest ?? 0) };
+    } catch {
+      return { rows: 0, oldestSeconds: 0 };
+    }
   }
 
   async attach(connection: ChannelModel): Promise<void> {
@@ -151,8 +199,12 @@ export class OutboxRelay implements BrokerComponent {
           await client.query('COMMIT');
           return 0;
         }
-        await Promise.all(rows.map((row) => this.publish(channel, row)));
+        const envelopes = await Promise.all(rows.map((row) => this.publish(channel, row)));
         await client.query('COMMIT');
+        for (const envelope of envelopes) {
+          outboxPublished.inc({ type: envelope.type });
+          this.options.onPublished?.(envelope);
+        }
         return rows.length;
       } catch (err) {
         // Nothing confirmed is deleted: the rows come back for the next round.
@@ -162,9 +214,9 @@ export class OutboxRelay implements BrokerComponent {
     });
   }
 
-  private publish(channel: ConfirmChannel, row: ClaimedRow): Promise<void> {
+  private publish(channel: ConfirmChannel, row: ClaimedRow): Promise<Envelope> {
     const envelope = JSON.parse(row.body) as Envelope;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Envelope>((resolve, reject) => {
       try {
         channel.publish(
           this.broker.names.events,
@@ -178,7 +230,7 @@ export class OutboxRelay implements BrokerComponent {
             correlationId: envelope.correlation_id,
             timestamp: Math.floor(Date.parse(envelope.occurred_at) / 1000),
           },
-          (err) => (err ? reject(err instanceof Error ? err : new Error('publish not confirmed')) : resolve()),
+          (err) => (err ? reject(err instanceof Error ? err : new Error('publish not confirmed')) : resolve(envelope)),
         );
       } catch (err) {
         reject(err as Error);
@@ -191,6 +243,7 @@ export class OutboxRelay implements BrokerComponent {
     this.wake();
     while (this.running) await this.current?.catch(() => undefined);
     this.stopped = true;
+    relays.delete(this);
     clearInterval(this.poller);
     clearTimeout(this.retryTimer);
   }

@@ -3,11 +3,25 @@
  * graceful stop can cancel the subscription and wait for what was delivered.
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import { gauge } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
+
+/** The consumers of this process whose queue depth the lag gauge reads at scrape time. */
+const consumers = new Set<QueueConsumer>();
+
+/** The lag gauge, registered by the first consumer to attach: a process that consumes nothing shows none. */
+function registerLagGauge(): void {
+  gauge('gateway_consumer_messages_ready', 'Messages ready (not yet delivered) in each durable queue this process consumes, read at scrape time.', ['queue'], async (g) => {
+    g.reset();
+    const depths = await Promise.all([...consumers].map((consumer) => consumer.depth()));
+    for (const depth of depths) if (depth) g.set({ queue: depth.queue }, depth.messages);
+  });
+}
 
 export abstract class QueueConsumer implements BrokerComponent {
   private channel: Channel | undefined;
   private consumerTag: string | undefined;
+  private queue: string | undefined;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
@@ -32,16 +46,33 @@ export abstract class QueueConsumer implements BrokerComponent {
     });
     this.channel = channel;
     this.consumerTag = consumerTag;
+    this.queue = queue;
+    consumers.add(this);
+    registerLagGauge();
+  }
+
+  /** Messages ready in the consumed queue, asked of the broker on this consumer's channel; undefined while detached. */
+  async depth(): Promise<{ queue: string; messages: number } | undefined> {
+    const { channel, queue } = this;
+    if (!channel || !queue) return undefined;
+    try {
+      const { messageCount } = await channel.checkQueue(queue);
+      return { queue, messages: messageCount };
+    } catch {
+      return undefined;
+    }
   }
 
   detach(): void {
     this.channel = undefined;
     this.consumerTag = undefined;
+    consumers.delete(this);
   }
 
   async drain(): Promise<void> {
     if (this.channel && this.consumerTag) await this.channel.cancel(this.consumerTag).catch(() => undefined);
     await Promise.allSettled([...this.inFlight]);
+    consumers.delete(this);
   }
 }
 

@@ -20,9 +20,10 @@ import {
   type ServiceName,
 } from '@gateway/contracts';
 import { AppError, validationError, type WireProblem } from '@gateway/problem';
-import { describeError, type Logger } from '@gateway/observability';
+import { describeError, secondsSince, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
+import { commandLabel, problemOutcome, rpcClientDuration, rpcServerDuration } from './metrics.js';
 import { QueueConsumer, settle } from './queue-consumer.js';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';
@@ -91,6 +92,27 @@ export class RpcClient implements BrokerComponent {
    * RpcTimeoutError.
    */
   async call<C extends CommandType>(type: C, data: CommandRequest<C>, options: { timeoutMs?: number; correlationId?: string } = {}): Promise<RpcResult<C>> {
+    const start = process.hrtime.bigint();
+    let outcome = 'error';
+    try {
+      const reply = await this.send(type, data, options);
+      if (!reply.ok) {
+        outcome = problemOutcome(reply.problem);
+        throw AppError.fromWire(reply.problem);
+      }
+      checkCommandReply(type, reply.body);
+      outcome = 'ok';
+      return { status: reply.status, body: reply.body as CommandReply<C> };
+    } catch (err) {
+      if (err instanceof RpcTimeoutError) outcome = 'timeout';
+      else if (err instanceof UnroutableCommandError) outcome = 'unroutable';
+      throw err;
+    } finally {
+      rpcClientDuration.observe({ command: type, outcome }, secondsSince(start));
+    }
+  }
+
+  private async send<C extends CommandType>(type: C, data: CommandRequest<C>, options: { timeoutMs?: number; correlationId?: string }): Promise<Reply> {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const deadline = Date.now() + timeoutMs;
     checkCommandRequest(type, data);
@@ -107,7 +129,7 @@ export class RpcClient implements BrokerComponent {
       data,
     };
     const remaining = Math.max(1, deadline - Date.now());
-    const reply = await new Promise<Reply>((resolve, reject) => {
+    return new Promise<Reply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(envelope.id);
         reject(new RpcTimeoutError(type, timeoutMs));
@@ -124,9 +146,6 @@ export class RpcClient implements BrokerComponent {
         headers: { [DEADLINE_HEADER]: deadline },
       });
     });
-    if (!reply.ok) throw AppError.fromWire(reply.problem);
-    checkCommandReply(type, reply.body);
-    return { status: reply.status, body: reply.body as CommandReply<C> };
   }
 
   /** The call a returned or replied message answers, no longer pending. */
@@ -194,6 +213,7 @@ export class CommandServer extends QueueConsumer {
     const correlationId = msg.properties.correlationId as string | undefined;
     const deadline = Number(msg.properties.headers?.[DEADLINE_HEADER] ?? Number.POSITIVE_INFINITY);
     let reply: Reply;
+    const start = process.hrtime.bigint();
     if (Date.now() > deadline) {
       // The caller has given up; answering or acting now would only surprise it.
       settle(() => channel.ack(msg));
@@ -205,6 +225,10 @@ export class CommandServer extends QueueConsumer {
     } catch (err) {
       reply = { ok: false, problem: this.toProblem(err, msg.properties.type as string | undefined) };
     }
+    rpcServerDuration.observe(
+      { command: commandLabel(msg.properties.type as string | undefined), outcome: reply.ok ? 'ok' : problemOutcome(reply.problem) },
+      secondsSince(start),
+    );
     if (replyTo && correlationId) {
       try {
         channel.publish('', replyTo, Buffer.from(JSON.stringify(reply)), { correlationId, contentType: 'application/json' });

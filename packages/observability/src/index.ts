@@ -76,3 +76,5 @@ export function describeError(err: unknown): ErrorSummary {
   if (fromDatabase && typeof fields.table === 'string') summary.table = fields.table;
   return summary;
 }
+
+export * from './metrics.js';

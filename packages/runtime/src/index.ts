@@ -1,16 +1,23 @@
 /**
- * What every service process shares: health and readiness endpoints, listening
+ * What every service process shares: health, readiness and metrics endpoints, listening
  * on a port, and a main that stops gracefully on SIGTERM within a bound.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
-import { createLogger, describeError, type Logger } from '@gateway/observability';
+import { createLogger, describeError, setMetricsService, type Logger } from '@gateway/observability';
+import { httpMetrics, metricsHandler } from './http-metrics.js';
 
 export type ReadinessCheck = () => Promise<boolean>;
 
-/** Adds GET /healthz (the process is alive) and GET /readyz (every dependency answers). */
+/**
+ * Adds the HTTP metrics middleware (for every route added after it), GET
+ * /metrics (Prometheus text), GET /healthz (the process is alive) and GET
+ * /readyz (every dependency answers). None of them needs credentials.
+ */
 export function addHealthRoutes(app: Express, checks: Record<string, ReadinessCheck>): void {
+  app.use(httpMetrics());
+  app.get('/metrics', metricsHandler);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -113,7 +120,9 @@ export async function serviceMain<C extends { logLevel: string; shutdownTimeoutM
 ): Promise<void> {
   const config = loadConfig();
   const log = createLogger({ service, level: config.logLevel });
+  setMetricsService(service);
   await runMain(log, config.shutdownTimeoutMs, () => start(config, log));
 }
 export * from './service-base.js';
 export * from './periodic.js';
+export * from './http-metrics.js';

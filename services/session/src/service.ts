@@ -9,6 +9,7 @@ import { LinkSigner } from './domain/checkout-links.js';
 import { checkStuckAttempts } from './domain/check-stuck-attempts.js';
 import { sweepExpiry } from './domain/expire-sessions.js';
 import { recordApproval, recordDecline, RecordedAttempts } from './domain/record-payment-outcome.js';
+import { countSessionOutcome } from './domain/session-metrics.js';
 
 export { loadSessionConfig, type SessionConfig } from './config.js';
 
@@ -28,7 +29,7 @@ export interface SessionOverrides {
 export async function startSessionService(config: SessionConfig, log: Logger, overrides: SessionOverrides = {}): Promise<SessionService> {
   const { pool, broker, readiness, close } = openServiceBase('session', SCHEMA, config, log);
   const sessions = new SessionRepository(pool);
-  const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
+  const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs, onPublished: countSessionOutcome });
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const deps = {
     sessions,

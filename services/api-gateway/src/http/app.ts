@@ -10,7 +10,7 @@ import { buildOpenApi, type ApiContext } from '@gateway/contracts';
 import type { RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
-import { addHealthRoutes, type ReadinessCheck } from '@gateway/runtime';
+import { addHealthRoutes, labelRoute, type ReadinessCheck } from '@gateway/runtime';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { StoredAnswer } from '../idempotency/idempotency.repository.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, type Answer, type IdempotentCalls } from '../idempotency/idempotent-call.js';
@@ -55,10 +55,15 @@ export function createApiApp(deps: ApiDependencies): Express {
     next();
   });
 
+  // Metrics, health and readiness sit outside /api/v1: no key, no budget.
   addHealthRoutes(app, deps.readiness);
 
   const checkout = deps.checkout;
-  if (checkout) app.use('/checkout', (req, res) => checkout(Object.assign(req, { url: req.originalUrl }), res));
+  if (checkout)
+    app.use('/checkout', (req, res) => {
+      labelRoute(res, '/checkout/*');
+      checkout(Object.assign(req, { url: req.originalUrl }), res);
+    });
 
   app.get(`${API_PREFIX}/openapi.json`, (_req, res) => {
     res.type('application/json').send(openApi);
@@ -74,6 +79,7 @@ export function createApiApp(deps: ApiDependencies): Express {
 
 async function handleApiCall(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
   const match = matchRoute(req.method, req.path);
+  if (match.kind === 'found') labelRoute(res, `${API_PREFIX}${match.route.path}`);
   if (match.kind === 'not-found') throw new AppError('not-found', 'No such route.');
   if (match.kind === 'method-not-allowed') {
     res.setHeader('Allow', match.allow.join(', '));

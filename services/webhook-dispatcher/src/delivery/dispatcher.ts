@@ -11,6 +11,7 @@ import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../db/deliv
 import { Batcher } from './batcher.js';
 import { DeliveryQueue, type QueueLimits } from './delivery-queue.js';
 import type { DeliveryOutcome, DeliveryRequest } from './webhook-http-client.js';
+import { webhookAttempts, webhookDeliveryDuration, webhookGivenUp, webhookRetriesScheduled } from './webhook-metrics.js';
 
 export interface DispatcherOptions {
   deliveries: DeliveryRepository;
@@ -97,6 +98,11 @@ export class Dispatcher {
       },
     });
     const retryInSeconds = outcome.ok ? null : this.retryDelay(job);
+    const label = outcome.ok ? 'succeeded' : 'failed';
+    webhookAttempts.inc({ outcome: label });
+    webhookDeliveryDuration.observe({ outcome: label }, outcome.responseTimeMs / 1000);
+    if (retryInSeconds !== null) webhookRetriesScheduled.inc();
+    else if (!outcome.ok && !job.manual) webhookGivenUp.inc();
     if (!outcome.ok) {
       this.options.log.info(
         { deliveryId: job.deliveryId, eventId: job.eventId, attempt: job.attemptNumber, status: outcome.statusCode, error: outcome.error, retryInSeconds },

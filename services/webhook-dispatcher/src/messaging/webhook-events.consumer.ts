@@ -6,7 +6,7 @@
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { WEBHOOK_EVENTS, type Envelope, type SessionEventData } from '@gateway/contracts';
-import { decodeEventOrDeadLetter, prepareEventQueue, QueueConsumer, settle, type Broker } from '@gateway/messaging';
+import { decodeEventOrDeadLetter, eventsHandled, prepareEventQueue, QueueConsumer, settle, type Broker } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/delivery.repository.js';
 import { Batcher } from '../delivery/batcher.js';
@@ -42,13 +42,16 @@ export class WebhookEventsConsumer extends QueueConsumer {
     const envelope = decodeEventOrDeadLetter(channel, msg, this.log);
     if (!envelope) return;
     if (!webhookEvents.has(envelope.type)) {
+      eventsHandled.inc({ type: 'unknown', outcome: 'skipped' });
       settle(() => channel.ack(msg));
       return;
     }
     try {
       await this.store.add(toIncomingEvent(envelope as Envelope<SessionEventData>));
+      eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
       settle(() => channel.ack(msg));
     } catch (err) {
+      eventsHandled.inc({ type: envelope.type, outcome: 'failed' });
       this.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, 'event not stored; will be redelivered');
       await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
       settle(() => channel.nack(msg, false, true));

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Development keys for docker-compose.yml (the `dev-keys` one-shot runs this in a
+// plain node image; built-in modules only). Writes, once, into DIR (default /keys):
+//   link-private.jwk   Ed25519, session's LINK_SIGNING_KEY
+//   link-public.jwk    its public half, checkout's LINK_VERIFY_KEY
+//   card-private.jwk   ECDH P-256, acquirer-adapter's CARD_DECRYPTION_KEY
+//   card-public.jwk    its public half, checkout's CARD_ENCRYPTION_KEY
+// Existing keys are kept, so links and sealed card data survive a restart.
+// DEVELOPMENT ONLY: production keys come from Kubernetes Secrets (k8s/README.md).
+import { generateKeyPairSync } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const dir = process.argv[2] ?? '/keys';
+const owner = Number(process.env.KEYS_UID ?? 1000); // the services' user in the image
+mkdirSync(dir, { recursive: true });
+
+function write(name, jwk, mode) {
+  const file = path.join(dir, name);
+  writeFileSync(file, JSON.stringify(jwk));
+  if (process.getuid?.() === 0) chownSync(file, owner, owner);
+  chmodSync(file, mode);
+}
+
+function pair(prefix, type, options) {
+  if (existsSync(path.join(dir, `${prefix}-private.jwk`)) && existsSync(path.join(dir, `${prefix}-public.jwk`))) {
+    console.log(`dev-keys: ${prefix} key pair kept`);
+    return;
+  }
+  const { privateKey, publicKey } = generateKeyPairSync(type, options);
+  write(`${prefix}-private.jwk`, privateKey.export({ format: 'jwk' }), 0o400);
+  write(`${prefix}-public.jwk`, publicKey.export({ format: 'jwk' }), 0o444);
+  console.log(`dev-keys: ${prefix} key pair written to ${dir}`);
+}
+
+pair('link', 'ed25519');
+pair('card', 'ec', { namedCurve: 'P-256' });

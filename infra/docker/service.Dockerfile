@@ -1,0 +1,71 @@
+# syntax=docker/dockerfile:1
+# One image recipe for every service (and for the one-shot migrator):
+#
+#   docker build -f infra/docker/service.Dockerfile --build-arg SERVICE=session --build-arg PORT=8082 -t payment-gateway/session .
+#   docker build -f infra/docker/service.Dockerfile --build-arg SERVICE=migrate -t payment-gateway/migrate .
+#
+# SERVICE is a folder under services/ (api-gateway, session, checkout,
+# acquirer-adapter, refund, webhook-dispatcher, epg-sandbox), or `migrate`: an
+# image holding @gateway/db and every schema-owning service's migrations, whose
+# entry (infra/docker/migrate-all.mjs) creates the roles and schemas and migrates.
+#
+# Stage 1 builds the whole workspace once (npm ci + tsc -b; the layer is shared by
+# every SERVICE); stage 2 assembles what one SERVICE needs; stage 3 is the runtime:
+# production dependencies only, the built dist folders, SQL migrations, non-root.
+
+ARG NODE_IMAGE=node:20.20-bookworm-slim
+
+# --- 1. build -----------------------------------------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY . .
+RUN npm ci --no-audit --no-fund \
+ && npx tsc -b \
+ && rm -rf packages/*/dist/test services/*/dist/test packages/*/dist/*.tsbuildinfo services/*/dist/*.tsbuildinfo
+
+# --- 2. assemble what SERVICE needs -------------------------------------------
+FROM build AS assemble
+ARG SERVICE
+RUN set -eu; \
+    schema_owners="api-gateway session acquirer-adapter refund webhook-dispatcher"; \
+    if [ "${SERVICE:-}" = migrate ]; then services="$schema_owners"; \
+    elif [ -n "${SERVICE:-}" ] && [ -f "services/${SERVICE}/package.json" ]; then services="$SERVICE"; \
+    else echo "build-arg SERVICE must be one of: $(ls services | tr '\n' ' ')migrate" >&2; exit 1; fi; \
+    mkdir -p /out; \
+    cp package.json package-lock.json /out/; \
+    for dir in packages/* services/*; do mkdir -p "/out/$dir"; cp "$dir/package.json" "/out/$dir/"; done; \
+    for dir in packages/*; do [ -d "$dir/dist/src" ] && cp -r "$dir/dist" "/out/$dir/"; done; \
+    cp -r packages/messaging/migrations /out/packages/messaging/; \
+    for name in $services; do \
+      cp -r "services/$name/dist" "/out/services/$name/"; \
+      if [ -d "services/$name/migrations" ]; then cp -r "services/$name/migrations" "/out/services/$name/"; fi; \
+    done; \
+    workspaces=""; for name in $services; do workspaces="$workspaces --workspace services/$name"; done; \
+    if [ "$SERVICE" = migrate ]; then \
+      workspaces="$workspaces --workspace packages/db"; \
+      mkdir -p /out/infra/docker; cp infra/docker/migrate-all.mjs /out/infra/docker/; \
+    fi; \
+    echo "$workspaces" > /out/.workspaces
+
+# --- 3. runtime ---------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+ARG SERVICE
+ARG PORT=8080
+ENV NODE_ENV=production \
+    SERVICE=${SERVICE} \
+    PORT=${PORT}
+WORKDIR /app
+COPY --from=assemble /out/ ./
+# Production dependencies of SERVICE only (and the workspace packages it uses).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund $(cat .workspaces) \
+ && rm .workspaces \
+ && npm cache clean --force \
+ && rm -rf /root/.npm /tmp/*
+# The `node` user of the official image, by number so that Kubernetes'
+# runAsNonRoot can check it.
+USER 1000:1000
+EXPOSE ${PORT}
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# `exec` so that node is PID 1's replacement and receives SIGTERM (graceful shutdown).
+CMD ["sh", "-c", "exec node services/${SERVICE}/dist/src/main.js"]

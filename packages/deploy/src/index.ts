@@ -1,0 +1,85 @@
+/**
+ * Helpers for the checks of the deployment files: the repository root, the
+ * rendering of a kustomize overlay (`kubectl kustomize`), and validation of a
+ * Kubernetes object against its API schema (kubernetes-models).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments, parse } from 'yaml';
+
+/** The repository root (this file is packages/deploy/dist/src/index.js once built). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+
+/** The seven services: port, and the schema whose migrations they own (if any). */
+export const SERVICES = [
+  { name: 'api-gateway', port: 8080, migrates: true },
+  { name: 'checkout', port: 8081, migrates: false },
+  { name: 'session', port: 8082, migrates: true },
+  { name: 'acquirer-adapter', port: 8083, migrates: true },
+  { name: 'refund', port: 8084, migrates: true },
+  { name: 'webhook-dispatcher', port: 8085, migrates: true },
+  { name: 'epg-sandbox', port: 8086, migrates: false },
+] as const;
+
+export const PUBLIC_SERVICES = ['api-gateway', 'checkout'];
+
+/** A Kubernetes object as rendered: loosely typed, read with the helpers below. */
+export interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export function readRepoFile(relative: string): string {
+  return readFileSync(path.join(repoRoot, relative), 'utf8');
+}
+
+/** Parses a YAML file of the repository (merge keys on, as docker compose reads them). */
+export function readYaml(relative: string): unknown {
+  return parse(readRepoFile(relative), { merge: true });
+}
+
+/** `kubectl kustomize <dir>`, parsed; throws with kubectl's message when it fails. */
+export function renderKustomization(relativeDir: string): K8sObject[] {
+  const result = spawnSync('kubectl', ['kustomize', path.join(repoRoot, relativeDir)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.error) throw new Error(`kubectl kustomize ${relativeDir}: ${result.error.message} (is kubectl installed? infra/local/run-tests.mjs installs it)`);
+  if (result.status !== 0) throw new Error(`kubectl kustomize ${relativeDir} exited ${result.status}: ${result.stderr}`);
+  return parseAllDocuments(result.stdout).map((doc) => {
+    if (doc.errors.length > 0) throw doc.errors[0];
+    return doc.toJS() as K8sObject;
+  }).filter((object) => object !== null);
+}
+
+interface Validatable {
+  validate(): void;
+}
+type ModelClass = new (data: unknown) => Validatable;
+
+/**
+ * Validates `object` against the schema of its apiVersion and kind with the
+ * kubernetes-models class of that kind; throws when the object is invalid, and
+ * when no class exists for it (an unknown kind is a failure, never a skip).
+ */
+export async function validateObject(object: K8sObject): Promise<void> {
+  if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') {
+    throw new Error(`an object without apiVersion/kind: ${JSON.stringify(object).slice(0, 200)}`);
+  }
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(`kubernetes-models/${object.apiVersion}`)) as Record<string, unknown>;
+  } catch {
+    throw new Error(`no schema for apiVersion ${object.apiVersion} (${object.kind} ${object.metadata?.name})`);
+  }
+  const Model = module[object.kind] as ModelClass | undefined;
+  if (typeof Model !== 'function') throw new Error(`no schema for ${object.apiVersion} ${object.kind} (${object.metadata?.name})`);
+  new Model(object).validate();
+}
+
+/** The objects of one kind, by name. */
+export function byKind(objects: readonly K8sObject[], kind: string): Map<string, K8sObject> {
+  return new Map(objects.filter((o) => o.kind === kind).map((o) => [o.metadata.name, o]));
+}

@@ -1,0 +1,38 @@
+/**
+ * The messaging families: RPC latency on both ends, events published from the
+ * outbox, events handled by consumers. Scrape-time gauges (outbox backlog,
+ * queue depth) live beside the components that own the pool or channel.
+ */
+import { isCommandType } from '@gateway/contracts';
+import { catalogue, isProblemCode, type WireProblem } from '@gateway/problem';
+import { counter, histogram } from '@gateway/observability';
+
+export const rpcClientDuration = histogram(
+  'gateway_rpc_client_duration_seconds',
+  'Time from sending a command to its reply, by command type and outcome (ok, problem_4xx, problem_5xx, timeout, unroutable, error).',
+  ['command', 'outcome'],
+);
+
+export const rpcServerDuration = histogram(
+  'gateway_rpc_server_duration_seconds',
+  'Time a command handler took, by command type and outcome (ok, problem_4xx, problem_5xx, error).',
+  ['command', 'outcome'],
+);
+
+export const outboxPublished = counter('gateway_outbox_events_published_total', 'Events published from the outbox (broker-confirmed), by event type.', ['type']);
+
+export const eventsHandled = counter(
+  'gateway_consumer_events_handled_total',
+  'Events a durable consumer took, by event type and outcome (handled, duplicate, skipped, failed, malformed).',
+  ['type', 'outcome'],
+);
+
+/** The outcome label of a problem reply: its status class, never its detail. */
+export function problemOutcome(problem: WireProblem): 'problem_4xx' | 'problem_5xx' {
+  return isProblemCode(problem.code) && catalogue[problem.code].status < 500 ? 'problem_4xx' : 'problem_5xx';
+}
+
+/** A command type as a label: only the contract's types, anything else `unknown`. */
+export function commandLabel(type: string | undefined): string {
+  return type && isCommandType(type) ? type : 'unknown';
+}

@@ -1,0 +1,76 @@
+/**
+ * HTTP metrics for every service's port: requests by route pattern, method
+ * and status, and latency by route pattern and method. The route is the
+ * pattern that matched (`/checkout/:token/pay`), set by the app with
+ * `labelRoute` or read from express's matched route; a request nothing
+ * matched is `unmatched`. Raw paths never become labels: they carry ids.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import { counter, histogram, renderMetrics, secondsSince } from '@gateway/observability';
+
+export const UNMATCHED_ROUTE = 'unmatched';
+
+const ROUTE_LABEL = 'metricsRoute';
+const TIMED = 'metricsTimed';
+const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+const requests = counter('gateway_http_requests_total', 'HTTP requests answered, by route pattern, method and status.', ['route', 'method', 'status']);
+const duration = histogram('gateway_http_request_duration_seconds', 'Time to answer an HTTP request, by route pattern and method.', ['route', 'method']);
+
+// Bound children, so that a request costs a map lookup rather than a label hash.
+const bound = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+const MAX_BOUND = 2_000;
+
+function series(route: string, method: string, status: string) {
+  const key = `${route} ${method} ${status}`;
+  let found = bound.get(key);
+  if (!found) {
+    const c = requests.labels({ route, method, status });
+    const h = duration.labels({ route, method });
+    found = { count: () => c.inc(), observe: (s) => h.observe(s) };
+    if (bound.size < MAX_BOUND) bound.set(key, found);
+  }
+  return found;
+}
+
+/** Names the route pattern a request matched, for apps that route by hand (the gateway's API). */
+export function labelRoute(res: Response, pattern: string): void {
+  res.locals[ROUTE_LABEL] = pattern;
+}
+
+/** The route label of an answered request: the pattern the app named, else express's matched route, else `unmatched`. */
+export function routeLabel(req: Request, res: Response): string {
+  const named = res.locals[ROUTE_LABEL] as unknown;
+  if (typeof named === 'string') return named;
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? `${req.baseUrl}${path}` : UNMATCHED_ROUTE;
+}
+
+/** Express middleware that counts and times every request that passes it. */
+export function httpMetrics(): RequestHandler {
+  return (req, res, next) => {
+    if (res.locals[TIMED]) {
+      next();
+      return;
+    }
+    res.locals[TIMED] = true;
+    const start = process.hrtime.bigint();
+    res.once('finish', () => {
+      const method = METHODS.has(req.method) ? req.method : 'OTHER';
+      const s = series(routeLabel(req, res), method, String(res.statusCode));
+      s.count();
+      s.observe(secondsSince(start));
+    });
+    next();
+  };
+}
+
+/** GET /metrics: the process's registry in Prometheus text format. */
+export const metricsHandler: RequestHandler = (_req, res, next) => {
+  renderMetrics()
+    .then(({ contentType, body }) => {
+      res.setHeader('Cache-Control', 'no-store');
+      res.type(contentType).send(body);
+    })
+    .catch(next);
+};
