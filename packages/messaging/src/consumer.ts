@@ -8,7 +8,7 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { checkEventData, isEventType, topology, type Envelope, type EventData, type EventType, type ServiceName } from '@gateway/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
-import { describeError, type Logger } from '@gateway/observability';
+import { describeError, withCorrelation, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
 import { eventsHandled } from './metrics.js';
@@ -100,12 +100,14 @@ export class EventConsumer extends QueueConsumer {
       return;
     }
     try {
-      const fresh = await withTransaction(this.options.pool, async (tx) => {
-        const inserted = await tx.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
-        if (inserted.rowCount === 0) return false;
-        await (handler as (data: unknown, envelope: Envelope, tx: PoolClient) => Promise<void>)(envelope.data, envelope, tx);
-        return true;
-      });
+      const fresh = await withCorrelation(envelope.correlation_id, () =>
+        withTransaction(this.options.pool, async (tx) => {
+          const inserted = await tx.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
+          if (inserted.rowCount === 0) return false;
+          await (handler as (data: unknown, envelope: Envelope, tx: PoolClient) => Promise<void>)(envelope.data, envelope, tx);
+          return true;
+        }),
+      );
       eventsHandled.inc({ type, outcome: fresh ? 'handled' : 'duplicate' });
       this.options.afterCommit?.();
       settle(() => channel.ack(msg));

@@ -20,7 +20,7 @@ import {
   type ServiceName,
 } from '@gateway/contracts';
 import { AppError, validationError, type WireProblem } from '@gateway/problem';
-import { describeError, secondsSince, type Logger } from '@gateway/observability';
+import { currentCorrelationId, describeError, secondsSince, withCorrelation, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
 import { commandLabel, problemOutcome, rpcClientDuration, rpcServerDuration } from './metrics.js';
@@ -125,7 +125,8 @@ export class RpcClient implements BrokerComponent {
       type,
       version: 1,
       occurred_at: new Date().toISOString(),
-      correlation_id: options.correlationId ?? randomUUID(),
+      // Sent on from the work under way (the request, command or event that led here).
+      correlation_id: options.correlationId ?? currentCorrelationId() ?? randomUUID(),
       data,
     };
     const remaining = Math.max(1, deadline - Date.now());
@@ -253,10 +254,12 @@ export class CommandServer extends QueueConsumer {
       }
       throw err;
     }
-    const result = await (handler as (data: unknown, meta: CommandMeta) => Promise<HandlerResult<CommandType>>)(envelope.data, {
-      envelope,
-      correlationId: envelope.correlation_id,
-    });
+    const result = await withCorrelation(envelope.correlation_id, () =>
+      (handler as (data: unknown, meta: CommandMeta) => Promise<HandlerResult<CommandType>>)(envelope.data, {
+        envelope,
+        correlationId: envelope.correlation_id,
+      }),
+    );
     checkCommandReply(type, result.body);
     return { ok: true, status: result.status ?? 200, body: result.body };
   }

@@ -3,6 +3,9 @@
  * redacted by path before a line is written.
  */
 import { pino, type Logger } from 'pino';
+import { currentCorrelationId } from './correlation.js';
+
+export * from './correlation.js';
 
 export type { Logger } from 'pino';
 
@@ -20,6 +23,12 @@ export const REDACTED_PATHS = [
   '*.live_secret_key',
   'webhook_secret',
   '*.webhook_secret',
+  'secret',
+  '*.secret',
+  'previousSecret',
+  '*.previousSecret',
+  'headers["x-service-signature"]',
+  '*.headers["x-service-signature"]',
   'password',
   '*.password',
   'card',
@@ -47,6 +56,11 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      // Every line written while a payment or a call is handled names it.
+      mixin: () => {
+        const correlationId = currentCorrelationId();
+        return correlationId === undefined ? {} : { correlationId };
+      },
     },
     destination ?? pino.destination({ sync: false }),
   );

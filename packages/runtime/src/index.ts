@@ -2,11 +2,14 @@
  * What every service process shares: health, readiness and metrics endpoints, listening
  * on a port, and a main that stops gracefully on SIGTERM within a bound.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import express, { type Express } from 'express';
 import { createLogger, describeError, setMetricsService, type Logger } from '@gateway/observability';
 import { httpMetrics, metricsHandler } from './http-metrics.js';
+import { requestContext } from './request-context.js';
+
+export { requestIdOf } from './request-context.js';
 
 export type ReadinessCheck = () => Promise<boolean>;
 
@@ -15,7 +18,9 @@ export type ReadinessCheck = () => Promise<boolean>;
  * /metrics (Prometheus text), GET /healthz (the process is alive) and GET
  * /readyz (every dependency answers). None of them needs credentials.
  */
-export function addHealthRoutes(app: Express, checks: Record<string, ReadinessCheck>): void {
+export function addHealthRoutes(app: Express, checks: Record<string, ReadinessCheck>, log?: Logger): void {
+  // With a logger (the apps that serve the public): request ids, correlation and access logs.
+  if (log) app.use(requestContext(log));
   app.use(httpMetrics());
   app.get('/metrics', metricsHandler);
   app.get('/healthz', (_req, res) => {
@@ -43,10 +48,44 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/**
+ * How long a keep-alive connection that is idle when the server closes (or
+ * becomes idle after) is kept open for a request the client may already have
+ * sent on it. Closing such a connection at once, as http.Server#close does
+ * with closeIdleConnections, loses a request that crosses the close on the
+ * wire: the client sees a reset, not an answer.
+ */
+const IDLE_GRACE_ON_CLOSE_MS = 1_000;
+
 /** Listens on `port` (0 picks a free one) on all interfaces. */
 export async function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Listening> {
-  const server = createServer(app);
+  const server = createServer();
   server.keepAliveTimeout = 65_000;
+  // Requests under way on each open connection, so that a close can tell idle connections from busy ones.
+  const busy = new Map<Socket, number>();
+  let closing = false;
+  const idleAfterClose = (socket: Socket) => {
+    // The server's own timeout handler destroys a connection that times out with no request on it.
+    socket.setTimeout(IDLE_GRACE_ON_CLOSE_MS);
+  };
+  server.on('connection', (socket: Socket) => {
+    busy.set(socket, 0);
+    socket.once('close', () => busy.delete(socket));
+  });
+  // Registered before the app, so that it runs before any answer is written.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    // Once closing, every answer says Connection: close and ends its connection.
+    if (closing) res.shouldKeepAlive = false;
+    res.once('close', () => {
+      if (!busy.has(socket)) return;
+      const left = (busy.get(socket) ?? 1) - 1;
+      busy.set(socket, left);
+      if (closing && left === 0) idleAfterClose(socket);
+    });
+  });
+  server.on('request', app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -56,8 +95,10 @@ export async function listen(app: Express, port: number, host = '0.0.0.0'): Prom
     port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
+        closing = true;
+        // Stops accepting; unlike http.Server#close, leaves idle keep-alive connections to the grace below.
+        NetServer.prototype.close.call(server, () => resolve());
+        for (const [socket, requests] of busy) if (requests === 0) idleAfterClose(socket);
       }),
   };
 }

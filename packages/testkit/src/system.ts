@@ -4,11 +4,12 @@
  * from the same build that production runs. Logs go to files, so tests can
  * search them (for secrets that must never appear, say).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { SchemaOwner } from '@gateway/db';
 import { connect } from 'amqplib';
 import type { Envelope } from '@gateway/contracts';
@@ -229,6 +230,26 @@ export class TestSystem {
     return code;
   }
 
+  /** Sends `signal` and waits for the process to exit; its exit code and how long the exit took. */
+  async stopServiceTimed(name: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; ms: number }> {
+    const started = Date.now();
+    const code = await this.stopService(name, signal);
+    return { code, ms: Date.now() - started };
+  }
+
+  /** Messages ready and unacknowledged in every queue of this system (rabbitmqctl list_queues), by queue name. */
+  async queueCounts(): Promise<Map<string, { ready: number; unacked: number }>> {
+    const env = await testEnvironment();
+    if (env.kind !== 'local') throw new Error('queueCounts reads rabbitmqctl on this host: only with local servers');
+    const { stdout: out } = await promisify(execFile)('rabbitmqctl', ['list_queues', '-q', '--no-table-headers', 'name', 'messages_ready', 'messages_unacknowledged'], { timeout: 60_000 });
+    const counts = new Map<string, { ready: number; unacked: number }>();
+    for (const line of out.split('\n')) {
+      const [queue, ready, unacked] = line.trim().split(/\s+/);
+      if (queue?.startsWith(this.prefix)) counts.set(queue, { ready: Number(ready), unacked: Number(unacked) });
+    }
+    return counts;
+  }
+
   /** Sends one command over the broker, as gateway-admin does. */
   async send<T = Record<string, unknown>>(type: Parameters<RpcClient['call']>[0], data: unknown): Promise<T> {
     const rpc = await this.rpcClient();
@@ -325,4 +346,75 @@ async function waitUntilReady(port: number, exited: Promise<number | null>, name
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`${name} was not ready within ${timeoutMs} ms`);
+}
+
+/** What a stream of requests against a process being stopped came to. */
+export interface LoadTally {
+  /** The status of every request that got an answer, in the order answered. */
+  readonly statuses: number[];
+  /** Requests refused at connect (ECONNREFUSED): nothing was listening any more. */
+  refused: number;
+  /** Any other failure to get an answer (a reset or closed socket, a timeout), with its code and message. */
+  readonly dropped: string[];
+}
+
+/** The code of a failed fetch (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET...), from its cause chain. */
+export function fetchErrorCode(err: unknown): string {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return 'UNKNOWN';
+}
+
+/**
+ * Keeps `concurrency` loops each sending one request after another (`send`
+ * returns the answer's status) until `stop` is called; `stop` resolves with
+ * the tally once the requests under way have ended. A refused connection is
+ * retried after a short pause, so a stopped target is not hammered.
+ */
+export function keepSending(send: () => Promise<number>, concurrency: number): { readonly tally: LoadTally; stop(): Promise<LoadTally> } {
+  const tally: LoadTally = { statuses: [], refused: 0, dropped: [] };
+  let stopped = false;
+  const loop = async () => {
+    while (!stopped) {
+      try {
+        tally.statuses.push(await send());
+      } catch (err) {
+        const code = fetchErrorCode(err);
+        if (code === 'ECONNREFUSED') tally.refused += 1;
+        else tally.dropped.push(`${code}: ${(err as Error).message}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  };
+  const loops = Array.from({ length: concurrency }, () => loop());
+  return {
+    tally,
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+      return tally;
+    },
+  };
+}
+
+/** Resolves once `test` holds, polling every `everyMs`; rejects with `what` after `timeoutMs`. */
+export async function pollUntil(test: () => Promise<boolean> | boolean, timeoutMs: number, what: string, everyMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** How many `command` commands the process listening on `port` has handled (gateway_rpc_server_duration_seconds_count in its /metrics). */
+export async function commandsHandled(port: number, command: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('gateway_rpc_server_duration_seconds_count{') && line.includes(`command="${command}"`))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
 }

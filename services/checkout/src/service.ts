@@ -27,7 +27,7 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  addHealthRoutes(app, { broker: async () => broker.connected });
+  addHealthRoutes(app, { broker: async () => broker.connected }, log);
   addCheckoutRoutes(app, deps, log);
   const http = await listen(app, config.port);
   await broker.start();

@@ -4,13 +4,12 @@
  * (once per Idempotency-Key, D10), and turn its reply (or any error) into the
  * HTTP answer.
  */
-import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request, type Response } from 'express';
 import { buildOpenApi, type ApiContext } from '@gateway/contracts';
 import type { RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
-import { addHealthRoutes, labelRoute, type ReadinessCheck } from '@gateway/runtime';
+import { addHealthRoutes, requestIdOf, labelRoute, type ReadinessCheck } from '@gateway/runtime';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { StoredAnswer } from '../idempotency/idempotency.repository.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, type Answer, type IdempotentCalls } from '../idempotency/idempotent-call.js';
@@ -39,7 +38,6 @@ export interface ApiDependencies {
 }
 
 const API_PREFIX = '/api/v1';
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export function createApiApp(deps: ApiDependencies): Express {
   const app = express();
@@ -48,15 +46,8 @@ export function createApiApp(deps: ApiDependencies): Express {
   app.set('trust proxy', deps.trustProxy);
   const openApi = JSON.stringify(buildOpenApi(`${deps.publicBaseUrl}${API_PREFIX}`));
 
-  app.use((req, res, next) => {
-    const given = req.header('x-request-id');
-    res.locals['requestId'] = given && REQUEST_ID.test(given) ? given : randomUUID();
-    res.setHeader('X-Request-Id', res.locals['requestId'] as string);
-    next();
-  });
-
-  // Metrics, health and readiness sit outside /api/v1: no key, no budget.
-  addHealthRoutes(app, deps.readiness);
+  // Request ids (D1) and access logs; metrics, health and readiness sit outside /api/v1: no key, no budget.
+  addHealthRoutes(app, deps.readiness, deps.log);
 
   const checkout = deps.checkout;
   if (checkout)
@@ -99,7 +90,7 @@ async function handleApiCall(deps: ApiDependencies, req: Request, res: Response)
   if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
 
   const body = match.route.hasBody ? await readJsonObject(req) : undefined;
-  const requestId = res.locals['requestId'] as string;
+  const requestId = requestIdOf(res);
   const context: ApiContext = {
     merchant_id: principal.merchantId,
     livemode: principal.livemode,

@@ -17,6 +17,9 @@ export function checkoutProxy(upstream: string, log: Logger): (req: IncomingMess
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
+    // The page's work goes on under the gateway's request id: one payment, one correlation id.
+    const requestId = (res as ServerResponse & { locals?: Record<string, unknown> }).locals?.['requestId'];
+    if (typeof requestId === 'string') headers['x-request-id'] = requestId;
     const outgoing = httpRequest(
       { protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent },
       (answer) => {

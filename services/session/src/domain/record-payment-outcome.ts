@@ -122,5 +122,6 @@ async function settle(deps: OutcomeDeps, outcome: AttemptOutcome, tx: PoolClient
     return undefined;
   }
   if (!session) deps.log.error({ attemptId: outcome.attemptId }, 'attempt resolved while its session was not PROCESSING');
+  else deps.log.info({ attemptId: outcome.attemptId, sessionId: session.id, attempt: outcome.status, session: session.status }, 'payment outcome recorded');
   return session;
 }

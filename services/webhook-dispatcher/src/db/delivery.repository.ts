@@ -25,6 +25,8 @@ export interface IncomingEvent {
   sessionUrl: string;
   body: string;
   createdAt: string;
+  /** The work that emitted the event, for the delivery's log lines. */
+  correlationId: string;
 }
 
 /** One attempt to send, with what signing and sending it needs. */
@@ -36,6 +38,7 @@ export interface DeliveryJob {
   attemptNumber: number;
   manual: boolean;
   body: string;
+  correlationId: string;
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
@@ -72,7 +75,7 @@ const ROW_COLUMNS = `id, session_id, event_type, event_id, url, attempt_number, 
 
 /** The job columns of claimed attempts `d` (a CTE or table), joined to their event and endpoint. */
 const JOB_SELECT = `SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
-    d.attempt_number AS "attemptNumber", d.manual, e.body, ep.secret, ep.previous_secret AS "previousSecret",
+    d.attempt_number AS "attemptNumber", d.manual, e.body, e.correlation_id AS "correlationId", ep.secret, ep.previous_secret AS "previousSecret",
     ep.previous_secret_expires_at AS "previousSecretExpiresAt"
   FROM d JOIN events e ON e.id = d.event_id
   JOIN endpoints ep ON ep.merchant_id = d.merchant_id AND ep.livemode = d.livemode`;
@@ -96,11 +99,11 @@ export class DeliveryRepository {
     if (events.length === 0) return [];
     const result = await this.pool.query<DeliveryJob>(
       `WITH incoming AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[])
-           AS i(id, type, merchant_id, livemode, session_id, session_url, body, created_at, delivery_id)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $11::text[])
+           AS i(id, type, merchant_id, livemode, session_id, session_url, body, created_at, delivery_id, correlation_id)
        ), stored AS (
-         INSERT INTO events (id, type, merchant_id, livemode, session_id, session_url, body, created_at)
-         SELECT id, type, merchant_id, livemode, session_id, session_url, body, created_at FROM incoming
+         INSERT INTO events (id, type, merchant_id, livemode, session_id, session_url, body, created_at, correlation_id)
+         SELECT id, type, merchant_id, livemode, session_id, session_url, body, created_at, correlation_id FROM incoming
          ON CONFLICT (id) DO NOTHING
          RETURNING id
        ), d AS (
@@ -112,7 +115,7 @@ export class DeliveryRepository {
          RETURNING *
        )
        SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
-         d.attempt_number AS "attemptNumber", d.manual, i.body, ep.secret, ep.previous_secret AS "previousSecret",
+         d.attempt_number AS "attemptNumber", d.manual, i.body, i.correlation_id AS "correlationId", ep.secret, ep.previous_secret AS "previousSecret",
          ep.previous_secret_expires_at AS "previousSecretExpiresAt"
        FROM d JOIN incoming i ON i.id = d.event_id
        JOIN endpoints ep ON ep.merchant_id = d.merchant_id AND ep.livemode = d.livemode`,
@@ -127,6 +130,7 @@ export class DeliveryRepository {
         events.map((e) => e.createdAt),
         events.map(() => newId('whd')),
         this.leaseSeconds,
+        events.map((e) => e.correlationId),
       ],
     );
     return result.rows;

@@ -6,7 +6,7 @@
  * stays PENDING and is sent again once its lease lapses: at-least-once.
  */
 import { signatureHeader } from '@gateway/webhook-signature';
-import { describeError, type Logger } from '@gateway/observability';
+import { describeError, withCorrelation, type Logger } from '@gateway/observability';
 import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
 import { Batcher } from './batcher.js';
 import { DeliveryQueue, type QueueLimits } from './delivery-queue.js';
@@ -81,7 +81,12 @@ export class Dispatcher {
     await this.released.idle();
   }
 
-  private async attempt(job: DeliveryJob): Promise<void> {
+  private attempt(job: DeliveryJob): Promise<void> {
+    // The delivery's log lines carry the correlation id of the work that emitted the event.
+    return job.correlationId ? withCorrelation(job.correlationId, () => this.send(job)) : this.send(job);
+  }
+
+  private async send(job: DeliveryJob): Promise<void> {
     const now = this.clock();
     const secrets = [job.secret];
     if (job.previousSecret && job.previousSecretExpiresAt && job.previousSecretExpiresAt.getTime() > now) secrets.push(job.previousSecret);
@@ -103,12 +108,10 @@ export class Dispatcher {
     webhookDeliveryDuration.observe({ outcome: label }, outcome.responseTimeMs / 1000);
     if (retryInSeconds !== null) webhookRetriesScheduled.inc();
     else if (!outcome.ok && !job.manual) webhookGivenUp.inc();
-    if (!outcome.ok) {
-      this.options.log.info(
-        { deliveryId: job.deliveryId, eventId: job.eventId, attempt: job.attemptNumber, status: outcome.statusCode, error: outcome.error, retryInSeconds },
-        'webhook attempt failed',
-      );
-    }
+    this.options.log.info(
+      { deliveryId: job.deliveryId, eventId: job.eventId, attempt: job.attemptNumber, status: outcome.statusCode, ms: outcome.responseTimeMs, error: outcome.error, retryInSeconds },
+      outcome.ok ? 'webhook delivered' : 'webhook attempt failed',
+    );
     try {
       await this.results.add({
         deliveryId: job.deliveryId,

@@ -71,5 +71,6 @@ export function toIncomingEvent(envelope: Envelope<SessionEventData>): IncomingE
     sessionUrl,
     body: JSON.stringify({ id: envelope.id, event: envelope.type, created_at: envelope.occurred_at, data: session }),
     createdAt: envelope.occurred_at,
+    correlationId: envelope.correlation_id,
   };
 }
