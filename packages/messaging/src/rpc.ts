@@ -62,6 +62,7 @@ interface Pending {
 export class RpcClient implements BrokerComponent {
   private channel: Channel | undefined;
   private readonly pending = new Map<string, Pending>();
+  private channelWaiters: (() => void)[] = [];
 
   constructor(
     private readonly broker: Broker,
@@ -74,6 +75,28 @@ export class RpcClient implements BrokerComponent {
     // A command published `mandatory` that no queue takes comes back at once.
     channel.on('return', (msg: ConsumeMessage) => this.onUnroutable(msg));
     this.channel = channel;
+    for (const wake of this.channelWaiters.splice(0)) wake();
+  }
+
+  /**
+   * The reply channel, waiting up to `timeoutMs` for it: while the broker
+   * connects, or between the connection and this client's own attach (a
+   * process that has just started), a call waits instead of failing at once.
+   */
+  private async channelWithin(timeoutMs: number): Promise<Channel | undefined> {
+    if (this.channel) return this.channel;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.channelWaiters = this.channelWaiters.filter((w) => w !== wake);
+        resolve();
+      }, timeoutMs);
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.channelWaiters.push(wake);
+    });
+    return this.channel;
   }
 
   detach(): void {
@@ -116,8 +139,7 @@ export class RpcClient implements BrokerComponent {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const deadline = Date.now() + timeoutMs;
     checkCommandRequest(type, data);
-    if (!this.channel && !(await this.broker.waitForConnection(timeoutMs))) throw new RpcTimeoutError(type, timeoutMs);
-    const channel = this.channel;
+    const channel = await this.channelWithin(timeoutMs);
     if (!channel) throw new RpcTimeoutError(type, timeoutMs);
 
     const envelope: Envelope = {

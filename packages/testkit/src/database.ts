@@ -49,6 +49,8 @@ export async function createTestDatabase(services: readonly SchemaOwner[]): Prom
     ),
   );
   const pool = new pg.Pool({ connectionString: adminUrl, max: 3 });
+  // Dropping the database (WITH FORCE) ends every connection to it; an idle one must not crash the test run.
+  pool.on('error', () => undefined);
   return {
     name,
     adminUrl,
