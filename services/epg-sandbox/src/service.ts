@@ -32,15 +32,8 @@ export async function startSandbox(config: SandboxConfig, log: Logger, options: 
     async stop() {
       // Answers held back by the slow card go out now rather than keep the server open.
       delays.release();
-      const closed = http.close();
-      // close() only ends connections idle at that moment; those answers finish a few
-      // turns later on keep-alive sockets that would otherwise stay open until they time out.
-      const sweep = setInterval(() => http.server.closeIdleConnections(), 20);
-      try {
-        await closed;
-      } finally {
-        clearInterval(sweep);
-      }
+      // listen()'s close lets every answer under way go out and ends kept-alive connections as they idle.
+      await http.close();
     },
   };
 }
