@@ -238,6 +238,19 @@ export class TestSystem {
   }
 
   /** Messages ready and unacknowledged in every queue of this system (rabbitmqctl list_queues), by queue name. */
+  /** Waits until `queue` has nothing ready and nothing unacknowledged (rabbitmqctl); throws after `timeoutMs`. */
+  async waitForQueueDrained(queue: string, timeoutMs = 10_000): Promise<void> {
+    await pollUntil(
+      async () => {
+        const counts = (await this.queueCounts()).get(queue);
+        return counts?.ready === 0 && counts.unacked === 0;
+      },
+      timeoutMs,
+      `${queue} empty, nothing unacknowledged`,
+      250,
+    );
+  }
+
   async queueCounts(): Promise<Map<string, { ready: number; unacked: number }>> {
     const env = await testEnvironment();
     if (env.kind !== 'local') throw new Error('queueCounts reads rabbitmqctl on this host: only with local servers');

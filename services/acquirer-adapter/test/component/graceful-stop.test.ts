@@ -65,14 +65,6 @@ describe('Acquirer adapter, graceful stop', function () {
     const orders = await system.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM acquirer.orders WHERE attempt_id = ANY($1) GROUP BY status', [attempts]);
     assert.deepEqual(orders, [{ status: 'APPROVED', n: attempts.length }]);
     const queue = namesFor(system.prefix).commandQueue('acquirer-adapter');
-    await pollUntil(
-      async () => {
-        const counts = (await system.queueCounts()).get(queue);
-        return counts?.ready === 0 && counts.unacked === 0;
-      },
-      10_000,
-      `${queue} empty, nothing unacknowledged`,
-      250,
-    );
+    await system.waitForQueueDrained(queue);
   });
 });

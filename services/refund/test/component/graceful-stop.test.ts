@@ -64,14 +64,6 @@ describe('Refund service, graceful stop', function () {
     const [ops] = await system.db.query<{ n: number }>('SELECT count(*)::int AS n FROM acquirer.refund_operations WHERE refund_id = ANY($1)', [refunds]);
     assert.equal(ops?.n, refunds.length, 'one acquirer operation per refund');
     const queue = namesFor(system.prefix).commandQueue('refund');
-    await pollUntil(
-      async () => {
-        const counts = (await system.queueCounts()).get(queue);
-        return counts?.ready === 0 && counts.unacked === 0;
-      },
-      10_000,
-      `${queue} empty, nothing unacknowledged`,
-      250,
-    );
+    await system.waitForQueueDrained(queue);
   });
 });

@@ -52,15 +52,7 @@ describe('Session service, graceful stop', function () {
     assert.equal(all[0]?.n, created.length, 'no session beyond the answered ones');
 
     const queue = namesFor(system.prefix).commandQueue('session');
-    await pollUntil(
-      async () => {
-        const counts = (await system.queueCounts()).get(queue);
-        return counts?.ready === 0 && counts.unacked === 0;
-      },
-      10_000,
-      `${queue} empty, nothing unacknowledged`,
-      250,
-    );
+    await system.waitForQueueDrained(queue);
   });
 });
 
