@@ -121,6 +121,19 @@ describe('messaging', function () {
       assert.deepEqual(reply.body, { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '3.3' });
     });
 
+    it('when a call is made before its client has attached to the broker (a process just started), then it waits for the channel and is answered', async () => {
+      const late = new Broker({ url: amqpUrl, prefix: server.prefix, log });
+      const early = new RpcClient(late, 3_000);
+      try {
+        const answer = early.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '3.4' });
+        await late.start();
+        await late.register(early);
+        assert.equal((await answer).status, 201);
+      } finally {
+        await late.stop();
+      }
+    });
+
     it('when the handler refuses with an AppError, then the caller gets the same code, detail and extensions', async () => {
       await assert.rejects(rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'ERR', rate: '1' }), (err: unknown) => {
         assert.ok(err instanceof AppError);

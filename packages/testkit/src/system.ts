@@ -160,13 +160,18 @@ export class TestSystem {
 
   readonly sandboxTerminal = SANDBOX_TERMINAL;
 
-  /** What the sandbox acquirer knows of an order of the test terminal (getOrderStatusExtended.do by orderNumber). */
-  async sandboxOrder(orderNumber: string): Promise<SandboxOrder> {
-    const response = await fetch(`${this.sandboxUrl}/payment/rest/getOrderStatusExtended.do`, {
+  /** One call to the sandbox acquirer's REST API as `terminal` (test mode's by default), as the adapter makes it. */
+  async sandboxCall(call: string, fields: Record<string, string>, terminal: { user: string; password: string } = SANDBOX_TERMINAL): Promise<Record<string, unknown>> {
+    const response = await fetch(`${this.sandboxUrl}/payment/rest/${call}`, {
       method: 'POST',
-      body: new URLSearchParams({ userName: SANDBOX_TERMINAL.user, password: SANDBOX_TERMINAL.password, orderNumber }),
+      body: new URLSearchParams({ userName: terminal.user, password: terminal.password, ...fields }),
     });
-    return (await response.json()) as SandboxOrder;
+    return (await response.json()) as Record<string, unknown>;
+  }
+
+  /** What the sandbox acquirer knows of an order (getOrderStatusExtended.do by orderNumber). */
+  async sandboxOrder(orderNumber: string, terminal?: { user: string; password: string }): Promise<SandboxOrder> {
+    return (await this.sandboxCall('getOrderStatusExtended.do', { orderNumber }, terminal)) as unknown as SandboxOrder;
   }
 
   /** The settings service `service` was given of its own (its keys, its neighbours' addresses). */

@@ -69,13 +69,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
   }
 
   /** A call to the sandbox on test mode's terminal, as the adapter makes it. */
-  async function sandbox(call: string, fields: Record<string, string>): Promise<Record<string, unknown>> {
-    const res = await fetch(`${system.sandboxUrl}/payment/rest/${call}`, {
-      method: 'POST',
-      body: new URLSearchParams({ userName: system.sandboxTerminal.user, password: system.sandboxTerminal.password, ...fields }),
-    });
-    return (await res.json()) as Record<string, unknown>;
-  }
+  const sandbox = (call: string, fields: Record<string, string>) => system.sandboxCall(call, fields);
 
   async function acquirerStatus(orderNumber: string): Promise<{ errorCode: string; orderStatus?: number; paymentAmountInfo?: { depositedAmount: number } }> {
     return (await sandbox('getOrderStatusExtended.do', { orderNumber })) as never;

@@ -63,11 +63,7 @@ describe('Acquirer adapter, payment.refund', function () {
 
   /** The order as the acquirer holds it, by the number it was registered under. */
   async function atSandbox(orderNumber: string, terminal = system.sandboxTerminal): Promise<SandboxOrder> {
-    const response = await fetch(`${system.sandboxUrl}/payment/rest/getOrderStatusExtended.do`, {
-      method: 'POST',
-      body: new URLSearchParams({ userName: terminal.user, password: terminal.password, orderNumber }),
-    });
-    return (await response.json()) as SandboxOrder;
+    return (await system.sandboxOrder(orderNumber, terminal)) as SandboxOrder;
   }
 
   async function operationsOf(attemptId: string): Promise<OperationRow[]> {
