@@ -244,6 +244,7 @@ const scenarios = {
       seconds: duration,
       amqpUrl,
       eventsExchange: `${prefix}.events`,
+      processes: new Map(children.map(({ name, child }) => [child.pid, name])),
     }),
   // One dispatcher: deliveries/s from a backlog to a receiver that verifies every signature (target 1,000/s).
   'webhook-saturated': async () => webhooks.saturated(Number(args['webhook-backlog'])),

@@ -11,6 +11,7 @@ import net from 'node:net';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 
+/** One keep-alive socket with at most one request in flight; answers need a Content-Length. */
 class Connection {
   constructor(host, port, onResponse) {
     this.socket = net.connect({ host, port, noDelay: true });
@@ -35,10 +36,11 @@ class Connection {
     const total = end + 4 + length;
     if (this.buffer.length < total) return;
     const status = Number(head.slice(9, 12));
+    const body = this.buffer.subarray(end + 4, total);
     this.buffer = this.buffer.subarray(total);
     const pending = this.pending;
     this.pending = undefined;
-    if (pending) onResponse(this, pending, status);
+    if (pending) onResponse(this, pending, status, head, body);
   }
 
   fail(onResponse) {
@@ -46,6 +48,48 @@ class Connection {
     this.pending = undefined;
     this.dead = true;
     if (pending) onResponse(this, pending, 0);
+  }
+}
+
+/** The bytes of one HTTP/1.1 request. */
+function requestBytes(host, { method, path, headers = {}, body }) {
+  let head = `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n`;
+  for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
+  const payload = body ? Buffer.from(body) : undefined;
+  head += payload ? `content-length: ${payload.length}\r\n\r\n` : '\r\n';
+  return payload ? Buffer.concat([Buffer.from(head, 'latin1'), payload]) : Buffer.from(head, 'latin1');
+}
+
+/**
+ * Keep-alive sockets to one origin, opened as needed. `exchange` resolves with
+ * { status, head, text }; status 0 when the connection failed.
+ */
+export class HttpClient {
+  constructor(origin) {
+    const target = new URL(origin);
+    this.host = `${target.hostname}:${target.port}`;
+    this.hostname = target.hostname;
+    this.port = Number(target.port);
+    this.idle = [];
+    this.all = [];
+    this.onResponse = (connection, resolve, status, head = '', body = Buffer.alloc(0)) => {
+      if (!connection.dead) this.idle.push(connection);
+      resolve({ status, head, text: body.toString('utf8') });
+    };
+  }
+
+  exchange(request) {
+    const bytes = requestBytes(this.host, request);
+    let connection = this.idle.pop();
+    if (!connection) {
+      connection = new Connection(this.hostname, this.port, this.onResponse);
+      this.all.push(connection);
+    }
+    return new Promise((resolve) => connection.send(bytes, resolve));
+  }
+
+  close() {
+    for (const c of this.all) c.socket.destroy();
   }
 }
 
@@ -83,18 +127,12 @@ export function openLoad({ url, rate, seconds, next }) {
       if (done + errors === total) finish();
     };
     const fire = (i, due) => {
-      const { method, path, headers = {}, body } = next(i);
-      let head = `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n`;
-      for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
-      const payload = body ? Buffer.from(body) : undefined;
-      head += payload ? `content-length: ${payload.length}\r\n\r\n` : '\r\n';
-      const bytes = payload ? Buffer.concat([Buffer.from(head, 'latin1'), payload]) : Buffer.from(head, 'latin1');
       let connection = idle.pop();
       if (!connection) {
         connection = new Connection(target.hostname, Number(target.port), onResponse);
         all.push(connection);
       }
-      connection.send(bytes, { due });
+      connection.send(requestBytes(host, next(i)), { due });
     };
     const tick = () => {
       const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);

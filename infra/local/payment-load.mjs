@@ -6,39 +6,26 @@
 //
 // Pages go straight to the checkout service, as the Kubernetes ingress routes
 // /checkout/ (the gateway's pass-through is a convenience of single-entry local
-// runs). Requests use node:http with kept-alive connections: the generator runs
-// on the same two cores as the system, so its own cost matters.
-import { Agent, request } from 'node:http';
+// runs). Requests go over raw keep-alive sockets (open-load.mjs): the generator
+// runs on the same two cores as the system, so its own cost matters. CPU by
+// process over the run is reported per payment.
 import amqp from 'amqplib';
-import { quantile } from './open-load.mjs';
+import { HttpClient, quantile } from './open-load.mjs';
+import { cpuWindow, perUnit } from './process-cpu.mjs';
 
-const agent = new Agent({ keepAlive: true, maxSockets: 512 });
-
-/** One HTTP exchange; resolves with the status, the headers and the body text. */
-function exchange(method, url, { body, headers = {} } = {}) {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const payload = body === undefined ? undefined : Buffer.from(body);
-    const req = request(
-      { hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, agent, headers: payload ? { ...headers, 'content-length': payload.length } : headers },
-      (res) => {
-        const chunks = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+/** The value of header `name` in a response head, or undefined. */
+function header(head, name) {
+  return new RegExp(`\\r\\n${name}:\\s*([^\\r]*)`, 'i').exec(head)?.[1];
 }
 
 const CARD = new URLSearchParams({ card_number: '4242424242424242', expiry: '12/34', cvc: '123', cardholder_name: 'Bench Buyer' }).toString();
 
 /**
- * @param {{ baseUrl: string, checkoutUrl: string, keys: string[], rate: number, seconds: number, amqpUrl: string, eventsExchange: string, timeoutMs?: number }} options
+ * @param {{ baseUrl: string, checkoutUrl: string, keys: string[], rate: number, seconds: number, amqpUrl: string, eventsExchange: string, processes: Map<number, string>, timeoutMs?: number }} options
  */
-export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, amqpUrl, eventsExchange, timeoutMs = 10_000 }) {
+export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, amqpUrl, eventsExchange, processes, timeoutMs = 10_000 }) {
+  const api = new HttpClient(baseUrl);
+  const pages = new HttpClient(checkoutUrl);
   const connection = await amqp.connect(amqpUrl, { noDelay: true });
   const channel = await connection.createChannel();
   const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
@@ -62,7 +49,9 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
   async function onePayment(due) {
     sequence += 1;
     const key = keys[sequence % keys.length];
-    const created = await exchange('POST', `${baseUrl}/api/v1/gateway/sessions/`, {
+    const created = await api.exchange({
+      method: 'POST',
+      path: '/api/v1/gateway/sessions/',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         amount: '125.500',
@@ -76,12 +65,12 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
     if (created.status !== 201) return fail(`create ${created.status}`);
     const session = JSON.parse(created.text);
     const succeeded = new Promise((resolve) => waiting.set(session.id, resolve));
-    const pageUrl = `${checkoutUrl}${new URL(session.checkout_url).pathname}`;
-    const page = await exchange('GET', pageUrl);
+    const pagePath = new URL(session.checkout_url).pathname;
+    const page = await pages.exchange({ method: 'GET', path: pagePath });
     if (page.status !== 200) return fail(`page ${page.status}`);
-    const paid = await exchange('POST', `${pageUrl}/pay`, { body: CARD, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const paid = await pages.exchange({ method: 'POST', path: `${pagePath}/pay`, body: CARD, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     if (paid.status !== 303) return fail(`pay ${paid.status}`);
-    const result = await exchange('GET', new URL(paid.headers.location, pageUrl).toString());
+    const result = await pages.exchange({ method: 'GET', path: header(paid.head, 'location') });
     if (!result.text.includes('Payment successful')) return fail(`result ${result.status}`);
     const timer = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs));
     const outcome = await Promise.race([succeeded, timer]);
@@ -90,6 +79,7 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
     latencies.push(performance.now() - due);
   }
 
+  const cpu = cpuWindow(processes);
   const start = performance.now();
   const total = Math.round(rate * seconds);
   const inFlight = [];
@@ -101,6 +91,9 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
   }
   await Promise.all(inFlight);
   const elapsed = (performance.now() - start) / 1000;
+  const spent = cpu.stop();
+  api.close();
+  pages.close();
   await connection.close();
   latencies.sort((a, b) => a - b);
   const round = (v) => Math.round(v * 10) / 10;
@@ -112,5 +105,6 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
     max: round(latencies.at(-1) ?? NaN),
     completed: latencies.length,
     failed: Object.fromEntries(failures),
+    cpuMsPerPayment: perUnit(spent, Math.max(1, latencies.length)),
   };
 }

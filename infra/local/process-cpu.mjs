@@ -1,0 +1,60 @@
+// CPU time by process over a window, read from /proc (Linux): the services the
+// benchmark started (by pid), the servers (PostgreSQL, RabbitMQ, Redis, by
+// command name, every backend and helper process included) and the load
+// generator itself. Dividing by the work done in the window gives CPU per unit
+// of work, a steadier figure than throughput on a shared, noisy machine.
+import { readdirSync, readFileSync } from 'node:fs';
+
+const TICKS_PER_SECOND = 100;
+const SERVERS = [
+  ['postgres', /^postgres/],
+  ['rabbitmq', /^(beam\.smp|erl_child_setup|epmd|inet_gethost)/],
+  ['redis', /^redis-server/],
+];
+
+/** `named` maps pids to names; returns CPU seconds by name so far. */
+function snapshot(named) {
+  const totals = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid ...: comm may hold spaces, so split after its closing parenthesis.
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    const name = named.get(Number(entry)) ?? SERVERS.find(([, pattern]) => pattern.test(comm))?.[0];
+    if (name) totals.set(name, (totals.get(name) ?? 0) + seconds);
+  }
+  return totals;
+}
+
+/**
+ * Starts a window; `stop()` returns CPU seconds by name spent during it.
+ * `named` maps the pids of the processes to report by name (the generator's
+ * own pid is added as "load generator").
+ */
+export function cpuWindow(named) {
+  const names = new Map(named);
+  names.set(process.pid, 'load generator');
+  const before = snapshot(names);
+  return {
+    stop() {
+      const after = snapshot(names);
+      const spent = new Map();
+      for (const [name, seconds] of after) spent.set(name, seconds - (before.get(name) ?? 0));
+      return spent;
+    },
+  };
+}
+
+/** CPU ms per unit of work by name, largest first, with the total. */
+export function perUnit(spent, units) {
+  const rows = [...spent].filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1]);
+  const ms = (seconds) => Math.round(((seconds * 1000) / units) * 100) / 100;
+  return { ...Object.fromEntries(rows.map(([name, seconds]) => [name, ms(seconds)])), total: ms(rows.reduce((sum, [, s]) => sum + s, 0)) };
+}
