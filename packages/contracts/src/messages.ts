@@ -118,6 +118,14 @@ export const PaymentStep = Type.Object({
 });
 export type PaymentStep = Static<typeof PaymentStep>;
 
+/**
+ * A payment step as the hosted page gets it from the session service: the
+ * adapter's answer and, when the session recorded its outcome with it, the
+ * session as it now stands, so the page can answer without looking again.
+ */
+export const CheckoutStep = Type.Object({ ...PaymentStep.properties, session: Type.Optional(CheckoutView) });
+export type CheckoutStep = Static<typeof CheckoutStep>;
+
 export const TerminalStatus = Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('missing'), Type.Literal('rejected')]);
 export type TerminalStatus = Static<typeof TerminalStatus>;
 
@@ -176,12 +184,12 @@ export const commands = {
       card: Type.String({ minLength: 1, maxLength: 4096 }),
       term_url: Type.String(),
     }),
-    reply: PaymentStep,
+    reply: CheckoutStep,
   },
   'attempt.finish_3ds': {
     service: 'session',
     request: Type.Object({ session_id: Type.String(), link_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: 8192 }) }),
-    reply: PaymentStep,
+    reply: CheckoutStep,
   },
   'payment.authorize': {
     service: 'acquirer-adapter',

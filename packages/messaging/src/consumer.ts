@@ -33,10 +33,11 @@ export interface EventConsumerOptions {
   afterCommit?: () => void;
   /**
    * True when this replica knows the message's effect is already committed
-   * (it applied the same change by another path): the message is acked
-   * without a transaction. Only a hint; without it the inbox decides.
+   * (it applied the same change by another path, or is applying it and
+   * answers once that commits): the message is acked without a transaction.
+   * Only a hint; without it the inbox decides.
    */
-  alreadyApplied?: (envelope: Envelope) => boolean;
+  alreadyApplied?: (envelope: Envelope) => boolean | Promise<boolean>;
 }
 
 /**
@@ -94,7 +95,7 @@ export class EventConsumer extends QueueConsumer {
     if (!envelope) return;
     const handler = isEventType(envelope.type) ? this.options.handlers[envelope.type] : undefined;
     const type = isEventType(envelope.type) ? envelope.type : 'unknown';
-    if (!handler || this.options.alreadyApplied?.(envelope)) {
+    if (!handler || (await this.options.alreadyApplied?.(envelope))) {
       eventsHandled.inc({ type, outcome: 'skipped' });
       settle(() => channel.ack(msg));
       return;

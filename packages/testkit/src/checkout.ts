@@ -14,7 +14,11 @@ export interface PageAnswer {
   html: string;
 }
 
-/** Submits the card form of `checkoutUrl`'s page and follows the page's own redirect to its result. */
+/**
+ * Submits the card form of `checkoutUrl`'s page: a payment that closed the
+ * session is answered at once; otherwise the page's own redirect to its
+ * result is followed.
+ */
 export async function payOnPage(checkoutUrl: string, card: CardForm): Promise<PageAnswer> {
   const form = new URLSearchParams({ expiry: '12/34', cvc: '123', cardholder_name: 'Amina Ben Salah', ...card });
   const posted = await fetch(`${checkoutUrl}/pay`, { method: 'POST', body: form, redirect: 'manual' });

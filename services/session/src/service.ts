@@ -65,7 +65,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
       },
       afterCommit: () => relay.wake(),
       // The outcome usually came in the adapter's answer already, on this replica.
-      alreadyApplied: (envelope) => outcomes.recorded.has((envelope.data as { attempt_id?: string }).attempt_id ?? ''),
+      alreadyApplied: async (envelope) => outcomes.recorded.has((envelope.data as { attempt_id?: string }).attempt_id ?? ''),
     }),
   );
   await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: config.commandPrefetch }));

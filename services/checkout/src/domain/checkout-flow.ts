@@ -5,7 +5,7 @@
  * a page that refreshes there, because a redirect answering a form post
  * would break the page's form-action 'self' policy.
  */
-import { newId, type CheckoutView, type CommandReply, type CommandRequest, type CommandType, type PaymentStep } from '@gateway/contracts';
+import { newId, type CheckoutStep, type CheckoutView, type CommandReply, type CommandRequest, type CommandType } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import { RpcTimeoutError } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
@@ -73,7 +73,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
   // The card is sealed for this attempt alone, so the page names the attempt.
   const attemptId = newId('pa');
   const sealed = deps.cards.seal(check.card, attemptId);
-  let step: PaymentStep;
+  let step: CheckoutStep;
   try {
     step = await paymentStep(deps, () =>
       deps.call('attempt.pay', { ...link, attempt_id: attemptId, card: sealed, term_url: `${pageUrl(deps, token)}/3ds` }, deps.paymentTimeoutMs),
@@ -86,7 +86,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
   if (step.outcome === 'challenge' && step.challenge) {
     return { status: 200, html: renderChallengePage({ acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attemptId, termUrl: step.challenge.term_url }) };
   }
-  return toResult(token);
+  return afterStep(token, step);
 }
 
 /** The buyer is back from 3-D Secure (the TermUrl): the session has the adapter finish and confirm. */
@@ -97,13 +97,23 @@ export async function returnFromChallenge(deps: FlowDeps, token: string, form: R
   const attemptId = typeof form.MD === 'string' ? form.MD : '';
   if (paRes && attemptId) {
     try {
-      await paymentStep(deps, () => deps.call('attempt.finish_3ds', { ...link, attempt_id: attemptId, pa_res: paRes }, deps.paymentTimeoutMs));
+      return afterStep(token, await paymentStep(deps, () => deps.call('attempt.finish_3ds', { ...link, attempt_id: attemptId, pa_res: paRes }, deps.paymentTimeoutMs)));
     } catch (err) {
       // An attempt that is not this link's, or not awaiting 3-D Secure: the result page shows where things stand.
       if (!(err instanceof AppError)) throw err;
     }
   }
   return toResult(token);
+}
+
+/**
+ * After a payment step: a session the step closed is answered at once
+ * (leaving for the merchant, or the final page), as a refresh can pay
+ * nothing; one that can still take a card goes to its result page (a GET),
+ * so that a refresh never sends the card again.
+ */
+function afterStep(token: string, step: CheckoutStep): Answer {
+  return (step.session && closedAnswer(step.session)) ?? toResult(token);
 }
 
 /** Where the buyer lands after a payment step. */
@@ -114,20 +124,25 @@ export async function showResult(deps: FlowDeps, token: string): Promise<Answer>
   // still PROCESSING awaits the acquirer, and the processing page looks again.
   const view = await viewOf(deps, link);
   if (!view) return expired('expired');
+  const closed = closedAnswer(view);
+  if (closed) return closed;
+  return view.status === 'PROCESSING' ? processing(deps, token, view) : { status: 200, html: renderPaymentPage(formView(token, view)) };
+}
+
+/** The answer for a session that can take no more payments; undefined while it can. */
+function closedAnswer(view: CheckoutView): Answer | undefined {
   switch (view.status) {
     case 'SUCCEEDED':
       return view.return_url
         ? { status: 200, html: renderRedirectPage(withSessionId(view.return_url, view.session_id), 'Payment successful') }
         : { status: 200, html: renderOutcomePage('succeeded', 'Thank you: your payment was received.', orderView(view)) };
-    case 'CREATED':
-    case 'PENDING':
-      return { status: 200, html: renderPaymentPage(formView(token, view)) };
-    case 'PROCESSING':
-      return processing(deps, token, view);
     case 'EXPIRED':
       return expired('expired');
-    default:
+    case 'FAILED':
+    case 'CANCELED':
       return leave(view, view.status === 'CANCELED' ? 'The payment was canceled.' : 'The payment could not be completed.');
+    default:
+      return undefined;
   }
 }
 
@@ -157,7 +172,7 @@ async function viewOf(deps: FlowDeps, link: LinkRef): Promise<CheckoutView | und
 }
 
 /** Runs a payment step; no answer in time means the outcome is pending, shown as processing. */
-async function paymentStep(deps: FlowDeps, step: () => Promise<PaymentStep>): Promise<PaymentStep> {
+async function paymentStep(deps: FlowDeps, step: () => Promise<CheckoutStep>): Promise<CheckoutStep> {
   try {
     return await step();
   } catch (err) {

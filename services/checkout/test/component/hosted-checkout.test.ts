@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Big } from 'big.js';
 import type { Browser, Page } from 'playwright-core';
 import { TEST_CARDS, type SessionDetail, type SessionEventData } from '@gateway/contracts';
-import { BrokerTrace, payOnPage, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
+import { BrokerTrace, commandsHandled, eventsTaken, payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
 import { launchBrowser, payWith } from './browser.js';
 import { MerchantSite } from './merchant-site.js';
 
@@ -226,6 +226,46 @@ describe('Hosted checkout, in a browser', function () {
       assert.doesNotMatch(await page.content(), /ps_|Error:|at /);
       await page.close();
     }
+  });
+
+  it('when a card pays, then the pay answer itself leaves for return_url without another look at the session; a decline goes to the result page by 303', async () => {
+    const merchant = await system.newMerchant();
+    const sessionPort = system.ports.get('session') ?? 0;
+    const pay = async (checkoutUrl: string, card: string) =>
+      fetch(`${checkoutUrl}/pay`, {
+        method: 'POST',
+        redirect: 'manual',
+        body: new URLSearchParams({ card_number: card, expiry: '12/34', cvc: '123', cardholder_name: 'Amina Ben Salah' }),
+      });
+
+    const paying = await newSession(merchant);
+    const viewsBefore = await commandsHandled(sessionPort, 'checkout.view');
+    const recordedBefore = await eventsTaken(sessionPort, 'payment.approved', 'handled');
+    const skippedBefore = await eventsTaken(sessionPort, 'payment.approved', 'skipped');
+    const paid = await pay(paying.checkout_url ?? '', '4242424242424242');
+    assert.equal(paid.status, 200);
+    const html = await paid.text();
+    assert.match(html, /Payment successful/);
+    const target = new URL(shop.url('/thanks?order=42'));
+    target.searchParams.set('session_id', paying.id);
+    assert.ok(html.includes(target.toString().replaceAll('&', '&amp;')), 'the page leaves for return_url with session_id');
+    assert.equal(await commandsHandled(sessionPort, 'checkout.view'), viewsBefore);
+    assert.equal((await session(merchant, paying.id)).status, 'SUCCEEDED');
+    // The session recorded the outcome from the adapter's answer: its payment.approved is acked without a transaction of its own.
+    await pollUntil(async () => (await eventsTaken(sessionPort, 'payment.approved', 'skipped')) > skippedBefore, 5_000, 'payment.approved taken');
+    assert.equal(await eventsTaken(sessionPort, 'payment.approved', 'handled'), recordedBefore);
+
+    // A refresh re-posts the form: the closed session takes nothing more.
+    const again = await pay(paying.checkout_url ?? '', '4242424242424242');
+    assert.equal(again.status, 303);
+    assert.equal((await session(merchant, paying.id)).attempts.length, 1);
+
+    // Declined with attempts left, the card form comes back through a GET, so a refresh never sends the card again.
+    const declining = await newSession(merchant);
+    const declined = await pay(declining.checkout_url ?? '', '4000000000000002');
+    assert.equal(declined.status, 303);
+    assert.equal(declined.headers.get('location'), `${new URL(declining.checkout_url ?? '').pathname}/result`);
+    assert.equal((await session(merchant, declining.id)).status, 'PENDING');
   });
 
   it('when the card form is wrong, then the page names each field with 422, and nothing is started or sent to the acquirer', async () => {

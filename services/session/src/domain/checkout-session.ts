@@ -5,7 +5,7 @@
  * The buyer is authorised by the signed link the checkout service verified;
  * the session checks that the link is one it issued.
  */
-import type { CheckoutView, CommandRequest, PaymentStep, StartedAttempt } from '@gateway/contracts';
+import type { CheckoutStep, CheckoutView, CommandRequest, PaymentStep, StartedAttempt } from '@gateway/contracts';
 import { RpcTimeoutError } from '@gateway/messaging';
 import { describeError } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
@@ -37,11 +37,11 @@ export async function cancelForBuyer(deps: SessionDeps, ref: LinkRef, correlatio
 
 /**
  * Starts the attempt and has the adapter pay it. The adapter's answer
- * carries the outcome it committed, which is recorded here at once, so the
- * page's next look at the session already sees it; the adapter's event
- * records the same outcome if this answer is lost.
+ * carries the outcome it committed, which is recorded here at once and
+ * answered with the session as it now stands; the adapter's event records
+ * the same outcome if this answer is lost.
  */
-export async function payAttempt(deps: SessionDeps, request: CommandRequest<'attempt.pay'>, correlationId: string): Promise<PaymentStep> {
+export async function payAttempt(deps: SessionDeps, request: CommandRequest<'attempt.pay'>, correlationId: string): Promise<CheckoutStep> {
   const attempt = await startAttempt(deps, request, request.attempt_id);
   return adapterStep(deps, correlationId, () =>
     deps.adapter.call('payment.authorize', { attempt, card: request.card, term_url: request.term_url }, { timeoutMs: deps.adapterTimeoutMs, correlationId }),
@@ -49,7 +49,7 @@ export async function payAttempt(deps: SessionDeps, request: CommandRequest<'att
 }
 
 /** The buyer is back from 3-D Secure: the adapter finishes the payment; its outcome is recorded as above. */
-export async function finishChallenge(deps: SessionDeps, request: CommandRequest<'attempt.finish_3ds'>, correlationId: string): Promise<PaymentStep> {
+export async function finishChallenge(deps: SessionDeps, request: CommandRequest<'attempt.finish_3ds'>, correlationId: string): Promise<CheckoutStep> {
   const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
   if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
   return adapterStep(deps, correlationId, () =>
@@ -61,7 +61,7 @@ export async function finishChallenge(deps: SessionDeps, request: CommandRequest
   );
 }
 
-async function adapterStep(deps: SessionDeps, correlationId: string, call: () => Promise<{ body: PaymentStep }>): Promise<PaymentStep> {
+async function adapterStep(deps: SessionDeps, correlationId: string, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
   let step: PaymentStep;
   try {
     step = (await call()).body;
@@ -71,8 +71,11 @@ async function adapterStep(deps: SessionDeps, correlationId: string, call: () =>
     deps.log.warn({ err: describeError(err) }, 'payment step unanswered in time; the attempt stays PROCESSING');
     return { outcome: 'pending' };
   }
-  if (await recordStep(deps, step, correlationId, deps.clock())) deps.afterCommit();
-  return step;
+  const now = deps.clock();
+  const session = await recordStep(deps, step, correlationId, now);
+  if (!session) return step;
+  deps.afterCommit();
+  return { ...step, session: toCheckoutView(session, now) };
 }
 
 async function startAttempt(deps: SessionDeps, ref: LinkRef, attemptId: string): Promise<StartedAttempt> {

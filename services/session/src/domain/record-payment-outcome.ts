@@ -6,14 +6,15 @@
  * The outcome arrives twice: in the adapter's answer to the payment, and as
  * its payment.* event (the only way when the answer was lost). Whichever
  * comes first moves the attempt; the other finds it resolved and changes
- * nothing, so session.succeeded or session.failed is emitted once.
+ * nothing, so session.succeeded or session.failed is emitted once. On the
+ * replica that recorded the answer, the event is acked without a transaction.
  */
 import type { EventData, PaymentStep } from '@gateway/contracts';
 import type { PoolClient } from '@gateway/db';
 import { enqueue, eventEnvelope } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { AttemptOutcome, SessionRepository } from '../db/session.repository.js';
-import { toEventPayload } from './session.js';
+import { toEventPayload, type SessionRow } from './session.js';
 
 export interface OutcomeDeps {
   sessions: SessionRepository;
@@ -23,40 +24,52 @@ export interface OutcomeDeps {
 }
 
 /**
- * The attempts whose outcome this replica recorded from the adapter's
- * answer, so that the same outcome arriving as an event needs no
- * transaction. Bounded; forgetting one only costs that transaction.
+ * The attempts whose outcome this replica is recording or has recorded from
+ * the adapter's answer, so that the same outcome arriving as an event needs
+ * no transaction: the event waits for a recording in flight instead of
+ * queueing behind its row lock. Bounded; forgetting one only costs that
+ * transaction.
  */
 export class RecordedAttempts {
-  private readonly ids = new Set<string>();
+  private readonly recordings = new Map<string, Promise<boolean>>();
 
   constructor(private readonly capacity = 20_000) {}
 
-  add(attemptId: string): void {
-    if (this.ids.size >= this.capacity) this.ids.delete(this.ids.values().next().value ?? '');
-    this.ids.add(attemptId);
+  /** Notes a recording of the attempt's outcome; `committed` resolves true once it has committed. */
+  track(attemptId: string, committed: Promise<boolean>): void {
+    if (this.recordings.size >= this.capacity) this.recordings.delete(this.recordings.keys().next().value ?? '');
+    this.recordings.set(attemptId, committed);
   }
 
-  has(attemptId: string): boolean {
-    return this.ids.has(attemptId);
+  /** Whether this replica has committed the attempt's outcome, once any recording in flight ends. */
+  async has(attemptId: string): Promise<boolean> {
+    return (await this.recordings.get(attemptId)) ?? false;
   }
 }
 
-/** The outcome carried by the adapter's answer, recorded in its own transaction. */
-export async function recordStep(deps: OutcomeDeps, step: PaymentStep, correlationId: string, now: Date): Promise<boolean> {
+/**
+ * The outcome carried by the adapter's answer, recorded in its own
+ * transaction. Answers the session when this call moved it.
+ */
+export async function recordStep(deps: OutcomeDeps, step: PaymentStep, correlationId: string, now: Date): Promise<SessionRow | undefined> {
   const { approved, declined } = step;
   const outcome = approved ?? declined;
-  if (!outcome) return false;
-  const moved = await deps.sessions.transaction(async (tx) =>
-    approved ? recordApproval(deps, approved, correlationId, tx) : declined ? recordDecline(deps, declined, correlationId, now, tx) : false,
+  if (!outcome) return undefined;
+  const moved = deps.sessions.transaction(async (tx) =>
+    approved ? recordApproval(deps, approved, correlationId, tx) : declined ? recordDecline(deps, declined, correlationId, now, tx) : undefined,
   );
-  // Committed, whichever path moved it.
-  deps.recorded.add(outcome.attempt_id);
+  deps.recorded.track(
+    outcome.attempt_id,
+    moved.then(
+      () => true,
+      () => false,
+    ),
+  );
   return moved;
 }
 
-/** Returns whether this call moved the attempt (and enqueued session.succeeded). */
-export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment.approved'>, correlationId: string, tx: PoolClient): Promise<boolean> {
+/** Answers the session when this call moved the attempt (and enqueued session.succeeded). */
+export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment.approved'>, correlationId: string, tx: PoolClient): Promise<SessionRow | undefined> {
   const outcome: AttemptOutcome = {
     attemptId: data.attempt_id,
     status: 'SUCCEEDED',
@@ -70,7 +83,7 @@ export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment
     at: new Date(data.paid_at),
   };
   const session = await settle(deps, outcome, tx);
-  if (!session) return false;
+  if (!session) return undefined;
   const payload = {
     ...toEventPayload(session),
     paid_at: data.paid_at,
@@ -84,11 +97,17 @@ export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment
     },
   };
   await enqueue(tx, [eventEnvelope('session.succeeded', { merchant_id: session.merchant_id, webhook_url: session.webhook_url, session: payload }, correlationId)]);
-  return true;
+  return session;
 }
 
-/** Returns whether this call moved the attempt (and enqueued session.failed). */
-export async function recordDecline(deps: OutcomeDeps, data: EventData<'payment.declined'>, correlationId: string, at: Date, tx: PoolClient): Promise<boolean> {
+/** Answers the session when this call moved the attempt (and enqueued session.failed). */
+export async function recordDecline(
+  deps: OutcomeDeps,
+  data: EventData<'payment.declined'>,
+  correlationId: string,
+  at: Date,
+  tx: PoolClient,
+): Promise<SessionRow | undefined> {
   const outcome: AttemptOutcome = {
     attemptId: data.attempt_id,
     status: 'FAILED',
@@ -102,7 +121,7 @@ export async function recordDecline(deps: OutcomeDeps, data: EventData<'payment.
     at,
   };
   const session = await settle(deps, outcome, tx);
-  if (!session) return false;
+  if (!session) return undefined;
   const payload = {
     ...toEventPayload(session),
     last_failure_code: session.last_failure_code,
@@ -111,7 +130,7 @@ export async function recordDecline(deps: OutcomeDeps, data: EventData<'payment.
     can_retry: session.status === 'PENDING',
   };
   await enqueue(tx, [eventEnvelope('session.failed', { merchant_id: session.merchant_id, webhook_url: session.webhook_url, session: payload }, correlationId)]);
-  return true;
+  return session;
 }
 
 /** Resolves the attempt and moves its session on; undefined when there is nothing to announce. */
