@@ -5,6 +5,7 @@
  * `labelRoute` or read from express's matched route; a request nothing
  * matched is `unmatched`. Raw paths never become labels: they carry ids.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { counter, histogram, renderMetrics, secondsSince } from '@gateway/observability';
 
@@ -46,6 +47,17 @@ export function routeLabel(req: Request, res: Response): string {
   return typeof path === 'string' ? `${req.baseUrl}${path}` : UNMATCHED_ROUTE;
 }
 
+/** Counts and times one request, from now until its answer is finished; `route` names it then. */
+export function timeRequest(req: IncomingMessage, res: ServerResponse, route: () => string): void {
+  const start = process.hrtime.bigint();
+  res.once('finish', () => {
+    const method = req.method !== undefined && METHODS.has(req.method) ? req.method : 'OTHER';
+    const s = series(route(), method, String(res.statusCode));
+    s.count();
+    s.observe(secondsSince(start));
+  });
+}
+
 /** Express middleware that counts and times every request that passes it. */
 export function httpMetrics(): RequestHandler {
   return (req, res, next) => {
@@ -54,13 +66,7 @@ export function httpMetrics(): RequestHandler {
       return;
     }
     res.locals[TIMED] = true;
-    const start = process.hrtime.bigint();
-    res.once('finish', () => {
-      const method = METHODS.has(req.method) ? req.method : 'OTHER';
-      const s = series(routeLabel(req, res), method, String(res.statusCode));
-      s.count();
-      s.observe(secondsSince(start));
-    });
+    timeRequest(req, res, () => routeLabel(req, res));
     next();
   };
 }

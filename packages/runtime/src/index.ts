@@ -58,7 +58,7 @@ export interface Listening {
 const IDLE_GRACE_ON_CLOSE_MS = 1_000;
 
 /** Listens on `port` (0 picks a free one) on all interfaces. */
-export async function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Listening> {
+export async function listen(app: (req: IncomingMessage, res: ServerResponse) => void, port: number, host = '0.0.0.0'): Promise<Listening> {
   const server = createServer();
   server.keepAliveTimeout = 65_000;
   // Requests under way on each open connection, so that a close can tell idle connections from busy ones.

@@ -6,7 +6,7 @@ import { Delays } from './delays.js';
 import { AcsTokens } from './domain/acs-tokens.js';
 import { OrderStore } from './domain/order.store.js';
 import type { Sandbox } from './domain/sandbox.js';
-import { createSandboxApp } from './http/app.js';
+import { createSandboxHandler } from './http/app.js';
 
 export { loadSandboxConfig, type SandboxConfig } from './config.js';
 
@@ -26,7 +26,7 @@ export async function startSandbox(config: SandboxConfig, log: Logger, options: 
     now: options.now ?? (() => new Date()),
     wait: (ms) => delays.wait(ms),
   };
-  const http = await listen(createSandboxApp({ sandbox, terminals: config.terminals, log }), config.port);
+  const http = await listen(createSandboxHandler({ sandbox, terminals: config.terminals, log }), config.port);
   return {
     port: http.port,
     async stop() {

@@ -1,19 +1,22 @@
 /** The sandbox's HTTP surface: health, the acquirer REST API and the issuer's 3-D Secure page. */
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { describeError } from '@gateway/observability';
 import { addHealthRoutes } from '@gateway/runtime';
 import { acsRouter } from './acs.page.js';
 import { bodyError, notFound } from './responses.js';
-import { restRouter, type RestDependencies } from './rest.routes.js';
+import { isRestPath, restHandler, type RestDependencies } from './rest.routes.js';
 
-/** The express app: /healthz, /readyz, /payment/rest/*, /acs; anything else is 404. */
-export function createSandboxApp(deps: RestDependencies): Express {
+/**
+ * The request listener: /payment/rest/* on its own handler; /healthz,
+ * /readyz, /metrics and /acs through express; anything else is 404.
+ */
+export function createSandboxHandler(deps: RestDependencies): (req: IncomingMessage, res: ServerResponse) => void {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   // No dependencies: alive is ready.
   addHealthRoutes(app, {});
-  app.use('/payment/rest', restRouter(deps));
   app.use(acsRouter(deps.sandbox, deps.log));
   app.use((_req, res) => notFound(res));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
@@ -25,5 +28,6 @@ export function createSandboxApp(deps: RestDependencies): Express {
       .type('text/plain')
       .send(rejected ? 'Bad Request' : 'Internal Server Error');
   });
-  return app;
+  const rest = restHandler(deps);
+  return (req, res) => (isRestPath(req.url) ? rest(req, res) : app(req, res));
 }

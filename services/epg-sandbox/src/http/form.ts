@@ -2,7 +2,7 @@
 import { EpgError } from '../domain/epg-error.js';
 import type { CallParams } from '../domain/sandbox.js';
 
-/** The fields of a form parsed by express.urlencoded({ extended: false }) or a simple query string. */
+/** The fields of a form or a simple query string, a field given more than once as an array of its values. */
 export class FormFields implements CallParams {
   constructor(private readonly fields: Readonly<Record<string, unknown>>) {}
 

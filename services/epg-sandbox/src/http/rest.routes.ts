@@ -2,9 +2,15 @@
  * /payment/rest/: every call takes the same path: known call and POST, a form
  * body, the terminal's credentials, then the call itself; any refusal becomes
  * HTTP 200 with its errorCode, and one log line tells what happened.
+ *
+ * Served on node:http directly rather than through express: the adapter calls
+ * it three times per payment, and express's router and body parser cost about
+ * three times what this whole path does (measured: 285-330 against 90-94 µs of
+ * CPU per call at 1,000 calls/s on this 2-vCPU machine).
  */
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeError, type Logger } from '@gateway/observability';
+import { timeRequest } from '@gateway/runtime';
 import { EpgError, type EpgReply } from '../domain/epg-error.js';
 import { finish3ds } from '../domain/finish-3ds.js';
 import { getOrderStatus } from '../domain/get-order-status.js';
@@ -15,13 +21,15 @@ import { reverseOrder } from '../domain/reverse-order.js';
 import type { Call, Sandbox } from '../domain/sandbox.js';
 import { authenticate } from '../domain/terminals.js';
 import { FormFields } from './form.js';
-import { bodyError, methodNotAllowed, notFound } from './responses.js';
 
 export interface RestDependencies {
   readonly sandbox: Sandbox;
   readonly terminals: ReadonlyMap<string, string>;
   readonly log: Logger;
 }
+
+export const REST_PATH = '/payment/rest/';
+const ROUTE = `${REST_PATH}:call`;
 
 const CALLS: ReadonlyMap<string, Call> = new Map<string, Call>([
   ['register.do', registerOrder],
@@ -33,39 +41,55 @@ const CALLS: ReadonlyMap<string, Call> = new Map<string, Call>([
 ]);
 
 /** Small: the largest legitimate call is a register.do with a description. */
-const BODY_LIMIT = '16kb';
+const BODY_LIMIT_BYTES = 16 * 1024;
+const FIELD_LIMIT = 100;
 
-/** The router mounted at /payment/rest. */
-export function restRouter(deps: RestDependencies): Router {
-  const router = express.Router();
-  router.use((req, res, next) => {
-    if (!CALLS.has(callName(req))) return notFound(res);
-    if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
-    next();
-  });
-  router.use(express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 100 }));
-  router.use((req, res, next) => {
-    handleCall(deps, req, res).catch(next);
-  });
-  router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const call = callName(req);
-    const rejected = bodyError(err);
-    if (rejected) {
-      deps.log.info({ call, errorCode: '4', reason: rejected.type }, 'call refused');
-      res.status(rejected.status === 413 ? 413 : 200).json({ errorCode: '4', errorMessage: 'Unreadable request body' });
-      return;
-    }
-    deps.log.error({ call, err: describeError(err) }, 'call failed');
-    if (!res.headersSent) res.status(500).json({ errorCode: '7', errorMessage: 'System error' });
-  });
-  return router;
+/** Why a body cannot be read as the call's form; answered with errorCode "4". */
+class UnreadableBody extends Error {
+  constructor(
+    readonly reason: string,
+    readonly status: 200 | 413 = 200,
+  ) {
+    super(reason);
+  }
 }
 
-async function handleCall(deps: RestDependencies, req: Request, res: Response): Promise<void> {
-  const name = callName(req);
-  const call = CALLS.get(name);
-  if (!call) return notFound(res);
-  const form = req.is('application/x-www-form-urlencoded') && isRecord(req.body) ? new FormFields(req.body) : undefined;
+/** Whether `url` is one of the protocol's paths (or an unknown one under it). */
+export function isRestPath(url: string | undefined): boolean {
+  return url?.startsWith(REST_PATH) ?? false;
+}
+
+/** The request listener for every path under /payment/rest/. */
+export function restHandler(deps: RestDependencies): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    timeRequest(req, res, () => ROUTE);
+    const name = callName(req.url ?? '');
+    const call = CALLS.get(name);
+    if (!call) return plain(res, 404, 'Not Found');
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      return plain(res, 405, 'Method Not Allowed');
+    }
+    readForm(req)
+      .then(
+        (form) => handleCall(deps, name, call, form),
+        (err: unknown) => {
+          if (!(err instanceof UnreadableBody)) throw err;
+          deps.log.info({ call: name, errorCode: '4', reason: err.reason }, 'call refused');
+          return { status: err.status, reply: { errorCode: '4', errorMessage: 'Unreadable request body' } as EpgReply };
+        },
+      )
+      .then(
+        ({ status, reply }) => json(res, status, reply),
+        (err: unknown) => {
+          deps.log.error({ call: name, err: describeError(err) }, 'call failed');
+          if (!res.headersSent) json(res, 500, { errorCode: '7', errorMessage: 'System error' });
+        },
+      );
+  };
+}
+
+async function handleCall(deps: RestDependencies, name: string, call: Call, form: FormFields | undefined): Promise<{ status: 200; reply: EpgReply }> {
   let terminal: string | undefined;
   let reply: EpgReply;
   try {
@@ -87,15 +111,66 @@ async function handleCall(deps: RestDependencies, req: Request, res: Response): 
     },
     'call',
   );
-  res.json(reply);
+  return { status: 200, reply };
 }
 
-function callName(req: Request): string {
-  return req.path.slice(1);
+/**
+ * The body as form fields; undefined when it is not a form at all. Refuses a
+ * body over the limit (413), too many fields (413) or a charset other than
+ * UTF-8, as the protocol's servlet does.
+ */
+function readForm(req: IncomingMessage): Promise<FormFields | undefined> {
+  const type = (req.headers['content-type'] ?? '').toLowerCase().split(';');
+  const isForm = type[0]?.trim() === 'application/x-www-form-urlencoded';
+  const charset = type
+    .slice(1)
+    .map((parameter) => parameter.trim())
+    .find((parameter) => parameter.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replaceAll('"', '');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit the rest is read and dropped, so the answer does not race the upload.
+      if (size <= BODY_LIMIT_BYTES) chunks.push(chunk);
+    });
+    req.once('error', reject);
+    req.once('end', () => {
+      if (size > BODY_LIMIT_BYTES) return reject(new UnreadableBody('entity.too.large', 413));
+      if (!isForm) return resolve(undefined);
+      if (charset !== undefined && charset !== 'utf-8') return reject(new UnreadableBody('charset.unsupported'));
+      const params = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      const fields: Record<string, string | string[]> = {};
+      let count = 0;
+      for (const [key, value] of params) {
+        count += 1;
+        if (count > FIELD_LIMIT) return reject(new UnreadableBody('parameters.too.many', 413));
+        const seen = fields[key];
+        fields[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+      }
+      resolve(new FormFields(fields));
+    });
+  });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The call named by the path: what follows /payment/rest/, without a query; '' when that is not one name. */
+function callName(url: string): string {
+  const path = url.slice(REST_PATH.length).split('?')[0] ?? '';
+  return path.includes('/') ? '' : path;
+}
+
+function json(res: ServerResponse, status: number, reply: EpgReply): void {
+  const body = JSON.stringify(reply);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** A plain-text answer, as a servlet container gives for paths and methods it does not serve. */
+function plain(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
 }
 
 function stringField(reply: EpgReply, name: string): string | undefined {

@@ -65,6 +65,36 @@ describe('epg-sandbox: credentials and routing', () => {
     assert.equal(res.body.errorCode, '4');
   });
 
+  it('When the form has more than 100 fields, then 413 with errorCode "4"; a charset other than UTF-8, errorCode "4"', async () => {
+    const many = new URLSearchParams(TERMINAL);
+    for (let i = 0; i < 100; i += 1) many.append(`f${i}`, 'x');
+    const tooMany = await read(
+      await fetch(`${sandbox.baseUrl}/payment/rest/getOrderStatusExtended.do`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: many.toString(),
+      }),
+    );
+    assert.equal(tooMany.status, 413);
+    assert.equal(tooMany.body.errorCode, '4');
+    const latin = await read(
+      await fetch(`${sandbox.baseUrl}/payment/rest/getOrderStatusExtended.do`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=iso-8859-1' },
+        body: new URLSearchParams({ ...TERMINAL, orderNumber: 'x' }).toString(),
+      }),
+    );
+    assert.equal(latin.status, 200);
+    assert.equal(latin.body.errorCode, '4');
+  });
+
+  it('When calls are answered, then /metrics counts them under the route /payment/rest/:call, never the raw path', async () => {
+    await sandbox.call('getOrderStatusExtended.do', { orderNumber: 'metrics-1' });
+    const text = await (await fetch(`${sandbox.baseUrl}/metrics`)).text();
+    assert.match(text, /gateway_http_requests_total\{[^}]*route="\/payment\/rest\/:call"[^}]*method="POST"[^}]*status="200"[^}]*\} [1-9]/);
+    assert.doesNotMatch(text, /route="\/payment\/rest\/getOrderStatusExtended\.do"/);
+  });
+
   it('When a field is given twice, then errorCode "5"', async () => {
     const body = new URLSearchParams({ ...TERMINAL, orderNumber: 'a' });
     body.append('orderNumber', 'b');
