@@ -156,6 +156,7 @@ log(`seeded ${keys.length} merchants`);
 const autocannon = (await import('autocannon')).default;
 const base = `http://127.0.0.1:${gatewayPort}/api/v1`;
 let sequence = 0;
+let paymentsWarm = false;
 
 function createRequest(req) {
   sequence += 1;
@@ -234,18 +235,27 @@ const scenarios = {
         overallRate: Number(args.rate),
       }),
     ),
-  // Whole payments at a fixed rate (the issue-3 target: 150/s, p99 under 250 ms).
-  'payment-open-rate': async () =>
-    paymentLoad({
-      baseUrl: `http://127.0.0.1:${gatewayPort}`,
-      checkoutUrl: 'http://127.0.0.1:18181',
-      keys,
-      rate: Number(args['payment-rate']),
-      seconds: duration,
-      amqpUrl,
-      eventsExchange: `${prefix}.events`,
-      processes: new Map(children.map(({ name, child }) => [child.pid, name])),
-    }),
+  // Whole payments at a fixed rate (the issue-3 target: 150/s, p99 under 250 ms), after a warm-up.
+  'payment-open-rate': async () => {
+    const payments = (rate, seconds) =>
+      paymentLoad({
+        baseUrl: `http://127.0.0.1:${gatewayPort}`,
+        checkoutUrl: 'http://127.0.0.1:18181',
+        keys,
+        rate,
+        seconds,
+        amqpUrl,
+        eventsExchange: `${prefix}.events`,
+        processes: new Map(children.map(({ name, child }) => [child.pid, name])),
+      });
+    // A running system is warm: its code compiled and its connections open. The first run starts from there too.
+    if (!paymentsWarm) {
+      const warm = await payments(40, 10);
+      log(`payment warm-up (40/s for 10 s, not counted): ${warm.completed} paid, p50 ${warm.p50} ms`);
+      paymentsWarm = true;
+    }
+    return payments(Number(args['payment-rate']), duration);
+  },
   // One dispatcher: deliveries/s from a backlog to a receiver that verifies every signature (target 1,000/s).
   'webhook-saturated': async () => webhooks.saturated(Number(args['webhook-backlog'])),
   // Commit-to-arrival latency at a fixed rate (target: 500 events/s, p99 under 100 ms).

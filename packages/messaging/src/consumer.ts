@@ -1,13 +1,14 @@
 /**
  * Event consumers. A durable consumer records each message id in its inbox in
  * the same transaction as its effect and acks only after commit, so a
- * redelivery changes nothing. A message that fails is retried by the broker up
+ * redelivery changes nothing; an effect keyed so that it cannot happen twice
+ * needs neither inbox nor transaction. A message that fails is retried by the broker up
  * to the queue's delivery limit, then dead-lettered; a malformed one is
  * dead-lettered at once.
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { checkEventData, isEventType, topology, type Envelope, type EventData, type EventType, type ServiceName } from '@gateway/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
+import { withTransaction, type Pool, type PoolClient, type Queryable } from '@gateway/db';
 import { describeError, withCorrelation, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
@@ -19,12 +20,23 @@ export type EventHandlers = {
   [E in EventType]?: (data: EventData<E>, envelope: Envelope<EventData<E>>, tx: PoolClient) => Promise<void>;
 };
 
+/** Handlers whose effect is idempotent by itself: given the pool, not a transaction. */
+export type IdempotentEventHandlers = {
+  [E in EventType]?: (data: EventData<E>, envelope: Envelope<EventData<E>>, db: Queryable) => Promise<void>;
+};
+
 export interface EventConsumerOptions {
   service: ServiceName;
   /** The queue and the routing-key patterns bound to it; the service's own (topology) by default. */
   subscription?: { queue: string; patterns: readonly string[] };
   pool: Pool;
   handlers: EventHandlers;
+  /**
+   * Handlers whose effect is keyed so that a second delivery changes nothing
+   * (one statement with ON CONFLICT DO NOTHING, say): they run on the pool,
+   * without the inbox and its transaction.
+   */
+  idempotentHandlers?: IdempotentEventHandlers;
   log: Logger;
   prefetch?: number;
   /** Pause before handing a failed message back, so a failing dependency is not hammered. */
@@ -93,22 +105,28 @@ export class EventConsumer extends QueueConsumer {
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
     const envelope = decodeEventOrDeadLetter(channel, msg, this.options.log);
     if (!envelope) return;
-    const handler = isEventType(envelope.type) ? this.options.handlers[envelope.type] : undefined;
-    const type = isEventType(envelope.type) ? envelope.type : 'unknown';
-    if (!handler || (await this.options.alreadyApplied?.(envelope))) {
+    const known = isEventType(envelope.type) ? envelope.type : undefined;
+    const type = known ?? 'unknown';
+    const handler = known && this.options.handlers[known];
+    const idempotent = known && this.options.idempotentHandlers?.[known];
+    if ((!handler && !idempotent) || (await this.options.alreadyApplied?.(envelope))) {
       eventsHandled.inc({ type, outcome: 'skipped' });
       settle(() => channel.ack(msg));
       return;
     }
     try {
-      const fresh = await withCorrelation(envelope.correlation_id, () =>
-        withTransaction(this.options.pool, async (tx) => {
+      const fresh = await withCorrelation(envelope.correlation_id, async () => {
+        if (idempotent) {
+          await (idempotent as (data: unknown, envelope: Envelope, db: Queryable) => Promise<void>)(envelope.data, envelope, this.options.pool);
+          return true;
+        }
+        return withTransaction(this.options.pool, async (tx) => {
           const inserted = await tx.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
           if (inserted.rowCount === 0) return false;
           await (handler as (data: unknown, envelope: Envelope, tx: PoolClient) => Promise<void>)(envelope.data, envelope, tx);
           return true;
-        }),
-      );
+        });
+      });
       eventsHandled.inc({ type, outcome: fresh ? 'handled' : 'duplicate' });
       this.options.afterCommit?.();
       settle(() => channel.ack(msg));

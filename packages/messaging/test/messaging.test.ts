@@ -79,7 +79,7 @@ describe('messaging', function () {
   after(async () => {
     await pool?.end();
     await db?.drop();
-    for (const prefix of prefixes) await deleteBrokerObjects(prefix, [`${prefix}.probe`, `${prefix}.probe.dead`]);
+    for (const prefix of prefixes) await deleteBrokerObjects(prefix, [`${prefix}.probe`, `${prefix}.probe.dead`, `${prefix}.probe-idempotent`, `${prefix}.probe-idempotent.dead`]);
   });
 
   function newBroker(service?: 'session'): Broker {
@@ -297,6 +297,32 @@ describe('messaging', function () {
       assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [known.id])).rowCount, 0);
     });
 
+    it('when a handler is idempotent by itself, then it runs on the pool without an inbox row, and a second delivery changes nothing', async () => {
+      await pool.query('CREATE UNIQUE INDEX IF NOT EXISTS effects_once ON effects (message_id)');
+      const consumer = new EventConsumer(broker, {
+        service: 'session',
+        // A routing key of its own, so that nothing it is sent reaches the other tests' queue.
+        subscription: { queue: `${broker.prefix}.probe-idempotent`, patterns: ['probe.idempotent'] },
+        pool,
+        log,
+        handlers: {},
+        idempotentHandlers: {
+          'session.canceled': async (_data, envelope, db) => {
+            await db.query('INSERT INTO effects (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
+          },
+        },
+      });
+      await broker.register(consumer);
+      const event = canceledEvent();
+      await publishRaw(broker.prefix, event, 'probe.idempotent');
+      await publishRaw(broker.prefix, event, 'probe.idempotent');
+      await until(async () => (await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [event.id])).rowCount === 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await consumer.drain();
+      assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [event.id])).rowCount, 1);
+      assert.equal((await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [event.id])).rowCount, 0);
+    });
+
     it('when a handler fails once, then the event is redelivered and its effect happens exactly once', async () => {
       let failures = 0;
       const consumer = newConsumer(async (envelope) => {
@@ -374,12 +400,12 @@ describe('messaging', function () {
     }
   });
 
-  async function publishRaw(prefix: string, message: Envelope | string): Promise<void> {
+  async function publishRaw(prefix: string, message: Envelope | string, routingKey = 'session.canceled'): Promise<void> {
     const connection = await connect(amqpUrl);
     try {
       const channel = await connection.createConfirmChannel();
       const body = typeof message === 'string' ? message : JSON.stringify(message);
-      channel.publish(`${prefix}.events`, 'session.canceled', Buffer.from(body), { persistent: true });
+      channel.publish(`${prefix}.events`, routingKey, Buffer.from(body), { persistent: true });
       await channel.waitForConfirms();
     } finally {
       await connection.close();

@@ -26,9 +26,11 @@ export async function startRefundService(config: RefundConfig, log: Logger): Pro
       service: 'refund',
       pool,
       log,
-      handlers: {
-        'payment.approved': async (data, _envelope, tx) =>
-          refunds.recordPayment({ attemptId: data.attempt_id, sessionId: data.session_id, merchantId: data.merchant_id, livemode: data.livemode, captured: data.amount }, tx),
+      handlers: {},
+      // Keyed on the attempt: a second delivery inserts nothing.
+      idempotentHandlers: {
+        'payment.approved': async (data, _envelope, db) =>
+          refunds.recordPayment({ attemptId: data.attempt_id, sessionId: data.session_id, merchantId: data.merchant_id, livemode: data.livemode, captured: data.amount }, db),
       },
     }),
   );

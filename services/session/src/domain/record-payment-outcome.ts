@@ -41,8 +41,14 @@ export class RecordedAttempts {
     this.recordings.set(attemptId, committed);
   }
 
-  /** Whether this replica has committed the attempt's outcome, once any recording in flight ends. */
+  /**
+   * Whether this replica has committed the attempt's outcome, once any
+   * recording in flight ends. Looked up after the work already read off the
+   * broker connection has run: an answer that arrived in the same read as
+   * the event has started its recording by then.
+   */
   async has(attemptId: string): Promise<boolean> {
+    await new Promise((resolve) => setImmediate(resolve));
     return (await this.recordings.get(attemptId)) ?? false;
   }
 }
