@@ -66,9 +66,11 @@ export interface OutboxRelayOptions {
   /** Backstop polling period: rows committed by a replica that died before relaying them. */
   pollMs?: number;
   /**
-   * How long a wake-up waits before claiming rows, so that the commits of a
-   * busy moment leave in one claim transaction instead of one each. Each round
-   * costs two database round trips whatever its size.
+   * The least time between the starts of two claim rounds. A commit that
+   * comes within it of the last round waits for the next, with whatever else
+   * commits meanwhile, so the commits of a busy moment leave in one claim
+   * transaction instead of one each (a round costs two database round trips
+   * whatever its size); at a trickle, rows leave at once.
    */
   gatherMs?: number;
   /** Told of every event once the broker has confirmed it and its row is deleted: after its commit, whichever path wrote it. */
@@ -92,6 +94,8 @@ export class OutboxRelay implements BrokerComponent {
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private paused = false;
+  /** When the last claim round started (performance.now()). */
+  private lastRound = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly broker: Broker,
@@ -134,7 +138,7 @@ export class OutboxRelay implements BrokerComponent {
     this.wake();
   }
 
-  /** Signals that rows were committed: publish them now (after the gathering pause). Cheap to call often. */
+  /** Signals that rows were committed: publish them now, or with the next round when one has just run. Cheap to call often. */
   wake(): void {
     if (this.stopped || this.paused) return;
     if (this.running) {
@@ -143,20 +147,26 @@ export class OutboxRelay implements BrokerComponent {
     }
     this.running = true;
     this.again = false;
-    const gatherMs = this.options.gatherMs ?? 0;
-    const gathered = gatherMs > 0 ? new Promise<void>((resolve) => setTimeout(resolve, gatherMs)) : Promise.resolve();
-    this.current = gathered
-      .then(() => this.loop())
-      .finally(() => {
-        this.running = false;
-        // Rows committed while the last round was finishing must not wait for the poller.
-        if (this.again) this.wake();
-      });
+    this.current = this.loop().finally(() => {
+      this.running = false;
+      // Rows committed while the last round was finishing must not wait for the poller.
+      if (this.again) this.wake();
+    });
+  }
+
+  /** Resolves once gatherMs have passed since the last round started. */
+  private spaced(): Promise<void> {
+    const wait = this.lastRound + (this.options.gatherMs ?? 0) - performance.now();
+    return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
   }
 
   private async loop(): Promise<void> {
+    let full = false;
     do {
+      // A full batch means a backlog: the next round goes at once.
+      if (!full) await this.spaced();
       this.again = false;
+      this.lastRound = performance.now();
       let published: number;
       try {
         published = await this.relayBatch();
@@ -168,8 +178,8 @@ export class OutboxRelay implements BrokerComponent {
         this.scheduleRetry();
         return;
       }
-      // A full batch means more may be waiting.
-      if (published >= (this.options.batchSize ?? 200)) this.again = true;
+      full = published >= (this.options.batchSize ?? 200);
+      if (full) this.again = true;
     } while (this.again && !this.stopped && !this.paused);
   }
 

@@ -252,6 +252,42 @@ describe('messaging', function () {
       assert.deepEqual(published, JSON.parse(JSON.stringify(committed)));
     });
 
+    it('when commits come at a trickle, then each leaves at once; within gatherMs of a round, they wait and leave together in the next', async () => {
+      const spacedBroker = new Broker({ url: amqpUrl, prefix: broker.prefix, log });
+      const spaced = new OutboxRelay(spacedBroker, { pool, log, pollMs: 60_000, gatherMs: 600 });
+      relay.pause();
+      try {
+        await spacedBroker.start();
+        await spacedBroker.register(spaced);
+        // The round its attach ran is long past.
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        const arrival = async (id: string) => {
+          await capture.waitFor('session.canceled', (e) => e.id === id);
+          return performance.now();
+        };
+        const commit = async () => {
+          const event = canceledEvent();
+          await withTransaction(pool, (tx) => enqueue(tx, [event]));
+          spaced.wake();
+          return event;
+        };
+
+        const alone = performance.now();
+        const first = await commit();
+        const firstAt = await arrival(first.id);
+        assert.ok(firstAt - alone < 300, `a lone commit left after ${Math.round(firstAt - alone)} ms`);
+
+        const second = await commit();
+        const third = await commit();
+        const [secondAt, thirdAt] = await Promise.all([arrival(second.id), arrival(third.id)]);
+        assert.ok(secondAt - alone >= 550, `the next round started ${Math.round(secondAt - alone)} ms after the first`);
+        assert.ok(Math.abs(thirdAt - secondAt) < 150, 'commits of one gathering leave together');
+      } finally {
+        await spacedBroker.stop();
+        relay.resume();
+      }
+    });
+
     it('when the broker is away, then rows wait in the outbox and leave once it is back, by the backstop poll alone', async () => {
       const waiting = new Broker({ url: amqpUrl, prefix: broker.prefix, log });
       const lateRelay = new OutboxRelay(waiting, { pool, log, pollMs: 100 });
