@@ -56,9 +56,12 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
       service: 'session',
       pool,
       log,
+      // An outcome moves its attempt once: another delivery finds it resolved.
+      idempotentHandlers: {
+        'payment.approved': async (data, envelope) => void (await recordApproval(outcomes, data, envelope.correlation_id)),
+        'payment.declined': async (data, envelope) => void (await recordDecline(outcomes, data, envelope.correlation_id, new Date(envelope.occurred_at))),
+      },
       handlers: {
-        'payment.approved': async (data, envelope, tx) => void (await recordApproval(outcomes, data, envelope.correlation_id, tx)),
-        'payment.declined': async (data, envelope, tx) => void (await recordDecline(outcomes, data, envelope.correlation_id, new Date(envelope.occurred_at), tx)),
         // amount_refunded (D2): what the refund service holds as refunded, unmade when an operator fails a refund.
         'refund.created': async (data, _envelope, tx) => sessions.addRefunded(tx, data.session.id, data.session.refund?.amount ?? '0'),
         'refund.failed': async (data, _envelope, tx) => sessions.addRefunded(tx, data.session_id, `-${data.amount}`),

@@ -28,17 +28,6 @@ const DETAIL_COLUMNS = `${COLUMNS},
      'created_at', to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
    ) ORDER BY a.attempt_number), '[]'::json) FROM attempts a WHERE a.session_id = sessions.id) AS attempts`;
 
-/** The session fields an attempt needs, as starting one returns them. */
-export interface StartedAttemptRow {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  order_number: string;
-  amount: string;
-  description: string;
-  attempts_count: number;
-}
-
 /** What a payment outcome changes on an attempt. */
 export interface AttemptOutcome {
   attemptId: string;
@@ -51,6 +40,16 @@ export interface AttemptOutcome {
   feeAmount: string | null;
   netAmount: string | null;
   at: Date;
+}
+
+/** Where a PROCESSING session goes with an attempt's outcome, decided from its row. */
+export interface SessionSettlement {
+  status: 'SUCCEEDED' | 'PENDING' | 'FAILED';
+  completedAt: Date | null;
+  lastFailureCode: string;
+  lastFailureMessage: string;
+  /** The attempts the session had when the move was decided. */
+  attemptsCount: number;
 }
 
 export interface Account {
@@ -161,11 +160,6 @@ export class SessionRepository {
     });
   }
 
-  /** Runs `work` in a transaction. */
-  async transaction<T>(work: (tx: PoolClient) => Promise<T>): Promise<T> {
-    return withTransaction(this.pool, work);
-  }
-
   /** The session a buyer's link names, and whether the session issued that link. */
   async findForCheckout(sessionId: string, linkId: string): Promise<{ row: SessionRow; linkKnown: boolean } | undefined> {
     const result = await this.pool.query<SessionRow & { link_known: boolean }>({
@@ -184,14 +178,14 @@ export class SessionRepository {
    * counted. Concurrent starts serialise on the row; only the first finds the
    * session open. Undefined when the session could not start one.
    */
-  async startAttempt(sessionId: string, linkId: string, attemptId: string, now: Date): Promise<StartedAttemptRow | undefined> {
-    const result = await this.pool.query<StartedAttemptRow>({
+  async startAttempt(sessionId: string, linkId: string, attemptId: string, now: Date): Promise<SessionRow | undefined> {
+    const result = await this.pool.query<SessionRow>({
       name: 'attempt-start',
       text: `WITH started AS (
          UPDATE sessions SET status = 'PROCESSING', attempts_count = attempts_count + 1
          WHERE id = $1 AND status IN ('CREATED', 'PENDING') AND expires_at > $3 AND attempts_count < max_attempts
            AND EXISTS (SELECT 1 FROM checkout_links l WHERE l.id = $2 AND l.session_id = $1)
-         RETURNING id, merchant_id, livemode, order_number, amount, description, attempts_count
+         RETURNING ${COLUMNS}
        ), attempt AS (
          INSERT INTO attempts (id, session_id, attempt_number, status, created_at)
          SELECT $4, id, attempts_count, 'PROCESSING', $3 FROM started
@@ -202,31 +196,37 @@ export class SessionRepository {
     return result.rows[0];
   }
 
+  /** The session, whoever's it is: for recording a payment outcome, which names it. */
+  async findById(sessionId: string): Promise<SessionRow | undefined> {
+    const result = await this.pool.query<SessionRow>({ name: 'session-of-outcome', text: `SELECT ${COLUMNS} FROM sessions WHERE id = $1`, values: [sessionId] });
+    return result.rows[0];
+  }
+
   /**
-   * Records the outcome of a PROCESSING attempt and moves its session on, in
-   * one statement: SUCCEEDED, or after a decline PENDING while attempts
-   * remain and FAILED when none do. `resolved` is false when the attempt was
-   * already resolved (a second outcome changes nothing); `session` is the
-   * updated session, undefined when it was not PROCESSING.
+   * Records the outcome of a PROCESSING attempt and the session's move, with
+   * the event announcing it, in one statement. The session moves only if it
+   * is still PROCESSING with `settle.attemptsCount` attempts (so the caller
+   * decided its move from the row as it stands), and the event is enqueued
+   * only if it moved. `resolved` is false when the attempt was already
+   * resolved: a second outcome changes nothing.
    */
-  async resolveAttempt(tx: PoolClient, outcome: AttemptOutcome): Promise<{ resolved: boolean; session: SessionRow | undefined }> {
-    const result = await tx.query<SessionRow & { resolved_session_id: string | null }>({
-      name: 'attempt-resolve',
+  async settleAttempt(outcome: AttemptOutcome, settle: SessionSettlement, event: Envelope): Promise<{ resolved: boolean; settled: boolean }> {
+    const row = outboxRow(event);
+    const result = await this.pool.query<{ resolved: boolean; settled: boolean }>({
+      name: 'attempt-settle',
       text: `WITH attempt AS (
                UPDATE attempts SET status = $2, card_brand = $3, card_last_four = $4, card_country = $5, failure_code = $6,
                  failure_message = $7, fee_amount = $8, net_amount = $9, completed_at = $10
                WHERE id = $1 AND status = 'PROCESSING'
                RETURNING session_id
              ), settled AS (
-               UPDATE sessions SET
-                 status = CASE WHEN $2 = 'SUCCEEDED' THEN 'SUCCEEDED' WHEN attempts_count >= max_attempts THEN 'FAILED' ELSE 'PENDING' END,
-                 completed_at = CASE WHEN $2 = 'SUCCEEDED' OR attempts_count >= max_attempts THEN $10::timestamptz END,
-                 last_failure_code = CASE WHEN $2 = 'FAILED' THEN $6 ELSE last_failure_code END,
-                 last_failure_message = CASE WHEN $2 = 'FAILED' THEN $7 ELSE last_failure_message END
-               WHERE id = (SELECT session_id FROM attempt) AND status = 'PROCESSING'
-               RETURNING ${COLUMNS}
+               UPDATE sessions SET status = $11, completed_at = $12, last_failure_code = $13, last_failure_message = $14
+               WHERE id = (SELECT session_id FROM attempt) AND status = 'PROCESSING' AND attempts_count = $15
+               RETURNING id
+             ), announced AS (
+               INSERT INTO outbox (message_id, routing_key, body) SELECT $16, $17, $18 FROM settled
              )
-             SELECT (SELECT session_id FROM attempt) AS resolved_session_id, settled.* FROM (SELECT 1) AS one LEFT JOIN settled ON true`,
+             SELECT EXISTS (SELECT 1 FROM attempt) AS resolved, EXISTS (SELECT 1 FROM settled) AS settled`,
       values: [
         outcome.attemptId,
         outcome.status,
@@ -238,12 +238,17 @@ export class SessionRepository {
         outcome.feeAmount,
         outcome.netAmount,
         outcome.at,
+        settle.status,
+        settle.completedAt,
+        settle.lastFailureCode,
+        settle.lastFailureMessage,
+        settle.attemptsCount,
+        row.messageId,
+        row.routingKey,
+        row.body,
       ],
     });
-    const row = result.rows[0];
-    if (!row?.resolved_session_id) return { resolved: false, session: undefined };
-    // The LEFT JOIN gives a row of nulls when the session was not PROCESSING.
-    return { resolved: true, session: row.id ? row : undefined };
+    return result.rows[0] ?? { resolved: false, settled: false };
   }
 
   /** Records a new link as the session's newest (within the caller's transaction). */

@@ -42,9 +42,13 @@ export async function cancelForBuyer(deps: SessionDeps, ref: LinkRef, correlatio
  * the same outcome if this answer is lost.
  */
 export async function payAttempt(deps: SessionDeps, request: CommandRequest<'attempt.pay'>, correlationId: string): Promise<CheckoutStep> {
-  const attempt = await startAttempt(deps, request, request.attempt_id);
-  return adapterStep(deps, correlationId, () =>
-    deps.adapter.call('payment.authorize', { attempt, card: request.card, term_url: request.term_url }, { timeoutMs: deps.adapterTimeoutMs, correlationId }),
+  const started = await startAttempt(deps, request, request.attempt_id);
+  return adapterStep(deps, correlationId, started, () =>
+    deps.adapter.call(
+      'payment.authorize',
+      { attempt: attemptOf(started, request.attempt_id), card: request.card, term_url: request.term_url },
+      { timeoutMs: deps.adapterTimeoutMs, correlationId },
+    ),
   );
 }
 
@@ -52,7 +56,7 @@ export async function payAttempt(deps: SessionDeps, request: CommandRequest<'att
 export async function finishChallenge(deps: SessionDeps, request: CommandRequest<'attempt.finish_3ds'>, correlationId: string): Promise<CheckoutStep> {
   const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
   if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
-  return adapterStep(deps, correlationId, () =>
+  return adapterStep(deps, correlationId, found.row, () =>
     deps.adapter.call(
       'payment.finish_3ds',
       { session_id: request.session_id, attempt_id: request.attempt_id, pa_res: request.pa_res },
@@ -61,7 +65,8 @@ export async function finishChallenge(deps: SessionDeps, request: CommandRequest
   );
 }
 
-async function adapterStep(deps: SessionDeps, correlationId: string, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
+/** Runs the adapter's step for `session` (its row as the attempt left it) and records the outcome it answers. */
+async function adapterStep(deps: SessionDeps, correlationId: string, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
   let step: PaymentStep;
   try {
     step = (await call()).body;
@@ -72,33 +77,37 @@ async function adapterStep(deps: SessionDeps, correlationId: string, call: () =>
     return { outcome: 'pending' };
   }
   const now = deps.clock();
-  const session = await recordStep(deps, step, correlationId, now);
-  if (!session) return step;
+  const moved = await recordStep(deps, step, correlationId, now, session);
+  if (!moved) return step;
   deps.afterCommit();
-  return { ...step, session: toCheckoutView(session, now) };
+  return { ...step, session: toCheckoutView(moved, now) };
 }
 
-async function startAttempt(deps: SessionDeps, ref: LinkRef, attemptId: string): Promise<StartedAttempt> {
+/** The session's row once the attempt started (PROCESSING), or the reason none could. */
+async function startAttempt(deps: SessionDeps, ref: LinkRef, attemptId: string): Promise<SessionRow> {
   const now = deps.clock();
   const started = await deps.sessions.startAttempt(ref.session_id, ref.link_id, attemptId, now);
-  if (started) {
-    return {
-      attempt_id: attemptId,
-      attempt_number: started.attempts_count,
-      session_id: started.id,
-      merchant_id: started.merchant_id,
-      livemode: started.livemode,
-      order_number: started.order_number,
-      amount: started.amount,
-      description: started.description,
-    };
-  }
+  if (started) return started;
   // Nothing started: say why.
   const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
   if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
   const status = effectiveStatus(found.row, now);
   if (status === 'PROCESSING') throw new AppError('conflict', 'A payment attempt for this session is already in progress.');
   throw new AppError('session-terminal', `The session is ${status}.`);
+}
+
+/** The attempt as the adapter is told of it. */
+function attemptOf(session: SessionRow, attemptId: string): StartedAttempt {
+  return {
+    attempt_id: attemptId,
+    attempt_number: session.attempts_count,
+    session_id: session.id,
+    merchant_id: session.merchant_id,
+    livemode: session.livemode,
+    order_number: session.order_number,
+    amount: session.amount,
+    description: session.description,
+  };
 }
 
 function toCheckoutView(row: SessionRow, now: Date): CheckoutView {

@@ -7,13 +7,18 @@
  * its payment.* event (the only way when the answer was lost). Whichever
  * comes first moves the attempt; the other finds it resolved and changes
  * nothing, so session.succeeded or session.failed is emitted once. On the
- * replica that recorded the answer, the event is acked without a transaction.
+ * replica that recorded the answer, the event is acked without touching the
+ * database.
+ *
+ * The move is decided here from the session's row, and recorded with its
+ * event in one statement that applies only while the row still stands as it
+ * was read (PROCESSING, same attempts): the event carries nothing else that
+ * can change meanwhile.
  */
 import type { EventData, PaymentStep } from '@gateway/contracts';
-import type { PoolClient } from '@gateway/db';
-import { enqueue, eventEnvelope } from '@gateway/messaging';
+import { eventEnvelope } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import type { AttemptOutcome, SessionRepository } from '../db/session.repository.js';
+import type { AttemptOutcome, SessionRepository, SessionSettlement } from '../db/session.repository.js';
 import { toEventPayload, type SessionRow } from './session.js';
 
 export interface OutcomeDeps {
@@ -26,9 +31,8 @@ export interface OutcomeDeps {
 /**
  * The attempts whose outcome this replica is recording or has recorded from
  * the adapter's answer, so that the same outcome arriving as an event needs
- * no transaction: the event waits for a recording in flight instead of
- * queueing behind its row lock. Bounded; forgetting one only costs that
- * transaction.
+ * no work: the event waits for a recording in flight instead of racing it.
+ * Bounded; forgetting one only costs the event's own (idempotent) recording.
  */
 export class RecordedAttempts {
   private readonly recordings = new Map<string, Promise<boolean>>();
@@ -54,16 +58,15 @@ export class RecordedAttempts {
 }
 
 /**
- * The outcome carried by the adapter's answer, recorded in its own
- * transaction. Answers the session when this call moved it.
+ * The outcome carried by the adapter's answer. `session` is the session's row
+ * as the attempt started it, when the caller has it. Answers the session as
+ * it now stands when this call moved it.
  */
-export async function recordStep(deps: OutcomeDeps, step: PaymentStep, correlationId: string, now: Date): Promise<SessionRow | undefined> {
+export async function recordStep(deps: OutcomeDeps, step: PaymentStep, correlationId: string, now: Date, session?: SessionRow): Promise<SessionRow | undefined> {
   const { approved, declined } = step;
   const outcome = approved ?? declined;
   if (!outcome) return undefined;
-  const moved = deps.sessions.transaction(async (tx) =>
-    approved ? recordApproval(deps, approved, correlationId, tx) : declined ? recordDecline(deps, declined, correlationId, now, tx) : undefined,
-  );
+  const moved = approved ? recordApproval(deps, approved, correlationId, session) : recordDecline(deps, declined!, correlationId, now, session);
   deps.recorded.track(
     outcome.attempt_id,
     moved.then(
@@ -75,7 +78,7 @@ export async function recordStep(deps: OutcomeDeps, step: PaymentStep, correlati
 }
 
 /** Answers the session when this call moved the attempt (and enqueued session.succeeded). */
-export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment.approved'>, correlationId: string, tx: PoolClient): Promise<SessionRow | undefined> {
+export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment.approved'>, correlationId: string, session?: SessionRow): Promise<SessionRow | undefined> {
   const outcome: AttemptOutcome = {
     attemptId: data.attempt_id,
     status: 'SUCCEEDED',
@@ -88,22 +91,21 @@ export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment
     netAmount: data.net_amount,
     at: new Date(data.paid_at),
   };
-  const session = await settle(deps, outcome, tx);
-  if (!session) return undefined;
-  const payload = {
-    ...toEventPayload(session),
-    paid_at: data.paid_at,
-    payment: {
-      method: 'card',
-      card_brand: data.card_brand,
-      card_last_four: data.card_last_four,
-      card_country: data.card_country,
-      fee_amount: data.fee_amount,
-      net_amount: data.net_amount,
-    },
-  };
-  await enqueue(tx, [eventEnvelope('session.succeeded', { merchant_id: session.merchant_id, webhook_url: session.webhook_url, session: payload }, correlationId)]);
-  return session;
+  return settle(deps, outcome, data.session_id, session, (next) => {
+    const payload = {
+      ...toEventPayload(next),
+      paid_at: data.paid_at,
+      payment: {
+        method: 'card',
+        card_brand: data.card_brand,
+        card_last_four: data.card_last_four,
+        card_country: data.card_country,
+        fee_amount: data.fee_amount,
+        net_amount: data.net_amount,
+      },
+    };
+    return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: payload }, correlationId);
+  });
 }
 
 /** Answers the session when this call moved the attempt (and enqueued session.failed). */
@@ -112,7 +114,7 @@ export async function recordDecline(
   data: EventData<'payment.declined'>,
   correlationId: string,
   at: Date,
-  tx: PoolClient,
+  session?: SessionRow,
 ): Promise<SessionRow | undefined> {
   const outcome: AttemptOutcome = {
     attemptId: data.attempt_id,
@@ -126,27 +128,65 @@ export async function recordDecline(
     netAmount: null,
     at,
   };
-  const session = await settle(deps, outcome, tx);
-  if (!session) return undefined;
-  const payload = {
-    ...toEventPayload(session),
-    last_failure_code: session.last_failure_code,
-    last_failure_message: session.last_failure_message,
-    attempts_count: session.attempts_count,
-    can_retry: session.status === 'PENDING',
-  };
-  await enqueue(tx, [eventEnvelope('session.failed', { merchant_id: session.merchant_id, webhook_url: session.webhook_url, session: payload }, correlationId)]);
-  return session;
+  return settle(deps, outcome, data.session_id, session, (next) => {
+    const payload = {
+      ...toEventPayload(next),
+      last_failure_code: next.last_failure_code,
+      last_failure_message: next.last_failure_message,
+      attempts_count: next.attempts_count,
+      can_retry: next.status === 'PENDING',
+    };
+    return eventEnvelope('session.failed', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: payload }, correlationId);
+  });
 }
 
-/** Resolves the attempt and moves its session on; undefined when there is nothing to announce. */
-async function settle(deps: OutcomeDeps, outcome: AttemptOutcome, tx: PoolClient) {
-  const { resolved, session } = await deps.sessions.resolveAttempt(tx, outcome);
+/**
+ * Where a PROCESSING session goes with its attempt's outcome: SUCCEEDED when
+ * approved; after a decline PENDING while attempts remain, FAILED when none
+ * do, with the decline as its last failure.
+ */
+export function settlementOf(session: SessionRow, outcome: AttemptOutcome): SessionSettlement {
+  const approved = outcome.status === 'SUCCEEDED';
+  const final = approved || session.attempts_count >= session.max_attempts;
+  return {
+    status: approved ? 'SUCCEEDED' : final ? 'FAILED' : 'PENDING',
+    completedAt: final ? outcome.at : null,
+    lastFailureCode: approved ? session.last_failure_code : outcome.failureCode,
+    lastFailureMessage: approved ? session.last_failure_message : outcome.failureMessage,
+    attemptsCount: session.attempts_count,
+  };
+}
+
+/** Resolves the attempt and moves its session on; the moved session, undefined when there is nothing to announce. */
+async function settle(
+  deps: OutcomeDeps,
+  outcome: AttemptOutcome,
+  sessionId: string,
+  known: SessionRow | undefined,
+  announce: (next: SessionRow) => ReturnType<typeof eventEnvelope>,
+): Promise<SessionRow | undefined> {
+  const session = known ?? (await deps.sessions.findById(sessionId));
+  if (!session) {
+    deps.log.error({ attemptId: outcome.attemptId, sessionId }, 'outcome of an attempt whose session does not exist; ignored');
+    return undefined;
+  }
+  const settlement = settlementOf(session, outcome);
+  const next: SessionRow = {
+    ...session,
+    status: settlement.status,
+    completed_at: settlement.completedAt,
+    last_failure_code: settlement.lastFailureCode,
+    last_failure_message: settlement.lastFailureMessage,
+  };
+  const { resolved, settled } = await deps.sessions.settleAttempt(outcome, settlement, announce(next));
   if (!resolved) {
     deps.log.info({ attemptId: outcome.attemptId }, 'outcome of an attempt already resolved; ignored');
     return undefined;
   }
-  if (!session) deps.log.error({ attemptId: outcome.attemptId }, 'attempt resolved while its session was not PROCESSING');
-  else deps.log.info({ attemptId: outcome.attemptId, sessionId: session.id, attempt: outcome.status, session: session.status }, 'payment outcome recorded');
-  return session;
+  if (!settled) {
+    deps.log.error({ attemptId: outcome.attemptId, sessionId }, 'attempt resolved while its session was not PROCESSING');
+    return undefined;
+  }
+  deps.log.info({ attemptId: outcome.attemptId, sessionId, attempt: outcome.status, session: next.status }, 'payment outcome recorded');
+  return next;
 }

@@ -1,0 +1,109 @@
+/**
+ * Payment outcomes that reach the session only as the adapter's events (its
+ * answer was lost): recorded once however often they are delivered, with the
+ * session's move decided from its row (INTERFACE 3.1; D11).
+ */
+import assert from 'node:assert/strict';
+import { newId, type Envelope, type SessionEventData } from '@gateway/contracts';
+import { eventEnvelope } from '@gateway/messaging';
+import { sessionRequest, TestSystem, type EventCapture } from '@gateway/testkit';
+
+type Detail = { id: string; status: string; amount: string; attempts: { id: string; status: string; fee_amount: string; net_amount: string; failure_code: string }[] };
+
+describe('Payment outcomes by event', function () {
+  this.timeout(60_000);
+  let system: TestSystem;
+  let events: EventCapture;
+
+  before(async () => {
+    system = await TestSystem.start();
+    events = await system.captureEvents(['session.*']);
+  });
+  after(async () => {
+    await events?.stop();
+    await system?.shutdown();
+  });
+
+  const ofSession = (id: string) => (e: Envelope<SessionEventData>) => e.data.session.id === id;
+
+  /** A session with attempt `n` of `maxAttempts` PROCESSING, as a replica leaves it that died waiting for the adapter's answer. */
+  async function processing(maxAttempts = 3, n = 1): Promise<{ session: Detail; merchantId: string; attemptId: string; key: string }> {
+    const merchant = await system.newMerchant();
+    const created = await system.api(merchant.testKey).post<Detail>('/gateway/sessions/', sessionRequest({ max_attempts: maxAttempts }));
+    assert.equal(created.status, 201, created.text);
+    const attemptId = newId('pa');
+    await system.db.query(`UPDATE session.sessions SET status = 'PROCESSING', attempts_count = $2 WHERE id = $1`, [created.body.id, n]);
+    await system.db.query(`INSERT INTO session.attempts (id, session_id, attempt_number, status, created_at) VALUES ($1, $2, $3, 'PROCESSING', now())`, [
+      attemptId,
+      created.body.id,
+      n,
+    ]);
+    return { session: created.body, merchantId: merchant.merchantId, attemptId, key: merchant.testKey };
+  }
+
+  it('when payment.approved arrives twice, then the session is SUCCEEDED once, announced once, and no inbox row is kept', async () => {
+    const { session, merchantId, attemptId, key } = await processing();
+    const approved = eventEnvelope(
+      'payment.approved',
+      {
+        attempt_id: attemptId,
+        session_id: session.id,
+        merchant_id: merchantId,
+        livemode: false,
+        card_brand: 'visa',
+        card_last_four: '4242',
+        amount: session.amount,
+        card_country: '',
+        fee_amount: '3.438',
+        net_amount: '122.062',
+        paid_at: new Date().toISOString(),
+      },
+      'outcome-by-event',
+    );
+    await system.publishEvents([approved, approved]);
+    const [succeeded] = await events.waitFor<SessionEventData>('session.succeeded', ofSession(session.id));
+    assert.equal(succeeded?.data.session.status, 'SUCCEEDED');
+    assert.equal(succeeded?.correlation_id, 'outcome-by-event');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal(events.of('session.succeeded', ofSession(session.id)).length, 1);
+    assert.deepEqual(await system.db.query('SELECT 1 FROM session.inbox WHERE message_id = $1', [approved.id]), []);
+    const detail = await system.api(key).get<Detail>(`/gateway/sessions/${session.id}/`);
+    assert.equal(detail.body.status, 'SUCCEEDED');
+    assert.deepEqual(
+      detail.body.attempts.map((a) => [a.id, a.status, a.fee_amount, a.net_amount]),
+      [[attemptId, 'SUCCEEDED', '3.438', '122.062']],
+    );
+  });
+
+  it('when the last attempt is declined by event, then the session is FAILED with the decline, can_retry false; with attempts left, PENDING', async () => {
+    for (const [maxAttempts, status, canRetry] of [
+      [2, 'FAILED', false],
+      [3, 'PENDING', true],
+    ] as const) {
+      const { session, merchantId, attemptId } = await processing(maxAttempts, 2);
+      const declined = eventEnvelope(
+        'payment.declined',
+        {
+          attempt_id: attemptId,
+          session_id: session.id,
+          merchant_id: merchantId,
+          livemode: false,
+          card_brand: 'visa',
+          card_last_four: '0002',
+          failure_code: 'card_declined',
+          failure_message: 'The card was declined.',
+        },
+        'decline-by-event',
+      );
+      await system.publishEvents([declined, declined]);
+      const [failed] = await events.waitFor<SessionEventData>('session.failed', ofSession(session.id));
+      const payload = failed?.data.session;
+      assert.deepEqual(
+        [payload?.status, payload?.can_retry, payload?.attempts_count, payload?.last_failure_code, payload?.last_failure_message],
+        [status, canRetry, 2, 'card_declined', 'The card was declined.'],
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(events.of('session.failed', ofSession(session.id)).length, 1);
+    }
+  });
+});
