@@ -62,9 +62,18 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
         return correlationId === undefined ? {} : { correlationId };
       },
     },
-    destination ?? pino.destination({ sync: false }),
+    destination ?? pino.destination({ sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS }),
   );
 }
+
+/**
+ * Lines are written in blocks of about this many bytes, not one write each:
+ * under load a service writes a few hundred lines a second, and every write
+ * costs a system call and wakes the reader of standard output.
+ */
+const LOG_BUFFER_BYTES = 4096;
+/** A line waits at most this long for its block to fill; pino writes what is left when the process exits. */
+const LOG_FLUSH_MS = 200;
 
 export interface ErrorSummary {
   name: string;
