@@ -248,13 +248,14 @@ const scenarios = {
         eventsExchange: `${prefix}.events`,
         processes: new Map(children.map(({ name, child }) => [child.pid, name])),
       });
-    // A running system is warm: its code compiled and its connections open. The first run starts from there too.
+    // A running system is warm: its code compiled and its pools grown to the load. The first run starts from there too.
+    const rate = Number(args['payment-rate']);
     if (!paymentsWarm) {
-      const warm = await payments(40, 10);
-      log(`payment warm-up (40/s for 10 s, not counted): ${warm.completed} paid, p50 ${warm.p50} ms`);
+      const warm = await payments(rate, 10);
+      log(`payment warm-up (${rate}/s for 10 s, not counted): ${JSON.stringify(warm)}`);
       paymentsWarm = true;
     }
-    return payments(Number(args['payment-rate']), duration);
+    return payments(rate, duration);
   },
   // One dispatcher: deliveries/s from a backlog to a receiver that verifies every signature (target 1,000/s).
   'webhook-saturated': async () => webhooks.saturated(Number(args['webhook-backlog'])),

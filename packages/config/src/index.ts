@@ -155,6 +155,13 @@ export function oneOf<T extends string>(env: string, values: readonly T[], fallb
   );
 }
 
+/**
+ * The least time between two claim rounds of a service's outbox relay: under
+ * load the events of that many milliseconds leave in one round (two database
+ * round trips), at a trickle each leaves at once.
+ */
+export const outboxGatherMs = int('OUTBOX_GATHER_MS', 10, { min: 0, max: 1_000 });
+
 /** Settings every service shares: where the shared servers are and how it names itself. */
 export const common = {
   amqpUrl: url('AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:'], { secret: true }),

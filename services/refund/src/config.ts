@@ -1,5 +1,5 @@
 /** The refund service's settings, read and checked before it starts. */
-import { common, int, loadConfig, url } from '@gateway/config';
+import { common, int, loadConfig, outboxGatherMs, url } from '@gateway/config';
 
 export const refundSettings = {
   ...common,
@@ -12,7 +12,7 @@ export const refundSettings = {
    * than the gateway's ACQUIRER_COMMAND_TIMEOUT_MS.
    */
   adapterTimeoutMs: int('ADAPTER_TIMEOUT_MS', 20_000, { min: 1 }),
-  outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
+  outboxGatherMs,
 };
 
 export type RefundConfig = ReturnType<typeof loadRefundConfig>;

@@ -1,5 +1,5 @@
 /** The session service's settings, read and checked before it starts. */
-import { bool, common, ConfigError, int, loadConfig, str, sweepInterval, url } from '@gateway/config';
+import { bool, common, ConfigError, int, loadConfig, outboxGatherMs, str, sweepInterval, url } from '@gateway/config';
 
 export const sessionSettings = {
   ...common,
@@ -15,8 +15,7 @@ export const sessionSettings = {
   commandPrefetch: int('COMMAND_PREFETCH', 256, { min: 1, max: 10_000 }),
   /** How long a payment step at the acquirer adapter may take before the attempt is left pending. */
   adapterTimeoutMs: int('ADAPTER_TIMEOUT_MS', 60_000, { min: 1 }),
-  /** Milliseconds the outbox relay waits to gather commits into one round. */
-  outboxGatherMs: int('OUTBOX_GATHER_MS', 5, { min: 0, max: 1_000 }),
+  outboxGatherMs,
   /** How often expired sessions and lapsed links are looked for (D13). */
   sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
   /** How long after its start a PROCESSING attempt is asked about at the adapter (longer than ADAPTER_TIMEOUT_MS). */
