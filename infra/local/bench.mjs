@@ -78,7 +78,7 @@ for (const { name } of services.filter((service) => service.schema)) {
 }
 
 const links = generateKeyPairSync('ed25519');
-const cards = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const cards = generateKeyPairSync('x25519');
 const jwk = (key) => JSON.stringify(key.export({ format: 'jwk' }));
 const ownEnv = {
   session: { LINK_SIGNING_KEY: jwk(links.privateKey) },

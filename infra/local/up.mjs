@@ -73,8 +73,9 @@ const linkKeys = JSON.parse(readFileSync(keysFile, 'utf8'));
 
 // The checkout page seals card data for the acquirer adapter, which alone can open it.
 const cardKeysFile = path.join(local, 'card-keys.json');
-if (!existsSync(cardKeysFile)) {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+// Card keys are X25519; a pair of another kind (P-256, from before) is replaced.
+if (!existsSync(cardKeysFile) || JSON.parse(readFileSync(cardKeysFile, 'utf8')).public?.crv !== 'X25519') {
+  const { privateKey, publicKey } = generateKeyPairSync('x25519');
   writeFileSync(cardKeysFile, JSON.stringify({ private: privateKey.export({ format: 'jwk' }), public: publicKey.export({ format: 'jwk' }) }), { mode: 0o600 });
 }
 const cardKeys = JSON.parse(readFileSync(cardKeysFile, 'utf8'));

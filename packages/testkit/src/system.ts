@@ -58,7 +58,7 @@ export const LIVE_TERMINAL = { user: 'merchant-live', password: 'merchant-live-p
 
 /** Card-sealing keys: the acquirer adapter's private JWK and the checkout service's public one. */
 export function cardKeys(): { privateJwk: string; publicJwk: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { privateKey, publicKey } = generateKeyPairSync('x25519');
   return { privateJwk: JSON.stringify(privateKey.export({ format: 'jwk' })), publicJwk: JSON.stringify(publicKey.export({ format: 'jwk' })) };
 }
 
