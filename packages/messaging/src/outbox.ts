@@ -6,7 +6,7 @@
  */
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import type { Envelope } from '@gateway/contracts';
-import { withClient, type Pool, type Queryable } from '@gateway/db';
+import type { Pool, PoolClient, Queryable } from '@gateway/db';
 import { describeError, gauge, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { outboxPublished } from './metrics.js';
@@ -76,6 +76,14 @@ export interface OutboxRelayOptions {
   /** Told of every event once the broker has confirmed it and its row is deleted: after its commit, whichever path wrote it. */
   onPublished?: (envelope: Envelope) => void;
 }
+
+/** A round whose rows are published and confirmed, its deleting transaction not yet committed. */
+interface HeldRound {
+  client: PoolClient;
+  envelopes: Envelope[];
+}
+
+const ignore = () => undefined;
 
 interface ClaimedRow {
   id: string;
@@ -161,26 +169,35 @@ export class OutboxRelay implements BrokerComponent {
   }
 
   private async loop(): Promise<void> {
+    let held: HeldRound | undefined;
     let full = false;
-    do {
-      // A full batch means a backlog: the next round goes at once.
-      if (!full) await this.spaced();
-      this.again = false;
-      this.lastRound = performance.now();
-      let published: number;
-      try {
-        published = await this.relayBatch();
-        this.failures = 0;
-      } catch (err) {
-        this.failures += 1;
-        this.options.log.warn({ err: describeError(err), failures: this.failures }, 'outbox relay round failed; rows kept for retry');
+    try {
+      do {
+        // A full batch means a backlog: the next round goes at once.
+        if (!full) await this.spaced();
         this.again = false;
-        this.scheduleRetry();
-        return;
-      }
-      full = published >= (this.options.batchSize ?? 200);
-      if (full) this.again = true;
-    } while (this.again && !this.stopped && !this.paused);
+        this.lastRound = performance.now();
+        // The round takes the held transaction over: it commits it, or rolls it back on failure.
+        const previous = held;
+        held = undefined;
+        const round = await this.relayBatch(previous);
+        held = round.held;
+        this.failures = 0;
+        full = round.published >= (this.options.batchSize ?? 200);
+        if (full) this.again = true;
+        // The round's rows are out; its COMMIT waits one gathering for a next round to carry it.
+        if (held && !this.again && !this.stopped && !this.paused) await this.spaced();
+      } while (this.again && !this.stopped && !this.paused);
+      const last = held;
+      held = undefined;
+      if (last) await this.commit(last);
+    } catch (err) {
+      if (held) await this.abandon(held);
+      this.failures += 1;
+      this.options.log.warn({ err: describeError(err), failures: this.failures }, 'outbox relay round failed; rows kept for retry');
+      this.again = false;
+      this.scheduleRetry();
+    }
   }
 
   private scheduleRetry(): void {
@@ -193,35 +210,73 @@ export class OutboxRelay implements BrokerComponent {
     this.retryTimer.unref();
   }
 
-  /** Claims a batch (skipping rows another replica holds), publishes, awaits confirms, deletes. */
-  private async relayBatch(): Promise<number> {
+  /**
+   * Claims a batch (skipping rows another replica holds) in a transaction
+   * that deletes them, publishes them and awaits the broker's confirms. The
+   * deleting transaction is answered still open (`held`), so that its COMMIT
+   * can go in one round trip with the next claim; `previous`, the last
+   * round's, is committed that way here. A round that claims nothing commits
+   * at once. Whatever is not confirmed is rolled back and comes again.
+   */
+  private async relayBatch(previous: HeldRound | undefined): Promise<{ held: HeldRound | undefined; published: number }> {
     const channel = this.channel;
-    if (!channel) return 0;
+    if (!channel) {
+      if (previous) await this.commit(previous);
+      return { held: undefined, published: 0 };
+    }
     const batch = this.options.batchSize ?? 200;
-    return withClient(this.options.pool, async (client) => {
-      try {
-        const results = (await client.query(
-          `BEGIN; DELETE FROM outbox WHERE id IN (SELECT id FROM outbox ORDER BY id LIMIT ${Number(batch)} FOR UPDATE SKIP LOCKED)
-           RETURNING id, message_id, routing_key, body`,
-        )) as unknown as { rows: ClaimedRow[] }[];
-        const rows = (results[1]?.rows ?? []).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-        if (rows.length === 0) {
-          await client.query('COMMIT');
-          return 0;
-        }
-        const envelopes = await Promise.all(rows.map((row) => this.publish(channel, row)));
-        await client.query('COMMIT');
-        for (const envelope of envelopes) {
-          outboxPublished.inc({ type: envelope.type });
-          this.options.onPublished?.(envelope);
-        }
-        return rows.length;
-      } catch (err) {
-        // Nothing confirmed is deleted: the rows come back for the next round.
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
+    const client = previous?.client ?? (await this.options.pool.connect());
+    // A connection the server ends between statements must not be an uncaught error: the next query fails instead.
+    if (!previous) client.on('error', ignore);
+    try {
+      const results = (await client.query(
+        `${previous ? 'COMMIT; ' : ''}BEGIN; DELETE FROM outbox WHERE id IN (SELECT id FROM outbox ORDER BY id LIMIT ${Number(batch)} FOR UPDATE SKIP LOCKED)
+         RETURNING id, message_id, routing_key, body`,
+      )) as unknown as { rows: ClaimedRow[] }[];
+      if (previous) this.announce(previous.envelopes);
+      const rows = (results.at(-1)?.rows ?? []).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      if (rows.length === 0) {
+        await this.commit({ client, envelopes: [] });
+        return { held: undefined, published: 0 };
       }
-    });
+      const envelopes = await Promise.all(rows.map((row) => this.publish(channel, row)));
+      return { held: { client, envelopes }, published: rows.length };
+    } catch (err) {
+      // Nothing confirmed is deleted: the rows come back for the next round.
+      await this.abandon({ client, envelopes: [] });
+      throw err;
+    }
+  }
+
+  /** Commits a round's deletes and gives its connection back. */
+  private async commit(round: HeldRound): Promise<void> {
+    try {
+      await round.client.query('COMMIT');
+    } catch (err) {
+      this.release(round.client, err);
+      throw err;
+    }
+    this.release(round.client);
+    this.announce(round.envelopes);
+  }
+
+  /** Rolls a round back (its rows are published again) and gives its connection back. */
+  private async abandon(round: HeldRound): Promise<void> {
+    await round.client.query('ROLLBACK').catch(() => undefined);
+    this.release(round.client, new Error('outbox round abandoned'));
+  }
+
+  private release(client: PoolClient, failure?: unknown): void {
+    client.removeListener('error', ignore);
+    client.release(failure instanceof Error ? failure : undefined);
+  }
+
+  /** Events whose rows are deleted for good: published and confirmed, their round committed. */
+  private announce(envelopes: readonly Envelope[]): void {
+    for (const envelope of envelopes) {
+      outboxPublished.inc({ type: envelope.type });
+      this.options.onPublished?.(envelope);
+    }
   }
 
   private publish(channel: ConfirmChannel, row: ClaimedRow): Promise<Envelope> {

@@ -288,6 +288,50 @@ describe('messaging', function () {
       }
     });
 
+    it('when commits keep coming, then a round\'s deletes commit with the next claim, one statement per round, and every event leaves once', async () => {
+      const chainedBroker = new Broker({ url: amqpUrl, prefix: broker.prefix, log });
+      const relayPool = createPool({ url: db.adminUrl, schema: 'probe', max: 2 });
+      const statements: string[] = [];
+      relayPool.on('connect', (client) => {
+        const query = client.query.bind(client) as (text: unknown, ...rest: unknown[]) => unknown;
+        (client as unknown as { query: typeof query }).query = (text: unknown, ...rest: unknown[]) => {
+          if (typeof text === 'string') statements.push(text.trim());
+          return query(text, ...rest);
+        };
+      });
+      const chained = new OutboxRelay(chainedBroker, { pool: relayPool, log, pollMs: 60_000, gatherMs: 150 });
+      relay.pause();
+      try {
+        await chainedBroker.start();
+        await chainedBroker.register(chained);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        statements.length = 0;
+        const events = [];
+        for (let i = 0; i < 30; i += 1) {
+          const event = canceledEvent();
+          await withTransaction(pool, (tx) => enqueue(tx, [event]));
+          chained.wake();
+          events.push(event);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        for (const event of events) await capture.waitFor('session.canceled', (e) => e.id === event.id);
+        await until(async () => (await pool.query('SELECT 1 FROM outbox')).rowCount === 0);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        for (const event of events) assert.equal(capture.of('session.canceled', (e) => e.id === event.id).length, 1);
+
+        const claims = statements.filter((text) => text.includes('DELETE FROM outbox'));
+        const carried = claims.filter((text) => text.startsWith('COMMIT; BEGIN;')).length;
+        const own = statements.filter((text) => text === 'COMMIT').length;
+        assert.ok(claims.length >= 3, `${claims.length} rounds`);
+        assert.equal(own + carried, claims.length, 'every round is committed once, by itself or with the next claim');
+        assert.ok(carried >= claims.length / 2, `${carried} of ${claims.length} rounds carried the COMMIT of the one before`);
+      } finally {
+        await chainedBroker.stop();
+        await relayPool.end();
+        relay.resume();
+      }
+    });
+
     it('when the broker is away, then rows wait in the outbox and leave once it is back, by the backstop poll alone', async () => {
       const waiting = new Broker({ url: amqpUrl, prefix: broker.prefix, log });
       const lateRelay = new OutboxRelay(waiting, { pool, log, pollMs: 100 });
