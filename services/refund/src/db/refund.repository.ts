@@ -55,11 +55,12 @@ export class RefundRepository {
 
   /** Records a captured payment (payment.approved, or the session's own account of it); a second record changes nothing. */
   async recordPayment(payment: CapturedPayment, client: Queryable = this.pool): Promise<void> {
-    await client.query(
-      `INSERT INTO payments (attempt_id, session_id, merchant_id, livemode, captured) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (attempt_id) DO NOTHING`,
-      [payment.attemptId, payment.sessionId, payment.merchantId, payment.livemode, payment.captured],
-    );
+    await client.query({
+      name: 'payment-record',
+      text: `INSERT INTO payments (attempt_id, session_id, merchant_id, livemode, captured) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (attempt_id) DO NOTHING`,
+      values: [payment.attemptId, payment.sessionId, payment.merchantId, payment.livemode, payment.captured],
+    });
   }
 
   /** Holds the refund's amount against its payment and records it PENDING, if it fits; one statement. */

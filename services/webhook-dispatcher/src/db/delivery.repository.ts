@@ -97,8 +97,9 @@ export class DeliveryRepository {
    */
   async storeEvents(events: readonly IncomingEvent[]): Promise<DeliveryJob[]> {
     if (events.length === 0) return [];
-    const result = await this.pool.query<DeliveryJob>(
-      `WITH incoming AS (
+    const result = await this.pool.query<DeliveryJob>({
+      name: 'events-store',
+      text: `WITH incoming AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $11::text[])
            AS i(id, type, merchant_id, livemode, session_id, session_url, body, created_at, delivery_id, correlation_id)
        ), stored AS (
@@ -119,7 +120,7 @@ export class DeliveryRepository {
          ep.previous_secret_expires_at AS "previousSecretExpiresAt"
        FROM d JOIN incoming i ON i.id = d.event_id
        JOIN endpoints ep ON ep.merchant_id = d.merchant_id AND ep.livemode = d.livemode`,
-      [
+      values: [
         events.map((e) => e.id),
         events.map((e) => e.type),
         events.map((e) => e.merchantId),
@@ -132,7 +133,7 @@ export class DeliveryRepository {
         this.leaseSeconds,
         events.map((e) => e.correlationId),
       ],
-    );
+    });
     return result.rows;
   }
 
