@@ -9,7 +9,7 @@ import { createLogger, describeError, setMetricsService, type Logger } from '@ga
 import { httpMetrics, metricsHandler } from './http-metrics.js';
 import { requestContext } from './request-context.js';
 
-export { requestIdOf } from './request-context.js';
+export { enterRequest, requestIdOf } from './request-context.js';
 
 export type ReadinessCheck = () => Promise<boolean>;
 
@@ -167,3 +167,5 @@ export async function serviceMain<C extends { logLevel: string; shutdownTimeoutM
 export * from './service-base.js';
 export * from './periodic.js';
 export * from './http-metrics.js';
+export * from './form-body.js';
+export * from './plain-routes.js';

@@ -3,39 +3,52 @@
  * from X-Request-Id when given, else a new one), which becomes the
  * correlation id of everything done for it (log lines, commands, events), and
  * an access log line when answered. Health and metrics probes are not logged.
+ * The same for requests express routes and for those a service serves on
+ * node:http directly (plain-routes.ts).
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { withCorrelation, type Logger } from '@gateway/observability';
 import { routeLabel } from './http-metrics.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const QUIET = new Set(['/healthz', '/readyz', '/metrics']);
+const REQUEST_ID_OF = Symbol('requestId');
 
-/** The request id of a request this middleware has seen. */
-export function requestIdOf(res: Response): string {
-  return res.locals['requestId'] as string;
+type Tagged = ServerResponse & { [REQUEST_ID_OF]?: string };
+
+/** The request id of a request that entered through enterRequest. */
+export function requestIdOf(res: ServerResponse): string {
+  return (res as Tagged)[REQUEST_ID_OF] ?? '';
 }
 
-/** Express middleware: request id and correlation, then one access log line per answered request. */
+/**
+ * Gives the request its id and, unless it is a probe, an access log line
+ * naming `route` once answered; then runs `handle` with the id as the
+ * correlation id.
+ */
+export function enterRequest(req: IncomingMessage, res: ServerResponse, log: Logger, route: () => string, handle: () => void): void {
+  const given = req.headers['x-request-id'];
+  const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  (res as Tagged)[REQUEST_ID_OF] = requestId;
+  res.setHeader('X-Request-Id', requestId);
+  if (!QUIET.has((req.url ?? '').split('?')[0] ?? '')) {
+    const start = Date.now();
+    res.once('finish', () => {
+      withCorrelation(requestId, () => log.info({ method: req.method, route: route(), status: res.statusCode, ms: Date.now() - start }, 'request'));
+    });
+  }
+  withCorrelation(requestId, handle);
+}
+
+/** Express middleware: enterRequest for every request the app routes. */
 export function requestContext(log: Logger): RequestHandler {
-  return (req, res, next) => {
-    if (res.locals['requestId'] !== undefined) {
+  return (req, res: Response, next) => {
+    if (requestIdOf(res)) {
       next();
       return;
     }
-    const given = req.header('x-request-id');
-    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
-    res.locals['requestId'] = requestId;
-    res.setHeader('X-Request-Id', requestId);
-    if (!QUIET.has(req.path)) {
-      const start = Date.now();
-      res.once('finish', () => {
-        withCorrelation(requestId, () =>
-          log.info({ method: req.method, route: routeLabel(req, res), status: res.statusCode, ms: Date.now() - start }, 'request'),
-        );
-      });
-    }
-    withCorrelation(requestId, next);
+    enterRequest(req, res, log, () => routeLabel(req, res), next);
   };
 }

@@ -132,7 +132,7 @@ function rateLimited(res: Response, retryAfterSeconds: number): never {
 
 function sendError(deps: ApiDependencies, res: Response, err: unknown): void {
   if (!(err instanceof AppError)) {
-    deps.log.error({ err: describeError(err), requestId: res.locals['requestId'] as unknown }, 'request failed');
+    deps.log.error({ err: describeError(err), requestId: requestIdOf(res) }, 'request failed');
   }
   const problem = toProblem(err, deps.errorsHost);
   if (res.headersSent) return;

@@ -1,10 +1,15 @@
 /**
  * The hosted page's routes under /checkout/: thin, each calls one step of
- * the flow. Every answer carries D9's security headers; the card form's
- * body is parsed here and handed on, never logged.
+ * the flow. The page's own steps are served on node:http directly (runtime's
+ * plain routes: they are a payment's hot path); the stylesheet and the pages
+ * for paths and bodies nobody serves stay on express. Every answer carries
+ * D9's security headers; the card form's body is parsed here and handed on,
+ * never logged.
  */
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { describeError, type Logger } from '@gateway/observability';
+import { answer, FormRefused, readForm, type PlainRoute } from '@gateway/runtime';
 import { CHECKOUT_CSS, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
 import { cancelPayment, pay, returnFromChallenge, showPage, showResult, type Answer, type FlowDeps } from '../domain/checkout-flow.js';
 
@@ -16,9 +21,72 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+const HTML = 'text/html; charset=utf-8';
+const FORM_LIMITS = { maxBytes: 8 * 1024, maxFields: 20 };
+
 type Step = (deps: FlowDeps, token: string, form: Record<string, unknown>) => Promise<Answer>;
 
-export function addCheckoutRoutes(app: Express, deps: FlowDeps, log: Logger): void {
+interface PageStep {
+  route: string;
+  step: Step;
+  /** Whether the step takes the card form (a POST body). */
+  form: boolean;
+}
+
+/** The steps, by method and what follows /checkout/:token ('' for the page itself). */
+const STEPS: ReadonlyMap<string, PageStep> = new Map<string, PageStep>([
+  ['GET ', { route: '/checkout/:token', step: (d, token) => showPage(d, token), form: false }],
+  ['POST pay', { route: '/checkout/:token/pay', step: pay, form: true }],
+  ['POST 3ds', { route: '/checkout/:token/3ds', step: returnFromChallenge, form: true }],
+  ['GET result', { route: '/checkout/:token/result', step: (d, token) => showResult(d, token), form: false }],
+  ['GET cancel', { route: '/checkout/:token/cancel', step: (d, token) => cancelPayment(d, token), form: false }],
+]);
+
+/** Picks the page's steps for runtime's withPlainRoutes; anything else is left to express. */
+export function checkoutRoutes(deps: FlowDeps, log: Logger): (method: string, path: string) => PlainRoute | undefined {
+  return (method, path) => {
+    const [empty, prefix, token, action = '', ...rest] = path.split('/');
+    // A trailing slash is the same route, as express has it.
+    const extra = rest.length === 1 && rest[0] === '' ? 0 : rest.length;
+    if (empty !== '' || prefix !== 'checkout' || !token || extra > 0 || path === STYLESHEET_PATH) return undefined;
+    const found = STEPS.get(`${method} ${action}`);
+    if (!found) return undefined;
+    return { route: found.route, handle: (req, res) => void runStep(deps, log, found, token, req, res) };
+  };
+}
+
+async function runStep(
+  deps: FlowDeps,
+  log: Logger,
+  { route, step, form }: PageStep,
+  token: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  let fields: Record<string, unknown> = {};
+  try {
+    if (form) fields = (await readForm(req, FORM_LIMITS)) ?? {};
+  } catch (err) {
+    // A body that cannot be read (too large, too many fields, another charset): a page, never a stack trace.
+    log.warn({ err: describeError(err), reason: err instanceof FormRefused ? err.reason : undefined }, 'checkout request refused');
+    return send(res, { status: 400, html: renderErrorPage(400) });
+  }
+  try {
+    send(res, await step(deps, token, fields));
+  } catch (err) {
+    log.error({ err: describeError(err), path: route }, 'checkout step failed');
+    send(res, { status: 500, html: renderErrorPage(500) });
+  }
+}
+
+function send(res: ServerResponse, page: Answer): void {
+  if (res.headersSent) return;
+  if ('redirect' in page) return answer(res, 303, 'text/plain; charset=utf-8', `See Other. Redirecting to ${page.redirect}`, { ...SECURITY_HEADERS, Location: page.redirect });
+  answer(res, page.status, HTML, page.html, SECURITY_HEADERS);
+}
+
+/** What express serves under /checkout/: the stylesheet, and the page for any other path, with the same headers. */
+export function addCheckoutFallbacks(app: Express, log: Logger): void {
   app.use('/checkout', (_req, res, next) => {
     res.set(SECURITY_HEADERS);
     next();
@@ -26,37 +94,11 @@ export function addCheckoutRoutes(app: Express, deps: FlowDeps, log: Logger): vo
   app.get(STYLESHEET_PATH, (_req, res) => {
     res.type('text/css').send(CHECKOUT_CSS);
   });
-
-  const form = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 });
-  const route = (step: Step) => async (req: Request, res: Response) => {
-    const token = String(req.params.token);
-    try {
-      send(res, await step(deps, token, (req.body ?? {}) as Record<string, unknown>));
-    } catch (err) {
-      log.error({ err: describeError(err), path: req.route?.path as unknown }, 'checkout step failed');
-      res.status(500).type('html').send(renderErrorPage(500));
-    }
-  };
-  app.get('/checkout/:token', route((d, token) => showPage(d, token)));
-  app.post('/checkout/:token/pay', form, route(pay));
-  app.post('/checkout/:token/3ds', form, route(returnFromChallenge));
-  app.get('/checkout/:token/result', route((d, token) => showResult(d, token)));
-  app.get('/checkout/:token/cancel', route((d, token) => cancelPayment(d, token)));
-
   app.use('/checkout', (_req, res) => {
     res.status(404).type('html').send(renderErrorPage(404));
   });
-  // A body that cannot be parsed (too large, malformed): a page, never a stack trace.
   app.use('/checkout', (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     log.warn({ err: describeError(err) }, 'checkout request refused');
     res.status(400).type('html').send(renderErrorPage(400));
   });
-}
-
-function send(res: Response, answer: Answer): void {
-  if ('redirect' in answer) {
-    res.redirect(303, answer.redirect);
-    return;
-  }
-  res.status(answer.status).type('html').send(answer.html);
 }

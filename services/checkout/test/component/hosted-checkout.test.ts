@@ -300,6 +300,37 @@ describe('Hosted checkout, in a browser', function () {
     assert.match(html, /Test mode/);
   });
 
+  it('when a form body is too large, has too many fields or another charset, or a path is unknown, then a page (400, 404) with the security headers, and nothing starts', async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant);
+    const url = created.checkout_url ?? '';
+    const bodies: [string, string][] = [
+      [`card_number=${'4'.repeat(9_000)}`, 'application/x-www-form-urlencoded'],
+      [Array.from({ length: 25 }, (_, i) => `f${i}=x`).join('&'), 'application/x-www-form-urlencoded'],
+      ['card_number=4242424242424242', 'application/x-www-form-urlencoded; charset=iso-8859-1'],
+    ];
+    for (const [body, type] of bodies) {
+      const refused = await fetch(`${url}/pay`, { method: 'POST', redirect: 'manual', headers: { 'content-type': type }, body });
+      assert.equal(refused.status, 400, type);
+      assert.equal(refused.headers.get('x-frame-options'), 'DENY');
+      assert.match(refused.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+      assert.doesNotMatch(await refused.text(), /Error:|at |4242/);
+    }
+    for (const path of [`${url}/nowhere`, `${url}/pay/more`, `${new URL(url).origin}/checkout/`]) {
+      const missing = await fetch(path, { redirect: 'manual' });
+      assert.equal(missing.status, 404, path);
+      assert.equal(missing.headers.get('cache-control'), 'no-store');
+      await missing.arrayBuffer();
+    }
+    const unchanged = await session(merchant, created.id);
+    assert.equal(unchanged.status, 'CREATED');
+    assert.deepEqual(unchanged.attempts, []);
+    // Counted under their route patterns, never their paths (which hold the token).
+    const metrics = await (await fetch(`http://127.0.0.1:${system.ports.get('checkout') ?? 0}/metrics`)).text();
+    assert.match(metrics, /gateway_http_requests_total\{[^}]*route="\/checkout\/:token\/pay"[^}]*status="400"/);
+    assert.ok(!metrics.includes(url.split('/checkout/')[1] ?? 'x'), 'no token in a label');
+  });
+
   it('when two buyers pay one session at once, then one attempt runs and the other is refused; an unanswered acquirer leaves it PROCESSING, charged once', async () => {
     const merchant = await system.newMerchant({ limits: { account: 1000 } });
     const created = await newSession(merchant);

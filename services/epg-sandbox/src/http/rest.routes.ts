@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeError, type Logger } from '@gateway/observability';
-import { timeRequest } from '@gateway/runtime';
+import { answer, FormRefused, readForm, timeRequest } from '@gateway/runtime';
 import { EpgError, type EpgReply } from '../domain/epg-error.js';
 import { finish3ds } from '../domain/finish-3ds.js';
 import { getOrderStatus } from '../domain/get-order-status.js';
@@ -41,18 +41,7 @@ const CALLS: ReadonlyMap<string, Call> = new Map<string, Call>([
 ]);
 
 /** Small: the largest legitimate call is a register.do with a description. */
-const BODY_LIMIT_BYTES = 16 * 1024;
-const FIELD_LIMIT = 100;
-
-/** Why a body cannot be read as the call's form; answered with errorCode "4". */
-class UnreadableBody extends Error {
-  constructor(
-    readonly reason: string,
-    readonly status: 200 | 413 = 200,
-  ) {
-    super(reason);
-  }
-}
+const FORM_LIMITS = { maxBytes: 16 * 1024, maxFields: 100 };
 
 /** Whether `url` is one of the protocol's paths (or an unknown one under it). */
 export function isRestPath(url: string | undefined): boolean {
@@ -70,13 +59,14 @@ export function restHandler(deps: RestDependencies): (req: IncomingMessage, res:
       res.setHeader('Allow', 'POST');
       return plain(res, 405, 'Method Not Allowed');
     }
-    readForm(req)
+    readForm(req, FORM_LIMITS)
       .then(
-        (form) => handleCall(deps, name, call, form),
+        (fields) => handleCall(deps, name, call, fields && new FormFields(fields)),
         (err: unknown) => {
-          if (!(err instanceof UnreadableBody)) throw err;
+          if (!(err instanceof FormRefused)) throw err;
           deps.log.info({ call: name, errorCode: '4', reason: err.reason }, 'call refused');
-          return { status: err.status, reply: { errorCode: '4', errorMessage: 'Unreadable request body' } as EpgReply };
+          // Too large is said with 413 as well; anything else unreadable is a business error (HTTP 200).
+          return { status: err.status === 413 ? 413 : 200, reply: { errorCode: '4', errorMessage: 'Unreadable request body' } as EpgReply };
         },
       )
       .then(
@@ -114,47 +104,6 @@ async function handleCall(deps: RestDependencies, name: string, call: Call, form
   return { status: 200, reply };
 }
 
-/**
- * The body as form fields; undefined when it is not a form at all. Refuses a
- * body over the limit (413), too many fields (413) or a charset other than
- * UTF-8, as the protocol's servlet does.
- */
-function readForm(req: IncomingMessage): Promise<FormFields | undefined> {
-  const type = (req.headers['content-type'] ?? '').toLowerCase().split(';');
-  const isForm = type[0]?.trim() === 'application/x-www-form-urlencoded';
-  const charset = type
-    .slice(1)
-    .map((parameter) => parameter.trim())
-    .find((parameter) => parameter.startsWith('charset='))
-    ?.slice('charset='.length)
-    .replaceAll('"', '');
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      // Past the limit the rest is read and dropped, so the answer does not race the upload.
-      if (size <= BODY_LIMIT_BYTES) chunks.push(chunk);
-    });
-    req.once('error', reject);
-    req.once('end', () => {
-      if (size > BODY_LIMIT_BYTES) return reject(new UnreadableBody('entity.too.large', 413));
-      if (!isForm) return resolve(undefined);
-      if (charset !== undefined && charset !== 'utf-8') return reject(new UnreadableBody('charset.unsupported'));
-      const params = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-      const fields: Record<string, string | string[]> = {};
-      let count = 0;
-      for (const [key, value] of params) {
-        count += 1;
-        if (count > FIELD_LIMIT) return reject(new UnreadableBody('parameters.too.many', 413));
-        const seen = fields[key];
-        fields[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
-      }
-      resolve(new FormFields(fields));
-    });
-  });
-}
-
 /** The call named by the path: what follows /payment/rest/, without a query; '' when that is not one name. */
 function callName(url: string): string {
   const path = url.slice(REST_PATH.length).split('?')[0] ?? '';
@@ -162,15 +111,12 @@ function callName(url: string): string {
 }
 
 function json(res: ServerResponse, status: number, reply: EpgReply): void {
-  const body = JSON.stringify(reply);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
+  answer(res, status, 'application/json; charset=utf-8', JSON.stringify(reply));
 }
 
 /** A plain-text answer, as a servlet container gives for paths and methods it does not serve. */
 function plain(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
+  answer(res, status, 'text/plain; charset=utf-8', text);
 }
 
 function stringField(reply: EpgReply, name: string): string | undefined {
