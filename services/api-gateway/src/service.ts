@@ -6,7 +6,7 @@ import { approveKyb, createKey, createMerchant, revokeKey, setLimits, setMerchan
 import { Authenticator } from './auth/authenticator.js';
 import { errorsHost, type GatewayConfig } from './config.js';
 import { MerchantRepository } from './db/merchant.repository.js';
-import { createApiApp } from './http/app.js';
+import { createApiListener } from './http/app.js';
 import { checkoutProxy } from './http/checkout-proxy.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
 import { IdempotentCalls } from './idempotency/idempotent-call.js';
@@ -67,7 +67,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     }),
   );
 
-  const app = createApiApp({
+  const app = createApiListener({
     auth,
     buckets,
     rpc,

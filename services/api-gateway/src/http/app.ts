@@ -4,19 +4,21 @@
  * (once per Idempotency-Key, D10), and turn its reply (or any error) into the
  * HTTP answer.
  */
-import express, { type Express, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import express, { type Request, type Response } from 'express';
 import { buildOpenApi, type ApiContext } from '@gateway/contracts';
 import type { RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
-import { addHealthRoutes, requestIdOf, labelRoute, type ReadinessCheck } from '@gateway/runtime';
+import { addHealthRoutes, answer, labelRoute, requestIdOf, UNMATCHED_ROUTE, withPlainRoutes, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { StoredAnswer } from '../idempotency/idempotency.repository.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, type Answer, type IdempotentCalls } from '../idempotency/idempotent-call.js';
 import { authFailureBucket, bucketsFor, type BudgetDefaults } from '../limits/budgets.js';
 import type { TokenBuckets } from '../limits/token-buckets.js';
 import { readJsonObject } from './body.js';
-import { matchRoute } from './routes.js';
+import { matchRoute, type RouteMatch } from './routes.js';
 
 export interface ApiDependencies {
   auth: Authenticator;
@@ -38,8 +40,15 @@ export interface ApiDependencies {
 }
 
 const API_PREFIX = '/api/v1';
+const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
-export function createApiApp(deps: ApiDependencies): Express {
+/**
+ * The gateway's request listener. /api/v1's calls are served on node:http
+ * directly (runtime's plain routes: every payment starts with one);
+ * health, metrics, the OpenAPI document, the /checkout/ pass-through and the
+ * 404 for anything else go through express.
+ */
+export function createApiListener(deps: ApiDependencies): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -56,30 +65,32 @@ export function createApiApp(deps: ApiDependencies): Express {
       checkout(Object.assign(req, { url: req.originalUrl }), res);
     });
 
-  app.get(`${API_PREFIX}/openapi.json`, (_req, res) => {
+  app.get(OPENAPI_PATH, (_req, res) => {
     res.type('application/json').send(openApi);
   });
 
-  app.use(API_PREFIX, (req, res) => {
-    handleApiCall(deps, req, res).catch((err: unknown) => sendError(deps, res, err));
-  });
-
   app.use((_req, res) => sendError(deps, res, new AppError('not-found', 'No such route.')));
-  return app;
+
+  return withPlainRoutes(app, deps.log, (method, path) => {
+    if (!path.startsWith(`${API_PREFIX}/`) || path === OPENAPI_PATH) return undefined;
+    const match = matchRoute(method, path.slice(API_PREFIX.length));
+    return {
+      route: match.kind === 'found' ? `${API_PREFIX}${match.route.path}` : UNMATCHED_ROUTE,
+      handle: (req, res) => void handleApiCall(deps, match, req, res).catch((err: unknown) => sendError(deps, res, err)),
+    };
+  });
 }
 
-async function handleApiCall(deps: ApiDependencies, req: Request, res: Response): Promise<void> {
-  const match = matchRoute(req.method, req.path);
-  if (match.kind === 'found') labelRoute(res, `${API_PREFIX}${match.route.path}`);
+async function handleApiCall(deps: ApiDependencies, match: RouteMatch, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (match.kind === 'not-found') throw new AppError('not-found', 'No such route.');
   if (match.kind === 'method-not-allowed') {
     res.setHeader('Allow', match.allow.join(', '));
     throw new AppError('method-not-allowed', `Use ${match.allow.join(' or ')} on this route.`);
   }
 
-  const principal = await deps.auth.authenticate(req.header('authorization'));
+  const principal = await deps.auth.authenticate(headerOf(req, 'authorization'));
   if (!principal) {
-    const budget = await deps.buckets.take([authFailureBucket(req.ip ?? 'unknown', deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
+    const budget = await deps.buckets.take([authFailureBucket(clientAddress(req, deps.trustProxy), deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
     if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
     res.setHeader('WWW-Authenticate', 'Bearer');
     throw new AppError('unauthorized');
@@ -100,12 +111,12 @@ async function handleApiCall(deps: ApiDependencies, req: Request, res: Response)
   };
   const route = match.route;
   const call = async (): Promise<StoredAnswer> => {
-    const command = route.request({ context, params: match.params, body, query: req.query as Record<string, unknown> });
+    const command = route.request({ context, params: match.params, body, query: parseQuery((req.url ?? '').split('?')[1] ?? '') });
     const reply = await deps.rpc.call(route.command, command, { correlationId: requestId, ...(route.waitsForAcquirer && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
     return { status: reply.status, body: JSON.stringify(reply.body) };
   };
 
-  const keyHeader = req.method === 'POST' ? req.header(IDEMPOTENCY_KEY_HEADER) : undefined;
+  const keyHeader = req.method === 'POST' ? headerOf(req, IDEMPOTENCY_KEY_HEADER) : undefined;
   let answer: Answer;
   if (keyHeader === undefined) {
     answer = { ...(await call()), replayed: false };
@@ -114,28 +125,49 @@ async function handleApiCall(deps: ApiDependencies, req: Request, res: Response)
     const key = parseIdempotencyKey(keyHeader);
     // Passed on too: a refund whose answer was lost must not be made twice by a retry with this key.
     context.idempotency_key = key;
-    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${req.path.replace(/\/$/, '')}` };
+    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${pathOf(req).slice(API_PREFIX.length).replace(/\/$/, '')}` };
     answer = await deps.idempotency.run(scope, body, call);
   }
   if (answer.replayed) res.setHeader(REPLAYED_HEADER, 'true');
   // Commands answer successes; a stored answer of 400 or more is a problem document (D10 keeps 4xx answers).
-  res
-    .status(answer.status)
-    .type(answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json')
-    .send(answer.body);
+  send(res, answer.status, answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json', answer.body);
 }
 
-function rateLimited(res: Response, retryAfterSeconds: number): never {
+/** A request header's value; the first when it is given more than once. */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0] ?? '/';
+}
+
+/**
+ * The client's address, for the failed-authentication budget: the first
+ * address of X-Forwarded-For when the gateway sits behind a trusted proxy
+ * (TRUST_PROXY), as express's `trust proxy` true has it; else the peer's.
+ */
+function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? headerOf(req, 'x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+  return forwarded || req.socket.remoteAddress || 'unknown';
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  answer(res, status, `${contentType}; charset=utf-8`, body);
+}
+
+function rateLimited(res: ServerResponse, retryAfterSeconds: number): never {
   res.setHeader('Retry-After', String(retryAfterSeconds));
   throw new AppError('rate-limit-exceeded');
 }
 
-function sendError(deps: ApiDependencies, res: Response, err: unknown): void {
+function sendError(deps: ApiDependencies, res: ServerResponse, err: unknown): void {
   if (!(err instanceof AppError)) {
     deps.log.error({ err: describeError(err), requestId: requestIdOf(res) }, 'request failed');
   }
   const problem = toProblem(err, deps.errorsHost);
   if (res.headersSent) return;
   if (problem.status === 413) res.setHeader('Connection', 'close');
-  res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+  send(res, problem.status, PROBLEM_CONTENT_TYPE, JSON.stringify(problem));
 }
