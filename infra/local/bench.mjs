@@ -102,7 +102,7 @@ for (const { name, port, profiled, schema } of services) {
       BROKER_PREFIX: prefix,
       RATE_LIMIT_KEY_PREFIX: prefix,
       PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
