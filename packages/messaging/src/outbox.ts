@@ -69,8 +69,8 @@ export interface OutboxRelayOptions {
    * The least time between the starts of two claim rounds. A commit that
    * comes within it of the last round waits for the next, with whatever else
    * commits meanwhile, so the commits of a busy moment leave in one claim
-   * transaction instead of one each (a round costs two database round trips
-   * whatever its size); at a trickle, rows leave at once.
+   * transaction instead of one each (a round costs one or two database round
+   * trips whatever its size); at a trickle, rows leave at once.
    */
   gatherMs?: number;
   /** Told of every event once the broker has confirmed it and its row is deleted: after its commit, whichever path wrote it. */
