@@ -3,12 +3,12 @@
 // plain node image; built-in modules only). Writes, once, into DIR (default /keys):
 //   link-private.jwk   Ed25519, session's LINK_SIGNING_KEY
 //   link-public.jwk    its public half, checkout's LINK_VERIFY_KEY
-//   card-private.jwk   X25519, acquirer-adapter's CARD_DECRYPTION_KEY
+//   card-private.jwk   ECDH P-256, acquirer-adapter's CARD_DECRYPTION_KEY
 //   card-public.jwk    its public half, checkout's CARD_ENCRYPTION_KEY
-// Existing keys of the same kind are kept, so links and sealed card data survive a restart.
+// Existing keys are kept, so links and sealed card data survive a restart.
 // DEVELOPMENT ONLY: production keys come from Kubernetes Secrets (k8s/README.md).
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const dir = process.argv[2] ?? '/keys';
@@ -22,18 +22,17 @@ function write(name, jwk, mode) {
   chmodSync(file, mode);
 }
 
-/** A pair of `type` (ed25519, x25519), kept when one of the same curve is there. */
-function pair(prefix, type) {
-  const publicFile = path.join(dir, `${prefix}-public.jwk`);
-  if (existsSync(path.join(dir, `${prefix}-private.jwk`)) && existsSync(publicFile) && JSON.parse(readFileSync(publicFile, 'utf8')).crv?.toLowerCase() === type) {
+function pair(prefix, type, options) {
+  if (existsSync(path.join(dir, `${prefix}-private.jwk`)) && existsSync(path.join(dir, `${prefix}-public.jwk`))) {
     console.log(`dev-keys: ${prefix} key pair kept`);
     return;
   }
-  const { privateKey, publicKey } = generateKeyPairSync(type);
-  write(`${prefix}-private.jwk`, privateKey.export({ format: 'jwk' }), 0o400);
-  write(`${prefix}-public.jwk`, publicKey.export({ format: 'jwk' }), 0o444);
+  // JWKs straight from the generator: exporting a key it has just made can deadlock Node 20.
+  const { privateKey, publicKey } = generateKeyPairSync(type, { ...options, publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } });
+  write(`${prefix}-private.jwk`, privateKey, 0o400);
+  write(`${prefix}-public.jwk`, publicKey, 0o444);
   console.log(`dev-keys: ${prefix} key pair written to ${dir}`);
 }
 
 pair('link', 'ed25519');
-pair('card', 'x25519');
+pair('card', 'ec', { namedCurve: 'P-256' });

@@ -77,9 +77,11 @@ for (const { name } of services.filter((service) => service.schema)) {
   spawnSync(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'migrate.js')], { env: { ...process.env, DATABASE_URL: urlFor(name) }, stdio: 'ignore' });
 }
 
-const links = generateKeyPairSync('ed25519');
-const cards = generateKeyPairSync('x25519');
-const jwk = (key) => JSON.stringify(key.export({ format: 'jwk' }));
+// Pairs come out of the generator as JWKs: exporting a key it has just made can deadlock Node 20.
+const AS_JWK = { publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } };
+const links = generateKeyPairSync('ed25519', AS_JWK);
+const cards = generateKeyPairSync('ec', { namedCurve: 'P-256', ...AS_JWK });
+const jwk = (key) => JSON.stringify(key);
 const ownEnv = {
   session: { LINK_SIGNING_KEY: jwk(links.privateKey) },
   checkout: { LINK_VERIFY_KEY: jwk(links.publicKey), CARD_ENCRYPTION_KEY: jwk(cards.publicKey) },

@@ -65,18 +65,20 @@ console.log(imported.status === 0 ? '  imported infra/rabbitmq/definitions.json'
 
 // The session service signs checkout links; the checkout service verifies them.
 const keysFile = path.join(local, 'link-keys.json');
+// Pairs come out of the generator as JWKs: exporting a key it has just made can deadlock Node 20.
+const AS_JWK = { publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } };
 if (!existsSync(keysFile)) {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  writeFileSync(keysFile, JSON.stringify({ private: privateKey.export({ format: 'jwk' }), public: publicKey.export({ format: 'jwk' }) }), { mode: 0o600 });
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519', AS_JWK);
+  writeFileSync(keysFile, JSON.stringify({ private: privateKey, public: publicKey }), { mode: 0o600 });
 }
 const linkKeys = JSON.parse(readFileSync(keysFile, 'utf8'));
 
 // The checkout page seals card data for the acquirer adapter, which alone can open it.
 const cardKeysFile = path.join(local, 'card-keys.json');
-// Card keys are X25519; a pair of another kind (P-256, from before) is replaced.
-if (!existsSync(cardKeysFile) || JSON.parse(readFileSync(cardKeysFile, 'utf8')).public?.crv !== 'X25519') {
-  const { privateKey, publicKey } = generateKeyPairSync('x25519');
-  writeFileSync(cardKeysFile, JSON.stringify({ private: privateKey.export({ format: 'jwk' }), public: publicKey.export({ format: 'jwk' }) }), { mode: 0o600 });
+// Card keys are P-256; a pair of another kind is replaced.
+if (!existsSync(cardKeysFile) || JSON.parse(readFileSync(cardKeysFile, 'utf8')).public?.crv !== 'P-256') {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256', ...AS_JWK });
+  writeFileSync(cardKeysFile, JSON.stringify({ private: privateKey, public: publicKey }), { mode: 0o600 });
 }
 const cardKeys = JSON.parse(readFileSync(cardKeysFile, 'utf8'));
 

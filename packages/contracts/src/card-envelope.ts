@@ -1,22 +1,29 @@
 /**
  * The card envelope between the checkout page's server and the acquirer
  * adapter: a compact JWE (RFC 7516) with direct ECDH-ES key agreement on
- * X25519 (RFC 8037) and A256GCM content encryption (RFC 7518 4.6 and 5.3),
- * sealed for the adapter's public key. Standard, so jose reads what this
- * writes and the other way round (a test checks both); done with
- * node:crypto's synchronous X25519, SHA-256 and AES-GCM because jose's
- * WebCrypto path cost about ten times the CPU per payment on the hot path,
- * and X25519 costs half of what P-256 did (BENCHMARKS.md).
+ * P-256 and A256GCM content encryption (RFC 7518 4.6 and 5.3), sealed for
+ * the adapter's public key. Standard, so jose reads what this writes and the
+ * other way round (a test checks both); done with node:crypto's synchronous
+ * ECDH, SHA-256 and AES-GCM because jose's WebCrypto path cost about ten
+ * times the CPU per payment on the hot path (BENCHMARKS.md).
+ *
+ * The ephemeral key is an ECDH object, never a KeyObject from
+ * generateKeyPairSync: exporting a KeyObject that generateKeyPairSync has
+ * just made can deadlock Node 20 (a garbage collection during the export
+ * finalizes the generation job, which locks the key being exported). X25519,
+ * which createECDH does not offer, was tried that way and hung a process.
  */
-import { createCipheriv, createDecipheriv, createHash, createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createECDH, createHash, randomBytes, type ECDH } from 'node:crypto';
 
-interface OkpJwk {
+interface EcJwk {
   kty?: unknown;
   crv?: unknown;
   x?: unknown;
+  y?: unknown;
   d?: unknown;
 }
 
+const CURVE = 'prime256v1';
 const ENC = 'A256GCM';
 
 export class EnvelopeError extends Error {
@@ -26,15 +33,16 @@ export class EnvelopeError extends Error {
   }
 }
 
-/** The X25519 public key of an OKP JWK (the public half of a private one too). */
-function publicKeyOf(jwk: OkpJwk): KeyObject {
-  if (jwk.kty !== 'OKP' || jwk.crv !== 'X25519') throw new EnvelopeError('key is not an X25519 JWK');
-  if (typeof jwk.x !== 'string' || Buffer.from(jwk.x, 'base64url').length !== 32) throw new EnvelopeError('x is not an X25519 public key');
-  try {
-    return createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: jwk.x }, format: 'jwk' });
-  } catch {
-    throw new EnvelopeError('x is not an X25519 public key');
-  }
+function coordinate(value: unknown, what: string): Buffer {
+  if (typeof value !== 'string') throw new EnvelopeError(`${what} missing`);
+  const bytes = Buffer.from(value, 'base64url');
+  if (bytes.length !== 32) throw new EnvelopeError(`${what} is not a P-256 coordinate`);
+  return bytes;
+}
+
+function publicPoint(jwk: EcJwk): Buffer {
+  if (jwk.kty !== 'EC' || jwk.crv !== 'P-256') throw new EnvelopeError('key is not an EC P-256 JWK');
+  return Buffer.concat([Buffer.from([4]), coordinate(jwk.x, 'x'), coordinate(jwk.y, 'y')]);
 }
 
 function lengthPrefixed(data: Buffer): Buffer {
@@ -53,17 +61,18 @@ function contentKey(sharedSecret: Buffer): Buffer {
 
 /** Seals with the recipient's public JWK. */
 export class EnvelopeSealer {
-  private readonly recipient: KeyObject;
+  private readonly recipient: Buffer;
 
   constructor(publicJwk: string) {
-    this.recipient = publicKeyOf(JSON.parse(publicJwk) as OkpJwk);
+    this.recipient = publicPoint(JSON.parse(publicJwk) as EcJwk);
   }
 
   seal(plaintext: string): string {
-    const ephemeral = generateKeyPairSync('x25519');
-    const key = contentKey(diffieHellman({ privateKey: ephemeral.privateKey, publicKey: this.recipient }));
-    const { x } = ephemeral.publicKey.export({ format: 'jwk' });
-    const header = Buffer.from(JSON.stringify({ alg: 'ECDH-ES', enc: ENC, epk: { kty: 'OKP', crv: 'X25519', x } })).toString('base64url');
+    const ephemeral = createECDH(CURVE);
+    const epkPoint = ephemeral.generateKeys();
+    const key = contentKey(ephemeral.computeSecret(this.recipient));
+    const epk = { kty: 'EC', crv: 'P-256', x: epkPoint.subarray(1, 33).toString('base64url'), y: epkPoint.subarray(33, 65).toString('base64url') };
+    const header = Buffer.from(JSON.stringify({ alg: 'ECDH-ES', enc: ENC, epk })).toString('base64url');
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(Buffer.from(header, 'ascii'));
@@ -74,13 +83,13 @@ export class EnvelopeSealer {
 
 /** Opens envelopes sealed for the private JWK's public half. */
 export class EnvelopeOpener {
-  private readonly key: KeyObject;
+  private readonly ecdh: ECDH;
 
   constructor(privateJwk: string) {
-    const jwk = JSON.parse(privateJwk) as OkpJwk;
-    publicKeyOf(jwk);
-    if (typeof jwk.d !== 'string') throw new EnvelopeError('d missing');
-    this.key = createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', x: jwk.x as string, d: jwk.d }, format: 'jwk' });
+    const jwk = JSON.parse(privateJwk) as EcJwk;
+    publicPoint(jwk);
+    this.ecdh = createECDH(CURVE);
+    this.ecdh.setPrivateKey(coordinate(jwk.d, 'd'));
   }
 
   /** The plaintext; throws EnvelopeError when the envelope is malformed, for another key, or altered. */
@@ -88,7 +97,7 @@ export class EnvelopeOpener {
     const parts = envelope.split('.');
     if (parts.length !== 5 || parts[1] !== '') throw new EnvelopeError('not a compact JWE with direct key agreement');
     const [header = '', , iv = '', ciphertext = '', tag = ''] = parts;
-    let parsed: { alg?: unknown; enc?: unknown; epk?: OkpJwk; crit?: unknown };
+    let parsed: { alg?: unknown; enc?: unknown; epk?: EcJwk; crit?: unknown };
     try {
       parsed = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as typeof parsed;
     } catch {
@@ -97,9 +106,9 @@ export class EnvelopeOpener {
     if (parsed.alg !== 'ECDH-ES' || parsed.enc !== ENC || parsed.crit !== undefined || !parsed.epk) throw new EnvelopeError('unexpected algorithms');
     let key: Buffer;
     try {
-      key = contentKey(diffieHellman({ privateKey: this.key, publicKey: publicKeyOf(parsed.epk) }));
+      key = contentKey(this.ecdh.computeSecret(publicPoint(parsed.epk)));
     } catch (err) {
-      throw err instanceof EnvelopeError ? err : new EnvelopeError('ephemeral key is not usable');
+      throw err instanceof EnvelopeError ? err : new EnvelopeError('ephemeral key is not on the curve');
     }
     const ivBytes = Buffer.from(iv, 'base64url');
     const tagBytes = Buffer.from(tag, 'base64url');

@@ -56,16 +56,23 @@ export interface Merchant {
 /** The credentials of the live terminal the sandbox also accepts, standing in for a real acquirer's. */
 export const LIVE_TERMINAL = { user: 'merchant-live', password: 'merchant-live-password' };
 
+/**
+ * Key pairs come out of the generator as JWKs: exporting a KeyObject it has
+ * just made can deadlock Node 20, when a collection during the export
+ * finalizes the generation job, which locks the same key.
+ */
+const AS_JWK = { publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } } as const;
+
 /** Card-sealing keys: the acquirer adapter's private JWK and the checkout service's public one. */
 export function cardKeys(): { privateJwk: string; publicJwk: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('x25519');
-  return { privateJwk: JSON.stringify(privateKey.export({ format: 'jwk' })), publicJwk: JSON.stringify(publicKey.export({ format: 'jwk' })) };
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256', ...AS_JWK });
+  return { privateJwk: JSON.stringify(privateKey), publicJwk: JSON.stringify(publicKey) };
 }
 
 /** Link-signing keys: the session service's private JWK and the checkout service's public one. */
 export function linkKeys(): { privateJwk: string; publicJwk: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  return { privateJwk: JSON.stringify(privateKey.export({ format: 'jwk' })), publicJwk: JSON.stringify(publicKey.export({ format: 'jwk' })) };
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519', AS_JWK);
+  return { privateJwk: JSON.stringify(privateKey), publicJwk: JSON.stringify(publicKey) };
 }
 
 async function freePort(): Promise<number> {

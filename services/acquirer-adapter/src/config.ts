@@ -9,7 +9,7 @@ export const adapterSettings = {
   /** Commands handled at once; each payment holds one while the acquirer answers. */
   commandPrefetch: int('COMMAND_PREFETCH', 256, { min: 1, max: 10_000 }),
   outboxGatherMs,
-  /** Private X25519 JWK that opens the card data the checkout page seals for it (ECDH-ES). */
+  /** Private JWK (ECDH P-256) that opens the card data the checkout page encrypts. */
   cardDecryptionKey: str('CARD_DECRYPTION_KEY', undefined, { secret: true }),
   /** Test mode's acquirer: the built-in sandbox. */
   sandboxUrl: url('ACQUIRER_TEST_URL', 'http://localhost:8086/payment/rest/'),

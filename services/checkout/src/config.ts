@@ -8,7 +8,7 @@ export const checkoutSettings = {
   publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
   /** Public Ed25519 JWK of the session service's link-signing key. */
   linkVerifyKey: str('LINK_VERIFY_KEY'),
-  /** Public X25519 JWK of the acquirer adapter: card data is sealed for it alone (ECDH-ES). */
+  /** Public ECDH P-256 JWK of the acquirer adapter: card data is sealed for it alone. */
   cardEncryptionKey: str('CARD_ENCRYPTION_KEY'),
   /** How long a payment step may take before the page shows it as processing; above the session's ADAPTER_TIMEOUT_MS. */
   paymentTimeoutMs: int('PAYMENT_TIMEOUT_MS', 65_000, { min: 1 }),
