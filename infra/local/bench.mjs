@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { openLoad, quantile } from './open-load.mjs';
 import { paymentLoad } from './payment-load.mjs';
 import { webhookBench } from './webhook-load.mjs';
-import { ensureServers } from './servers.mjs';
+import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { values: args } = parseArgs({
@@ -52,6 +52,11 @@ const log = (line) => console.error(line);
 
 await ensureServers({ log: () => undefined });
 spawnSync('npx', ['tsc', '-b'], { cwd: root, stdio: 'inherit' });
+
+// Queues of this prefix that the system no longer declares (an older version's) would collect events nobody takes.
+const { declarationsFor } = await import('@gateway/messaging');
+const stale = deleteUndeclaredQueues(prefix, new Set(declarationsFor(prefix).queues.map((queue) => queue.name)));
+if (stale.length > 0) log(`deleted queues no service consumes any more: ${stale.join(', ')}`);
 
 const pg = (await import('pg')).default;
 const { bootstrapDatabase, serviceDatabaseUrl } = await import('@gateway/db');

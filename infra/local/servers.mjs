@@ -335,6 +335,23 @@ async function waitUntilReady(target) {
 // With a Docker engine
 // ---------------------------------------------------------------------------
 
+/**
+ * Deletes the queues under `prefix` that `declared` does not name: left on the
+ * broker by an older version of the system, where nothing consumes them any
+ * more and events would pile up. Needs rabbitmqctl on this host (a local
+ * broker); answers the names deleted.
+ */
+export function deleteUndeclaredQueues(prefix, declared) {
+  const listed = spawnSync('rabbitmqctl', ['-q', 'list_queues', '--no-table-headers', 'name'], { encoding: 'utf8' });
+  if (listed.status !== 0) return [];
+  const stale = listed.stdout
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((name) => name.startsWith(`${prefix}.`) && !declared.has(name));
+  for (const name of stale) spawnSync('rabbitmqctl', ['-q', 'delete_queue', name], { stdio: 'ignore' });
+  return stale;
+}
+
 export function dockerEngineAnswers() {
   return Boolean(findCommand('docker')) && run('docker', ['info'], { timeoutMs: 30_000 }).ok;
 }

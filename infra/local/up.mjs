@@ -12,7 +12,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureServers } from './servers.mjs';
+import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const local = path.join(root, '.local');
@@ -62,6 +62,11 @@ step('broker definitions');
 const definitions = path.join(root, 'infra', 'rabbitmq', 'definitions.json');
 const imported = spawnSync('rabbitmqctl', ['-q', 'import_definitions', definitions], { stdio: 'ignore' });
 console.log(imported.status === 0 ? '  imported infra/rabbitmq/definitions.json' : '  rabbitmqctl not usable here; each service declares its own queues');
+// The definitions are the queues of prefix gw; any other gw queue is an older version's, which nothing consumes.
+if ((process.env.BROKER_PREFIX ?? 'gw') === 'gw') {
+  const declared = new Set(JSON.parse(readFileSync(definitions, 'utf8')).queues.map((queue) => queue.name));
+  for (const queue of deleteUndeclaredQueues('gw', declared)) console.log(`  deleted ${queue}: no service consumes it any more`);
+}
 
 // The session service signs checkout links; the checkout service verifies them.
 const keysFile = path.join(local, 'link-keys.json');

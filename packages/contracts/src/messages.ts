@@ -447,6 +447,7 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   session: { events: ['payment.approved', 'payment.declined', 'refund.created', 'refund.failed'], broadcasts: [] },
   checkout: { events: [], broadcasts: [] },
   'acquirer-adapter': { events: [], broadcasts: [] },
-  refund: { events: ['payment.approved'], broadcasts: [] },
+  // A refund records the captured payment from the session it reads anyway: no event needed.
+  refund: { events: [], broadcasts: [] },
   'webhook-dispatcher': { events: WEBHOOK_EVENTS, broadcasts: [] },
 };

@@ -1,5 +1,5 @@
-/** Wiring of the refund service: database, broker, payment intake, commands, outbox relay, health. */
-import { CommandServer, EventConsumer, OutboxRelay, RpcClient } from '@gateway/messaging';
+/** Wiring of the refund service: database, broker, commands, outbox relay, health. */
+import { CommandServer, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { refundCommands } from './commands/refund.commands.js';
@@ -21,19 +21,6 @@ export async function startRefundService(config: RefundConfig, log: Logger): Pro
   await broker.start();
   await broker.register(relay);
   await broker.register(rpc);
-  await broker.register(
-    new EventConsumer(broker, {
-      service: 'refund',
-      pool,
-      log,
-      handlers: {},
-      // Keyed on the attempt: a second delivery inserts nothing.
-      idempotentHandlers: {
-        'payment.approved': async (data, _envelope, db) =>
-          refunds.recordPayment({ attemptId: data.attempt_id, sessionId: data.session_id, merchantId: data.merchant_id, livemode: data.livemode, captured: data.amount }, db),
-      },
-    }),
-  );
   await broker.register(
     new CommandServer(broker, {
       service: 'refund',

@@ -6,7 +6,7 @@
  * holds it, so concurrent refunds can never together pass what was captured.
  */
 import type { Envelope } from '@gateway/contracts';
-import { withTransaction, type Pool, type Queryable } from '@gateway/db';
+import { withTransaction, type Pool } from '@gateway/db';
 import { enqueue } from '@gateway/messaging';
 
 export interface CapturedPayment {
@@ -53,9 +53,9 @@ const ROW = 'id, session_id, attempt_id, merchant_id, livemode, amount::text, re
 export class RefundRepository {
   constructor(private readonly pool: Pool) {}
 
-  /** Records a captured payment (payment.approved, or the session's own account of it); a second record changes nothing. */
-  async recordPayment(payment: CapturedPayment, client: Queryable = this.pool): Promise<void> {
-    await client.query({
+  /** Records a captured payment, as the session holds it; a second record changes nothing. */
+  async recordPayment(payment: CapturedPayment): Promise<void> {
+    await this.pool.query({
       name: 'payment-record',
       text: `INSERT INTO payments (attempt_id, session_id, merchant_id, livemode, captured) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (attempt_id) DO NOTHING`,

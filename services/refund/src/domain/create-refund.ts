@@ -2,8 +2,9 @@
  * A refund (INTERFACE 4.5, D10), read top to bottom:
  * 1. the request is checked (reason, type, a PARTIAL amount at TND precision);
  * 2. the session must be the caller's (404) and SUCCEEDED (invalid-state);
- * 3. the amount is reserved against the captured payment in one atomic step
- *    (nothing left: invalid-state; more than is left: amount_too_large);
+ * 3. the captured payment is recorded from the session (once), and the
+ *    amount reserved against it in one atomic step (nothing left:
+ *    invalid-state; more than is left: amount_too_large);
  * 4. the acquirer step runs at the adapter, outside any transaction: one
  *    operation per refund, reverse.do or refund.do;
  * 5. confirmed: SUCCEEDED. Refused for good: FAILED, the amount given back,
@@ -29,7 +30,7 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
   if (session.status !== 'SUCCEEDED') throw new AppError('invalid-state', `Only a SUCCEEDED session can be refunded; this one is ${session.status}.`);
   const paid = session.attempts.find((a) => a.status === 'SUCCEEDED');
   if (!paid) throw new AppError('no-payment');
-  // payment.approved may not have reached this service yet; the session's account is the same.
+  // The captured payment, as the session recorded it from the adapter; kept here once, the ledger refunds are held against.
   await deps.refunds.recordPayment({ attemptId: paid.id, sessionId: session.id, merchantId: context.merchant_id, livemode: context.livemode, captured: session.amount });
 
   const key = context.idempotency_key;
