@@ -10,7 +10,7 @@
 //   npm run bench -- --runs 5 --duration 20
 //   npm run bench -- --profile         also CPU-profile the gateway and the session service
 import { spawn, spawnSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -262,7 +262,8 @@ const scenarios = {
       log(`payment warm-up (${rate}/s for 10 s, not counted): ${JSON.stringify(warm)}`);
       paymentsWarm = true;
     }
-    return payments(rate, duration);
+    const calibrationMs = calibration();
+    return { ...(await payments(rate, duration)), calibrationMs };
   },
   // One dispatcher: deliveries/s from a backlog to a receiver that verifies every signature (target 1,000/s).
   'webhook-saturated': async () => webhooks.saturated(Number(args['webhook-backlog'])),
@@ -320,6 +321,19 @@ if (args.profile) {
     console.log(`\n${file}: self time by function (top 25) and by package`);
     summarizeProfile(JSON.parse(readFileSync(path.join(profileDir, file), 'utf8')));
   }
+}
+
+/**
+ * Milliseconds a fixed CPU workload (100,000 SHA-256 digests) takes right now:
+ * how fast the shared host is running, reported with each payment run. The
+ * same workload takes from about 150 to over 280 ms on the same machine within
+ * an hour (2026-11-24): figures are comparable only at similar values.
+ */
+function calibration() {
+  const data = Buffer.alloc(64, 1);
+  const started = performance.now();
+  for (let i = 0; i < 100_000; i += 1) createHash('sha256').update(data).digest();
+  return Math.round(performance.now() - started);
 }
 
 /** Prints where a V8 CPU profile spent its samples: by function and by package. */
