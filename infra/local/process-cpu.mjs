@@ -26,9 +26,17 @@ function snapshot(named) {
     // pid (comm) state ppid ...: comm may hold spaces, so split after its closing parenthesis.
     const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-    const name = named.get(Number(entry)) ?? SERVERS.find(([, pattern]) => pattern.test(comm))?.[0];
-    if (name) totals.set(name, (totals.get(name) ?? 0) + seconds);
+    const own = Number(fields[11]) + Number(fields[12]);
+    let name = named.get(Number(entry));
+    let ticks = own;
+    if (!name) {
+      name = SERVERS.find(([, pattern]) => pattern.test(comm))?.[0];
+      // A server's helper that ends during the window (a PostgreSQL backend whose
+      // pool connection idled out) takes its own time with it, but its parent,
+      // counted under the same name, then holds it as its children's time.
+      ticks += Number(fields[13]) + Number(fields[14]);
+    }
+    if (name) totals.set(name, (totals.get(name) ?? 0) + ticks / TICKS_PER_SECOND);
   }
   return totals;
 }
