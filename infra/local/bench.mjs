@@ -244,7 +244,7 @@ const scenarios = {
     ),
   // Whole payments at a fixed rate (the issue-3 target: 150/s, p99 under 250 ms), after a warm-up.
   'payment-open-rate': async () => {
-    const payments = (rate, seconds) =>
+    const payments = (rate, seconds, bySecond = false) =>
       paymentLoad({
         baseUrl: `http://127.0.0.1:${gatewayPort}`,
         checkoutUrl: 'http://127.0.0.1:18181',
@@ -254,11 +254,12 @@ const scenarios = {
         amqpUrl,
         eventsExchange: `${prefix}.events`,
         processes: new Map(children.map(({ name, child }) => [child.pid, name])),
+        bySecond,
       });
     // A running system is warm: its code compiled and its pools grown to the load. The first run starts from there too.
     const rate = Number(args['payment-rate']);
     if (!paymentsWarm) {
-      const warm = await payments(rate, 10);
+      const warm = await payments(rate, 10, true);
       log(`payment warm-up (${rate}/s for 10 s, not counted): ${JSON.stringify(warm)}`);
       paymentsWarm = true;
     }

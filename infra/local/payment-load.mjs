@@ -22,9 +22,11 @@ function header(head, name) {
 const CARD = new URLSearchParams({ card_number: '4242424242424242', expiry: '12/34', cvc: '123', cardholder_name: 'Bench Buyer' }).toString();
 
 /**
- * @param {{ baseUrl: string, checkoutUrl: string, keys: string[], rate: number, seconds: number, amqpUrl: string, eventsExchange: string, processes: Map<number, string>, timeoutMs?: number }} options
+ * `bySecond` adds the slowest latency of the payments due in each second of the
+ * run (how a cold start settles).
+ * @param {{ baseUrl: string, checkoutUrl: string, keys: string[], rate: number, seconds: number, amqpUrl: string, eventsExchange: string, processes: Map<number, string>, timeoutMs?: number, bySecond?: boolean }} options
  */
-export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, amqpUrl, eventsExchange, processes, timeoutMs = 10_000 }) {
+export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, amqpUrl, eventsExchange, processes, timeoutMs = 10_000, bySecond = false }) {
   const api = new HttpClient(baseUrl);
   const pages = new HttpClient(checkoutUrl);
   const connection = await amqp.connect(amqpUrl, { noDelay: true });
@@ -43,6 +45,7 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
   );
 
   const latencies = [];
+  const slowest = new Array(Math.ceil(seconds)).fill(0);
   const failures = new Map();
   const fail = (why) => failures.set(why, (failures.get(why) ?? 0) + 1);
   let sequence = 0;
@@ -77,7 +80,10 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
     const outcome = await Promise.race([succeeded, timer]);
     waiting.delete(session.id);
     if (outcome === 'timeout') return fail('no session.succeeded');
-    latencies.push(performance.now() - due);
+    const latency = performance.now() - due;
+    latencies.push(latency);
+    const second = Math.floor((due - start) / 1000);
+    slowest[second] = Math.max(slowest[second], latency);
   }
 
   const cpu = cpuWindow(processes);
@@ -107,5 +113,6 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
     completed: latencies.length,
     failed: Object.fromEntries(failures),
     cpuMsPerPayment: perUnit(spent, Math.max(1, latencies.length)),
+    ...(bySecond ? { slowestBySecond: slowest.map(Math.round) } : {}),
   };
 }
