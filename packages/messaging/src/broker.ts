@@ -111,7 +111,8 @@ export class Broker {
       connection.on('close', () => this.onClose(connection));
       if (this.options.service) {
         const setup = await this.createChannel(connection);
-        await assertTopology(setup, this.options.prefix, this.options.service);
+        const { retiredEvents } = await assertTopology(setup, this.options.prefix, this.options.service);
+        if (retiredEvents > 0) this.options.log.info({ events: retiredEvents }, 'deleted the event queue an earlier version left: this service subscribes to no event');
         await setup.close();
       }
       this.connection = connection;

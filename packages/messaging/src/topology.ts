@@ -95,10 +95,21 @@ export function declarationsFor(prefix: string, services: readonly ServiceName[]
   return { exchanges, queues };
 }
 
-/** Declares (idempotently) what `service` needs; the arguments match infra/rabbitmq/definitions.json. */
-export async function assertTopology(channel: Channel, prefix: string, service: ServiceName): Promise<void> {
+/**
+ * Declares (idempotently) what `service` needs; the arguments match
+ * infra/rabbitmq/definitions.json. A service that subscribes to no event
+ * deletes the event queue an earlier version of it may have left: a broker
+ * keeps a queue until someone deletes it (importing definitions only adds), and
+ * with no consumer it would gather a copy of every event it is bound to, for
+ * ever. Its dead letters expire by their own TTL. Answers the events the
+ * deleted queue still held (0 when there was none).
+ */
+export async function assertTopology(channel: Channel, prefix: string, service: ServiceName): Promise<{ retiredEvents: number }> {
   const { exchanges, queues } = declarationsFor(prefix, [service]);
   await assertDeclarations(channel, exchanges, queues);
+  if (topology[service].events.length > 0) return { retiredEvents: 0 };
+  const { messageCount } = await channel.deleteQueue(namesFor(prefix).eventQueue(service));
+  return { retiredEvents: messageCount };
 }
 
 /** Declares exchanges and queues with their bindings (idempotent). */

@@ -7,13 +7,16 @@ import { connect } from 'amqplib';
 import { newId, type Envelope } from '@gateway/contracts';
 import { createPool, migrate, withTransaction, type Pool } from '@gateway/db';
 import {
+  assertDeclarations,
   Broker,
   CommandServer,
   DELIVERY_LIMIT,
+  durableQueue,
   enqueue,
   EventConsumer,
   eventEnvelope,
   messagingMigrations,
+  namesFor,
   OutboxRelay,
   RpcClient,
   RpcTimeoutError,
@@ -87,6 +90,37 @@ describe('messaging', function () {
     prefixes.push(prefix);
     return new Broker({ url: amqpUrl, prefix, log, ...(service && { service }) });
   }
+
+  describe('topology', () => {
+    it('when a service that subscribes to no event starts where an earlier version left its event queue, then the queue is deleted with the events it held', async () => {
+      const prefix = uniqueName('t');
+      prefixes.push(prefix);
+      const names = namesFor(prefix);
+      const left = names.eventQueue('refund');
+      const connection = await connect(amqpUrl);
+      try {
+        const channel = await connection.createChannel();
+        const exchanges = [
+          { name: names.events, type: 'topic' as const },
+          { name: names.deadLetter, type: 'direct' as const },
+        ];
+        await assertDeclarations(channel, exchanges, durableQueue(names, left, [{ exchange: names.events, routingKey: 'payment.approved' }]));
+        channel.publish(names.events, 'payment.approved', Buffer.from('{}'));
+        await until(async () => (await channel.checkQueue(left)).messageCount === 1);
+
+        const refund = new Broker({ url: amqpUrl, prefix, log, service: 'refund' });
+        await refund.start();
+        await refund.stop();
+
+        const probe = await connection.createChannel();
+        probe.on('error', () => undefined);
+        await assert.rejects(probe.checkQueue(left), /NOT_FOUND/);
+        await channel.deleteQueue(`${left}.dead`);
+      } finally {
+        await connection.close();
+      }
+    });
+  });
 
   describe('RPC', () => {
     let server: Broker;
