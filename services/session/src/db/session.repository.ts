@@ -203,30 +203,33 @@ export class SessionRepository {
   }
 
   /**
-   * Records the outcome of a PROCESSING attempt and the session's move, with
-   * the event announcing it, in one statement. The session moves only if it
-   * is still PROCESSING with `settle.attemptsCount` attempts (so the caller
-   * decided its move from the row as it stands), and the event is enqueued
-   * only if it moved. `resolved` is false when the attempt was already
-   * resolved: a second outcome changes nothing.
+   * Records the outcome of attempt `outcome.attemptId` of session `sessionId`
+   * and the session's move, with the event announcing it, in one statement.
+   * All or nothing: it applies only while the attempt is PROCESSING under that
+   * session and the session is still PROCESSING with `settle.attemptsCount`
+   * attempts (so the caller decided its move from the row as it stands).
+   * `settled` says it applied; otherwise `open` says whether the attempt was
+   * still PROCESSING under that session when the statement looked (a caller
+   * whose row was stale may read it again and retry).
    */
-  async settleAttempt(outcome: AttemptOutcome, settle: SessionSettlement, event: Envelope): Promise<{ resolved: boolean; settled: boolean }> {
+  async settleAttempt(outcome: AttemptOutcome, sessionId: string, settle: SessionSettlement, event: Envelope): Promise<{ settled: boolean; open: boolean }> {
     const row = outboxRow(event);
-    const result = await this.pool.query<{ resolved: boolean; settled: boolean }>({
+    const result = await this.pool.query<{ settled: boolean; open: boolean }>({
       name: 'attempt-settle',
-      text: `WITH attempt AS (
-               UPDATE attempts SET status = $2, card_brand = $3, card_last_four = $4, card_country = $5, failure_code = $6,
-                 failure_message = $7, fee_amount = $8, net_amount = $9, completed_at = $10
-               WHERE id = $1 AND status = 'PROCESSING'
-               RETURNING session_id
+      text: `WITH open AS (
+               SELECT 1 FROM attempts WHERE id = $1 AND session_id = $19 AND status = 'PROCESSING'
              ), settled AS (
                UPDATE sessions SET status = $11, completed_at = $12, last_failure_code = $13, last_failure_message = $14
-               WHERE id = (SELECT session_id FROM attempt) AND status = 'PROCESSING' AND attempts_count = $15
+               WHERE id = $19 AND status = 'PROCESSING' AND attempts_count = $15 AND EXISTS (SELECT 1 FROM open)
                RETURNING id
+             ), attempt AS (
+               UPDATE attempts SET status = $2, card_brand = $3, card_last_four = $4, card_country = $5, failure_code = $6,
+                 failure_message = $7, fee_amount = $8, net_amount = $9, completed_at = $10
+               WHERE id = $1 AND session_id = (SELECT id FROM settled) AND status = 'PROCESSING'
              ), announced AS (
                INSERT INTO outbox (message_id, routing_key, body) SELECT $16, $17, $18 FROM settled
              )
-             SELECT EXISTS (SELECT 1 FROM attempt) AS resolved, EXISTS (SELECT 1 FROM settled) AS settled`,
+             SELECT EXISTS (SELECT 1 FROM settled) AS settled, EXISTS (SELECT 1 FROM open) AS open`,
       values: [
         outcome.attemptId,
         outcome.status,
@@ -246,9 +249,10 @@ export class SessionRepository {
         row.messageId,
         row.routingKey,
         row.body,
+        sessionId,
       ],
     });
-    return result.rows[0] ?? { resolved: false, settled: false };
+    return result.rows[0] ?? { settled: false, open: false };
   }
 
   /** Records a new link as the session's newest (within the caller's transaction). */

@@ -157,7 +157,12 @@ export function settlementOf(session: SessionRow, outcome: AttemptOutcome): Sess
   };
 }
 
-/** Resolves the attempt and moves its session on; the moved session, undefined when there is nothing to announce. */
+/**
+ * Resolves the attempt and moves its session on; the moved session, undefined
+ * when there is nothing to announce. A row read before another change to the
+ * session committed is read again once: the statement applies only to the
+ * session as it stands.
+ */
 async function settle(
   deps: OutcomeDeps,
   outcome: AttemptOutcome,
@@ -165,28 +170,33 @@ async function settle(
   known: SessionRow | undefined,
   announce: (next: SessionRow) => ReturnType<typeof eventEnvelope>,
 ): Promise<SessionRow | undefined> {
-  const session = known ?? (await deps.sessions.findById(sessionId));
-  if (!session) {
-    deps.log.error({ attemptId: outcome.attemptId, sessionId }, 'outcome of an attempt whose session does not exist; ignored');
-    return undefined;
+  let session = known ?? (await deps.sessions.findById(sessionId));
+  for (let reads = 1; ; reads += 1) {
+    if (!session) {
+      deps.log.error({ attemptId: outcome.attemptId, sessionId }, 'outcome of an attempt whose session does not exist; ignored');
+      return undefined;
+    }
+    const settlement = settlementOf(session, outcome);
+    const next: SessionRow = {
+      ...session,
+      status: settlement.status,
+      completed_at: settlement.completedAt,
+      last_failure_code: settlement.lastFailureCode,
+      last_failure_message: settlement.lastFailureMessage,
+    };
+    const { settled, open } = await deps.sessions.settleAttempt(outcome, sessionId, settlement, announce(next));
+    if (settled) {
+      deps.log.info({ attemptId: outcome.attemptId, sessionId, attempt: outcome.status, session: next.status }, 'payment outcome recorded');
+      return next;
+    }
+    if (!open) {
+      deps.log.info({ attemptId: outcome.attemptId, sessionId }, 'outcome of an attempt that is not PROCESSING under its session (already resolved); ignored');
+      return undefined;
+    }
+    if (reads === 2) {
+      deps.log.error({ attemptId: outcome.attemptId, sessionId }, 'attempt PROCESSING under a session that is not; outcome left to the stuck-attempt check');
+      return undefined;
+    }
+    session = await deps.sessions.findById(sessionId);
   }
-  const settlement = settlementOf(session, outcome);
-  const next: SessionRow = {
-    ...session,
-    status: settlement.status,
-    completed_at: settlement.completedAt,
-    last_failure_code: settlement.lastFailureCode,
-    last_failure_message: settlement.lastFailureMessage,
-  };
-  const { resolved, settled } = await deps.sessions.settleAttempt(outcome, settlement, announce(next));
-  if (!resolved) {
-    deps.log.info({ attemptId: outcome.attemptId }, 'outcome of an attempt already resolved; ignored');
-    return undefined;
-  }
-  if (!settled) {
-    deps.log.error({ attemptId: outcome.attemptId, sessionId }, 'attempt resolved while its session was not PROCESSING');
-    return undefined;
-  }
-  deps.log.info({ attemptId: outcome.attemptId, sessionId, attempt: outcome.status, session: next.status }, 'payment outcome recorded');
-  return next;
 }

@@ -41,18 +41,17 @@ describe('Payment outcomes by event', function () {
     return { session: created.body, merchantId: merchant.merchantId, attemptId, key: merchant.testKey };
   }
 
-  it('when payment.approved arrives twice, then the session is SUCCEEDED once, announced once, and no inbox row is kept', async () => {
-    const { session, merchantId, attemptId, key } = await processing();
-    const approved = eventEnvelope(
+  function approvalOf(attemptId: string, sessionId: string, merchantId: string, amount: string) {
+    return eventEnvelope(
       'payment.approved',
       {
         attempt_id: attemptId,
-        session_id: session.id,
+        session_id: sessionId,
         merchant_id: merchantId,
         livemode: false,
         card_brand: 'visa',
         card_last_four: '4242',
-        amount: session.amount,
+        amount,
         card_country: '',
         fee_amount: '3.438',
         net_amount: '122.062',
@@ -60,6 +59,14 @@ describe('Payment outcomes by event', function () {
       },
       'outcome-by-event',
     );
+  }
+
+  const statusOf = async (table: 'sessions' | 'attempts', id: string) =>
+    (await system.db.query<{ status: string }>(`SELECT status FROM session.${table} WHERE id = $1`, [id]))[0]?.status;
+
+  it('when payment.approved arrives twice, then the session is SUCCEEDED once, announced once, and no inbox row is kept', async () => {
+    const { session, merchantId, attemptId, key } = await processing();
+    const approved = approvalOf(attemptId, session.id, merchantId, session.amount);
     await system.publishEvents([approved, approved]);
     const [succeeded] = await events.waitFor<SessionEventData>('session.succeeded', ofSession(session.id));
     assert.equal(succeeded?.data.session.status, 'SUCCEEDED');
@@ -73,6 +80,40 @@ describe('Payment outcomes by event', function () {
       detail.body.attempts.map((a) => [a.id, a.status, a.fee_amount, a.net_amount]),
       [[attemptId, 'SUCCEEDED', '3.438', '122.062']],
     );
+  });
+
+  it('when an outcome names another session than its attempt\'s, then neither session nor the attempt moves and nothing is announced', async () => {
+    const first = await processing();
+    const second = await processing();
+    await system.publishEvents([approvalOf(first.attemptId, second.session.id, second.merchantId, second.session.amount)]);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.deepEqual(
+      [await statusOf('sessions', first.session.id), await statusOf('sessions', second.session.id), await statusOf('attempts', first.attemptId)],
+      ['PROCESSING', 'PROCESSING', 'PROCESSING'],
+    );
+    assert.equal(events.of('session.succeeded', ofSession(first.session.id)).length + events.of('session.succeeded', ofSession(second.session.id)).length, 0);
+
+    await system.publishEvents([approvalOf(first.attemptId, first.session.id, first.merchantId, first.session.amount)]);
+    await events.waitFor<SessionEventData>('session.succeeded', ofSession(first.session.id));
+    assert.equal(await statusOf('attempts', first.attemptId), 'SUCCEEDED');
+  });
+
+  it('when a declined attempt\'s late approval arrives while the next attempt runs, then nothing moves; the running attempt\'s own outcome still settles the session', async () => {
+    const { session, merchantId, attemptId } = await processing(3, 2);
+    const declinedId = newId('pa');
+    await system.db.query(
+      `INSERT INTO session.attempts (id, session_id, attempt_number, status, failure_code, created_at, completed_at) VALUES ($1, $2, 1, 'FAILED', 'card_declined', now(), now())`,
+      [declinedId, session.id],
+    );
+    await system.publishEvents([approvalOf(declinedId, session.id, merchantId, session.amount)]);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.deepEqual([await statusOf('sessions', session.id), await statusOf('attempts', declinedId)], ['PROCESSING', 'FAILED']);
+    assert.equal(events.of('session.succeeded', ofSession(session.id)).length, 0);
+
+    await system.publishEvents([approvalOf(attemptId, session.id, merchantId, session.amount)]);
+    const [succeeded] = await events.waitFor<SessionEventData>('session.succeeded', ofSession(session.id));
+    assert.equal(succeeded?.data.session.status, 'SUCCEEDED');
+    assert.deepEqual([await statusOf('attempts', attemptId), await statusOf('attempts', declinedId)], ['SUCCEEDED', 'FAILED']);
   });
 
   it('when the last attempt is declined by event, then the session is FAILED with the decline, can_retry false; with attempts left, PENDING', async () => {
