@@ -25,8 +25,10 @@ export interface FormLimits {
 
 /**
  * The request's form fields; undefined when the body is not a form at all
- * (another content type). The body is read to its end in every case, so an
- * answer never races the upload.
+ * (another content type). A body larger than `maxBytes` is refused as soon as
+ * that is known, from its Content-Length or as it arrives, and what is left
+ * of it is discarded unread. Fields are held on an object with no prototype,
+ * so a field named `__proto__` or `constructor` is a field like any other.
  */
 export function readForm(req: IncomingMessage, limits: FormLimits): Promise<FormFieldsRecord | undefined> {
   const [type = '', ...parameters] = (req.headers['content-type'] ?? '').toLowerCase().split(';');
@@ -39,16 +41,23 @@ export function readForm(req: IncomingMessage, limits: FormLimits): Promise<Form
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const tooLarge = () => {
+      req.removeAllListeners('data');
+      req.removeAllListeners('end');
+      req.resume();
+      reject(new FormRefused(413, 'entity.too.large'));
+    };
+    if (Number(req.headers['content-length'] ?? 0) > limits.maxBytes) return tooLarge();
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limits.maxBytes) chunks.push(chunk);
+      if (size > limits.maxBytes) return tooLarge();
+      chunks.push(chunk);
     });
     req.once('error', reject);
     req.once('end', () => {
-      if (size > limits.maxBytes) return reject(new FormRefused(413, 'entity.too.large'));
       if (!isForm) return resolve(undefined);
       if (charset !== undefined && charset !== 'utf-8') return reject(new FormRefused(415, 'charset.unsupported'));
-      const fields: FormFieldsRecord = {};
+      const fields: FormFieldsRecord = Object.create(null) as FormFieldsRecord;
       let count = 0;
       for (const [key, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) {
         count += 1;
