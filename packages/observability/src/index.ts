@@ -9,7 +9,12 @@ export * from './correlation.js';
 
 export type { Logger } from 'pino';
 
-/** Keys whose values never reach a log line, wherever they stand in it. */
+/**
+ * Keys whose values never reach a log line, wherever they stand in it. A key
+ * matches whatever its case and separators: `Authorization`, `cardNumber`,
+ * `card-number` and the acquirer form's `$PAN` are caught as `authorization`,
+ * `card_number` and `pan`.
+ */
 export const SECRET_KEYS: ReadonlySet<string> = new Set([
   'authorization',
   'x-service-signature',
@@ -18,13 +23,38 @@ export const SECRET_KEYS: ReadonlySet<string> = new Set([
   'live_secret_key',
   'webhook_secret',
   'secret',
-  'previousSecret',
+  'previous_secret',
   'password',
   'card',
   'pan',
   'card_number',
   'cvc',
+  'cvv',
+  'expiry',
+  'cardholder_name',
 ]);
+
+/** A key as SECRET_KEYS are compared: lower case, letters and digits only. */
+const normalise = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+const SECRET_NORMALISED: ReadonlySet<string> = new Set([...SECRET_KEYS].map(normalise));
+
+/**
+ * Whether each key seen so far is secret: the keys of log lines come from the
+ * code, so this stays small and spares normalising a key on every line.
+ * Cleared if it ever grows past its bound.
+ */
+const verdicts = new Map<string, boolean>();
+const VERDICTS_BOUND = 10_000;
+
+function isSecretKey(key: string): boolean {
+  let secret = verdicts.get(key);
+  if (secret === undefined) {
+    if (verdicts.size >= VERDICTS_BOUND) verdicts.clear();
+    secret = SECRET_NORMALISED.has(normalise(key));
+    verdicts.set(key, secret);
+  }
+  return secret;
+}
 
 const CENSOR = '[redacted]';
 /** Deeper than any line the services write; anything below is left as it is. */
@@ -37,7 +67,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * `value` with the value of every key in SECRET_KEYS replaced, in plain
+ * `value` with the value of every key matching SECRET_KEYS replaced, in plain
  * objects and arrays at any depth; the very same value when it holds none,
  * found without copying (the usual case).
  */
@@ -55,7 +85,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
   let copy: Record<string, unknown> | undefined;
   for (const key of Object.keys(value)) {
     const inner = value[key];
-    const next = SECRET_KEYS.has(key) ? CENSOR : redactSecrets(inner, depth + 1);
+    const next = isSecretKey(key) ? CENSOR : redactSecrets(inner, depth + 1);
     if (next !== inner) (copy ??= { ...value })[key] = next;
   }
   return (copy ?? value) as T;
@@ -70,7 +100,7 @@ export interface LoggerOptions {
 
 /** A pino logger named after the service, with secrets redacted and ISO timestamps. */
 export function createLogger({ service, level = 'info', destination }: LoggerOptions): Logger {
-  return pino(
+  const logger = pino(
     {
       name: service,
       level,
@@ -86,6 +116,14 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
     },
     destination ?? pino.destination({ sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS }),
   );
+  // A child's bindings are written into every line of it but never pass the log
+  // formatter (pino resets the bindings formatter for children): they are
+  // redacted as the child is made. Children inherit this, so grandchildren too.
+  const makeChild = logger.child;
+  logger.child = function (this: Logger, bindings: Parameters<Logger['child']>[0], options?: Parameters<Logger['child']>[1]) {
+    return makeChild.call(this, redactSecrets(bindings), options);
+  } as Logger['child'];
+  return logger;
 }
 
 /**

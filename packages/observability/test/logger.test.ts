@@ -39,6 +39,24 @@ describe('logger', () => {
     for (const secret of ['hunter2', 'sk_test_abc', '4242424242424242', 'whsec_1']) assert.ok(!text.includes(secret), secret);
   });
 
+  it('when a secret key is spelt in another case or with other separators (Authorization, cardNumber, the acquirer form\'s $PAN), or bound to a child logger, then it is redacted too', async () => {
+    const { lines, stream } = capture();
+    const log = createLogger({ service: 'probe', destination: stream });
+    log.child({ Authorization: 'Bearer sk_live_child' }).child({ password: 'pw-grandchild' }).info(
+      { headers: { Authorization: 'Bearer sk_test_upper' }, cardNumber: '4242424242424242', form: { $PAN: '5555555555554444', $CVC: '321', cvv: '999', MDORDER: 'o-1' } },
+      'probe',
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    const [line] = lines;
+    assert.equal(line?.['Authorization'], '[redacted]');
+    assert.equal(line?.['password'], '[redacted]');
+    assert.deepEqual(line?.['headers'], { Authorization: '[redacted]' });
+    assert.equal(line?.['cardNumber'], '[redacted]');
+    assert.deepEqual(line?.['form'], { $PAN: '[redacted]', $CVC: '[redacted]', cvv: '[redacted]', MDORDER: 'o-1' });
+    const text = JSON.stringify(lines);
+    for (const secret of ['sk_live_child', 'pw-grandchild', 'sk_test_upper', '4242424242424242', '5555555555554444', '"321"', '"999"']) assert.ok(!text.includes(secret), secret);
+  });
+
   it('when a line holds no secret, then it is the very object given, not a copy, and the correlation id is added', async () => {
     const plain = { method: 'GET', route: '/checkout/:token', nested: { status: 200, list: [1, 2] } };
     assert.equal(redactSecrets(plain), plain);
