@@ -109,12 +109,13 @@ export class EventConsumer extends QueueConsumer {
     const type = known ?? 'unknown';
     const handler = known && this.options.handlers[known];
     const idempotent = known && this.options.idempotentHandlers?.[known];
-    if ((!handler && !idempotent) || (await this.options.alreadyApplied?.(envelope))) {
+    const skip = () => {
       eventsHandled.inc({ type, outcome: 'skipped' });
       settle(() => channel.ack(msg));
-      return;
-    }
+    };
+    if (!handler && !idempotent) return skip();
     try {
+      if (await this.options.alreadyApplied?.(envelope)) return skip();
       const fresh = await withCorrelation(envelope.correlation_id, async () => {
         if (idempotent) {
           await (idempotent as (data: unknown, envelope: Envelope, db: Queryable) => Promise<void>)(envelope.data, envelope, this.options.pool);

@@ -413,6 +413,21 @@ describe('messaging', function () {
       assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [known.id])).rowCount, 0);
     });
 
+    it('when the already-applied hint fails, then the event is redelivered and handled once, and the process lives on', async () => {
+      const event = canceledEvent();
+      let asked = 0;
+      const consumer = newConsumer(undefined, async () => {
+        asked += 1;
+        if (asked === 1) throw new Error('hint unavailable');
+        return false;
+      });
+      await broker.register(consumer);
+      await publishRaw(broker.prefix, event);
+      await until(async () => (await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [event.id])).rowCount === 1);
+      await consumer.drain();
+      assert.equal(asked, 2);
+    });
+
     it('when a handler is idempotent by itself, then it runs on the pool without an inbox row, and a second delivery changes nothing', async () => {
       await pool.query('CREATE UNIQUE INDEX IF NOT EXISTS effects_once ON effects (message_id)');
       const consumer = new EventConsumer(broker, {
@@ -498,7 +513,7 @@ describe('messaging', function () {
       }
     });
 
-    function newConsumer(before?: (envelope: Envelope) => Promise<unknown>, alreadyApplied?: (envelope: Envelope) => boolean): EventConsumer {
+    function newConsumer(before?: (envelope: Envelope) => Promise<unknown>, alreadyApplied?: (envelope: Envelope) => boolean | Promise<boolean>): EventConsumer {
       return new EventConsumer(broker, {
         service: 'session',
         subscription: { queue: `${broker.prefix}.probe`, patterns: ['session.canceled'] },

@@ -67,8 +67,9 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
         'refund.failed': async (data, _envelope, tx) => sessions.addRefunded(tx, data.session_id, `-${data.amount}`),
       },
       afterCommit: () => relay.wake(),
-      // The outcome usually came in the adapter's answer already, on this replica.
-      alreadyApplied: async (envelope) => outcomes.recorded.has((envelope.data as { attempt_id?: string }).attempt_id ?? ''),
+      // A payment's outcome usually came in the adapter's answer already, on this replica.
+      alreadyApplied: async (envelope) =>
+        (envelope.type === 'payment.approved' || envelope.type === 'payment.declined') && outcomes.recorded.has((envelope.data as { attempt_id: string }).attempt_id),
     }),
   );
   await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: config.commandPrefetch }));
