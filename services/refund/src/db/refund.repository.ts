@@ -53,12 +53,17 @@ const ROW = 'id, session_id, attempt_id, merchant_id, livemode, amount::text, re
 export class RefundRepository {
   constructor(private readonly pool: Pool) {}
 
-  /** Records a captured payment, as the session holds it; a second record changes nothing. */
+  /**
+   * Records a captured payment, as the session holds it; a second record
+   * changes nothing. Concurrent first refunds of a session record it at once:
+   * whichever key, attempt or session, meets the other's insert first is a
+   * conflict like the other, so the statement names none.
+   */
   async recordPayment(payment: CapturedPayment): Promise<void> {
     await this.pool.query({
       name: 'payment-record',
       text: `INSERT INTO payments (attempt_id, session_id, merchant_id, livemode, captured) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (attempt_id) DO NOTHING`,
+             ON CONFLICT DO NOTHING`,
       values: [payment.attemptId, payment.sessionId, payment.merchantId, payment.livemode, payment.captured],
     });
   }

@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { RefundResult, SessionEventData } from '@gateway/contracts';
+import { createPool } from '@gateway/db';
 import { AppError } from '@gateway/problem';
 import { payOnPage, sessionRequest, TestSystem, type ApiClient, type EventCapture } from '@gateway/testkit';
+import { RefundRepository } from '../../src/db/refund.repository.js';
 
 type Problem = { type: string; status: number; detail: string; errors?: { field: string; code: string }[] };
 type Detail = { id: string; status: string; checkout_url?: string; amount_refunded: string; attempts: { id: string }[] };
@@ -139,6 +141,22 @@ describe('Refunds', function () {
     assert.equal(accepted.length, 8, '8 × 12.000 fit in 100.000, a ninth does not');
     const acquirer = await atAcquirer(paid.attempts[0]?.id ?? '');
     assert.deepEqual(acquirer, { refunded: '96.000', reversed: false, operations: 8 });
+  });
+
+  it('when first refunds of one session record its captured payment at once, then one record stands and none of them fails', async () => {
+    const pool = createPool({ url: system.db.urlFor('refund'), schema: 'refund', max: 8 });
+    try {
+      const refunds = new RefundRepository(pool);
+      const payment = { attemptId: `pa_race${Date.now()}`, sessionId: `ps_race${Date.now()}`, merchantId: 'mer_race', livemode: false, captured: '100.000' };
+      for (let round = 0; round < 5; round += 1) {
+        const racing = { ...payment, attemptId: `${payment.attemptId}_${round}`, sessionId: `${payment.sessionId}_${round}` };
+        await Promise.all(Array.from({ length: 8 }, () => refunds.recordPayment(racing)));
+      }
+      const rows = await system.db.query<{ n: number }>('SELECT count(*)::int AS n FROM refund.payments WHERE merchant_id = $1', ['mer_race']);
+      assert.equal(rows[0]?.n, 5);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('when a merchant refunds faster than its refund budget, then the extra calls are 429 with Retry-After (test mode: 2 a second)', async () => {
