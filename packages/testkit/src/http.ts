@@ -52,3 +52,17 @@ export function sessionRequest(overrides: Record<string, unknown> = {}): Record<
     ...overrides,
   };
 }
+
+/**
+ * The sum of the series of metric `family` in Prometheus text whose labels
+ * include every one of `labels` (as `name="value"` fragments); undefined when
+ * no series matches.
+ */
+export function metricValue(text: string, family: string, labels: readonly string[] = []): number | undefined {
+  let sum: number | undefined;
+  for (const line of text.split('\n')) {
+    if (!(line.startsWith(`${family}{`) || line.startsWith(`${family} `)) || !labels.every((label) => line.includes(label))) continue;
+    sum = (sum ?? 0) + Number(line.split(' ').at(-1));
+  }
+  return sum;
+}

@@ -181,6 +181,13 @@ export class TestSystem {
     return (await this.sandboxCall('getOrderStatusExtended.do', { orderNumber }, terminal)) as unknown as SandboxOrder;
   }
 
+  /** The Prometheus text `service` serves at /metrics. */
+  async metricsOf(service: ServiceProcess): Promise<string> {
+    const res = await fetch(`http://127.0.0.1:${this.ports.get(service) ?? 0}/metrics`);
+    if (res.status !== 200) throw new Error(`${service} /metrics answered ${res.status}`);
+    return res.text();
+  }
+
   /** The settings service `service` was given of its own (its keys, its neighbours' addresses). */
   envOf(service: ServiceProcess): Readonly<Record<string, string>> {
     return this.perService[service] ?? {};

@@ -1,6 +1,6 @@
 /** GET /metrics on every service of a running system: the families each one owns, and nothing secret in any of them. */
 import assert from 'node:assert/strict';
-import { ALL_SERVICES, sessionRequest, TestSystem, type Merchant, type ServiceProcess } from '@gateway/testkit';
+import { ALL_SERVICES, metricValue as valueOf, sessionRequest, TestSystem, type Merchant, type ServiceProcess } from '@gateway/testkit';
 
 type Body = Record<string, unknown>;
 
@@ -9,12 +9,6 @@ async function scrape(system: TestSystem, service: ServiceProcess): Promise<stri
   assert.equal(res.status, 200, `${service} /metrics`);
   assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
   return res.text();
-}
-
-/** The value of the first series of `family` whose labels include every one of `labels`; undefined when there is none. */
-function valueOf(text: string, family: string, labels: string[] = []): number | undefined {
-  const line = text.split('\n').find((l) => (l.startsWith(`${family}{`) || l.startsWith(`${family} `)) && labels.every((label) => l.includes(label)));
-  return line === undefined ? undefined : Number(line.split(' ').at(-1));
 }
 
 function assertFamily(text: string, family: string, type: string, service: string): void {

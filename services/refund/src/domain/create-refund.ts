@@ -15,7 +15,7 @@
 import { newId, RefundRequest, validatorOf, fieldErrorOf, type ApiContext, type RefundResult, type SessionDetail, type SessionEventPayload } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { accountCurrency, checkAmount } from '@gateway/money';
-import { describeError } from '@gateway/observability';
+import { counter, describeError } from '@gateway/observability';
 import { AppError, validationError, type FieldError } from '@gateway/problem';
 import type { NewRefund, RefundRow } from '../db/refund.repository.js';
 import type { RefundDeps } from './deps.js';
@@ -23,6 +23,9 @@ import type { RefundDeps } from './deps.js';
 const validRequest = validatorOf<RefundRequest>(RefundRequest);
 
 const NO_ANSWER = 'The card processor did not confirm the refund in time.';
+
+/** Refunds that reached the acquirer step, by mode and outcome: `automated` (confirmed), `manual` (held for an operator), `refused` (by the acquirer). */
+const refundsMade = counter('gateway_refunds_total', 'Refunds that reached the acquirer step, by mode and outcome (automated, manual, refused).', ['mode', 'outcome']);
 
 export async function createRefund(deps: RefundDeps, context: ApiContext, sessionId: string, body: unknown): Promise<RefundResult> {
   const request = checkRefundRequest(body);
@@ -64,8 +67,10 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
     answer = { outcome: 'unconfirmed' as const, operation: reservation.whole ? ('reverse' as const) : ('refund' as const), message: NO_ANSWER };
   }
 
+  const mode = context.livemode ? 'live' : 'test';
   if (answer.outcome === 'refused') {
     await deps.refunds.fail(refund.id, answer.message, () => []);
+    refundsMade.inc({ mode, outcome: 'refused' });
     throw new AppError('refund-failed', `The card processor refused the refund: ${answer.message}`);
   }
   const automated = answer.outcome === 'refunded';
@@ -89,6 +94,7 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
   );
   await deps.refunds.settle(refund.id, automated ? 'SUCCEEDED' : 'MANUAL', answer.operation, automated ? '' : answer.message, event);
   deps.afterCommit();
+  refundsMade.inc({ mode, outcome: automated ? 'automated' : 'manual' });
   deps.log.info({ refundId: refund.id, sessionId, automated, operation: answer.operation }, 'refund accepted');
   return { refund_id: refund.id, refunded_amount: reservation.amount, automated_refund: automated, ...(!automated && { epg_error_message: answer.message }) };
 }

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { RefundResult, SessionEventData } from '@gateway/contracts';
 import { createPool } from '@gateway/db';
 import { AppError } from '@gateway/problem';
-import { payOnPage, sessionRequest, TestSystem, type ApiClient, type EventCapture } from '@gateway/testkit';
+import { metricValue, payOnPage, sessionRequest, TestSystem, type ApiClient, type EventCapture } from '@gateway/testkit';
 import { RefundRepository } from '../../src/db/refund.repository.js';
 
 type Problem = { type: string; status: number; detail: string; errors?: { field: string; code: string }[] };
@@ -228,6 +228,28 @@ describe('Refunds', function () {
     const again = await refund(api, paid.id, { reason: 'Second try' });
     assert.deepEqual([again.status, again.body.refunded_amount, again.body.automated_refund], [200, '40.000', false]);
     assert.deepEqual(await system.admin(['refund', 'resolve', again.body.refund_id, '--as', 'succeeded']), { refund_id: again.body.refund_id, status: 'SUCCEEDED' });
+  });
+
+  it('when refunds are made, then the refund service counts them by mode and outcome, and the adapter times each acquirer call by call and outcome, naming no session or order', async () => {
+    const scrape = async () => ({ refund: await system.metricsOf('refund'), adapter: await system.metricsOf('acquirer-adapter') });
+    const before = await scrape();
+    const api = await shop();
+    const paid = await paidSession(api);
+    assert.equal((await refund(api, paid.id, { reason: 'Returned' })).status, 200);
+    const unconfirmable = await paidSession(api, '40.000', '4000000000005126');
+    const held = await refund(api, unconfirmable.id, { reason: 'Damaged', refund_type: 'PARTIAL', amount: '15.000' });
+    assert.equal(held.body.automated_refund, false);
+    const after = await scrape();
+
+    const grew = (which: 'refund' | 'adapter', family: string, labels: string[]) =>
+      (metricValue(after[which], family, labels) ?? 0) - (metricValue(before[which], family, labels) ?? 0);
+    assert.equal(grew('refund', 'gateway_refunds_total', ['mode="test"', 'outcome="automated"']), 1);
+    assert.equal(grew('refund', 'gateway_refunds_total', ['mode="test"', 'outcome="manual"']), 1);
+    assert.equal(grew('adapter', 'gateway_acquirer_call_duration_seconds_count', ['call="register.do"', 'outcome="ok"']), 2);
+    assert.equal(grew('adapter', 'gateway_acquirer_call_duration_seconds_count', ['call="paymentorder.do"', 'outcome="ok"']), 2);
+    assert.equal(grew('adapter', 'gateway_acquirer_call_duration_seconds_count', ['call="reverse.do"', 'outcome="ok"']), 1);
+    assert.equal(grew('adapter', 'gateway_acquirer_call_duration_seconds_count', ['call="refund.do"']), 1, 'the unconfirmable refund, whatever its outcome');
+    for (const text of [after.refund, after.adapter]) for (const id of [paid.id, unconfirmable.id, paid.attempts[0]?.id ?? '-']) assert.ok(!text.includes(id));
   });
 
   it('property: random sequences of full, partial and concurrent refunds never accept more than was captured, with one acquirer operation per accepted refund', async () => {

@@ -7,8 +7,17 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Acquirer, CardData, OrderRequest, OrderState, PayResult, RefundResult, RegisterResult, Terminal } from '../acquirer.js';
+import { histogram, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
-import { TND_NUMERIC, toMillimes, toOrderState, toPayResult, toRefundResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
+import { errorCode, TND_NUMERIC, toMillimes, toOrderState, toPayResult, toRefundResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
+
+/**
+ * Every call to the acquirer, by call and outcome: `ok`, `error_code` (a
+ * business error in an HTTP 200 answer: a decline, a refused refund, a
+ * rejected terminal), `timeout` (no answer within the deadline) or `failed`
+ * (no connection, another HTTP status, an unreadable answer).
+ */
+const acquirerCalls = histogram('gateway_acquirer_call_duration_seconds', 'Time from sending an acquirer call to its answer or failure, by call and outcome.', ['call', 'outcome']);
 
 export class ClicToPayClient implements Acquirer {
   // Kept-alive connections: a payment makes three calls to the same acquirer.
@@ -72,6 +81,7 @@ export class ClicToPayClient implements Acquirer {
     const body = Buffer.from(new URLSearchParams({ userName: terminal.userName, password: terminal.password, ...fields }).toString());
     const target = new URL(`${terminal.baseUrl.replace(/\/+$/, '')}/${call}`);
     const secure = target.protocol === 'https:';
+    const started = process.hrtime.bigint();
     return new Promise<Reply>((resolve, reject) => {
       let settled = false;
       const timer = setTimeout(() => fail('timed out', true), this.timeoutMs);
@@ -80,6 +90,7 @@ export class ClicToPayClient implements Acquirer {
         settled = true;
         clearTimeout(timer);
         request.destroy();
+        acquirerCalls.observe({ call, outcome: reason === 'timed out' ? 'timeout' : 'failed' }, secondsSince(started));
         reject(new AcquirerUnreachable(call, reason, maybeDelivered));
       };
       const request = (secure ? httpsRequest : httpRequest)(
@@ -109,6 +120,7 @@ export class ClicToPayClient implements Acquirer {
               if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) throw new Error('not an object');
               settled = true;
               clearTimeout(timer);
+              acquirerCalls.observe({ call, outcome: errorCode(reply as Reply) === 0 ? 'ok' : 'error_code' }, secondsSince(started));
               resolve(reply as Reply);
             } catch {
               fail('unreadable answer', true);
