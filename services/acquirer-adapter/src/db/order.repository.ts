@@ -112,17 +112,34 @@ export class OrderRepository {
   }
 
   /**
-   * Takes a CHALLENGED order for finishing its 3-D Secure: it counts as
-   * changed now, so reconciliation cannot give up on it while the acquirer
-   * finishes it. False when it is no longer CHALLENGED (reconciliation gave up
-   * first, or another finish took it).
+   * Takes a CHALLENGED order for finishing its 3-D Secure: from now its
+   * outcome is UNKNOWN until the acquirer's status tells, and only this caller
+   * sends the finish. Reconciliation leaves it alone for the first-check
+   * delay. False when it is no longer CHALLENGED: another finish took it (the
+   * buyer's page posted twice) or reconciliation gave up on it first.
    */
   async takeChallenged(attemptId: string): Promise<boolean> {
     const result = await this.pool.query({
       name: 'order-take-challenged',
-      text: `UPDATE orders SET updated_at = now(), next_check_at = now() + make_interval(secs => $2), checks = 0
+      text: `UPDATE orders SET status = 'UNKNOWN', updated_at = now(), next_check_at = now() + make_interval(secs => $2), checks = 0
              WHERE attempt_id = $1 AND status = 'CHALLENGED'`,
       values: [attemptId, this.firstCheckAfterSeconds],
+    });
+    return result.rowCount === 1;
+  }
+
+  /**
+   * Records the acquirer's id of a STARTED order just registered, just before
+   * its card is sent: reconciliation can then find and refund it by that id,
+   * and, as the order counts as changed now, cannot give up on it while the
+   * card is on its way. False when it is no longer STARTED (reconciliation
+   * gave up on it first): then the card must not be sent.
+   */
+  async registered(attemptId: string, acquirerOrderId: string): Promise<boolean> {
+    const result = await this.pool.query({
+      name: 'order-registered',
+      text: `UPDATE orders SET acquirer_order_id = $2, updated_at = now() WHERE attempt_id = $1 AND status = 'STARTED'`,
+      values: [attemptId, acquirerOrderId],
     });
     return result.rowCount === 1;
   }

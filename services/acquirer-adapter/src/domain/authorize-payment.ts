@@ -66,6 +66,10 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
     deps.log.warn({ attemptId: attempt.attempt_id, reason: registered.message }, 'register refused');
     return decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId);
   }
+  if (!(await deps.orders.registered(attempt.attempt_id, registered.orderId))) {
+    // Reconciliation gave up on the order meanwhile: the card is not sent.
+    return stepOf((await deps.orders.find(attempt.attempt_id)) ?? order.row);
+  }
   const registeredOrder = { ...settling, acquirer_order_id: registered.orderId };
   settling = registeredOrder;
 

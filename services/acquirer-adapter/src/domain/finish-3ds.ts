@@ -15,9 +15,9 @@ export async function finishChallenge(deps: AdapterDeps, request: CommandRequest
   if (!order || order.session_id !== request.session_id) throw new AppError('not-found', 'No payment attempt with this id awaits 3-D Secure.');
   const acquirerOrderId = order.acquirer_order_id;
   if (order.status !== 'CHALLENGED' || !acquirerOrderId) return stepOf(order);
-  // Reconciliation gives up on a challenge left untouched too long; taking
-  // the order first means it cannot decline one the acquirer is finishing,
-  // and a finish that comes after it gave up sends nothing.
+  // Taking the order makes this the one finish sent: a second post of the
+  // buyer's page, or a finish after reconciliation gave up on the challenge,
+  // sends nothing and answers where the order stands.
   if (!(await deps.orders.takeChallenged(order.attempt_id))) return stepOf((await deps.orders.find(order.attempt_id)) ?? order);
   const challenged = { ...order, acquirer_order_id: acquirerOrderId };
   const resolved = await resolveTerminal(deps, order.merchant_id, order.livemode);

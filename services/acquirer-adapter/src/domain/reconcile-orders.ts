@@ -29,7 +29,11 @@ import { recordApproval, recordDecline, type Settled } from './settle-order.js';
 export interface ReconcilePolicy {
   /** Age (since the order last changed) past which a payment step cannot still be moving it. */
   reconcileAfterSeconds: number;
-  /** Age past which a CHALLENGED order whose buyer never finished 3-D Secure is declined. */
+  /**
+   * Age past which an order the acquirer still has unpaid is declined: a
+   * CHALLENGED one whose buyer never finished 3-D Secure, or an UNKNOWN one
+   * whose card or finish never took effect.
+   */
   challengeTimeoutSeconds: number;
   /** The first wait after a check that settled nothing; doubled after each further one. */
   baseDelaySeconds: number;
@@ -45,6 +49,7 @@ const NEVER_RECEIVED = 'The card processor never received this payment; nothing 
 /** The failure message of a payment that never reached the acquirer. */
 export const NEVER_SENT = 'The payment was interrupted before the card was sent; nothing was charged.';
 const CHALLENGE_ABANDONED = '3-D Secure was not completed.';
+const NEVER_COMPLETED = 'The card processor never completed this payment; nothing was charged.';
 
 /** One sweep: batch after batch until nothing is due (or `stopping` says so); answers how many orders it settled. */
 export async function reconcileDueOrders(deps: AdapterDeps, policy: ReconcilePolicy, stopping: () => boolean = () => false): Promise<number> {
@@ -128,6 +133,11 @@ async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: Claime
       }
       // Registered, but the replica died before the card was sent or answered for.
       if (order.status === 'STARTED' && settledEnough) return giveUp('open', 'processing_error', NEVER_SENT, policy.reconcileAfterSeconds);
+      // A card or 3-D Secure finish that may have been sent, yet the acquirer still has the order
+      // unpaid long after any payment step could still be moving it: it never took that step.
+      if (order.status === 'UNKNOWN' && order.age_seconds >= policy.challengeTimeoutSeconds) {
+        return giveUp('open', 'processing_error', NEVER_COMPLETED, policy.challengeTimeoutSeconds);
+      }
       return undefined;
     default:
       return unreachable(state);
@@ -155,9 +165,14 @@ async function orderTerminal(deps: AdapterDeps, order: ClaimedOrder): Promise<{ 
  */
 export function nextCheckDelay(policy: ReconcilePolicy, order: Pick<ClaimedOrder, 'status' | 'checks' | 'age_seconds'>): number {
   const backoff = Math.min(policy.baseDelaySeconds * 2 ** Math.min(Math.max(order.checks - 1, 0), 30), policy.maxDelaySeconds);
-  const giveUpAge = order.status === 'CHALLENGED' ? policy.challengeTimeoutSeconds : policy.reconcileAfterSeconds;
-  const untilGiveUp = Math.ceil(giveUpAge - order.age_seconds);
-  return untilGiveUp > 0 ? Math.max(1, Math.min(backoff, untilGiveUp)) : backoff;
+  const giveUpAges =
+    order.status === 'CHALLENGED'
+      ? [policy.challengeTimeoutSeconds]
+      : order.status === 'UNKNOWN'
+        ? [policy.reconcileAfterSeconds, policy.challengeTimeoutSeconds]
+        : [policy.reconcileAfterSeconds];
+  const ahead = giveUpAges.map((age) => Math.ceil(age - order.age_seconds)).filter((seconds) => seconds > 0);
+  return ahead.length > 0 ? Math.max(1, Math.min(backoff, ...ahead)) : backoff;
 }
 
 function unreachable(state: never): never {

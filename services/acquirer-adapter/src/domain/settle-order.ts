@@ -86,7 +86,8 @@ export async function recordApproval(deps: AdapterDeps, order: SettlingOrder, co
     correlationId,
   );
   const recorded = await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'APPROVED', feeAmount: fee, netAmount: net }, event);
-  if (recorded) deps.afterCommit();
+  if (!recorded) return { step: await standing(deps, order), recorded };
+  deps.afterCommit();
   return { step: { outcome: 'approved', approved: event.data }, recorded };
 }
 
@@ -119,8 +120,19 @@ export async function recordDecline(
     event,
     unchangedForSeconds,
   );
-  if (recorded) deps.afterCommit();
+  if (!recorded) return { step: await standing(deps, order), recorded };
+  deps.afterCommit();
   return { step: { outcome: 'declined', failure_code: failureCode, failure_message: failureMessage, declined: event.data }, recorded };
+}
+
+/**
+ * The step an order stands at when settling it changed nothing: the outcome
+ * recorded first (by another step or by reconciliation) is the one answered,
+ * never the one this call would have recorded.
+ */
+async function standing(deps: AdapterDeps, order: SettlingOrder): Promise<PaymentStep> {
+  const row = await deps.orders.find(order.attempt_id);
+  return row ? settledStep(row) : { outcome: 'pending' };
 }
 
 /**

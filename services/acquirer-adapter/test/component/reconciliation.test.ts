@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newId, type CommandReply, type CommandRequest, type Envelope } from '@gateway/contracts';
-import { TestSystem } from '@gateway/testkit';
+import { metricValue, TestSystem } from '@gateway/testkit';
 import type { EventCapture } from '@gateway/testkit';
 import { newAttempt, sealCard } from './support.js';
 
@@ -25,6 +25,7 @@ type PaymentEvent = Envelope<{ attempt_id: string; failure_code?: string; failur
 interface OrderState {
   status: string;
   order_number: string;
+  acquirer_order_id: string | null;
   amount: string;
   fee_amount: string | null;
   net_amount: string | null;
@@ -77,7 +78,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
 
   async function order(attemptId: string): Promise<OrderState | undefined> {
     const [row] = await system.db.query<OrderState>(
-      `SELECT status, order_number, amount::text, fee_amount::text, net_amount::text, failure_code, failure_message, checks,
+      `SELECT status, order_number, acquirer_order_id, amount::text, fee_amount::text, net_amount::text, failure_code, failure_message, checks,
          extract(epoch FROM updated_at - created_at)::float8 AS settled_after
        FROM acquirer.orders WHERE attempt_id = $1`,
       [attemptId],
@@ -171,6 +172,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     );
     const row = await order(paid.attempt_id);
     assert.equal(row?.status, 'APPROVED');
+    assert.ok(row?.acquirer_order_id, 'the acquirer order id, recorded before the card was sent, so that refunds can be automated');
     assert.ok((row?.settled_after ?? 0) >= RECONCILE_AFTER_SECONDS, `a STARTED order is left alone for ${RECONCILE_AFTER_SECONDS} s`);
     assert.equal((await acquirerStatus(orderNumber)).paymentAmountInfo?.depositedAmount, 12_500);
   });
@@ -203,9 +205,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     assert.equal(step.outcome, 'challenge');
     const { acs_url: acsUrl, pa_req: paReq } = step.challenge ?? { acs_url: '', pa_req: '' };
     // The buyer authenticates at the issuer but never returns (yet).
-    const page = await (await fetch(`${acsUrl}?${new URLSearchParams({ PaReq: paReq, TermUrl: TERM_URL, MD: paid.attempt_id }).toString()}`)).text();
-    const paRes = /value="([^"]+)">Complete authentication/.exec(page)?.[1];
-    assert.ok(paRes, 'the issuer page offers to complete authentication');
+    const paRes = await authenticate(acsUrl, paReq, paid.attempt_id);
 
     const declined = await waitForEvent('payment.declined', paid.attempt_id);
     assert.ok(Date.now() - challengedAt >= CHALLENGE_TIMEOUT_SECONDS * 1000, 'not given up before the challenge timeout');
@@ -222,6 +222,60 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
       ['payment.declined'],
     );
     assert.equal((await order(paid.attempt_id))?.status, 'DECLINED');
+  });
+
+  /** The buyer's way through the issuer's page: the paRes it would post back. */
+  async function authenticate(acsUrl: string, paReq: string, md: string): Promise<string> {
+    const page = await (await fetch(`${acsUrl}?${new URLSearchParams({ PaReq: paReq, TermUrl: TERM_URL, MD: md }).toString()}`)).text();
+    const paRes = /value="([^"]+)">Complete authentication/.exec(page)?.[1];
+    assert.ok(paRes, 'the issuer page offers to complete authentication');
+    return paRes;
+  }
+
+  const finishCalls = async () =>
+    metricValue(await system.metricsOf('acquirer-adapter'), 'gateway_acquirer_call_duration_seconds_count', ['call="finish3dsPayment.do"']) ?? 0;
+
+  it('when the buyer\'s page posts the 3-D Secure answer twice at once, then one finish reaches the acquirer, neither answer is a decline, and the order is approved once', async () => {
+    const paid = newAttempt();
+    const step = await authorize(paid, '4000000000003220');
+    assert.equal(step.outcome, 'challenge');
+    const paRes = await authenticate(step.challenge?.acs_url ?? '', step.challenge?.pa_req ?? '', paid.attempt_id);
+    const before = await finishCalls();
+    const finish = () => system.send<CommandReply<'payment.finish_3ds'>>('payment.finish_3ds', { session_id: paid.session_id, attempt_id: paid.attempt_id, pa_res: paRes });
+    const answers = await Promise.all([finish(), finish()]);
+    assert.equal((await finishCalls()) - before, 1);
+    assert.ok(
+      answers.some((a) => a.outcome === 'approved') && answers.every((a) => a.outcome !== 'declined'),
+      answers.map((a) => a.outcome).join(),
+    );
+    await waitForEvent('payment.approved', paid.attempt_id);
+    await twoMoreSweeps();
+    assert.deepEqual(
+      eventsOf(paid.attempt_id).map((e) => e.type),
+      ['payment.approved'],
+    );
+    assert.equal((await order(paid.attempt_id))?.status, 'APPROVED');
+  });
+
+  it('when an UNKNOWN order stays unpaid at the acquirer, then it is asked about until CHALLENGE_TIMEOUT_SECONDS untouched, then declined processing_error once', async () => {
+    const lost = newAttempt();
+    const orderNumber = orderNumberOf(lost);
+    const registered = (await sandbox('register.do', { orderNumber, amount: '12500', currency: '788', returnUrl: TERM_URL })) as { orderId?: string };
+    assert.ok(registered.orderId);
+    // As a card whose answer never came leaves it, though the acquirer never took the card.
+    await insertOrder({ attempt: lost, orderNumber, status: 'UNKNOWN', ageSeconds: RECONCILE_AFTER_SECONDS + 1, acquirerOrderId: registered.orderId });
+    await until('a first check', async () => ((await order(lost.attempt_id))?.checks ?? 0) >= 1);
+    assert.equal((await order(lost.attempt_id))?.status, 'UNKNOWN', 'not given up at RECONCILE_AFTER_SECONDS: the card may have been sent');
+
+    const declined = await waitForEvent('payment.declined', lost.attempt_id);
+    assert.equal(declined.data.failure_code, 'processing_error');
+    assert.match(declined.data.failure_message ?? '', /never completed/);
+    await twoMoreSweeps();
+    assert.equal(eventsOf(lost.attempt_id).length, 1);
+    const row = await order(lost.attempt_id);
+    assert.deepEqual([row?.status, row?.failure_code], ['DECLINED', 'processing_error']);
+    assert.ok((row?.settled_after ?? 0) >= CHALLENGE_TIMEOUT_SECONDS, `declined after ${row?.settled_after} s`);
+    assert.equal((await acquirerStatus(orderNumber)).orderStatus, 0);
   });
 
   it('when two replicas sweep the same unresolved orders at once, then each order is settled once, with one event', async () => {

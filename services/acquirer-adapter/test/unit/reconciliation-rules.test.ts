@@ -43,5 +43,7 @@ describe('Reconciliation backoff', () => {
     assert.equal(nextCheckDelay(policy, { status: 'CHALLENGED', checks: 6, age_seconds: 1_000 }), 800);
     assert.equal(nextCheckDelay(policy, { status: 'UNKNOWN', checks: 1, age_seconds: 50 }), 10);
     assert.equal(nextCheckDelay(policy, { status: 'UNKNOWN', checks: 1, age_seconds: 59.9 }), 1);
+    // An UNKNOWN order still open is given up on at the challenge timeout as well.
+    assert.equal(nextCheckDelay(policy, { status: 'UNKNOWN', checks: 6, age_seconds: 1_000 }), 800);
   });
 });
