@@ -4,8 +4,9 @@
  * cannot take payments, refused credentials, test cards, and pricing.
  */
 import assert from 'node:assert/strict';
-import type { SessionDetail } from '@gateway/contracts';
+import type { CommandReply, SessionDetail } from '@gateway/contracts';
 import { LIVE_TERMINAL, payOnPage, sessionRequest, TestSystem, type Merchant } from '@gateway/testkit';
+import { newAttempt, sealCard } from './support.js';
 
 describe('Acquirer adapter, live terminals and fees', function () {
   this.timeout(60_000);
@@ -71,6 +72,20 @@ describe('Acquirer adapter, live terminals and fees', function () {
 
     await system.admin(['terminal', 'set', merchant.merchantId, '--mode', 'live', '--user', LIVE_TERMINAL.user, '--password', LIVE_TERMINAL.password]);
     assert.equal((await system.api(merchant.liveKey).post('/gateway/sessions/', sessionRequest())).status, 201);
+  });
+
+  it('when the acquirer refuses a parameter with errorCode 5 on good credentials, then only that attempt fails: the terminal is not taken for rejected', async () => {
+    const merchant = await system.newMerchant();
+    const liveKey = await system.approveLive(merchant.merchantId, { terminal: true });
+    const attempt = { ...newAttempt(), merchant_id: merchant.merchantId, livemode: true };
+    // The sandbox, like the acquirer, answers errorCode 5 to a returnUrl that is not a web address.
+    const step = await system.send<CommandReply<'payment.authorize'>>('payment.authorize', {
+      attempt,
+      card: sealCard(system, attempt.attempt_id, '4111111111111111'),
+      term_url: 'not-a-web-address',
+    });
+    assert.deepEqual([step.outcome, step.failure_code], ['declined', 'processing_error']);
+    assert.equal((await system.api(liveKey).post('/gateway/sessions/', sessionRequest())).status, 201);
   });
 
   it('when a live buyer uses a test card, then the attempt fails test_card_live_mode without reaching the acquirer, and a real card pays', async () => {

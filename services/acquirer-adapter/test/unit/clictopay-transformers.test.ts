@@ -1,6 +1,6 @@
 /** How ClicToPay's answers read: error codes, order statuses and issuer action codes. */
 import assert from 'node:assert/strict';
-import { declineOf, errorCode, toMillimes, toOrderState, toPayResult, toRegisterResult } from '../../src/acquirer/clictopay/clictopay.transformers.js';
+import { declineOf, deniesAccess, errorCode, toMillimes, toOrderState, toPayResult, toRegisterResult } from '../../src/acquirer/clictopay/clictopay.transformers.js';
 import { cardBrand } from '../../src/domain/card.js';
 
 describe('ClicToPay transformers', () => {
@@ -11,9 +11,11 @@ describe('ClicToPay transformers', () => {
     assert.equal(errorCode({ errorCode: 'x' }), -1);
   });
 
-  it('when register answers 2 or 5, then the credentials were rejected; other codes are refusals', () => {
+  it('when register answers 2, or 5 while the credentials are denied elsewhere too, then the credentials were rejected; other codes are refusals', () => {
     assert.deepEqual(toRegisterResult({ errorCode: '0', orderId: 'o-1' }), { kind: 'registered', orderId: 'o-1' });
     assert.equal(toRegisterResult({ errorCode: '5', errorMessage: 'Access denied' }).kind, 'credentials-rejected');
+    assert.equal(toRegisterResult({ errorCode: '5', errorMessage: 'returnUrl is invalid' }, false).kind, 'refused', 'an invalid parameter');
+    assert.deepEqual([deniesAccess({ errorCode: '5' }), deniesAccess({ errorCode: 2 }), deniesAccess({ errorCode: '6' })], [true, true, false]);
     assert.equal(toRegisterResult({ errorCode: '2' }).kind, 'credentials-rejected');
     assert.equal(toRegisterResult({ errorCode: '1', errorMessage: 'duplicate' }).kind, 'refused');
     assert.equal(toRegisterResult({ errorCode: '0' }).kind, 'refused', 'no orderId is no order');

@@ -9,7 +9,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Acquirer, CardData, OrderRequest, OrderState, PayResult, RefundResult, RegisterResult, Terminal } from '../acquirer.js';
 import { histogram, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
-import { errorCode, TND_NUMERIC, toMillimes, toOrderState, toPayResult, toRefundResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
+import { deniesAccess, errorCode, TND_NUMERIC, toMillimes, toOrderState, toPayResult, toRefundResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
 
 /**
  * Every call to the acquirer, by call and outcome: `ok`, `error_code` (a
@@ -35,7 +35,12 @@ export class ClicToPayClient implements Acquirer {
       description: order.description.slice(0, 500),
       language: 'fr',
     });
-    return toRegisterResult(reply);
+    if (errorCode(reply) !== 5) return toRegisterResult(reply);
+    // "Invalid parameter value or access denied": the same credentials asking for an
+    // order by its number, which has nothing to refuse, tell which. A refused parameter
+    // must not lock the merchant's terminal; without an answer, it is not locked either.
+    const probe = await this.post(terminal, 'getOrderStatusExtended.do', { orderNumber: order.orderNumber }).catch(() => undefined);
+    return toRegisterResult(reply, probe !== undefined && deniesAccess(probe));
   }
 
   async pay(terminal: Terminal, orderId: string, card: CardData): Promise<PayResult> {

@@ -30,13 +30,24 @@ export function toMillimes(amount: string): string {
   return toMinorUnits(amount, accountCurrency);
 }
 
-export function toRegisterResult(reply: Reply): RegisterResult {
+/**
+ * register.do's answer. errorCode 2 rejects the credentials. errorCode 5 is
+ * "invalid parameter value or access denied", so `accessDenied` says which:
+ * whether the same credentials were denied a call with no parameter to refuse
+ * (the client asks; see deniesAccess).
+ */
+export function toRegisterResult(reply: Reply, accessDenied = true): RegisterResult {
   const code = errorCode(reply);
   const orderId = text(reply.orderId);
   if (code === 0 && orderId) return { kind: 'registered', orderId };
-  // 2: order rejected on the credentials; 5: access denied (wrong userName or password).
-  if (code === 2 || code === 5) return { kind: 'credentials-rejected', message: message(reply) };
+  if (code === 2 || (code === 5 && accessDenied)) return { kind: 'credentials-rejected', message: message(reply) };
   return { kind: 'refused', message: `errorCode ${code}: ${message(reply)}` };
+}
+
+/** Whether an answer denies the credentials: errorCode 2 or 5 to a call that has no parameter to refuse. */
+export function deniesAccess(reply: Reply): boolean {
+  const code = errorCode(reply);
+  return code === 2 || code === 5;
 }
 
 export function toPayResult(reply: Reply): PayResult {
