@@ -144,6 +144,9 @@ export const ManualRefund = Type.Object({
 });
 export type ManualRefund = Static<typeof ManualRefund>;
 
+/** The longest 3-D Secure answer (PaRes) passed on: signed XML, compressed and base64-encoded, it can run to tens of KiB. */
+const PA_RES_MAX_LENGTH = 48 * 1024;
+
 // ---------------------------------------------------------------- commands
 
 interface CommandContract {
@@ -188,7 +191,7 @@ export const commands = {
   },
   'attempt.finish_3ds': {
     service: 'session',
-    request: Type.Object({ session_id: Type.String(), link_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: 8192 }) }),
+    request: Type.Object({ session_id: Type.String(), link_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
     reply: CheckoutStep,
   },
   'payment.authorize': {
@@ -204,7 +207,7 @@ export const commands = {
   },
   'payment.finish_3ds': {
     service: 'acquirer-adapter',
-    request: Type.Object({ session_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: 8192 }) }),
+    request: Type.Object({ session_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
     reply: PaymentStep,
   },
   /**

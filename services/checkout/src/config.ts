@@ -12,6 +12,13 @@ export const checkoutSettings = {
   cardEncryptionKey: str('CARD_ENCRYPTION_KEY'),
   /** How long a payment step may take before the page shows it as processing; above the session's ADAPTER_TIMEOUT_MS. */
   paymentTimeoutMs: int('PAYMENT_TIMEOUT_MS', 65_000, { min: 1 }),
+  /**
+   * How long after its link lapsed a payment started with it may still come
+   * back from 3-D Secure and show its result: as long as the adapter waits
+   * for a challenge (CHALLENGE_TIMEOUT_SECONDS). Starting a payment, paying
+   * and canceling still need a live link.
+   */
+  paymentReturnGraceSeconds: int('PAYMENT_RETURN_GRACE_SECONDS', 1_800, { min: 0 }),
 };
 
 export type CheckoutConfig = ReturnType<typeof loadCheckoutConfig>;

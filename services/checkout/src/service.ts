@@ -21,6 +21,7 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
     call: async (type, data, timeoutMs) => (await rpc.call(type, data, timeoutMs === undefined ? {} : { timeoutMs })).body,
     publicBaseUrl: config.publicBaseUrl,
     paymentTimeoutMs: config.paymentTimeoutMs,
+    paymentReturnGraceSeconds: config.paymentReturnGraceSeconds,
     clock: () => new Date(),
     log,
   };

@@ -31,6 +31,8 @@ export interface FlowDeps {
   call: <C extends CommandType>(type: C, data: CommandRequest<C>, timeoutMs?: number) => Promise<CommandReply<C>>;
   publicBaseUrl: string;
   paymentTimeoutMs: number;
+  /** How long after its link lapsed a payment under way may come back from 3-D Secure and show its result. */
+  paymentReturnGraceSeconds: number;
   clock: () => Date;
   log: Logger;
 }
@@ -91,7 +93,8 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
 
 /** The buyer is back from 3-D Secure (the TermUrl): the session has the adapter finish and confirm. */
 export async function returnFromChallenge(deps: FlowDeps, token: string, form: Record<string, unknown>): Promise<Answer> {
-  const link = deps.links.verify(token, deps.clock());
+  // The buyer may have spent the link's last minutes at the bank: the payment they started finishes all the same.
+  const link = deps.links.verify(token, deps.clock(), deps.paymentReturnGraceSeconds);
   if (!link) return expired('expired');
   const paRes = typeof form.PaRes === 'string' ? form.PaRes : '';
   const attemptId = typeof form.MD === 'string' ? form.MD : '';
@@ -118,7 +121,7 @@ function afterStep(token: string, step: CheckoutStep): Answer {
 
 /** Where the buyer lands after a payment step. */
 export async function showResult(deps: FlowDeps, token: string): Promise<Answer> {
-  const link = deps.links.verify(token, deps.clock());
+  const link = deps.links.verify(token, deps.clock(), deps.paymentReturnGraceSeconds);
   if (!link) return expired('expired');
   // The session recorded any outcome before answering the payment step; one
   // still PROCESSING awaits the acquirer, and the processing page looks again.

@@ -33,10 +33,13 @@ export class LinkVerifier {
     return new LinkVerifier(createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: String(parsed['x']) }, format: 'jwk' }));
   }
 
-  /** The session and link a token names, or undefined when it is forged, malformed or expired. */
-  verify(token: string, now: Date): LinkRef | undefined {
+  /**
+   * The session and link a token names, or undefined when it is forged,
+   * malformed or expired more than `graceSeconds` ago.
+   */
+  verify(token: string, now: Date, graceSeconds = 0): LinkRef | undefined {
     const claims = this.verified.get(token) ?? this.check(token);
-    if (!claims || claims.exp * 1000 <= now.getTime()) return undefined;
+    if (!claims || (claims.exp + graceSeconds) * 1000 <= now.getTime()) return undefined;
     return claims.ref;
   }
 

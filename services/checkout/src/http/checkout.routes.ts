@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { describeError, type Logger } from '@gateway/observability';
-import { answer, FormRefused, readForm, type PlainRoute } from '@gateway/runtime';
+import { answer, FormRefused, readForm, type FormLimits, type PlainRoute } from '@gateway/runtime';
 import { CHECKOUT_CSS, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
 import { cancelPayment, pay, returnFromChallenge, showPage, showResult, type Answer, type FlowDeps } from '../domain/checkout-flow.js';
 
@@ -22,24 +22,26 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 const HTML = 'text/html; charset=utf-8';
-const FORM_LIMITS = { maxBytes: 8 * 1024, maxFields: 20 };
+const CARD_FORM_LIMITS: FormLimits = { maxBytes: 8 * 1024, maxFields: 20 };
+/** The bank's 3-D Secure answer: a PaRes is signed XML, compressed and base64-encoded, and can run to tens of KiB. */
+const CHALLENGE_RETURN_LIMITS: FormLimits = { maxBytes: 64 * 1024, maxFields: 20 };
 
 type Step = (deps: FlowDeps, token: string, form: Record<string, unknown>) => Promise<Answer>;
 
 interface PageStep {
   route: string;
   step: Step;
-  /** Whether the step takes the card form (a POST body). */
-  form: boolean;
+  /** The limits of the form the step takes (a POST body); none for a GET. */
+  form?: FormLimits;
 }
 
 /** The steps, by method and what follows /checkout/:token ('' for the page itself). */
 const STEPS: ReadonlyMap<string, PageStep> = new Map<string, PageStep>([
-  ['GET ', { route: '/checkout/:token', step: (d, token) => showPage(d, token), form: false }],
-  ['POST pay', { route: '/checkout/:token/pay', step: pay, form: true }],
-  ['POST 3ds', { route: '/checkout/:token/3ds', step: returnFromChallenge, form: true }],
-  ['GET result', { route: '/checkout/:token/result', step: (d, token) => showResult(d, token), form: false }],
-  ['GET cancel', { route: '/checkout/:token/cancel', step: (d, token) => cancelPayment(d, token), form: false }],
+  ['GET ', { route: '/checkout/:token', step: (d, token) => showPage(d, token) }],
+  ['POST pay', { route: '/checkout/:token/pay', step: pay, form: CARD_FORM_LIMITS }],
+  ['POST 3ds', { route: '/checkout/:token/3ds', step: returnFromChallenge, form: CHALLENGE_RETURN_LIMITS }],
+  ['GET result', { route: '/checkout/:token/result', step: (d, token) => showResult(d, token) }],
+  ['GET cancel', { route: '/checkout/:token/cancel', step: (d, token) => cancelPayment(d, token) }],
 ]);
 
 /** Picks the page's steps for runtime's withPlainRoutes; anything else is left to express. */
@@ -65,7 +67,7 @@ async function runStep(
 ): Promise<void> {
   let fields: Record<string, unknown> = {};
   try {
-    if (form) fields = (await readForm(req, FORM_LIMITS)) ?? {};
+    if (form) fields = (await readForm(req, form)) ?? {};
   } catch (err) {
     // A body that cannot be read (too large, too many fields, another charset): a page, never a stack trace.
     log.warn({ err: describeError(err), reason: err instanceof FormRefused ? err.reason : undefined }, 'checkout request refused');

@@ -173,7 +173,7 @@ export class SessionRepository {
   }
 
   /**
-   * Starts attempt `attemptId` on an open session the link belongs to, in one
+   * Starts attempt `attemptId` on an open session the link, still live, belongs to, in one
    * statement: CREATED or PENDING becomes PROCESSING and the attempt is
    * counted. Concurrent starts serialise on the row; only the first finds the
    * session open. Undefined when the session could not start one.
@@ -184,7 +184,7 @@ export class SessionRepository {
       text: `WITH started AS (
          UPDATE sessions SET status = 'PROCESSING', attempts_count = attempts_count + 1
          WHERE id = $1 AND status IN ('CREATED', 'PENDING') AND expires_at > $3 AND attempts_count < max_attempts
-           AND EXISTS (SELECT 1 FROM checkout_links l WHERE l.id = $2 AND l.session_id = $1)
+           AND EXISTS (SELECT 1 FROM checkout_links l WHERE l.id = $2 AND l.session_id = $1 AND l.expires_at > $3)
          RETURNING ${COLUMNS}
        ), attempt AS (
          INSERT INTO attempts (id, session_id, attempt_number, status, created_at)

@@ -19,7 +19,7 @@ import type { EventData, PaymentStep } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { AttemptOutcome, SessionRepository, SessionSettlement } from '../db/session.repository.js';
-import { toEventPayload, type SessionRow } from './session.js';
+import { effectiveStatus, toEventPayload, type SessionRow } from './session.js';
 
 export interface OutcomeDeps {
   sessions: SessionRepository;
@@ -134,7 +134,8 @@ export async function recordDecline(
       last_failure_code: next.last_failure_code,
       last_failure_message: next.last_failure_message,
       attempts_count: next.attempts_count,
-      can_retry: next.status === 'PENDING',
+      // Not when the session's lifetime ended meanwhile (a late decline): it is as good as EXPIRED.
+      can_retry: effectiveStatus(next, at) === 'PENDING',
     };
     return eventEnvelope('session.failed', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: payload }, correlationId);
   });

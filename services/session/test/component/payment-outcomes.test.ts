@@ -116,6 +116,28 @@ describe('Payment outcomes by event', function () {
     assert.deepEqual([await statusOf('attempts', attemptId), await statusOf('attempts', declinedId)], ['SUCCEEDED', 'FAILED']);
   });
 
+  it('when a decline arrives after the session\'s lifetime ended, then session.failed says can_retry false', async () => {
+    const { session, merchantId, attemptId } = await processing(3, 1);
+    await system.db.query(`UPDATE session.sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [session.id]);
+    const declined = eventEnvelope(
+      'payment.declined',
+      {
+        attempt_id: attemptId,
+        session_id: session.id,
+        merchant_id: merchantId,
+        livemode: false,
+        card_brand: 'visa',
+        card_last_four: '0002',
+        failure_code: 'card_declined',
+        failure_message: 'The card was declined.',
+      },
+      'late-decline',
+    );
+    await system.publishEvents([declined]);
+    const [failed] = await events.waitFor<SessionEventData>('session.failed', ofSession(session.id));
+    assert.equal(failed?.data.session.can_retry, false);
+  });
+
   it('when the last attempt is declined by event, then the session is FAILED with the decline, can_retry false; with attempts left, PENDING', async () => {
     for (const [maxAttempts, status, canRetry] of [
       [2, 'FAILED', false],
