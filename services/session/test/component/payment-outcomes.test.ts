@@ -61,6 +61,23 @@ describe('Payment outcomes by event', function () {
     );
   }
 
+  function declineOf(attemptId: string, sessionId: string, merchantId: string) {
+    return eventEnvelope(
+      'payment.declined',
+      {
+        attempt_id: attemptId,
+        session_id: sessionId,
+        merchant_id: merchantId,
+        livemode: false,
+        card_brand: 'visa',
+        card_last_four: '0002',
+        failure_code: 'card_declined',
+        failure_message: 'The card was declined.',
+      },
+      'decline-by-event',
+    );
+  }
+
   const statusOf = async (table: 'sessions' | 'attempts', id: string) =>
     (await system.db.query<{ status: string }>(`SELECT status FROM session.${table} WHERE id = $1`, [id]))[0]?.status;
 
@@ -119,20 +136,7 @@ describe('Payment outcomes by event', function () {
   it('when a decline arrives after the session\'s lifetime ended, then session.failed says can_retry false', async () => {
     const { session, merchantId, attemptId } = await processing(3, 1);
     await system.db.query(`UPDATE session.sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [session.id]);
-    const declined = eventEnvelope(
-      'payment.declined',
-      {
-        attempt_id: attemptId,
-        session_id: session.id,
-        merchant_id: merchantId,
-        livemode: false,
-        card_brand: 'visa',
-        card_last_four: '0002',
-        failure_code: 'card_declined',
-        failure_message: 'The card was declined.',
-      },
-      'late-decline',
-    );
+    const declined = declineOf(attemptId, session.id, merchantId);
     await system.publishEvents([declined]);
     const [failed] = await events.waitFor<SessionEventData>('session.failed', ofSession(session.id));
     assert.equal(failed?.data.session.can_retry, false);
@@ -144,20 +148,7 @@ describe('Payment outcomes by event', function () {
       [3, 'PENDING', true],
     ] as const) {
       const { session, merchantId, attemptId } = await processing(maxAttempts, 2);
-      const declined = eventEnvelope(
-        'payment.declined',
-        {
-          attempt_id: attemptId,
-          session_id: session.id,
-          merchant_id: merchantId,
-          livemode: false,
-          card_brand: 'visa',
-          card_last_four: '0002',
-          failure_code: 'card_declined',
-          failure_message: 'The card was declined.',
-        },
-        'decline-by-event',
-      );
+      const declined = declineOf(attemptId, session.id, merchantId);
       await system.publishEvents([declined, declined]);
       const [failed] = await events.waitFor<SessionEventData>('session.failed', ofSession(session.id));
       const payload = failed?.data.session;
