@@ -87,6 +87,9 @@ const ACTION_CODES: Readonly<Record<number, { code: string; message: string }>> 
   2006: { code: 'authentication_failed', message: '3-D Secure authentication failed.' },
 };
 
+/** The failure message of an order the acquirer reversed before it was settled here. */
+const REVERSED = 'The card processor reversed this payment; nothing was charged.';
+
 export function declineOf(actionCode: number): { code: string; message: string } {
   return ACTION_CODES[actionCode] ?? { code: 'card_declined', message: 'The card was declined.' };
 }
@@ -109,6 +112,8 @@ export function toOrderState(reply: Reply): OrderState | undefined {
     return { kind: 'declined', failureCode: decline.code, failureMessage: decline.message };
   }
   if (status === 0 || status === 5) return { kind: 'open' };
-  // 1 (held), 3 (reversed), 4 (refunded) never follow a fresh payment; read as unknown.
+  // Reversed by the acquirer (after a timeout of ours, say): the authorisation is void, nothing was taken.
+  if (status === 3) return { kind: 'declined', failureCode: 'processing_error', failureMessage: REVERSED };
+  // 1 (held) and 4 (refunded) never follow a one-phase payment we have not refunded; read as unknown, an operator's case.
   return undefined;
 }
