@@ -124,6 +124,18 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
   /** Long enough for two more sweeps: any duplicate would have been published by then. */
   const twoMoreSweeps = () => pause(2_500);
 
+  /** Waits for the attempt's one payment.declined (processing_error, its message matching `why`); the order as it ends. */
+  async function declinedOnce(attemptId: string, why: RegExp): Promise<OrderState | undefined> {
+    const declined = await waitForEvent('payment.declined', attemptId);
+    assert.equal(declined.data.failure_code, 'processing_error');
+    assert.match(declined.data.failure_message ?? '', why);
+    await twoMoreSweeps();
+    assert.equal(eventsOf(attemptId).length, 1);
+    const row = await order(attemptId);
+    assert.deepEqual([row?.status, row?.failure_code], ['DECLINED', 'processing_error']);
+    return row;
+  }
+
   function millimes(amount: string | null): number {
     assert.match(amount ?? '', /^[0-9]+\.[0-9]{3}$/);
     return Number((amount ?? '').replace('.', ''));
@@ -186,14 +198,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     assert.equal((await order(lost.attempt_id))?.status, 'STARTED');
     assert.deepEqual(eventsOf(lost.attempt_id), []);
 
-    const declined = await waitForEvent('payment.declined', lost.attempt_id);
-    assert.equal(declined.data.failure_code, 'processing_error');
-    assert.match(declined.data.failure_message ?? '', /never received/);
-    await twoMoreSweeps();
-    assert.equal(eventsOf(lost.attempt_id).length, 1);
-    const row = await order(lost.attempt_id);
-    assert.equal(row?.status, 'DECLINED');
-    assert.equal(row?.failure_code, 'processing_error');
+    const row = await declinedOnce(lost.attempt_id, /never received/);
     assert.ok((row?.settled_after ?? 0) >= RECONCILE_AFTER_SECONDS, `declined after ${row?.settled_after} s`);
     assert.equal((await acquirerStatus(orderNumberOf(lost))).errorCode, '6');
   });
@@ -267,13 +272,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     await until('a first check', async () => ((await order(lost.attempt_id))?.checks ?? 0) >= 1);
     assert.equal((await order(lost.attempt_id))?.status, 'UNKNOWN', 'not given up at RECONCILE_AFTER_SECONDS: the card may have been sent');
 
-    const declined = await waitForEvent('payment.declined', lost.attempt_id);
-    assert.equal(declined.data.failure_code, 'processing_error');
-    assert.match(declined.data.failure_message ?? '', /never completed/);
-    await twoMoreSweeps();
-    assert.equal(eventsOf(lost.attempt_id).length, 1);
-    const row = await order(lost.attempt_id);
-    assert.deepEqual([row?.status, row?.failure_code], ['DECLINED', 'processing_error']);
+    const row = await declinedOnce(lost.attempt_id, /never completed/);
     assert.ok((row?.settled_after ?? 0) >= CHALLENGE_TIMEOUT_SECONDS, `declined after ${row?.settled_after} s`);
     assert.equal((await acquirerStatus(orderNumber)).orderStatus, 0);
   });
