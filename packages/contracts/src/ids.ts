@@ -2,7 +2,7 @@
  * Identifiers (DECISIONS D7): a prefix, an underscore and random base62
  * characters; order numbers in upper-case Crockford base32.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -37,6 +37,18 @@ export function randomString(alphabet: string, length: number): string {
 }
 
 export type IdPrefix = 'ps' | 'pa' | 're' | 'evt' | 'whd' | 'mer' | 'key' | 'cl' | 'cmd';
+
+/**
+ * The identifier an effect of `seed` (a command's id, say) takes: the same
+ * seed always gives the same id, so the effect of a command delivered twice
+ * is recognised by its id. 24 base62 characters from a SHA-256 of the seed.
+ */
+export function idFrom(prefix: IdPrefix, seed: string): string {
+  const digest = createHash('sha256').update(seed, 'utf8').digest();
+  let out = '';
+  for (let i = 0; out.length < 24; i += 1) out += BASE62[(digest[i % digest.length] ?? 0) % BASE62.length];
+  return `${prefix}_${out}`;
+}
 
 /** A new public identifier such as `ps_4f9...` (24 random base62 characters, about 143 bits). */
 export function newId(prefix: IdPrefix): string {

@@ -11,8 +11,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { SchemaOwner } from '@gateway/db';
-import { connect } from 'amqplib';
-import type { Envelope } from '@gateway/contracts';
+import { connect, type ConfirmChannel } from 'amqplib';
+import type { Envelope, ServiceName } from '@gateway/contracts';
 import { Broker, namesFor, RpcClient } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
@@ -322,15 +322,33 @@ export class TestSystem {
    * confirms: what a service's outbox relay does after its commit.
    */
   async publishEvents(events: readonly Envelope[]): Promise<void> {
-    const env = await testEnvironment();
-    const connection = await connect(env.amqpUrl);
-    try {
-      const channel = await connection.createConfirmChannel();
+    await this.publishConfirmed(async (channel) => {
       const exchange = namesFor(this.prefix).events;
       await channel.assertExchange(exchange, 'topic', { durable: true });
       for (const event of events) {
         channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, contentType: 'application/json' });
       }
+    });
+  }
+
+  /**
+   * Puts the command `envelope` on `service`'s queue `times` times, with no
+   * one waiting for the reply: what the broker does when the replica handling
+   * it dies before acking, and another takes it again.
+   */
+  async deliverCommand(service: ServiceName, envelope: Envelope, times: number): Promise<void> {
+    await this.publishConfirmed(async (channel) => {
+      for (let i = 0; i < times; i += 1) {
+        channel.publish('', namesFor(this.prefix).commandQueue(service), Buffer.from(JSON.stringify(envelope)), { type: envelope.type, contentType: 'application/json' });
+      }
+    });
+  }
+
+  private async publishConfirmed(publish: (channel: ConfirmChannel) => Promise<void>): Promise<void> {
+    const connection = await connect((await testEnvironment()).amqpUrl);
+    try {
+      const channel = await connection.createConfirmChannel();
+      await publish(channel);
       await channel.waitForConfirms();
     } finally {
       await connection.close();

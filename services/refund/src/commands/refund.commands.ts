@@ -6,7 +6,7 @@ import { listManualRefunds, resolveManualRefund } from '../domain/manual-refunds
 
 export function refundCommands(deps: RefundDeps): CommandHandlers {
   return {
-    'refund.create': async (command) => ({ body: await createRefund(deps, command.context, command.session_id, command.body) }),
+    'refund.create': async (command, meta) => ({ body: await createRefund(deps, command.context, command.session_id, command.body, meta.envelope.id) }),
     'refund.list_manual': async () => ({ body: await listManualRefunds(deps) }),
     'refund.resolve': async (command, meta) => ({ body: await resolveManualRefund(deps, command, meta.correlationId) }),
   };

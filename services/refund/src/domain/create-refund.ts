@@ -12,7 +12,7 @@
  *    and queued for an operator (200, automated_refund false).
  * refund.created commits with the refund's end, except a refused one.
  */
-import { newId, RefundRequest, validatorOf, fieldErrorOf, type ApiContext, type RefundResult, type SessionDetail, type SessionEventPayload } from '@gateway/contracts';
+import { idFrom, RefundRequest, validatorOf, fieldErrorOf, type ApiContext, type RefundResult, type SessionDetail, type SessionEventPayload } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { accountCurrency, checkAmount } from '@gateway/money';
 import { counter, describeError } from '@gateway/observability';
@@ -27,7 +27,12 @@ const NO_ANSWER = 'The card processor did not confirm the refund in time.';
 /** Refunds that reached the acquirer step, by mode and outcome: `automated` (confirmed), `manual` (held for an operator), `refused` (by the acquirer). */
 const refundsMade = counter('gateway_refunds_total', 'Refunds that reached the acquirer step, by mode and outcome (automated, manual, refused).', ['mode', 'outcome']);
 
-export async function createRefund(deps: RefundDeps, context: ApiContext, sessionId: string, body: unknown): Promise<RefundResult> {
+/**
+ * `commandId` is the id of the command asking for the refund: the refund's id
+ * is derived from it, so the same command delivered again (its replica died
+ * mid-refund) finds its refund instead of making a second one.
+ */
+export async function createRefund(deps: RefundDeps, context: ApiContext, sessionId: string, body: unknown, commandId: string): Promise<RefundResult> {
   const request = checkRefundRequest(body);
   const session = await deps.getSession(context, sessionId);
   if (session.status !== 'SUCCEEDED') throw new AppError('invalid-state', `Only a SUCCEEDED session can be refunded; this one is ${session.status}.`);
@@ -40,13 +45,14 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
   const earlier = key === undefined ? undefined : await deps.refunds.findByKey(context.merchant_id, context.livemode, key);
   if (earlier) return replay(earlier, sessionId);
 
-  const refund: NewRefund = { id: newId('re'), attemptId: paid.id, idempotencyKey: key, ...request };
+  const refund: NewRefund = { id: idFrom('re', commandId), attemptId: paid.id, idempotencyKey: key, ...request };
   let reservation;
   try {
     reservation = await deps.refunds.reserve(refund);
   } catch (err) {
-    // The same key, made meanwhile by a request whose answer was lost.
-    const same = key === undefined || !isUniqueViolation(err) ? undefined : await deps.refunds.findByKey(context.merchant_id, context.livemode, key);
+    if (!isUniqueViolation(err)) throw err;
+    // This command's refund, made before its replica died; or the same key, made meanwhile by a request whose answer was lost.
+    const same = (await deps.refunds.find(refund.id)) ?? (key === undefined ? undefined : await deps.refunds.findByKey(context.merchant_id, context.livemode, key));
     if (same) return replay(same, sessionId);
     throw err;
   }

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { RefundResult, SessionEventData } from '@gateway/contracts';
+import { newId, type RefundResult, type SessionEventData } from '@gateway/contracts';
 import { createPool } from '@gateway/db';
 import { AppError } from '@gateway/problem';
 import { metricValue, payOnPage, sessionRequest, TestSystem, type ApiClient, type EventCapture } from '@gateway/testkit';
@@ -157,6 +157,29 @@ describe('Refunds', function () {
     } finally {
       await pool.end();
     }
+  });
+
+  it('when the refund command is delivered twice (its replica died before answering), then one refund is made and the acquirer sees one operation', async () => {
+    const merchant = await system.newMerchant({ limits: { account: 10_000, create: 10_000, refund: 10_000 } });
+    const api = system.api(merchant.testKey);
+    const paid = await paidSession(api);
+    const command = {
+      id: newId('cmd'),
+      type: 'refund.create',
+      version: 1,
+      occurred_at: new Date().toISOString(),
+      correlation_id: 'refund-delivered-twice',
+      data: {
+        context: { merchant_id: merchant.merchantId, livemode: false, order_prefix: 'T', merchant_name: 'Shop', request_id: 'refund-delivered-twice' },
+        session_id: paid.id,
+        body: { reason: 'Returned', refund_type: 'PARTIAL', amount: '10.000' },
+      },
+    };
+    await system.deliverCommand('refund', command, 2);
+    await until(api, paid.id, (d) => d.amount_refunded === '10.000');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal((await system.db.query('SELECT 1 FROM refund.refunds WHERE session_id = $1', [paid.id])).length, 1);
+    assert.deepEqual(await atAcquirer(paid.attempts[0]?.id ?? ''), { refunded: '10.000', reversed: false, operations: 1 });
   });
 
   it('when a merchant refunds faster than its refund budget, then the extra calls are 429 with Retry-After (test mode: 2 a second)', async () => {
