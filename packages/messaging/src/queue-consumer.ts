@@ -22,6 +22,7 @@ export abstract class QueueConsumer implements BrokerComponent {
   private channel: Channel | undefined;
   private consumerTag: string | undefined;
   private queue: string | undefined;
+  private stopping = false;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
@@ -63,6 +64,15 @@ export abstract class QueueConsumer implements BrokerComponent {
     }
   }
 
+  /**
+   * Whether a delivery taken on `channel` is still this consumer's to finish:
+   * it still holds that channel and is not stopping. A handler that tries
+   * again in process (its database away for a while) asks before each try.
+   */
+  protected holds(channel: Channel): boolean {
+    return !this.stopping && this.channel === channel;
+  }
+
   detach(): void {
     this.channel = undefined;
     this.consumerTag = undefined;
@@ -70,6 +80,7 @@ export abstract class QueueConsumer implements BrokerComponent {
   }
 
   async drain(): Promise<void> {
+    this.stopping = true;
     if (this.channel && this.consumerTag) await this.channel.cancel(this.consumerTag).catch(() => undefined);
     await Promise.allSettled([...this.inFlight]);
     consumers.delete(this);

@@ -3,6 +3,12 @@
  * stored (its evt_ id is the key, so a redelivery changes nothing) together
  * with its first attempt, in batches, and acked only after that commit; the
  * attempt is then sent at once.
+ *
+ * An event that cannot be stored (the database away for a while) is tried
+ * again here, unacked, with growing pauses, for up to STORE_PATIENCE_MS: each
+ * redelivery would count against the queue's delivery limit, and five of them
+ * in a few seconds' outage would dead-letter events no merchant then gets.
+ * Past that patience, or when this consumer stops, it goes back to the queue.
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { WEBHOOK_EVENTS, type Envelope, type SessionEventData } from '@gateway/contracts';
@@ -12,7 +18,9 @@ import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/deliv
 import { Batcher } from '../delivery/batcher.js';
 
 const STORE_BATCH = 500;
-const RETRY_PAUSE_MS = 500;
+const FIRST_RETRY_PAUSE_MS = 500;
+const LONGEST_RETRY_PAUSE_MS = 30_000;
+const STORE_PATIENCE_MS = 10 * 60_000;
 
 const webhookEvents: ReadonlySet<string> = new Set(WEBHOOK_EVENTS);
 
@@ -46,15 +54,24 @@ export class WebhookEventsConsumer extends QueueConsumer {
       settle(() => channel.ack(msg));
       return;
     }
-    try {
-      await this.store.add(toIncomingEvent(envelope as Envelope<SessionEventData>));
-      eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
-      settle(() => channel.ack(msg));
-    } catch (err) {
-      eventsHandled.inc({ type: envelope.type, outcome: 'failed' });
-      this.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, 'event not stored; will be redelivered');
-      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
-      settle(() => channel.nack(msg, false, true));
+    const event = toIncomingEvent(envelope as Envelope<SessionEventData>);
+    const patience = Date.now() + STORE_PATIENCE_MS;
+    for (let pause = FIRST_RETRY_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_RETRY_PAUSE_MS)) {
+      try {
+        await this.store.add(event);
+        eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
+        settle(() => channel.ack(msg));
+        return;
+      } catch (err) {
+        eventsHandled.inc({ type: envelope.type, outcome: 'failed' });
+        const again = this.holds(channel) && Date.now() + pause < patience;
+        this.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, again ? 'event not stored; trying again' : 'event not stored; back to the queue');
+        if (!again) {
+          settle(() => channel.nack(msg, false, true));
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
     }
   }
 }

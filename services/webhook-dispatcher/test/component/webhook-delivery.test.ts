@@ -336,6 +336,23 @@ describe('webhook delivery', function () {
     assert.equal(foreignCursor.status, 422, "another account's delivery is not a cursor");
   });
 
+  it('when events cannot be stored for longer than five redeliveries take, then they wait in the dispatcher and are delivered once the database takes them', async () => {
+    const target = await receiver();
+    const merchant = await merchantFor(target);
+    const events = Array.from({ length: 3 }, () => sessionEvent('session.succeeded', merchant.merchantId));
+    // As a database that refuses the dispatcher's writes for a while would.
+    await system.db.query('REVOKE INSERT ON webhooks.events FROM svc_webhooks');
+    try {
+      await system.publishEvents(events);
+      await sleep(5_000);
+      assert.equal(target.received.length, 0);
+    } finally {
+      await system.db.query('GRANT INSERT ON webhooks.events TO svc_webhooks');
+    }
+    // Dead-lettered after five quick redeliveries, they would never come.
+    await target.waitFor((r) => events.every((e) => r.some((x) => x.eventId === e.id)), 20_000);
+  });
+
   it('when the dispatcher is killed mid-delivery and restarted, then every event is delivered; none is lost', async () => {
     let answering = false;
     const target = await receiver(() => (answering ? { status: 200 } : 'hang'));
