@@ -6,7 +6,7 @@
  * holds it, so concurrent refunds can never together pass what was captured.
  */
 import type { Envelope } from '@gateway/contracts';
-import { withTransaction, type Pool } from '@gateway/db';
+import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
 import { enqueue } from '@gateway/messaging';
 
 export interface CapturedPayment {
@@ -94,44 +94,57 @@ export class RefundRepository {
 
   /**
    * Ends a PENDING refund as SUCCEEDED (confirmed) or MANUAL (held as refunded,
-   * for an operator), with refund.created, in one transaction.
+   * for an operator), with refund.created, in one transaction. False, and no
+   * event, when it was no longer PENDING (an operator resolved it meanwhile).
    */
-  async settle(refundId: string, status: 'SUCCEEDED' | 'MANUAL', operation: string, message: string, event: Envelope): Promise<void> {
-    await withTransaction(this.pool, async (tx) => {
-      await tx.query(
+  async settle(refundId: string, status: 'SUCCEEDED' | 'MANUAL', operation: string, message: string, event: Envelope): Promise<boolean> {
+    return withTransaction(this.pool, async (tx) => {
+      const settled = await tx.query(
         `UPDATE refunds SET status = $2, operation = $3, epg_error_message = $4, resolved_at = CASE WHEN $2 = 'SUCCEEDED' THEN now() END
          WHERE id = $1 AND status = 'PENDING'`,
         [refundId, status, operation, message],
       );
+      if (settled.rowCount !== 1) return false;
       await enqueue(tx, [event]);
+      return true;
     });
   }
 
   /**
    * Ends a refund as FAILED and gives its amount back to the balance, with
-   * `events`, in one transaction. Only a PENDING or MANUAL one: false when it
-   * was not (already final).
+   * `events` (given the refund and the status it had), in one transaction.
+   * Only a PENDING or MANUAL one: false when it was not (already final).
    */
-  async fail(refundId: string, message: string, events: (refund: RefundRow) => Envelope[]): Promise<boolean> {
+  async fail(refundId: string, message: string, events: (refund: RefundRow, was: 'PENDING' | 'MANUAL') => Envelope[]): Promise<boolean> {
     return withTransaction(this.pool, async (tx) => {
+      const was = await unresolvedStatus(tx, refundId);
+      if (!was) return false;
       const failed = await tx.query<RefundRow>(
         `UPDATE refunds SET status = 'FAILED', epg_error_message = CASE WHEN $2 = '' THEN epg_error_message ELSE $2 END, resolved_at = now()
-         WHERE id = $1 AND status IN ('PENDING', 'MANUAL')
-         RETURNING ${ROW}`,
+         WHERE id = $1 RETURNING ${ROW}`,
         [refundId, message],
       );
       const refund = failed.rows[0];
       if (!refund) return false;
       await tx.query('UPDATE payments SET held = held - $2 WHERE attempt_id = $1', [refund.attempt_id, refund.amount]);
-      await enqueue(tx, events(refund));
+      await enqueue(tx, events(refund, was));
       return true;
     });
   }
 
-  /** An operator confirms a refund held for them. */
-  async confirm(refundId: string): Promise<boolean> {
-    const result = await this.pool.query(`UPDATE refunds SET status = 'SUCCEEDED', resolved_at = now() WHERE id = $1 AND status IN ('PENDING', 'MANUAL')`, [refundId]);
-    return result.rowCount === 1;
+  /**
+   * An operator confirms a refund held for them, with `events` (given the
+   * status it had), in one transaction; false when it was no longer PENDING
+   * or MANUAL.
+   */
+  async confirm(refundId: string, events: (was: 'PENDING' | 'MANUAL') => Envelope[]): Promise<boolean> {
+    return withTransaction(this.pool, async (tx) => {
+      const was = await unresolvedStatus(tx, refundId);
+      if (!was) return false;
+      await tx.query(`UPDATE refunds SET status = 'SUCCEEDED', resolved_at = now() WHERE id = $1`, [refundId]);
+      await enqueue(tx, events(was));
+      return true;
+    });
   }
 
   /** The refund the merchant made with `key` in this mode, if any. */
@@ -164,4 +177,11 @@ export class RefundRepository {
     );
     return result.rows;
   }
+}
+
+/** The status of a refund still PENDING or MANUAL, locked for the caller's transaction; undefined when it is final. */
+async function unresolvedStatus(tx: PoolClient, refundId: string): Promise<'PENDING' | 'MANUAL' | undefined> {
+  const result = await tx.query<{ status: RefundRow['status'] }>('SELECT status FROM refunds WHERE id = $1 FOR UPDATE', [refundId]);
+  const status = result.rows[0]?.status;
+  return status === 'PENDING' || status === 'MANUAL' ? status : undefined;
 }

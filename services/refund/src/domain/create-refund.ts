@@ -75,34 +75,59 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
 
   const mode = context.livemode ? 'live' : 'test';
   if (answer.outcome === 'refused') {
-    await deps.refunds.fail(refund.id, answer.message, () => []);
+    // An operator may have resolved it meanwhile (it was held for them): their word stands.
+    if (!(await deps.refunds.fail(refund.id, answer.message, () => []))) return replay(await resolved(deps, refund.id), sessionId);
     refundsMade.inc({ mode, outcome: 'refused' });
     throw new AppError('refund-failed', `The card processor refused the refund: ${answer.message}`);
   }
   const automated = answer.outcome === 'refunded';
-  const event = eventEnvelope(
-    'refund.created',
-    {
-      merchant_id: context.merchant_id,
-      webhook_url: session.webhook_url,
-      session: {
-        ...eventPayloadOf(session),
-        refund: {
-          refund_id: refund.id,
-          amount: reservation.amount,
-          automated_refund: automated,
-          reason: request.reason,
-          ...(!automated && { epg_error_message: answer.message }),
-        },
-      },
-    },
+  const event = refundCreatedEvent(
+    context.merchant_id,
+    session,
+    { id: refund.id, amount: reservation.amount, reason: request.reason },
+    automated ? undefined : answer.message,
     correlationId,
   );
-  await deps.refunds.settle(refund.id, automated ? 'SUCCEEDED' : 'MANUAL', answer.operation, automated ? '' : answer.message, event);
+  if (!(await deps.refunds.settle(refund.id, automated ? 'SUCCEEDED' : 'MANUAL', answer.operation, automated ? '' : answer.message, event))) {
+    return replay(await resolved(deps, refund.id), sessionId);
+  }
   deps.afterCommit();
   refundsMade.inc({ mode, outcome: automated ? 'automated' : 'manual' });
   deps.log.info({ refundId: refund.id, sessionId, automated, operation: answer.operation }, 'refund accepted');
   return { refund_id: refund.id, refunded_amount: reservation.amount, automated_refund: automated, ...(!automated && { epg_error_message: answer.message }) };
+}
+
+/**
+ * refund.created for `refund` of the merchant's `session`: its data is the session as every
+ * event carries it (INTERFACE 6.2) with the refund; `unconfirmed` is the
+ * acquirer's message when the refund is held for an operator.
+ */
+export function refundCreatedEvent(
+  merchantId: string,
+  session: SessionDetail,
+  refund: { id: string; amount: string; reason: string },
+  unconfirmed: string | undefined,
+  correlationId: string,
+) {
+  const automated = unconfirmed === undefined;
+  return eventEnvelope(
+    'refund.created',
+    {
+      merchant_id: merchantId,
+      webhook_url: session.webhook_url,
+      session: {
+        ...eventPayloadOf(session),
+        refund: { refund_id: refund.id, amount: refund.amount, automated_refund: automated, reason: refund.reason, ...(!automated && { epg_error_message: unconfirmed }) },
+      },
+    },
+    correlationId,
+  );
+}
+
+async function resolved(deps: RefundDeps, refundId: string): Promise<RefundRow> {
+  const row = await deps.refunds.find(refundId);
+  if (!row) throw new Error(`refund ${refundId} vanished`);
+  return row;
 }
 
 /** The answer a refund made earlier with the same Idempotency-Key stands for. */

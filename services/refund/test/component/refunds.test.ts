@@ -182,6 +182,41 @@ describe('Refunds', function () {
     assert.deepEqual(await atAcquirer(paid.attempts[0]?.id ?? ''), { refunded: '10.000', reversed: false, operations: 1 });
   });
 
+  it('when an operator resolves a refund its replica left PENDING, then failed gives the amount back without touching amount_refunded, and succeeded announces it', async () => {
+    const api = await shop();
+    const paid = await paidSession(api);
+    const attemptId = paid.attempts[0]?.id ?? '';
+    const [owner] = await system.db.query<{ merchant_id: string }>('SELECT merchant_id FROM session.sessions WHERE id = $1', [paid.id]);
+    /** A refund reserved by a replica that died before the acquirer answered. */
+    const leftPending = async (amount: string): Promise<string> => {
+      const id = newId('re');
+      await system.db.query(
+        `INSERT INTO refund.payments (attempt_id, session_id, merchant_id, livemode, captured) VALUES ($1, $2, $3, false, 100) ON CONFLICT DO NOTHING`,
+        [attemptId, paid.id, owner?.merchant_id],
+      );
+      await system.db.query(`UPDATE refund.payments SET held = held + $2::numeric WHERE attempt_id = $1`, [attemptId, amount]);
+      await system.db.query(
+        `INSERT INTO refund.refunds (id, session_id, attempt_id, merchant_id, livemode, amount, refund_type, reason, metadata, status, created_at)
+         VALUES ($1, $2, $3, $4, false, $5::numeric, 'PARTIAL', 'Left pending', '{}', 'PENDING', now() - interval '1 hour')`,
+        [id, paid.id, attemptId, owner?.merchant_id, amount],
+      );
+      return id;
+    };
+
+    const failed = await leftPending('30.000');
+    assert.deepEqual(await system.admin(['refund', 'resolve', failed, '--as', 'failed']), { refund_id: failed, status: 'FAILED' });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal((await until(api, paid.id, () => true)).amount_refunded, '0.000', 'the session never counted it');
+
+    const succeeded = await leftPending('30.000');
+    assert.deepEqual(await system.admin(['refund', 'resolve', succeeded, '--as', 'succeeded']), { refund_id: succeeded, status: 'SUCCEEDED' });
+    const [announced] = await events.waitFor<SessionEventData>('refund.created', (e) => e.data.session.refund?.refund_id === succeeded);
+    assert.deepEqual([announced?.data.session.refund?.amount, announced?.data.session.refund?.automated_refund], ['30.000', false]);
+    await until(api, paid.id, (d) => d.amount_refunded === '30.000');
+    const rest = await refund(api, paid.id, { reason: 'The rest' });
+    assert.deepEqual([rest.status, rest.body.refunded_amount], [200, '70.000']);
+  });
+
   it('when a merchant refunds faster than its refund budget, then the extra calls are 429 with Retry-After (test mode: 2 a second)', async () => {
     const merchant = await system.newMerchant({ limits: { account: 1000 } });
     const api = system.api(merchant.testKey);
