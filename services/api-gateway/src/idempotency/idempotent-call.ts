@@ -132,7 +132,11 @@ export class IdempotentCalls {
   }
 }
 
-/** A 4xx the same request would get again; 429 is not (it says "retry"). */
+/**
+ * A 4xx the same request would get again. 429 is not (it says "retry"), nor
+ * is `conflict` (something still under way: a payment attempt, a refund):
+ * kept, it would be replayed for 24 h after what it waited for had ended.
+ */
 function isFinal(err: AppError): boolean {
-  return err.status < 500 && err.status !== 429;
+  return err.status < 500 && err.status !== 429 && err.code !== 'conflict';
 }

@@ -300,6 +300,21 @@ describe('Idempotency-Key', function () {
     for (const res of burst) if (res.status !== 429) assertReplay(first, res);
   });
 
+  it('when the first answer is 409 conflict (a payment still under way), then it is not kept: a retry with the key runs again once that has ended', async () => {
+    const m = await merchant();
+    const created = await m.api.post<Body>('/gateway/sessions/', sessionRequest());
+    const id = String(created.body['id']);
+    await system.db.query(`UPDATE session.sessions SET status = 'PROCESSING' WHERE id = $1`, [id]);
+    const key = newKey();
+    const busy = await m.api.post<Body>(`/gateway/sessions/${id}/cancel/`, undefined, withKey(key));
+    assertProblem(busy, 409, 'conflict');
+    await system.db.query(`UPDATE session.sessions SET status = 'PENDING' WHERE id = $1`, [id]);
+    const again = await m.api.post<Body>(`/gateway/sessions/${id}/cancel/`, undefined, withKey(key));
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body['status'], 'CANCELED');
+    assert.equal(again.headers.get('idempotent-replayed'), null);
+  });
+
   it('when the command fails with a 5xx, then the key is given back and a retry with it runs once the service is back', async () => {
     const m = await merchant();
     const key = newKey();
