@@ -46,7 +46,7 @@ export type IdPrefix = 'ps' | 'pa' | 're' | 'evt' | 'whd' | 'mer' | 'key' | 'cl'
 export function idFrom(prefix: IdPrefix, seed: string): string {
   const digest = createHash('sha256').update(seed, 'utf8').digest();
   let out = '';
-  for (let i = 0; out.length < 24; i += 1) out += BASE62[(digest[i % digest.length] ?? 0) % BASE62.length];
+  for (const byte of digest.subarray(0, 24)) out += BASE62[byte % BASE62.length];
   return `${prefix}_${out}`;
 }
 

@@ -30,13 +30,14 @@ export async function listManualRefunds(deps: RefundDeps): Promise<CommandReply<
   };
 }
 
+/** What refund.created says of a refund an operator confirmed after its replica died. */
+const CONFIRMED_BY_OPERATIONS = 'The card processor did not answer in time; operations confirmed the refund.';
+
 /**
  * The context to read a refund's session in, as its merchant: session.get
  * looks at the merchant and the mode alone (the order prefix and the name
  * only shape new sessions).
  */
-const CONFIRMED_BY_OPERATIONS = 'The card processor did not answer in time; operations confirmed the refund.';
-
 function readingContext(refund: RefundRow, requestId: string): ApiContext {
   return { merchant_id: refund.merchant_id, livemode: refund.livemode, order_prefix: 'R', merchant_name: '', request_id: requestId };
 }
