@@ -8,6 +8,7 @@
 //
 //   npm run bench                      all scenarios, 3 runs each
 //   npm run bench -- --runs 5 --duration 20
+//   npm run bench -- --only refund-open-rate,create-open-rate --refund-rate 50
 //   npm run bench -- --profile         also CPU-profile the gateway and the session service
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
@@ -18,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { openLoad, quantile } from './open-load.mjs';
 import { paymentLoad } from './payment-load.mjs';
+import { paidSessions, refundLoad } from './refund-load.mjs';
 import { webhookBench } from './webhook-load.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
@@ -30,6 +32,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '64' },
     rate: { type: 'string', default: '1000' },
     'payment-rate': { type: 'string', default: '150' },
+    'refund-rate': { type: 'string', default: '50' },
     'webhook-rate': { type: 'string', default: '500' },
     'webhook-backlog': { type: 'string', default: '20000' },
     profile: { type: 'boolean', default: false },
@@ -149,7 +152,7 @@ const keys = [];
 const merchantIds = [];
 for (let i = 0; i < Number(args.merchants); i += 1) {
   const { body } = await rpc.call('merchant.create', { name: `Bench Shop ${i}` });
-  await rpc.call('limits.set', { merchant_id: body.merchant_id, mode: 'test', account: 100_000, create: 100_000 });
+  await rpc.call('limits.set', { merchant_id: body.merchant_id, mode: 'test', account: 100_000, create: 100_000, refund: 100_000 });
   keys.push(body.test_secret_key);
   merchantIds.push(body.merchant_id);
 }
@@ -164,6 +167,7 @@ const autocannon = (await import('autocannon')).default;
 const base = `http://127.0.0.1:${gatewayPort}/api/v1`;
 let sequence = 0;
 let paymentsWarm = false;
+let refundable;
 
 function createRequest(req) {
   sequence += 1;
@@ -265,6 +269,11 @@ const scenarios = {
     }
     const calibrationMs = calibration();
     return { ...(await payments(rate, duration)), calibrationMs };
+  },
+  // PARTIAL refunds at a fixed rate over paid sessions, each read back at once (D16: the read must show it).
+  'refund-open-rate': async () => {
+    refundable ??= await paidSessions({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: 'http://127.0.0.1:18181', keys, count: 200 });
+    return refundLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, sessions: refundable, rate: Number(args['refund-rate']), seconds: duration });
   },
   // One dispatcher: deliveries/s from a backlog to a receiver that verifies every signature (target 1,000/s).
   'webhook-saturated': async () => webhooks.saturated(Number(args['webhook-backlog'])),

@@ -95,7 +95,8 @@ export class HttpClient {
 
 /**
  * Sends `rate` requests a second for `seconds`; `next(i)` gives the i-th
- * request as { method, path, headers, body }. Resolves with sorted latencies
+ * request as { method, path, headers, body, onAnswer? } (onAnswer is given the
+ * status, 0 when the connection failed). Resolves with sorted latencies
  * (ms), status counts and errors.
  */
 export function openLoad({ url, rate, seconds, next }) {
@@ -123,6 +124,7 @@ export function openLoad({ url, rate, seconds, next }) {
         done += 1;
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }
+      pending.onAnswer?.(status);
       if (!connection.dead) idle.push(connection);
       if (done + errors === total) finish();
     };
@@ -132,7 +134,8 @@ export function openLoad({ url, rate, seconds, next }) {
         connection = new Connection(target.hostname, Number(target.port), onResponse);
         all.push(connection);
       }
-      connection.send(requestBytes(host, next(i)), { due });
+      const request = next(i);
+      connection.send(requestBytes(host, request), { due, onAnswer: request.onAnswer });
     };
     const tick = () => {
       const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);

@@ -1,0 +1,92 @@
+// The refund path under an open-model load: test-mode sessions are paid first
+// (create, hosted page, card form), then PARTIAL refunds of 1.000 TND leave at a
+// fixed rate, spread over those sessions, each latency measured from when its
+// refund was due until its answer. Each refund is followed at once by a read of
+// its session (the merchant's usual next call), whose `amount_refunded` is
+// checked against the refunds answered so far: a read that does not show a
+// refund already answered counts as stale.
+import Big from 'big.js';
+import { HttpClient, openLoad, quantile } from './open-load.mjs';
+
+const CARD = new URLSearchParams({ card_number: '4242424242424242', expiry: '12/34', cvc: '123', cardholder_name: 'Bench Buyer' }).toString();
+
+/**
+ * Pays `count` sessions, spread over the merchants' `keys`; resolves with { key, id } of each.
+ * @param {{ baseUrl: string, checkoutUrl: string, keys: string[], count: number }} options
+ */
+export async function paidSessions({ baseUrl, checkoutUrl, keys, count }) {
+  const api = new HttpClient(baseUrl);
+  const pages = new HttpClient(checkoutUrl);
+  const paid = [];
+  const payOne = async (i) => {
+    const key = `Bearer ${keys[i % keys.length]}`;
+    const created = await api.exchange({
+      method: 'POST',
+      path: '/api/v1/gateway/sessions/',
+      headers: { authorization: key, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '125.500', merchant_reference: `refund-${process.pid}-${i}`, first_name: 'Bench', last_name: 'Buyer', email: 'buyer@example.tn' }),
+    });
+    if (created.status !== 201) throw new Error(`create answered ${created.status}`);
+    const session = JSON.parse(created.text);
+    const pagePath = new URL(session.checkout_url).pathname;
+    await pages.exchange({ method: 'GET', path: pagePath });
+    const answer = await pages.exchange({ method: 'POST', path: `${pagePath}/pay`, body: CARD, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    if (answer.status !== 303 && answer.status !== 200) throw new Error(`pay answered ${answer.status}`);
+    paid.push({ key, id: session.id });
+  };
+  for (let i = 0; i < count; i += 10) await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => payOne(i + j)));
+  api.close();
+  pages.close();
+  return paid;
+}
+
+/**
+ * Refunds at `rate` a second for `seconds` over `sessions`, each answered refund
+ * then read back. Returns throughput, refund latency percentiles, and how many
+ * reads missed a refund already answered.
+ */
+export async function refundLoad({ baseUrl, sessions, rate, seconds }) {
+  const refunded = new Map(sessions.map(({ id }) => [id, new Big(0)]));
+  const reader = new HttpClient(baseUrl);
+  const reads = [];
+  let stale = 0;
+  let sequence = 0;
+  const r = await openLoad({
+    url: baseUrl,
+    rate,
+    seconds,
+    next: () => {
+      const target = sessions[sequence % sessions.length];
+      sequence += 1;
+      return {
+        method: 'POST',
+        path: `/api/v1/gateway/sessions/${target.id}/refund/`,
+        headers: { authorization: target.key, 'content-type': 'application/json' },
+        body: JSON.stringify({ refund_type: 'PARTIAL', amount: '1.000', reason: 'bench' }),
+        onAnswer: (status) => {
+          if (status !== 200) return;
+          refunded.set(target.id, refunded.get(target.id).plus('1.000'));
+          const expected = refunded.get(target.id);
+          reads.push(
+            reader.exchange({ method: 'GET', path: `/api/v1/gateway/sessions/${target.id}/`, headers: { authorization: target.key } }).then((read) => {
+              if (read.status !== 200 || new Big(JSON.parse(read.text).amount_refunded).lt(expected)) stale += 1;
+            }),
+          );
+        },
+      };
+    },
+  });
+  await Promise.all(reads);
+  reader.close();
+  const round = (v) => Math.round(v * 10) / 10;
+  return {
+    rps: Math.round((r.latencies.length / r.seconds) * 10) / 10,
+    p50: round(quantile(r.latencies, 0.5)),
+    p90: round(quantile(r.latencies, 0.9)),
+    p99: round(quantile(r.latencies, 0.99)),
+    max: round(r.latencies.at(-1) ?? NaN),
+    non2xx: [...r.statuses].filter(([status]) => status !== 200).reduce((n, [, c]) => n + c, 0),
+    errors: r.errors,
+    staleReads: stale,
+  };
+}
