@@ -161,14 +161,39 @@ export const RefundRequest = Type.Object(
 );
 export type RefundRequest = Static<typeof RefundRequest>;
 
-/** Refund result (INTERFACE 2.5). */
+/** Refund result (INTERFACE 2.5), with the refund's metadata (D16). */
 export const RefundResult = Type.Object({
   refund_id: Id('re'),
   refunded_amount: Decimal('TND'),
   automated_refund: Type.Boolean(),
   epg_error_message: Type.Optional(Type.String()),
+  metadata: Metadata,
 });
 export type RefundResult = Static<typeof RefundResult>;
+
+/** How a refund stands (D16): `pending` while the acquirer step runs or an operator must find out how it ended. */
+export const RefundStatus = Type.Union([Type.Literal('succeeded'), Type.Literal('pending'), Type.Literal('failed')]);
+export type RefundStatus = Static<typeof RefundStatus>;
+
+/** A refund as GET /gateway/refunds/{id}/ reads it (D16). */
+export const Refund = Type.Object({
+  refund_id: Id('re'),
+  session_id: Id('ps'),
+  amount: Decimal('TND'),
+  currency: Type.Literal('TND'),
+  reason: Type.String(),
+  metadata: Metadata,
+  automated_refund: Type.Boolean({ description: 'True when the acquirer confirmed the refund at once; false when operations staff processed or must process it.' }),
+  status: RefundStatus,
+  epg_error_message: Type.Optional(Type.String({ description: 'While pending: why the acquirer step could not be confirmed.' })),
+  created_at: DateTime,
+  resolved_at: Type.Union([DateTime, Type.Null()]),
+});
+export type Refund = Static<typeof Refund>;
+
+/** GET /gateway/sessions/{id}/refunds/: every refund of the session, oldest first. */
+export const RefundList = Type.Object({ data: Type.Array(Refund) });
+export type RefundList = Static<typeof RefundList>;
 
 /** Webhook delivery record (INTERFACE 2.6). */
 export const WebhookDelivery = Type.Object({

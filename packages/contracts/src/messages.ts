@@ -3,7 +3,7 @@
  * replies) and events, each with a JSON Schema that both ends validate.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CheckoutLink, Item, Metadata, Original, RefundResult, SessionDetail, SessionList, SessionStatus, WebhookDeliveryList } from './api.js';
+import { CheckoutLink, Item, Metadata, Original, Refund, RefundList, RefundResult, RefundStatus, SessionDetail, SessionList, SessionStatus, WebhookDeliveryList } from './api.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const MerchantId = Type.String({ pattern: '^mer_[0-9A-Za-z]{20,}$' });
@@ -243,6 +243,19 @@ export const commands = {
     request: Type.Object({ context: ApiContext, session_id: Type.String(), body: Type.Unknown() }),
     reply: RefundResult,
   },
+  'refund.get': { service: 'refund', request: Type.Object({ context: ApiContext, refund_id: Type.String() }), reply: Refund },
+  'refund.list_session': { service: 'refund', request: SessionRef, reply: RefundList },
+  /**
+   * Sent by the refund service before it answers a refund call (D16): the
+   * session counts the refund (`held`: confirmed or held for an operator) or
+   * stops counting it (`failed`), once per refund whatever the order of this
+   * command and the refund events, so a read after the answer shows it.
+   */
+  'session.record_refund': {
+    service: 'session',
+    request: Type.Object({ session_id: Type.String(), refund_id: Type.String({ pattern: '^re_' }), amount: DecimalString, outcome: Type.Union([Type.Literal('held'), Type.Literal('failed')]) }),
+    reply: Type.Object({ amount_refunded: DecimalString }),
+  },
   'payment.refund': {
     service: 'acquirer-adapter',
     request: Type.Object({
@@ -378,13 +391,15 @@ export const SessionEventPayload = Type.Object({
   last_failure_message: Type.Optional(Type.String()),
   attempts_count: Type.Optional(Type.Integer()),
   can_retry: Type.Optional(Type.Boolean()),
-  /** refund.created: the refund just made (D10). */
+  /** refund.created and refund.updated: the refund (D10, D16). */
   refund: Type.Optional(
     Type.Object({
       refund_id: Type.String(),
       amount: Type.String(),
       automated_refund: Type.Boolean(),
       reason: Type.String(),
+      metadata: Metadata,
+      status: RefundStatus,
       epg_error_message: Type.Optional(Type.String()),
     }),
   ),
@@ -410,13 +425,13 @@ export const events = {
   'session.expired': SessionEventData,
   'checkout.session.expired': SessionEventData,
   'refund.created': SessionEventData,
+  /** A refund an operator resolved (D16): the refund's final status, succeeded or failed. */
+  'refund.updated': SessionEventData,
   'payment.approved': PaymentApproved,
   'payment.declined': PaymentDeclined,
   'merchant.created': Type.Object({ merchant_id: MerchantId, name: Type.String(), order_prefix: Type.String() }),
   'merchant.updated': MerchantChanged,
   'api_key.revoked': Type.Object({ merchant_id: MerchantId, key_id: Type.String() }),
-  /** A refund held as refunded that an operator resolved as failed: its amount is refundable again. */
-  'refund.failed': Type.Object({ merchant_id: MerchantId, session_id: Type.String(), refund_id: Type.String(), amount: DecimalString }),
 } as const satisfies Record<string, TSchema>;
 
 export type EventType = keyof typeof events;
@@ -430,6 +445,7 @@ export const WEBHOOK_EVENTS = [
   'session.expired',
   'checkout.session.expired',
   'refund.created',
+  'refund.updated',
 ] as const satisfies readonly EventType[];
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
@@ -447,7 +463,7 @@ export interface ServiceTopology {
 /** Which service listens to what. Every service also has a command queue. */
 export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   'api-gateway': { events: [], broadcasts: ['merchant.updated', 'api_key.revoked'] },
-  session: { events: ['payment.approved', 'payment.declined', 'refund.created', 'refund.failed'], broadcasts: [] },
+  session: { events: ['payment.approved', 'payment.declined', 'refund.created', 'refund.updated'], broadcasts: [] },
   checkout: { events: [], broadcasts: [] },
   'acquirer-adapter': { events: [], broadcasts: [] },
   // A refund records the captured payment from the session it reads anyway: no event needed.

@@ -15,6 +15,8 @@ const schemas: Record<string, TSchema> = {
   CheckoutLink: api.CheckoutLink,
   RefundRequest: api.RefundRequest,
   RefundResult: api.RefundResult,
+  Refund: api.Refund,
+  RefundList: api.RefundList,
   WebhookDelivery: api.WebhookDelivery,
   WebhookDeliveryList: api.WebhookDeliveryList,
   Problem: api.Problem,
@@ -119,6 +121,20 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
             '422': problem('Validation failure, invalid-state, no-payment or refund-failed.'),
             ...common,
           },
+        },
+      },
+      '/gateway/sessions/{session_id}/refunds/': {
+        get: {
+          operationId: 'listSessionRefunds',
+          parameters: [sessionId],
+          responses: { '200': { description: 'The session\'s refunds, oldest first.', content: json('RefundList') }, '404': problem('No such session.'), ...common },
+        },
+      },
+      '/gateway/refunds/{refund_id}/': {
+        get: {
+          operationId: 'getRefund',
+          parameters: [{ name: 'refund_id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'The refund.', content: json('Refund') }, '404': problem('No such refund.'), ...common },
         },
       },
       '/gateway/sessions/list/': {

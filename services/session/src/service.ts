@@ -9,6 +9,7 @@ import { LinkSigner } from './domain/checkout-links.js';
 import { checkStuckAttempts } from './domain/check-stuck-attempts.js';
 import { sweepExpiry } from './domain/expire-sessions.js';
 import { recordApproval, recordDecline, RecordedAttempts } from './domain/record-payment-outcome.js';
+import { recordRefundEvent } from './domain/record-refund.js';
 import { countSessionOutcome } from './domain/session-metrics.js';
 
 export { loadSessionConfig, type SessionConfig } from './config.js';
@@ -62,9 +63,9 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
         'payment.declined': async (data, envelope) => void (await recordDecline(outcomes, data, envelope.correlation_id, new Date(envelope.occurred_at))),
       },
       handlers: {
-        // amount_refunded (D2): what the refund service holds as refunded, unmade when an operator fails a refund.
-        'refund.created': async (data, _envelope, tx) => sessions.addRefunded(tx, data.session.id, data.session.refund?.amount ?? '0'),
-        'refund.failed': async (data, _envelope, tx) => sessions.addRefunded(tx, data.session_id, `-${data.amount}`),
+        // amount_refunded (D2, D16): usually recorded already by session.record_refund before the refund call answered.
+        'refund.created': async (data, _envelope, tx) => void (await recordRefundEvent(sessions, data, tx)),
+        'refund.updated': async (data, _envelope, tx) => void (await recordRefundEvent(sessions, data, tx)),
       },
       afterCommit: () => relay.wake(),
       // A payment's outcome usually came in the adapter's answer already, on this replica.

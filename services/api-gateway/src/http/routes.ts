@@ -42,6 +42,8 @@ export const routes: readonly Route[] = [
     waitsForAcquirer: true,
     request: ({ context, params, body }) => ({ context, session_id: params[0] ?? '', body }),
   },
+  { method: 'GET', path: '/gateway/sessions/:id/refunds', command: 'refund.list_session', hasBody: false, request: sessionRef },
+  { method: 'GET', path: '/gateway/refunds/:id', command: 'refund.get', hasBody: false, request: ({ context, params }) => ({ context, refund_id: params[0] ?? '' }) },
   {
     method: 'GET',
     path: '/gateway/sessions/:id/webhooks',

@@ -253,12 +253,14 @@ describe('API gateway', function () {
       assert.equal(res.status, 200);
       assert.equal(res.body.openapi, '3.1.0');
       assert.deepEqual(Object.keys(res.body.paths).sort(), [
+        '/gateway/refunds/{refund_id}/',
         '/gateway/sessions/',
         '/gateway/sessions/list/',
         '/gateway/sessions/{session_id}/',
         '/gateway/sessions/{session_id}/cancel/',
         '/gateway/sessions/{session_id}/checkout/',
         '/gateway/sessions/{session_id}/refund/',
+        '/gateway/sessions/{session_id}/refunds/',
         '/gateway/sessions/{session_id}/webhooks/',
         '/gateway/webhooks/',
       ]);

@@ -1,12 +1,15 @@
-/** The refund service's command queue: the API's refund call and the operator's queue. */
+/** The refund service's command queue: the API's refund calls and reads, and the operator's queue. */
 import type { CommandHandlers } from '@gateway/messaging';
 import { createRefund } from '../domain/create-refund.js';
 import type { RefundDeps } from '../domain/deps.js';
 import { listManualRefunds, resolveManualRefund } from '../domain/manual-refunds.js';
+import { getRefund, listSessionRefunds } from '../domain/read-refunds.js';
 
 export function refundCommands(deps: RefundDeps): CommandHandlers {
   return {
     'refund.create': async (command, meta) => ({ body: await createRefund(deps, command.context, command.session_id, command.body, meta.envelope.id) }),
+    'refund.get': async ({ context, refund_id }) => ({ body: await getRefund(deps, context, refund_id) }),
+    'refund.list_session': async ({ context, session_id }) => ({ body: await listSessionRefunds(deps, context, session_id) }),
     'refund.list_manual': async () => ({ body: await listManualRefunds(deps) }),
     'refund.resolve': async (command, meta) => ({ body: await resolveManualRefund(deps, command, meta.correlationId) }),
   };

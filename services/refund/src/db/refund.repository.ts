@@ -43,12 +43,16 @@ export interface RefundRow {
   livemode: boolean;
   amount: string;
   reason: string;
+  metadata: Record<string, string>;
   status: 'PENDING' | 'SUCCEEDED' | 'MANUAL' | 'FAILED';
+  /** Confirmed by the acquirer within the refund call (automated_refund). */
+  automated: boolean;
   epg_error_message: string;
   created_at: Date;
+  resolved_at: Date | null;
 }
 
-const ROW = 'id, session_id, attempt_id, merchant_id, livemode, amount::text, reason, status, epg_error_message, created_at';
+const ROW = 'id, session_id, attempt_id, merchant_id, livemode, amount::text, reason, metadata, status, automated, epg_error_message, created_at, resolved_at';
 
 export class RefundRepository {
   constructor(private readonly pool: Pool) {}
@@ -100,7 +104,8 @@ export class RefundRepository {
   async settle(refundId: string, status: 'SUCCEEDED' | 'MANUAL', operation: string, message: string, event: Envelope): Promise<boolean> {
     return withTransaction(this.pool, async (tx) => {
       const settled = await tx.query(
-        `UPDATE refunds SET status = $2, operation = $3, epg_error_message = $4, resolved_at = CASE WHEN $2 = 'SUCCEEDED' THEN now() END
+        `UPDATE refunds SET status = $2, operation = $3, epg_error_message = $4, automated = $2 = 'SUCCEEDED',
+           resolved_at = CASE WHEN $2 = 'SUCCEEDED' THEN now() END
          WHERE id = $1 AND status = 'PENDING'`,
         [refundId, status, operation, message],
       );
@@ -137,12 +142,14 @@ export class RefundRepository {
    * status it had), in one transaction; false when it was no longer PENDING
    * or MANUAL.
    */
-  async confirm(refundId: string, events: (was: 'PENDING' | 'MANUAL') => Envelope[]): Promise<boolean> {
+  async confirm(refundId: string, events: (confirmed: RefundRow, was: 'PENDING' | 'MANUAL') => Envelope[]): Promise<boolean> {
     return withTransaction(this.pool, async (tx) => {
       const was = await unresolvedStatus(tx, refundId);
       if (!was) return false;
-      await tx.query(`UPDATE refunds SET status = 'SUCCEEDED', resolved_at = now() WHERE id = $1`, [refundId]);
-      await enqueue(tx, events(was));
+      const confirmed = await tx.query<RefundRow>(`UPDATE refunds SET status = 'SUCCEEDED', resolved_at = now() WHERE id = $1 RETURNING ${ROW}`, [refundId]);
+      const refund = confirmed.rows[0];
+      if (!refund) return false;
+      await enqueue(tx, events(refund, was));
       return true;
     });
   }
@@ -154,6 +161,26 @@ export class RefundRepository {
       [merchantId, livemode, key],
     );
     return result.rows[0];
+  }
+
+  /** The account's refund `refundId`; undefined when there is none or it is another account's. */
+  async findOwn(merchantId: string, livemode: boolean, refundId: string): Promise<RefundRow | undefined> {
+    const result = await this.pool.query<RefundRow>({
+      name: 'refund-find-own',
+      text: `SELECT ${ROW} FROM refunds WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      values: [refundId, merchantId, livemode],
+    });
+    return result.rows[0];
+  }
+
+  /** The account's refunds of one session, oldest first. */
+  async listOwn(merchantId: string, livemode: boolean, sessionId: string): Promise<RefundRow[]> {
+    const result = await this.pool.query<RefundRow>({
+      name: 'refund-list-own',
+      text: `SELECT ${ROW} FROM refunds WHERE merchant_id = $1 AND livemode = $2 AND session_id = $3 ORDER BY created_at, id`,
+      values: [merchantId, livemode, sessionId],
+    });
+    return result.rows;
   }
 
   async find(refundId: string): Promise<RefundRow | undefined> {

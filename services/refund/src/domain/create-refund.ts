@@ -9,16 +9,19 @@
  *    operation per refund, reverse.do or refund.do;
  * 5. confirmed: SUCCEEDED. Refused for good: FAILED, the amount given back,
  *    422 refund-failed. No answer or an unconfirmable one: held as refunded
- *    and queued for an operator (200, automated_refund false).
+ *    and queued for an operator (200, automated_refund false);
+ * 6. before the answer, the session records the refund (D16), so the
+ *    merchant's next read shows it.
  * refund.created commits with the refund's end, except a refused one.
  */
-import { idFrom, RefundRequest, validatorOf, fieldErrorOf, type ApiContext, type RefundResult, type SessionDetail, type SessionEventPayload } from '@gateway/contracts';
+import { idFrom, RefundRequest, validatorOf, fieldErrorOf, type ApiContext, type RefundResult, type RefundStatus, type SessionDetail, type SessionEventPayload } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { accountCurrency, checkAmount } from '@gateway/money';
 import { counter, describeError } from '@gateway/observability';
 import { AppError, validationError, type FieldError } from '@gateway/problem';
 import type { NewRefund, RefundRow } from '../db/refund.repository.js';
 import type { RefundDeps } from './deps.js';
+import { recordAtSession, resultOf } from './refund-view.js';
 
 const validRequest = validatorOf<RefundRequest>(RefundRequest);
 
@@ -43,7 +46,7 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
 
   const key = context.idempotency_key;
   const earlier = key === undefined ? undefined : await deps.refunds.findByKey(context.merchant_id, context.livemode, key);
-  if (earlier) return replay(earlier, sessionId);
+  if (earlier) return replay(deps, earlier, sessionId, context.request_id);
 
   const refund: NewRefund = { id: idFrom('re', commandId), attemptId: paid.id, idempotencyKey: key, ...request };
   let reservation;
@@ -53,7 +56,7 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
     if (!isUniqueViolation(err)) throw err;
     // This command's refund, made before its replica died; or the same key, made meanwhile by a request whose answer was lost.
     const same = (await deps.refunds.find(refund.id)) ?? (key === undefined ? undefined : await deps.refunds.findByKey(context.merchant_id, context.livemode, key));
-    if (same) return replay(same, sessionId);
+    if (same) return replay(deps, same, sessionId, context.request_id);
     throw err;
   }
   if (reservation.kind === 'nothing-left') throw new AppError('invalid-state', 'Nothing is left to refund on this session.');
@@ -76,48 +79,65 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
   const mode = context.livemode ? 'live' : 'test';
   if (answer.outcome === 'refused') {
     // An operator may have resolved it meanwhile (it was held for them): their word stands.
-    if (!(await deps.refunds.fail(refund.id, answer.message, () => []))) return replay(await resolved(deps, refund.id), sessionId);
+    if (!(await deps.refunds.fail(refund.id, answer.message, () => []))) return replay(deps, await resolved(deps, refund.id), sessionId, correlationId);
     refundsMade.inc({ mode, outcome: 'refused' });
     throw new AppError('refund-failed', `The card processor refused the refund: ${answer.message}`);
   }
   const automated = answer.outcome === 'refunded';
-  const event = refundCreatedEvent(
+  const event = refundEvent(
+    'refund.created',
     context.merchant_id,
     session,
-    { id: refund.id, amount: reservation.amount, reason: request.reason },
+    { id: refund.id, amount: reservation.amount, reason: request.reason, metadata: request.metadata, status: automated ? 'succeeded' : 'pending', automated },
     automated ? undefined : answer.message,
     correlationId,
   );
   if (!(await deps.refunds.settle(refund.id, automated ? 'SUCCEEDED' : 'MANUAL', answer.operation, automated ? '' : answer.message, event))) {
-    return replay(await resolved(deps, refund.id), sessionId);
+    return replay(deps, await resolved(deps, refund.id), sessionId, correlationId);
   }
   deps.afterCommit();
   refundsMade.inc({ mode, outcome: automated ? 'automated' : 'manual' });
   deps.log.info({ refundId: refund.id, sessionId, automated, operation: answer.operation }, 'refund accepted');
-  return { refund_id: refund.id, refunded_amount: reservation.amount, automated_refund: automated, ...(!automated && { epg_error_message: answer.message }) };
+  await recordAtSession(deps, { id: refund.id, session_id: sessionId, amount: reservation.amount }, 'held', correlationId);
+  return {
+    refund_id: refund.id,
+    refunded_amount: reservation.amount,
+    automated_refund: automated,
+    ...(!automated && { epg_error_message: answer.message }),
+    metadata: request.metadata,
+  };
 }
 
 /**
- * refund.created for `refund` of the merchant's `session`: its data is the session as every
- * event carries it (INTERFACE 6.2) with the refund; `unconfirmed` is the
- * acquirer's message when the refund is held for an operator.
+ * refund.created or refund.updated for `refund` of the merchant's `session`: its data is the
+ * session as every event carries it (INTERFACE 6.2) with the refund (D10,
+ * D16); `unconfirmed` is the acquirer's message when the acquirer did not
+ * confirm it.
  */
-export function refundCreatedEvent(
+export function refundEvent(
+  type: 'refund.created' | 'refund.updated',
   merchantId: string,
   session: SessionDetail,
-  refund: { id: string; amount: string; reason: string },
+  refund: { id: string; amount: string; reason: string; metadata: Record<string, string>; status: RefundStatus; automated: boolean },
   unconfirmed: string | undefined,
   correlationId: string,
 ) {
-  const automated = unconfirmed === undefined;
   return eventEnvelope(
-    'refund.created',
+    type,
     {
       merchant_id: merchantId,
       webhook_url: session.webhook_url,
       session: {
         ...eventPayloadOf(session),
-        refund: { refund_id: refund.id, amount: refund.amount, automated_refund: automated, reason: refund.reason, ...(!automated && { epg_error_message: unconfirmed }) },
+        refund: {
+          refund_id: refund.id,
+          amount: refund.amount,
+          automated_refund: refund.automated,
+          reason: refund.reason,
+          metadata: refund.metadata,
+          status: refund.status,
+          ...(!refund.automated && unconfirmed && { epg_error_message: unconfirmed }),
+        },
       },
     },
     correlationId,
@@ -130,14 +150,18 @@ async function resolved(deps: RefundDeps, refundId: string): Promise<RefundRow> 
   return row;
 }
 
-/** The answer a refund made earlier with the same Idempotency-Key stands for. */
-function replay(refund: RefundRow, sessionId: string): RefundResult {
+/**
+ * The answer a refund made earlier with the same Idempotency-Key (or by this
+ * same command) stands for; one held as refunded is recorded at the session
+ * again first, in case the first answer was lost before that.
+ */
+async function replay(deps: RefundDeps, refund: RefundRow, sessionId: string, correlationId: string): Promise<RefundResult> {
   if (refund.session_id !== sessionId) throw new AppError('idempotency-key-reused', 'This Idempotency-Key was used for a refund of another session.');
   switch (refund.status) {
     case 'SUCCEEDED':
-      return { refund_id: refund.id, refunded_amount: refund.amount, automated_refund: true };
     case 'MANUAL':
-      return { refund_id: refund.id, refunded_amount: refund.amount, automated_refund: false, epg_error_message: refund.epg_error_message };
+      await recordAtSession(deps, refund, 'held', correlationId);
+      return resultOf(refund);
     case 'PENDING':
       throw new AppError('conflict', 'The refund made with this Idempotency-Key is still being processed; retry later.');
     default:

@@ -7,6 +7,8 @@ export interface RefundDeps {
   refunds: RefundRepository;
   /** The session as its owner sees it: throws not-found when it is not the caller's. */
   getSession: (context: ApiContext, sessionId: string) => Promise<SessionDetail>;
+  /** Has the session count a refund, or stop counting it, in amount_refunded (D16). */
+  recordAtSession: (request: CommandRequest<'session.record_refund'>, correlationId: string) => Promise<unknown>;
   /** The acquirer step, at the adapter; throws when no answer came in time. */
   refundAtAcquirer: (request: CommandRequest<'payment.refund'>, correlationId: string) => Promise<CommandReply<'payment.refund'>>;
   log: Logger;

@@ -1,18 +1,18 @@
 /**
  * The operations queue (D10, D13): refunds the acquirer could not confirm,
  * held as refunded until an operator says how they ended, and refunds left
- * PENDING (their replica died mid-refund). A MANUAL refund was announced
- * (refund.created) when it was held: resolved as succeeded, nothing changes
- * but the record; as failed, the amount becomes refundable again and
- * refund.failed tells the session. A PENDING one was never announced:
- * succeeded announces it now; failed only gives its amount back.
+ * PENDING (their replica died mid-refund). Every resolution is announced as
+ * refund.updated with the refund's final status (D16); resolved as failed,
+ * the amount becomes refundable again and the session stops counting it. A
+ * PENDING refund was never announced: resolved as succeeded, refund.created
+ * announces it first.
  */
 import type { ApiContext, CommandReply, CommandRequest } from '@gateway/contracts';
-import { eventEnvelope } from '@gateway/messaging';
 import { AppError } from '@gateway/problem';
 import type { RefundRow } from '../db/refund.repository.js';
-import { refundCreatedEvent } from './create-refund.js';
+import { refundEvent } from './create-refund.js';
 import type { RefundDeps } from './deps.js';
+import { recordAtSession, statusOf } from './refund-view.js';
 
 export async function listManualRefunds(deps: RefundDeps): Promise<CommandReply<'refund.list_manual'>> {
   const rows = await deps.refunds.listManual(deps.staleSeconds);
@@ -48,23 +48,23 @@ export async function resolveManualRefund(deps: RefundDeps, command: CommandRequ
   if (refund.status !== 'MANUAL' && refund.status !== 'PENDING') {
     throw new AppError('conflict', `Refund ${command.refund_id} is already ${refund.status}; only a refund waiting for an operator can be resolved.`);
   }
+  // Read before the transaction: the events carry the session as it stands.
+  const session = await deps.getSession(readingContext(refund, correlationId), refund.session_id);
+  const eventOf = (type: 'refund.created' | 'refund.updated', resolved: RefundRow, message: string) =>
+    refundEvent(type, resolved.merchant_id, session, { ...resolved, status: statusOf(resolved) }, message || undefined, correlationId);
   let done;
   if (command.as === 'succeeded') {
-    // Read before the transaction: a PENDING refund is announced with the session as it stands.
-    const announced =
-      refund.status === 'PENDING'
-        ? refundCreatedEvent(refund.merchant_id, await deps.getSession(readingContext(refund, correlationId), refund.session_id), refund, CONFIRMED_BY_OPERATIONS, correlationId)
-        : undefined;
-    done = await deps.refunds.confirm(command.refund_id, (was) => (was === 'PENDING' && announced ? [announced] : []));
+    done = await deps.refunds.confirm(command.refund_id, (confirmed, was) => [
+      // A PENDING refund was never announced: it is now, then its resolution.
+      ...(was === 'PENDING' ? [eventOf('refund.created', confirmed, CONFIRMED_BY_OPERATIONS)] : []),
+      eventOf('refund.updated', confirmed, was === 'PENDING' ? CONFIRMED_BY_OPERATIONS : confirmed.epg_error_message),
+    ]);
   } else {
-    done = await deps.refunds.fail(command.refund_id, '', (failed, was) =>
-      was === 'MANUAL'
-        ? [eventEnvelope('refund.failed', { merchant_id: failed.merchant_id, session_id: failed.session_id, refund_id: failed.id, amount: failed.amount }, correlationId)]
-        : [],
-    );
+    done = await deps.refunds.fail(command.refund_id, '', (failed) => [eventOf('refund.updated', failed, failed.epg_error_message)]);
   }
   if (!done) throw new AppError('conflict', `Refund ${command.refund_id} was resolved meanwhile.`);
   deps.afterCommit();
+  await recordAtSession(deps, refund, command.as === 'succeeded' ? 'held' : 'failed', correlationId);
   deps.log.info({ refundId: command.refund_id, as: command.as }, 'manual refund resolved');
   return { refund_id: command.refund_id, status: command.as === 'succeeded' ? 'SUCCEEDED' : 'FAILED' };
 }

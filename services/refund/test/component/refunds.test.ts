@@ -75,9 +75,16 @@ describe('Refunds', function () {
     assert.match(res.body.refund_id, /^re_[0-9A-Za-z]{20,}$/);
     assert.deepEqual([res.body.refunded_amount, res.body.automated_refund, res.body.epg_error_message], ['100.000', true, undefined]);
     const [created] = await events.waitFor<SessionEventData>('refund.created', (e) => e.data.session.id === paid.id);
-    assert.deepEqual(created?.data.session.refund, { refund_id: res.body.refund_id, amount: '100.000', automated_refund: true, reason: 'Customer returned the order' });
+    assert.deepEqual(created?.data.session.refund, {
+      refund_id: res.body.refund_id,
+      amount: '100.000',
+      automated_refund: true,
+      reason: 'Customer returned the order',
+      metadata: {},
+      status: 'succeeded',
+    });
     assert.equal(created?.data.session.status, 'SUCCEEDED');
-    await until(api, paid.id, (d) => d.amount_refunded === '100.000');
+    assert.equal((await api.get<Detail>(`/gateway/sessions/${paid.id}/`)).body.amount_refunded, '100.000', 'read right after the answer (D16)');
     assert.deepEqual(await atAcquirer(paid.attempts[0]?.id ?? ''), { refunded: '100.000', reversed: true, operations: 1 });
 
     for (const body of [{ reason: 'again' }, { reason: 'again', refund_type: 'PARTIAL', amount: '1.000' }]) {
@@ -182,7 +189,7 @@ describe('Refunds', function () {
     assert.deepEqual(await atAcquirer(paid.attempts[0]?.id ?? ''), { refunded: '10.000', reversed: false, operations: 1 });
   });
 
-  it('when an operator resolves a refund its replica left PENDING, then failed gives the amount back without touching amount_refunded, and succeeded announces it', async () => {
+  it('when an operator resolves a refund its replica left PENDING, then failed gives the amount back without touching amount_refunded, and succeeded announces it (refund.created, then refund.updated)', async () => {
     const api = await shop();
     const paid = await paidSession(api);
     const attemptId = paid.attempts[0]?.id ?? '';
@@ -212,7 +219,11 @@ describe('Refunds', function () {
     assert.deepEqual(await system.admin(['refund', 'resolve', succeeded, '--as', 'succeeded']), { refund_id: succeeded, status: 'SUCCEEDED' });
     const [announced] = await events.waitFor<SessionEventData>('refund.created', (e) => e.data.session.refund?.refund_id === succeeded);
     assert.deepEqual([announced?.data.session.refund?.amount, announced?.data.session.refund?.automated_refund], ['30.000', false]);
-    await until(api, paid.id, (d) => d.amount_refunded === '30.000');
+    const [updated] = await events.waitFor<SessionEventData>('refund.updated', (e) => e.data.session.refund?.refund_id === succeeded);
+    assert.equal(updated?.data.session.refund?.status, 'succeeded');
+    const [failedUpdate] = await events.waitFor<SessionEventData>('refund.updated', (e) => e.data.session.refund?.refund_id === failed);
+    assert.equal(failedUpdate?.data.session.refund?.status, 'failed');
+    assert.equal((await api.get<Detail>(`/gateway/sessions/${paid.id}/`)).body.amount_refunded, '30.000');
     const rest = await refund(api, paid.id, { reason: 'The rest' });
     assert.deepEqual([rest.status, rest.body.refunded_amount], [200, '70.000']);
   });
@@ -270,7 +281,7 @@ describe('Refunds', function () {
     assert.ok(res.body.epg_error_message && res.body.epg_error_message.length > 0);
     const [announced] = await events.waitFor<SessionEventData>('refund.created', (e) => e.data.session.id === paid.id);
     assert.equal(announced?.data.session.refund?.automated_refund, false);
-    await until(api, paid.id, (d) => d.amount_refunded === '15.000');
+    assert.equal((await api.get<Detail>(`/gateway/sessions/${paid.id}/`)).body.amount_refunded, '15.000', 'held as refunded, read right after the answer');
 
     const queue = (await system.admin(['refund', 'list-manual'])) as { data: { refund_id: string; amount: string; epg_error_message: string }[] };
     const listed = queue.data.find((r) => r.refund_id === res.body.refund_id);
@@ -279,7 +290,7 @@ describe('Refunds', function () {
     assert.equal((await refund(api, paid.id, { reason: 'x', refund_type: 'PARTIAL', amount: '25.001' })).status, 422);
 
     assert.deepEqual(await system.admin(['refund', 'resolve', res.body.refund_id, '--as', 'failed']), { refund_id: res.body.refund_id, status: 'FAILED' });
-    await until(api, paid.id, (d) => d.amount_refunded === '0.000');
+    assert.equal((await api.get<Detail>(`/gateway/sessions/${paid.id}/`)).body.amount_refunded, '0.000', 'read right after the resolution');
     const queueAfter = (await system.admin(['refund', 'list-manual'])) as { data: { refund_id: string }[] };
     assert.ok(!queueAfter.data.some((r) => r.refund_id === res.body.refund_id));
     await assert.rejects(system.admin(['refund', 'resolve', res.body.refund_id, '--as', 'succeeded']), (err: unknown) => err instanceof AppError && err.code === 'conflict');

@@ -9,6 +9,7 @@ import { removeRate, setRate } from '../domain/exchange-rates.js';
 import { getSession } from '../domain/get-session.js';
 import { issueCheckoutLink } from '../domain/issue-checkout-link.js';
 import { listSessions } from '../domain/list-sessions.js';
+import { recordRefund } from '../domain/record-refund.js';
 
 export function sessionCommands(deps: SessionDeps, sessions: SessionRepository): CommandHandlers {
   return {
@@ -21,6 +22,7 @@ export function sessionCommands(deps: SessionDeps, sessions: SessionRepository):
     'checkout.cancel': async (ref, meta) => ({ body: await cancelForBuyer(deps, ref, meta.correlationId) }),
     'attempt.pay': async (request, meta) => ({ body: await payAttempt(deps, request, meta.correlationId) }),
     'attempt.finish_3ds': async (request, meta) => ({ body: await finishChallenge(deps, request, meta.correlationId) }),
+    'session.record_refund': async (refund) => ({ body: { amount_refunded: await recordRefund(sessions, refund) } }),
     'rate.set': async (command) => ({ body: await setRate(sessions, command) }),
     'rate.remove': async (command) => ({ body: await removeRate(sessions, command) }),
   };

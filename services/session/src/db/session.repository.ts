@@ -351,9 +351,39 @@ export class SessionRepository {
     return result.rows;
   }
 
-  /** Adds `amount` (TND, negative to take back) to the session's amount_refunded, within the caller's transaction. */
-  async addRefunded(tx: PoolClient, sessionId: string, amount: string): Promise<void> {
-    await tx.query('UPDATE sessions SET amount_refunded = amount_refunded + $2::numeric WHERE id = $1', [sessionId, amount]);
+  /**
+   * Counts a refund in the session's amount_refunded (`held`) or stops
+   * counting it (`failed`), once per refund: a refund seen again changes
+   * nothing, a failed one is never counted again, and one first seen as
+   * failed never counts. Within `tx` when given (an event's inbox
+   * transaction), else in its own. Resolves with the session's total.
+   */
+  async recordRefund(refund: { sessionId: string; refundId: string; amount: string; outcome: 'held' | 'failed' }, tx?: PoolClient): Promise<string> {
+    const apply = async (client: PoolClient): Promise<string> => {
+      const held = refund.outcome === 'held';
+      const inserted = await client.query<{ delta: string }>(
+        `INSERT INTO session_refunds (refund_id, session_id, amount, counted) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (refund_id) DO NOTHING RETURNING CASE WHEN counted THEN amount ELSE 0 END::text AS delta`,
+        [refund.refundId, refund.sessionId, refund.amount, held],
+      );
+      let delta = inserted.rows[0]?.delta;
+      if (delta === undefined && !held) {
+        // Seen before (perhaps by a transaction that committed while this one waited): a new statement sees it, locked.
+        const uncounted = await client.query<{ delta: string }>(
+          `UPDATE session_refunds SET counted = false WHERE refund_id = $1 AND counted RETURNING (-amount)::text AS delta`,
+          [refund.refundId],
+        );
+        delta = uncounted.rows[0]?.delta;
+      }
+      const result = await client.query<{ amount_refunded: string }>(
+        'UPDATE sessions SET amount_refunded = amount_refunded + $2::numeric WHERE id = $1 RETURNING amount_refunded::text',
+        [refund.sessionId, delta ?? '0'],
+      );
+      const row = result.rows[0];
+      if (!row) throw new Error(`no session ${refund.sessionId}`);
+      return row.amount_refunded;
+    };
+    return tx ? apply(tx) : withTransaction(this.pool, apply);
   }
 
   /** Whether `sessionId` is one of the account's sessions (a valid list cursor). */
