@@ -16,9 +16,11 @@ export type ReadinessCheck = () => Promise<boolean>;
 /**
  * Adds the HTTP metrics middleware (for every route added after it), GET
  * /metrics (Prometheus text), GET /healthz (the process is alive) and GET
- * /readyz (every dependency answers). None of them needs credentials.
+ * /readyz (every dependency answers, or only `degradable` ones do not:
+ * "degraded"). None of them needs credentials.
  */
-export function addHealthRoutes(app: Express, checks: Record<string, ReadinessCheck>, log?: Logger): void {
+export function addHealthRoutes(app: Express, checks: Record<string, ReadinessCheck>, log?: Logger, options: { degradable?: readonly string[] } = {}): void {
+  const degradable = new Set(options.degradable);
   // With a logger (the apps that serve the public): request ids, correlation and access logs.
   if (log) app.use(requestContext(log));
   app.use(httpMetrics());
@@ -28,8 +30,10 @@ export function addHealthRoutes(app: Express, checks: Record<string, ReadinessCh
   });
   app.get('/readyz', async (_req, res) => {
     const results = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await check().catch(() => false)] as const));
-    const ready = results.every(([, ok]) => ok);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) });
+    // A degradable dependency down leaves the process serving, in a reduced way: ready, and said so.
+    const ready = results.every(([name, ok]) => ok || degradable.has(name));
+    const status = !ready ? 'not ready' : results.every(([, ok]) => ok) ? 'ready' : 'degraded';
+    res.status(ready ? 200 : 503).json({ status, checks: Object.fromEntries(results) });
   });
 }
 

@@ -20,6 +20,12 @@ export const gatewaySettings = {
   testAccountRps: int('RATE_TEST_ACCOUNT', 10, { min: 1 }),
   testCreateRps: int('RATE_TEST_CREATE', 5, { min: 1 }),
   testRefundRps: int('RATE_TEST_REFUND', 2, { min: 1 }),
+  /**
+   * How many gateway replicas share the budgets when Redis does not answer:
+   * each then keeps its own buckets at this share of every budget, so the
+   * replicas together stay near the budget (set it to the usual replica count).
+   */
+  rateLimitFallbackReplicas: int('RATE_LIMIT_FALLBACK_REPLICAS', 1, { min: 1, max: 1000 }),
   /** Namespace of the limiter's Redis keys, so that systems sharing a Redis never share buckets. */
   rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX', 'rl'),
   /** Take the client address from X-Forwarded-For (behind a trusted ingress). */

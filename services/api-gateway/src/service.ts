@@ -27,7 +27,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   const { pool, broker, readiness, close } = openServiceBase('api-gateway', SCHEMA, config, log);
   const merchants = new MerchantRepository(pool);
   const auth = new Authenticator(merchants, config.authCacheTtlMs);
-  const buckets = new TokenBuckets(config.redisUrl, log);
+  const buckets = new TokenBuckets(config.redisUrl, log, { fallbackReplicas: config.rateLimitFallbackReplicas });
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const relay = new OutboxRelay(broker, { pool, log });
   const budgets = budgetDefaults(config);

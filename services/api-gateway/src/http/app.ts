@@ -56,7 +56,8 @@ export function createApiListener(deps: ApiDependencies): RequestListener {
   const openApi = JSON.stringify(buildOpenApi(`${deps.publicBaseUrl}${API_PREFIX}`));
 
   // Request ids (D1) and access logs; metrics, health and readiness sit outside /api/v1: no key, no budget.
-  addHealthRoutes(app, deps.readiness, deps.log);
+  // Without Redis the limits hold per replica (TokenBuckets): still ready.
+  addHealthRoutes(app, deps.readiness, deps.log, { degradable: ['redis'] });
 
   const checkout = deps.checkout;
   if (checkout)

@@ -165,16 +165,20 @@ describe('API gateway', function () {
       }
     });
 
-    it('when Redis does not answer, then requests pass unlimited and /readyz says redis is down', async () => {
-      const port = await system.startService('api-gateway', 'api-gateway-no-redis', { REDIS_URL: 'redis://127.0.0.1:9' }, { waitReady: false });
+    it('when Redis does not answer, then each replica limits on its own share of the budget, and /readyz stays ready but says degraded', async () => {
+      const port = await system.startService('api-gateway', 'api-gateway-no-redis', { REDIS_URL: 'redis://127.0.0.1:9', RATE_LIMIT_FALLBACK_REPLICAS: '2' });
       try {
-        const m = await merchant({ account: 1 });
+        // An account budget of 4 a second, shared by two replicas: this one alone allows 2.
+        const m = await merchant({ account: 4 });
         const api = new ApiClient(`http://127.0.0.1:${port}/api/v1`, m.testKey);
         const burst = await Promise.all(Array.from({ length: 5 }, () => api.get('/gateway/sessions/list/')));
-        assert.deepEqual(burst.map((r) => r.status), [200, 200, 200, 200, 200]);
+        assert.deepEqual(burst.map((r) => r.status).sort(), [200, 200, 429, 429, 429]);
+        assert.ok(burst.filter((r) => r.status === 429).every((r) => Number(r.headers.get('retry-after')) >= 1));
         const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-        assert.equal(ready.status, 503);
-        assert.equal(((await ready.json()) as { checks: Record<string, boolean> }).checks['redis'], false);
+        assert.equal(ready.status, 200);
+        assert.deepEqual(await ready.json(), { status: 'degraded', checks: { database: true, broker: true, redis: false } });
+        const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        assert.match(metrics, /^gateway_rate_limit_fallback_total\{outcome="limited"[^}]*\} 3$/m);
       } finally {
         await system.stopService('api-gateway-no-redis');
       }
