@@ -26,10 +26,7 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   const defaultPricing = parsePricing(config.defaultFeePercent, config.defaultFeeFixed);
   if (!defaultPricing) throw new Error('DEFAULT_FEE_PERCENT or DEFAULT_FEE_FIXED is not a valid pricing');
   const { pool, broker, readiness, close } = openServiceBase('acquirer-adapter', SCHEMA, config, log);
-  const secrets = await openSecrets(pool, config, log).catch(async (err: unknown) => {
-    await close();
-    throw err;
-  });
+  const secrets = await openSecrets(pool, config, log);
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
   const deps: AdapterDeps = {
     orders: new OrderRepository(pool, config.reconcileAfterSeconds),

@@ -27,10 +27,7 @@ const IDEMPOTENCY_CLAIM_MARGIN_MS = 10_000;
 export async function startGateway(config: GatewayConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('api-gateway', SCHEMA, config, log);
   // No clear column to encrypt here: test keys made before D17 were only ever hashed.
-  const secrets = await SecretBox.open(pool, { current: config.secretsKek, previous: config.secretsKekPrevious }).catch(async (err: unknown) => {
-    await close();
-    throw err;
-  });
+  const secrets = await SecretBox.open(pool, { current: config.secretsKek, previous: config.secretsKekPrevious });
   const merchants = new MerchantRepository(pool, secrets);
   const auth = new Authenticator(merchants, config.authCacheTtlMs);
   const buckets = new TokenBuckets(config.redisUrl, log, { fallbackReplicas: config.rateLimitFallbackReplicas });

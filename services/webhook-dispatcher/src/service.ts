@@ -21,10 +21,7 @@ export const migrations = serviceMigrations('webhook-dispatcher', import.meta.ur
 
 export async function startDispatcher(config: DispatcherConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('webhook-dispatcher', SCHEMA, config, log);
-  const secrets = await openSecrets(pool, config, log).catch(async (err: unknown) => {
-    await close();
-    throw err;
-  });
+  const secrets = await openSecrets(pool, config, log);
   const endpoints = new EndpointRepository(pool, secrets);
   const deliveries = new DeliveryRepository(pool, config.leaseSeconds);
   const client = new WebhookHttpClient({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate, maxSocketsPerHost: config.endpointConcurrency });
