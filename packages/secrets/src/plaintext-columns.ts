@@ -1,7 +1,8 @@
 /**
  * The data migration of secrets stored in clear before D17. SQL migrations
- * cannot encrypt (they do not hold the KEK), so each owning service runs this
- * as it starts, before it takes any work: every clear value is encrypted into
+ * cannot encrypt, and the migration jobs are given no KEK (only the services
+ * that use the secrets hold it), so each owning service runs this as it
+ * starts, before it takes any work: every clear value is encrypted into
  * its ciphertext column, then the clear columns are dropped, so no clear copy
  * stays readable (the old row versions wait in the table's pages for VACUUM;
  * no query or dump shows them).
