@@ -5,9 +5,11 @@
 //   link-public.jwk    its public half, checkout's LINK_VERIFY_KEY
 //   card-private.jwk   ECDH P-256, acquirer-adapter's CARD_DECRYPTION_KEY
 //   card-public.jwk    its public half, checkout's CARD_ENCRYPTION_KEY
-// Existing keys are kept, so links and sealed card data survive a restart.
+//   secrets-kek        32 random bytes in base64, the SECRETS_KEK of api-gateway,
+//                      acquirer-adapter and webhook-dispatcher (D17)
+// Existing keys are kept, so links, sealed card data and stored secrets survive a restart.
 // DEVELOPMENT ONLY: production keys come from Kubernetes Secrets (k8s/README.md).
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -15,9 +17,9 @@ const dir = process.argv[2] ?? '/keys';
 const owner = Number(process.env.KEYS_UID ?? 1000); // the services' user in the image
 mkdirSync(dir, { recursive: true });
 
-function write(name, jwk, mode) {
+function write(name, content, mode) {
   const file = path.join(dir, name);
-  writeFileSync(file, JSON.stringify(jwk));
+  writeFileSync(file, content);
   if (process.getuid?.() === 0) chownSync(file, owner, owner);
   chmodSync(file, mode);
 }
@@ -29,10 +31,21 @@ function pair(prefix, type, options) {
   }
   // JWKs straight from the generator: exporting a key it has just made can deadlock Node 20.
   const { privateKey, publicKey } = generateKeyPairSync(type, { ...options, publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } });
-  write(`${prefix}-private.jwk`, privateKey, 0o400);
-  write(`${prefix}-public.jwk`, publicKey, 0o444);
+  write(`${prefix}-private.jwk`, JSON.stringify(privateKey), 0o400);
+  write(`${prefix}-public.jwk`, JSON.stringify(publicKey), 0o444);
   console.log(`dev-keys: ${prefix} key pair written to ${dir}`);
+}
+
+/** The key-encryption key: with another one, the secrets already stored could not be read. */
+function kek(name) {
+  if (existsSync(path.join(dir, name))) {
+    console.log(`dev-keys: ${name} kept`);
+    return;
+  }
+  write(name, randomBytes(32).toString('base64'), 0o400);
+  console.log(`dev-keys: ${name} written to ${dir}`);
 }
 
 pair('link', 'ed25519');
 pair('card', 'ec', { namedCurve: 'P-256' });
+kek('secrets-kek');

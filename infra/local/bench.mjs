@@ -11,7 +11,7 @@
 //   npm run bench -- --only refund-open-rate,create-open-rate --refund-rate 50
 //   npm run bench -- --profile         also CPU-profile the gateway and the session service
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,14 +90,16 @@ const AS_JWK = { publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { for
 const links = generateKeyPairSync('ed25519', AS_JWK);
 const cards = generateKeyPairSync('ec', { namedCurve: 'P-256', ...AS_JWK });
 const jwk = (key) => JSON.stringify(key);
+// The benchmark's database is its own: a key of its own encrypts its secrets (D17).
+const secretsKek = randomBytes(32).toString('base64');
 const ownEnv = {
   session: { LINK_SIGNING_KEY: jwk(links.privateKey) },
   checkout: { LINK_VERIFY_KEY: jwk(links.publicKey), CARD_ENCRYPTION_KEY: jwk(cards.publicKey) },
-  'acquirer-adapter': { CARD_DECRYPTION_KEY: jwk(cards.privateKey), ACQUIRER_TEST_URL: 'http://127.0.0.1:18186/payment/rest/' },
+  'acquirer-adapter': { CARD_DECRYPTION_KEY: jwk(cards.privateKey), ACQUIRER_TEST_URL: 'http://127.0.0.1:18186/payment/rest/', SECRETS_KEK: secretsKek },
   'epg-sandbox': { SANDBOX_PUBLIC_URL: 'http://127.0.0.1:18186' },
-  'api-gateway': { CHECKOUT_UPSTREAM_URL: 'http://127.0.0.1:18181' },
+  'api-gateway': { CHECKOUT_UPSTREAM_URL: 'http://127.0.0.1:18181', SECRETS_KEK: secretsKek },
   // The benchmark's receivers listen on loopback.
-  'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true' },
+  'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true', SECRETS_KEK: secretsKek },
 };
 const children = [];
 for (const { name, port, profiled, schema } of services) {

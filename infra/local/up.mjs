@@ -8,7 +8,7 @@
 //      keys are printed with the URLs.
 // Ctrl-C (SIGINT) or SIGTERM stops every service gracefully.
 import { spawn, spawnSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,6 +87,12 @@ if (!existsSync(cardKeysFile) || JSON.parse(readFileSync(cardKeysFile, 'utf8')).
 }
 const cardKeys = JSON.parse(readFileSync(cardKeysFile, 'utf8'));
 
+// The key-encryption key of the secrets the services keep (D17), made once and kept:
+// with another one, the secrets already stored could not be read.
+const kekFile = path.join(local, 'secrets-kek');
+if (!existsSync(kekFile)) writeFileSync(kekFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+const secretsKek = readFileSync(kekFile, 'utf8').trim();
+
 // A local run is for development: webhooks may go to receivers on this machine (D11's
 // address rule is lifted unless the environment says otherwise).
 const sharedEnv = { WEBHOOK_ALLOW_PRIVATE: 'true', ...process.env, PUBLIC_BASE_URL: publicBaseUrl };
@@ -94,7 +100,9 @@ const sharedEnv = { WEBHOOK_ALLOW_PRIVATE: 'true', ...process.env, PUBLIC_BASE_U
 const ownEnv = {
   session: { LINK_SIGNING_KEY: JSON.stringify(linkKeys.private) },
   checkout: { LINK_VERIFY_KEY: JSON.stringify(linkKeys.public), CARD_ENCRYPTION_KEY: JSON.stringify(cardKeys.public) },
-  'acquirer-adapter': { CARD_DECRYPTION_KEY: JSON.stringify(cardKeys.private) },
+  'acquirer-adapter': { CARD_DECRYPTION_KEY: JSON.stringify(cardKeys.private), SECRETS_KEK: secretsKek },
+  'api-gateway': { SECRETS_KEK: secretsKek },
+  'webhook-dispatcher': { SECRETS_KEK: secretsKek },
 };
 
 step('services');

@@ -155,6 +155,33 @@ export function oneOf<T extends string>(env: string, values: readonly T[], fallb
   );
 }
 
+/** A 32-byte key given in base64 (`openssl rand -base64 32`); optional ones read as undefined when unset. */
+export function key256(env: string): Setting<Buffer>;
+export function key256(env: string, opts: { optional: true }): Setting<Buffer | undefined>;
+export function key256(env: string, opts: { optional?: boolean } = {}): Setting<Buffer | undefined> {
+  return {
+    env,
+    secret: true,
+    parse: (raw) => {
+      const key = /^[A-Za-z0-9+/]+={0,2}$/.test(raw.trim()) ? Buffer.from(raw.trim(), 'base64') : Buffer.alloc(0);
+      if (key.length !== 32) throw new Error('must be 32 random bytes in base64 (openssl rand -base64 32)');
+      return key;
+    },
+    ...(opts.optional && { fallback: () => undefined }),
+  };
+}
+
+/**
+ * D17: the key-encryption key that wraps the data keys of the services that
+ * keep secrets (api-gateway, acquirer-adapter, webhook-dispatcher), and during
+ * its rotation the key it replaces, so data keys still wrapped under that one
+ * open until `gateway-admin secrets rewrap` has run.
+ */
+export const secretsKeys = {
+  secretsKek: key256('SECRETS_KEK'),
+  secretsKekPrevious: key256('SECRETS_KEK_PREVIOUS', { optional: true }),
+};
+
 /**
  * The least time between two claim rounds of a service's outbox relay: under
  * load the events of that many milliseconds leave in one round (two database

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { bool, ConfigError, int, intList, loadConfig, str, sweepInterval, url } from '@gateway/config';
+import { bool, ConfigError, int, intList, loadConfig, secretsKeys, str, sweepInterval, url } from '@gateway/config';
 
 describe('configuration', () => {
   const spec = {
@@ -36,5 +36,25 @@ describe('configuration', () => {
     for (const bad of ['0', '61', '90', '7200', '1.5', 'often']) {
       assert.throws(() => loadConfig(sweep, { SWEEP_INTERVAL_SECONDS: bad }), ConfigError, bad);
     }
+  });
+
+  it('when SECRETS_KEK is missing or not 32 bytes of base64, then the start is refused with a clear message that never echoes the value', () => {
+    assert.throws(() => loadConfig(secretsKeys, {}), /SECRETS_KEK is required/);
+    const short = Buffer.alloc(16, 7).toString('base64');
+    assert.throws(
+      () => loadConfig(secretsKeys, { SECRETS_KEK: short, SECRETS_KEK_PREVIOUS: 'not base64!' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.deepEqual(err.problems, [
+          'SECRETS_KEK: must be 32 random bytes in base64 (openssl rand -base64 32)',
+          'SECRETS_KEK_PREVIOUS: must be 32 random bytes in base64 (openssl rand -base64 32)',
+        ]);
+        assert.equal(err.message.includes(short), false);
+        return true;
+      },
+    );
+    const kek = Buffer.alloc(32, 9);
+    const config = loadConfig(secretsKeys, { SECRETS_KEK: kek.toString('base64') });
+    assert.deepEqual([config.secretsKek, config.secretsKekPrevious], [kek, undefined]);
   });
 });

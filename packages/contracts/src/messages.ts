@@ -160,6 +160,14 @@ interface CommandContract {
 const MerchantRef = Type.Object({ merchant_id: MerchantId });
 const Secret = (prefix: string) => Type.String({ pattern: `^${prefix}` });
 
+/** `<schema>.secrets.rewrap`: one service's data keys, re-wrapped; how many it has and how many were under another KEK. */
+const SecretsRewrap = <S extends ServiceName>(service: S) =>
+  ({
+    service,
+    request: Type.Object({}),
+    reply: Type.Object({ data_keys: Type.Integer({ minimum: 0 }), rewrapped: Type.Integer({ minimum: 0 }) }),
+  }) as const;
+
 export const commands = {
   // API calls, sent by the gateway
   'session.create': { service: 'session', request: Type.Object({ context: ApiContext, body: Type.Unknown() }), reply: SessionDetail },
@@ -353,7 +361,23 @@ export const commands = {
     request: Type.Object({ delivery_id: Type.String({ minLength: 1, maxLength: 64 }) }),
     reply: Type.Object({ delivery_id: Type.String({ pattern: '^whd_' }) }),
   },
+  // secrets at rest (D17): a test key shown again; each owning service's data keys re-wrapped under the current KEK
+  'api_key.reveal': {
+    service: 'api-gateway',
+    request: Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    reply: Type.Object({ key_id: Type.String(), secret_key: Secret('sk_test_') }),
+  },
+  'api_gateway.secrets.rewrap': SecretsRewrap('api-gateway'),
+  'acquirer.secrets.rewrap': SecretsRewrap('acquirer-adapter'),
+  'webhooks.secrets.rewrap': SecretsRewrap('webhook-dispatcher'),
 } as const satisfies Record<string, CommandContract>;
+
+/** The services that keep secrets encrypted (D17), and the command that re-wraps each one's data keys. */
+export const SECRETS_REWRAP_COMMANDS = {
+  'api-gateway': 'api_gateway.secrets.rewrap',
+  'acquirer-adapter': 'acquirer.secrets.rewrap',
+  'webhook-dispatcher': 'webhooks.secrets.rewrap',
+} as const satisfies Partial<Record<ServiceName, CommandType>>;
 
 export type CommandType = keyof typeof commands;
 export type CommandRequest<C extends CommandType> = Static<(typeof commands)[C]['request']>;

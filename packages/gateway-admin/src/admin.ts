@@ -4,7 +4,7 @@
  * touches a database.
  */
 import { parseArgs } from 'node:util';
-import type { CommandReply, CommandRequest, CommandType, Mode } from '@gateway/contracts';
+import { SECRETS_REWRAP_COMMANDS, type CommandReply, type CommandRequest, type CommandType, type Mode } from '@gateway/contracts';
 
 /** Sends one command and resolves with its reply body. */
 export type Send = <C extends CommandType>(type: C, data: CommandRequest<C>) => Promise<CommandReply<C>>;
@@ -22,6 +22,7 @@ export const USAGE = `usage: gateway-admin <command>
   merchant suspend MERCHANT_ID | merchant reactivate MERCHANT_ID
   key create MERCHANT_ID --mode test|live
   key revoke KEY_ID
+  key reveal KEY_ID                 (test keys only)
   rate set MERCHANT_ID --mode test|live --currency C --rate R
   rate remove MERCHANT_ID --mode test|live --currency C
   limits set MERCHANT_ID --mode test|live [--account N] [--create N] [--refund N]
@@ -31,7 +32,8 @@ export const USAGE = `usage: gateway-admin <command>
   webhook rotate-secret MERCHANT_ID --mode test|live
   webhook resend DELIVERY_ID
   refund list-manual
-  refund resolve REFUND_ID --as succeeded|failed`;
+  refund resolve REFUND_ID --as succeeded|failed
+  secrets rewrap                    (after deploying a new SECRETS_KEK with the old one as SECRETS_KEK_PREVIOUS)`;
 
 type Options = Record<string, string | undefined>;
 
@@ -114,6 +116,8 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
     }
     case 'key revoke':
       return send('api_key.revoke', { key_id: one(parse(rest, []).positionals, 'KEY_ID') });
+    case 'key reveal':
+      return send('api_key.reveal', { key_id: one(parse(rest, []).positionals, 'KEY_ID') });
     case 'rate set': {
       const { positionals, values } = parse(rest, ['mode', 'currency', 'rate']);
       return send('rate.set', { merchant_id: one(positionals, 'MERCHANT_ID'), mode: mode(values), currency: required(values, 'currency'), rate: required(values, 'rate') });
@@ -166,6 +170,13 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
       const as = required(values, 'as');
       if (as !== 'succeeded' && as !== 'failed') throw new UsageError('--as must be succeeded or failed');
       return send('refund.resolve', { refund_id: one(positionals, 'REFUND_ID'), as });
+    }
+    case 'secrets rewrap': {
+      parse(rest, []);
+      // One service after the other: each answers for its own data keys, and a failure names the service it stopped at.
+      const counts: Record<string, unknown> = {};
+      for (const [service, type] of Object.entries(SECRETS_REWRAP_COMMANDS)) counts[service] = await send(type, {});
+      return counts;
     }
     default:
       throw new UsageError(`unknown command: ${command.trim() || '(none)'}`);

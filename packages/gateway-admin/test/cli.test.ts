@@ -52,6 +52,18 @@ describe('gateway-admin', function () {
     assert.deepEqual(admin('rate', 'remove', id, '--mode', 'live', '--currency', 'EUR').out, { merchant_id: id, mode: 'live', currency: 'EUR', removed: true });
   });
 
+  it('when a test key is revealed, then it prints the key; a live key is refused (exit 1); secrets rewrap prints counts per service', () => {
+    const id = String(admin('merchant', 'create', '--name', 'Reveal Shop').out?.['merchant_id']);
+    const test = admin('key', 'create', id, '--mode', 'test').out;
+    assert.deepEqual(admin('key', 'reveal', String(test?.['key_id'])).out, test);
+    admin('merchant', 'approve-kyb', id);
+    const live = admin('key', 'reveal', String(admin('key', 'create', id, '--mode', 'live').out?.['key_id']));
+    assert.equal(live.code, 1);
+    assert.equal((JSON.parse(live.err.split('\n')[0] ?? '{}') as { error: string }).error, 'forbidden');
+    const counts = { data_keys: 1, rewrapped: 0 };
+    assert.deepEqual(admin('secrets', 'rewrap').out, { 'api-gateway': counts, 'acquirer-adapter': counts, 'webhook-dispatcher': counts });
+  });
+
   it('when a service refuses, then it exits 1 with a JSON error; on a usage error it exits 2', () => {
     const refused = admin('rate', 'set', `mer_${'z'.repeat(24)}`, '--mode', 'test', '--currency', 'TND', '--rate', '1');
     assert.equal(refused.code, 1);

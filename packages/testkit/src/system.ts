@@ -5,7 +5,7 @@
  * search them (for secrets that must never appear, say).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -73,6 +73,14 @@ export function cardKeys(): { privateJwk: string; publicJwk: string } {
 export function linkKeys(): { privateJwk: string; publicJwk: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519', AS_JWK);
   return { privateJwk: JSON.stringify(privateKey), publicJwk: JSON.stringify(publicKey) };
+}
+
+/** The services that keep secrets encrypted (D17), each given the system's SECRETS_KEK. */
+export const SECRET_KEEPERS: readonly ServiceProcess[] = ['api-gateway', 'acquirer-adapter', 'webhook-dispatcher'];
+
+/** A new random key-encryption key, in base64 as SECRETS_KEK takes it. */
+export function newSecretsKek(): string {
+  return randomBytes(32).toString('base64');
 }
 
 async function freePort(): Promise<number> {
@@ -143,6 +151,8 @@ export class TestSystem {
         SANDBOX_SLOW_DELAY_MS: '7000',
       },
     };
+    const kek = newSecretsKek();
+    for (const service of SECRET_KEEPERS) perService[service] = { ...perService[service], SECRETS_KEK: kek };
     const baseEnv: Record<string, string> = {
       AMQP_URL: env.amqpUrl,
       REDIS_URL: env.redisUrl,

@@ -99,6 +99,23 @@ export async function revokeKey(deps: AdminDeps, command: CommandRequest<'api_ke
   return { key_id: command.key_id, revoked: true };
 }
 
+/**
+ * `key reveal` (D12, INTERFACE 5.3): a test key's secret, shown again. A live
+ * key is never stored in a form that could be shown; a revoked key is not
+ * shown, it no longer works.
+ */
+export async function revealKey(deps: AdminDeps, command: CommandRequest<'api_key.reveal'>): Promise<CommandReply<'api_key.reveal'>> {
+  const key = await deps.merchants.findKey(command.key_id);
+  if (!key) throw new AppError('not-found', 'No such key.');
+  if (key.livemode) throw new AppError('forbidden', 'Live keys are shown only once, when created; create a new live key to replace a lost one.');
+  if (key.revoked) throw new AppError('forbidden', 'This key is revoked and can no longer be revealed.');
+  if (!key.secret_ciphertext) {
+    // Test keys made before D17 were stored only as a hash: nothing can recover them.
+    throw new AppError('forbidden', 'This test key was created before test keys were stored encrypted; only its hash is kept. Create a new test key and revoke this one.');
+  }
+  return { key_id: command.key_id, secret_key: await deps.merchants.decryptKey(command.key_id, key.secret_ciphertext) };
+}
+
 /** Per-merchant overrides of the three budgets (D12); replies with the budgets now in force. */
 export async function setLimits(deps: AdminDeps, command: CommandRequest<'limits.set'>, correlationId: string): Promise<CommandReply<'limits.set'>> {
   const given = { account: command.account, create: command.create, refund: command.refund };

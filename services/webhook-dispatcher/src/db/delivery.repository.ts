@@ -39,8 +39,12 @@ export interface DeliveryJob {
   manual: boolean;
   body: string;
   correlationId: string;
-  secret: string;
-  previousSecret: string | null;
+  /** The endpoint's account, which its secrets' ciphertexts are bound to. */
+  merchantId: string;
+  livemode: boolean;
+  /** The endpoint's secrets, encrypted (D17): decrypted only to sign. */
+  secretCiphertext: string;
+  previousSecretCiphertext: string | null;
   previousSecretExpiresAt: Date | null;
 }
 
@@ -75,8 +79,8 @@ const ROW_COLUMNS = `id, session_id, event_type, event_id, url, attempt_number, 
 
 /** The job columns of claimed attempts `d` (a CTE or table), joined to their event and endpoint. */
 const JOB_SELECT = `SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
-    d.attempt_number AS "attemptNumber", d.manual, e.body, e.correlation_id AS "correlationId", ep.secret, ep.previous_secret AS "previousSecret",
-    ep.previous_secret_expires_at AS "previousSecretExpiresAt"
+    d.attempt_number AS "attemptNumber", d.manual, e.body, e.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
+    ep.secret_ciphertext AS "secretCiphertext", ep.previous_secret_ciphertext AS "previousSecretCiphertext", ep.previous_secret_expires_at AS "previousSecretExpiresAt"
   FROM d JOIN events e ON e.id = d.event_id
   JOIN endpoints ep ON ep.merchant_id = d.merchant_id AND ep.livemode = d.livemode`;
 
@@ -116,8 +120,8 @@ export class DeliveryRepository {
          RETURNING *
        )
        SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
-         d.attempt_number AS "attemptNumber", d.manual, i.body, i.correlation_id AS "correlationId", ep.secret, ep.previous_secret AS "previousSecret",
-         ep.previous_secret_expires_at AS "previousSecretExpiresAt"
+         d.attempt_number AS "attemptNumber", d.manual, i.body, i.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
+         ep.secret_ciphertext AS "secretCiphertext", ep.previous_secret_ciphertext AS "previousSecretCiphertext", ep.previous_secret_expires_at AS "previousSecretExpiresAt"
        FROM d JOIN incoming i ON i.id = d.event_id
        JOIN endpoints ep ON ep.merchant_id = d.merchant_id AND ep.livemode = d.livemode`,
       values: [
