@@ -154,8 +154,8 @@ export const AuditEntry = Type.Object({
   actor_type: Type.Literal('operator'),
   /** The verified operator (the signature's subject). */
   actor_id: Type.String(),
-  /** The key the operator signed with. */
-  actor_key_id: Type.String(),
+  /** The key the operator signed with; null for actors who sign nothing. */
+  actor_key_id: Type.Union([Type.String(), Type.Null()]),
   /** The command type. */
   action: Type.String(),
   merchant_id: Type.Union([MerchantId, Type.Null()]),

@@ -1,5 +1,5 @@
 /** Wiring of the acquirer adapter: database, broker, command queue, outbox relay, reconciliation sweep, health. */
-import { CommandServer, OutboxRelay } from '@gateway/messaging';
+import { CommandServer, OperatorGuard, OutboxRelay } from '@gateway/messaging';
 import { parsePricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
@@ -43,7 +43,8 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
-  await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps), log, prefetch: config.commandPrefetch }));
+  const operators = new OperatorGuard({ service: 'acquirer-adapter', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
+  await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps), log, prefetch: config.commandPrefetch, operators }));
   const policy = reconcilePolicy(config);
   let stopping = false;
   const reconciliation = every(config.sweepIntervalSeconds, 'reconcile-orders', async () => void (await reconcileDueOrders(deps, policy, () => stopping)), log);
