@@ -64,12 +64,13 @@ export class OperatorGuard {
   }
 
   /**
-   * Records `envelope`, run for `operator`, in the audit log. The entry is
+   * Records `envelope`, run for `operator`, in the audit log; `merchantId` is
+   * the handler's word for a command that does not name its merchant. The entry is
    * written after the command's own transaction: were the process to die
    * between the two, the operator, who got no answer either, would see the
    * command time out.
    */
-  async record(envelope: Envelope, operator: VerifiedOperator, outcome: { ok: true; body: unknown } | { ok: false; problem: WireProblem }): Promise<void> {
+  async record(envelope: Envelope, operator: VerifiedOperator, outcome: { ok: true; body: unknown } | { ok: false; problem: WireProblem }, merchantId?: string): Promise<void> {
     const type = envelope.type as CommandType;
     const data = asRecord(envelope.data);
     const reply = outcome.ok ? asRecord(outcome.body) : {};
@@ -80,7 +81,7 @@ export class OperatorGuard {
       actor_id: operator.id,
       actor_key_id: operator.keyId,
       action: type,
-      merchant_id: idOf(data['merchant_id'] ?? reply['merchant_id']),
+      merchant_id: idOf(data['merchant_id'] ?? reply['merchant_id'] ?? merchantId),
       target: TARGET_FIELDS.map((field) => idOf(data[field] ?? reply[field])).find((id) => id !== null) ?? null,
       outcome: outcome.ok ? 'succeeded' : outcome.problem.code,
       detail: redacted(data, commands[type].request as Schema),

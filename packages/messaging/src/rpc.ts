@@ -212,6 +212,8 @@ export interface CommandMeta {
 export interface HandlerResult<C extends CommandType> {
   status?: number;
   body: CommandReply<C>;
+  /** For the audit log, of an operator command that names only what it acts on (a refund, a key): the merchant it belongs to. */
+  merchantId?: string;
 }
 
 export type CommandHandlers = {
@@ -278,21 +280,21 @@ export class CommandServer extends QueueConsumer {
     const type = envelope.type;
     const handler = isCommandType(type) ? this.options.handlers[type] : undefined;
     if (!handler || !isCommandType(type)) throw new Error(`no handler for command ${type}`);
-    if (!isOperatorCommand(type)) return this.runHandler(type, handler, envelope);
+    if (!isOperatorCommand(type)) return (await this.runHandler(type, handler, envelope)).reply;
     // The constructor refuses operator handlers without a guard.
     const guard = this.options.operators as OperatorGuard;
     const operator = await guard.admit(envelope, typeof signature === 'string' ? signature : undefined);
-    let reply: Reply;
+    let result: { reply: Reply; merchantId?: string };
     try {
-      reply = await this.runHandler(type, handler, envelope);
+      result = await this.runHandler(type, handler, envelope);
     } catch (err) {
-      reply = { ok: false, problem: this.toProblem(err, type) };
+      result = { reply: { ok: false, problem: this.toProblem(err, type) } };
     }
-    await guard.record(envelope, operator, reply);
-    return reply;
+    await guard.record(envelope, operator, result.reply, result.merchantId);
+    return result.reply;
   }
 
-  private async runHandler(type: CommandType, handler: NonNullable<CommandHandlers[CommandType]>, envelope: Envelope): Promise<Reply> {
+  private async runHandler(type: CommandType, handler: NonNullable<CommandHandlers[CommandType]>, envelope: Envelope): Promise<{ reply: Reply; merchantId?: string }> {
     try {
       checkCommandRequest(type, envelope.data);
     } catch (err) {
@@ -310,7 +312,7 @@ export class CommandServer extends QueueConsumer {
       }),
     );
     checkCommandReply(type, result.body);
-    return { ok: true, status: result.status ?? 200, body: result.body };
+    return { reply: { ok: true, status: result.status ?? 200, body: result.body }, ...(result.merchantId !== undefined && { merchantId: result.merchantId }) };
   }
 
   private toProblem(err: unknown, type: string | undefined): WireProblem {

@@ -47,7 +47,10 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     'merchant.suspend': async (command, meta) => ({ body: await setMerchantStatus(admin, command.merchant_id, 'suspended', meta.correlationId) }),
     'merchant.reactivate': async (command, meta) => ({ body: await setMerchantStatus(admin, command.merchant_id, 'active', meta.correlationId) }),
     'api_key.create': async (command) => ({ body: await createKey(admin, command) }),
-    'api_key.revoke': async (command, meta) => ({ body: await revokeKey(admin, command, meta.correlationId) }),
+    'api_key.revoke': async (command, meta) => {
+      const { revoked, merchantId } = await revokeKey(admin, command, meta.correlationId);
+      return { body: revoked, merchantId };
+    },
     'limits.set': async (command, meta) => ({ body: await setLimits(admin, command, meta.correlationId) }),
     'audit.list': async (query) => ({ body: { data: await auditLog.list(query) } }),
   };
