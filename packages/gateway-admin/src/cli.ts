@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { common, loadConfig, str } from '@gateway/config';
-import { Broker, OperatorSigner, RpcClient } from '@gateway/messaging';
+import { Broker, OperatorSigner, RpcClient, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import { runAdmin, USAGE, UsageError, type Send } from './admin.js';
@@ -39,7 +39,7 @@ async function operatorSigner(): Promise<OperatorSigner> {
     throw new OperatorKeyError(`${config.operatorKey ? 'OPERATOR_KEY' : 'OPERATOR_KEY_FILE'} does not hold a JWK (JSON)`);
   }
   try {
-    return await OperatorSigner.fromJwk(jwk as Parameters<typeof OperatorSigner.fromJwk>[0], config.operatorName);
+    return await OperatorSigner.fromJwk(jwk as JWK, config.operatorName);
   } catch (err) {
     throw new OperatorKeyError((err as Error).message);
   }

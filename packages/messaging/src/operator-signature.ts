@@ -10,6 +10,8 @@ import { createHash } from 'node:crypto';
 import { calculateJwkThumbprint, createLocalJWKSet, decodeProtectedHeader, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK } from 'jose';
 import type { Envelope } from '@gateway/contracts';
 
+export type { JWK } from 'jose';
+
 /** The message header the token travels in. */
 export const OPERATOR_SIGNATURE_HEADER = 'x-operator-signature';
 
@@ -80,9 +82,9 @@ export class OperatorSigner {
     return new OperatorSigner(await importJWK(jwk, ALG), jwk.kid, name || jwk.kid);
   }
 
-  /** The token that lets `envelope`, exactly as it is, run once within the next minute. */
-  async sign(envelope: Envelope): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
+  /** The token that lets `envelope`, exactly as it is, run once within the minute after `at` (now). */
+  async sign(envelope: Envelope, at: number = Date.now()): Promise<string> {
+    const now = Math.floor(at / 1000);
     return new SignJWT({ cmd: envelope.type, dig: envelopeDigest(envelope) })
       .setProtectedHeader({ alg: ALG, kid: this.keyId, typ: TOKEN_TYPE })
       .setJti(envelope.id)

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import type { SchemaOwner } from '@gateway/db';
 import { connect, type ConfirmChannel } from 'amqplib';
 import type { Envelope, ServiceName } from '@gateway/contracts';
-import { Broker, namesFor, OperatorSigner, RpcClient } from '@gateway/messaging';
+import { Broker, namesFor, OperatorSigner, RpcClient, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
 import { deleteBrokerObjects, EventCapture } from './broker.js';
@@ -378,7 +378,7 @@ export class TestSystem {
       const env = await testEnvironment();
       this.broker = new Broker({ url: env.amqpUrl, prefix: this.prefix, log: createLogger({ service: 'test', level: 'silent' }) });
       await this.broker.start();
-      const signer = await OperatorSigner.fromJwk(JSON.parse(this.operatorKey) as Parameters<typeof OperatorSigner.fromJwk>[0], TEST_OPERATOR);
+      const signer = await OperatorSigner.fromJwk(JSON.parse(this.operatorKey) as JWK, TEST_OPERATOR);
       this.rpc = await this.broker.register(new RpcClient(this.broker, 5_000, signer));
     }
     return this.rpc;
