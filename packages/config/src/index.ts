@@ -171,6 +171,8 @@ export interface PublicJwk {
 export function publicJwks(env: string): Setting<readonly PublicJwk[]> {
   return {
     env,
+    // Never echoed: what was pasted by mistake may be a private key.
+    secret: true,
     parse: (raw) => {
       let parsed: unknown;
       try {
