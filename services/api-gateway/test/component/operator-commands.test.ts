@@ -156,8 +156,9 @@ describe('Operator commands (D17)', function () {
     assert.equal(await refusals('missing', 'refund', 'refund.list_manual'), 1);
   });
 
-  it('when an operator approves KYB, sets a terminal and resolves a refund, then the audit log lists each, newest first, with the operator and no secret', async () => {
-    const merchant = await system.newMerchant({ limits: { account: 1000, create: 1000, refund: 1000 } });
+  it('when an operator approves KYB, sets a terminal, resolves a refund and resends a webhook, then the audit log lists each, newest first, with the operator and no secret', async () => {
+    // Webhooks to a port nobody listens on: their deliveries fail and can be resent.
+    const merchant = await system.newMerchant({ limits: { account: 1000, create: 1000, refund: 1000 }, webhookUrl: 'http://127.0.0.1:9/hooks' });
     const liveKey = await system.approveLive(merchant.merchantId, { terminal: true });
     const api = system.api(merchant.testKey);
     const created = await api.post<{ id: string; checkout_url: string }>('/gateway/sessions/', sessionRequest({ amount: '100.000' }));
@@ -180,9 +181,11 @@ describe('Operator commands (D17)', function () {
       [refundId, created.body.id, attempt?.id, merchant.merchantId],
     );
     await system.admin(['refund', 'resolve', refundId, '--as', 'succeeded']);
+    const [delivery] = await pollUntilRow('SELECT id FROM webhooks.deliveries WHERE merchant_id = $1 LIMIT 1', [merchant.merchantId]);
+    await system.admin(['webhook', 'resend', String(delivery?.id)]);
 
     // The entries arrive as events: wait for the last, then list them with the CLI, as an operator does.
-    await pollUntilRow(`SELECT 1 FROM api_gateway.audit_log WHERE merchant_id = $1 AND action = 'refund.resolve'`, [merchant.merchantId]);
+    await pollUntilRow(`SELECT 1 FROM api_gateway.audit_log WHERE merchant_id = $1 AND action = 'webhook.resend'`, [merchant.merchantId]);
     const listed = spawnSync(process.execPath, [`${repoRoot}packages/gateway-admin/bin/gateway-admin.js`, 'audit', 'list', '--merchant', merchant.merchantId], {
       env: { ...process.env, AMQP_URL: system.env['AMQP_URL'], BROKER_PREFIX: system.prefix, OPERATOR_KEY: system.operatorKey, OPERATOR_NAME: 'auditor' },
       encoding: 'utf8',
@@ -191,7 +194,7 @@ describe('Operator commands (D17)', function () {
     const entries = (JSON.parse(listed.stdout) as { data: AuditEntry[] }).data;
     assert.deepEqual(
       entries.map((e) => e.action),
-      ['refund.resolve', 'terminal.set', 'webhook_endpoint.provision', 'merchant.approve_kyb', 'limits.set', 'webhook_endpoint.provision', 'merchant.create'],
+      ['webhook.resend', 'refund.resolve', 'terminal.set', 'webhook_endpoint.provision', 'merchant.approve_kyb', 'limits.set', 'webhook_endpoint.provision', 'merchant.create'],
       'newest first',
     );
     for (const entry of entries) {
@@ -205,6 +208,7 @@ describe('Operator commands (D17)', function () {
     assert.deepEqual(byAction('terminal.set')?.detail, { merchant_id: merchant.merchantId, mode: 'live', user: LIVE_TERMINAL.user, password: '[redacted]', active: true });
     assert.deepEqual([byAction('terminal.set')?.service, byAction('refund.resolve')?.service], ['acquirer-adapter', 'refund']);
     assert.deepEqual([byAction('refund.resolve')?.target, byAction('refund.resolve')?.detail], [refundId, { refund_id: refundId, as: 'succeeded' }]);
+    assert.deepEqual([byAction('webhook.resend')?.target, byAction('webhook.resend')?.service], [delivery?.id, 'webhook-dispatcher']);
 
     const secrets = [LIVE_TERMINAL.password, liveKey, merchant.testKey, merchant.webhookSecret, JSON.parse(system.operatorKey).d as string];
     for (const secret of secrets) assert.equal(listed.stdout.includes(secret), false, 'a secret in the audit list');
