@@ -7,9 +7,11 @@
 //   card-public.jwk    its public half, checkout's CARD_ENCRYPTION_KEY
 //   secrets-kek        32 random bytes in base64, the SECRETS_KEK of api-gateway,
 //                      acquirer-adapter and webhook-dispatcher (D17)
+//   operator-private.jwk  Ed25519, the operator's key gateway-admin signs with (OPERATOR_KEY, D17)
+//   operator-public.jwk   its public half, OPERATOR_PUBLIC_KEYS of every service that runs operator commands
 // Existing keys are kept, so links, sealed card data and stored secrets survive a restart.
 // DEVELOPMENT ONLY: production keys come from Kubernetes Secrets (k8s/README.md).
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -24,15 +26,21 @@ function write(name, content, mode) {
   chmodSync(file, mode);
 }
 
-function pair(prefix, type, options) {
+/** The RFC 7638 thumbprint of an Ed25519 public JWK: the kid services know an operator's key by. */
+function thumbprint({ crv, kty, x }) {
+  return createHash('sha256').update(JSON.stringify({ crv, kty, x })).digest('base64url');
+}
+
+function pair(prefix, type, options, { named = false } = {}) {
   if (existsSync(path.join(dir, `${prefix}-private.jwk`)) && existsSync(path.join(dir, `${prefix}-public.jwk`))) {
     console.log(`dev-keys: ${prefix} key pair kept`);
     return;
   }
   // JWKs straight from the generator: exporting a key it has just made can deadlock Node 20.
   const { privateKey, publicKey } = generateKeyPairSync(type, { ...options, publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } });
-  write(`${prefix}-private.jwk`, JSON.stringify(privateKey), 0o400);
-  write(`${prefix}-public.jwk`, JSON.stringify(publicKey), 0o444);
+  const kid = named ? { kid: thumbprint(publicKey) } : {};
+  write(`${prefix}-private.jwk`, JSON.stringify({ ...privateKey, ...kid }), 0o400);
+  write(`${prefix}-public.jwk`, JSON.stringify({ ...publicKey, ...kid }), 0o444);
   console.log(`dev-keys: ${prefix} key pair written to ${dir}`);
 }
 
@@ -48,4 +56,5 @@ function kek(name) {
 
 pair('link', 'ed25519');
 pair('card', 'ec', { namedCurve: 'P-256' });
+pair('operator', 'ed25519', {}, { named: true });
 kek('secrets-kek');

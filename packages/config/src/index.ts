@@ -171,6 +171,44 @@ export function key256(env: string, opts: { optional?: boolean } = {}): Setting<
   };
 }
 
+/** A public Ed25519 key as a JWK, named by its `kid`. */
+export interface PublicJwk {
+  readonly kty: 'OKP';
+  readonly crv: 'Ed25519';
+  readonly x: string;
+  readonly kid: string;
+}
+
+/**
+ * Public Ed25519 JWKs: a JWKS (`{"keys":[…]}`), a JSON array of JWKs, or one
+ * JWK. Each must name itself (`kid`); a private key is refused, so that one
+ * pasted by mistake is not left in a ConfigMap.
+ */
+export function publicJwks(env: string): Setting<readonly PublicJwk[]> {
+  return {
+    env,
+    // Never echoed: what was pasted by mistake may be a private key.
+    secret: true,
+    parse: (raw) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        throw new Error('must be JSON: a JWKS, an array of JWKs or one JWK');
+      }
+      const keys: unknown[] = Array.isArray(parsed) ? parsed : Array.isArray((parsed as { keys?: unknown })?.keys) ? (parsed as { keys: unknown[] }).keys : [parsed];
+      if (keys.length === 0) throw new Error('must hold at least one key');
+      return keys.map((key, i) => {
+        const jwk = (key ?? {}) as Record<string, unknown>;
+        if (jwk['d'] !== undefined) throw new Error(`key ${i} is a private key: give only public keys`);
+        if (jwk['kty'] !== 'OKP' || jwk['crv'] !== 'Ed25519' || typeof jwk['x'] !== 'string') throw new Error(`key ${i} is not an Ed25519 public JWK`);
+        if (typeof jwk['kid'] !== 'string' || jwk['kid'] === '') throw new Error(`key ${i} has no kid`);
+        return { kty: 'OKP', crv: 'Ed25519', x: jwk['x'], kid: jwk['kid'] };
+      });
+    },
+  };
+}
+
 /**
  * D17: the key-encryption key that wraps the data keys of the services that
  * keep secrets (api-gateway, acquirer-adapter, webhook-dispatcher), and during
@@ -180,6 +218,14 @@ export function key256(env: string, opts: { optional?: boolean } = {}): Setting<
 export const secretsKeys = {
   secretsKek: key256('SECRETS_KEK'),
   secretsKekPrevious: key256('SECRETS_KEK_PREVIOUS', { optional: true }),
+};
+
+/**
+ * The operators' public keys (D17), required of every service that runs
+ * operator commands: with none, the service does not start.
+ */
+export const operatorSettings = {
+  operatorPublicKeys: publicJwks('OPERATOR_PUBLIC_KEYS'),
 };
 
 /**

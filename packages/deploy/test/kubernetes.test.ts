@@ -130,6 +130,14 @@ for (const overlay of OVERLAYS) {
         assert.deepEqual(ref('SECRETS_KEK_PREVIOUS'), { name: 'gateway-secrets-kek', key: 'SECRETS_KEK_PREVIOUS', optional: true }, name);
       }
     });
+
+    it('When a service runs operator commands, then it takes the operators\' public keys from the ConfigMap operator-public-keys (D17)', () => {
+      const deployments = byKind(objects, 'Deployment');
+      for (const name of ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher']) {
+        const env = ((deployments.get(name) as any).spec.template.spec.containers[0].env ?? []) as any[];
+        assert.deepEqual(env.find((e) => e.name === 'OPERATOR_PUBLIC_KEYS')?.valueFrom, { configMapKeyRef: { name: 'operator-public-keys', key: 'OPERATOR_PUBLIC_KEYS' } }, name);
+      }
+    });
   });
 }
 

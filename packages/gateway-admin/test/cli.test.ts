@@ -14,7 +14,7 @@ describe('gateway-admin', function () {
   });
 
   function admin(...args: string[]) {
-    const env = { ...process.env, AMQP_URL: system.env['AMQP_URL'], BROKER_PREFIX: system.prefix };
+    const env = { ...process.env, AMQP_URL: system.env['AMQP_URL'], BROKER_PREFIX: system.prefix, OPERATOR_KEY: system.operatorKey, OPERATOR_NAME: 'cli-operator' };
     const result = spawnSync(process.execPath, [`${repoRoot}packages/gateway-admin/bin/gateway-admin.js`, ...args], { env, encoding: 'utf8' });
     return { code: result.status, out: result.stdout ? (JSON.parse(result.stdout) as Record<string, string>) : undefined, err: result.stderr };
   }

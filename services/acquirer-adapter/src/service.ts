@@ -1,6 +1,6 @@
 /** Wiring of the acquirer adapter: database, broker, command queue, outbox relay, reconciliation sweep, health. */
 import type { Pool } from '@gateway/db';
-import { CommandServer, OutboxRelay } from '@gateway/messaging';
+import { CommandServer, OperatorGuard, OutboxRelay } from '@gateway/messaging';
 import { parsePricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
@@ -46,7 +46,8 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
-  await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps, secrets), log, prefetch: config.commandPrefetch }));
+  const operators = new OperatorGuard({ service: 'acquirer-adapter', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
+  await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps, secrets), log, prefetch: config.commandPrefetch, operators }));
   const policy = reconcilePolicy(config);
   let stopping = false;
   const reconciliation = every(config.sweepIntervalSeconds, 'reconcile-orders', async () => void (await reconcileDueOrders(deps, policy, () => stopping)), log);

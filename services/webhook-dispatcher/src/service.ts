@@ -1,6 +1,6 @@
-/** Wiring of the webhook dispatcher: database, broker, event intake, delivery, sweeps, commands, health. */
+/** Wiring of the webhook dispatcher: database, broker, event intake, delivery, sweeps, commands, outbox relay (the audit log's entries), health. */
 import type { Pool } from '@gateway/db';
-import { CommandServer, RpcClient } from '@gateway/messaging';
+import { CommandServer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { encryptPlaintextColumns, SecretBox } from '@gateway/secrets';
@@ -37,16 +37,19 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
   });
   const sweeper = new Sweeper(deliveries, dispatcher, config.sweepIntervalSeconds, log);
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
+  const relay = new OutboxRelay(broker, { pool, log });
   const enqueue = (jobs: Parameters<Dispatcher['enqueue']>[0]) => dispatcher.enqueue(jobs);
 
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(rpc);
+  await broker.register(relay);
   await broker.register(new WebhookEventsConsumer(broker, deliveries, enqueue, log, config.eventPrefetch));
   await broker.register(
     new CommandServer(broker, {
       service: 'webhook-dispatcher',
       log,
+      operators: new OperatorGuard({ service: 'webhook-dispatcher', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() }),
       handlers: dispatcherCommands({
         endpoints,
         deliveries,

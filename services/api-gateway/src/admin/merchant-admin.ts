@@ -88,15 +88,20 @@ export async function createKey(deps: AdminDeps, command: CommandRequest<'api_ke
   return { key_id: keyId, secret_key: secret };
 }
 
-export async function revokeKey(deps: AdminDeps, command: CommandRequest<'api_key.revoke'>, correlationId: string): Promise<CommandReply<'api_key.revoke'>> {
-  await deps.merchants.change(async (tx) => {
-    const merchantId = await deps.merchants.revokeKey(tx, command.key_id);
-    if (!merchantId) throw new AppError('not-found', 'No such active key.');
-    return { result: undefined, events: [eventEnvelope('api_key.revoked', { merchant_id: merchantId, key_id: command.key_id }, correlationId)] };
+/** Revokes a key; the answer, and the merchant the key was of (for the audit log). */
+export async function revokeKey(
+  deps: AdminDeps,
+  command: CommandRequest<'api_key.revoke'>,
+  correlationId: string,
+): Promise<{ revoked: CommandReply<'api_key.revoke'>; merchantId: string }> {
+  const merchantId = await deps.merchants.change(async (tx) => {
+    const owner = await deps.merchants.revokeKey(tx, command.key_id);
+    if (!owner) throw new AppError('not-found', 'No such active key.');
+    return { result: owner, events: [eventEnvelope('api_key.revoked', { merchant_id: owner, key_id: command.key_id }, correlationId)] };
   });
   deps.auth.forgetKey(command.key_id);
   deps.afterCommit();
-  return { key_id: command.key_id, revoked: true };
+  return { revoked: { key_id: command.key_id, revoked: true }, merchantId };
 }
 
 /**

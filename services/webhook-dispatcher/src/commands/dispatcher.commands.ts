@@ -11,7 +11,10 @@ export function dispatcherCommands(deps: EndpointDeps & HistoryDeps & ResendDeps
     'webhook_endpoint.provision': async (command) => ({ body: await provisionEndpoint(deps, command) }),
     'webhook_endpoint.set_url': async (command) => ({ body: await setWebhookUrl(deps, command) }),
     'webhook_endpoint.rotate_secret': async (command) => ({ body: await rotateWebhookSecret(deps, command) }),
-    'webhook.resend': async (command) => ({ body: await resendDelivery(deps, command) }),
+    'webhook.resend': async (command) => {
+      const { resent, merchantId } = await resendDelivery(deps, command);
+      return { body: resent, merchantId };
+    },
     'webhooks.secrets.rewrap': async () => ({ body: await deps.secrets.rewrap() }),
     'webhook.list': async (command) => ({ body: await listDeliveries(deps, command.context, command.query) }),
     'webhook.list_session': async (command) => ({ body: await listSessionDeliveries(deps, command.context, command.session_id, command.query) }),

@@ -208,21 +208,21 @@ export class DeliveryRepository {
 
   /**
    * A resend of the event of delivery `deliveryId`: a new attempt, numbered
-   * after the event's last, signed when sent with the current secret. Undefined
-   * when there is no such delivery.
+   * after the event's last, signed when sent with the current secret, and the
+   * merchant the event is of. Undefined when there is no such delivery.
    */
-  async resend(deliveryId: string): Promise<DeliveryJob | undefined> {
+  async resend(deliveryId: string): Promise<{ job: DeliveryJob; merchantId: string } | undefined> {
     return withTransaction(this.pool, async (tx) => {
       // Locking the event serialises resends of it, so attempt numbers stay unique.
-      const event = await tx.query<{ event_id: string; last: number }>(
-        `SELECT e.id AS event_id, (SELECT max(attempt_number) FROM deliveries WHERE event_id = e.id) AS last
+      const event = await tx.query<{ event_id: string; merchant_id: string; last: number }>(
+        `SELECT e.id AS event_id, e.merchant_id, (SELECT max(attempt_number) FROM deliveries WHERE event_id = e.id) AS last
          FROM events e WHERE e.id = (SELECT event_id FROM deliveries WHERE id = $1) FOR UPDATE`,
         [deliveryId],
       );
       const row = event.rows[0];
       if (!row) return undefined;
       const [job] = await this.insertAttempts(tx, [{ eventId: row.event_id, attemptNumber: row.last + 1, manual: true }]);
-      return job;
+      return job && { job, merchantId: row.merchant_id };
     });
   }
 
