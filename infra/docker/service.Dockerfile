@@ -35,7 +35,7 @@ RUN set -eu; \
     cp package.json package-lock.json /out/; \
     for dir in packages/* services/*; do mkdir -p "/out/$dir"; cp "$dir/package.json" "/out/$dir/"; done; \
     for dir in packages/*; do [ -d "$dir/dist/src" ] && cp -r "$dir/dist" "/out/$dir/"; done; \
-    cp -r packages/messaging/migrations /out/packages/messaging/; \
+    for dir in packages/*; do if [ -d "$dir/migrations" ]; then cp -r "$dir/migrations" "/out/$dir/"; fi; done; \
     for name in $services; do \
       cp -r "services/$name/dist" "/out/services/$name/"; \
       if [ -d "services/$name/migrations" ]; then cp -r "services/$name/migrations" "/out/services/$name/"; fi; \

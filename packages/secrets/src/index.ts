@@ -5,6 +5,15 @@
  * owning service's `data_keys` table; ciphertexts are versioned strings bound
  * to the table, column and row they belong to.
  */
+import { fileURLToPath } from 'node:url';
+import type { MigrationSource } from '@gateway/db';
+
 export { kekId, SecretsError } from './cipher.js';
 export { SecretBox, type KeyEncryptionKeys, type RewrapCounts } from './secret-box.js';
 export { encryptPlaintextColumns, type PlaintextColumn, type PlaintextColumns } from './plaintext-columns.js';
+
+/** The `data_keys` table of every service that keeps secrets, in its own schema. */
+export const secretsMigrations: MigrationSource = {
+  name: 'secrets',
+  dir: fileURLToPath(new URL('../../migrations', import.meta.url)),
+};

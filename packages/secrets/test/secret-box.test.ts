@@ -1,15 +1,14 @@
 /** The secret box and the data migration against the real PostgreSQL: one schema of its own per test. */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createPool, type Pool } from '@gateway/db';
 import { createTestDatabase, uniqueName, type TestDatabase } from '@gateway/testkit';
-import { encryptPlaintextColumns, kekId, SecretBox, SecretsError } from '../src/index.js';
+import { encryptPlaintextColumns, kekId, SecretBox, secretsMigrations, SecretsError } from '../src/index.js';
 
-const DATA_KEYS = `CREATE TABLE data_keys (
-  id text PRIMARY KEY, kek_id text NOT NULL, wrapped_key text NOT NULL, active boolean NOT NULL DEFAULT false,
-  created_at timestamptz NOT NULL DEFAULT now(), rewrapped_at timestamptz
-);
-CREATE UNIQUE INDEX data_keys_one_active ON data_keys (active) WHERE active;`;
+/** The table as the services' migrations make it. */
+const DATA_KEYS = readFileSync(join(secretsMigrations.dir, '001_data_keys.sql'), 'utf8');
 
 describe('secrets, secret box (PostgreSQL)', function () {
   this.timeout(30_000);

@@ -4,7 +4,7 @@ import { CommandServer, OperatorGuard, OutboxRelay } from '@gateway/messaging';
 import { parsePricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
-import { encryptPlaintextColumns, SecretBox } from '@gateway/secrets';
+import { encryptPlaintextColumns, SecretBox, secretsMigrations } from '@gateway/secrets';
 import { ClicToPayClient } from './acquirer/clictopay/clictopay.client.js';
 import { adapterCommands } from './commands/adapter.commands.js';
 import type { AdapterConfig } from './config.js';
@@ -19,7 +19,7 @@ export { loadAdapterConfig, type AdapterConfig } from './config.js';
 
 export const SCHEMA = 'acquirer';
 
-export const migrations = serviceMigrations('acquirer-adapter', import.meta.url);
+export const migrations = [...serviceMigrations('acquirer-adapter', import.meta.url), secretsMigrations];
 
 /** Starts the acquirer adapter; `stop` drains it. */
 export async function startAdapter(config: AdapterConfig, log: Logger): Promise<RunningService> {

@@ -2,7 +2,7 @@
 import { BroadcastListener, CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient, type CommandHandlers } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
-import { SecretBox } from '@gateway/secrets';
+import { SecretBox, secretsMigrations } from '@gateway/secrets';
 import { AuditLogRepository } from './audit/audit-log.repository.js';
 import { approveKyb, createKey, createMerchant, revealKey, revokeKey, setLimits, setMerchantStatus, type AdminDeps } from './admin/merchant-admin.js';
 import { Authenticator } from './auth/authenticator.js';
@@ -19,7 +19,7 @@ export { loadGatewayConfig, type GatewayConfig } from './config.js';
 
 export const SCHEMA = 'api_gateway';
 
-export const migrations = serviceMigrations('api-gateway', import.meta.url);
+export const migrations = [...serviceMigrations('api-gateway', import.meta.url), secretsMigrations];
 
 /** How long past the command deadline a request still holding its Idempotency-Key may be running (storing its answer). */
 const IDEMPOTENCY_CLAIM_MARGIN_MS = 10_000;

@@ -3,7 +3,7 @@ import type { Pool } from '@gateway/db';
 import { CommandServer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
-import { encryptPlaintextColumns, SecretBox } from '@gateway/secrets';
+import { encryptPlaintextColumns, SecretBox, secretsMigrations } from '@gateway/secrets';
 import { dispatcherCommands } from './commands/dispatcher.commands.js';
 import type { DispatcherConfig } from './config.js';
 import { DeliveryRepository } from './db/delivery.repository.js';
@@ -17,7 +17,7 @@ export { loadDispatcherConfig, type DispatcherConfig } from './config.js';
 
 export const SCHEMA = 'webhooks';
 
-export const migrations = serviceMigrations('webhook-dispatcher', import.meta.url);
+export const migrations = [...serviceMigrations('webhook-dispatcher', import.meta.url), secretsMigrations];
 
 export async function startDispatcher(config: DispatcherConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('webhook-dispatcher', SCHEMA, config, log);
