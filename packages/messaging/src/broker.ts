@@ -6,7 +6,7 @@
 import { connect, type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import type { Logger } from '@gateway/observability';
 import type { ServiceName } from '@gateway/contracts';
-import { assertTopology, namesFor, type Names } from './topology.js';
+import { assertTopology, ensureExchanges, namesFor, type Names } from './topology.js';
 
 export interface BrokerComponent {
   /** Opens channels and consumers on a fresh connection. */
@@ -43,6 +43,11 @@ export class Broker {
 
   get prefix(): string {
     return this.options.prefix;
+  }
+
+  /** The service this connection is of; undefined for a client such as the operator CLI. */
+  get service(): ServiceName | undefined {
+    return this.options.service;
   }
 
   get connected(): boolean {
@@ -110,6 +115,7 @@ export class Broker {
       connection.on('blocked', (reason: string) => this.options.log.warn({ reason }, 'broker blocked publishing'));
       connection.on('close', () => this.onClose(connection));
       if (this.options.service) {
+        await ensureExchanges(connection, this.options.prefix);
         const setup = await this.createChannel(connection);
         const { retiredEvents } = await assertTopology(setup, this.options.prefix, this.options.service);
         if (retiredEvents > 0) this.options.log.info({ events: retiredEvents }, 'deleted the event queue an earlier version left: this service subscribes to no event');
