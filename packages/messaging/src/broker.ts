@@ -114,8 +114,9 @@ export class Broker {
       connection.on('error', (err: Error) => this.options.log.warn({ err: err.message }, 'broker connection error'));
       connection.on('blocked', (reason: string) => this.options.log.warn({ reason }, 'broker blocked publishing'));
       connection.on('close', () => this.onClose(connection));
+      // Whatever attaches (a relay, a consumer's bindings) finds the exchanges there.
+      await ensureExchanges(connection, this.options.prefix);
       if (this.options.service) {
-        await ensureExchanges(connection, this.options.prefix);
         const setup = await this.createChannel(connection);
         const { retiredEvents } = await assertTopology(setup, this.options.prefix, this.options.service);
         if (retiredEvents > 0) this.options.log.info({ events: retiredEvents }, 'deleted the event queue an earlier version left: this service subscribes to no event');
