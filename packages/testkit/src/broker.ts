@@ -2,6 +2,7 @@
  * Watching the broker from a test: every event published under a prefix is
  * captured, so a test can assert what was announced, and how many times.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect, type ChannelModel } from 'amqplib';
 import type { Envelope } from '@gateway/contracts';
@@ -99,6 +100,16 @@ export async function deleteBrokerObjects(prefix: string, extraQueues: readonly 
   }
 }
 
+/**
+ * The users of the local broker still there: a test whose `before` hook failed
+ * may never shut its system down. They are deleted as the process exits (a
+ * broker in a container goes with its container).
+ */
+const usersLeftAtExit = new Set<string>();
+process.on('exit', () => {
+  if (usersLeftAtExit.size > 0) spawnSync('rabbitmqctl', deleteUsersCommand([...usersLeftAtExit]), { stdio: 'ignore', timeout: 30_000 });
+});
+
 /** The broker URL of each principal of a test system, as its own user. */
 export type BrokerUrls = Readonly<Record<BrokerPrincipal, string>>;
 
@@ -115,6 +126,7 @@ export async function createBrokerUsers(prefix: string): Promise<BrokerUrls> {
   const passwords = Object.fromEntries(BROKER_PRINCIPALS.map((principal) => [principal, randomBytes(16).toString('hex')])) as Record<BrokerPrincipal, string>;
   const { exchanges, permissions, topic_permissions } = definitionsDocument(prefix);
   await env.importBrokerDefinitions({ users: brokerUsers(prefix, passwords), exchanges, permissions, topic_permissions });
+  if (env.kind === 'local') usersLeftAtExit.add(prefix);
   return Object.fromEntries(
     BROKER_PRINCIPALS.map((principal) => {
       const url = new URL(env.amqpUrl);
@@ -130,8 +142,13 @@ export async function createBrokerUsers(prefix: string): Promise<BrokerUrls> {
  * `delete_user` per user: each rabbitmqctl call starts an Erlang VM (about a second).
  */
 export async function deleteBrokerUsers(prefix: string): Promise<void> {
-  const users = BROKER_PRINCIPALS.map((principal) => `<<"${brokerUser(prefix, principal)}">>`).join(',');
-  await (await testEnvironment()).brokerCtl(['eval', `[rabbit_auth_backend_internal:delete_user(U, <<"testkit">>) || U <- [${users}]].`]);
+  await (await testEnvironment()).brokerCtl(deleteUsersCommand([prefix]));
+  usersLeftAtExit.delete(prefix);
+}
+
+function deleteUsersCommand(prefixes: readonly string[]): string[] {
+  const users = prefixes.flatMap((prefix) => BROKER_PRINCIPALS.map((principal) => `<<"${brokerUser(prefix, principal)}">>`)).join(',');
+  return ['eval', `[rabbit_auth_backend_internal:delete_user(U, <<"testkit">>) || U <- [${users}]].`];
 }
 
 /**
