@@ -5,9 +5,13 @@
 //   link-public.jwk    its public half, checkout's LINK_VERIFY_KEY
 //   card-private.jwk   ECDH P-256, acquirer-adapter's CARD_DECRYPTION_KEY
 //   card-public.jwk    its public half, checkout's CARD_ENCRYPTION_KEY
-// Existing keys are kept, so links and sealed card data survive a restart.
+//   secrets-kek        32 random bytes in base64, the SECRETS_KEK of api-gateway,
+//                      acquirer-adapter and webhook-dispatcher (D17)
+//   operator-private.jwk  Ed25519, the operator's key gateway-admin signs with (OPERATOR_KEY, D17)
+//   operator-public.jwk   its public half, OPERATOR_PUBLIC_KEYS of every service that runs operator commands
+// Existing keys are kept, so links, sealed card data and stored secrets survive a restart.
 // DEVELOPMENT ONLY: production keys come from Kubernetes Secrets (k8s/README.md).
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -15,24 +19,42 @@ const dir = process.argv[2] ?? '/keys';
 const owner = Number(process.env.KEYS_UID ?? 1000); // the services' user in the image
 mkdirSync(dir, { recursive: true });
 
-function write(name, jwk, mode) {
+function write(name, content, mode) {
   const file = path.join(dir, name);
-  writeFileSync(file, JSON.stringify(jwk));
+  writeFileSync(file, content);
   if (process.getuid?.() === 0) chownSync(file, owner, owner);
   chmodSync(file, mode);
 }
 
-function pair(prefix, type, options) {
+/** The RFC 7638 thumbprint of an Ed25519 public JWK: the kid services know an operator's key by. */
+function thumbprint({ crv, kty, x }) {
+  return createHash('sha256').update(JSON.stringify({ crv, kty, x })).digest('base64url');
+}
+
+function pair(prefix, type, options, { named = false } = {}) {
   if (existsSync(path.join(dir, `${prefix}-private.jwk`)) && existsSync(path.join(dir, `${prefix}-public.jwk`))) {
     console.log(`dev-keys: ${prefix} key pair kept`);
     return;
   }
   // JWKs straight from the generator: exporting a key it has just made can deadlock Node 20.
   const { privateKey, publicKey } = generateKeyPairSync(type, { ...options, publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } });
-  write(`${prefix}-private.jwk`, privateKey, 0o400);
-  write(`${prefix}-public.jwk`, publicKey, 0o444);
+  const kid = named ? { kid: thumbprint(publicKey) } : {};
+  write(`${prefix}-private.jwk`, JSON.stringify({ ...privateKey, ...kid }), 0o400);
+  write(`${prefix}-public.jwk`, JSON.stringify({ ...publicKey, ...kid }), 0o444);
   console.log(`dev-keys: ${prefix} key pair written to ${dir}`);
+}
+
+/** The key-encryption key: with another one, the secrets already stored could not be read. */
+function kek(name) {
+  if (existsSync(path.join(dir, name))) {
+    console.log(`dev-keys: ${name} kept`);
+    return;
+  }
+  write(name, randomBytes(32).toString('base64'), 0o400);
+  console.log(`dev-keys: ${name} written to ${dir}`);
 }
 
 pair('link', 'ed25519');
 pair('card', 'ec', { namedCurve: 'P-256' });
+pair('operator', 'ed25519', {}, { named: true });
+kek('secrets-kek');

@@ -11,7 +11,7 @@
 //   npm run bench -- --only refund-open-rate,create-open-rate --refund-rate 50
 //   npm run bench -- --profile         also CPU-profile the gateway and the session service
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,15 +89,20 @@ for (const { name } of services.filter((service) => service.schema)) {
 const AS_JWK = { publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } };
 const links = generateKeyPairSync('ed25519', AS_JWK);
 const cards = generateKeyPairSync('ec', { namedCurve: 'P-256', ...AS_JWK });
+// The seeding below sends operator commands (D17): signed with this run's operator key.
+const operator = generateKeyPairSync('ed25519', AS_JWK);
+const operatorKid = `${prefix}-operator`;
 const jwk = (key) => JSON.stringify(key);
+// The benchmark's database is its own: a key of its own encrypts its secrets (D17).
+const secretsKek = randomBytes(32).toString('base64');
 const ownEnv = {
   session: { LINK_SIGNING_KEY: jwk(links.privateKey) },
   checkout: { LINK_VERIFY_KEY: jwk(links.publicKey), CARD_ENCRYPTION_KEY: jwk(cards.publicKey) },
-  'acquirer-adapter': { CARD_DECRYPTION_KEY: jwk(cards.privateKey), ACQUIRER_TEST_URL: 'http://127.0.0.1:18186/payment/rest/' },
+  'acquirer-adapter': { CARD_DECRYPTION_KEY: jwk(cards.privateKey), ACQUIRER_TEST_URL: 'http://127.0.0.1:18186/payment/rest/', SECRETS_KEK: secretsKek },
   'epg-sandbox': { SANDBOX_PUBLIC_URL: 'http://127.0.0.1:18186' },
-  'api-gateway': { CHECKOUT_UPSTREAM_URL: 'http://127.0.0.1:18181' },
+  'api-gateway': { CHECKOUT_UPSTREAM_URL: 'http://127.0.0.1:18181', SECRETS_KEK: secretsKek },
   // The benchmark's receivers listen on loopback.
-  'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true' },
+  'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true', SECRETS_KEK: secretsKek },
 };
 const children = [];
 for (const { name, port, profiled, schema } of services) {
@@ -113,6 +118,7 @@ for (const { name, port, profiled, schema } of services) {
       RATE_LIMIT_KEY_PREFIX: prefix,
       PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      OPERATOR_PUBLIC_KEYS: jwk({ ...operator.publicKey, kid: operatorKid }),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -143,11 +149,11 @@ for (const { name, port } of services) {
 }
 
 // Merchants with limits far above what this machine can serve.
-const { Broker, RpcClient } = await import('@gateway/messaging');
+const { Broker, OperatorSigner, RpcClient } = await import('@gateway/messaging');
 const { createLogger } = await import('@gateway/observability');
 const broker = new Broker({ url: amqpUrl, prefix, log: createLogger({ service: 'bench', level: 'silent' }) });
 await broker.start();
-const rpc = await broker.register(new RpcClient(broker, 10_000));
+const rpc = await broker.register(new RpcClient(broker, 10_000, await OperatorSigner.fromJwk({ ...operator.privateKey, kid: operatorKid }, 'bench')));
 const keys = [];
 const merchantIds = [];
 for (let i = 0; i < Number(args.merchants); i += 1) {

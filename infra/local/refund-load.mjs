@@ -11,7 +11,7 @@ import { HttpClient, openLoad, quantile } from './open-load.mjs';
 const CARD = new URLSearchParams({ card_number: '4242424242424242', expiry: '12/34', cvc: '123', cardholder_name: 'Bench Buyer' }).toString();
 
 /**
- * Pays `count` sessions, spread over the merchants' `keys`; resolves with { key, id } of each.
+ * Pays `count` sessions, spread over the merchants' `keys`; resolves with { key, id, refunded } of each.
  * @param {{ baseUrl: string, checkoutUrl: string, keys: string[], count: number }} options
  */
 export async function paidSessions({ baseUrl, checkoutUrl, keys, count }) {
@@ -32,7 +32,8 @@ export async function paidSessions({ baseUrl, checkoutUrl, keys, count }) {
     await pages.exchange({ method: 'GET', path: pagePath });
     const answer = await pages.exchange({ method: 'POST', path: `${pagePath}/pay`, body: CARD, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     if (answer.status !== 303 && answer.status !== 200) throw new Error(`pay answered ${answer.status}`);
-    paid.push({ key, id: session.id });
+    // What the bench has refunded of it so far, kept across runs: each run's reads are checked against every refund answered before.
+    paid.push({ key, id: session.id, refunded: new Big(0) });
   };
   for (let i = 0; i < count; i += 10) await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => payOne(i + j)));
   api.close();
@@ -46,7 +47,6 @@ export async function paidSessions({ baseUrl, checkoutUrl, keys, count }) {
  * reads missed a refund already answered.
  */
 export async function refundLoad({ baseUrl, sessions, rate, seconds }) {
-  const refunded = new Map(sessions.map(({ id }) => [id, new Big(0)]));
   const reader = new HttpClient(baseUrl);
   const reads = [];
   let stale = 0;
@@ -65,8 +65,8 @@ export async function refundLoad({ baseUrl, sessions, rate, seconds }) {
         body: JSON.stringify({ refund_type: 'PARTIAL', amount: '1.000', reason: 'bench' }),
         onAnswer: (status) => {
           if (status !== 200) return;
-          refunded.set(target.id, refunded.get(target.id).plus('1.000'));
-          const expected = refunded.get(target.id);
+          target.refunded = target.refunded.plus('1.000');
+          const expected = target.refunded;
           reads.push(
             reader.exchange({ method: 'GET', path: `/api/v1/gateway/sessions/${target.id}/`, headers: { authorization: target.key } }).then((read) => {
               if (read.status !== 200 || new Big(JSON.parse(read.text).amount_refunded).lt(expected)) stale += 1;

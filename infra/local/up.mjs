@@ -5,10 +5,11 @@
 //      and every service's migrations; the RabbitMQ definitions;
 //   3. every service as a child process (logs in .local/logs/<service>.log);
 //   4. a demo merchant, seeded once and kept in .local/demo-merchant.json, whose
-//      keys are printed with the URLs.
+//      keys are printed with the URLs, with gateway-admin signing as the local
+//      operator (its key made once, .local/operator-key.jwk).
 // Ctrl-C (SIGINT) or SIGTERM stops every service gracefully.
 import { spawn, spawnSync } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -117,14 +118,34 @@ if (!existsSync(cardKeysFile) || JSON.parse(readFileSync(cardKeysFile, 'utf8')).
 }
 const cardKeys = JSON.parse(readFileSync(cardKeysFile, 'utf8'));
 
+// The key-encryption key of the secrets the services keep (D17), made once and kept:
+// with another one, the secrets already stored could not be read.
+const kekFile = path.join(local, 'secrets-kek');
+if (!existsSync(kekFile)) writeFileSync(kekFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+const secretsKek = readFileSync(kekFile, 'utf8').trim();
+// Operator commands are signed (D17): gateway-admin signs with this machine's operator
+// key, which every service that runs operator commands knows by its public half.
+const operatorKeyFile = path.join(local, 'operator-key.jwk');
+if (!existsSync(operatorKeyFile)) {
+  const { privateKey } = generateKeyPairSync('ed25519', AS_JWK);
+  // The kid is the RFC 7638 thumbprint of the public key, as `gateway-admin operator keygen` names keys.
+  const kid = createHash('sha256').update(JSON.stringify({ crv: privateKey.crv, kty: privateKey.kty, x: privateKey.x })).digest('base64url');
+  writeFileSync(operatorKeyFile, JSON.stringify({ ...privateKey, kid }), { mode: 0o600 });
+}
+const { kty, crv, x, kid } = JSON.parse(readFileSync(operatorKeyFile, 'utf8'));
+const operatorPublicKey = { kty, crv, x, kid };
+const adminEnv = { ...process.env, AMQP_URL: amqpUrlOf('gateway-admin'), OPERATOR_KEY_FILE: process.env.OPERATOR_KEY_FILE ?? operatorKeyFile };
+
 // A local run is for development: webhooks may go to receivers on this machine (D11's
 // address rule is lifted unless the environment says otherwise).
-const sharedEnv = { WEBHOOK_ALLOW_PRIVATE: 'true', ...process.env, PUBLIC_BASE_URL: publicBaseUrl };
+const sharedEnv = { WEBHOOK_ALLOW_PRIVATE: 'true', ...process.env, PUBLIC_BASE_URL: publicBaseUrl, OPERATOR_PUBLIC_KEYS: process.env.OPERATOR_PUBLIC_KEYS ?? JSON.stringify(operatorPublicKey) };
 /** What each service alone is given: its keys. */
 const ownEnv = {
   session: { LINK_SIGNING_KEY: JSON.stringify(linkKeys.private) },
   checkout: { LINK_VERIFY_KEY: JSON.stringify(linkKeys.public), CARD_ENCRYPTION_KEY: JSON.stringify(cardKeys.public) },
-  'acquirer-adapter': { CARD_DECRYPTION_KEY: JSON.stringify(cardKeys.private) },
+  'acquirer-adapter': { CARD_DECRYPTION_KEY: JSON.stringify(cardKeys.private), SECRETS_KEK: secretsKek },
+  'api-gateway': { SECRETS_KEK: secretsKek },
+  'webhook-dispatcher': { SECRETS_KEK: secretsKek },
 };
 
 step('services');
@@ -181,10 +202,7 @@ if (demo) {
 }
 if (!demo) {
   const admin = path.join(root, 'node_modules', '.bin', 'gateway-admin');
-  const created = spawnSync(admin, ['merchant', 'create', '--name', 'Demo Shop', '--order-prefix', 'DMO'], {
-    env: { ...process.env, AMQP_URL: amqpUrlOf('gateway-admin') },
-    encoding: 'utf8',
-  });
+  const created = spawnSync(admin, ['merchant', 'create', '--name', 'Demo Shop', '--order-prefix', 'DMO'], { env: adminEnv, encoding: 'utf8' });
   if (created.status !== 0) {
     console.error(created.stderr);
     stopAll(1);
@@ -214,6 +232,9 @@ Try:
 
 Open the checkout_url it answers and pay with 4242 4242 4242 4242, any future
 expiry, any security code (the page lists every test card).
+
+Operator commands are signed with this machine's operator key (.local/operator-key.jwk):
+  OPERATOR_KEY_FILE=.local/operator-key.jwk OPERATOR_NAME=$USER npx gateway-admin audit list
 
 Ctrl-C stops everything.`);
 }

@@ -155,6 +155,79 @@ export function oneOf<T extends string>(env: string, values: readonly T[], fallb
   );
 }
 
+/** A 32-byte key given in base64 (`openssl rand -base64 32`); optional ones read as undefined when unset. */
+export function key256(env: string): Setting<Buffer>;
+export function key256(env: string, opts: { optional: true }): Setting<Buffer | undefined>;
+export function key256(env: string, opts: { optional?: boolean } = {}): Setting<Buffer | undefined> {
+  return {
+    env,
+    secret: true,
+    parse: (raw) => {
+      const key = /^[A-Za-z0-9+/]+={0,2}$/.test(raw.trim()) ? Buffer.from(raw.trim(), 'base64') : Buffer.alloc(0);
+      if (key.length !== 32) throw new Error('must be 32 random bytes in base64 (openssl rand -base64 32)');
+      return key;
+    },
+    ...(opts.optional && { fallback: () => undefined }),
+  };
+}
+
+/** A public Ed25519 key as a JWK, named by its `kid`. */
+export interface PublicJwk {
+  readonly kty: 'OKP';
+  readonly crv: 'Ed25519';
+  readonly x: string;
+  readonly kid: string;
+}
+
+/**
+ * Public Ed25519 JWKs: a JWKS (`{"keys":[…]}`), a JSON array of JWKs, or one
+ * JWK. Each must name itself (`kid`); a private key is refused, so that one
+ * pasted by mistake is not left in a ConfigMap.
+ */
+export function publicJwks(env: string): Setting<readonly PublicJwk[]> {
+  return {
+    env,
+    // Never echoed: what was pasted by mistake may be a private key.
+    secret: true,
+    parse: (raw) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        throw new Error('must be JSON: a JWKS, an array of JWKs or one JWK');
+      }
+      const keys: unknown[] = Array.isArray(parsed) ? parsed : Array.isArray((parsed as { keys?: unknown })?.keys) ? (parsed as { keys: unknown[] }).keys : [parsed];
+      if (keys.length === 0) throw new Error('must hold at least one key');
+      return keys.map((key, i) => {
+        const jwk = (key ?? {}) as Record<string, unknown>;
+        if (jwk['d'] !== undefined) throw new Error(`key ${i} is a private key: give only public keys`);
+        if (jwk['kty'] !== 'OKP' || jwk['crv'] !== 'Ed25519' || typeof jwk['x'] !== 'string') throw new Error(`key ${i} is not an Ed25519 public JWK`);
+        if (typeof jwk['kid'] !== 'string' || jwk['kid'] === '') throw new Error(`key ${i} has no kid`);
+        return { kty: 'OKP', crv: 'Ed25519', x: jwk['x'], kid: jwk['kid'] };
+      });
+    },
+  };
+}
+
+/**
+ * D17: the key-encryption key that wraps the data keys of the services that
+ * keep secrets (api-gateway, acquirer-adapter, webhook-dispatcher), and during
+ * its rotation the key it replaces, so data keys still wrapped under that one
+ * open until `gateway-admin secrets rewrap` has run.
+ */
+export const secretsKeys = {
+  secretsKek: key256('SECRETS_KEK'),
+  secretsKekPrevious: key256('SECRETS_KEK_PREVIOUS', { optional: true }),
+};
+
+/**
+ * The operators' public keys (D17), required of every service that runs
+ * operator commands: with none, the service does not start.
+ */
+export const operatorSettings = {
+  operatorPublicKeys: publicJwks('OPERATOR_PUBLIC_KEYS'),
+};
+
 /**
  * The least time between two claim rounds of a service's outbox relay: under
  * load the events of that many milliseconds leave in one round (two database

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { bool, ConfigError, int, intList, loadConfig, str, sweepInterval, url } from '@gateway/config';
+import { bool, ConfigError, int, intList, loadConfig, publicJwks, secretsKeys, str, sweepInterval, url } from '@gateway/config';
 
 describe('configuration', () => {
   const spec = {
@@ -35,6 +35,57 @@ describe('configuration', () => {
     assert.equal(loadConfig(sweep, {}).every, 30);
     for (const bad of ['0', '61', '90', '7200', '1.5', 'often']) {
       assert.throws(() => loadConfig(sweep, { SWEEP_INTERVAL_SECONDS: bad }), ConfigError, bad);
+    }
+  });
+
+  it('when SECRETS_KEK is missing or not 32 bytes of base64, then the start is refused with a clear message that never echoes the value', () => {
+    assert.throws(() => loadConfig(secretsKeys, {}), /SECRETS_KEK is required/);
+    const short = Buffer.alloc(16, 7).toString('base64');
+    assert.throws(
+      () => loadConfig(secretsKeys, { SECRETS_KEK: short, SECRETS_KEK_PREVIOUS: 'not base64!' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.deepEqual(err.problems, [
+          'SECRETS_KEK: must be 32 random bytes in base64 (openssl rand -base64 32)',
+          'SECRETS_KEK_PREVIOUS: must be 32 random bytes in base64 (openssl rand -base64 32)',
+        ]);
+        assert.equal(err.message.includes(short), false);
+        return true;
+      },
+    );
+    const kek = Buffer.alloc(32, 9);
+    const config = loadConfig(secretsKeys, { SECRETS_KEK: kek.toString('base64') });
+    assert.deepEqual([config.secretsKek, config.secretsKekPrevious], [kek, undefined]);
+  });
+});
+
+describe('public JWKs (OPERATOR_PUBLIC_KEYS)', () => {
+  const spec = { keys: publicJwks('KEYS') };
+  // RFC 8037's example Ed25519 key pair.
+  const key = { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: 'op-1' };
+  const privateHalf = 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A';
+
+  it('when a JWKS, an array of JWKs or one JWK is given, then every key is read, named by its kid', () => {
+    const other = { ...key, kid: 'op-2' };
+    assert.deepEqual(loadConfig(spec, { KEYS: JSON.stringify({ keys: [key, other] }) }).keys, [key, other]);
+    assert.deepEqual(loadConfig(spec, { KEYS: JSON.stringify([key]) }).keys, [key]);
+    assert.deepEqual(loadConfig(spec, { KEYS: JSON.stringify({ ...key, use: 'sig' }) }).keys, [key]);
+  });
+
+  it('when none is given, or a key is private, unnamed or not Ed25519, then loading fails, never echoing the value', () => {
+    assert.throws(() => loadConfig(spec, {}), /KEYS is required/);
+    for (const [raw, problem] of [
+      ['{"keys":[]}', /at least one key/],
+      [JSON.stringify({ ...key, d: privateHalf }), /private key/],
+      [JSON.stringify({ ...key, kid: undefined }), /no kid/],
+      [JSON.stringify({ ...key, crv: 'P-256' }), /not an Ed25519 public JWK/],
+      ['not json', /must be JSON/],
+    ] as const) {
+      assert.throws(
+        () => loadConfig(spec, { KEYS: raw }),
+        (err: unknown) => err instanceof ConfigError && problem.test(err.message) && !err.message.includes(privateHalf),
+        raw,
+      );
     }
   });
 });

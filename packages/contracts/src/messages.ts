@@ -144,6 +144,34 @@ export const ManualRefund = Type.Object({
 });
 export type ManualRefund = Static<typeof ManualRefund>;
 
+/**
+ * One entry of the audit log (D14, D15, D17): who did what to which merchant,
+ * with what outcome, never a secret. Operators are the only actors today; the
+ * dashboard and the operations console add theirs.
+ */
+export const AuditEntry = Type.Object({
+  audit_id: Type.String(),
+  actor_type: Type.Literal('operator'),
+  /** The verified operator (the signature's subject). */
+  actor_id: Type.String(),
+  /** The key the operator signed with; null for actors who sign nothing. */
+  actor_key_id: Type.Union([Type.String(), Type.Null()]),
+  /** The command type. */
+  action: Type.String(),
+  merchant_id: Type.Union([MerchantId, Type.Null()]),
+  /** What the action was on, within the merchant (a key, a refund, a delivery), when not the merchant itself. */
+  target: Type.Union([Type.String(), Type.Null()]),
+  /** `succeeded`, or the code of the problem it was refused with. */
+  outcome: Type.String(),
+  /** The command's data, secrets left out. */
+  detail: Type.Record(Type.String(), Type.Unknown()),
+  /** The service that ran the command. */
+  service: Type.String(),
+  correlation_id: Type.String(),
+  at: DateTime,
+});
+export type AuditEntry = Static<typeof AuditEntry>;
+
 /** The longest 3-D Secure answer (PaRes) passed on: signed XML, compressed and base64-encoded, it can run to tens of KiB. */
 const PA_RES_MAX_LENGTH = 48 * 1024;
 
@@ -155,10 +183,24 @@ interface CommandContract {
   readonly request: TSchema;
   /** Schema of the reply body when the command succeeds. */
   readonly reply: TSchema;
+  /**
+   * Sent by an operator (gateway-admin, D13): the service runs it only when it
+   * carries a valid operator signature (D17), and records it in the audit log.
+   */
+  readonly operator?: true;
 }
 
 const MerchantRef = Type.Object({ merchant_id: MerchantId });
 const Secret = (prefix: string) => Type.String({ pattern: `^${prefix}` });
+
+/** `<schema>.secrets.rewrap`: one service's data keys, re-wrapped; how many it has and how many were under another KEK. */
+const SecretsRewrap = <S extends ServiceName>(service: S) =>
+  ({
+    operator: true,
+    service,
+    request: Type.Object({}),
+    reply: Type.Object({ data_keys: Type.Integer({ minimum: 0 }), rewrapped: Type.Integer({ minimum: 0 }) }),
+  }) as const;
 
 export const commands = {
   // API calls, sent by the gateway
@@ -222,17 +264,20 @@ export const commands = {
 
   // operator commands, sent by gateway-admin (D13)
   'terminal.set': {
+    operator: true,
     service: 'acquirer-adapter',
     request: Type.Object({
       merchant_id: MerchantId,
       mode: Type.Literal('live'),
       user: Type.String({ minLength: 1, maxLength: 100 }),
-      password: Type.String({ minLength: 1, maxLength: 200 }),
+      /** writeOnly: a secret, never shown back (the audit log leaves it out). */
+      password: Type.String({ minLength: 1, maxLength: 200, writeOnly: true }),
       active: Type.Boolean(),
     }),
     reply: Type.Object({ merchant_id: MerchantId, mode: Type.Literal('live'), user: Type.String(), active: Type.Boolean() }),
   },
   'fees.set': {
+    operator: true,
     service: 'acquirer-adapter',
     request: Type.Object({ merchant_id: MerchantId, percent: Type.String(), fixed: Type.String() }),
     reply: Type.Object({ merchant_id: MerchantId, percent: DecimalString, fixed: DecimalString }),
@@ -278,16 +323,19 @@ export const commands = {
   },
   // operator commands (D13)
   'refund.list_manual': {
+    operator: true,
     service: 'refund',
     request: Type.Object({}),
     reply: Type.Object({ data: Type.Array(ManualRefund) }),
   },
   'refund.resolve': {
+    operator: true,
     service: 'refund',
     request: Type.Object({ refund_id: Type.String({ minLength: 1, maxLength: 64 }), as: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]) }),
     reply: Type.Object({ refund_id: Type.String(), status: Type.Union([Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]) }),
   },
   'merchant.create': {
+    operator: true,
     service: 'api-gateway',
     request: Type.Object({
       name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -296,23 +344,27 @@ export const commands = {
     reply: Type.Object({ merchant_id: MerchantId, order_prefix: Type.String(), test_secret_key: Secret('sk_test_') }),
   },
   'merchant.approve_kyb': {
+    operator: true,
     service: 'api-gateway',
     request: MerchantRef,
     reply: Type.Object({ merchant_id: MerchantId, live_secret_key: Secret('sk_live_') }),
   },
-  'merchant.suspend': { service: 'api-gateway', request: MerchantRef, reply: Type.Object({ merchant_id: MerchantId, status: Type.String() }) },
-  'merchant.reactivate': { service: 'api-gateway', request: MerchantRef, reply: Type.Object({ merchant_id: MerchantId, status: Type.String() }) },
+  'merchant.suspend': { operator: true, service: 'api-gateway', request: MerchantRef, reply: Type.Object({ merchant_id: MerchantId, status: Type.String() }) },
+  'merchant.reactivate': { operator: true, service: 'api-gateway', request: MerchantRef, reply: Type.Object({ merchant_id: MerchantId, status: Type.String() }) },
   'api_key.create': {
+    operator: true,
     service: 'api-gateway',
     request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
     reply: Type.Object({ key_id: Type.String(), secret_key: Secret('sk_') }),
   },
   'api_key.revoke': {
+    operator: true,
     service: 'api-gateway',
     request: Type.Object({ key_id: Type.String() }),
     reply: Type.Object({ key_id: Type.String(), revoked: Type.Boolean() }),
   },
   'limits.set': {
+    operator: true,
     service: 'api-gateway',
     request: Type.Object({
       merchant_id: MerchantId,
@@ -324,40 +376,74 @@ export const commands = {
     reply: Type.Object({ merchant_id: MerchantId, mode: Mode, account: Type.Integer(), create: Type.Integer(), refund: Type.Integer() }),
   },
   'rate.set': {
+    operator: true,
     service: 'session',
     request: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String(), rate: Type.String() }),
     reply: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String(), rate: Type.String() }),
   },
   'rate.remove': {
+    operator: true,
     service: 'session',
     request: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String() }),
     reply: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String(), removed: Type.Boolean() }),
   },
   'webhook_endpoint.provision': {
+    operator: true,
     service: 'webhook-dispatcher',
     request: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.Optional(Type.String()) }),
     reply: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.String(), webhook_secret: Secret('whsec_') }),
   },
   'webhook_endpoint.set_url': {
+    operator: true,
     service: 'webhook-dispatcher',
     request: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.String() }),
     reply: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.String() }),
   },
   'webhook_endpoint.rotate_secret': {
+    operator: true,
     service: 'webhook-dispatcher',
     request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
     reply: Type.Object({ merchant_id: MerchantId, mode: Mode, webhook_secret: Secret('whsec_'), previous_secret_expires_at: DateTime }),
   },
   'webhook.resend': {
+    operator: true,
     service: 'webhook-dispatcher',
     request: Type.Object({ delivery_id: Type.String({ minLength: 1, maxLength: 64 }) }),
     reply: Type.Object({ delivery_id: Type.String({ pattern: '^whd_' }) }),
   },
+  // secrets at rest (D17): a test key shown again; each owning service's data keys re-wrapped under the current KEK
+  'api_key.reveal': {
+    operator: true,
+    service: 'api-gateway',
+    request: Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    reply: Type.Object({ key_id: Type.String(), secret_key: Secret('sk_test_') }),
+  },
+  'api_gateway.secrets.rewrap': SecretsRewrap('api-gateway'),
+  'acquirer.secrets.rewrap': SecretsRewrap('acquirer-adapter'),
+  'webhooks.secrets.rewrap': SecretsRewrap('webhook-dispatcher'),
+  'audit.list': {
+    operator: true,
+    service: 'api-gateway',
+    request: Type.Object({ merchant_id: Type.Optional(MerchantId), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) }),
+    reply: Type.Object({ data: Type.Array(AuditEntry) }),
+  },
 } as const satisfies Record<string, CommandContract>;
+
+/** The services that keep secrets encrypted (D17), and the command that re-wraps each one's data keys. */
+export const SECRETS_REWRAP_COMMANDS = {
+  'api-gateway': 'api_gateway.secrets.rewrap',
+  'acquirer-adapter': 'acquirer.secrets.rewrap',
+  'webhook-dispatcher': 'webhooks.secrets.rewrap',
+} as const satisfies Partial<Record<ServiceName, CommandType>>;
 
 export type CommandType = keyof typeof commands;
 export type CommandRequest<C extends CommandType> = Static<(typeof commands)[C]['request']>;
 export type CommandReply<C extends CommandType> = Static<(typeof commands)[C]['reply']>;
+
+/** True for the commands only an operator may send: signed, checked and audited (D17). */
+export function isOperatorCommand(type: CommandType): boolean {
+  return (commands[type] as CommandContract).operator === true;
+}
 
 // ---------------------------------------------------------------- events
 
@@ -432,6 +518,8 @@ export const events = {
   'merchant.created': Type.Object({ merchant_id: MerchantId, name: Type.String(), order_prefix: Type.String() }),
   'merchant.updated': MerchantChanged,
   'api_key.revoked': Type.Object({ merchant_id: MerchantId, key_id: Type.String() }),
+  /** An operator command a service ran, for the audit log the api-gateway keeps. */
+  'audit.recorded': AuditEntry,
 } as const satisfies Record<string, TSchema>;
 
 export type EventType = keyof typeof events;
@@ -462,7 +550,7 @@ export interface ServiceTopology {
 
 /** Which service listens to what. Every service also has a command queue. */
 export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
-  'api-gateway': { events: [], broadcasts: ['merchant.updated', 'api_key.revoked'] },
+  'api-gateway': { events: ['audit.recorded'], broadcasts: ['merchant.updated', 'api_key.revoked'] },
   session: { events: ['payment.approved', 'payment.declined', 'refund.created', 'refund.updated'], broadcasts: [] },
   checkout: { events: [], broadcasts: [] },
   'acquirer-adapter': { events: [], broadcasts: [] },

@@ -116,8 +116,26 @@ for (const overlay of OVERLAYS) {
       assert.equal(byKind(objects, 'Secret').size, 0, 'no Secret values in the manifests');
       for (const deployment of byKind(objects, 'Deployment').values() as Iterable<any>) {
         for (const env of deployment.spec.template.spec.containers[0].env ?? []) {
-          if (/URL$|KEY$|PASSWORD$|SECRET$|TERMINALS$/.test(env.name)) assert.ok(env.valueFrom?.secretKeyRef, `${deployment.metadata.name}: ${env.name} from a Secret`);
+          if (/URL$|KEY$|KEK$|KEK_PREVIOUS$|PASSWORD$|SECRET$|TERMINALS$/.test(env.name)) assert.ok(env.valueFrom?.secretKeyRef, `${deployment.metadata.name}: ${env.name} from a Secret`);
         }
+      }
+    });
+
+    it('When a service keeps secrets (D17), then its Deployment reads SECRETS_KEK, and optionally SECRETS_KEK_PREVIOUS, from Secret gateway-secrets-kek', () => {
+      const deployments = byKind(objects, 'Deployment');
+      for (const name of ['api-gateway', 'acquirer-adapter', 'webhook-dispatcher']) {
+        const env = (deployments.get(name) as any).spec.template.spec.containers[0].env as any[];
+        const ref = (variable: string) => env.find((e) => e.name === variable)?.valueFrom?.secretKeyRef;
+        assert.deepEqual(ref('SECRETS_KEK'), { name: 'gateway-secrets-kek', key: 'SECRETS_KEK' }, name);
+        assert.deepEqual(ref('SECRETS_KEK_PREVIOUS'), { name: 'gateway-secrets-kek', key: 'SECRETS_KEK_PREVIOUS', optional: true }, name);
+      }
+    });
+
+    it('When a service runs operator commands, then it takes the operators\' public keys from the ConfigMap operator-public-keys (D17)', () => {
+      const deployments = byKind(objects, 'Deployment');
+      for (const name of ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher']) {
+        const env = ((deployments.get(name) as any).spec.template.spec.containers[0].env ?? []) as any[];
+        assert.deepEqual(env.find((e) => e.name === 'OPERATOR_PUBLIC_KEYS')?.valueFrom, { configMapKeyRef: { name: 'operator-public-keys', key: 'OPERATOR_PUBLIC_KEYS' } }, name);
       }
     });
   });

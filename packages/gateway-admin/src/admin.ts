@@ -1,10 +1,11 @@
 /**
  * gateway-admin (DECISIONS D13): operator commands. Each is one or more
- * commands on the broker to the services that own the data; the CLI never
- * touches a database.
+ * commands on the broker to the services that own the data, signed with the
+ * operator's key (D17); the CLI never touches a database.
  */
 import { parseArgs } from 'node:util';
-import type { CommandReply, CommandRequest, CommandType, Mode } from '@gateway/contracts';
+import { SECRETS_REWRAP_COMMANDS, type CommandReply, type CommandRequest, type CommandType, type Mode } from '@gateway/contracts';
+import { generateOperatorKey } from '@gateway/messaging';
 
 /** Sends one command and resolves with its reply body. */
 export type Send = <C extends CommandType>(type: C, data: CommandRequest<C>) => Promise<CommandReply<C>>;
@@ -22,6 +23,7 @@ export const USAGE = `usage: gateway-admin <command>
   merchant suspend MERCHANT_ID | merchant reactivate MERCHANT_ID
   key create MERCHANT_ID --mode test|live
   key revoke KEY_ID
+  key reveal KEY_ID                 (test keys only)
   rate set MERCHANT_ID --mode test|live --currency C --rate R
   rate remove MERCHANT_ID --mode test|live --currency C
   limits set MERCHANT_ID --mode test|live [--account N] [--create N] [--refund N]
@@ -31,7 +33,15 @@ export const USAGE = `usage: gateway-admin <command>
   webhook rotate-secret MERCHANT_ID --mode test|live
   webhook resend DELIVERY_ID
   refund list-manual
-  refund resolve REFUND_ID --as succeeded|failed`;
+  refund resolve REFUND_ID --as succeeded|failed
+  secrets rewrap                    (after deploying a new SECRETS_KEK with the old one as SECRETS_KEK_PREVIOUS)
+  audit list [--merchant MERCHANT_ID] [--limit N]
+  operator keygen
+
+Operator commands are signed: set OPERATOR_KEY (a private JWK) or OPERATOR_KEY_FILE
+(a file holding one), and OPERATOR_NAME (who you are; the key's kid by default).
+\`operator keygen\` prints a new key pair; its public_jwk goes into the services'
+OPERATOR_PUBLIC_KEYS.`;
 
 type Options = Record<string, string | undefined>;
 
@@ -114,6 +124,8 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
     }
     case 'key revoke':
       return send('api_key.revoke', { key_id: one(parse(rest, []).positionals, 'KEY_ID') });
+    case 'key reveal':
+      return send('api_key.reveal', { key_id: one(parse(rest, []).positionals, 'KEY_ID') });
     case 'rate set': {
       const { positionals, values } = parse(rest, ['mode', 'currency', 'rate']);
       return send('rate.set', { merchant_id: one(positionals, 'MERCHANT_ID'), mode: mode(values), currency: required(values, 'currency'), rate: required(values, 'rate') });
@@ -166,6 +178,29 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
       const as = required(values, 'as');
       if (as !== 'succeeded' && as !== 'failed') throw new UsageError('--as must be succeeded or failed');
       return send('refund.resolve', { refund_id: one(positionals, 'REFUND_ID'), as });
+    }
+    case 'secrets rewrap': {
+      parse(rest, []);
+      // One service after the other: each answers for its own data keys, and a failure names the service it stopped at.
+      const counts: Record<string, unknown> = {};
+      for (const [service, type] of Object.entries(SECRETS_REWRAP_COMMANDS)) counts[service] = await send(type, {});
+      return counts;
+    }
+    case 'audit list': {
+      const { positionals, values } = parse(rest, ['merchant', 'limit']);
+      if (positionals.length > 0) throw new UsageError('audit list takes only options');
+      const limit = values['limit'];
+      if (limit !== undefined && !(/^[1-9]\d{0,2}$/.test(limit) && Number(limit) <= 500)) throw new UsageError('--limit must be a whole number from 1 to 500');
+      return send('audit.list', {
+        ...(values['merchant'] !== undefined && { merchant_id: values['merchant'] }),
+        ...(limit !== undefined && { limit: Number(limit) }),
+      });
+    }
+    case 'operator keygen': {
+      if (parse(rest, []).positionals.length > 0) throw new UsageError('operator keygen takes nothing');
+      // Made here, never sent anywhere: no broker needed.
+      const { privateJwk, publicJwk } = await generateOperatorKey();
+      return { kid: publicJwk.kid, private_jwk: privateJwk, public_jwk: publicJwk };
     }
     default:
       throw new UsageError(`unknown command: ${command.trim() || '(none)'}`);

@@ -14,7 +14,7 @@ describe('gateway-admin', function () {
   });
 
   function admin(...args: string[]) {
-    const env = { ...process.env, AMQP_URL: system.env['AMQP_URL'], BROKER_PREFIX: system.prefix };
+    const env = { ...process.env, AMQP_URL: system.env['AMQP_URL'], BROKER_PREFIX: system.prefix, OPERATOR_KEY: system.operatorKey, OPERATOR_NAME: 'cli-operator' };
     const result = spawnSync(process.execPath, [`${repoRoot}packages/gateway-admin/bin/gateway-admin.js`, ...args], { env, encoding: 'utf8' });
     return { code: result.status, out: result.stdout ? (JSON.parse(result.stdout) as Record<string, string>) : undefined, err: result.stderr };
   }
@@ -50,6 +50,18 @@ describe('gateway-admin', function () {
     assert.deepEqual(admin('limits', 'set', id, '--mode', 'test', '--create', '7').out, { merchant_id: id, mode: 'test', account: 10, create: 7, refund: 2 });
     assert.deepEqual(admin('rate', 'set', id, '--mode', 'live', '--currency', 'eur', '--rate', '3.3').out, { merchant_id: id, mode: 'live', currency: 'EUR', rate: '3.300000' });
     assert.deepEqual(admin('rate', 'remove', id, '--mode', 'live', '--currency', 'EUR').out, { merchant_id: id, mode: 'live', currency: 'EUR', removed: true });
+  });
+
+  it('when a test key is revealed, then it prints the key; a live key is refused (exit 1); secrets rewrap prints counts per service', () => {
+    const id = String(admin('merchant', 'create', '--name', 'Reveal Shop').out?.['merchant_id']);
+    const test = admin('key', 'create', id, '--mode', 'test').out;
+    assert.deepEqual(admin('key', 'reveal', String(test?.['key_id'])).out, test);
+    admin('merchant', 'approve-kyb', id);
+    const live = admin('key', 'reveal', String(admin('key', 'create', id, '--mode', 'live').out?.['key_id']));
+    assert.equal(live.code, 1);
+    assert.equal((JSON.parse(live.err.split('\n')[0] ?? '{}') as { error: string }).error, 'forbidden');
+    const counts = { data_keys: 1, rewrapped: 0 };
+    assert.deepEqual(admin('secrets', 'rewrap').out, { 'api-gateway': counts, 'acquirer-adapter': counts, 'webhook-dispatcher': counts });
   });
 
   it('when a service refuses, then it exits 1 with a JSON error; on a usage error it exits 2', () => {

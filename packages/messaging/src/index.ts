@@ -5,12 +5,14 @@ export * from './rpc.js';
 export * from './outbox.js';
 export * from './consumer.js';
 export * from './queue-consumer.js';
+export * from './operator-signature.js';
+export * from './operator-guard.js';
 export { eventsHandled } from './metrics.js';
 
 import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@gateway/db';
 
-/** The outbox and inbox tables every service schema carries. */
+/** The outbox, inbox and spent operator command tables every service schema carries. */
 export const messagingMigrations: MigrationSource = {
   name: 'messaging',
   dir: fileURLToPath(new URL('../../migrations', import.meta.url)),

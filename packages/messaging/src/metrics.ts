@@ -36,3 +36,9 @@ export function problemOutcome(problem: WireProblem): 'problem_4xx' | 'problem_5
 export function commandLabel(type: string | undefined): string {
   return type && isCommandType(type) ? type : 'unknown';
 }
+
+export const operatorCommandsRefused = counter(
+  'gateway_operator_commands_refused_total',
+  'Operator commands refused before any handler ran (D17), by command type and reason (missing, malformed, unknown-key, bad-signature, expired, wrong-command, altered, replayed).',
+  ['command', 'reason'],
+);

@@ -12,6 +12,7 @@ import {
   commands,
   ContractViolation,
   isCommandType,
+  isOperatorCommand,
   newId,
   type CommandReply,
   type CommandRequest,
@@ -24,6 +25,8 @@ import { currentCorrelationId, describeError, secondsSince, withCorrelation, typ
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
 import { commandLabel, problemOutcome, rpcClientDuration, rpcServerDuration } from './metrics.js';
+import type { OperatorGuard } from './operator-guard.js';
+import { OPERATOR_SIGNATURE_HEADER, type OperatorSigner } from './operator-signature.js';
 import { QueueConsumer, settle } from './queue-consumer.js';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';
@@ -67,6 +70,8 @@ export class RpcClient implements BrokerComponent {
   constructor(
     private readonly broker: Broker,
     private readonly defaultTimeoutMs: number,
+    /** gateway-admin's (and tests'): signs every operator command this client sends (D17). */
+    private readonly operatorSigner?: OperatorSigner,
   ) {}
 
   async attach(connection: ChannelModel): Promise<void> {
@@ -151,6 +156,8 @@ export class RpcClient implements BrokerComponent {
       correlation_id: options.correlationId ?? currentCorrelationId() ?? randomUUID(),
       data,
     };
+    const headers: Record<string, unknown> = { [DEADLINE_HEADER]: deadline };
+    if (this.operatorSigner && isOperatorCommand(type)) headers[OPERATOR_SIGNATURE_HEADER] = await this.operatorSigner.sign(envelope);
     const remaining = Math.max(1, deadline - Date.now());
     return new Promise<Reply>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -166,7 +173,7 @@ export class RpcClient implements BrokerComponent {
         // A command nobody took before its deadline is worthless: let the broker drop it.
         expiration: String(remaining),
         mandatory: true,
-        headers: { [DEADLINE_HEADER]: deadline },
+        headers,
       });
     });
   }
@@ -205,6 +212,8 @@ export interface CommandMeta {
 export interface HandlerResult<C extends CommandType> {
   status?: number;
   body: CommandReply<C>;
+  /** For the audit log, of an operator command that names only what it acts on (a refund, a key): the merchant it belongs to. */
+  merchantId?: string;
 }
 
 export type CommandHandlers = {
@@ -216,6 +225,8 @@ export interface CommandServerOptions {
   handlers: CommandHandlers;
   log: Logger;
   prefetch?: number;
+  /** Checks and records operator commands (D17); required when `handlers` serve any. */
+  operators?: OperatorGuard;
 }
 
 /** Serves a service's command queue: validates, runs the handler, replies, acks. */
@@ -225,6 +236,9 @@ export class CommandServer extends QueueConsumer {
     private readonly options: CommandServerOptions,
   ) {
     super(broker, options.prefetch ?? 64);
+    // Fail closed: a service must never run operator commands it cannot check.
+    const unguarded = Object.keys(options.handlers).filter((type) => isCommandType(type) && isOperatorCommand(type));
+    if (unguarded.length > 0 && !options.operators) throw new Error(`${options.service} serves operator commands (${unguarded.join(', ')}) without an operator guard`);
   }
 
   protected async prepare(): Promise<string> {
@@ -244,7 +258,7 @@ export class CommandServer extends QueueConsumer {
     }
     try {
       const envelope = decodeEnvelope(msg.content);
-      reply = await this.run(envelope);
+      reply = await this.run(envelope, msg.properties.headers?.[OPERATOR_SIGNATURE_HEADER]);
     } catch (err) {
       reply = { ok: false, problem: this.toProblem(err, msg.properties.type as string | undefined) };
     }
@@ -262,10 +276,25 @@ export class CommandServer extends QueueConsumer {
     settle(() => channel.ack(msg));
   }
 
-  private async run(envelope: Envelope): Promise<Reply> {
+  private async run(envelope: Envelope, signature: unknown): Promise<Reply> {
     const type = envelope.type;
     const handler = isCommandType(type) ? this.options.handlers[type] : undefined;
     if (!handler || !isCommandType(type)) throw new Error(`no handler for command ${type}`);
+    if (!isOperatorCommand(type)) return (await this.runHandler(type, handler, envelope)).reply;
+    // The constructor refuses operator handlers without a guard.
+    const guard = this.options.operators as OperatorGuard;
+    const operator = await guard.admit(envelope, typeof signature === 'string' ? signature : undefined);
+    let result: { reply: Reply; merchantId?: string };
+    try {
+      result = await this.runHandler(type, handler, envelope);
+    } catch (err) {
+      result = { reply: { ok: false, problem: this.toProblem(err, type) } };
+    }
+    await guard.record(envelope, operator, result.reply, result.merchantId);
+    return result.reply;
+  }
+
+  private async runHandler(type: CommandType, handler: NonNullable<CommandHandlers[CommandType]>, envelope: Envelope): Promise<{ reply: Reply; merchantId?: string }> {
     try {
       checkCommandRequest(type, envelope.data);
     } catch (err) {
@@ -283,7 +312,7 @@ export class CommandServer extends QueueConsumer {
       }),
     );
     checkCommandReply(type, result.body);
-    return { ok: true, status: result.status ?? 200, body: result.body };
+    return { reply: { ok: true, status: result.status ?? 200, body: result.body }, ...(result.merchantId !== undefined && { merchantId: result.merchantId }) };
   }
 
   private toProblem(err: unknown, type: string | undefined): WireProblem {

@@ -1,6 +1,7 @@
 /**
  * Names and arguments of every exchange and queue, derived from one prefix so
- * that several systems (or test runs) can share one broker.
+ * that several systems (or test runs) can share one broker, and each broker
+ * user's permissions on them, derived from the same topology.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Channel, ChannelModel } from 'amqplib';
@@ -16,7 +17,7 @@ export interface Names {
   readonly deadLetter: string;
   commandQueue(service: ServiceName): string;
   eventQueue(service: ServiceName): string;
-  /** The exclusive queue of one replica's broadcast subscription (unique per connection). */
+  /** A fresh name for one replica's exclusive broadcast queue, in the service's own namespace. */
   broadcastQueue(service: ServiceName): string;
 }
 
@@ -157,6 +158,7 @@ export async function ensureExchanges(connection: ChannelModel, prefix: string):
 /** Who connects to the broker: each service, and the operators' CLI. */
 export type BrokerPrincipal = ServiceName | 'gateway-admin';
 
+/** Every principal, in the order the definitions list them. */
 export const BROKER_PRINCIPALS: readonly BrokerPrincipal[] = [...(Object.keys(topology) as ServiceName[]), 'gateway-admin'];
 
 /** The broker user of `principal`. Users belong to the whole broker, not to a prefix, so the name carries the prefix. */

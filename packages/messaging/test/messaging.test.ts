@@ -16,7 +16,11 @@ import {
   EventConsumer,
   eventEnvelope,
   messagingMigrations,
+  generateOperatorKey,
   namesFor,
+  OPERATOR_SIGNATURE_HEADER,
+  OperatorGuard,
+  OperatorSigner,
   OutboxRelay,
   RpcClient,
   RpcTimeoutError,
@@ -136,13 +140,20 @@ describe('messaging', function () {
       },
     };
 
+    // rate.set is an operator command: the server checks, the clients sign (D17).
+    let operators: OperatorGuard;
+    let signer: OperatorSigner;
+
     before(async () => {
+      const key = await generateOperatorKey();
+      operators = new OperatorGuard({ service: 'session', publicKeys: [key.publicJwk], pool, log });
+      signer = await OperatorSigner.fromJwk(key.privateJwk);
       server = newBroker('session');
       await server.start();
-      await server.register(new CommandServer(server, { service: 'session', handlers, log }));
+      await server.register(new CommandServer(server, { service: 'session', handlers, log, operators }));
       client = new Broker({ url: amqpUrl, prefix: server.prefix, log });
       await client.start();
-      rpc = await client.register(new RpcClient(client, 2_000));
+      rpc = await client.register(new RpcClient(client, 2_000, signer));
     });
     after(async () => {
       await client?.stop();
@@ -157,7 +168,7 @@ describe('messaging', function () {
 
     it('when a call is made before its client has attached to the broker (a process just started), then it waits for the channel and is answered', async () => {
       const late = new Broker({ url: amqpUrl, prefix: server.prefix, log });
-      const early = new RpcClient(late, 3_000);
+      const early = new RpcClient(late, 3_000, signer);
       try {
         const answer = early.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '3.4' });
         await late.start();
@@ -203,7 +214,11 @@ describe('messaging', function () {
         });
         const before = calls;
         const envelope = { id: 'cmd_1', type: 'rate.set', version: 1, occurred_at: new Date().toISOString(), correlation_id: 'c', data: { merchant_id: 42 } };
-        channel.sendToQueue(server.names.commandQueue('session'), Buffer.from(JSON.stringify(envelope)), { replyTo: queue, correlationId: 'x1' });
+        channel.sendToQueue(server.names.commandQueue('session'), Buffer.from(JSON.stringify(envelope)), {
+          replyTo: queue,
+          correlationId: 'x1',
+          headers: { [OPERATOR_SIGNATURE_HEADER]: await signer.sign(envelope) },
+        });
         const reply = (await got) as { ok: boolean; problem: { code: string; errors: { field: string }[] } };
         assert.equal(reply.ok, false);
         assert.equal(reply.problem.code, 'validation-error');
@@ -228,7 +243,7 @@ describe('messaging', function () {
       await assert.rejects(rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '1' }, { timeoutMs: 200 }), RpcTimeoutError);
       await new Promise((resolve) => setTimeout(resolve, 300));
       await revived.start();
-      await revived.register(new CommandServer(revived, { service: 'session', handlers, log }));
+      await revived.register(new CommandServer(revived, { service: 'session', handlers, log, operators }));
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(calls, before);
       const reply = await rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '1' });

@@ -13,6 +13,8 @@ interface CatalogueEntry {
 
 export const catalogue = {
   unauthorized: { status: 401, title: 'Unauthorized', detail: 'Invalid or expired API key.' },
+  /** D17: an operator command without a valid operator signature; the detail says what was wrong with it. */
+  'operator-unauthorized': { status: 401, title: 'Operator Unauthorized', detail: 'The operator command does not carry a valid operator signature.' },
   forbidden: { status: 403, title: 'Forbidden', detail: 'This account is not allowed to perform this request.' },
   'not-found': { status: 404, title: 'Not Found', detail: 'The requested resource does not exist.' },
   'method-not-allowed': { status: 405, title: 'Method Not Allowed', detail: 'This method is not allowed on this resource.' },

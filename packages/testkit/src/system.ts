@@ -5,7 +5,7 @@
  * search them (for secrets that must never appear, say).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import type { SchemaOwner } from '@gateway/db';
 import { connect, type ConfirmChannel } from 'amqplib';
 import type { Envelope, ServiceName } from '@gateway/contracts';
-import { Broker, namesFor, RpcClient } from '@gateway/messaging';
+import { Broker, namesFor, OperatorSigner, RpcClient, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
 import { createBrokerUsers, deleteBrokerObjects, deleteBrokerUsers, EventCapture, type BrokerUrls } from './broker.js';
@@ -75,6 +75,23 @@ export function linkKeys(): { privateJwk: string; publicJwk: string } {
   return { privateJwk: JSON.stringify(privateKey), publicJwk: JSON.stringify(publicKey) };
 }
 
+/** The services that keep secrets encrypted (D17), each given the system's SECRETS_KEK. */
+export const SECRET_KEEPERS: readonly ServiceProcess[] = ['api-gateway', 'acquirer-adapter', 'webhook-dispatcher'];
+
+/** A new random key-encryption key, in base64 as SECRETS_KEK takes it. */
+export function newSecretsKek(): string {
+  return randomBytes(32).toString('base64');
+}
+
+/** The operator identity system.admin() and system.send() sign as. */
+export const TEST_OPERATOR = 'test-operator';
+
+/** An operator's key pair (D17): the private JWK gateway-admin signs with, the public one every service checks. */
+export function operatorKeys(kid: string): { privateJwk: string; publicJwk: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519', AS_JWK);
+  return { privateJwk: JSON.stringify({ ...privateKey, kid }), publicJwk: JSON.stringify({ ...publicKey, kid }) };
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -106,7 +123,9 @@ export class TestSystem {
     readonly env: Record<string, string>,
     private readonly options: SystemOptions,
     /** The settings each service gets of its own (its keys, its neighbours' addresses, its broker user). */
-    private readonly perService: Partial<Record<ServiceProcess, Record<string, string>>> = {},
+    private readonly perService: Partial<Record<ServiceProcess, Record<string, string>>>,
+    /** The private JWK system.admin() and system.send() sign with; a gateway-admin process takes it as OPERATOR_KEY. */
+    readonly operatorKey: string,
     /** Each service's broker URL as its own user, and the operators' (gateway-admin). */
     readonly brokerUrls: BrokerUrls,
   ) {}
@@ -125,6 +144,7 @@ export class TestSystem {
     const sandboxUrl = `http://127.0.0.1:${ports.get('epg-sandbox') ?? 0}`;
     const keys = linkKeys();
     const cards = cardKeys();
+    const operator = operatorKeys(`${prefix}-operator`);
     const perService: Partial<Record<ServiceProcess, Record<string, string>>> = {
       'api-gateway': { AMQP_URL: brokerUrls['api-gateway'], CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.get('checkout') ?? 0}` },
       // Test receivers listen on loopback; the SSRF tests turn the address rule back on.
@@ -147,6 +167,8 @@ export class TestSystem {
         SANDBOX_SLOW_DELAY_MS: '7000',
       },
     };
+    const kek = newSecretsKek();
+    for (const service of SECRET_KEEPERS) perService[service] = { ...perService[service], SECRETS_KEK: kek };
     const baseEnv: Record<string, string> = {
       // The operators' user: what gateway-admin run against this system connects as. Each service has its own (above).
       AMQP_URL: brokerUrls['gateway-admin'],
@@ -157,9 +179,10 @@ export class TestSystem {
       LOG_LEVEL: 'info',
       RPC_TIMEOUT_MS: '3000',
       SHUTDOWN_TIMEOUT_MS: '5000',
+      OPERATOR_PUBLIC_KEYS: operator.publicJwk,
       ...options.env,
     };
-    const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, brokerUrls);
+    const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, operator.privateJwk, brokerUrls);
     for (const [service, port] of ports) system.ports.set(service, port);
     await Promise.all(services.map((service) => system.startService(service)));
     return system;
@@ -287,7 +310,7 @@ export class TestSystem {
     return counts;
   }
 
-  /** Sends one command over the broker, as gateway-admin does. */
+  /** Sends one command over the broker, as gateway-admin does (an operator command signed with this system's operator key). */
   async send<T = Record<string, unknown>>(type: Parameters<RpcClient['call']>[0], data: unknown): Promise<T> {
     const rpc = await this.rpcClient();
     return (await rpc.call(type, data as never)).body as T;
@@ -339,7 +362,7 @@ export class TestSystem {
   /**
    * Puts the command `envelope` on `service`'s queue `times` times, with no
    * one waiting for the reply: what the broker does when the replica handling
-   * it dies before acking, and another takes it again.
+   * it dies before acking, and another takes it again. Raw: nothing signs it.
    */
   async deliverCommand(service: ServiceName, envelope: Envelope, times: number): Promise<void> {
     await this.publishConfirmed(async (channel) => {
@@ -369,7 +392,8 @@ export class TestSystem {
     if (!this.rpc) {
       this.broker = new Broker({ url: this.brokerUrls['gateway-admin'], prefix: this.prefix, log: createLogger({ service: 'test', level: 'silent' }) });
       await this.broker.start();
-      this.rpc = await this.broker.register(new RpcClient(this.broker, 5_000));
+      const signer = await OperatorSigner.fromJwk(JSON.parse(this.operatorKey) as JWK, TEST_OPERATOR);
+      this.rpc = await this.broker.register(new RpcClient(this.broker, 5_000, signer));
     }
     return this.rpc;
   }

@@ -1,8 +1,10 @@
 /** The acquirer adapter's settings, read and checked before it starts. */
-import { common, ConfigError, int, loadConfig, outboxGatherMs, str, sweepInterval, url } from '@gateway/config';
+import { common, ConfigError, int, loadConfig, operatorSettings, outboxGatherMs, secretsKeys, str, sweepInterval, url } from '@gateway/config';
 
 export const adapterSettings = {
   ...common,
+  ...secretsKeys,
+  ...operatorSettings,
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   port: int('PORT', 8083, { min: 0, max: 65535 }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),

@@ -1,14 +1,16 @@
 /** Wiring of the acquirer adapter: database, broker, command queue, outbox relay, reconciliation sweep, health. */
-import { CommandServer, OutboxRelay } from '@gateway/messaging';
+import type { Pool } from '@gateway/db';
+import { CommandServer, OperatorGuard, OutboxRelay } from '@gateway/messaging';
 import { parsePricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { encryptPlaintextColumns, SecretBox } from '@gateway/secrets';
 import { ClicToPayClient } from './acquirer/clictopay/clictopay.client.js';
 import { adapterCommands } from './commands/adapter.commands.js';
 import type { AdapterConfig } from './config.js';
 import { OrderRepository } from './db/order.repository.js';
 import { RefundOperationRepository } from './db/refund-operation.repository.js';
-import { TerminalRepository } from './db/terminal.repository.js';
+import { PLAINTEXT_TERMINAL_PASSWORDS, TerminalRepository } from './db/terminal.repository.js';
 import { CardOpener } from './domain/card.js';
 import type { AdapterDeps } from './domain/deps.js';
 import { reconcileDueOrders, type ReconcilePolicy } from './domain/reconcile-orders.js';
@@ -24,10 +26,11 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   const defaultPricing = parsePricing(config.defaultFeePercent, config.defaultFeeFixed);
   if (!defaultPricing) throw new Error('DEFAULT_FEE_PERCENT or DEFAULT_FEE_FIXED is not a valid pricing');
   const { pool, broker, readiness, close } = openServiceBase('acquirer-adapter', SCHEMA, config, log);
+  const secrets = await openSecrets(pool, config, log);
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
   const deps: AdapterDeps = {
     orders: new OrderRepository(pool, config.reconcileAfterSeconds),
-    terminals: new TerminalRepository(pool),
+    terminals: new TerminalRepository(pool, secrets),
     refunds: new RefundOperationRepository(pool),
     acquirer: new ClicToPayClient(config.acquirerTimeoutMs),
     cards: CardOpener.fromJwk(config.cardDecryptionKey),
@@ -43,7 +46,8 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
-  await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps), log, prefetch: config.commandPrefetch }));
+  const operators = new OperatorGuard({ service: 'acquirer-adapter', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
+  await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps, secrets), log, prefetch: config.commandPrefetch, operators }));
   const policy = reconcilePolicy(config);
   let stopping = false;
   const reconciliation = every(config.sweepIntervalSeconds, 'reconcile-orders', async () => void (await reconcileDueOrders(deps, policy, () => stopping)), log);
@@ -56,6 +60,17 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
       await close();
     },
   };
+}
+
+/**
+ * The adapter's secret box (D17), once any terminal password still in clear
+ * (stored before D17) is encrypted: before the first call to the acquirer.
+ */
+async function openSecrets(pool: Pool, config: AdapterConfig, log: Logger): Promise<SecretBox> {
+  const secrets = await SecretBox.open(pool, { current: config.secretsKek, previous: config.secretsKekPrevious });
+  const encrypted = await encryptPlaintextColumns(pool, secrets, PLAINTEXT_TERMINAL_PASSWORDS);
+  if (encrypted > 0) log.info({ terminals: encrypted }, 'terminal passwords stored in clear are now encrypted');
+  return secrets;
 }
 
 /**

@@ -1,8 +1,10 @@
 /** The API gateway's settings, read and checked before it starts. */
-import { bool, common, int, loadConfig, str, sweepInterval, url } from '@gateway/config';
+import { bool, common, int, loadConfig, operatorSettings, secretsKeys, str, sweepInterval, url } from '@gateway/config';
 
 export const gatewaySettings = {
   ...common,
+  ...secretsKeys,
+  ...operatorSettings,
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'], { secret: true }),
   port: int('PORT', 8080, { min: 0, max: 65535 }),

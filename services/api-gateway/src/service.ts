@@ -1,8 +1,10 @@
-/** Wiring of the API gateway: database, Redis, broker, HTTP API, operator commands. */
-import { BroadcastListener, CommandServer, OutboxRelay, RpcClient, type CommandHandlers } from '@gateway/messaging';
+/** Wiring of the API gateway: database, Redis, broker, HTTP API, operator commands, the audit log. */
+import { BroadcastListener, CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient, type CommandHandlers } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
-import { approveKyb, createKey, createMerchant, revokeKey, setLimits, setMerchantStatus, type AdminDeps } from './admin/merchant-admin.js';
+import { SecretBox } from '@gateway/secrets';
+import { AuditLogRepository } from './audit/audit-log.repository.js';
+import { approveKyb, createKey, createMerchant, revealKey, revokeKey, setLimits, setMerchantStatus, type AdminDeps } from './admin/merchant-admin.js';
 import { Authenticator } from './auth/authenticator.js';
 import { errorsHost, type GatewayConfig } from './config.js';
 import { MerchantRepository } from './db/merchant.repository.js';
@@ -25,7 +27,10 @@ const IDEMPOTENCY_CLAIM_MARGIN_MS = 10_000;
 /** Starts the gateway; `stop` stops taking requests, lets in-flight ones finish, then closes everything. */
 export async function startGateway(config: GatewayConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('api-gateway', SCHEMA, config, log);
-  const merchants = new MerchantRepository(pool);
+  // No clear column to encrypt here: test keys made before D17 were only ever hashed.
+  const secrets = await SecretBox.open(pool, { current: config.secretsKek, previous: config.secretsKekPrevious });
+  const merchants = new MerchantRepository(pool, secrets);
+  const auditLog = new AuditLogRepository(pool);
   const auth = new Authenticator(merchants, config.authCacheTtlMs);
   const buckets = new TokenBuckets(config.redisUrl, log, { fallbackReplicas: config.rateLimitFallbackReplicas });
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
@@ -45,15 +50,32 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     'merchant.suspend': async (command, meta) => ({ body: await setMerchantStatus(admin, command.merchant_id, 'suspended', meta.correlationId) }),
     'merchant.reactivate': async (command, meta) => ({ body: await setMerchantStatus(admin, command.merchant_id, 'active', meta.correlationId) }),
     'api_key.create': async (command) => ({ body: await createKey(admin, command) }),
-    'api_key.revoke': async (command, meta) => ({ body: await revokeKey(admin, command, meta.correlationId) }),
+    'api_key.revoke': async (command, meta) => {
+      const { revoked, merchantId } = await revokeKey(admin, command, meta.correlationId);
+      return { body: revoked, merchantId };
+    },
+    'api_key.reveal': async (command) => ({ body: await revealKey(admin, command) }),
+    'api_gateway.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
     'limits.set': async (command, meta) => ({ body: await setLimits(admin, command, meta.correlationId) }),
+    'audit.list': async (query) => ({ body: { data: await auditLog.list(query) } }),
   };
 
   await buckets.connect();
   await broker.start();
   await broker.register(rpc);
   await broker.register(relay);
-  await broker.register(new CommandServer(broker, { service: 'api-gateway', handlers, log }));
+  const operators = new OperatorGuard({ service: 'api-gateway', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
+  await broker.register(new CommandServer(broker, { service: 'api-gateway', handlers, log, operators }));
+  await broker.register(
+    new EventConsumer(broker, {
+      service: 'api-gateway',
+      pool,
+      log,
+      handlers: {},
+      // Keyed by the entry's id: a redelivered entry is stored once.
+      idempotentHandlers: { 'audit.recorded': async (entry, _envelope, db) => auditLog.record(db, entry) },
+    }),
+  );
   await broker.register(
     new BroadcastListener(broker, {
       patterns: ['merchant.updated', 'api_key.revoked'],

@@ -1,8 +1,9 @@
 /** The refund service's settings, read and checked before it starts. */
-import { common, int, loadConfig, outboxGatherMs, url } from '@gateway/config';
+import { common, int, loadConfig, operatorSettings, outboxGatherMs, url } from '@gateway/config';
 
 export const refundSettings = {
   ...common,
+  ...operatorSettings,
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   port: int('PORT', 8084, { min: 0, max: 65535 }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),

@@ -1,5 +1,5 @@
 /** Wiring of the refund service: database, broker, commands, outbox relay, health. */
-import { CommandServer, OutboxRelay, RpcClient } from '@gateway/messaging';
+import { CommandServer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { refundCommands } from './commands/refund.commands.js';
@@ -25,6 +25,7 @@ export async function startRefundService(config: RefundConfig, log: Logger): Pro
     new CommandServer(broker, {
       service: 'refund',
       log,
+      operators: new OperatorGuard({ service: 'refund', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() }),
       handlers: refundCommands({
         refunds,
         log,

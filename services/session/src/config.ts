@@ -1,8 +1,9 @@
 /** The session service's settings, read and checked before it starts. */
-import { bool, common, ConfigError, int, loadConfig, outboxGatherMs, str, sweepInterval, url } from '@gateway/config';
+import { bool, common, ConfigError, int, loadConfig, operatorSettings, outboxGatherMs, str, sweepInterval, url } from '@gateway/config';
 
 export const sessionSettings = {
   ...common,
+  ...operatorSettings,
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   port: int('PORT', 8082, { min: 0, max: 65535 }),
   publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),

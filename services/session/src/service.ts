@@ -1,5 +1,5 @@
 /** Wiring of the session service: database, broker, command queue, outbox relay, health. */
-import { CommandServer, EventConsumer, OutboxRelay, RpcClient } from '@gateway/messaging';
+import { CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { sessionCommands } from './commands/session.commands.js';
@@ -73,7 +73,8 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
         (envelope.type === 'payment.approved' || envelope.type === 'payment.declined') && outcomes.recorded.has((envelope.data as { attempt_id: string }).attempt_id),
     }),
   );
-  await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: config.commandPrefetch }));
+  const operators = new OperatorGuard({ service: 'session', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
+  await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: config.commandPrefetch, operators }));
   const expiry = every(config.sweepIntervalSeconds, 'session-expiry', async () => void (await sweepExpiry(deps)), log);
   const stuck = every(
     config.sweepIntervalSeconds,

@@ -1,8 +1,10 @@
 /** The webhook dispatcher's settings, read and checked before it starts. */
-import { bool, common, ConfigError, int, intList, loadConfig, sweepInterval, url } from '@gateway/config';
+import { bool, common, ConfigError, int, intList, loadConfig, operatorSettings, secretsKeys, sweepInterval, url } from '@gateway/config';
 
 export const dispatcherSettings = {
   ...common,
+  ...secretsKeys,
+  ...operatorSettings,
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   port: int('PORT', 8085, { min: 0, max: 65535 }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),

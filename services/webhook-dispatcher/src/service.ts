@@ -1,11 +1,13 @@
-/** Wiring of the webhook dispatcher: database, broker, event intake, delivery, sweeps, commands, health. */
-import { CommandServer, RpcClient } from '@gateway/messaging';
+/** Wiring of the webhook dispatcher: database, broker, event intake, delivery, sweeps, commands, outbox relay (the audit log's entries), health. */
+import type { Pool } from '@gateway/db';
+import { CommandServer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { encryptPlaintextColumns, SecretBox } from '@gateway/secrets';
 import { dispatcherCommands } from './commands/dispatcher.commands.js';
 import type { DispatcherConfig } from './config.js';
 import { DeliveryRepository } from './db/delivery.repository.js';
-import { EndpointRepository } from './db/endpoint.repository.js';
+import { EndpointRepository, PLAINTEXT_ENDPOINT_SECRETS } from './db/endpoint.repository.js';
 import { Dispatcher } from './delivery/dispatcher.js';
 import { Sweeper } from './delivery/sweeper.js';
 import { WebhookHttpClient } from './delivery/webhook-http-client.js';
@@ -19,12 +21,14 @@ export const migrations = serviceMigrations('webhook-dispatcher', import.meta.ur
 
 export async function startDispatcher(config: DispatcherConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('webhook-dispatcher', SCHEMA, config, log);
-  const endpoints = new EndpointRepository(pool);
+  const secrets = await openSecrets(pool, config, log);
+  const endpoints = new EndpointRepository(pool, secrets);
   const deliveries = new DeliveryRepository(pool, config.leaseSeconds);
   const client = new WebhookHttpClient({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate, maxSocketsPerHost: config.endpointConcurrency });
   const dispatcher = new Dispatcher({
     deliveries,
     client,
+    secrets,
     log,
     limits: { total: config.concurrency, perEndpoint: config.endpointConcurrency, backlog: config.endpointBacklog },
     retryDelaysSeconds: config.retryDelaysSeconds,
@@ -33,22 +37,26 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
   });
   const sweeper = new Sweeper(deliveries, dispatcher, config.sweepIntervalSeconds, log);
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
+  const relay = new OutboxRelay(broker, { pool, log });
   const enqueue = (jobs: Parameters<Dispatcher['enqueue']>[0]) => dispatcher.enqueue(jobs);
 
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(rpc);
+  await broker.register(relay);
   await broker.register(new WebhookEventsConsumer(broker, deliveries, enqueue, log, config.eventPrefetch));
   await broker.register(
     new CommandServer(broker, {
       service: 'webhook-dispatcher',
       log,
+      operators: new OperatorGuard({ service: 'webhook-dispatcher', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() }),
       handlers: dispatcherCommands({
         endpoints,
         deliveries,
         allowPrivate: config.allowPrivate,
         secretGraceSeconds: config.secretGraceSeconds,
         enqueue,
+        secrets,
         getSession: async (context, sessionId) => (await rpc.call('session.get', { context, session_id: sessionId }, { correlationId: context.request_id })).body,
       }),
     }),
@@ -66,4 +74,15 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
       await close();
     },
   };
+}
+
+/**
+ * The dispatcher's secret box (D17), once any secret still in clear (stored
+ * before D17) is encrypted: before the first webhook is signed.
+ */
+async function openSecrets(pool: Pool, config: DispatcherConfig, log: Logger): Promise<SecretBox> {
+  const secrets = await SecretBox.open(pool, { current: config.secretsKek, previous: config.secretsKekPrevious });
+  const encrypted = await encryptPlaintextColumns(pool, secrets, PLAINTEXT_ENDPOINT_SECRETS);
+  if (encrypted > 0) log.info({ endpoints: encrypted }, 'webhook secrets stored in clear are now encrypted');
+  return secrets;
 }

@@ -1,5 +1,6 @@
 /** The acquirer adapter's command queue: each command calls one use case. */
 import type { CommandHandlers } from '@gateway/messaging';
+import type { SecretBox } from '@gateway/secrets';
 import { authorizePayment } from '../domain/authorize-payment.js';
 import { checkPayment } from '../domain/check-payment.js';
 import { finishChallenge } from '../domain/finish-3ds.js';
@@ -7,7 +8,7 @@ import { refundPayment } from '../domain/refund-payment.js';
 import { checkTerminal, setFees, setTerminal } from '../domain/terminals.js';
 import type { AdapterDeps } from '../domain/deps.js';
 
-export function adapterCommands(deps: AdapterDeps): CommandHandlers {
+export function adapterCommands(deps: AdapterDeps, secrets: SecretBox): CommandHandlers {
   return {
     'payment.authorize': async (request, meta) => ({ body: await authorizePayment(deps, request, meta.correlationId) }),
     'payment.finish_3ds': async (request, meta) => ({ body: await finishChallenge(deps, request, meta.correlationId) }),
@@ -16,5 +17,6 @@ export function adapterCommands(deps: AdapterDeps): CommandHandlers {
     'terminal.check': async ({ merchant_id }) => ({ body: { status: await checkTerminal(deps, merchant_id) } }),
     'terminal.set': async (command) => ({ body: await setTerminal(deps, command) }),
     'fees.set': async (command) => ({ body: await setFees(deps, command) }),
+    'acquirer.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
   };
 }

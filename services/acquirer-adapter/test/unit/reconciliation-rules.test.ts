@@ -3,7 +3,13 @@ import { ConfigError } from '@gateway/config';
 import { loadAdapterConfig } from '../../src/config.js';
 import { nextCheckDelay, type ReconcilePolicy } from '../../src/domain/reconcile-orders.js';
 
-const REQUIRED = { DATABASE_URL: 'postgres://adapter@127.0.0.1/gateway', CARD_DECRYPTION_KEY: '{}' };
+const REQUIRED = {
+  DATABASE_URL: 'postgres://adapter@127.0.0.1/gateway',
+  CARD_DECRYPTION_KEY: '{}',
+  SECRETS_KEK: Buffer.alloc(32).toString('base64'),
+  // RFC 8037's example Ed25519 public key.
+  OPERATOR_PUBLIC_KEYS: '{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"op"}',
+};
 
 describe('Reconciliation settings', () => {
   it('when nothing is set, then the sweep runs every 30 s, reconciles after 60 s, gives up on 3-D Secure after 30 min and backs off to 1 h at most', () => {

@@ -88,15 +88,37 @@ export async function createKey(deps: AdminDeps, command: CommandRequest<'api_ke
   return { key_id: keyId, secret_key: secret };
 }
 
-export async function revokeKey(deps: AdminDeps, command: CommandRequest<'api_key.revoke'>, correlationId: string): Promise<CommandReply<'api_key.revoke'>> {
-  await deps.merchants.change(async (tx) => {
-    const merchantId = await deps.merchants.revokeKey(tx, command.key_id);
-    if (!merchantId) throw new AppError('not-found', 'No such active key.');
-    return { result: undefined, events: [eventEnvelope('api_key.revoked', { merchant_id: merchantId, key_id: command.key_id }, correlationId)] };
+/** Revokes a key; the answer, and the merchant the key was of (for the audit log). */
+export async function revokeKey(
+  deps: AdminDeps,
+  command: CommandRequest<'api_key.revoke'>,
+  correlationId: string,
+): Promise<{ revoked: CommandReply<'api_key.revoke'>; merchantId: string }> {
+  const merchantId = await deps.merchants.change(async (tx) => {
+    const owner = await deps.merchants.revokeKey(tx, command.key_id);
+    if (!owner) throw new AppError('not-found', 'No such active key.');
+    return { result: owner, events: [eventEnvelope('api_key.revoked', { merchant_id: owner, key_id: command.key_id }, correlationId)] };
   });
   deps.auth.forgetKey(command.key_id);
   deps.afterCommit();
-  return { key_id: command.key_id, revoked: true };
+  return { revoked: { key_id: command.key_id, revoked: true }, merchantId };
+}
+
+/**
+ * `key reveal` (D12, INTERFACE 5.3): a test key's secret, shown again. A live
+ * key is never stored in a form that could be shown; a revoked key is not
+ * shown, it no longer works.
+ */
+export async function revealKey(deps: AdminDeps, command: CommandRequest<'api_key.reveal'>): Promise<CommandReply<'api_key.reveal'>> {
+  const key = await deps.merchants.findKey(command.key_id);
+  if (!key) throw new AppError('not-found', 'No such key.');
+  if (key.livemode) throw new AppError('forbidden', 'Live keys are shown only once, when created; create a new live key to replace a lost one.');
+  if (key.revoked) throw new AppError('forbidden', 'This key is revoked and can no longer be revealed.');
+  if (!key.secret_ciphertext) {
+    // Test keys made before D17 were stored only as a hash: nothing can recover them.
+    throw new AppError('forbidden', 'This test key was created before test keys were stored encrypted; only its hash is kept. Create a new test key and revoke this one.');
+  }
+  return { key_id: command.key_id, secret_key: await deps.merchants.decryptKey(command.key_id, key.secret_ciphertext) };
 }
 
 /** Per-merchant overrides of the three budgets (D12); replies with the budgets now in force. */

@@ -1,11 +1,13 @@
 /**
  * Merchants, API keys and rate-limit overrides. Keys are looked up by the
- * SHA-256 of the secret; the secret itself is never stored.
+ * SHA-256 of the secret. A live key's secret is never stored; a test key's is
+ * also kept encrypted (D12, D17), so that it can be shown again.
  */
 import { createHash } from 'node:crypto';
 import { enqueue } from '@gateway/messaging';
 import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
 import type { Envelope } from '@gateway/contracts';
+import type { SecretBox } from '@gateway/secrets';
 
 export type Budget = 'account' | 'create' | 'refund';
 export type LimitOverrides = Partial<Record<Budget, number>>;
@@ -33,8 +35,23 @@ export interface MerchantRow {
   kyb_approved_at: Date | null;
 }
 
+/** A key as `key reveal` needs it; `secret_ciphertext` is null for live keys and for test keys made before D17. */
+export interface StoredKey {
+  livemode: boolean;
+  revoked: boolean;
+  secret_ciphertext: string | null;
+}
+
+/** What a test key's ciphertext is bound to: a copy in another row does not decrypt. */
+function keySecretAad(keyId: string): string {
+  return `api_gateway.api_keys.secret:${keyId}`;
+}
+
 export class MerchantRepository {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly secrets: SecretBox,
+  ) {}
 
   /** The principal of an unrevoked key, or undefined. */
   async findPrincipal(secret: string): Promise<Principal | undefined> {
@@ -92,15 +109,27 @@ export class MerchantRepository {
     return result.rows[0];
   }
 
+  /** Stores a key by its hash; a test key also encrypted, a live key never (shown once, D12). */
   async insertKey(tx: PoolClient, key: { id: string; merchantId: string; livemode: boolean; secret: string }): Promise<void> {
     const hint = `${key.secret.slice(0, 8)}...${key.secret.slice(-4)}`;
-    await tx.query('INSERT INTO api_keys (id, merchant_id, livemode, key_hash, hint) VALUES ($1, $2, $3, $4, $5)', [
+    await tx.query('INSERT INTO api_keys (id, merchant_id, livemode, key_hash, hint, secret_ciphertext) VALUES ($1, $2, $3, $4, $5, $6)', [
       key.id,
       key.merchantId,
       key.livemode,
       hashKey(key.secret),
       hint,
+      key.livemode ? null : this.secrets.encrypt(key.secret, keySecretAad(key.id)),
     ]);
+  }
+
+  async findKey(keyId: string): Promise<StoredKey | undefined> {
+    const result = await this.pool.query<StoredKey>('SELECT livemode, revoked_at IS NOT NULL AS revoked, secret_ciphertext FROM api_keys WHERE id = $1', [keyId]);
+    return result.rows[0];
+  }
+
+  /** The secret of a test key from its ciphertext. */
+  async decryptKey(keyId: string, ciphertext: string): Promise<string> {
+    return this.secrets.decrypt(ciphertext, keySecretAad(keyId));
   }
 
   /** Revokes a key; returns its merchant, or undefined when there is no such unrevoked key. */

@@ -11,6 +11,9 @@ export function refundCommands(deps: RefundDeps): CommandHandlers {
     'refund.get': async ({ context, refund_id }) => ({ body: await getRefund(deps, context, refund_id) }),
     'refund.list_session': async ({ context, session_id }) => ({ body: await listSessionRefunds(deps, context, session_id) }),
     'refund.list_manual': async () => ({ body: await listManualRefunds(deps) }),
-    'refund.resolve': async (command, meta) => ({ body: await resolveManualRefund(deps, command, meta.correlationId) }),
+    'refund.resolve': async (command, meta) => {
+      const { resolved, merchantId } = await resolveManualRefund(deps, command, meta.correlationId);
+      return { body: resolved, merchantId };
+    },
   };
 }

@@ -42,7 +42,12 @@ function readingContext(refund: RefundRow, requestId: string): ApiContext {
   return { merchant_id: refund.merchant_id, livemode: refund.livemode, order_prefix: 'R', merchant_name: '', request_id: requestId };
 }
 
-export async function resolveManualRefund(deps: RefundDeps, command: CommandRequest<'refund.resolve'>, correlationId: string): Promise<CommandReply<'refund.resolve'>> {
+/** Resolves a refund waiting for an operator; the answer, and the merchant it belongs to (for the audit log). */
+export async function resolveManualRefund(
+  deps: RefundDeps,
+  command: CommandRequest<'refund.resolve'>,
+  correlationId: string,
+): Promise<{ resolved: CommandReply<'refund.resolve'>; merchantId: string }> {
   const refund = await deps.refunds.find(command.refund_id);
   if (!refund) throw new AppError('not-found', `There is no refund ${command.refund_id}.`);
   if (refund.status !== 'MANUAL' && refund.status !== 'PENDING') {
@@ -66,5 +71,5 @@ export async function resolveManualRefund(deps: RefundDeps, command: CommandRequ
   deps.afterCommit();
   await recordAtSession(deps, refund, command.as === 'succeeded' ? 'held' : 'failed', correlationId);
   deps.log.info({ refundId: command.refund_id, as: command.as }, 'manual refund resolved');
-  return { refund_id: command.refund_id, status: command.as === 'succeeded' ? 'SUCCEEDED' : 'FAILED' };
+  return { resolved: { refund_id: command.refund_id, status: command.as === 'succeeded' ? 'SUCCEEDED' : 'FAILED' }, merchantId: refund.merchant_id };
 }

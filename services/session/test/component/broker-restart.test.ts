@@ -9,7 +9,7 @@ import type { SessionDetail } from '@gateway/contracts';
 import { createPool, migrate, type Pool } from '@gateway/db';
 import { Broker, EventConsumer, messagingMigrations, RpcClient } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
-import { createTestDatabase, deleteBrokerObjects, linkKeys, sessionRequest, testEnvironment, uniqueName, type TestDatabase } from '@gateway/testkit';
+import { createTestDatabase, deleteBrokerObjects, linkKeys, operatorKeys, sessionRequest, testEnvironment, uniqueName, type TestDatabase } from '@gateway/testkit';
 import { loadSessionConfig, startSessionService, type SessionService } from '../../src/service.js';
 
 const log = createLogger({ service: 'test', level: 'silent' });
@@ -38,6 +38,7 @@ describe('session.created across a broker restart', function () {
       BROKER_PREFIX: prefix,
       PORT: '0',
       LINK_SIGNING_KEY: linkKeys().privateJwk,
+      OPERATOR_PUBLIC_KEYS: operatorKeys('op').publicJwk,
     });
     service = await startSessionService(config, log);
 

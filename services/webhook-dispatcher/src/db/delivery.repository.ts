@@ -39,8 +39,12 @@ export interface DeliveryJob {
   manual: boolean;
   body: string;
   correlationId: string;
-  secret: string;
-  previousSecret: string | null;
+  /** The endpoint's account, which its secrets' ciphertexts are bound to. */
+  merchantId: string;
+  livemode: boolean;
+  /** The endpoint's secrets, encrypted (D17): decrypted only to sign. */
+  secretCiphertext: string;
+  previousSecretCiphertext: string | null;
   previousSecretExpiresAt: Date | null;
 }
 
@@ -75,8 +79,8 @@ const ROW_COLUMNS = `id, session_id, event_type, event_id, url, attempt_number, 
 
 /** The job columns of claimed attempts `d` (a CTE or table), joined to their event and endpoint. */
 const JOB_SELECT = `SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
-    d.attempt_number AS "attemptNumber", d.manual, e.body, e.correlation_id AS "correlationId", ep.secret, ep.previous_secret AS "previousSecret",
-    ep.previous_secret_expires_at AS "previousSecretExpiresAt"
+    d.attempt_number AS "attemptNumber", d.manual, e.body, e.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
+    ep.secret_ciphertext AS "secretCiphertext", ep.previous_secret_ciphertext AS "previousSecretCiphertext", ep.previous_secret_expires_at AS "previousSecretExpiresAt"
   FROM d JOIN events e ON e.id = d.event_id
   JOIN endpoints ep ON ep.merchant_id = d.merchant_id AND ep.livemode = d.livemode`;
 
@@ -116,8 +120,8 @@ export class DeliveryRepository {
          RETURNING *
        )
        SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
-         d.attempt_number AS "attemptNumber", d.manual, i.body, i.correlation_id AS "correlationId", ep.secret, ep.previous_secret AS "previousSecret",
-         ep.previous_secret_expires_at AS "previousSecretExpiresAt"
+         d.attempt_number AS "attemptNumber", d.manual, i.body, i.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
+         ep.secret_ciphertext AS "secretCiphertext", ep.previous_secret_ciphertext AS "previousSecretCiphertext", ep.previous_secret_expires_at AS "previousSecretExpiresAt"
        FROM d JOIN incoming i ON i.id = d.event_id
        JOIN endpoints ep ON ep.merchant_id = d.merchant_id AND ep.livemode = d.livemode`,
       values: [
@@ -204,21 +208,21 @@ export class DeliveryRepository {
 
   /**
    * A resend of the event of delivery `deliveryId`: a new attempt, numbered
-   * after the event's last, signed when sent with the current secret. Undefined
-   * when there is no such delivery.
+   * after the event's last, signed when sent with the current secret, and the
+   * merchant the event is of. Undefined when there is no such delivery.
    */
-  async resend(deliveryId: string): Promise<DeliveryJob | undefined> {
+  async resend(deliveryId: string): Promise<{ job: DeliveryJob; merchantId: string } | undefined> {
     return withTransaction(this.pool, async (tx) => {
       // Locking the event serialises resends of it, so attempt numbers stay unique.
-      const event = await tx.query<{ event_id: string; last: number }>(
-        `SELECT e.id AS event_id, (SELECT max(attempt_number) FROM deliveries WHERE event_id = e.id) AS last
+      const event = await tx.query<{ event_id: string; merchant_id: string; last: number }>(
+        `SELECT e.id AS event_id, e.merchant_id, (SELECT max(attempt_number) FROM deliveries WHERE event_id = e.id) AS last
          FROM events e WHERE e.id = (SELECT event_id FROM deliveries WHERE id = $1) FOR UPDATE`,
         [deliveryId],
       );
       const row = event.rows[0];
       if (!row) return undefined;
       const [job] = await this.insertAttempts(tx, [{ eventId: row.event_id, attemptNumber: row.last + 1, manual: true }]);
-      return job;
+      return job && { job, merchantId: row.merchant_id };
     });
   }
 

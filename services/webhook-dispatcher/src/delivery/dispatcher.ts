@@ -8,6 +8,7 @@
 import { signatureHeader } from '@gateway/webhook-signature';
 import { describeError, withCorrelation, type Logger } from '@gateway/observability';
 import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
+import { endpointSecretAad } from '../db/endpoint.repository.js';
 import { Batcher } from './batcher.js';
 import { DeliveryQueue, type QueueLimits } from './delivery-queue.js';
 import type { DeliveryOutcome, DeliveryRequest } from './webhook-http-client.js';
@@ -16,6 +17,8 @@ import { webhookAttempts, webhookDeliveryDuration, webhookGivenUp, webhookRetrie
 export interface DispatcherOptions {
   deliveries: DeliveryRepository;
   client: { post(request: DeliveryRequest): Promise<DeliveryOutcome> };
+  /** Opens the endpoints' encrypted secrets (D17); its data keys are in memory, so signing costs no database trip. */
+  secrets: { decrypt(ciphertext: string, aad: string): Promise<string> };
   log: Logger;
   limits: QueueLimits;
   /** Delays before attempts 2, 3, 4...: after the last, a failure is final. */
@@ -88,20 +91,25 @@ export class Dispatcher {
 
   private async send(job: DeliveryJob): Promise<void> {
     const now = this.clock();
-    const secrets = [job.secret];
-    if (job.previousSecret && job.previousSecretExpiresAt && job.previousSecretExpiresAt.getTime() > now) secrets.push(job.previousSecret);
-    const body = Buffer.from(job.body, 'utf8');
-    const outcome = await this.options.client.post({
-      url: job.url,
-      body,
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': USER_AGENT,
-        'X-Service-Signature': signatureHeader(secrets, Math.floor(now / 1000), body),
-        'X-Service-Webhook-Id': job.eventId,
-        'X-Service-Event': job.eventType,
-      },
+    const secrets = await this.signingSecrets(job, now).catch((err: unknown) => {
+      // A secret that does not decrypt (a KEK missing, a row altered) must not stop other endpoints' attempts.
+      this.options.log.error({ err: describeError(err), deliveryId: job.deliveryId }, 'webhook secret could not be decrypted; attempt not sent');
+      return undefined;
     });
+    const body = Buffer.from(job.body, 'utf8');
+    const outcome: DeliveryOutcome = secrets
+      ? await this.options.client.post({
+          url: job.url,
+          body,
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': USER_AGENT,
+            'X-Service-Signature': signatureHeader(secrets, Math.floor(now / 1000), body),
+            'X-Service-Webhook-Id': job.eventId,
+            'X-Service-Event': job.eventType,
+          },
+        })
+      : { ok: false, responseTimeMs: 0, error: 'the signing secret could not be read' };
     const retryInSeconds = outcome.ok ? null : this.retryDelay(job);
     const label = outcome.ok ? 'succeeded' : 'failed';
     webhookAttempts.inc({ outcome: label });
@@ -127,6 +135,15 @@ export class Dispatcher {
       // The attempt stays PENDING and is sent again when its lease lapses.
       this.options.log.warn({ err: describeError(err), deliveryId: job.deliveryId }, 'webhook result not recorded');
     }
+  }
+
+  /** The secrets that sign `job` now: the current one, then the previous one during its grace period (D11). */
+  private async signingSecrets(job: DeliveryJob, now: number): Promise<string[]> {
+    const secrets = [await this.options.secrets.decrypt(job.secretCiphertext, endpointSecretAad('secret', job.merchantId, job.livemode))];
+    if (job.previousSecretCiphertext && job.previousSecretExpiresAt && job.previousSecretExpiresAt.getTime() > now) {
+      secrets.push(await this.options.secrets.decrypt(job.previousSecretCiphertext, endpointSecretAad('previous_secret', job.merchantId, job.livemode)));
+    }
+    return secrets;
   }
 
   /** Seconds until the next automatic attempt after `job` fails; null after the last one or a resend. */

@@ -1,5 +1,6 @@
 /** What the dispatcher's use cases work with. */
 import type { ApiContext, CommandReply } from '@gateway/contracts';
+import type { SecretBox } from '@gateway/secrets';
 import type { DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
 import type { EndpointRepository } from '../db/endpoint.repository.js';
 
@@ -18,4 +19,8 @@ export interface HistoryDeps {
 export interface ResendDeps {
   deliveries: DeliveryRepository;
   enqueue: (jobs: readonly DeliveryJob[]) => void;
+}
+
+export interface SecretsDeps {
+  secrets: SecretBox;
 }

@@ -7,9 +7,10 @@ import type { CommandReply, CommandRequest } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import type { ResendDeps } from './deps.js';
 
-export async function resendDelivery(deps: ResendDeps, command: CommandRequest<'webhook.resend'>): Promise<CommandReply<'webhook.resend'>> {
-  const job = await deps.deliveries.resend(command.delivery_id);
-  if (!job) throw new AppError('not-found', `There is no webhook delivery ${command.delivery_id}, or its event has no webhook URL.`);
-  deps.enqueue([job]);
-  return { delivery_id: job.deliveryId };
+/** The new attempt, and the merchant whose event it sends (for the audit log). */
+export async function resendDelivery(deps: ResendDeps, command: CommandRequest<'webhook.resend'>): Promise<{ resent: CommandReply<'webhook.resend'>; merchantId: string }> {
+  const resent = await deps.deliveries.resend(command.delivery_id);
+  if (!resent) throw new AppError('not-found', `There is no webhook delivery ${command.delivery_id}, or its event has no webhook URL.`);
+  deps.enqueue([resent.job]);
+  return { resent: { delivery_id: resent.job.deliveryId }, merchantId: resent.merchantId };
 }

@@ -1,0 +1,82 @@
+/** Operator signatures (D17) on their own: what a token binds, and why one is refused. */
+import assert from 'node:assert/strict';
+import { newId, type Envelope } from '@gateway/contracts';
+import { canonicalJson, envelopeDigest, generateOperatorKey, OperatorSignatureError, OperatorSignatureVerifier, OperatorSigner, type RefusalReason } from '@gateway/messaging';
+
+const MERCHANT = `mer_${'a'.repeat(24)}`;
+
+function approveKyb(merchantId = MERCHANT): Envelope {
+  return { id: newId('cmd'), type: 'merchant.approve_kyb', version: 1, occurred_at: new Date().toISOString(), correlation_id: 'corr-1', data: { merchant_id: merchantId } };
+}
+
+async function refusal(verifier: OperatorSignatureVerifier, envelope: Envelope, token: string | undefined): Promise<RefusalReason> {
+  try {
+    await verifier.verify(envelope, token);
+  } catch (err) {
+    if (err instanceof OperatorSignatureError) return err.reason;
+    throw err;
+  }
+  assert.fail('the token was accepted');
+}
+
+describe('operator signatures', () => {
+  let signer: OperatorSigner;
+  let verifier: OperatorSignatureVerifier;
+  let kid: string;
+
+  before(async () => {
+    const key = await generateOperatorKey();
+    kid = String(key.publicJwk.kid);
+    signer = await OperatorSigner.fromJwk(key.privateJwk, 'amina');
+    // A second operator's key beside it, as during a rotation.
+    verifier = new OperatorSignatureVerifier([(await generateOperatorKey()).publicJwk, key.publicJwk]);
+  });
+
+  it('when an envelope is digested, then the order of its keys does not matter, its content does', () => {
+    assert.equal(canonicalJson({ b: [1, { d: 'x', c: null }], a: true }), '{"a":true,"b":[1,{"c":null,"d":"x"}]}');
+    const envelope = approveKyb();
+    const reordered = { data: envelope.data, correlation_id: envelope.correlation_id, occurred_at: envelope.occurred_at, version: 1, type: envelope.type, id: envelope.id };
+    assert.equal(envelopeDigest(reordered), envelopeDigest(envelope));
+    assert.notEqual(envelopeDigest({ ...envelope, correlation_id: 'corr-2' }), envelopeDigest(envelope));
+  });
+
+  it('when a command is signed, then the verifier answers who signed it, with which key, and until when to remember its id', async () => {
+    const envelope = approveKyb();
+    const before = Date.now();
+    const operator = await verifier.verify(envelope, await signer.sign(envelope));
+    assert.deepEqual([operator.id, operator.keyId], ['amina', kid]);
+    const remember = operator.expiresAt.getTime() - before;
+    assert.ok(remember > 60_000 && remember <= 66_000, `${remember} ms`);
+  });
+
+  it('when the token is missing, unreadable, of an unknown key or forged under a known kid, then it is refused with that reason', async () => {
+    const envelope = approveKyb();
+    assert.equal(await refusal(verifier, envelope, undefined), 'missing');
+    assert.equal(await refusal(verifier, envelope, 'not.a.token'), 'malformed');
+    const stranger = await generateOperatorKey();
+    assert.equal(await refusal(verifier, envelope, await (await OperatorSigner.fromJwk(stranger.privateJwk)).sign(envelope)), 'unknown-key');
+    const forger = await OperatorSigner.fromJwk({ ...stranger.privateJwk, kid });
+    assert.equal(await refusal(verifier, envelope, await forger.sign(envelope)), 'bad-signature');
+  });
+
+  it('when the token was signed more than a minute ago, then it is refused as expired; within the clock skew it still passes', async () => {
+    const envelope = approveKyb();
+    assert.equal(await refusal(verifier, envelope, await signer.sign(envelope, Date.now() - 70_000)), 'expired');
+    assert.equal((await verifier.verify(envelope, await signer.sign(envelope, Date.now() + 3_000))).id, 'amina');
+  });
+
+  it('when the command is not the one signed (another type, merchant, id or correlation), then it is refused', async () => {
+    const envelope = approveKyb();
+    const token = await signer.sign(envelope);
+    assert.equal(await refusal(verifier, { ...envelope, type: 'merchant.suspend' }, token), 'wrong-command');
+    assert.equal(await refusal(verifier, { ...envelope, data: { merchant_id: `mer_${'b'.repeat(24)}` } }, token), 'altered');
+    assert.equal(await refusal(verifier, { ...envelope, id: newId('cmd') }, token), 'altered');
+    assert.equal(await refusal(verifier, { ...envelope, correlation_id: 'corr-2' }, token), 'altered');
+  });
+
+  it('when a signer is made from a public key or a key without kid, then it is refused at once', async () => {
+    const key = await generateOperatorKey();
+    await assert.rejects(OperatorSigner.fromJwk(key.publicJwk), /private Ed25519 JWK/);
+    await assert.rejects(OperatorSigner.fromJwk({ ...key.privateJwk, kid: undefined }), /no kid/);
+  });
+});
