@@ -2,10 +2,12 @@
 // The `broker-setup` one-shot of docker-compose.yml. It shares the rabbitmq
 // container's network namespace (network_mode: service:rabbitmq), so it reaches the
 // management API on 127.0.0.1, where the default guest user may log in. It:
-//   1. imports infra/rabbitmq/definitions.json (exchanges, queues, bindings, policies);
-//   2. creates the user the application services connect as (RABBITMQ_APP_USER /
-//      RABBITMQ_APP_PASSWORD, full rights on vhost "/"), because guest may not log in
-//      from another container.
+//   1. creates the broker user of every service and of the operators' CLI (D17), as
+//      the definitions name them in their permissions (`gw.<service>`), each with the
+//      password in BROKER_PASSWORD_<SERVICE> (API_GATEWAY, SESSION, ...,
+//      GATEWAY_ADMIN), because guest may not log in from another container;
+//   2. imports infra/rabbitmq/definitions.json (exchanges, queues, bindings, and each
+//      user's permissions, which need the users to exist first).
 // The broker itself keeps its stock configuration (infra/local/servers.mjs starts it
 // for the tests with guest on 127.0.0.1).
 import { readFileSync } from 'node:fs';
@@ -14,8 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const api = process.env.RABBITMQ_API_URL ?? 'http://127.0.0.1:15672/api';
 const auth = `Basic ${Buffer.from(`${process.env.RABBITMQ_ADMIN_USER ?? 'guest'}:${process.env.RABBITMQ_ADMIN_PASSWORD ?? 'guest'}`).toString('base64')}`;
 const file = process.argv[2] ?? '/definitions.json';
-const user = process.env.RABBITMQ_APP_USER ?? 'gateway';
-const password = process.env.RABBITMQ_APP_PASSWORD ?? 'gateway-dev';
+const definitions = JSON.parse(readFileSync(file, 'utf8'));
 
 async function call(method, route, body) {
   const response = await fetch(`${api}${route}`, {
@@ -24,6 +25,14 @@ async function call(method, route, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+}
+
+/** The password variable of user `gw.<principal>`: BROKER_PASSWORD_<PRINCIPAL>. */
+function passwordOf(user) {
+  const name = `BROKER_PASSWORD_${user.slice(user.indexOf('.') + 1).toUpperCase().replaceAll('-', '_')}`;
+  const password = process.env[name];
+  if (!password) throw new Error(`${name} is not set: the password of broker user ${user}`);
+  return password;
 }
 
 const deadline = Date.now() + 120_000;
@@ -36,7 +45,9 @@ for (;;) {
     await sleep(1_000);
   }
 }
-await call('POST', '/definitions', JSON.parse(readFileSync(file, 'utf8')));
-await call('PUT', `/users/${encodeURIComponent(user)}`, { password, tags: '' });
-await call('PUT', `/permissions/%2F/${encodeURIComponent(user)}`, { configure: '.*', write: '.*', read: '.*' });
-console.log(`broker-setup: definitions imported from ${file}; user ${user} may use vhost /`);
+const users = definitions.permissions.map((permission) => permission.user);
+for (const user of users) await call('PUT', `/users/${encodeURIComponent(user)}`, { password: passwordOf(user), tags: '' });
+await call('POST', '/definitions', definitions);
+// A volume made before D17 still holds the one user every service shared, with every right.
+await call('DELETE', '/users/gateway').catch(() => undefined);
+console.log(`broker-setup: users ${users.join(', ')} created; definitions imported from ${file}`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The test command (`npm test`, `make test`): makes sure the servers the tests
-// need are there, clears what dead test runs left behind, builds, runs mocha.
+// need are there, clears what dead test runs left behind (databases, broker users),
+// builds, runs mocha.
 //
 // With a Docker engine the tests start their own PostgreSQL, RabbitMQ and Redis
 // (testcontainers); without one they use the local servers named by
@@ -45,6 +46,25 @@ async function dropStaleDatabases() {
   }
 }
 
+/**
+ * Deletes the broker users of test runs whose process is gone (names t_<pid base 36>_...;
+ * a run deletes its own at exit, unless it was killed), in one rabbitmqctl call.
+ */
+function deleteStaleBrokerUsers() {
+  const listed = spawnSync('rabbitmqctl', ['-q', 'list_users', '--no-table-headers'], { encoding: 'utf8' });
+  if (listed.status !== 0) return;
+  const stale = listed.stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/)[0] ?? '')
+    .filter((name) => {
+      const pid = parseInt(/^t_([0-9a-z]+)_/.exec(name)?.[1] ?? '', 36);
+      return Number.isInteger(pid) && !alive(pid);
+    });
+  if (stale.length === 0) return;
+  const users = stale.map((name) => `<<"${name}">>`).join(',');
+  run('rabbitmqctl', ['eval', `[rabbit_auth_backend_internal:delete_user(U, <<"run-tests">>) || U <- [${users}]].`], { allowFailure: true });
+}
+
 /** apt-get, through sudo unless we are root. */
 function aptGet(args) {
   const [command, ...rest] = process.getuid?.() === 0 ? ['apt-get', ...args] : ['sudo', 'apt-get', ...args];
@@ -81,6 +101,7 @@ if (containers) {
 } else {
   await ensureServers();
   await dropStaleDatabases();
+  deleteStaleBrokerUsers();
   // Test queues (prefix t_) that nobody uses for ten minutes go away by themselves.
   run('rabbitmqctl', ['-q', 'set_policy', '--apply-to', 'queues', 'test-queues-expire', '^t_', '{"expires":600000}'], { allowFailure: true });
 }

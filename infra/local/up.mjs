@@ -10,7 +10,8 @@
 // Ctrl-C (SIGINT) or SIGTERM stops every service gracefully.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
@@ -59,12 +60,41 @@ for (const { name } of SERVICES.filter((service) => service.schema)) {
   runOrExit(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'migrate.js')], { ...process.env, DATABASE_URL: urlFor(name) });
 }
 
-step('broker definitions');
+step('broker definitions and users');
+// Each service connects as its own broker user, allowed only its own queues (D17):
+// the users of the prefix with passwords made once for this machine, imported with
+// the definitions (infra/rabbitmq/definitions.json for prefix gw) in one go, since
+// the definitions' permissions need the users.
 const definitions = path.join(root, 'infra', 'rabbitmq', 'definitions.json');
-const imported = spawnSync('rabbitmqctl', ['-q', 'import_definitions', definitions], { stdio: 'ignore' });
-console.log(imported.status === 0 ? '  imported infra/rabbitmq/definitions.json' : '  rabbitmqctl not usable here; each service declares its own queues');
+const brokerPrefix = process.env.BROKER_PREFIX ?? 'gw';
+const { brokerUser, brokerUsers, definitionsDocument, BROKER_PRINCIPALS } = await import('@gateway/messaging');
+const usersFile = path.join(local, 'broker-users.json');
+if (!existsSync(usersFile)) {
+  const passwords = Object.fromEntries(BROKER_PRINCIPALS.map((principal) => [principal, randomBytes(16).toString('hex')]));
+  writeFileSync(usersFile, JSON.stringify(passwords, null, 2), { mode: 0o600 });
+}
+const brokerPasswords = JSON.parse(readFileSync(usersFile, 'utf8'));
+// rabbitmqctl may run as the broker's own user: the file it reads must be readable to it.
+const importFile = path.join(tmpdir(), `gateway-broker-definitions-${process.pid}.json`);
+writeFileSync(importFile, JSON.stringify({ ...definitionsDocument(brokerPrefix), users: brokerUsers(brokerPrefix, brokerPasswords) }), { mode: 0o644 });
+const imported = spawnSync('rabbitmqctl', ['-q', 'import_definitions', importFile], { stdio: 'ignore' });
+rmSync(importFile, { force: true });
+const sharedAmqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+/** The broker URL `principal` connects with: its own user where the users were imported, else the one shared URL. */
+function amqpUrlOf(principal) {
+  if (imported.status !== 0) return sharedAmqpUrl;
+  const url = new URL(sharedAmqpUrl);
+  url.username = brokerUser(brokerPrefix, principal);
+  url.password = brokerPasswords[principal];
+  return url.toString();
+}
+console.log(
+  imported.status === 0
+    ? `  imported the definitions of prefix ${brokerPrefix} and a broker user per service (passwords in .local/broker-users.json)`
+    : '  rabbitmqctl not usable here; every service connects with AMQP_URL and declares its own queues',
+);
 // The definitions are the queues of prefix gw; any other gw queue is an older version's, which nothing consumes.
-if ((process.env.BROKER_PREFIX ?? 'gw') === 'gw') {
+if (brokerPrefix === 'gw') {
   const declared = new Set(JSON.parse(readFileSync(definitions, 'utf8')).queues.map((queue) => queue.name));
   for (const queue of deleteUndeclaredQueues('gw', declared)) console.log(`  deleted ${queue}: no service consumes it any more`);
 }
@@ -104,7 +134,7 @@ if (!existsSync(operatorKeyFile)) {
 }
 const { kty, crv, x, kid } = JSON.parse(readFileSync(operatorKeyFile, 'utf8'));
 const operatorPublicKey = { kty, crv, x, kid };
-const adminEnv = { ...process.env, OPERATOR_KEY_FILE: process.env.OPERATOR_KEY_FILE ?? operatorKeyFile };
+const adminEnv = { ...process.env, AMQP_URL: amqpUrlOf('gateway-admin'), OPERATOR_KEY_FILE: process.env.OPERATOR_KEY_FILE ?? operatorKeyFile };
 
 // A local run is for development: webhooks may go to receivers on this machine (D11's
 // address rule is lifted unless the environment says otherwise).
@@ -124,7 +154,7 @@ for (const { name, port, schema } of SERVICES) {
   const log = createWriteStream(path.join(local, 'logs', `${name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'main.js')], {
     cwd: root,
-    env: { ...sharedEnv, ...ownEnv[name], PORT: String(port), ...(schema ? { DATABASE_URL: urlFor(name) } : {}) },
+    env: { ...sharedEnv, ...ownEnv[name], ...(BROKER_PRINCIPALS.includes(name) && { AMQP_URL: amqpUrlOf(name) }), PORT: String(port), ...(schema ? { DATABASE_URL: urlFor(name) } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log);

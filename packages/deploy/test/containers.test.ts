@@ -53,6 +53,18 @@ describe('docker-compose.yml', () => {
     const volumes: string[] = compose.services['broker-setup'].volumes;
     assert.ok(volumes.some((v) => v.startsWith('./infra/rabbitmq/definitions.json:')), 'definitions not mounted');
   });
+
+  it('When the services connect to the broker, then each does as its own user (D17), whose password broker-setup is given', () => {
+    const definitions = JSON.parse(readRepoFile('infra/rabbitmq/definitions.json')) as { permissions: { user: string }[] };
+    const setup: Record<string, string> = compose.services['broker-setup'].environment;
+    for (const { user } of definitions.permissions) {
+      const variable = `BROKER_PASSWORD_${user.slice('gw.'.length).toUpperCase().replaceAll('-', '_')}`;
+      assert.ok(setup[variable], `broker-setup has no ${variable}`);
+      const service = compose.services[user.slice('gw.'.length)];
+      // The operators' CLI is no compose service.
+      if (service) assert.equal(service.environment.AMQP_URL, `amqp://${user}:\${${variable}:-${user.slice('gw.'.length)}-dev}@rabbitmq:5672`);
+    }
+  });
 });
 
 describe('infra/docker/service.Dockerfile', () => {

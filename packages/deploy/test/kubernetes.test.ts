@@ -156,6 +156,13 @@ describe('kustomize overlays, environment differences', () => {
       'k8s/overlays/test/rabbitmq/definitions.json is not a copy of infra/rabbitmq/definitions.json');
     const definitions = [...byKind(test, 'ConfigMap').values()].find((c) => c.metadata.name.startsWith('rabbitmq-definitions')) as any;
     assert.ok(definitions?.data?.['definitions.json'], 'no rabbitmq-definitions ConfigMap');
+    // Each broker user the definitions grant permissions to is created from its own principal's Secret (D17).
+    const job = byKind(test, 'Job').get('rabbitmq-definitions') as any;
+    const env = new Map<string, any>(job.spec.template.spec.containers[0].env.map((e: any) => [e.name, e.valueFrom?.secretKeyRef]));
+    for (const { user } of JSON.parse(definitions.data['definitions.json']).permissions as { user: string }[]) {
+      const principal = user.slice('gw.'.length);
+      assert.deepEqual(env.get(`AMQP_URL_${principal.toUpperCase().replaceAll('-', '_')}`), { name: `${principal}-secrets`, key: 'AMQP_URL' }, `${user}'s password`);
+    }
 
     const replicas = (objects: K8sObject[], name: string) => (byKind(objects, 'Deployment').get(name) as any).spec.replicas;
     assert.ok(replicas(production, 'session') > replicas(test, 'session'));

@@ -6,7 +6,7 @@
 import { connect, type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import type { Logger } from '@gateway/observability';
 import type { ServiceName } from '@gateway/contracts';
-import { assertTopology, namesFor, type Names } from './topology.js';
+import { assertTopology, ensureExchanges, namesFor, type Names } from './topology.js';
 
 export interface BrokerComponent {
   /** Opens channels and consumers on a fresh connection. */
@@ -43,6 +43,11 @@ export class Broker {
 
   get prefix(): string {
     return this.options.prefix;
+  }
+
+  /** The service this connection is of; undefined for a client such as the operator CLI. */
+  get service(): ServiceName | undefined {
+    return this.options.service;
   }
 
   get connected(): boolean {
@@ -109,6 +114,8 @@ export class Broker {
       connection.on('error', (err: Error) => this.options.log.warn({ err: err.message }, 'broker connection error'));
       connection.on('blocked', (reason: string) => this.options.log.warn({ reason }, 'broker blocked publishing'));
       connection.on('close', () => this.onClose(connection));
+      // Whatever attaches (a relay, a consumer's bindings) finds the exchanges there.
+      await ensureExchanges(connection, this.options.prefix);
       if (this.options.service) {
         const setup = await this.createChannel(connection);
         const { retiredEvents } = await assertTopology(setup, this.options.prefix, this.options.service);

@@ -54,7 +54,8 @@ export interface EventConsumerOptions {
 
 /**
  * Declares the durable queue (with its dead-letter queue) a service's events
- * arrive on, bound to its patterns; returns the queue's name.
+ * arrive on, bound to its patterns; returns the queue's name. The exchanges are
+ * not declared here: a service's broker user may not (see ensureExchanges).
  */
 export async function prepareEventQueue(
   channel: Channel,
@@ -64,11 +65,7 @@ export async function prepareEventQueue(
 ): Promise<string> {
   const names = broker.names;
   const { queue, patterns } = subscription ?? { queue: names.eventQueue(service), patterns: topology[service].events };
-  await assertDeclarations(
-    channel,
-    [{ name: names.events, type: 'topic' }, { name: names.deadLetter, type: 'direct' }],
-    durableQueue(names, queue, patterns.map((routingKey) => ({ exchange: names.events, routingKey }))),
-  );
+  await assertDeclarations(channel, [], durableQueue(names, queue, patterns.map((routingKey) => ({ exchange: names.events, routingKey }))));
   return queue;
 }
 
@@ -155,8 +152,11 @@ export class BroadcastListener implements BrokerComponent {
   ) {}
 
   async attach(connection: ChannelModel): Promise<void> {
+    const service = this.broker.service;
+    if (!service) throw new Error('a broadcast listener needs the broker connection of a service');
     const channel = await this.broker.createChannel(connection);
-    const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+    // Named in the service's own namespace, not by the server (amq.gen-*), so its broker user needs no rights outside it.
+    const { queue } = await channel.assertQueue(this.broker.names.broadcastQueue(service), { exclusive: true, autoDelete: true, durable: false });
     for (const pattern of this.options.patterns) await channel.bindQueue(queue, this.broker.names.events, pattern);
     await channel.consume(
       queue,

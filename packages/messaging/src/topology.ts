@@ -1,8 +1,10 @@
 /**
  * Names and arguments of every exchange and queue, derived from one prefix so
- * that several systems (or test runs) can share one broker.
+ * that several systems (or test runs) can share one broker, and each broker
+ * user's permissions on them, derived from the same topology.
  */
-import type { Channel } from 'amqplib';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Channel, ChannelModel } from 'amqplib';
 import { topology, type ServiceName } from '@gateway/contracts';
 
 /** How many times a message is redelivered before it is dead-lettered. */
@@ -15,6 +17,8 @@ export interface Names {
   readonly deadLetter: string;
   commandQueue(service: ServiceName): string;
   eventQueue(service: ServiceName): string;
+  /** A fresh name for one replica's exclusive broadcast queue, in the service's own namespace. */
+  broadcastQueue(service: ServiceName): string;
 }
 
 /** The names of the broker objects of the system whose prefix is `prefix`. */
@@ -24,6 +28,7 @@ export function namesFor(prefix: string): Names {
     deadLetter: `${prefix}.dead-letter`,
     commandQueue: (service) => `${prefix}.${service}.commands`,
     eventQueue: (service) => `${prefix}.${service}.events`,
+    broadcastQueue: (service) => `${prefix}.${service}.broadcast.${randomBytes(8).toString('hex')}`,
   };
 }
 
@@ -96,7 +101,7 @@ export function declarationsFor(prefix: string, services: readonly ServiceName[]
 }
 
 /**
- * Declares (idempotently) what `service` needs; the arguments match
+ * Declares (idempotently) the queues `service` needs; the arguments match
  * infra/rabbitmq/definitions.json. A service that subscribes to no event
  * deletes the event queue an earlier version of it may have left: a broker
  * keeps a queue until someone deletes it (importing definitions only adds), and
@@ -105,8 +110,8 @@ export function declarationsFor(prefix: string, services: readonly ServiceName[]
  * deleted queue still held (0 when there was none).
  */
 export async function assertTopology(channel: Channel, prefix: string, service: ServiceName): Promise<{ retiredEvents: number }> {
-  const { exchanges, queues } = declarationsFor(prefix, [service]);
-  await assertDeclarations(channel, exchanges, queues);
+  const { queues } = declarationsFor(prefix, [service]);
+  await assertDeclarations(channel, [], queues);
   if (topology[service].events.length > 0) return { retiredEvents: 0 };
   const { messageCount } = await channel.deleteQueue(namesFor(prefix).eventQueue(service));
   return { retiredEvents: messageCount };
@@ -121,14 +126,120 @@ export async function assertDeclarations(channel: Channel, exchanges: readonly E
   }
 }
 
-/** RabbitMQ definitions (for `rabbitmqctl import_definitions`) of the whole system. */
+/**
+ * Declares the system's exchanges that do not exist yet. They are shared, so no
+ * service's broker user may configure them (it could delete the events exchange,
+ * and every other service's bindings with it): where the definitions were
+ * imported they exist and are only checked, passively, which needs no
+ * permission. Declaring what is missing keeps a broker without definitions
+ * working for a user allowed to (the administrator's, in component tests). A
+ * failed check closes its channel, hence a channel of its own per exchange.
+ */
+export async function ensureExchanges(connection: ChannelModel, prefix: string): Promise<void> {
+  for (const exchange of declarationsFor(prefix, []).exchanges) {
+    const probe = await connection.createChannel();
+    probe.on('error', () => undefined);
+    const exists = await probe.checkExchange(exchange.name).then(
+      () => true,
+      () => false,
+    );
+    if (exists) {
+      await probe.close();
+      continue;
+    }
+    const declare = await connection.createChannel();
+    // A user that may not declare it gets ACCESS_REFUSED: the rejection below tells the caller.
+    declare.on('error', () => undefined);
+    await declare.assertExchange(exchange.name, exchange.type, { durable: true });
+    await declare.close();
+  }
+}
+
+/** Who connects to the broker: each service, and the operators' CLI. */
+export type BrokerPrincipal = ServiceName | 'gateway-admin';
+
+/** Every principal, in the order the definitions list them. */
+export const BROKER_PRINCIPALS: readonly BrokerPrincipal[] = [...(Object.keys(topology) as ServiceName[]), 'gateway-admin'];
+
+/** The broker user of `principal`. Users belong to the whole broker, not to a prefix, so the name carries the prefix. */
+export function brokerUser(prefix: string, principal: BrokerPrincipal): string {
+  return `${prefix}.${principal}`;
+}
+
+export interface BrokerPermissions {
+  /** Regular expressions on resource names in the vhost (RabbitMQ's configure / write / read). */
+  readonly configure: string;
+  readonly write: string;
+  readonly read: string;
+  /** The binding keys it may bind with on the events exchange (topic authorisation); none when it binds nothing there. */
+  readonly eventsBindingKeys?: string;
+}
+
+const quote = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const anyOf = (alternatives: readonly string[]) => (alternatives.length === 0 ? '^$' : `^(${alternatives.join('|')})$`);
+
+/**
+ * What `principal`'s broker user may do, from the same topology the queues come
+ * from. A service configures and reads only its own queues (`<prefix>.<service>.*`:
+ * command queue, event queue and its dead letters, broadcast queues), so it can
+ * neither take another service's commands nor declare, bind, purge or delete
+ * another's queue. It reads (binds to) the events exchange only when it subscribes,
+ * and then only with its own binding keys; it writes to the dead-letter exchange
+ * only to declare its event queue with it. Every service writes to the events
+ * exchange (its outbox relay) and to `amq.default`, through which commands go to
+ * a command queue and replies to `amq.rabbitmq.reply-to` (consuming that pseudo
+ * queue needs no permission). The operators' CLI only sends commands. Nobody may
+ * configure the shared exchanges: they come with the definitions.
+ */
+export function permissionsFor(prefix: string, principal: BrokerPrincipal): BrokerPermissions {
+  if (principal === 'gateway-admin') return { configure: '^$', write: anyOf(['amq\\.default']), read: '^$' };
+  const names = namesFor(prefix);
+  const own = `${quote(prefix)}\\.${quote(principal)}\\.`;
+  const { events, broadcasts } = topology[principal];
+  const subscribes = events.length > 0;
+  const binds = [...events, ...broadcasts];
+  return {
+    configure: `^${own}`,
+    write: anyOf([`${own}.+`, quote(names.events), ...(subscribes ? [quote(names.deadLetter)] : []), 'amq\\.default']),
+    read: anyOf([`${own}.+`, ...(binds.length > 0 ? [quote(names.events)] : []), ...(subscribes ? [quote(names.deadLetter)] : [])]),
+    ...(binds.length > 0 && { eventsBindingKeys: anyOf(binds.map(quote)) }),
+  };
+}
+
+/**
+ * RabbitMQ definitions (for `rabbitmqctl import_definitions` or the management
+ * API) of the whole system: exchanges, queues, bindings, and every principal's
+ * permissions. Users are not in it: their passwords live in each environment's
+ * secret store, and importing a user without one would clear the password it
+ * has. Create the users (`brokerUser`) before importing.
+ */
 export function definitionsDocument(prefix: string, vhost = '/'): Record<string, unknown> {
   const { exchanges, queues } = declarationsFor(prefix);
+  const names = namesFor(prefix);
+  const permissions = BROKER_PRINCIPALS.map((principal) => ({ user: brokerUser(prefix, principal), granted: permissionsFor(prefix, principal) }));
   return {
     exchanges: exchanges.map((e) => ({ name: e.name, vhost, type: e.type, durable: true, auto_delete: false, internal: false, arguments: {} })),
     queues: queues.map((q) => ({ name: q.name, vhost, durable: q.durable, auto_delete: false, arguments: q.arguments })),
     bindings: queues.flatMap((q) =>
       q.bindings.map((b) => ({ source: b.exchange, vhost, destination: q.name, destination_type: 'queue', routing_key: b.routingKey, arguments: {} })),
     ),
+    permissions: permissions.map(({ user, granted }) => ({ user, vhost, configure: granted.configure, write: granted.write, read: granted.read })),
+    topic_permissions: permissions.flatMap(({ user, granted }) =>
+      // Publishing is not narrowed by routing key: amq.default lets every service publish to any queue anyway.
+      granted.eventsBindingKeys ? [{ user, vhost, exchange: names.events, write: '.*', read: granted.eventsBindingKeys }] : [],
+    ),
   };
+}
+
+/**
+ * The broker users of every principal with these passwords, hashed as RabbitMQ
+ * does (salted SHA-256), for the definitions of a local run or a test system,
+ * whose passwords are generated where they are used.
+ */
+export function brokerUsers(prefix: string, passwords: Readonly<Record<BrokerPrincipal, string>>): Record<string, unknown>[] {
+  return BROKER_PRINCIPALS.map((principal) => {
+    const salt = randomBytes(4);
+    const digest = createHash('sha256').update(Buffer.concat([salt, Buffer.from(passwords[principal], 'utf8')])).digest();
+    return { name: brokerUser(prefix, principal), password_hash: Buffer.concat([salt, digest]).toString('base64'), hashing_algorithm: 'rabbit_password_hashing_sha256', tags: '' };
+  });
 }

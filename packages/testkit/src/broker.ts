@@ -2,9 +2,11 @@
  * Watching the broker from a test: every event published under a prefix is
  * captured, so a test can assert what was announced, and how many times.
  */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { connect, type ChannelModel } from 'amqplib';
 import type { Envelope } from '@gateway/contracts';
-import { declarationsFor, namesFor } from '@gateway/messaging';
+import { BROKER_PRINCIPALS, brokerUser, brokerUsers, declarationsFor, definitionsDocument, namesFor, type BrokerPrincipal } from '@gateway/messaging';
 import { testEnvironment } from './environment.js';
 
 export class EventCapture {
@@ -96,6 +98,57 @@ export async function deleteBrokerObjects(prefix: string, extraQueues: readonly 
   } finally {
     await connection.close().catch(() => undefined);
   }
+}
+
+/**
+ * The users of the local broker still there: a test whose `before` hook failed
+ * may never shut its system down. They are deleted as the process exits (a
+ * broker in a container goes with its container).
+ */
+const usersLeftAtExit = new Set<string>();
+process.on('exit', () => {
+  if (usersLeftAtExit.size > 0) spawnSync('rabbitmqctl', deleteUsersCommand([...usersLeftAtExit]), { stdio: 'ignore', timeout: 30_000 });
+});
+
+/** The broker URL of each principal of a test system, as its own user. */
+export type BrokerUrls = Readonly<Record<BrokerPrincipal, string>>;
+
+/**
+ * Creates the broker users of `prefix` (each principal's, with a fresh
+ * password), their permissions and the system's exchanges, which no service's
+ * user may declare, in one rabbitmqctl call; answers each principal's URL.
+ * Services connect as these users, so a permission one lacks fails every test
+ * that needs it. The queues are left to the services: a command queue must not
+ * exist before its service (see topology.ts).
+ */
+export async function createBrokerUsers(prefix: string): Promise<BrokerUrls> {
+  const env = await testEnvironment();
+  const passwords = Object.fromEntries(BROKER_PRINCIPALS.map((principal) => [principal, randomBytes(16).toString('hex')])) as Record<BrokerPrincipal, string>;
+  const { exchanges, permissions, topic_permissions } = definitionsDocument(prefix);
+  await env.importBrokerDefinitions({ users: brokerUsers(prefix, passwords), exchanges, permissions, topic_permissions });
+  if (env.kind === 'local') usersLeftAtExit.add(prefix);
+  return Object.fromEntries(
+    BROKER_PRINCIPALS.map((principal) => {
+      const url = new URL(env.amqpUrl);
+      url.username = brokerUser(prefix, principal);
+      url.password = passwords[principal];
+      return [principal, url.toString()];
+    }),
+  ) as Record<BrokerPrincipal, string>;
+}
+
+/**
+ * Deletes the broker users of `prefix`. One `rabbitmqctl eval` rather than a
+ * `delete_user` per user: each rabbitmqctl call starts an Erlang VM (about a second).
+ */
+export async function deleteBrokerUsers(prefix: string): Promise<void> {
+  await (await testEnvironment()).brokerCtl(deleteUsersCommand([prefix]));
+  usersLeftAtExit.delete(prefix);
+}
+
+function deleteUsersCommand(prefixes: readonly string[]): string[] {
+  const users = prefixes.flatMap((prefix) => BROKER_PRINCIPALS.map((principal) => `<<"${brokerUser(prefix, principal)}">>`)).join(',');
+  return ['eval', `[rabbit_auth_backend_internal:delete_user(U, <<"testkit">>) || U <- [${users}]].`];
 }
 
 /**

@@ -4,7 +4,11 @@
  * servers named by environment URLs serve. The tests are the same either way.
  */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { connect as tcpConnect } from 'node:net';
 
@@ -20,6 +24,8 @@ export interface TestEnvironment {
   restartBroker(): Promise<void>;
   /** Runs rabbitmqctl with `args` where the broker runs. */
   brokerCtl(args: readonly string[]): Promise<void>;
+  /** Imports RabbitMQ definitions (users, permissions, exchanges...) into the broker: one rabbitmqctl call. */
+  importBrokerDefinitions(definitions: Record<string, unknown>): Promise<void>;
   /** The SQL dump (pg_dump) of database `name`, data included. */
   dumpDatabase(name: string): Promise<string>;
   stop(): Promise<void>;
@@ -59,6 +65,16 @@ function localEnvironment(): TestEnvironment {
     async brokerCtl(args) {
       await run('rabbitmqctl', [...args], { timeout: 60_000 });
     },
+    async importBrokerDefinitions(definitions) {
+      // rabbitmqctl runs as the broker's own user where it is installed as a service: the file must be readable to it.
+      const file = join(tmpdir(), `broker-definitions-${randomUUID()}.json`);
+      await writeFile(file, JSON.stringify(definitions), { mode: 0o644 });
+      try {
+        await run('rabbitmqctl', ['-q', 'import_definitions', file], { timeout: 60_000 });
+      } finally {
+        await rm(file, { force: true });
+      }
+    },
     async dumpDatabase(name) {
       const url = new URL(process.env['DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres');
       url.pathname = `/${name}`;
@@ -94,6 +110,13 @@ async function containerEnvironment(): Promise<TestEnvironment> {
     },
     async brokerCtl(args) {
       await rabbit.exec(['rabbitmqctl', ...args]);
+    },
+    async importBrokerDefinitions(definitions) {
+      const file = `/tmp/broker-definitions-${randomUUID()}.json`;
+      await rabbit.copyContentToContainer([{ content: JSON.stringify(definitions), target: file, mode: 0o644 }]);
+      const { exitCode, output } = await rabbit.exec(['rabbitmqctl', '-q', 'import_definitions', file]);
+      await rabbit.exec(['rm', '-f', file]);
+      if (exitCode !== 0) throw new Error(`rabbitmqctl import_definitions failed: ${output}`);
     },
     async dumpDatabase(name) {
       return (await postgres.exec(['pg_dump', '-U', 'postgres', '--dbname', name])).output;

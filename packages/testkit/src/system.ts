@@ -16,7 +16,7 @@ import type { Envelope, ServiceName } from '@gateway/contracts';
 import { Broker, namesFor, OperatorSigner, RpcClient, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
-import { deleteBrokerObjects, EventCapture } from './broker.js';
+import { createBrokerUsers, deleteBrokerObjects, deleteBrokerUsers, EventCapture, type BrokerUrls } from './broker.js';
 import { createTestDatabase, repoRoot, uniqueName, type TestDatabase } from './database.js';
 import { testEnvironment } from './environment.js';
 import { ApiClient } from './http.js';
@@ -122,18 +122,20 @@ export class TestSystem {
     /** The environment every service of this system gets. */
     readonly env: Record<string, string>,
     private readonly options: SystemOptions,
-    /** The settings each service gets of its own (its keys, its neighbours' addresses). */
+    /** The settings each service gets of its own (its keys, its neighbours' addresses, its broker user). */
     private readonly perService: Partial<Record<ServiceProcess, Record<string, string>>>,
     /** The private JWK system.admin() and system.send() sign with; a gateway-admin process takes it as OPERATOR_KEY. */
     readonly operatorKey: string,
+    /** Each service's broker URL as its own user, and the operators' (gateway-admin). */
+    readonly brokerUrls: BrokerUrls,
   ) {}
 
   /** Creates the database, then starts every requested service and waits until each is ready. */
   static async start(options: SystemOptions = {}): Promise<TestSystem> {
     const env = await testEnvironment();
     const services = options.services ?? ALL_SERVICES;
-    const db = await createTestDatabase(services.filter((service) => WITH_SCHEMA.has(service)) as SchemaOwner[]);
     const prefix = uniqueName('t');
+    const [db, brokerUrls] = await Promise.all([createTestDatabase(services.filter((service) => WITH_SCHEMA.has(service)) as SchemaOwner[]), createBrokerUsers(prefix)]);
     const logDir = join(repoRoot, '.local', 'test-logs', prefix);
     mkdirSync(logDir, { recursive: true });
     const ports = new Map<ServiceProcess, number>();
@@ -144,12 +146,14 @@ export class TestSystem {
     const cards = cardKeys();
     const operator = operatorKeys(`${prefix}-operator`);
     const perService: Partial<Record<ServiceProcess, Record<string, string>>> = {
-      'api-gateway': { CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.get('checkout') ?? 0}` },
+      'api-gateway': { AMQP_URL: brokerUrls['api-gateway'], CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.get('checkout') ?? 0}` },
       // Test receivers listen on loopback; the SSRF tests turn the address rule back on.
-      session: { LINK_SIGNING_KEY: keys.privateJwk, ADAPTER_TIMEOUT_MS: '9000', WEBHOOK_ALLOW_PRIVATE: 'true' },
-      'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true' },
-      checkout: { LINK_VERIFY_KEY: keys.publicJwk, CARD_ENCRYPTION_KEY: cards.publicJwk, PAYMENT_TIMEOUT_MS: '10000' },
+      session: { AMQP_URL: brokerUrls.session, LINK_SIGNING_KEY: keys.privateJwk, ADAPTER_TIMEOUT_MS: '9000', WEBHOOK_ALLOW_PRIVATE: 'true' },
+      'webhook-dispatcher': { AMQP_URL: brokerUrls['webhook-dispatcher'], WEBHOOK_ALLOW_PRIVATE: 'true' },
+      checkout: { AMQP_URL: brokerUrls.checkout, LINK_VERIFY_KEY: keys.publicJwk, CARD_ENCRYPTION_KEY: cards.publicJwk, PAYMENT_TIMEOUT_MS: '10000' },
+      refund: { AMQP_URL: brokerUrls.refund },
       'acquirer-adapter': {
+        AMQP_URL: brokerUrls['acquirer-adapter'],
         CARD_DECRYPTION_KEY: cards.privateJwk,
         ACQUIRER_TEST_URL: `${sandboxUrl}/payment/rest/`,
         ACQUIRER_TEST_USER: SANDBOX_TERMINAL.user,
@@ -166,7 +170,8 @@ export class TestSystem {
     const kek = newSecretsKek();
     for (const service of SECRET_KEEPERS) perService[service] = { ...perService[service], SECRETS_KEK: kek };
     const baseEnv: Record<string, string> = {
-      AMQP_URL: env.amqpUrl,
+      // The operators' user: what gateway-admin run against this system connects as. Each service has its own (above).
+      AMQP_URL: brokerUrls['gateway-admin'],
       REDIS_URL: env.redisUrl,
       BROKER_PREFIX: prefix,
       RATE_LIMIT_KEY_PREFIX: prefix,
@@ -177,7 +182,7 @@ export class TestSystem {
       OPERATOR_PUBLIC_KEYS: operator.publicJwk,
       ...options.env,
     };
-    const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, operator.privateJwk);
+    const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, operator.privateJwk, brokerUrls);
     for (const [service, port] of ports) system.ports.set(service, port);
     await Promise.all(services.map((service) => system.startService(service)));
     return system;
@@ -385,8 +390,7 @@ export class TestSystem {
 
   private async rpcClient(): Promise<RpcClient> {
     if (!this.rpc) {
-      const env = await testEnvironment();
-      this.broker = new Broker({ url: env.amqpUrl, prefix: this.prefix, log: createLogger({ service: 'test', level: 'silent' }) });
+      this.broker = new Broker({ url: this.brokerUrls['gateway-admin'], prefix: this.prefix, log: createLogger({ service: 'test', level: 'silent' }) });
       await this.broker.start();
       const signer = await OperatorSigner.fromJwk(JSON.parse(this.operatorKey) as JWK, TEST_OPERATOR);
       this.rpc = await this.broker.register(new RpcClient(this.broker, 5_000, signer));
@@ -398,8 +402,7 @@ export class TestSystem {
   async shutdown(): Promise<void> {
     await Promise.all([...this.processes.keys()].map((name) => this.stopService(name)));
     await this.broker?.stop();
-    await this.db.drop();
-    await deleteBrokerObjects(this.prefix);
+    await Promise.all([this.db.drop(), deleteBrokerObjects(this.prefix), deleteBrokerUsers(this.prefix)]);
   }
 }
 
