@@ -102,3 +102,9 @@ export function errorFor(status: number, problem: ProblemDocument, requestId: st
   if (status >= 500) return new ApiServerError(message, init);
   return new GatewayError(message, init);
 }
+
+/** The body as a problem document; an answer that is not one (a proxy's HTML page) still becomes a typed error. */
+export function asProblem(body: unknown, status: number): ProblemDocument {
+  if (typeof body === 'object' && body !== null && typeof (body as ProblemDocument).type === 'string') return body as ProblemDocument;
+  return { type: 'about:blank', title: 'Unexpected answer', status, detail: `The gateway answered ${status} without a problem document.` };
+}

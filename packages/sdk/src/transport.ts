@@ -5,7 +5,7 @@
  * answer replays the first answer (D10) instead of paying or refunding twice.
  */
 import { randomUUID } from 'node:crypto';
-import { ConnectionError, errorFor, type ProblemDocument } from './errors.js';
+import { asProblem, ConnectionError, errorFor } from './errors.js';
 
 export interface TransportOptions {
   /** The gateway's address, without /api/v1. */
@@ -103,12 +103,6 @@ async function readBody(response: Response): Promise<unknown> {
   } catch {
     return text;
   }
-}
-
-/** The body as a problem document; an answer that is not one (a proxy's HTML page) still becomes a typed error. */
-function asProblem(body: unknown, status: number): ProblemDocument {
-  if (typeof body === 'object' && body !== null && typeof (body as ProblemDocument).type === 'string') return body as ProblemDocument;
-  return { type: 'about:blank', title: 'Unexpected answer', status, detail: `The gateway answered ${status} without a problem document.` };
 }
 
 /** Retry-After in whole seconds (D12); the HTTP-date form is also accepted. */
