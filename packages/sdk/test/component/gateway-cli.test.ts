@@ -1,0 +1,129 @@
+/**
+ * The `gateway` bin as a developer runs it: `listen` spawned as a process
+ * against a running system, forwarding to a local HTTP server; `trigger`
+ * making the payment whose events it forwards.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { payOnPage, TestSystem, WebhookReceiver } from '@gateway/testkit';
+import { Gateway, SignatureVerificationError } from '@gateway/sdk';
+
+const BIN = fileURLToPath(new URL('../../../bin/gateway.mjs', import.meta.url));
+
+/** A running bin, its output collected line by line. */
+class Cli {
+  readonly lines: string[] = [];
+  readonly exited: Promise<number | null>;
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly child: ChildProcess) {
+    let buffered = '';
+    const collect = (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const parts = buffered.split('\n');
+      buffered = parts.pop() ?? '';
+      this.lines.push(...parts);
+      for (const wake of this.waiters) wake();
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  static run(args: readonly string[], env: Record<string, string> = {}): Cli {
+    return new Cli(spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  }
+
+  /** The first line matching `pattern`, waiting for it up to `timeoutMs`. */
+  async line(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.lines.find((l) => pattern.test(l));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no line matching ${pattern} in:\n${this.lines.join('\n')}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  }
+}
+
+describe('gateway listen and trigger', function () {
+  this.timeout(60_000);
+  let system: TestSystem;
+  const running: Cli[] = [];
+  const receivers: WebhookReceiver[] = [];
+
+  before(async () => {
+    system = await TestSystem.start();
+  });
+  after(async () => {
+    for (const cli of running) cli.child.kill('SIGTERM');
+    await Promise.all(running.map((cli) => cli.exited));
+    await Promise.all(receivers.map((r) => r.close()));
+    await system?.shutdown();
+  });
+
+  async function receiver(): Promise<WebhookReceiver> {
+    const r = await WebhookReceiver.start();
+    receivers.push(r);
+    return r;
+  }
+
+  it("when listen runs and trigger pays a session, then the merchant's events reach the local URL signed with the printed secret, and another merchant's do not", async () => {
+    const local = await receiver();
+    const merchant = await system.newMerchant({ limits: { account: 1000 } });
+    const other = await system.newMerchant({ limits: { account: 1000 } });
+    const listen = Cli.run(['listen', '--forward-to', local.url('/webhooks'), '--base-url', system.baseUrl], { GATEWAY_API_KEY: merchant.testKey });
+    running.push(listen);
+    const ready = await listen.line(/^Ready\./);
+    const secret = /(whsec_[0-9a-f]+)/.exec(ready)?.[1];
+    assert.ok(secret, ready);
+
+    // Another merchant's payment, made first: had it leaked into this stream, it would arrive before ours.
+    const gateway = new Gateway(other.testKey, { baseUrl: system.baseUrl });
+    const foreign = await gateway.sessions.create({ amount: '5.000', merchant_reference: `other-${Date.now()}`, first_name: 'A', last_name: 'B', email: 'a@example.tn' });
+    await payOnPage(foreign.checkout_url ?? '', { card_number: '4242424242424242' });
+
+    const trigger = Cli.run(['trigger', 'session.succeeded', '--api-key', merchant.testKey, '--base-url', system.baseUrl]);
+    running.push(trigger);
+    assert.equal(await trigger.exited, 0, trigger.lines.join('\n'));
+    const sessionId = /Created (ps_\w+)/.exec(await trigger.line(/^Created /))?.[1];
+    assert.ok(sessionId);
+
+    await local.waitFor((received) => received.some((r) => r.body.event === 'session.succeeded'), 15_000);
+    const delivery = local.received.find((r) => r.body.event === 'session.succeeded');
+    assert.ok(delivery);
+    assert.equal(delivery.path, '/webhooks');
+    assert.equal(delivery.headers['x-service-event'], 'session.succeeded');
+    assert.equal(delivery.headers['content-type'], 'application/json');
+    const event = gateway.webhooks.constructEvent(delivery.raw, delivery.signature, secret);
+    assert.equal(event.data.id, sessionId);
+    assert.equal(event.data.livemode, false);
+    assert.equal(event.id, delivery.eventId);
+    assert.throws(() => gateway.webhooks.constructEvent(delivery.raw, delivery.signature, merchant.webhookSecret), SignatureVerificationError);
+    assert.ok(local.received.every((r) => r.body.data.id !== foreign.id), 'no event of the other merchant');
+
+    const printed = await listen.line(/session\.succeeded/);
+    assert.match(printed, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+Z  session\\.succeeded  ${event.id}  -> 200$`));
+  });
+
+  it('when a live key asks for the event stream, then it is refused with a 403 problem and listen exits with the reason', async () => {
+    const merchant = await system.newMerchant();
+    const liveKey = await system.approveLive(merchant.merchantId);
+    const answer = await fetch(`${system.apiUrl}/gateway/events/stream/`, { headers: { authorization: `Bearer ${liveKey}` } });
+    assert.equal(answer.status, 403);
+    assert.match(answer.headers.get('content-type') ?? '', /application\/problem\+json/);
+    const problem = (await answer.json()) as { type: string; detail: string };
+    assert.match(problem.type, /\/errors\/forbidden$/);
+    assert.match(problem.detail, /test keys/);
+
+    const listen = Cli.run(['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--api-key', liveKey, '--base-url', system.baseUrl]);
+    running.push(listen);
+    assert.equal(await listen.exited, 1);
+    assert.match(listen.lines.join('\n'), /test keys/);
+    assert.ok(!listen.lines.some((l) => l.includes(liveKey)), 'the key is never printed');
+  });
+});
