@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { payOnPage, TestSystem, WebhookReceiver } from '@gateway/testkit';
+import { payOnPage, pollUntil, TestSystem, WebhookReceiver } from '@gateway/testkit';
 import { Gateway, SignatureVerificationError } from '@gateway/sdk';
 
 const BIN = fileURLToPath(new URL('../../../bin/gateway.mjs', import.meta.url));
@@ -125,5 +125,33 @@ describe('gateway listen and trigger', function () {
     assert.equal(await listen.exited, 1);
     assert.match(listen.lines.join('\n'), /test keys/);
     assert.ok(!listen.lines.some((l) => l.includes(liveKey)), 'the key is never printed');
+  });
+
+  it('when a listener stops, its queue goes with it; when a gateway replica stops, its streams end at once and listen says it reconnects', async () => {
+    const merchant = await system.newMerchant({ limits: { account: 1000 } });
+    const streamQueues = async () => [...(await system.queueCounts()).keys()].filter((name) => name.startsWith(`${system.prefix}.api-gateway.broadcast.`)).length;
+    const before = await streamQueues();
+
+    const local = Cli.run(['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--api-key', merchant.testKey, '--base-url', system.baseUrl]);
+    running.push(local);
+    await local.line(/^Ready\./);
+    assert.equal(await streamQueues(), before + 1);
+    local.child.kill('SIGINT');
+    assert.equal(await local.exited, 0);
+    await pollUntil(async () => (await streamQueues()) === before, 5_000, "the stopped listener's queue is gone");
+
+    const port = await system.startService('api-gateway', 'api-gateway-2');
+    const listen = Cli.run(['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--api-key', merchant.testKey, '--base-url', `http://127.0.0.1:${port}`]);
+    running.push(listen);
+    await listen.line(/^Ready\./);
+    // The replica's own cache listener, and this stream's queue.
+    assert.equal(await streamQueues(), before + 2);
+
+    const stopped = await system.stopServiceTimed('api-gateway-2');
+    assert.equal(stopped.code, 0);
+    // An open stream holding the server would make the stop wait out SHUTDOWN_TIMEOUT_MS (5 s here).
+    assert.ok(stopped.ms < 3_000, `the stop took ${stopped.ms} ms`);
+    await listen.line(/stream interrupted .*; reconnecting/);
+    await pollUntil(async () => (await streamQueues()) === before, 5_000, "the stopped replica's queues are gone");
   });
 });
