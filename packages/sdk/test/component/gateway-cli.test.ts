@@ -57,7 +57,8 @@ describe('gateway listen and trigger', function () {
   const receivers: WebhookReceiver[] = [];
 
   before(async () => {
-    system = await TestSystem.start();
+    // Keep-alive comments every second instead of 25, so a test sees them.
+    system = await TestSystem.start({ serviceEnv: { 'api-gateway': { EVENT_STREAM_HEARTBEAT_SECONDS: '1' } } });
   });
   after(async () => {
     for (const cli of running) cli.child.kill('SIGTERM');
@@ -108,6 +109,23 @@ describe('gateway listen and trigger', function () {
 
     const printed = await listen.line(/session\.succeeded/);
     assert.match(printed, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+Z  session\\.succeeded  ${event.id}  -> 200$`));
+  });
+
+  it('when a test key opens the stream, then it is an uncached event stream that says ready and keeps itself alive while idle', async () => {
+    const merchant = await system.newMerchant();
+    const stop = new AbortController();
+    const answer = await fetch(`${system.apiUrl}/gateway/events/stream/`, { headers: { authorization: `Bearer ${merchant.testKey}` }, signal: stop.signal });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+    assert.equal(answer.headers.get('cache-control'), 'no-store');
+    let text = '';
+    const started = Date.now();
+    const reader = answer.body?.pipeThrough(new TextDecoderStream()).getReader();
+    assert.ok(reader);
+    while (!text.includes(': keep-alive') && Date.now() - started < 5_000) text += (await reader.read()).value ?? '';
+    stop.abort();
+    assert.ok(text.startsWith(': ready\n\n'), text);
+    assert.ok(text.includes(': keep-alive\n\n'), text);
   });
 
   it('when a live key asks for the event stream, then it is refused with a 403 problem and listen exits with the reason', async () => {

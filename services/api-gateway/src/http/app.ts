@@ -165,28 +165,27 @@ async function handleEventStream(deps: ApiDependencies, method: string, req: Inc
   const principal = await authorize(deps, req, res, undefined);
   if (principal.livemode) throw new AppError('forbidden', 'The event stream is for test keys (sk_test_...) only.');
 
-  let heartbeat: NodeJS.Timeout | undefined;
-  const end = () => {
-    clearInterval(heartbeat);
-    res.end();
-  };
+  // Events may arrive while the queue is being bound, before the answer has started: they wait here.
+  const early: string[] = [];
+  let write = (chunk: string) => void early.push(chunk);
   // Bound before the answer starts: an event published once the client reads "ready" is never missed.
   const unsubscribe = await deps.events.subscribe(principal.merchantId, {
-    event: (id, type, body) => void res.write(`id: ${id}\nevent: ${type}\ndata: ${body}\n\n`),
-    end,
+    event: (id, type, body) => write(`id: ${id}\nevent: ${type}\ndata: ${body}\n\n`),
+    end: () => res.end(),
   });
   // The client may have gone while the queue was being bound.
   if (res.destroyed) {
     unsubscribe();
     return;
   }
+  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+  res.write(`: ready\n\n${early.join('')}`);
+  write = (chunk) => void res.write(chunk);
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), deps.eventStreamHeartbeatSeconds * 1000);
   res.once('close', () => {
     unsubscribe();
     clearInterval(heartbeat);
   });
-  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
-  res.write(': ready\n\n');
-  heartbeat = setInterval(() => res.write(': keep-alive\n\n'), deps.eventStreamHeartbeatSeconds * 1000);
 }
 
 /** A request header's value; the first when it is given more than once. */
