@@ -6,7 +6,7 @@
  */
 import { operations, type OperationId, type Operations } from './generated/openapi.js';
 import type { CreateSessionRequest, RefundRequest, SessionListItem, WebhookDelivery } from './generated/openapi.js';
-import { PagedList } from './pagination.js';
+import { PagedList, type Cursor } from './pagination.js';
 import { Transport } from './transport.js';
 import { Webhooks } from './webhooks/construct-event.js';
 
@@ -37,7 +37,16 @@ type Input<Op extends OperationId> = (Record<string, never> extends Operations[O
   query?: Operations[Op]['query'];
 } & ([Operations[Op]['body']] extends [never] ? { body?: undefined } : { body: Operations[Op]['body'] });
 
-type ListQuery = { limit?: number; starting_after?: string; ending_before?: string };
+/**
+ * A list over `query` (its filters, whatever the OpenAPI document gives the
+ * operation), each page at its own cursor: ending_before when the query has
+ * one (walking toward newer items), else starting_after.
+ */
+function paged<Q extends Cursor, T extends { id: string }>(query: Q, fetchPage: (query: Q) => Promise<{ data: T[]; has_more?: boolean }>): PagedList<T> {
+  const { starting_after, ending_before, ...filters } = query;
+  const first: Cursor = ending_before !== undefined ? { ending_before } : starting_after !== undefined ? { starting_after } : {};
+  return new PagedList((cursor) => fetchPage({ ...filters, ...cursor } as Q), first);
+}
 
 export class Gateway {
   readonly sessions: Sessions;
@@ -98,8 +107,8 @@ class Sessions {
   }
 
   /** Every session, newest first: `for await` it, or `.page()` for one page. */
-  list(query: ListQuery = {}): PagedList<SessionListItem> {
-    return new PagedList((startingAfter) => this.gateway.request('listSessions', { query: { ...query, starting_after: startingAfter } }), query.starting_after);
+  list(query: Operations['listSessions']['query'] = {}): PagedList<SessionListItem> {
+    return paged(query, (pageQuery) => this.gateway.request('listSessions', { query: pageQuery }));
   }
 
   cancel(sessionId: string, options?: RequestOptions) {
@@ -122,11 +131,8 @@ class Sessions {
   }
 
   /** The session's webhook deliveries, most recent first. */
-  listWebhookDeliveries(sessionId: string, query: ListQuery = {}): PagedList<WebhookDelivery> {
-    return new PagedList(
-      (startingAfter) => this.gateway.request('listSessionWebhooks', { params: { session_id: sessionId }, query: { ...query, starting_after: startingAfter } }),
-      query.starting_after,
-    );
+  listWebhookDeliveries(sessionId: string, query: Operations['listSessionWebhooks']['query'] = {}): PagedList<WebhookDelivery> {
+    return paged(query, (pageQuery) => this.gateway.request('listSessionWebhooks', { params: { session_id: sessionId }, query: pageQuery }));
   }
 }
 
@@ -147,7 +153,7 @@ class WebhookDeliveries {
   constructor(private readonly gateway: Gateway) {}
 
   /** The account's webhook deliveries, newest first. */
-  list(query: ListQuery = {}): PagedList<WebhookDelivery> {
-    return new PagedList((startingAfter) => this.gateway.request('listWebhooks', { query: { ...query, starting_after: startingAfter } }), query.starting_after);
+  list(query: Operations['listWebhooks']['query'] = {}): PagedList<WebhookDelivery> {
+    return paged(query, (pageQuery) => this.gateway.request('listWebhooks', { query: pageQuery }));
   }
 }

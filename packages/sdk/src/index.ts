@@ -1,6 +1,6 @@
 /** @gateway/sdk: the typed client of the hosted-checkout payment gateway. */
 export { Gateway, type GatewayOptions, type RequestOptions } from './client.js';
-export { PagedList, type Page } from './pagination.js';
+export { PagedList, type Cursor, type Page } from './pagination.js';
 export * from './errors.js';
 export { Webhooks, type ConstructEventOptions } from './webhooks/construct-event.js';
 export { computeSignature, signatureHeader, verifySignature, parseSignatureHeader, DEFAULT_TOLERANCE_SECONDS } from './webhooks/signature.js';

@@ -37,7 +37,7 @@ describe('@gateway/sdk against the running system', function () {
 
   const client = (key: string, options: ConstructorParameters<typeof Gateway>[1] = {}) => new Gateway(key, { baseUrl: system.baseUrl, initialRetryDelayMs: 50, ...options });
 
-  it('when a session is created, read, listed and canceled, then each call answers the typed resource', async () => {
+  it('when a session is created, read and canceled, then each call answers the typed resource', async () => {
     const gateway = client((await merchant()).testKey);
     const created = await gateway.sessions.create(buyer({ amount: '42.000', description: 'SDK order' }));
     assert.match(created.id, /^ps_/);
@@ -53,7 +53,7 @@ describe('@gateway/sdk against the running system', function () {
     assert.equal((await gateway.sessions.get(created.id)).status, 'CANCELED');
   });
 
-  it('when a list spans several pages, then iterating it yields every session once, newest first, and page() gives one page', async () => {
+  it('when a list spans several pages, then iterating it yields every session once, newest first (or toward newer ones from ending_before), and page() gives one page', async () => {
     const gateway = client((await merchant()).testKey);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await gateway.sessions.create(buyer())).id);
@@ -65,6 +65,11 @@ describe('@gateway/sdk against the running system', function () {
     const first = await gateway.sessions.list({ limit: 2 }).page();
     assert.deepEqual(first.data.map((s) => s.id), [ids[4], ids[3]]);
     assert.equal(first.has_more, true);
+
+    // From the oldest, toward newer sessions: each page is newest first, the pages walk forward in time.
+    const newer: string[] = [];
+    for await (const session of gateway.sessions.list({ limit: 2, ending_before: ids[0] })) newer.push(session.id);
+    assert.deepEqual(newer, [ids[2], ids[1], ids[4], ids[3]]);
   });
 
   it('when the answer to a refund is lost and the SDK retries, then the retry replays the first answer and the session is refunded once', async () => {
@@ -192,6 +197,16 @@ describe('@gateway/sdk against the running system', function () {
     assert.equal(event.data.amount, '19.900');
     assert.deepEqual(event.data.metadata, { cart: 'c-7' });
     assert.equal(event.data.payment?.card_last_four, '4242');
+
+    const deliveries = [];
+    for await (const record of gateway.webhookDeliveries.list({ limit: 1 })) deliveries.push(record);
+    assert.ok(deliveries.some((record) => record.event_id === event.id && record.status === 'SUCCEEDED'));
+    const ofSession = [];
+    for await (const record of gateway.sessions.listWebhookDeliveries(session.id, { limit: 1 })) ofSession.push(record);
+    assert.deepEqual(
+      ofSession.map((record) => record.id),
+      deliveries.filter((record) => record.session_id === session.id).map((record) => record.id),
+    );
 
     const tampered = Buffer.from(delivery.raw.toString('utf8').replace('19.900', '1.900'));
     assert.throws(() => gateway.webhooks.constructEvent(tampered, delivery.signature, m.webhookSecret), SignatureVerificationError);
