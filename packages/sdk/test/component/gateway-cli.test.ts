@@ -111,6 +111,30 @@ describe('gateway listen and trigger', function () {
     assert.match(printed, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+Z  session\\.succeeded  ${event.id}  -> 200$`));
   });
 
+  it('when trigger is asked for a decline, a cancellation and a refund, then listen forwards session.failed, session.canceled and refund.created', async () => {
+    const local = await receiver();
+    const merchant = await system.newMerchant({ limits: { account: 1000, create: 1000, refund: 1000 } });
+    const listen = Cli.run(['listen', '--forward-to', local.url(), '--api-key', merchant.testKey, '--base-url', system.baseUrl]);
+    running.push(listen);
+    await listen.line(/^Ready\./);
+    for (const event of ['session.failed', 'session.canceled', 'refund.created']) {
+      const trigger = Cli.run(['trigger', event], { GATEWAY_API_KEY: merchant.testKey, GATEWAY_BASE_URL: system.baseUrl });
+      running.push(trigger);
+      assert.equal(await trigger.exited, 0, trigger.lines.join('\n'));
+      await local.waitFor((received) => received.some((r) => r.body.event === event), 15_000);
+    }
+    const failed = local.received.find((r) => r.body.event === 'session.failed');
+    assert.equal(failed?.body.data['can_retry'], false);
+    assert.equal(failed?.body.data['status'], 'FAILED');
+    const refunded = local.received.find((r) => r.body.event === 'refund.created');
+    assert.equal((refunded?.body.data['refund'] as { amount?: string } | undefined)?.amount, '12.500');
+
+    const unknown = Cli.run(['trigger', 'session.teleported', '--api-key', merchant.testKey, '--base-url', system.baseUrl]);
+    running.push(unknown);
+    assert.equal(await unknown.exited, 1);
+    assert.match(unknown.lines.join('\n'), /choose one of session\.succeeded, session\.failed, session\.canceled, refund\.created/);
+  });
+
   it('when a test key opens the stream, then it is an uncached event stream that says ready and keeps itself alive while idle', async () => {
     const merchant = await system.newMerchant();
     const stop = new AbortController();
