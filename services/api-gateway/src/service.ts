@@ -90,7 +90,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     }),
   );
 
-  const events = await broker.register(new TestEventStreams(broker));
+  const events = await broker.register(new TestEventStreams(broker, config.eventStreamsPerMerchant));
 
   const app = createApiListener({
     auth,

@@ -58,7 +58,7 @@ describe('gateway listen and trigger', function () {
 
   before(async () => {
     // Keep-alive comments every second instead of 25, so a test sees them.
-    system = await TestSystem.start({ serviceEnv: { 'api-gateway': { EVENT_STREAM_HEARTBEAT_SECONDS: '1' } } });
+    system = await TestSystem.start({ serviceEnv: { 'api-gateway': { EVENT_STREAM_HEARTBEAT_SECONDS: '1', EVENT_STREAMS_PER_MERCHANT: '2' } } });
   });
   after(async () => {
     for (const cli of running) cli.child.kill('SIGTERM');
@@ -150,6 +150,32 @@ describe('gateway listen and trigger', function () {
     stop.abort();
     assert.ok(text.startsWith(': ready\n\n'), text);
     assert.ok(text.includes(': keep-alive\n\n'), text);
+  });
+
+  it('when an account already holds its streams open, then one more is refused with a 429 and Retry-After until one closes', async () => {
+    const merchant = await system.newMerchant({ limits: { account: 1000 } });
+    const open = () => {
+      const stop = new AbortController();
+      const answer = fetch(`${system.apiUrl}/gateway/events/stream/`, { headers: { authorization: `Bearer ${merchant.testKey}` }, signal: stop.signal });
+      return { answer, stop };
+    };
+    const first = open();
+    const second = open();
+    assert.equal((await first.answer).status, 200);
+    assert.equal((await second.answer).status, 200);
+    const third = await open().answer;
+    assert.equal(third.status, 429);
+    assert.equal(third.headers.get('retry-after'), '5');
+    assert.match(((await third.json()) as { type: string }).type, /\/errors\/rate-limit-exceeded$/);
+
+    first.stop.abort();
+    await pollUntil(async () => {
+      const again = open();
+      const status = (await again.answer).status;
+      again.stop.abort();
+      return status === 200;
+    }, 5_000, 'a stream opens once another closed');
+    second.stop.abort();
   });
 
   it('when a live key asks for the event stream, then it is refused with a 403 problem and listen exits with the reason', async () => {

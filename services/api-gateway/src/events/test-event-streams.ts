@@ -19,9 +19,20 @@ export interface StreamSink {
 
 export class TestEventStreams implements BrokerComponent {
   private connection: ChannelModel | undefined;
-  private readonly open = new Set<{ channel: Channel; sink: StreamSink }>();
+  private readonly open = new Set<{ channel: Channel; sink: StreamSink; merchantId: string }>();
 
-  constructor(private readonly broker: Broker) {}
+  /** `maxPerMerchant` bounds one account's streams on this replica: each holds a channel of the gateway's one broker connection. */
+  constructor(
+    private readonly broker: Broker,
+    private readonly maxPerMerchant: number,
+  ) {}
+
+  /** Whether `merchantId` may open one more stream here. */
+  hasRoomFor(merchantId: string): boolean {
+    let count = 0;
+    for (const stream of this.open) if (stream.merchantId === merchantId) count++;
+    return count < this.maxPerMerchant;
+  }
 
   attach(connection: ChannelModel): Promise<void> {
     this.connection = connection;
@@ -51,7 +62,7 @@ export class TestEventStreams implements BrokerComponent {
     const channel = await this.broker.createChannel(connection);
     const { queue } = await channel.assertQueue(this.broker.names.broadcastQueue(service), { exclusive: true, autoDelete: true, durable: false });
     for (const type of WEBHOOK_EVENTS) await channel.bindQueue(queue, this.broker.names.events, type);
-    const stream = { channel, sink };
+    const stream = { channel, sink, merchantId };
     await channel.consume(
       queue,
       (msg) => {

@@ -47,6 +47,8 @@ export interface ApiDependencies {
 
 const API_PREFIX = '/api/v1';
 const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+/** A developer over the stream limit has usually left a listener running; a few seconds is enough to notice. */
+const EVENT_STREAM_RETRY_AFTER_SECONDS = 5;
 const EVENT_STREAM_PATH = /^\/api\/v1\/gateway\/events\/stream\/?$/;
 
 /**
@@ -164,6 +166,10 @@ async function handleEventStream(deps: ApiDependencies, method: string, req: Inc
   }
   const principal = await authorize(deps, req, res, undefined);
   if (principal.livemode) throw new AppError('forbidden', 'The event stream is for test keys (sk_test_...) only.');
+  if (!deps.events.hasRoomFor(principal.merchantId)) {
+    res.setHeader('Retry-After', String(EVENT_STREAM_RETRY_AFTER_SECONDS));
+    throw new AppError('rate-limit-exceeded', 'This account has as many event streams open as it may; close one first.');
+  }
 
   // Events may arrive while the queue is being bound, before the answer has started: they wait here.
   const early: string[] = [];
