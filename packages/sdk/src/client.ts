@@ -13,7 +13,7 @@ import { Webhooks } from './webhooks/construct-event.js';
 export interface GatewayOptions {
   /** The gateway's address (PUBLIC_BASE_URL), without /api/v1. Default http://localhost:8080. */
   baseUrl?: string;
-  /** Retries of network errors, 429 and 5xx after the first attempt. Default 2. */
+  /** Retries of network errors, 429, 500 and 502 after the first attempt (INTERFACE 7.1). Default 2. */
   maxRetries?: number;
   /** Deadline of one attempt. Default 30 000 ms (a refund waits on the acquirer). */
   timeoutMs?: number;

@@ -82,7 +82,7 @@ export class RateLimitError extends GatewayError {
     super(message, init);
   }
 }
-/** 5xx after every retry. */
+/** 5xx: a 500 or 502 after every retry, any other at once. */
 export class ApiServerError extends GatewayError {}
 /** No answer (refused, reset, timed out) after every retry. */
 export class ConnectionError extends GatewayError {}

@@ -1,6 +1,6 @@
 /**
  * One API call with the retries INTERFACE 7.1 allows: network failures, 429
- * (after Retry-After) and 5xx, with exponential backoff and full jitter. A POST
+ * (after Retry-After), 500 and 502, with exponential backoff and full jitter. A POST
  * carries one Idempotency-Key for all its attempts, so a retry after a lost
  * answer replays the first answer (D10) instead of paying or refunding twice.
  */
@@ -38,7 +38,8 @@ export interface RawAnswer {
   body: unknown;
 }
 
-const RETRYABLE_STATUS = (status: number) => status === 429 || status >= 500;
+/** INTERFACE 7.1: "Only 429, 500 and 502 are retried". */
+const RETRYABLE_STATUS: ReadonlySet<number> = new Set([429, 500, 502]);
 
 export class Transport {
   constructor(readonly options: TransportOptions) {}
@@ -80,7 +81,7 @@ export class Transport {
       const parsed = await readBody(response);
       if (response.ok) return { status: response.status, headers: response.headers, body: parsed };
       const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
-      if (retriesLeft && RETRYABLE_STATUS(response.status)) {
+      if (retriesLeft && RETRYABLE_STATUS.has(response.status)) {
         await pause(response.status === 429 && retryAfter !== undefined ? Math.min(retryAfter * 1000, this.options.maxRetryDelayMs) : this.backoff(attempt));
         continue;
       }

@@ -41,11 +41,20 @@ describe('SDK retries', () => {
   });
 
   it('when 5xx answers outlast the retries, then an ApiServerError carries the last problem', async () => {
-    const { fake, calls } = scripted([() => problem(500, 'internal-error'), () => problem(503, 'internal-error')]);
+    const { fake, calls } = scripted([() => problem(500, 'internal-error'), () => problem(502, 'processor-unavailable')]);
     const gateway = new Gateway('sk_test_x', { fetch: fake, maxRetries: 1, initialRetryDelayMs: 1 });
-    await assert.rejects(gateway.sessions.get('ps_1'), (err: unknown) => err instanceof ApiServerError && err.status === 503 && err.code === 'internal-error');
+    await assert.rejects(gateway.sessions.get('ps_1'), (err: unknown) => err instanceof ApiServerError && err.status === 502 && err.code === 'processor-unavailable');
     assert.equal(calls.length, 2);
     assert.equal(calls[0]?.key, null, 'a GET carries no Idempotency-Key');
+  });
+
+  it('when the answer is a 503 or 504, then it is thrown at once: INTERFACE 7.1 retries only 429, 500 and 502', async () => {
+    for (const status of [503, 504]) {
+      const { fake, calls } = scripted([() => problem(status, 'internal-error'), session]);
+      const gateway = new Gateway('sk_test_x', { fetch: fake, initialRetryDelayMs: 1 });
+      await assert.rejects(gateway.sessions.get('ps_1'), (err: unknown) => err instanceof ApiServerError && err.status === status);
+      assert.equal(calls.length, 1);
+    }
   });
 
   it('when the gateway answers a 409, then it is thrown at once, never retried', async () => {
