@@ -15,7 +15,7 @@ export interface GatewayOptions {
   baseUrl?: string;
   /** Retries of network errors, 429, 500 and 502 after the first attempt (INTERFACE 7.1). Default 2. */
   maxRetries?: number;
-  /** Deadline of one attempt. Default 30 000 ms (a refund waits on the acquirer). */
+  /** Deadline of one attempt. Default 60 000 ms: a refund may wait on the acquirer for the gateway's 30 s and answer after. */
   timeoutMs?: number;
   /** First backoff pause, doubled per retry with jitter. Default 500 ms. */
   initialRetryDelayMs?: number;
@@ -63,7 +63,7 @@ export class Gateway {
       baseUrl: options.baseUrl ?? 'http://localhost:8080',
       secretKey,
       maxRetries: options.maxRetries ?? 2,
-      timeoutMs: options.timeoutMs ?? 30_000,
+      timeoutMs: options.timeoutMs ?? 60_000,
       initialRetryDelayMs: options.initialRetryDelayMs ?? 500,
       maxRetryDelayMs: options.maxRetryDelayMs ?? 10_000,
       fetch: options.fetch ?? globalThis.fetch,

@@ -1,6 +1,6 @@
 /**
  * One API call with the retries INTERFACE 7.1 allows: network failures, 429
- * (after Retry-After), 500 and 502, with exponential backoff and full jitter. A POST
+ * (after Retry-After), 500 and 502, with exponential backoff and jitter. A POST
  * carries one Idempotency-Key for all its attempts, so a retry after a lost
  * answer replays the first answer (D10) instead of paying or refunding twice.
  */
@@ -67,9 +67,12 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       const retriesLeft = attempt < this.options.maxRetries;
       let response: Response;
+      let parsed: unknown;
       try {
         const signals = [AbortSignal.timeout(this.options.timeoutMs), ...(call.signal ? [call.signal] : [])];
         response = await this.options.fetch(url, { method: call.method, headers, body, signal: AbortSignal.any(signals), redirect: 'error' });
+        // Inside the try: a body cut off mid-way is as much a lost answer as no answer.
+        parsed = await readBody(response);
       } catch (err) {
         // The caller's own abort is an answer, not a failure to retry.
         if (call.signal?.aborted) throw err;
@@ -78,7 +81,6 @@ export class Transport {
         continue;
       }
       const requestId = response.headers.get('x-request-id') ?? undefined;
-      const parsed = await readBody(response);
       if (response.ok) return { status: response.status, headers: response.headers, body: parsed };
       const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
       if (retriesLeft && RETRYABLE_STATUS.has(response.status)) {
@@ -89,7 +91,7 @@ export class Transport {
     }
   }
 
-  /** Full jitter: anywhere up to the doubled delay, so many clients retrying at once spread out. */
+  /** Between half and all of the doubled delay, at random, so many clients retrying at once spread out. */
   private backoff(attempt: number): number {
     const ceiling = Math.min(this.options.initialRetryDelayMs * 2 ** attempt, this.options.maxRetryDelayMs);
     return ceiling / 2 + Math.random() * (ceiling / 2);
