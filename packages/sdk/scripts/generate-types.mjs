@@ -87,10 +87,11 @@ export function render(document) {
       const pathParams = parameters.filter((p) => p.in === 'path');
       const query = parameters.filter((p) => p.in === 'query');
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))?.[1];
-      const response = success?.content?.['text/event-stream'] ? 'ReadableStream<Uint8Array>' : success?.content ? typeOf(jsonSchemaOf(success.content)) : 'void';
+      const stream = success?.content?.['text/event-stream'] !== undefined;
+      const response = stream ? 'ReadableStream<Uint8Array>' : success?.content ? typeOf(jsonSchemaOf(success.content)) : 'void';
       const body = operation.requestBody ? typeOf(jsonSchemaOf(operation.requestBody.content)) : 'never';
       const fields = (list) => (list.length === 0 ? 'Record<string, never>' : `{ ${list.map((p) => `${key(p.name)}${p.required ? '' : '?'}: ${typeOf(p.schema)}`).join('; ')} }`);
-      table.push(`  ${operation.operationId}: { method: '${method.toUpperCase()}', path: '${path}', pathParams: [${pathParams.map((p) => `'${p.name}'`).join(', ')}], query: [${query.map((p) => `'${p.name}'`).join(', ')}] },`);
+      table.push(`  ${operation.operationId}: { method: '${method.toUpperCase()}', path: '${path}', pathParams: [${pathParams.map((p) => `'${p.name}'`).join(', ')}], query: [${query.map((p) => `'${p.name}'`).join(', ')}], stream: ${stream} },`);
       shapes.push(
         doc(operation.summary, '  ') +
           `  ${operation.operationId}: { pathParams: ${fields(pathParams)}; query: ${fields(query)}; body: ${body}; response: ${response} };`,

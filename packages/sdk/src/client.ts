@@ -8,6 +8,7 @@ import { operations, type OperationId, type Operations } from './generated/opena
 import type { CreateSessionRequest, RefundRequest, SessionListItem, WebhookDelivery } from './generated/openapi.js';
 import { PagedList, type Cursor } from './pagination.js';
 import { Transport } from './transport.js';
+import { Events } from './events.js';
 import { Webhooks } from './webhooks/construct-event.js';
 
 export interface GatewayOptions {
@@ -52,6 +53,8 @@ export class Gateway {
   readonly sessions: Sessions;
   readonly refunds: Refunds;
   readonly webhookDeliveries: WebhookDeliveries;
+  /** The test-mode event stream (what `gateway listen` forwards). */
+  readonly events = new Events(this);
   /** Verifying the webhooks the gateway sends you. */
   readonly webhooks = new Webhooks();
   /** @internal the transport, shared with the CLI. */
@@ -77,6 +80,7 @@ export class Gateway {
   /** Calls any operation of the API by its OpenAPI operationId. */
   async request<Op extends OperationId>(operationId: Op, input: Input<Op>, options: RequestOptions = {}): Promise<Operations[Op]['response']> {
     const operation = operations[operationId];
+    if (operation.stream) throw new TypeError(`${operationId} is an endless stream: use gateway.events.stream()`);
     const params = (input.params ?? {}) as Record<string, string>;
     const path = operation.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
       const value = params[name];

@@ -7,9 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Gateway } from '../client.js';
-import { asProblem, errorFor, GatewayError } from '../errors.js';
+import { GatewayError } from '../errors.js';
 import { signatureHeader } from '../webhooks/signature.js';
-import { readEventStream } from './server-sent-events.js';
 
 export interface ListenOptions {
   apiKey: string;
@@ -32,12 +31,7 @@ export async function listen(options: ListenOptions): Promise<void> {
   let announced = false;
   for (let pause = 1000; !options.signal?.aborted; pause = Math.min(pause * 2, LONGEST_RECONNECT_PAUSE_MS)) {
     try {
-      const response = await fetch(gateway.transport.url('/gateway/events/stream/'), {
-        headers: { ...gateway.transport.headers(), accept: 'text/event-stream' },
-        ...(options.signal && { signal: options.signal }),
-      });
-      if (!response.ok || !response.body) throw await refusal(response);
-      for await (const item of readEventStream(response.body)) {
+      for await (const item of gateway.events.stream(options.signal ? { signal: options.signal } : {})) {
         if (item.kind === 'comment' && item.text === 'ready') {
           pause = 1000;
           if (!announced) print(`Ready. Forwarding test-mode events to ${options.forwardTo}. Your webhook signing secret is ${secret} (Ctrl-C to stop)`);
@@ -79,14 +73,4 @@ async function forward(url: string, secret: string, id: string, type: string, bo
     outcome = `failed (${err instanceof Error ? err.message : String(err)})`;
   }
   return `${at.toISOString()}  ${type}  ${id}  -> ${outcome}`;
-}
-
-async function refusal(response: Response): Promise<GatewayError> {
-  let body: unknown;
-  try {
-    body = JSON.parse(await response.text());
-  } catch {
-    // Not JSON (a proxy's page): asProblem says so in a problem of its own.
-  }
-  return errorFor(response.status, asProblem(body, response.status), response.headers.get('x-request-id') ?? undefined, undefined);
 }

@@ -331,17 +331,17 @@ export type WebhookEvent = {
 
 /** Every operation of the API: its method, path template and parameter names. */
 export const operations = {
-  streamEvents: { method: 'GET', path: '/gateway/events/stream/', pathParams: [], query: [] },
-  createSession: { method: 'POST', path: '/gateway/sessions/', pathParams: [], query: [] },
-  getSession: { method: 'GET', path: '/gateway/sessions/{session_id}/', pathParams: ['session_id'], query: [] },
-  cancelSession: { method: 'POST', path: '/gateway/sessions/{session_id}/cancel/', pathParams: ['session_id'], query: [] },
-  issueCheckoutLink: { method: 'POST', path: '/gateway/sessions/{session_id}/checkout/', pathParams: ['session_id'], query: [] },
-  refundSession: { method: 'POST', path: '/gateway/sessions/{session_id}/refund/', pathParams: ['session_id'], query: [] },
-  listSessionRefunds: { method: 'GET', path: '/gateway/sessions/{session_id}/refunds/', pathParams: ['session_id'], query: [] },
-  getRefund: { method: 'GET', path: '/gateway/refunds/{refund_id}/', pathParams: ['refund_id'], query: [] },
-  listSessions: { method: 'GET', path: '/gateway/sessions/list/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'] },
-  listSessionWebhooks: { method: 'GET', path: '/gateway/sessions/{session_id}/webhooks/', pathParams: ['session_id'], query: ['limit', 'starting_after', 'ending_before'] },
-  listWebhooks: { method: 'GET', path: '/gateway/webhooks/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'] },
+  streamEvents: { method: 'GET', path: '/gateway/events/stream/', pathParams: [], query: [], stream: true },
+  createSession: { method: 'POST', path: '/gateway/sessions/', pathParams: [], query: [], stream: false },
+  getSession: { method: 'GET', path: '/gateway/sessions/{session_id}/', pathParams: ['session_id'], query: [], stream: false },
+  cancelSession: { method: 'POST', path: '/gateway/sessions/{session_id}/cancel/', pathParams: ['session_id'], query: [], stream: false },
+  issueCheckoutLink: { method: 'POST', path: '/gateway/sessions/{session_id}/checkout/', pathParams: ['session_id'], query: [], stream: false },
+  refundSession: { method: 'POST', path: '/gateway/sessions/{session_id}/refund/', pathParams: ['session_id'], query: [], stream: false },
+  listSessionRefunds: { method: 'GET', path: '/gateway/sessions/{session_id}/refunds/', pathParams: ['session_id'], query: [], stream: false },
+  getRefund: { method: 'GET', path: '/gateway/refunds/{refund_id}/', pathParams: ['refund_id'], query: [], stream: false },
+  listSessions: { method: 'GET', path: '/gateway/sessions/list/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'], stream: false },
+  listSessionWebhooks: { method: 'GET', path: '/gateway/sessions/{session_id}/webhooks/', pathParams: ['session_id'], query: ['limit', 'starting_after', 'ending_before'], stream: false },
+  listWebhooks: { method: 'GET', path: '/gateway/webhooks/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'], stream: false },
 } as const;
 
 /** Every operation's path parameters, query, request body and success body. */

@@ -64,6 +64,12 @@ describe('SDK retries', () => {
     assert.equal(calls.length, 1);
   });
 
+  it('when the endless event stream is asked for as a plain request, then it is refused before any call (events.stream() reads it)', async () => {
+    const { fake, calls } = scripted([]);
+    await assert.rejects(new Gateway('sk_test_x', { fetch: fake }).request('streamEvents', {}), /gateway\.events\.stream\(\)/);
+    assert.equal(calls.length, 0);
+  });
+
   it('when an API key is not one, then the client refuses to be built', () => {
     assert.throws(() => new Gateway('pk_test_x'), TypeError);
   });
