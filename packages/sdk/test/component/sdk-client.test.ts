@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { payOnPage, TestSystem, WebhookReceiver, type Merchant } from '@gateway/testkit';
-import { ConnectionError, Gateway, NotFoundError, RateLimitError, SignatureVerificationError, ValidationError, type CreateSessionRequest } from '@gateway/sdk';
+import { payOnPage, pollUntil, TestSystem, WebhookReceiver, type Merchant } from '@gateway/testkit';
+import { ConnectionError, Gateway, NotFoundError, RateLimitError, SignatureVerificationError, ValidationError, type CreateSessionRequest, type WebhookDelivery } from '@gateway/sdk';
 
 const buyer = (overrides: Partial<CreateSessionRequest> = {}): CreateSessionRequest => ({
   amount: '125.500',
@@ -198,9 +198,17 @@ describe('@gateway/sdk against the running system', function () {
     assert.deepEqual(event.data.metadata, { cart: 'c-7' });
     assert.equal(event.data.payment?.card_last_four, '4242');
 
-    const deliveries = [];
-    for await (const record of gateway.webhookDeliveries.list({ limit: 1 })) deliveries.push(record);
-    assert.ok(deliveries.some((record) => record.event_id === event.id && record.status === 'SUCCEEDED'));
+    // The dispatcher records the attempt's outcome just after the receiver answered.
+    let deliveries: WebhookDelivery[] = [];
+    await pollUntil(
+      async () => {
+        deliveries = [];
+        for await (const record of gateway.webhookDeliveries.list({ limit: 1 })) deliveries.push(record);
+        return deliveries.some((record) => record.event_id === event.id && record.status === 'SUCCEEDED');
+      },
+      5_000,
+      'the delivery recorded as SUCCEEDED',
+    );
     const ofSession = [];
     for await (const record of gateway.sessions.listWebhookDeliveries(session.id, { limit: 1 })) ofSession.push(record);
     assert.deepEqual(
