@@ -36,6 +36,8 @@ RUN set -eu; \
     for dir in packages/* services/*; do mkdir -p "/out/$dir"; cp "$dir/package.json" "/out/$dir/"; done; \
     for dir in packages/*; do [ -d "$dir/dist/src" ] && cp -r "$dir/dist" "/out/$dir/"; done; \
     for dir in packages/*; do if [ -d "$dir/migrations" ]; then cp -r "$dir/migrations" "/out/$dir/"; fi; done; \
+    # A package's bin (the SDK's gateway command) must exist for npm ci to link it.
+    for dir in packages/*; do if [ -d "$dir/bin" ]; then cp -r "$dir/bin" "/out/$dir/"; fi; done; \
     for name in $services; do \
       cp -r "services/$name/dist" "/out/services/$name/"; \
       if [ -d "services/$name/migrations" ]; then cp -r "services/$name/migrations" "/out/services/$name/"; fi; \

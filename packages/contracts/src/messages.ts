@@ -550,7 +550,8 @@ export interface ServiceTopology {
 
 /** Which service listens to what. Every service also has a command queue. */
 export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
-  'api-gateway': { events: ['audit.recorded'], broadcasts: ['merchant.updated', 'api_key.revoked'] },
+  // The webhook events feed the test-mode event streams of `gateway listen`, one exclusive queue per open stream.
+  'api-gateway': { events: ['audit.recorded'], broadcasts: ['merchant.updated', 'api_key.revoked', ...WEBHOOK_EVENTS] },
   session: { events: ['payment.approved', 'payment.declined', 'refund.created', 'refund.updated'], broadcasts: [] },
   checkout: { events: [], broadcasts: [] },
   'acquirer-adapter': { events: [], broadcasts: [] },

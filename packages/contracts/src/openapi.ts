@@ -4,6 +4,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import * as api from './api.js';
+import { WebhookEvent } from './webhook-event.js';
 
 const schemas: Record<string, TSchema> = {
   CreateSessionRequest: api.CreateSessionRequest,
@@ -20,6 +21,7 @@ const schemas: Record<string, TSchema> = {
   WebhookDelivery: api.WebhookDelivery,
   WebhookDeliveryList: api.WebhookDeliveryList,
   Problem: api.Problem,
+  WebhookEvent,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -61,7 +63,33 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_test_... or sk_live_...' } },
       schemas: componentSchemas,
     },
+    // What merchants receive at their webhook URL (INTERFACE 6), so SDKs can type it.
+    webhooks: {
+      event: {
+        post: {
+          operationId: 'receiveWebhookEvent',
+          requestBody: { required: true, content: json('WebhookEvent') },
+          responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
+        },
+      },
+    },
     paths: {
+      '/gateway/events/stream/': {
+        get: {
+          operationId: 'streamEvents',
+          summary: "Test keys only: the merchant's test-mode events as server-sent events, as they happen (`gateway listen`).",
+          responses: {
+            '200': {
+              description: 'An endless text/event-stream; each event carries the webhook body (WebhookEvent) as its data and its evt_ id as its id.',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            '401': common['401'],
+            '403': problem('A live key, or a suspended merchant account.'),
+            '429': common['429'],
+            '500': common['500'],
+          },
+        },
+      },
       '/gateway/sessions/': {
         post: {
           operationId: 'createSession',

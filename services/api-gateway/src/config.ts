@@ -44,6 +44,10 @@ export const gatewaySettings = {
    * goes on.
    */
   acquirerCommandTimeoutMs: int('ACQUIRER_COMMAND_TIMEOUT_MS', 30_000, { min: 1, max: 120_000 }),
+  /** Seconds between keep-alive comments on an idle event stream (`gateway listen`), under common proxies' 60 s idle timeout. */
+  eventStreamHeartbeatSeconds: int('EVENT_STREAM_HEARTBEAT_SECONDS', 25, { min: 1, max: 300 }),
+  /** Event streams one account may hold open on one replica; past it, 429. */
+  eventStreamsPerMerchant: int('EVENT_STREAMS_PER_MERCHANT', 5, { min: 1, max: 100 }),
   /** How often expired Idempotency-Keys are purged (D13). */
   sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
 };

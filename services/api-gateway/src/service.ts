@@ -8,6 +8,7 @@ import { approveKyb, createKey, createMerchant, revealKey, revokeKey, setLimits,
 import { Authenticator } from './auth/authenticator.js';
 import { errorsHost, type GatewayConfig } from './config.js';
 import { MerchantRepository } from './db/merchant.repository.js';
+import { TestEventStreams } from './events/test-event-streams.js';
 import { createApiListener } from './http/app.js';
 import { checkoutProxy } from './http/checkout-proxy.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
@@ -89,6 +90,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     }),
   );
 
+  const events = await broker.register(new TestEventStreams(broker, config.eventStreamsPerMerchant));
+
   const app = createApiListener({
     auth,
     buckets,
@@ -98,6 +101,8 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     budgets,
     authFailuresPerMinute: config.authFailuresPerMinute,
     acquirerCommandTimeoutMs: config.acquirerCommandTimeoutMs,
+    events,
+    eventStreamHeartbeatSeconds: config.eventStreamHeartbeatSeconds,
     rateLimitKeyPrefix: config.rateLimitKeyPrefix,
     errorsHost: errorsHost(config),
     publicBaseUrl: config.publicBaseUrl,
@@ -110,7 +115,10 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
   return {
     port: http.port,
     async stop() {
-      await http.close();
+      // Event streams never end by themselves: ended here, or the server's close would wait for them.
+      const closing = http.close();
+      events.closeAll();
+      await closing;
       await purge.stop();
       await close();
       await buckets.close();

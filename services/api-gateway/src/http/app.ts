@@ -13,6 +13,8 @@ import { describeError, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
 import { addHealthRoutes, answer, labelRoute, requestIdOf, UNMATCHED_ROUTE, withPlainRoutes, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
 import type { Authenticator } from '../auth/authenticator.js';
+import type { Budget, Principal } from '../db/merchant.repository.js';
+import type { TestEventStreams } from '../events/test-event-streams.js';
 import type { StoredAnswer } from '../idempotency/idempotency.repository.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, type Answer, type IdempotentCalls } from '../idempotency/idempotent-call.js';
 import { authFailureBucket, bucketsFor, type BudgetDefaults } from '../limits/budgets.js';
@@ -35,12 +37,19 @@ export interface ApiDependencies {
   publicBaseUrl: string;
   trustProxy: boolean;
   readiness: Record<string, ReadinessCheck>;
+  /** The test-mode event streams of GET /gateway/events/stream/ (`gateway listen`). */
+  events: TestEventStreams;
+  /** Seconds between the comments that keep an idle event stream's proxies from closing it. */
+  eventStreamHeartbeatSeconds: number;
   /** Passes /checkout/ requests to the checkout service, when set. */
   checkout?: (req: Request, res: Response) => void;
 }
 
 const API_PREFIX = '/api/v1';
 const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+/** A developer over the stream limit has usually left a listener running; a few seconds is enough to notice. */
+const EVENT_STREAM_RETRY_AFTER_SECONDS = 5;
+const EVENT_STREAM_PATH = /^\/api\/v1\/gateway\/events\/stream\/?$/;
 
 /**
  * The gateway's request listener. /api/v1's calls are served on node:http
@@ -74,6 +83,12 @@ export function createApiListener(deps: ApiDependencies): RequestListener {
 
   return withPlainRoutes(app, deps.log, (method, path) => {
     if (!path.startsWith(`${API_PREFIX}/`) || path === OPENAPI_PATH) return undefined;
+    if (EVENT_STREAM_PATH.test(path)) {
+      return {
+        route: `${API_PREFIX}/gateway/events/stream`,
+        handle: (req, res) => void handleEventStream(deps, method, req, res).catch((err: unknown) => sendError(deps, res, err)),
+      };
+    }
     const match = matchRoute(method, path.slice(API_PREFIX.length));
     return {
       route: match.kind === 'found' ? `${API_PREFIX}${match.route.path}` : UNMATCHED_ROUTE,
@@ -89,18 +104,7 @@ async function handleApiCall(deps: ApiDependencies, match: RouteMatch, req: Inco
     throw new AppError('method-not-allowed', `Use ${match.allow.join(' or ')} on this route.`);
   }
 
-  const principal = await deps.auth.authenticate(headerOf(req, 'authorization'));
-  if (!principal) {
-    const budget = await deps.buckets.take([authFailureBucket(clientAddress(req, deps.trustProxy), deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
-    if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
-    res.setHeader('WWW-Authenticate', 'Bearer');
-    throw new AppError('unauthorized');
-  }
-  if (principal.suspended) throw new AppError('forbidden', 'This merchant account is suspended.');
-
-  const budget = await deps.buckets.take(bucketsFor(principal, match.route.budget, deps.budgets, deps.rateLimitKeyPrefix));
-  if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
-
+  const principal = await authorize(deps, req, res, match.route.budget);
   const body = match.route.hasBody ? await readJsonObject(req) : undefined;
   const requestId = requestIdOf(res);
   const context: ApiContext = {
@@ -132,6 +136,62 @@ async function handleApiCall(deps: ApiDependencies, match: RouteMatch, req: Inco
   if (answer.replayed) res.setHeader(REPLAYED_HEADER, 'true');
   // Commands answer successes; a stored answer of 400 or more is a problem document (D10 keeps 4xx answers).
   send(res, answer.status, answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json', answer.body);
+}
+
+/** The caller's principal once its key and its budgets allow the call (D12); throws the problem otherwise. */
+async function authorize(deps: ApiDependencies, req: IncomingMessage, res: ServerResponse, routeBudget: Budget | undefined): Promise<Principal> {
+  const principal = await deps.auth.authenticate(headerOf(req, 'authorization'));
+  if (!principal) {
+    const budget = await deps.buckets.take([authFailureBucket(clientAddress(req, deps.trustProxy), deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
+    if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
+    res.setHeader('WWW-Authenticate', 'Bearer');
+    throw new AppError('unauthorized');
+  }
+  if (principal.suspended) throw new AppError('forbidden', 'This merchant account is suspended.');
+
+  const budget = await deps.buckets.take(bucketsFor(principal, routeBudget, deps.budgets, deps.rateLimitKeyPrefix));
+  if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
+  return principal;
+}
+
+/**
+ * GET /gateway/events/stream/: the merchant's test-mode events as server-sent
+ * events, each carrying the exact webhook body, until the client goes. Test
+ * keys only: a developer's laptop must never receive live payments' data.
+ */
+async function handleEventStream(deps: ApiDependencies, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (method !== 'GET') {
+    res.setHeader('Allow', 'GET');
+    throw new AppError('method-not-allowed', 'Use GET on this route.');
+  }
+  const principal = await authorize(deps, req, res, undefined);
+  if (principal.livemode) throw new AppError('forbidden', 'The event stream is for test keys (sk_test_...) only.');
+  if (!deps.events.hasRoomFor(principal.merchantId)) {
+    res.setHeader('Retry-After', String(EVENT_STREAM_RETRY_AFTER_SECONDS));
+    throw new AppError('rate-limit-exceeded', 'This account has as many event streams open as it may; close one first.');
+  }
+
+  // Events may arrive while the queue is being bound, before the answer has started: they wait here.
+  const early: string[] = [];
+  let write = (chunk: string) => void early.push(chunk);
+  // Bound before the answer starts: an event published once the client reads "ready" is never missed.
+  const unsubscribe = await deps.events.subscribe(principal.merchantId, {
+    event: (id, type, body) => write(`id: ${id}\nevent: ${type}\ndata: ${body}\n\n`),
+    end: () => res.end(),
+  });
+  // The client may have gone while the queue was being bound.
+  if (res.destroyed) {
+    unsubscribe();
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+  res.write(`: ready\n\n${early.join('')}`);
+  write = (chunk) => void res.write(chunk);
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), deps.eventStreamHeartbeatSeconds * 1000);
+  res.once('close', () => {
+    unsubscribe();
+    clearInterval(heartbeat);
+  });
 }
 
 /** A request header's value; the first when it is given more than once. */

@@ -257,6 +257,7 @@ describe('API gateway', function () {
       assert.equal(res.status, 200);
       assert.equal(res.body.openapi, '3.1.0');
       assert.deepEqual(Object.keys(res.body.paths).sort(), [
+        '/gateway/events/stream/',
         '/gateway/refunds/{refund_id}/',
         '/gateway/sessions/',
         '/gateway/sessions/list/',

@@ -11,7 +11,7 @@
  * Past that patience, or when this consumer stops, it goes back to the queue.
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { WEBHOOK_EVENTS, type Envelope, type SessionEventData } from '@gateway/contracts';
+import { WEBHOOK_EVENTS, webhookBody, type Envelope, type SessionEventData } from '@gateway/contracts';
 import { decodeEventOrDeadLetter, eventsHandled, prepareEventQueue, QueueConsumer, settle, type Broker } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/delivery.repository.js';
@@ -86,7 +86,7 @@ export function toIncomingEvent(envelope: Envelope<SessionEventData>): IncomingE
     livemode: session.livemode,
     sessionId: session.id,
     sessionUrl,
-    body: JSON.stringify({ id: envelope.id, event: envelope.type, created_at: envelope.occurred_at, data: session }),
+    body: webhookBody(envelope),
     createdAt: envelope.occurred_at,
     correlationId: envelope.correlation_id,
   };

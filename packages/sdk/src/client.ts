@@ -1,0 +1,163 @@
+/**
+ * The API client. `request` reaches every operation of the OpenAPI document
+ * (the generated table), so an operation added to the API is callable after
+ * `npm run gen:sdk` with no hand-written code; the resource methods below are
+ * the same calls with friendlier names.
+ */
+import { operations, type OperationId, type Operations } from './generated/openapi.js';
+import type { CreateSessionRequest, RefundRequest, SessionListItem, WebhookDelivery } from './generated/openapi.js';
+import { PagedList, type Cursor } from './pagination.js';
+import { Transport } from './transport.js';
+import { Events } from './events.js';
+import { Webhooks } from './webhooks/construct-event.js';
+
+export interface GatewayOptions {
+  /** The gateway's address (PUBLIC_BASE_URL), without /api/v1. Default http://localhost:8080. */
+  baseUrl?: string;
+  /** Retries of network errors, 429, 500 and 502 after the first attempt (INTERFACE 7.1). Default 2. */
+  maxRetries?: number;
+  /** Deadline of one attempt. Default 60 000 ms: a refund may wait on the acquirer for the gateway's 30 s and answer after. */
+  timeoutMs?: number;
+  /** First backoff pause, doubled per retry with jitter. Default 500 ms. */
+  initialRetryDelayMs?: number;
+  /** Longest pause between two attempts, Retry-After included. Default 10 000 ms. */
+  maxRetryDelayMs?: number;
+  /** A fetch to use instead of the global one (a proxy agent, or a test double). */
+  fetch?: typeof fetch;
+}
+
+/** Per-call options. */
+export interface RequestOptions {
+  /** The Idempotency-Key of a POST; by default a fresh uuid v4, kept across the call's retries. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+/** What one operation takes: path parameters only when its path has some, a body only when it has one. */
+type Input<Op extends OperationId> = (Record<string, never> extends Operations[Op]['pathParams'] ? { params?: Operations[Op]['pathParams'] } : { params: Operations[Op]['pathParams'] }) & {
+  query?: Operations[Op]['query'];
+} & ([Operations[Op]['body']] extends [never] ? { body?: undefined } : { body: Operations[Op]['body'] });
+
+/**
+ * A list over `query` (its filters, whatever the OpenAPI document gives the
+ * operation), each page at its own cursor: ending_before when the query has
+ * one (walking toward newer items), else starting_after.
+ */
+function paged<Q extends Cursor, T extends { id: string }>(query: Q, fetchPage: (query: Q) => Promise<{ data: T[]; has_more?: boolean }>): PagedList<T> {
+  const { starting_after, ending_before, ...filters } = query;
+  const first: Cursor = ending_before !== undefined ? { ending_before } : starting_after !== undefined ? { starting_after } : {};
+  return new PagedList((cursor) => fetchPage({ ...filters, ...cursor } as Q), first);
+}
+
+export class Gateway {
+  readonly sessions: Sessions;
+  readonly refunds: Refunds;
+  readonly webhookDeliveries: WebhookDeliveries;
+  /** The test-mode event stream (what `gateway listen` forwards). */
+  readonly events = new Events(this);
+  /** Verifying the webhooks the gateway sends you. */
+  readonly webhooks = new Webhooks();
+  /** @internal the transport, shared with the CLI. */
+  readonly transport: Transport;
+
+  constructor(secretKey: string, options: GatewayOptions = {}) {
+    if (typeof secretKey !== 'string' || !/^sk_(test|live)_/.test(secretKey)) throw new TypeError('secretKey must be an sk_test_... or sk_live_... API key');
+    this.transport = new Transport({
+      baseUrl: options.baseUrl ?? 'http://localhost:8080',
+      secretKey,
+      maxRetries: options.maxRetries ?? 2,
+      timeoutMs: options.timeoutMs ?? 60_000,
+      initialRetryDelayMs: options.initialRetryDelayMs ?? 500,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 10_000,
+      fetch: options.fetch ?? globalThis.fetch,
+      userAgent: 'gateway-sdk-node/1.0.0',
+    });
+    this.sessions = new Sessions(this);
+    this.refunds = new Refunds(this);
+    this.webhookDeliveries = new WebhookDeliveries(this);
+  }
+
+  /** Calls any operation of the API by its OpenAPI operationId. */
+  async request<Op extends OperationId>(operationId: Op, input: Input<Op>, options: RequestOptions = {}): Promise<Operations[Op]['response']> {
+    const operation = operations[operationId];
+    if (operation.stream) throw new TypeError(`${operationId} is an endless stream: use gateway.events.stream()`);
+    const params = (input.params ?? {}) as Record<string, string>;
+    const path = operation.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+      const value = params[name];
+      if (typeof value !== 'string' || value.length === 0) throw new TypeError(`${operationId} needs the path parameter ${name}`);
+      return encodeURIComponent(value);
+    });
+    const answer = await this.transport.call({
+      method: operation.method,
+      path,
+      query: input.query as Record<string, string | number | undefined> | undefined,
+      body: input.body,
+      ...options,
+    });
+    return answer.body as Operations[Op]['response'];
+  }
+}
+
+class Sessions {
+  constructor(private readonly gateway: Gateway) {}
+
+  /** Creates a session; the same merchant_reference returns the existing one (INTERFACE 4.1). */
+  create(body: CreateSessionRequest, options?: RequestOptions) {
+    return this.gateway.request('createSession', { body }, options);
+  }
+
+  get(sessionId: string) {
+    return this.gateway.request('getSession', { params: { session_id: sessionId } });
+  }
+
+  /** Every session, newest first: `for await` it, or `.page()` for one page. */
+  list(query: Operations['listSessions']['query'] = {}): PagedList<SessionListItem> {
+    return paged(query, (pageQuery) => this.gateway.request('listSessions', { query: pageQuery }));
+  }
+
+  cancel(sessionId: string, options?: RequestOptions) {
+    return this.gateway.request('cancelSession', { params: { session_id: sessionId } }, options);
+  }
+
+  /** A fresh hosted-checkout link for the session. */
+  issueCheckoutLink(sessionId: string, options?: RequestOptions) {
+    return this.gateway.request('issueCheckoutLink', { params: { session_id: sessionId } }, options);
+  }
+
+  /** Refunds a succeeded session, fully or partly; a retried call never refunds twice (one Idempotency-Key per call). */
+  refund(sessionId: string, body: RefundRequest, options?: RequestOptions) {
+    return this.gateway.request('refundSession', { params: { session_id: sessionId }, body }, options);
+  }
+
+  /** The session's refunds, oldest first. */
+  async listRefunds(sessionId: string) {
+    return (await this.gateway.request('listSessionRefunds', { params: { session_id: sessionId } })).data;
+  }
+
+  /** The session's webhook deliveries, most recent first. */
+  listWebhookDeliveries(sessionId: string, query: Operations['listSessionWebhooks']['query'] = {}): PagedList<WebhookDelivery> {
+    return paged(query, (pageQuery) => this.gateway.request('listSessionWebhooks', { params: { session_id: sessionId }, query: pageQuery }));
+  }
+}
+
+class Refunds {
+  constructor(private readonly gateway: Gateway) {}
+
+  get(refundId: string) {
+    return this.gateway.request('getRefund', { params: { refund_id: refundId } });
+  }
+
+  /** A session's refunds, oldest first. */
+  async list(sessionId: string) {
+    return (await this.gateway.request('listSessionRefunds', { params: { session_id: sessionId } })).data;
+  }
+}
+
+class WebhookDeliveries {
+  constructor(private readonly gateway: Gateway) {}
+
+  /** The account's webhook deliveries, newest first. */
+  list(query: Operations['listWebhooks']['query'] = {}): PagedList<WebhookDelivery> {
+    return paged(query, (pageQuery) => this.gateway.request('listWebhooks', { query: pageQuery }));
+  }
+}

@@ -1,0 +1,364 @@
+// Generated from the OpenAPI document (GET /api/v1/openapi.json) by packages/sdk/scripts/generate-types.mjs.
+// Do not edit: run `npm run gen:sdk` at the repository root.
+
+export type CreateSessionRequest = {
+  /** Decimal string at the currency's precision (TND 3, EUR 2, JPY 0). */
+  amount: string;
+  /** ISO 4217 code; defaults to TND. */
+  currency?: string;
+  merchant_reference: string;
+  description?: string;
+  order_id?: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone?: string;
+  items?: Array<{
+    name: string;
+    quantity: number;
+    /** Unit price, a decimal string. */
+    unit_price?: string;
+    description?: string;
+    [key: string]: unknown;
+  }>;
+  /** Arbitrary key/values echoed back, for example on webhooks. */
+  metadata?: Record<string, string>;
+  /** Buyer redirect after a successful or processing payment. */
+  return_url?: string;
+  /** Buyer redirect on payment failure or cancellation. */
+  cancel_url?: string;
+  /** Per-session webhook URL; the account default applies when omitted. */
+  webhook_url?: string;
+  max_attempts?: number;
+};
+
+export type SessionDetail = {
+  id: string;
+  merchant_reference: string;
+  order_number: string;
+  order_id: string;
+  /** Amount charged, TND. */
+  amount: string;
+  currency: "TND";
+  original: {
+    /** Requested amount at the requested currency's precision. */
+    amount: string;
+    currency: string;
+    /** TND per unit of original.currency, six decimals. */
+    rate: string;
+  };
+  description: string;
+  items: Array<{
+    name: string;
+    quantity: number;
+    /** Unit price, a decimal string. */
+    unit_price?: string;
+    description?: string;
+    [key: string]: unknown;
+  }>;
+  status: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
+  livemode: boolean;
+  buyer_first_name: string;
+  buyer_last_name: string;
+  buyer_email: string;
+  buyer_phone: string;
+  /** Arbitrary key/values echoed back, for example on webhooks. */
+  metadata: Record<string, string>;
+  return_url: string;
+  cancel_url: string;
+  webhook_url: string;
+  max_attempts: number;
+  /** Newest hosted-page link; omitted once the session is EXPIRED. */
+  checkout_url?: string;
+  expires_at: string;
+  completed_at: string | null;
+  created_at: string;
+  attempts: Array<{
+    id: string;
+    attempt_number: number;
+    status: "INITIATED" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "ABANDONED" | (string & {});
+    card_brand: string;
+    card_last_four: string;
+    failure_code: string;
+    fee_amount: string;
+    net_amount: string;
+    created_at: string;
+  }>;
+  /** Sum of accepted refunds, TND. */
+  amount_refunded: string;
+};
+
+export type SessionListItem = {
+  id: string;
+  merchant_reference: string;
+  order_number: string;
+  order_id: string;
+  /** Amount charged, TND. */
+  amount: string;
+  currency: "TND";
+  original: {
+    /** Requested amount at the requested currency's precision. */
+    amount: string;
+    currency: string;
+    /** TND per unit of original.currency, six decimals. */
+    rate: string;
+  };
+  status: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
+  livemode: boolean;
+  buyer_first_name: string;
+  buyer_last_name: string;
+  buyer_email: string;
+  created_at: string;
+};
+
+export type SessionList = {
+  data: Array<{
+    id: string;
+    merchant_reference: string;
+    order_number: string;
+    order_id: string;
+    /** Amount charged, TND. */
+    amount: string;
+    currency: "TND";
+    original: {
+      /** Requested amount at the requested currency's precision. */
+      amount: string;
+      currency: string;
+      /** TND per unit of original.currency, six decimals. */
+      rate: string;
+    };
+    status: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
+    livemode: boolean;
+    buyer_first_name: string;
+    buyer_last_name: string;
+    buyer_email: string;
+    created_at: string;
+  }>;
+  has_more: boolean;
+};
+
+export type Original = {
+  /** Requested amount at the requested currency's precision. */
+  amount: string;
+  currency: string;
+  /** TND per unit of original.currency, six decimals. */
+  rate: string;
+};
+
+export type Attempt = {
+  id: string;
+  attempt_number: number;
+  status: "INITIATED" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "ABANDONED" | (string & {});
+  card_brand: string;
+  card_last_four: string;
+  failure_code: string;
+  fee_amount: string;
+  net_amount: string;
+  created_at: string;
+};
+
+export type CheckoutLink = {
+  checkout_url: string;
+  expires_at: string;
+};
+
+export type RefundRequest = {
+  reason: string;
+  refund_type?: "FULL" | "PARTIAL" | (string & {});
+  amount?: string;
+  /** Arbitrary key/values echoed back, for example on webhooks. */
+  metadata?: Record<string, string>;
+};
+
+export type RefundResult = {
+  refund_id: string;
+  /** TND */
+  refunded_amount: string;
+  automated_refund: boolean;
+  epg_error_message?: string;
+  /** Arbitrary key/values echoed back, for example on webhooks. */
+  metadata: Record<string, string>;
+};
+
+export type Refund = {
+  refund_id: string;
+  session_id: string;
+  /** TND */
+  amount: string;
+  currency: "TND";
+  reason: string;
+  /** Arbitrary key/values echoed back, for example on webhooks. */
+  metadata: Record<string, string>;
+  /** True when the acquirer confirmed the refund at once; false when operations staff processed or must process it. */
+  automated_refund: boolean;
+  status: "succeeded" | "pending" | "failed" | (string & {});
+  /** While pending: why the acquirer step could not be confirmed. */
+  epg_error_message?: string;
+  created_at: string;
+  resolved_at: string | null;
+};
+
+export type RefundList = {
+  data: Array<{
+    refund_id: string;
+    session_id: string;
+    /** TND */
+    amount: string;
+    currency: "TND";
+    reason: string;
+    /** Arbitrary key/values echoed back, for example on webhooks. */
+    metadata: Record<string, string>;
+    /** True when the acquirer confirmed the refund at once; false when operations staff processed or must process it. */
+    automated_refund: boolean;
+    status: "succeeded" | "pending" | "failed" | (string & {});
+    /** While pending: why the acquirer step could not be confirmed. */
+    epg_error_message?: string;
+    created_at: string;
+    resolved_at: string | null;
+  }>;
+};
+
+export type WebhookDelivery = {
+  id: string;
+  session_id: string;
+  event: string;
+  event_id: string;
+  url: string;
+  attempt_number: number;
+  status: "PENDING" | "SUCCEEDED" | "FAILED" | (string & {});
+  http_status_code: number | null;
+  response_time_ms: number | null;
+  error_message: string;
+  next_retry_at: string | null;
+  created_at: string;
+};
+
+export type WebhookDeliveryList = {
+  data: Array<{
+    id: string;
+    session_id: string;
+    event: string;
+    event_id: string;
+    url: string;
+    attempt_number: number;
+    status: "PENDING" | "SUCCEEDED" | "FAILED" | (string & {});
+    http_status_code: number | null;
+    response_time_ms: number | null;
+    error_message: string;
+    next_retry_at: string | null;
+    created_at: string;
+  }>;
+  has_more?: boolean;
+};
+
+export type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: Array<{
+    field: string;
+    code: string;
+    message: string;
+  }>;
+  existing_session_id?: string;
+  [key: string]: unknown;
+};
+
+export type WebhookEvent = {
+  id: string;
+  /** Event type, for example session.succeeded; new types may be added (INTERFACE 9.3). */
+  event: string;
+  created_at: string;
+  data: {
+    id: string;
+    order_number: string;
+    merchant_reference: string;
+    order_id: string;
+    amount: string;
+    currency: string;
+    description: string;
+    status: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
+    livemode: boolean;
+    buyer: {
+      first_name: string;
+      last_name: string;
+      email: string;
+      phone: string;
+    };
+    items: Array<{
+      name: string;
+      quantity: number;
+      /** Unit price, a decimal string. */
+      unit_price?: string;
+      description?: string;
+      [key: string]: unknown;
+    }>;
+    /** Arbitrary key/values echoed back, for example on webhooks. */
+    metadata: Record<string, string>;
+    original: {
+      /** Requested amount at the requested currency's precision. */
+      amount: string;
+      currency: string;
+      /** TND per unit of original.currency, six decimals. */
+      rate: string;
+    };
+    paid_at?: string;
+    payment?: {
+      method: string;
+      card_brand: string;
+      card_last_four: string;
+      card_country: string;
+      fee_amount: string;
+      net_amount: string;
+    };
+    last_failure_code?: string;
+    last_failure_message?: string;
+    attempts_count?: number;
+    can_retry?: boolean;
+    refund?: {
+      refund_id: string;
+      amount: string;
+      automated_refund: boolean;
+      reason: string;
+      /** Arbitrary key/values echoed back, for example on webhooks. */
+      metadata: Record<string, string>;
+      status: "succeeded" | "pending" | "failed" | (string & {});
+      epg_error_message?: string;
+    };
+  };
+};
+
+/** Every operation of the API: its method, path template and parameter names. */
+export const operations = {
+  streamEvents: { method: 'GET', path: '/gateway/events/stream/', pathParams: [], query: [], stream: true },
+  createSession: { method: 'POST', path: '/gateway/sessions/', pathParams: [], query: [], stream: false },
+  getSession: { method: 'GET', path: '/gateway/sessions/{session_id}/', pathParams: ['session_id'], query: [], stream: false },
+  cancelSession: { method: 'POST', path: '/gateway/sessions/{session_id}/cancel/', pathParams: ['session_id'], query: [], stream: false },
+  issueCheckoutLink: { method: 'POST', path: '/gateway/sessions/{session_id}/checkout/', pathParams: ['session_id'], query: [], stream: false },
+  refundSession: { method: 'POST', path: '/gateway/sessions/{session_id}/refund/', pathParams: ['session_id'], query: [], stream: false },
+  listSessionRefunds: { method: 'GET', path: '/gateway/sessions/{session_id}/refunds/', pathParams: ['session_id'], query: [], stream: false },
+  getRefund: { method: 'GET', path: '/gateway/refunds/{refund_id}/', pathParams: ['refund_id'], query: [], stream: false },
+  listSessions: { method: 'GET', path: '/gateway/sessions/list/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'], stream: false },
+  listSessionWebhooks: { method: 'GET', path: '/gateway/sessions/{session_id}/webhooks/', pathParams: ['session_id'], query: ['limit', 'starting_after', 'ending_before'], stream: false },
+  listWebhooks: { method: 'GET', path: '/gateway/webhooks/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'], stream: false },
+} as const;
+
+/** Every operation's path parameters, query, request body and success body. */
+export interface Operations {
+  /** Test keys only: the merchant's test-mode events as server-sent events, as they happen (`gateway listen`). */
+  streamEvents: { pathParams: Record<string, never>; query: Record<string, never>; body: never; response: ReadableStream<Uint8Array> };
+  /** Create a session (idempotent on merchant_reference). */
+  createSession: { pathParams: Record<string, never>; query: Record<string, never>; body: CreateSessionRequest; response: SessionDetail };
+  getSession: { pathParams: { session_id: string }; query: Record<string, never>; body: never; response: SessionDetail };
+  cancelSession: { pathParams: { session_id: string }; query: Record<string, never>; body: never; response: SessionDetail };
+  issueCheckoutLink: { pathParams: { session_id: string }; query: Record<string, never>; body: never; response: CheckoutLink };
+  refundSession: { pathParams: { session_id: string }; query: Record<string, never>; body: RefundRequest; response: RefundResult };
+  listSessionRefunds: { pathParams: { session_id: string }; query: Record<string, never>; body: never; response: RefundList };
+  getRefund: { pathParams: { refund_id: string }; query: Record<string, never>; body: never; response: Refund };
+  listSessions: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: SessionList };
+  listSessionWebhooks: { pathParams: { session_id: string }; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: WebhookDeliveryList };
+  listWebhooks: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: WebhookDeliveryList };
+}
+
+export type OperationId = keyof Operations;
