@@ -54,7 +54,7 @@ mkdirSync(profileDir, { recursive: true });
 const log = (line) => console.error(line);
 
 await ensureServers({ log: () => undefined });
-spawnSync('npx', ['tsc', '-b'], { cwd: root, stdio: 'inherit' });
+spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
 
 // Queues of this prefix that the system no longer declares (an older version's) would collect events nobody takes.
 const { declarationsFor } = await import('@gateway/messaging');

@@ -105,5 +105,5 @@ if (containers) {
   // Test queues (prefix t_) that nobody uses for ten minutes go away by themselves.
   run('rabbitmqctl', ['-q', 'set_policy', '--apply-to', 'queues', 'test-queues-expire', '^t_', '{"expires":600000}'], { allowFailure: true });
 }
-run('npx', ['tsc', '-b']);
+run('npm', ['run', 'build']);
 run('npx', ['mocha', ...process.argv.slice(2)]);

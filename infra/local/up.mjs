@@ -48,7 +48,7 @@ step('servers');
 await ensureServers({ log: (line) => console.log(`  ${line}`) });
 
 step('build');
-runOrExit('npx', ['tsc', '-b']);
+runOrExit('npm', ['run', 'build']);
 
 step(`database ${database}: schemas, roles, migrations`);
 const { bootstrapDatabase, serviceDatabaseUrl } = await import('@gateway/db');
