@@ -145,6 +145,25 @@ export const ListQuery = Type.Object(
 );
 export type ListQuery = Static<typeof ListQuery>;
 
+/**
+ * Query of GET /gateway/sessions/list/ with its filters (issue 19): closed, so a
+ * misspelt filter is refused rather than silently ignored, which would list
+ * everything. Paging parameters stay strings here; parseListQuery checks them.
+ */
+export const SessionListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String()),
+    starting_after: Type.Optional(Type.String()),
+    ending_before: Type.Optional(Type.String()),
+    status: Type.Optional(SessionStatus),
+    'created[gte]': Type.Optional(Type.String({ format: 'date-time' })),
+    'created[lte]': Type.Optional(Type.String({ format: 'date-time' })),
+    merchant_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type SessionListQuery = Static<typeof SessionListQuery>;
+
 /** Answer of POST /gateway/sessions/{id}/checkout/ (D4). */
 export const CheckoutLink = Type.Object({ checkout_url: Type.String(), expires_at: DateTime });
 export type CheckoutLink = Static<typeof CheckoutLink>;

@@ -22,11 +22,13 @@ export interface ListQueryRules {
   defaultLimit?: number;
   /** Whether `id` is one of the caller's items (same account and mode). */
   isOwnItem: (id: string) => Promise<boolean>;
+  /** Problems the endpoint found in its own parameters (filters), reported in the same problem as the paging ones. */
+  otherErrors?: readonly FieldError[];
 }
 
 /** Parses and checks a list query; throws one validation problem naming every bad field. */
 export async function parseListQuery(query: Record<string, unknown>, rules: ListQueryRules): Promise<ListQuery> {
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = [...(rules.otherErrors ?? [])];
   const limit = parseLimit(query['limit'], rules.defaultLimit ?? 20, errors);
   const startingAfter = parseCursor(query, 'starting_after', rules.noun, errors);
   let endingBefore = parseCursor(query, 'ending_before', rules.noun, errors);

@@ -57,6 +57,29 @@ export interface Account {
   livemode: boolean;
 }
 
+/** Narrowing of the session list (issue 19); instants are RFC 3339 strings, compared by PostgreSQL as timestamptz. */
+export interface SessionFilters {
+  status?: string;
+  createdGte?: string;
+  createdLte?: string;
+  merchantReference?: string;
+}
+
+/** The filters as SQL conditions on `sessions`, their values appended to `params`. */
+function filterConditions(filters: SessionFilters, params: unknown[]): string {
+  const conditions: string[] = [];
+  const add = (sql: string, value: string | undefined) => {
+    if (value === undefined) return;
+    params.push(value);
+    conditions.push(sql.replace('?', `$${params.length}`));
+  };
+  add('status = ?', filters.status);
+  add('created_at >= ?::timestamptz', filters.createdGte);
+  add('created_at <= ?::timestamptz', filters.createdLte);
+  add('merchant_reference = ?', filters.merchantReference);
+  return conditions.map((condition) => ` AND ${condition}`).join('');
+}
+
 export class SessionRepository {
   constructor(private readonly pool: Pool) {}
 
@@ -386,35 +409,33 @@ export class SessionRepository {
     return tx ? apply(tx) : withTransaction(this.pool, apply);
   }
 
-  /** Whether `sessionId` is one of the account's sessions (a valid list cursor). */
-  async exists(account: Account, sessionId: string): Promise<boolean> {
-    const result = await this.pool.query('SELECT 1 FROM sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3', [
-      sessionId,
-      account.merchantId,
-      account.livemode,
-    ]);
+  /** Whether `sessionId` is one of the account's sessions matching `filters` (a valid list cursor). */
+  async exists(account: Account, sessionId: string, filters: SessionFilters): Promise<boolean> {
+    const params: unknown[] = [sessionId, account.merchantId, account.livemode];
+    const result = await this.pool.query(`SELECT 1 FROM sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3${filterConditions(filters, params)}`, params);
     return result.rowCount === 1;
   }
 
   /**
-   * One page of the account's sessions, newest first, keyed on (created_at, id)
-   * so that sessions sharing a timestamp are neither skipped nor repeated.
-   * `before`: sessions older than that one; `after`: the nearest newer ones.
-   * Returns up to limit + 1 rows, newest first, so the caller can tell whether more remain.
+   * One page of the account's sessions matching `filters`, newest first, keyed
+   * on (created_at, id) so that sessions sharing a timestamp are neither
+   * skipped nor repeated. `before`: sessions older than that one; `after`: the
+   * nearest newer ones. Returns up to limit + 1 rows, newest first, so the
+   * caller can tell whether more remain.
    */
-  async page(account: Account, limit: number, cursor: { before?: string; after?: string }): Promise<SessionRow[]> {
+  async page(account: Account, limit: number, cursor: { before?: string; after?: string }, filters: SessionFilters): Promise<SessionRow[]> {
     const params: unknown[] = [account.merchantId, account.livemode, limit + 1];
-    let where = '';
+    let where = filterConditions(filters, params);
     let order = 'DESC';
     const anchor = cursor.before ?? cursor.after;
     if (anchor !== undefined) {
       params.push(anchor);
       const op = cursor.before !== undefined ? '<' : '>';
-      where = `AND (created_at, id) ${op} (SELECT created_at, id FROM sessions WHERE id = $4 AND merchant_id = $1 AND livemode = $2)`;
+      where += ` AND (created_at, id) ${op} (SELECT created_at, id FROM sessions WHERE id = $${params.length} AND merchant_id = $1 AND livemode = $2)`;
       if (cursor.after !== undefined) order = 'ASC';
     }
     const result = await this.pool.query<SessionRow>(
-      `SELECT ${COLUMNS} FROM sessions WHERE merchant_id = $1 AND livemode = $2 ${where}
+      `SELECT ${COLUMNS} FROM sessions WHERE merchant_id = $1 AND livemode = $2${where}
        ORDER BY created_at ${order}, id ${order} LIMIT $3`,
       params,
     );
