@@ -3,7 +3,7 @@
  * replies) and events, each with a JSON Schema that both ends validate.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CheckoutLink, Item, Metadata, Original, Refund, RefundList, RefundResult, RefundStatus, SessionDetail, SessionList, SessionStatus, WebhookDeliveryList } from './api.js';
+import { CheckoutLink, Item, Locale, Metadata, Original, Refund, RefundList, RefundResult, RefundStatus, SessionDetail, SessionList, SessionStatus, WebhookDeliveryList } from './api.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const MerchantId = Type.String({ pattern: '^mer_[0-9A-Za-z]{20,}$' });
@@ -63,6 +63,7 @@ export const CheckoutView = Type.Object({
   attempts_count: Type.Integer(),
   last_failure_code: Type.String(),
   last_failure_message: Type.String(),
+  locale: Locale,
 });
 export type CheckoutView = Static<typeof CheckoutView>;
 

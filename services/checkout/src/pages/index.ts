@@ -12,3 +12,14 @@ export {
   type ChallengeView,
 } from './status-pages.js';
 export { CHECKOUT_CSS } from './stylesheet.js';
+export {
+  CATALOGUES,
+  chooseLanguage,
+  directionOf,
+  formatAmount,
+  parseAcceptLanguage,
+  translate,
+  type Language,
+  type MessageKey,
+  type Messages,
+} from './messages/index.js';

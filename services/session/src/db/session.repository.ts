@@ -12,7 +12,7 @@ const COLUMNS = `id, merchant_id, livemode, merchant_reference, order_number, or
   original_currency, rate, description, items, metadata, buyer_first_name, buyer_last_name, buyer_email,
   buyer_phone, return_url, cancel_url, webhook_url, max_attempts, status, expires_at, completed_at, created_at,
   checkout_link_id, checkout_token, checkout_expires_at, amount_refunded, merchant_name, attempts_count,
-  last_failure_code, last_failure_message`;
+  last_failure_code, last_failure_message, locale`;
 
 /** COLUMNS of a query where the sessions table is `s`. */
 const SESSION_COLUMNS = COLUMNS.split(',')
@@ -97,8 +97,8 @@ export class SessionRepository {
          INSERT INTO sessions (id, merchant_id, livemode, merchant_reference, order_number, order_id, amount, original_amount,
            original_currency, rate, description, items, metadata, buyer_first_name, buyer_last_name, buyer_email, buyer_phone,
            return_url, cancel_url, webhook_url, max_attempts, status, expires_at, created_at, checkout_link_id, checkout_token,
-           checkout_expires_at, merchant_name)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $31)
+           checkout_expires_at, merchant_name, locale)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $31, $32)
          ON CONFLICT DO NOTHING
          RETURNING id
        ), link AS (
@@ -140,6 +140,7 @@ export class SessionRepository {
         outbox.routingKey,
         outbox.body,
         row.merchant_name,
+        row.locale,
       ],
     });
     return result.rowCount === 1;

@@ -127,5 +127,6 @@ function toCheckoutView(row: SessionRow, now: Date): CheckoutView {
     attempts_count: row.attempts_count,
     last_failure_code: row.last_failure_code,
     last_failure_message: row.last_failure_message,
+    locale: row.locale,
   };
 }
