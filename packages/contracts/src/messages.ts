@@ -67,6 +67,10 @@ export const CheckoutView = Type.Object({
 });
 export type CheckoutView = Static<typeof CheckoutView>;
 
+/** The language of the hosted page the buyer paid on (D18); the acquirer's own pages (3-D Secure) follow it. */
+export const PageLanguage = Type.Union([Type.Literal('fr'), Type.Literal('en'), Type.Literal('ar')]);
+export type PageLanguage = Static<typeof PageLanguage>;
+
 /** An attempt the session service has just started (CREATED/PENDING → PROCESSING). */
 export const StartedAttempt = Type.Object({
   attempt_id: Type.String({ pattern: '^pa_' }),
@@ -229,6 +233,7 @@ export const commands = {
       attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }),
       card: Type.String({ minLength: 1, maxLength: 4096 }),
       term_url: Type.String(),
+      language: PageLanguage,
     }),
     reply: CheckoutStep,
   },
@@ -245,6 +250,8 @@ export const commands = {
       card: Type.String({ minLength: 1, maxLength: 4096 }),
       /** Where the bank sends the buyer back after 3-D Secure. */
       term_url: Type.String(),
+      /** The page's language, for the acquirer's pages; French, the acquirer's own default, when absent. */
+      language: Type.Optional(PageLanguage),
     }),
     reply: PaymentStep,
   },

@@ -13,6 +13,7 @@ import type { Logger } from '@gateway/observability';
 import {
   CATALOGUES,
   chooseLanguage,
+  languageOf,
   translate,
   renderChallengePage,
   renderLinkExpiredPage,
@@ -85,11 +86,12 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
 
   // The card is sealed for this attempt alone, so the page names the attempt.
   const attemptId = newId('pa');
+  const language = languageOf(form.language) ?? chooseLanguage(undefined, acceptLanguage);
   const sealed = deps.cards.seal(check.card, attemptId);
   let step: CheckoutStep;
   try {
     step = await paymentStep(deps, () =>
-      deps.call('attempt.pay', { ...link, attempt_id: attemptId, card: sealed, term_url: `${pageUrl(deps, token)}/3ds` }, deps.paymentTimeoutMs),
+      deps.call('attempt.pay', { ...link, attempt_id: attemptId, card: sealed, term_url: `${pageUrl(deps, token)}/3ds`, language }, deps.paymentTimeoutMs),
     );
   } catch (err) {
     // Another attempt running, or the session closed meanwhile: the result page says which.
@@ -97,8 +99,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
     throw err;
   }
   if (step.outcome === 'challenge' && step.challenge) {
-    // The session's locale is not in the step's answer: the redirect page is a moment long, in the buyer's language.
-    return { status: 200, html: renderChallengePage(chooseLanguage(undefined, acceptLanguage), { acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attemptId, termUrl: step.challenge.term_url }) };
+    return { status: 200, html: renderChallengePage(language, { acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attemptId, termUrl: step.challenge.term_url }) };
   }
   return afterStep(token, step, acceptLanguage);
 }

@@ -17,6 +17,7 @@ export {
   chooseLanguage,
   directionOf,
   formatAmount,
+  languageOf,
   parseAcceptLanguage,
   translate,
   type Language,

@@ -86,7 +86,9 @@ function renderForm(view: PaymentPageView): string {
   const { language } = view;
   const fields = FIELDS.map((field) => renderField(language, field, view.fieldErrors?.[field.name], putBack(view, field.name))).join('\n');
   const pay = translate(language, 'pay_button', { amount: chargedAmount(view.order, language) });
+  // The page's language travels with the card, so the payment continues in it (3-D Secure, the acquirer's pages).
   return `${renderNotice(view)}<form class="payment-form" method="post" action="${escapeHtml(view.actionUrl)}" autocomplete="on" novalidate>
+<input type="hidden" name="language" value="${language}">
 ${fields}
 <button type="submit" class="pay">${escapeHtml(pay)}</button>
 </form>

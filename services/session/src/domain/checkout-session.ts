@@ -46,7 +46,7 @@ export async function payAttempt(deps: SessionDeps, request: CommandRequest<'att
   return adapterStep(deps, correlationId, started, () =>
     deps.adapter.call(
       'payment.authorize',
-      { attempt: attemptOf(started, request.attempt_id), card: request.card, term_url: request.term_url },
+      { attempt: attemptOf(started, request.attempt_id), card: request.card, term_url: request.term_url, language: request.language },
       { timeoutMs: deps.adapterTimeoutMs, correlationId },
     ),
   );

@@ -3,14 +3,14 @@
  * of language for a request, and amounts written the way each language reads
  * them.
  */
-import type { Locale } from '@gateway/contracts';
+import type { Locale, PageLanguage } from '@gateway/contracts';
 import { findCurrency } from '@gateway/money';
 import { ar } from './ar.js';
 import { en, type MessageKey, type Messages } from './en.js';
 import { fr } from './fr.js';
 
 export type { MessageKey, Messages } from './en.js';
-export type Language = 'fr' | 'en' | 'ar';
+export type Language = PageLanguage;
 
 export const CATALOGUES: Readonly<Record<Language, Messages>> = { fr, en, ar };
 const LANGUAGES = Object.keys(CATALOGUES) as Language[];
@@ -30,6 +30,11 @@ export function translate(language: Language, key: MessageKey, values: Readonly<
  * The page's language: the session's `locale` unless `auto`, then the first
  * language of Accept-Language (by q-value, then order) the page speaks, then French.
  */
+/** The language a form says its page was in (a hidden field), if it is one the page speaks. */
+export function languageOf(value: unknown): Language | undefined {
+  return LANGUAGES.find((language) => language === value);
+}
+
 export function chooseLanguage(locale: Locale | undefined, acceptLanguage: string | undefined): Language {
   if (locale !== undefined && locale !== 'auto') return locale;
   for (const range of parseAcceptLanguage(acceptLanguage ?? '')) {
