@@ -167,6 +167,6 @@ describe('Hosted checkout in three languages, in a browser', function () {
     const created = await newSession({ locale: 'fr' });
     const paid = await payOnPage(created.checkout_url ?? '', { card_number: '4242424242424242' }, 'ar');
     assert.equal(paid.status, 200);
-    assert.match(paid.html, /<html lang="fr" dir="ltr">[\s\S]*Paiement accepté[\s\S]*Merci : votre paiement a bien été reçu\./);
+    assert.match(paid.html, /<html lang="fr" dir="ltr">[\s\S]*Paiement accepté[\s\S]*Merci\u00a0: votre paiement a bien été reçu\./);
   });
 });

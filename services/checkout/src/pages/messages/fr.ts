@@ -1,14 +1,18 @@
-/** French wording of the hosted page (the default, D18): the register of a French-language bank's payment page. */
+/**
+ * French wording of the hosted page (the default, D18): the register of a
+ * French-language bank's payment page, with the no-break space French
+ * typography puts before : and ;.
+ */
 import type { Messages } from './en.js';
 
 export const fr: Messages = {
   pay_title: 'Paiement à {merchant}',
-  error_prefix: 'Erreur : ',
+  error_prefix: 'Erreur\u00a0: ',
   test_mode: 'Mode test',
-  test_mode_text: "Ceci est un paiement de test : aucune somme réelle n'est débitée et aucune carte n'est prélevée. Utilisez l'un des numéros de carte de test ci-dessous, avec une date d'expiration future et un code de sécurité quelconque à 3 chiffres.",
-  test_tag: "Mode test : aucune somme réelle n'a été débitée.",
+  test_mode_text: "Ceci est un paiement de test\u00a0: aucune somme réelle n'est débitée et aucune carte n'est prélevée. Utilisez l'un des numéros de carte de test ci-dessous, avec une date d'expiration future et un code de sécurité quelconque à 3 chiffres.",
+  test_tag: "Mode test\u00a0: aucune somme réelle n'a été débitée.",
   order_label: 'Commande',
-  ordered_as: 'Montant de la commande : {amount}',
+  ordered_as: 'Montant de la commande\u00a0: {amount}',
   order_number_line: 'Commande n° {number}',
   items_caption: 'Articles',
   item: 'Article',
@@ -31,10 +35,10 @@ export const fr: Messages = {
   error_cvc: 'Veuillez saisir le code de sécurité à 3 ou 4 chiffres.',
   error_cardholder_name: 'Veuillez saisir le nom figurant sur la carte.',
   decline_card_declined: "Votre carte a été refusée. Essayez une autre carte ou contactez votre banque.",
-  decline_insufficient_funds: 'Votre carte a été refusée : provision insuffisante.',
+  decline_insufficient_funds: 'Votre carte a été refusée\u00a0: provision insuffisante.',
   decline_expired_card: 'Votre carte est expirée. Essayez une autre carte.',
   decline_incorrect_cvc: 'Le code de sécurité est incorrect.',
-  decline_processing_error: "Le paiement n'a pas pu être traité ; aucun montant n'a été débité. Veuillez réessayer plus tard ou utiliser une autre carte.",
+  decline_processing_error: "Le paiement n'a pas pu être traité\u00a0; aucun montant n'a été débité. Veuillez réessayer plus tard ou utiliser une autre carte.",
   decline_test_card_live_mode: 'Les cartes de test ne sont pas acceptées pour un paiement réel. Veuillez utiliser une carte bancaire réelle.',
   decline_authentication_failed: "L'authentification 3-D Secure a échoué. Veuillez réessayer ou utiliser une autre carte.",
   decline_other: "Le paiement n'a pas été accepté. Veuillez réessayer ou utiliser une autre carte.",
@@ -46,8 +50,8 @@ export const fr: Messages = {
   summary_amount: 'Montant',
   summary_order_number: 'N° de commande',
   succeeded_title: 'Paiement accepté',
-  succeeded_text: 'Merci : votre paiement a bien été reçu.',
-  failed_title: 'Paiement refusé',
+  succeeded_text: 'Merci\u00a0: votre paiement a bien été reçu.',
+  failed_title: 'Paiement non abouti',
   failed_text: "Le paiement n'a pas pu aboutir.",
   canceled_text: 'Le paiement a été annulé.',
   link_expired_title: 'Ce lien de paiement a expiré',
