@@ -101,6 +101,17 @@ describe('Hosted checkout in three languages, in a browser', function () {
     await page.context().close();
   });
 
+  it('when an Arabic buyer passes 3-D Secure at the bank, then they come back to the result in Arabic', async () => {
+    const created = await newSession({ locale: 'ar' });
+    const page = await openPage(created.checkout_url ?? '', 'ar-TN');
+    await payWith(page, 'ar', '4000 0000 0000 3220');
+    await page.getByRole('heading', { name: /3-D Secure/ }).waitFor();
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.getByRole('heading', { name: 'تمت عملية الدفع بنجاح' }).waitFor();
+    assert.deepEqual(await documentOf(page), { lang: 'ar', dir: 'rtl' });
+    await page.context().close();
+  });
+
   it('when the session leaves the language to the browser and the buyer reads French, then a decline and a payment are told in French', async () => {
     const created = await newSession({ return_url: shop.url('/merci') });
     assert.equal(created.locale, 'auto');

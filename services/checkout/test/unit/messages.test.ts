@@ -5,9 +5,11 @@ import {
   chooseLanguage,
   formatAmount,
   parseAcceptLanguage,
+  renderChallengePage,
   renderErrorPage,
   renderLinkExpiredPage,
   renderPaymentPage,
+  renderProcessingPage,
   translate,
   type Language,
   type MessageKey,
@@ -95,5 +97,10 @@ describe('checkout languages', () => {
   it('when the status pages render in French or Arabic, then their words are that language’s', () => {
     assert.match(renderLinkExpiredPage('fr', 'paid'), /<html lang="fr" dir="ltr">[\s\S]*Ce lien de paiement a expiré[\s\S]*Cette commande a déjà été réglée\./);
     assert.match(renderErrorPage('ar', 404), /<html lang="ar" dir="rtl">[\s\S]*<title>الصفحة غير موجودة<\/title>/);
+    const bank = renderChallengePage('ar', { acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' });
+    assert.match(bank, /<h1>جارٍ تحويلك إلى مصرفك<\/h1>[\s\S]*>متابعة<\/a>/);
+    const order = { merchantName: 'Librairie', amount: '1250.000', description: '', items: [], orderNumber: 'ORD-1', livemode: false };
+    const processing = renderProcessingPage('fr', order, '/checkout/t/result', 2);
+    assert.match(processing, /<h1>Paiement en cours<\/h1>[\s\S]*<dd>1\u202f250,000\u00a0TND<\/dd>[\s\S]*Mode test\u00a0: aucune somme réelle/);
   });
 });
