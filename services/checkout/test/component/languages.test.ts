@@ -101,11 +101,13 @@ describe('Hosted checkout in three languages, in a browser', function () {
     await page.context().close();
   });
 
-  it('when an Arabic buyer passes 3-D Secure at the bank, then they come back to the result in Arabic', async () => {
+  it('when an Arabic buyer passes 3-D Secure at the bank, then the acquirer was asked for Arabic and the buyer comes back to the result in Arabic', async () => {
     const created = await newSession({ locale: 'ar' });
     const page = await openPage(created.checkout_url ?? '', 'ar-TN');
     await payWith(page, 'ar', '4000 0000 0000 3220');
     await page.getByRole('heading', { name: /3-D Secure/ }).waitFor();
+    // The sandbox issuer shows the language register.do was given: the page's reached the acquirer.
+    assert.equal(await page.locator('dd.language').textContent(), 'ar');
     await page.getByRole('button', { name: 'Complete authentication' }).click();
     await page.getByRole('heading', { name: 'تمت عملية الدفع بنجاح' }).waitFor();
     assert.deepEqual(await documentOf(page), { lang: 'ar', dir: 'rtl' });
