@@ -72,9 +72,10 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
     const pagePath = new URL(session.checkout_url).pathname;
     const page = await pages.exchange({ method: 'GET', path: pagePath });
     if (page.status !== 200) return fail(`page ${page.status}`);
-    const paid = await pages.exchange({ method: 'POST', path: `${pagePath}/pay`, body: CARD, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    // The check below reads the English page: the buyer asks for English (D18; the page is French by default).
+    const paid = await pages.exchange({ method: 'POST', path: `${pagePath}/pay`, body: CARD, headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'en' } });
     // A payment that closed the session is answered at once; anything else goes to the result page.
-    const result = paid.status === 303 ? await pages.exchange({ method: 'GET', path: header(paid.head, 'location') }) : paid;
+    const result = paid.status === 303 ? await pages.exchange({ method: 'GET', path: header(paid.head, 'location'), headers: { 'accept-language': 'en' } }) : paid;
     if (!result.text.includes('Payment successful')) return fail(`result ${result.status}`);
     const timer = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs));
     const outcome = await Promise.race([succeeded, timer]);

@@ -29,6 +29,12 @@ export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String(
 export const HttpUrl = (description: string) => Type.String({ minLength: 1, maxLength: 2048, format: 'uri', description });
 
 /** POST /gateway/sessions/ (INTERFACE 4.1). */
+/** Language of the hosted page (D18): `auto` follows the buyer's Accept-Language, then French. */
+const LOCALES = ['fr', 'en', 'ar', 'auto'] as const;
+const LOCALE_DESCRIPTION = 'Language of the hosted page: fr, en, ar (right to left), or auto for the buyer browser language, then French.';
+export const Locale = Type.Union(LOCALES.map((l) => Type.Literal(l)), { description: LOCALE_DESCRIPTION });
+export type Locale = (typeof LOCALES)[number];
+
 export const CreateSessionRequest = Type.Object(
   {
     amount: Type.String({ minLength: 1, description: "Decimal string at the currency's precision (TND 3, EUR 2, JPY 0)." }),
@@ -46,6 +52,7 @@ export const CreateSessionRequest = Type.Object(
     cancel_url: Type.Optional(HttpUrl('Buyer redirect on payment failure or cancellation.')),
     webhook_url: Type.Optional(HttpUrl("Per-session webhook URL; the account default applies when omitted.")),
     max_attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: 5 })),
+    locale: Type.Optional(Type.Union(LOCALES.map((l) => Type.Literal(l)), { description: LOCALE_DESCRIPTION, default: 'auto' })),
   },
   { additionalProperties: false },
 );
@@ -104,6 +111,7 @@ export const SessionDetail = Type.Object({
   cancel_url: Type.String(),
   webhook_url: Type.String(),
   max_attempts: Type.Integer(),
+  locale: Locale,
   checkout_url: Type.Optional(Type.String({ description: 'Newest hosted-page link; omitted once the session is EXPIRED.' })),
   expires_at: DateTime,
   completed_at: Type.Union([DateTime, Type.Null()]),
@@ -144,6 +152,25 @@ export const ListQuery = Type.Object(
   { additionalProperties: true },
 );
 export type ListQuery = Static<typeof ListQuery>;
+
+/**
+ * Query of GET /gateway/sessions/list/ with its filters (issue 19): closed, so a
+ * misspelt filter is refused rather than silently ignored, which would list
+ * everything. Paging parameters stay strings here; parseListQuery checks them.
+ */
+export const SessionListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String()),
+    starting_after: Type.Optional(Type.String()),
+    ending_before: Type.Optional(Type.String()),
+    status: Type.Optional(SessionStatus),
+    'created[gte]': Type.Optional(Type.String({ format: 'date-time' })),
+    'created[lte]': Type.Optional(Type.String({ format: 'date-time' })),
+    merchant_reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type SessionListQuery = Static<typeof SessionListQuery>;
 
 /** Answer of POST /gateway/sessions/{id}/checkout/ (D4). */
 export const CheckoutLink = Type.Object({ checkout_url: Type.String(), expires_at: DateTime });

@@ -3,7 +3,7 @@
  * replies) and events, each with a JSON Schema that both ends validate.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CheckoutLink, Item, Metadata, Original, Refund, RefundList, RefundResult, RefundStatus, SessionDetail, SessionList, SessionStatus, WebhookDeliveryList } from './api.js';
+import { CheckoutLink, Item, Locale, Metadata, Original, Refund, RefundList, RefundResult, RefundStatus, SessionDetail, SessionList, SessionStatus, WebhookDeliveryList } from './api.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const MerchantId = Type.String({ pattern: '^mer_[0-9A-Za-z]{20,}$' });
@@ -63,8 +63,13 @@ export const CheckoutView = Type.Object({
   attempts_count: Type.Integer(),
   last_failure_code: Type.String(),
   last_failure_message: Type.String(),
+  locale: Locale,
 });
 export type CheckoutView = Static<typeof CheckoutView>;
+
+/** The language of the hosted page the buyer paid on (D18); the acquirer's own pages (3-D Secure) follow it. */
+export const PageLanguage = Type.Union([Type.Literal('fr'), Type.Literal('en'), Type.Literal('ar')]);
+export type PageLanguage = Static<typeof PageLanguage>;
 
 /** An attempt the session service has just started (CREATED/PENDING → PROCESSING). */
 export const StartedAttempt = Type.Object({
@@ -228,6 +233,7 @@ export const commands = {
       attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }),
       card: Type.String({ minLength: 1, maxLength: 4096 }),
       term_url: Type.String(),
+      language: PageLanguage,
     }),
     reply: CheckoutStep,
   },
@@ -244,6 +250,8 @@ export const commands = {
       card: Type.String({ minLength: 1, maxLength: 4096 }),
       /** Where the bank sends the buyer back after 3-D Secure. */
       term_url: Type.String(),
+      /** The page's language, for the acquirer's pages; French, the acquirer's own default, when absent. */
+      language: Type.Optional(PageLanguage),
     }),
     reply: PaymentStep,
   },

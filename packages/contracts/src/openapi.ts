@@ -46,6 +46,19 @@ const idempotencyKey = {
   description: 'Replays the first answer for the same key and body (24 h); another body: 422 idempotency-key-reused; still in flight: 409 conflict.',
 };
 const limit = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
+/** The session list's filters, from the schema that checks them; any other parameter is refused. */
+const sessionFilters = (['status', 'created[gte]', 'created[lte]', 'merchant_reference'] as const).map((name) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema: api.SessionListQuery.properties[name],
+  description: {
+    status: 'Only sessions in this status.',
+    'created[gte]': 'Only sessions created at or after this RFC 3339 instant.',
+    'created[lte]': 'Only sessions created at or before this RFC 3339 instant; not before created[gte].',
+    merchant_reference: 'Only the session of this merchant_reference.',
+  }[name],
+}));
 
 /** Builds the OpenAPI document; `serverUrl` is PUBLIC_BASE_URL + /api/v1. */
 export function buildOpenApi(serverUrl: string): Record<string, unknown> {
@@ -168,8 +181,13 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       '/gateway/sessions/list/': {
         get: {
           operationId: 'listSessions',
-          parameters: [limit, cursor('starting_after', 'Sessions created before this one.'), cursor('ending_before', 'Sessions created after this one.')],
-          responses: { '200': { description: 'Newest first.', content: json('SessionList') }, '422': problem('Invalid query.'), ...common },
+          parameters: [
+            limit,
+            cursor('starting_after', 'Sessions created before this one; it must match the filters given with it.'),
+            cursor('ending_before', 'Sessions created after this one; it must match the filters given with it.'),
+            ...sessionFilters,
+          ],
+          responses: { '200': { description: 'Newest first.', content: json('SessionList') }, '422': problem('Invalid query, or a query parameter the list does not know.'), ...common },
         },
       },
       '/gateway/sessions/{session_id}/webhooks/': {

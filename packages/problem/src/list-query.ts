@@ -22,11 +22,13 @@ export interface ListQueryRules {
   defaultLimit?: number;
   /** Whether `id` is one of the caller's items (same account and mode). */
   isOwnItem: (id: string) => Promise<boolean>;
+  /** Problems the endpoint found in its own parameters (filters), reported in the same problem as the paging ones. */
+  otherErrors?: readonly FieldError[];
 }
 
 /** Parses and checks a list query; throws one validation problem naming every bad field. */
 export async function parseListQuery(query: Record<string, unknown>, rules: ListQueryRules): Promise<ListQuery> {
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = [...(rules.otherErrors ?? [])];
   const limit = parseLimit(query['limit'], rules.defaultLimit ?? 20, errors);
   const startingAfter = parseCursor(query, 'starting_after', rules.noun, errors);
   let endingBefore = parseCursor(query, 'ending_before', rules.noun, errors);
@@ -42,7 +44,7 @@ export async function parseListQuery(query: Record<string, unknown>, rules: List
       errors.push({ field, code: 'invalid', message: `${field} must be the id of one of this account's ${rules.noun}s.` });
     }
   }
-  if (errors.length > 0) throw validationError(errors);
+  if (errors.length > 0) throw validationError(inQueryOrder(errors, query));
   return { limit, ...(startingAfter !== undefined && { startingAfter }), ...(endingBefore !== undefined && { endingBefore }) };
 }
 
@@ -54,6 +56,16 @@ export function toPage<T>(rows: readonly T[], query: ListQuery): { items: T[]; h
   const items = rows.slice(0, query.limit);
   if (query.endingBefore !== undefined) items.reverse();
   return { items, hasMore: rows.length > query.limit };
+}
+
+/** D6: one entry per field in the order the request gave them (a stable sort keeps the rest as found). */
+function inQueryOrder(errors: readonly FieldError[], query: Record<string, unknown>): FieldError[] {
+  const keys = Object.keys(query);
+  const position = (field: string) => {
+    const at = keys.indexOf(field);
+    return at === -1 ? keys.length : at;
+  };
+  return [...errors].sort((a, b) => position(a.field) - position(b.field));
 }
 
 function parseLimit(value: unknown, fallback: number, errors: FieldError[]): number {

@@ -4,6 +4,8 @@
  * one folder. Amounts cross it as TND decimal strings; the client converts.
  */
 
+import type { PageLanguage } from '@gateway/contracts';
+
 /** Where and as whom to call the acquirer. */
 export interface Terminal {
   readonly baseUrl: string;
@@ -25,6 +27,8 @@ export interface OrderRequest {
   readonly amount: string;
   readonly returnUrl: string;
   readonly description: string;
+  /** The language of the acquirer's pages the buyer may see (3-D Secure). */
+  readonly language: PageLanguage;
 }
 
 export type RegisterResult =
@@ -75,7 +79,7 @@ export class AcquirerUnreachable extends Error {
 
 export interface Acquirer {
   register(terminal: Terminal, order: OrderRequest): Promise<RegisterResult>;
-  pay(terminal: Terminal, orderId: string, card: CardData): Promise<PayResult>;
+  pay(terminal: Terminal, orderId: string, card: CardData, language: PageLanguage): Promise<PayResult>;
   finish3ds(terminal: Terminal, orderId: string, paRes: string): Promise<PayResult>;
   status(terminal: Terminal, orderId: string): Promise<OrderState>;
   /**

@@ -50,6 +50,7 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
       amount: attempt.amount,
       returnUrl: request.term_url,
       description: attempt.description || attempt.order_number,
+      language: request.language ?? 'fr',
     });
   } catch (err) {
     if (!(err instanceof AcquirerUnreachable)) throw err;
@@ -75,7 +76,7 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
 
   let paid;
   try {
-    paid = await deps.acquirer.pay(terminal, registered.orderId, card);
+    paid = await deps.acquirer.pay(terminal, registered.orderId, card, request.language ?? 'fr');
   } catch (err) {
     if (err instanceof AcquirerUnreachable && !err.maybeDelivered) {
       return decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId);

@@ -59,7 +59,7 @@ describe('Acquirer adapter, live terminals and fees', function () {
 
     const answer = await payOnPage(created.body.checkout_url ?? '', { card_number: '4111111111111111' });
     assert.equal(answer.status, 200);
-    assert.match(answer.html, /cannot take card payments/);
+    assert.match(answer.html, /could not be processed; nothing was charged/);
     const failed = await attemptsOf(merchant.liveKey, created.body.id);
     assert.equal(failed.status, 'PENDING');
     assert.equal(failed.attempts[0]?.failure_code, 'processing_error');
@@ -95,7 +95,7 @@ describe('Acquirer adapter, live terminals and fees', function () {
     assert.equal(created.status, 201);
 
     const refused = await payOnPage(created.body.checkout_url ?? '', { card_number: '4242424242424242' });
-    assert.match(refused.html, /Test cards cannot be used/);
+    assert.match(refused.html, /Test cards cannot be used for live payments/);
     const paid = await payOnPage(created.body.checkout_url ?? '', { card_number: '4111111111111111' });
     assert.match(paid.html, /Payment successful/);
 

@@ -1,10 +1,11 @@
 /**
  * The card form as the buyer submits it, checked before anything leaves the
  * page's server: Luhn, an expiry not in the past, a 3- or 4-digit security
- * code and a name. Errors name the field, never echo the card.
+ * code and a name. Errors name the field with a message key of the page's
+ * catalogue (the page words it in the buyer's language), never echo the card.
  */
 import { luhnValid } from '@gateway/contracts';
-import type { CardField } from '../pages/index.js';
+import type { CardField, MessageKey } from '../pages/index.js';
 
 export interface CardInput {
   pan: string;
@@ -14,7 +15,7 @@ export interface CardInput {
   holder: string;
 }
 
-export type CardCheck = { ok: true; card: CardInput } | { ok: false; errors: Partial<Record<CardField, string>>; values: { expiry?: string; cardholder_name?: string } };
+export type CardCheck = { ok: true; card: CardInput } | { ok: false; errors: Partial<Record<CardField, MessageKey>>; values: { expiry?: string; cardholder_name?: string } };
 
 function field(form: Record<string, unknown>, name: string): string {
   const value = form[name];
@@ -22,29 +23,29 @@ function field(form: Record<string, unknown>, name: string): string {
 }
 
 export function checkCardForm(form: Record<string, unknown>, now: Date): CardCheck {
-  const errors: Partial<Record<CardField, string>> = {};
+  const errors: Partial<Record<CardField, MessageKey>> = {};
   const pan = field(form, 'card_number').replace(/[\s-]/g, '');
-  if (!luhnValid(pan)) errors.card_number = 'Enter a valid card number.';
+  if (!luhnValid(pan)) errors.card_number = 'error_card_number';
 
   const expiry = field(form, 'expiry');
   const match = /^(0[1-9]|1[0-2])\s*\/\s*([0-9]{2}|[0-9]{4})$/.exec(expiry);
   let expMonth = '';
   let expYear = '';
   if (!match) {
-    errors.expiry = 'Enter the expiry date as MM/YY.';
+    errors.expiry = 'error_expiry_format';
   } else {
     expMonth = match[1] ?? '';
     const year = match[2] ?? '';
     expYear = year.length === 2 ? `20${year}` : year;
     const currentMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
-    if (Number(expYear) * 12 + Number(expMonth) - 1 < currentMonth) errors.expiry = 'This card has expired.';
+    if (Number(expYear) * 12 + Number(expMonth) - 1 < currentMonth) errors.expiry = 'error_expiry_past';
   }
 
   const cvc = field(form, 'cvc');
-  if (!/^[0-9]{3,4}$/.test(cvc)) errors.cvc = 'Enter the 3 or 4 digit security code.';
+  if (!/^[0-9]{3,4}$/.test(cvc)) errors.cvc = 'error_cvc';
 
   const holder = field(form, 'cardholder_name');
-  if (holder.length === 0 || holder.length > 100) errors.cardholder_name = 'Enter the name on the card.';
+  if (holder.length === 0 || holder.length > 100) errors.cardholder_name = 'error_cardholder_name';
 
   if (Object.keys(errors).length > 0) return { ok: false, errors, values: { expiry: expiry.slice(0, 7), cardholder_name: holder.slice(0, 100) } };
   return { ok: true, card: { pan, cvc, expMonth, expYear, holder } };

@@ -3,19 +3,27 @@
  * returns what to answer: a page with its status, or a redirect within the
  * page's own origin. Leaving for another origin (the merchant, the bank) is
  * a page that refreshes there, because a redirect answering a form post
- * would break the page's form-action 'self' policy.
+ * would break the page's form-action 'self' policy. Every page speaks the
+ * session's language, or the buyer's (D18): see chooseLanguage.
  */
 import { newId, type CheckoutStep, type CheckoutView, type CommandReply, type CommandRequest, type CommandType } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import { RpcTimeoutError } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import {
+  CATALOGUES,
+  chooseLanguage,
+  languageOf,
+  translate,
   renderChallengePage,
   renderLinkExpiredPage,
   renderOutcomePage,
   renderPaymentPage,
   renderProcessingPage,
   renderRedirectPage,
+  type CardField,
+  type Language,
+  type MessageKey,
   type OrderView,
   type PaymentPageView,
 } from '../pages/index.js';
@@ -40,67 +48,73 @@ export interface FlowDeps {
 const PROCESSING_REFRESH_SECONDS = 2;
 
 /** The page for a link: the form while the session is payable, else where it stands. */
-export async function showPage(deps: FlowDeps, token: string): Promise<Answer> {
+export async function showPage(deps: FlowDeps, token: string, acceptLanguage?: string): Promise<Answer> {
   const link = deps.links.verify(token, deps.clock());
-  if (!link) return expired('expired');
+  if (!link) return expired(acceptLanguage, 'expired');
   const view = await viewOf(deps, link);
-  if (!view) return expired('expired');
+  if (!view) return expired(acceptLanguage, 'expired');
+  const language = chooseLanguage(view.locale, acceptLanguage);
   switch (view.status) {
     case 'CREATED':
     case 'PENDING':
-      return { status: 200, html: renderPaymentPage(formView(token, view)) };
+      return { status: 200, html: renderPaymentPage(formView(token, view, language)) };
     case 'PROCESSING':
-      return processing(deps, token, view);
+      return processing(deps, token, view, language);
     case 'SUCCEEDED':
-      return expired('paid');
+      return expiredIn(language, 'paid');
     case 'EXPIRED':
-      return expired('expired');
+      return expiredIn(language, 'expired');
     default:
-      return expired('closed');
+      return expiredIn(language, 'closed');
   }
 }
 
 /** The card form was submitted: check it, start an attempt, pay it. */
-export async function pay(deps: FlowDeps, token: string, form: Record<string, unknown>): Promise<Answer> {
+export async function pay(deps: FlowDeps, token: string, form: Record<string, unknown>, acceptLanguage?: string): Promise<Answer> {
   const link = deps.links.verify(token, deps.clock());
-  if (!link) return expired('expired');
+  if (!link) return expired(acceptLanguage, 'expired');
   const check = checkCardForm(form, deps.clock());
   if (!check.ok) {
     const view = await viewOf(deps, link);
-    if (!view) return expired('expired');
+    if (!view) return expired(acceptLanguage, 'expired');
     if (view.status !== 'CREATED' && view.status !== 'PENDING') return toResult(token);
-    return { status: 422, html: renderPaymentPage({ ...formView(token, view), fieldErrors: check.errors, values: check.values }) };
+    const language = chooseLanguage(view.locale, acceptLanguage);
+    const fieldErrors: Partial<Record<CardField, string>> = {};
+    for (const [field, key] of Object.entries(check.errors) as [CardField, MessageKey][]) fieldErrors[field] = translate(language, key);
+    return { status: 422, html: renderPaymentPage({ ...formView(token, view, language), fieldErrors, values: check.values }) };
   }
 
   // The card is sealed for this attempt alone, so the page names the attempt.
   const attemptId = newId('pa');
+  const language = languageOf(form.language) ?? chooseLanguage(undefined, acceptLanguage);
   const sealed = deps.cards.seal(check.card, attemptId);
   let step: CheckoutStep;
   try {
     step = await paymentStep(deps, () =>
-      deps.call('attempt.pay', { ...link, attempt_id: attemptId, card: sealed, term_url: `${pageUrl(deps, token)}/3ds` }, deps.paymentTimeoutMs),
+      deps.call('attempt.pay', { ...link, attempt_id: attemptId, card: sealed, term_url: `${pageUrl(deps, token)}/3ds`, language }, deps.paymentTimeoutMs),
     );
   } catch (err) {
     // Another attempt running, or the session closed meanwhile: the result page says which.
-    if (err instanceof AppError) return err.code === 'not-found' ? expired('expired') : toResult(token);
+    if (err instanceof AppError) return err.code === 'not-found' ? expired(acceptLanguage, 'expired') : toResult(token);
     throw err;
   }
   if (step.outcome === 'challenge' && step.challenge) {
-    return { status: 200, html: renderChallengePage({ acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attemptId, termUrl: step.challenge.term_url }) };
+    return { status: 200, html: renderChallengePage(language, { acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attemptId, termUrl: step.challenge.term_url }) };
   }
-  return afterStep(token, step);
+  return afterStep(token, step, acceptLanguage);
 }
 
 /** The buyer is back from 3-D Secure (the TermUrl): the session has the adapter finish and confirm. */
-export async function returnFromChallenge(deps: FlowDeps, token: string, form: Record<string, unknown>): Promise<Answer> {
+export async function returnFromChallenge(deps: FlowDeps, token: string, form: Record<string, unknown>, acceptLanguage?: string): Promise<Answer> {
   // The buyer may have spent the link's last minutes at the bank: the payment they started finishes all the same.
   const link = deps.links.verify(token, deps.clock(), deps.paymentReturnGraceSeconds);
-  if (!link) return expired('expired');
+  if (!link) return expired(acceptLanguage, 'expired');
   const paRes = typeof form.PaRes === 'string' ? form.PaRes : '';
   const attemptId = typeof form.MD === 'string' ? form.MD : '';
   if (paRes && attemptId) {
     try {
-      return afterStep(token, await paymentStep(deps, () => deps.call('attempt.finish_3ds', { ...link, attempt_id: attemptId, pa_res: paRes }, deps.paymentTimeoutMs)));
+      const step = await paymentStep(deps, () => deps.call('attempt.finish_3ds', { ...link, attempt_id: attemptId, pa_res: paRes }, deps.paymentTimeoutMs));
+      return afterStep(token, step, acceptLanguage);
     } catch (err) {
       // An attempt that is not this link's, or not awaiting 3-D Secure: the result page shows where things stand.
       if (!(err instanceof AppError)) throw err;
@@ -115,54 +129,56 @@ export async function returnFromChallenge(deps: FlowDeps, token: string, form: R
  * nothing; one that can still take a card goes to its result page (a GET),
  * so that a refresh never sends the card again.
  */
-function afterStep(token: string, step: CheckoutStep): Answer {
-  return (step.session && closedAnswer(step.session)) ?? toResult(token);
+function afterStep(token: string, step: CheckoutStep, acceptLanguage: string | undefined): Answer {
+  return (step.session && closedAnswer(step.session, chooseLanguage(step.session.locale, acceptLanguage))) ?? toResult(token);
 }
 
 /** Where the buyer lands after a payment step. */
-export async function showResult(deps: FlowDeps, token: string): Promise<Answer> {
+export async function showResult(deps: FlowDeps, token: string, acceptLanguage?: string): Promise<Answer> {
   const link = deps.links.verify(token, deps.clock(), deps.paymentReturnGraceSeconds);
-  if (!link) return expired('expired');
+  if (!link) return expired(acceptLanguage, 'expired');
   // The session recorded any outcome before answering the payment step; one
   // still PROCESSING awaits the acquirer, and the processing page looks again.
   const view = await viewOf(deps, link);
-  if (!view) return expired('expired');
-  const closed = closedAnswer(view);
+  if (!view) return expired(acceptLanguage, 'expired');
+  const language = chooseLanguage(view.locale, acceptLanguage);
+  const closed = closedAnswer(view, language);
   if (closed) return closed;
-  return view.status === 'PROCESSING' ? processing(deps, token, view) : { status: 200, html: renderPaymentPage(formView(token, view)) };
+  return view.status === 'PROCESSING' ? processing(deps, token, view, language) : { status: 200, html: renderPaymentPage(formView(token, view, language)) };
 }
 
 /** The answer for a session that can take no more payments; undefined while it can. */
-function closedAnswer(view: CheckoutView): Answer | undefined {
+function closedAnswer(view: CheckoutView, language: Language): Answer | undefined {
   switch (view.status) {
     case 'SUCCEEDED':
       return view.return_url
-        ? { status: 200, html: renderRedirectPage(withSessionId(view.return_url, view.session_id), 'Payment successful') }
-        : { status: 200, html: renderOutcomePage('succeeded', 'Thank you: your payment was received.', orderView(view)) };
+        ? { status: 200, html: renderRedirectPage(language, withSessionId(view.return_url, view.session_id), translate(language, 'succeeded_title')) }
+        : { status: 200, html: renderOutcomePage(language, 'succeeded', translate(language, 'succeeded_text'), orderView(view)) };
     case 'EXPIRED':
-      return expired('expired');
+      return expiredIn(language, 'expired');
     case 'FAILED':
     case 'CANCELED':
-      return leave(view, view.status === 'CANCELED' ? 'The payment was canceled.' : 'The payment could not be completed.');
+      return leave(view, language, view.status === 'CANCELED' ? 'canceled_text' : 'failed_text');
     default:
       return undefined;
   }
 }
 
 /** "Cancel payment": cancels the session and goes to the merchant's cancel_url. */
-export async function cancelPayment(deps: FlowDeps, token: string): Promise<Answer> {
+export async function cancelPayment(deps: FlowDeps, token: string, acceptLanguage?: string): Promise<Answer> {
   const link = deps.links.verify(token, deps.clock());
-  if (!link) return expired('expired');
+  if (!link) return expired(acceptLanguage, 'expired');
   let view: CheckoutView;
   try {
     view = await deps.call('checkout.cancel', link);
   } catch (err) {
-    if (err instanceof AppError) return err.code === 'not-found' ? expired('expired') : toResult(token);
+    if (err instanceof AppError) return err.code === 'not-found' ? expired(acceptLanguage, 'expired') : toResult(token);
     throw err;
   }
   // A link click, not a form post: an HTTP redirect may leave the origin.
   if (view.cancel_url) return { redirect: withSessionId(view.cancel_url, view.session_id) };
-  return { status: 200, html: renderOutcomePage('failed', 'The payment was canceled.', orderView(view)) };
+  const language = chooseLanguage(view.locale, acceptLanguage);
+  return { status: 200, html: renderOutcomePage(language, 'failed', translate(language, 'canceled_text'), orderView(view)) };
 }
 
 async function viewOf(deps: FlowDeps, link: LinkRef): Promise<CheckoutView | undefined> {
@@ -187,17 +203,22 @@ async function paymentStep(deps: FlowDeps, step: () => Promise<CheckoutStep>): P
   }
 }
 
-function leave(view: CheckoutView, message: string): Answer {
-  if (view.cancel_url) return { status: 200, html: renderRedirectPage(withSessionId(view.cancel_url, view.session_id), 'Payment failed') };
-  return { status: 200, html: renderOutcomePage('failed', message, orderView(view)) };
+function leave(view: CheckoutView, language: Language, message: MessageKey): Answer {
+  if (view.cancel_url) return { status: 200, html: renderRedirectPage(language, withSessionId(view.cancel_url, view.session_id), translate(language, 'failed_title')) };
+  return { status: 200, html: renderOutcomePage(language, 'failed', translate(language, message), orderView(view)) };
 }
 
-function processing(deps: FlowDeps, token: string, view: CheckoutView): Answer {
-  return { status: 200, html: renderProcessingPage(orderView(view), `${pageUrl(deps, token)}/result`, PROCESSING_REFRESH_SECONDS) };
+function processing(deps: FlowDeps, token: string, view: CheckoutView, language: Language): Answer {
+  return { status: 200, html: renderProcessingPage(language, orderView(view), `${pageUrl(deps, token)}/result`, PROCESSING_REFRESH_SECONDS) };
 }
 
-function expired(reason: 'expired' | 'paid' | 'closed'): Answer {
-  return { status: 410, html: renderLinkExpiredPage(reason) };
+/** A link that leads to no session: the buyer's own language, as there is no session to ask. */
+function expired(acceptLanguage: string | undefined, reason: 'expired' | 'paid' | 'closed'): Answer {
+  return expiredIn(chooseLanguage(undefined, acceptLanguage), reason);
+}
+
+function expiredIn(language: Language, reason: 'expired' | 'paid' | 'closed'): Answer {
+  return { status: 410, html: renderLinkExpiredPage(language, reason) };
 }
 
 function toResult(token: string): Answer {
@@ -228,15 +249,22 @@ function orderView(view: CheckoutView): OrderView {
   };
 }
 
-function formView(token: string, view: CheckoutView): PaymentPageView {
+function formView(token: string, view: CheckoutView, language: Language): PaymentPageView {
   const page: PaymentPageView = {
     order: orderView(view),
+    language,
     actionUrl: `/checkout/${token}/pay`,
     cancelHref: `/checkout/${token}/cancel`,
   };
   if (view.status === 'PENDING' && view.last_failure_message) {
-    page.notice = view.last_failure_message;
+    page.notice = translate(language, declineKey(view.last_failure_code));
     page.attemptsLeft = view.max_attempts - view.attempts_count;
   }
   return page;
+}
+
+/** The catalogue's wording of an acquirer decline (D8 codes); any other code gets the general one. */
+function declineKey(failureCode: string): MessageKey {
+  const key = `decline_${failureCode}`;
+  return key in CATALOGUES.en ? (key as MessageKey) : 'decline_other';
 }

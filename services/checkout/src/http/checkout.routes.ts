@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { describeError, type Logger } from '@gateway/observability';
 import { answer, FormRefused, readForm, type FormLimits, type PlainRoute } from '@gateway/runtime';
-import { CHECKOUT_CSS, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
+import { CHECKOUT_CSS, chooseLanguage, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
 import { cancelPayment, pay, returnFromChallenge, showPage, showResult, type Answer, type FlowDeps } from '../domain/checkout-flow.js';
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -26,7 +26,8 @@ const CARD_FORM_LIMITS: FormLimits = { maxBytes: 8 * 1024, maxFields: 20 };
 /** The bank's 3-D Secure answer: a PaRes is signed XML, compressed and base64-encoded, and can run to tens of KiB. */
 const CHALLENGE_RETURN_LIMITS: FormLimits = { maxBytes: 64 * 1024, maxFields: 20 };
 
-type Step = (deps: FlowDeps, token: string, form: Record<string, unknown>) => Promise<Answer>;
+/** `acceptLanguage`: the buyer's Accept-Language, for the page's language when the session leaves it to the browser (D18). */
+type Step = (deps: FlowDeps, token: string, form: Record<string, unknown>, acceptLanguage: string | undefined) => Promise<Answer>;
 
 interface PageStep {
   route: string;
@@ -37,11 +38,11 @@ interface PageStep {
 
 /** The steps, by method and what follows /checkout/:token ('' for the page itself). */
 const STEPS: ReadonlyMap<string, PageStep> = new Map<string, PageStep>([
-  ['GET ', { route: '/checkout/:token', step: (d, token) => showPage(d, token) }],
+  ['GET ', { route: '/checkout/:token', step: (d, token, _form, language) => showPage(d, token, language) }],
   ['POST pay', { route: '/checkout/:token/pay', step: pay, form: CARD_FORM_LIMITS }],
   ['POST 3ds', { route: '/checkout/:token/3ds', step: returnFromChallenge, form: CHALLENGE_RETURN_LIMITS }],
-  ['GET result', { route: '/checkout/:token/result', step: (d, token) => showResult(d, token) }],
-  ['GET cancel', { route: '/checkout/:token/cancel', step: (d, token) => cancelPayment(d, token) }],
+  ['GET result', { route: '/checkout/:token/result', step: (d, token, _form, language) => showResult(d, token, language) }],
+  ['GET cancel', { route: '/checkout/:token/cancel', step: (d, token, _form, language) => cancelPayment(d, token, language) }],
 ]);
 
 /** Picks the page's steps for runtime's withPlainRoutes; anything else is left to express. */
@@ -65,19 +66,20 @@ async function runStep(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  const acceptLanguage = req.headers['accept-language'];
   let fields: Record<string, unknown> = {};
   try {
     if (form) fields = (await readForm(req, form)) ?? {};
   } catch (err) {
     // A body that cannot be read (too large, too many fields, another charset): a page, never a stack trace.
     log.warn({ err: describeError(err), reason: err instanceof FormRefused ? err.reason : undefined }, 'checkout request refused');
-    return send(res, { status: 400, html: renderErrorPage(400) });
+    return send(res, { status: 400, html: renderErrorPage(chooseLanguage(undefined, acceptLanguage), 400) });
   }
   try {
-    send(res, await step(deps, token, fields));
+    send(res, await step(deps, token, fields, acceptLanguage));
   } catch (err) {
     log.error({ err: describeError(err), path: route }, 'checkout step failed');
-    send(res, { status: 500, html: renderErrorPage(500) });
+    send(res, { status: 500, html: renderErrorPage(chooseLanguage(undefined, acceptLanguage), 500) });
   }
 }
 
@@ -96,11 +98,11 @@ export function addCheckoutFallbacks(app: Express, log: Logger): void {
   app.get(STYLESHEET_PATH, (_req, res) => {
     res.type('text/css').send(CHECKOUT_CSS);
   });
-  app.use('/checkout', (_req, res) => {
-    res.status(404).type('html').send(renderErrorPage(404));
+  app.use('/checkout', (req, res) => {
+    res.status(404).type('html').send(renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 404));
   });
-  app.use('/checkout', (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  app.use('/checkout', (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     log.warn({ err: describeError(err) }, 'checkout request refused');
-    res.status(400).type('html').send(renderErrorPage(400));
+    res.status(400).type('html').send(renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 400));
   });
 }

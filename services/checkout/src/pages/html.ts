@@ -1,4 +1,5 @@
 /** The one escaping function and the one page shell every checkout page goes through. */
+import { directionOf, type Language } from './messages/index.js';
 
 /** Path of the page stylesheet; the only resource a page loads. */
 export const STYLESHEET_PATH = '/checkout/assets/checkout.css';
@@ -21,11 +22,11 @@ export interface LayoutOptions {
   refresh?: { seconds: number; url: string };
 }
 
-/** Wraps a page body (already escaped HTML) in the document shell. */
-export function layout(title: string, body: string, options: LayoutOptions = {}): string {
+/** Wraps a page body (already escaped HTML) in the document shell, in `language` and its direction (D18). */
+export function layout(language: Language, title: string, body: string, options: LayoutOptions = {}): string {
   const refresh = options.refresh === undefined ? '' : `\n<meta http-equiv="refresh" content="${refreshContent(options.refresh)}">`;
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}" dir="${directionOf(language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

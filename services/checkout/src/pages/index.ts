@@ -12,3 +12,15 @@ export {
   type ChallengeView,
 } from './status-pages.js';
 export { CHECKOUT_CSS } from './stylesheet.js';
+export {
+  CATALOGUES,
+  chooseLanguage,
+  directionOf,
+  formatAmount,
+  languageOf,
+  parseAcceptLanguage,
+  translate,
+  type Language,
+  type MessageKey,
+  type Messages,
+} from './messages/index.js';

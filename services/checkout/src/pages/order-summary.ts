@@ -1,17 +1,19 @@
 import { escapeHtml } from './html.js';
+import { formatAmount, translate, type Language } from './messages/index.js';
 import type { OrderView } from './views.js';
 
-/** "12.500" → "12.500 TND": the charged amount as the buyer reads it. */
-export function formatTnd(amount: string): string {
-  return `${amount} TND`;
+/** The charged amount (TND) as the buyer's language writes it. */
+export function chargedAmount(order: OrderView, language: Language): string {
+  return formatAmount(order.amount, 'TND', language);
 }
 
 /** The short order recap of the status pages: merchant, amount, order number. */
-export function renderOrderSummary(order: OrderView): string {
-  const testTag = order.livemode ? '' : '\n<p class="test-tag">Test mode: no real money moved.</p>';
+export function renderOrderSummary(order: OrderView, language: Language): string {
+  const t = (key: Parameters<typeof translate>[1]) => escapeHtml(translate(language, key));
+  const testTag = order.livemode ? '' : `\n<p class="test-tag">${t('test_tag')}</p>`;
   return `<dl class="summary">
-<div><dt>Merchant</dt><dd>${escapeHtml(order.merchantName)}</dd></div>
-<div><dt>Amount</dt><dd>${escapeHtml(formatTnd(order.amount))}</dd></div>
-<div><dt>Order number</dt><dd>${escapeHtml(order.orderNumber)}</dd></div>
+<div><dt>${t('summary_merchant')}</dt><dd>${escapeHtml(order.merchantName)}</dd></div>
+<div><dt>${t('summary_amount')}</dt><dd>${escapeHtml(chargedAmount(order, language))}</dd></div>
+<div><dt>${t('summary_order_number')}</dt><dd dir="ltr">${escapeHtml(order.orderNumber)}</dd></div>
 </dl>${testTag}`;
 }

@@ -1,44 +1,46 @@
 import { escapeHtml, layout } from './html.js';
+import { translate, type Language, type MessageKey } from './messages/index.js';
 import { renderOrderSummary } from './order-summary.js';
 import type { OrderView } from './views.js';
 
 /** Shown while the acquirer's answer is awaited; reloads itself every `seconds`. */
-export function renderProcessingPage(order: OrderView, refreshUrl: string, seconds: number): string {
-  const body = `<h1>Payment processing</h1>
-<p>We are confirming your payment with the bank. This page updates by itself.</p>
-<p class="warning">Please do not pay again.</p>
-${renderOrderSummary(order)}
-<p><a href="${escapeHtml(refreshUrl)}">Check again</a></p>`;
-  return layout('Payment processing', body, { refresh: { seconds, url: refreshUrl } });
+export function renderProcessingPage(language: Language, order: OrderView, refreshUrl: string, seconds: number): string {
+  const t = (key: MessageKey) => escapeHtml(translate(language, key));
+  const body = `<h1>${t('processing_title')}</h1>
+<p>${t('processing_text')}</p>
+<p class="warning">${t('processing_warning')}</p>
+${renderOrderSummary(order, language)}
+<p><a href="${escapeHtml(refreshUrl)}">${t('check_again')}</a></p>`;
+  return layout(language, translate(language, 'processing_title'), body, { refresh: { seconds, url: refreshUrl } });
 }
 
-/** The end of the road when the merchant gave no URL to return to. */
-export function renderOutcomePage(outcome: 'succeeded' | 'failed', message: string, order?: OrderView): string {
-  const heading = outcome === 'succeeded' ? 'Payment successful' : 'Payment failed';
-  const summary = order === undefined ? '' : `\n${renderOrderSummary(order)}`;
-  const body = `<h1 class="outcome outcome-${outcome}">${heading}</h1>
+/** The end of the road when the merchant gave no URL to return to; `message` is already in `language`. */
+export function renderOutcomePage(language: Language, outcome: 'succeeded' | 'failed', message: string, order?: OrderView): string {
+  const heading = translate(language, outcome === 'succeeded' ? 'succeeded_title' : 'failed_title');
+  const summary = order === undefined ? '' : `\n${renderOrderSummary(order, language)}`;
+  const body = `<h1 class="outcome outcome-${outcome}">${escapeHtml(heading)}</h1>
 <p>${escapeHtml(message)}</p>${summary}`;
-  return layout(heading, body);
+  return layout(language, heading, body);
 }
 
 /**
  * Leaves the page for `url` (the merchant's site, the bank). A page rather than an HTTP
  * redirect, because a redirect answering a form post would break the form-action 'self' policy.
  */
-export function renderRedirectPage(url: string, heading: string): string {
-  return layout(heading, continueBody(heading, url), { refresh: { seconds: 0, url } });
+export function renderRedirectPage(language: Language, url: string, heading: string): string {
+  return layout(language, heading, continueBody(language, heading, url), { refresh: { seconds: 0, url } });
 }
 
-const LINK_EXPIRED_REASONS: Readonly<Record<'expired' | 'paid' | 'closed', string>> = {
-  expired: 'Please ask the merchant for a new payment link.',
-  paid: 'This order has already been paid.',
-  closed: 'This payment is no longer open.',
+const LINK_EXPIRED_REASONS: Readonly<Record<'expired' | 'paid' | 'closed', MessageKey>> = {
+  expired: 'link_expired_expired',
+  paid: 'link_expired_paid',
+  closed: 'link_expired_closed',
 };
 
 /** A lapsed, used or unknown link; says nothing that identifies the session. */
-export function renderLinkExpiredPage(reason: 'expired' | 'paid' | 'closed'): string {
-  const heading = 'This payment link has expired';
-  return layout(heading, `<h1>${heading}</h1>\n<p>${LINK_EXPIRED_REASONS[reason]}</p>`);
+export function renderLinkExpiredPage(language: Language, reason: 'expired' | 'paid' | 'closed'): string {
+  const heading = translate(language, 'link_expired_title');
+  return layout(language, heading, `<h1>${escapeHtml(heading)}</h1>\n<p>${escapeHtml(translate(language, LINK_EXPIRED_REASONS[reason]))}</p>`);
 }
 
 export interface ChallengeView {
@@ -49,11 +51,11 @@ export interface ChallengeView {
 }
 
 /** Sends the buyer to the bank's 3-D Secure page, the challenge data in the query. */
-export function renderChallengePage(challenge: ChallengeView): string {
-  const heading = 'Redirecting to your bank';
+export function renderChallengePage(language: Language, challenge: ChallengeView): string {
+  const heading = translate(language, 'redirect_bank');
   const query = new URLSearchParams({ PaReq: challenge.paReq, MD: challenge.md, TermUrl: challenge.termUrl });
   const url = appendQuery(challenge.acsUrl, query);
-  return layout(heading, continueBody(heading, url), { refresh: { seconds: 0, url } });
+  return layout(language, heading, continueBody(language, heading, url), { refresh: { seconds: 0, url } });
 }
 
 /** Adds `query` after any query `url` already has, kept byte for byte; a fragment stays last. */
@@ -66,15 +68,15 @@ export function appendQuery(url: string, query: URLSearchParams): string {
 }
 
 /** A generic error page; the status picks the wording, nothing else shows. */
-export function renderErrorPage(status: number): string {
+export function renderErrorPage(language: Language, status: number): string {
   const notFound = status === 404;
-  const heading = notFound ? 'Page not found' : 'Something went wrong';
-  const text = notFound ? 'Check the payment link you were given.' : 'Please try again later.';
-  return layout(heading, `<h1>${heading}</h1>\n<p>${text}</p>`);
+  const heading = translate(language, notFound ? 'not_found_title' : 'error_title');
+  const text = translate(language, notFound ? 'not_found_text' : 'error_text');
+  return layout(language, heading, `<h1>${escapeHtml(heading)}</h1>\n<p>${escapeHtml(text)}</p>`);
 }
 
-function continueBody(heading: string, url: string): string {
+function continueBody(language: Language, heading: string, url: string): string {
   return `<h1>${escapeHtml(heading)}</h1>
-<p>If nothing happens, select Continue.</p>
-<p><a class="button" href="${escapeHtml(url)}">Continue</a></p>`;
+<p>${escapeHtml(translate(language, 'continue_text'))}</p>
+<p><a class="button" href="${escapeHtml(url)}">${escapeHtml(translate(language, 'continue_button'))}</a></p>`;
 }

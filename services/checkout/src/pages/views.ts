@@ -1,4 +1,5 @@
 /** View models of the hosted checkout pages: what a route hands to a render function. */
+import type { Language } from './messages/index.js';
 
 export interface ItemView { name: string; quantity: number; unit_price?: string; description?: string }
 export interface OrderView {
@@ -15,13 +16,15 @@ export interface OrderView {
 export type CardField = 'card_number' | 'expiry' | 'cvc' | 'cardholder_name';
 export interface PaymentPageView {
   order: OrderView;
+  /** The page's language (D18); notice and field errors come already in it. */
+  language: Language;
   /** Where the form posts (same origin). */
   actionUrl: string;
   /** The buyer-cancel link's href. */
   cancelHref: string;
-  /** A message about the previous attempt, shown above the form (e.g. "Your card was declined."). */
+  /** A message about the previous attempt, shown above the form (e.g. "Your card was declined."), in `language`. */
   notice?: string;
-  /** Per-field problems from the page's own checks, shown beside the field. */
+  /** Per-field problems from the page's own checks, shown beside the field, in `language`. */
   fieldErrors?: Partial<Record<CardField, string>>;
   /** Values to put back after a field error. Never the card number or security code. */
   values?: { expiry?: string; cardholder_name?: string };

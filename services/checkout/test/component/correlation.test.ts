@@ -39,7 +39,7 @@ describe('Correlation across services', function () {
     const paid = await fetch(`${created.body.checkout_url}/pay`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'x-request-id': correlationId, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'x-request-id': correlationId, 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'en' },
       body: new URLSearchParams({ card_number: '4242424242424242', expiry: '12/34', cvc: '123', cardholder_name: 'Amina Ben Salah' }),
     });
     assert.equal(paid.status, 200);

@@ -19,14 +19,14 @@ describe('Card form checks', () => {
     assert.equal(check.ok, false);
     if (check.ok) return;
     assert.deepEqual(Object.keys(check.errors).sort(), ['card_number', 'cardholder_name', 'cvc', 'expiry']);
-    assert.equal(check.errors.expiry, 'This card has expired.');
+    assert.equal(check.errors.expiry, 'error_expiry_past');
     assert.deepEqual(check.values, { expiry: '10/26', cardholder_name: '' });
   });
 
   it('when the expiry is malformed or a field is missing or not text, then it is refused', () => {
     for (const expiry of ['13/26', '1/26', '11-26', '', '11/2']) {
       const check = checkCardForm({ ...good, expiry }, now);
-      assert.equal(check.ok ? undefined : check.errors.expiry, 'Enter the expiry date as MM/YY.', expiry);
+      assert.equal(check.ok ? undefined : check.errors.expiry, 'error_expiry_format', expiry);
     }
     const check = checkCardForm({ card_number: ['4242424242424242'] }, now);
     assert.equal(check.ok, false);

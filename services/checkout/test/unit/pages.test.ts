@@ -32,7 +32,7 @@ function order(overrides: Partial<OrderView> = {}): OrderView {
 }
 
 function paymentView(overrides: Partial<PaymentPageView> = {}): PaymentPageView {
-  return { order: order(), actionUrl: '/checkout/pay/tok123', cancelHref: '/checkout/pay/tok123/cancel', ...overrides };
+  return { order: order(), language: 'en', actionUrl: '/checkout/pay/tok123', cancelHref: '/checkout/pay/tok123/cancel', ...overrides };
 }
 
 function unescapeHtml(value: string): string {
@@ -109,13 +109,13 @@ describe('checkout pages', () => {
       assert.equal(attribute(inputTag(html, 'cardholder_name'), 'autocomplete'), 'cc-name');
     });
 
-    it('When the page renders, then the form posts to the action URL and the submit button reads "Pay <amount> TND"', () => {
+    it('When the page renders, then the form posts to the action URL and the submit button reads "Pay TND <amount>"', () => {
       const html = renderPaymentPage(paymentView());
       const form = html.match(/<form[^>]*>/)?.[0] ?? '';
       assert.equal(attribute(form, 'method'), 'post');
       assert.equal(attribute(form, 'action'), '/checkout/pay/tok123');
       const buttons = [...html.matchAll(/<button type="submit"[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]);
-      assert.deepEqual(buttons, ['Pay 12.500 TND']);
+      assert.deepEqual(buttons, ['Pay TND\u00a012.500']);
     });
 
     it('When the page renders, then a nofollow "Cancel payment" link points at the cancel href after the form', () => {
@@ -128,10 +128,10 @@ describe('checkout pages', () => {
 
     it('When the page renders, then it shows the merchant, the TND amount, description, order number and items with quantity and unit price', () => {
       const html = renderPaymentPage(paymentView());
-      for (const text of ['Librairie Al Kitab', '12.500 TND', 'Two books', 'ORD-1042', 'Poems', 'Paperback', '7.500 TND', '2.500 TND']) {
+      for (const text of ['Librairie Al Kitab', 'TND\u00a012.500', 'Two books', 'ORD-1042', 'Poems', 'Paperback', 'TND\u00a07.500', 'TND\u00a02.500']) {
         assert.ok(html.includes(text), `missing ${text}`);
       }
-      assert.match(html, /<tr><th scope="row">Novel<span[^>]*>Paperback<\/span><\/th><td class="num">2<\/td><td class="num">2\.500 TND<\/td><\/tr>/);
+      assert.match(html, /<tr><th scope="row">Novel<span[^>]*>Paperback<\/span><\/th><td class="num">2<\/td><td class="num">TND\u00a02\.500<\/td><\/tr>/);
     });
 
     it('When no item has a unit price, then the items table has no price column', () => {
@@ -146,9 +146,9 @@ describe('checkout pages', () => {
 
     it('When the order was placed in another currency, then an "Ordered as" line shows the original amount and unit prices carry that currency', () => {
       const html = renderPaymentPage(paymentView({ order: order({ original: { amount: '3.75', currency: 'EUR' } }) }));
-      assert.match(html, /Ordered as 3\.75 EUR/);
-      assert.ok(html.includes('12.500 TND'));
-      assert.ok(html.includes('7.500 EUR'));
+      assert.match(html, /Ordered as EUR\u00a03\.75/);
+      assert.ok(html.includes('TND\u00a012.500'));
+      assert.ok(html.includes('EUR\u00a07.500'));
     });
 
     it('When the order is in TND, then there is no "Ordered as" line', () => {
@@ -200,7 +200,7 @@ describe('checkout pages', () => {
       assert.ok(html.includes('4242 4242 4242 4242'));
       for (const card of TEST_CARDS) {
         const grouped = card.number.match(/.{1,4}/g)?.join(' ') ?? '';
-        assert.ok(html.includes(`${grouped}</span> <span class="card-label">${escapeHtml(card.label)}</span>`), `missing ${card.number}`);
+        assert.ok(html.includes(`${grouped}</span> <span class="card-label" lang="en" dir="ltr">${escapeHtml(card.label)}</span>`), `missing ${card.number}`);
       }
       assert.ok(html.indexOf('Test mode') < html.indexOf('<form'), 'the banner comes before the form');
     });
@@ -256,7 +256,7 @@ describe('checkout pages', () => {
 
   describe('status pages', () => {
     it('When a payment is processing, then the page says so, warns against paying again, and refreshes to the given URL', () => {
-      const html = renderProcessingPage(order(), '/checkout/pay/tok123/status?x=1&y=2', 3);
+      const html = renderProcessingPage('en', order(), '/checkout/pay/tok123/status?x=1&y=2', 3);
       assert.match(html, /<h1>Payment processing<\/h1>/);
       assert.match(html, /confirming your payment/);
       assert.match(html, /do not pay again/);
@@ -265,15 +265,15 @@ describe('checkout pages', () => {
     });
 
     it('When a refresh time is not a whole number of seconds, then the page refuses to render', () => {
-      assert.throws(() => renderProcessingPage(order(), '/x', -1), RangeError);
-      assert.throws(() => renderProcessingPage(order(), '/x', 1.5), RangeError);
+      assert.throws(() => renderProcessingPage('en', order(), '/x', -1), RangeError);
+      assert.throws(() => renderProcessingPage('en', order(), '/x', 1.5), RangeError);
     });
 
     it('When the outcome pages render, then the headings are exactly "Payment successful" and "Payment failed", with the message and summary', () => {
-      const success = renderOutcomePage('succeeded', 'Thank you for your order.', order());
+      const success = renderOutcomePage('en', 'succeeded', 'Thank you for your order.', order());
       assert.deepEqual([...success.matchAll(/<h1[^>]*>([^<]*)<\/h1>/g)].map((m) => m[1]), ['Payment successful']);
-      for (const text of ['Thank you for your order.', 'Librairie Al Kitab', '12.500 TND', 'ORD-1042']) assert.ok(success.includes(text), `missing ${text}`);
-      const failure = renderOutcomePage('failed', 'Your card was declined & no attempts are left.');
+      for (const text of ['Thank you for your order.', 'Librairie Al Kitab', 'TND\u00a012.500', 'ORD-1042']) assert.ok(success.includes(text), `missing ${text}`);
+      const failure = renderOutcomePage('en', 'failed', 'Your card was declined & no attempts are left.');
       assert.deepEqual([...failure.matchAll(/<h1[^>]*>([^<]*)<\/h1>/g)].map((m) => m[1]), ['Payment failed']);
       assert.ok(failure.includes('Your card was declined &amp; no attempts are left.'));
       assert.ok(!failure.includes('<dl'), 'no summary without an order');
@@ -281,7 +281,7 @@ describe('checkout pages', () => {
 
     it('When a redirect page renders, then it refreshes at once to the URL and offers a Continue link to it', () => {
       const url = 'https://shop.example/return?ref=a&session_id=ps_123';
-      const html = renderRedirectPage(url, 'Returning to the shop');
+      const html = renderRedirectPage('en', url, 'Returning to the shop');
       assert.deepEqual(refreshOf(html), { seconds: 0, url });
       assert.equal(linkHref(html, 'Continue'), url);
       assert.match(html, /<h1>Returning to the shop<\/h1>/);
@@ -294,7 +294,7 @@ describe('checkout pages', () => {
         md: 'ps_123|att 1',
         termUrl: 'https://pay.example/checkout/3ds/return?token=t&x=1',
       };
-      const html = renderChallengePage(challenge);
+      const html = renderChallengePage('en', challenge);
       assert.match(html, /<h1>Redirecting to your bank<\/h1>/);
       const refresh = refreshOf(html);
       assert.equal(refresh?.seconds, 0);
@@ -313,7 +313,7 @@ describe('checkout pages', () => {
     });
 
     it('When the ACS URL has no query, then the challenge query starts it', () => {
-      const html = renderChallengePage({ acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' });
+      const html = renderChallengePage('en', { acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' });
       assert.equal(refreshOf(html)?.url, 'https://acs.example/c?PaReq=p&MD=m&TermUrl=https%3A%2F%2Fpay.example%2Ft');
     });
 
@@ -324,7 +324,7 @@ describe('checkout pages', () => {
         closed: /This payment is no longer open\./,
       } as const;
       for (const reason of ['expired', 'paid', 'closed'] as const) {
-        const html = renderLinkExpiredPage(reason);
+        const html = renderLinkExpiredPage('en', reason);
         assert.match(html, /<h1>This payment link has expired<\/h1>/);
         assert.match(html, sentences[reason]);
         for (const [other, sentence] of Object.entries(sentences)) if (other !== reason) assert.doesNotMatch(html, sentence);
@@ -333,9 +333,9 @@ describe('checkout pages', () => {
     });
 
     it('When an error page renders, then it says "Page not found" for 404 and "Something went wrong" otherwise, without the status details', () => {
-      assert.match(renderErrorPage(404), /<h1>Page not found<\/h1>/);
+      assert.match(renderErrorPage('en', 404), /<h1>Page not found<\/h1>/);
       for (const status of [500, 502, 410]) {
-        const html = renderErrorPage(status);
+        const html = renderErrorPage('en', status);
         assert.match(html, /<h1>Something went wrong<\/h1>/);
         assert.ok(!html.includes(String(status)));
       }
@@ -349,20 +349,20 @@ describe('checkout pages', () => {
     const pages: Record<string, string> = {
       'payment (live)': renderPaymentPage(paymentView({ notice: 'Declined.', attemptsLeft: 1, fieldErrors: { cvc: 'Bad.' } })),
       'payment (test)': renderPaymentPage(paymentView({ order: order({ livemode: false, original: { amount: '3.75', currency: 'EUR' } }) })),
-      processing: renderProcessingPage(order({ livemode: false }), '/checkout/pay/tok123/status', 2),
-      succeeded: renderOutcomePage('succeeded', 'Paid.', order()),
-      failed: renderOutcomePage('failed', 'Not paid.'),
-      redirect: renderRedirectPage(returnUrl, 'Returning to the shop'),
-      challenge: renderChallengePage(challenge),
-      'link expired': renderLinkExpiredPage('expired'),
-      'not found': renderErrorPage(404),
-      error: renderErrorPage(500),
+      processing: renderProcessingPage('en', order({ livemode: false }), '/checkout/pay/tok123/status', 2),
+      succeeded: renderOutcomePage('en', 'succeeded', 'Paid.', order()),
+      failed: renderOutcomePage('en', 'failed', 'Not paid.'),
+      redirect: renderRedirectPage('en', returnUrl, 'Returning to the shop'),
+      challenge: renderChallengePage('en', challenge),
+      'link expired': renderLinkExpiredPage('en', 'expired'),
+      'not found': renderErrorPage('en', 404),
+      error: renderErrorPage('en', 500),
     };
     const challengeTarget = refreshOf(pages['challenge'] ?? '')?.url ?? '';
 
     for (const [name, html] of Object.entries(pages)) {
       it(`When the ${name} page renders, then it is a complete English document loading only our stylesheet`, () => {
-        assert.ok(html.startsWith('<!doctype html>\n<html lang="en">'));
+        assert.ok(html.startsWith('<!doctype html>\n<html lang="en" dir="ltr">'));
         assert.ok(html.includes('<meta charset="utf-8">'));
         assert.ok(html.includes('<meta name="viewport" content="width=device-width, initial-scale=1">'));
         assert.match(html, /<title>[^<]+<\/title>/);

@@ -19,6 +19,8 @@ export interface AcsChallenge {
   /** "125.500" */
   readonly amountTnd: string;
   readonly maskedPan: string;
+  /** The language register.do asked for: the sandbox page shows it rather than speaking it, so a test sees what reached the acquirer. */
+  readonly language: string;
   readonly termUrl: string;
   /** Echoed back to TermUrl as the merchant sent it. */
   readonly md: string;
@@ -39,6 +41,7 @@ export function openChallenge(sandbox: Sandbox, request: AcsRequest): AcsChallen
     orderId,
     amountTnd: fromMinorUnits(String(order.amount), accountCurrency),
     maskedPan: order.card.maskedPan,
+    language: order.language,
     termUrl,
     md: md ?? '',
     paResY: sandbox.tokens.paRes(orderId, 'Y'),

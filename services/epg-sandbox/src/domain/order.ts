@@ -38,6 +38,8 @@ export interface Order {
   readonly amount: number;
   readonly returnUrl: string;
   readonly failUrl: string | undefined;
+  /** The language register.do asked the acquirer's pages to speak (fr, en, ar); fr when not given. */
+  readonly language: string;
   readonly registeredAt: number;
   status: OrderStatus;
   action: Action;
@@ -54,7 +56,7 @@ export interface Order {
 }
 
 /** What registering an order fixes; the rest starts empty. */
-export type NewOrder = Pick<Order, 'orderId' | 'terminal' | 'orderNumber' | 'amount' | 'returnUrl' | 'failUrl' | 'registeredAt'>;
+export type NewOrder = Pick<Order, 'orderId' | 'terminal' | 'orderNumber' | 'amount' | 'returnUrl' | 'failUrl' | 'language' | 'registeredAt'>;
 
 /** A registered order: status 0, nothing paid. */
 export function registeredOrder(fields: NewOrder): Order {

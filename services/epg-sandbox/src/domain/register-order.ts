@@ -35,6 +35,7 @@ export function registerOrder(sandbox: Sandbox, terminal: string, params: CallPa
     amount,
     returnUrl,
     failUrl,
+    language: language ?? 'fr',
     registeredAt: sandbox.now().getTime(),
   });
   if (!sandbox.store.add(order)) throw new EpgError('1', 'Order with this number was already processed');

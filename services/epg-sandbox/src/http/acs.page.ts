@@ -50,6 +50,7 @@ export function challengePage(challenge: AcsChallenge): string {
 <dl>
 <dt>Amount</dt><dd>${escapeHtml(challenge.amountTnd)} TND</dd>
 <dt>Card</dt><dd>${escapeHtml(challenge.maskedPan)}</dd>
+<dt>Language asked by the merchant</dt><dd class="language">${escapeHtml(challenge.language)}</dd>
 </dl>
 <form method="post" action="${escapeHtml(challenge.termUrl)}">
 <input type="hidden" name="MD" value="${escapeHtml(challenge.md)}">

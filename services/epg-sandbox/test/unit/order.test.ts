@@ -6,7 +6,7 @@ import { withQueryParam } from '../../src/domain/urls.js';
 const NOW = new Date('2026-05-15T12:00:00Z');
 
 function order(failUrl?: string): Order {
-  const o = registeredOrder({ orderId: 'o-1', terminal: 't', orderNumber: 'N1', amount: 10_000, returnUrl: 'https://m.example/r', failUrl, registeredAt: NOW.getTime() });
+  const o = registeredOrder({ orderId: 'o-1', terminal: 't', orderNumber: 'N1', amount: 10_000, returnUrl: 'https://m.example/r', failUrl, language: 'fr', registeredAt: NOW.getTime() });
   attachCard(o, { maskedPan: '424242**4242', expiration: '202812', cardholderName: '', behaviour: 'approve' });
   return o;
 }

@@ -12,7 +12,7 @@ const COLUMNS = `id, merchant_id, livemode, merchant_reference, order_number, or
   original_currency, rate, description, items, metadata, buyer_first_name, buyer_last_name, buyer_email,
   buyer_phone, return_url, cancel_url, webhook_url, max_attempts, status, expires_at, completed_at, created_at,
   checkout_link_id, checkout_token, checkout_expires_at, amount_refunded, merchant_name, attempts_count,
-  last_failure_code, last_failure_message`;
+  last_failure_code, last_failure_message, locale`;
 
 /** COLUMNS of a query where the sessions table is `s`. */
 const SESSION_COLUMNS = COLUMNS.split(',')
@@ -57,6 +57,29 @@ export interface Account {
   livemode: boolean;
 }
 
+/** Narrowing of the session list (issue 19); instants are RFC 3339 strings, compared by PostgreSQL as timestamptz. */
+export interface SessionFilters {
+  status?: string;
+  createdGte?: string;
+  createdLte?: string;
+  merchantReference?: string;
+}
+
+/** The filters as SQL conditions on `sessions`, their values appended to `params`. */
+function filterConditions(filters: SessionFilters, params: unknown[]): string {
+  const conditions: string[] = [];
+  const add = (sql: string, value: string | undefined) => {
+    if (value === undefined) return;
+    params.push(value);
+    conditions.push(sql.replace('?', `$${params.length}`));
+  };
+  add('status = ?', filters.status);
+  add('created_at >= ?::timestamptz', filters.createdGte);
+  add('created_at <= ?::timestamptz', filters.createdLte);
+  add('merchant_reference = ?', filters.merchantReference);
+  return conditions.map((condition) => ` AND ${condition}`).join('');
+}
+
 export class SessionRepository {
   constructor(private readonly pool: Pool) {}
 
@@ -74,8 +97,8 @@ export class SessionRepository {
          INSERT INTO sessions (id, merchant_id, livemode, merchant_reference, order_number, order_id, amount, original_amount,
            original_currency, rate, description, items, metadata, buyer_first_name, buyer_last_name, buyer_email, buyer_phone,
            return_url, cancel_url, webhook_url, max_attempts, status, expires_at, created_at, checkout_link_id, checkout_token,
-           checkout_expires_at, merchant_name)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $31)
+           checkout_expires_at, merchant_name, locale)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $31, $32)
          ON CONFLICT DO NOTHING
          RETURNING id
        ), link AS (
@@ -117,6 +140,7 @@ export class SessionRepository {
         outbox.routingKey,
         outbox.body,
         row.merchant_name,
+        row.locale,
       ],
     });
     return result.rowCount === 1;
@@ -386,35 +410,33 @@ export class SessionRepository {
     return tx ? apply(tx) : withTransaction(this.pool, apply);
   }
 
-  /** Whether `sessionId` is one of the account's sessions (a valid list cursor). */
-  async exists(account: Account, sessionId: string): Promise<boolean> {
-    const result = await this.pool.query('SELECT 1 FROM sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3', [
-      sessionId,
-      account.merchantId,
-      account.livemode,
-    ]);
+  /** Whether `sessionId` is one of the account's sessions matching `filters` (a valid list cursor). */
+  async exists(account: Account, sessionId: string, filters: SessionFilters): Promise<boolean> {
+    const params: unknown[] = [sessionId, account.merchantId, account.livemode];
+    const result = await this.pool.query(`SELECT 1 FROM sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3${filterConditions(filters, params)}`, params);
     return result.rowCount === 1;
   }
 
   /**
-   * One page of the account's sessions, newest first, keyed on (created_at, id)
-   * so that sessions sharing a timestamp are neither skipped nor repeated.
-   * `before`: sessions older than that one; `after`: the nearest newer ones.
-   * Returns up to limit + 1 rows, newest first, so the caller can tell whether more remain.
+   * One page of the account's sessions matching `filters`, newest first, keyed
+   * on (created_at, id) so that sessions sharing a timestamp are neither
+   * skipped nor repeated. `before`: sessions older than that one; `after`: the
+   * nearest newer ones. Returns up to limit + 1 rows, newest first, so the
+   * caller can tell whether more remain.
    */
-  async page(account: Account, limit: number, cursor: { before?: string; after?: string }): Promise<SessionRow[]> {
+  async page(account: Account, limit: number, cursor: { before?: string; after?: string }, filters: SessionFilters): Promise<SessionRow[]> {
     const params: unknown[] = [account.merchantId, account.livemode, limit + 1];
-    let where = '';
+    let where = filterConditions(filters, params);
     let order = 'DESC';
     const anchor = cursor.before ?? cursor.after;
     if (anchor !== undefined) {
       params.push(anchor);
       const op = cursor.before !== undefined ? '<' : '>';
-      where = `AND (created_at, id) ${op} (SELECT created_at, id FROM sessions WHERE id = $4 AND merchant_id = $1 AND livemode = $2)`;
+      where += ` AND (created_at, id) ${op} (SELECT created_at, id FROM sessions WHERE id = $${params.length} AND merchant_id = $1 AND livemode = $2)`;
       if (cursor.after !== undefined) order = 'ASC';
     }
     const result = await this.pool.query<SessionRow>(
-      `SELECT ${COLUMNS} FROM sessions WHERE merchant_id = $1 AND livemode = $2 ${where}
+      `SELECT ${COLUMNS} FROM sessions WHERE merchant_id = $1 AND livemode = $2${where}
        ORDER BY created_at ${order}, id ${order} LIMIT $3`,
       params,
     );

@@ -46,7 +46,7 @@ export async function payAttempt(deps: SessionDeps, request: CommandRequest<'att
   return adapterStep(deps, correlationId, started, () =>
     deps.adapter.call(
       'payment.authorize',
-      { attempt: attemptOf(started, request.attempt_id), card: request.card, term_url: request.term_url },
+      { attempt: attemptOf(started, request.attempt_id), card: request.card, term_url: request.term_url, language: request.language },
       { timeoutMs: deps.adapterTimeoutMs, correlationId },
     ),
   );
@@ -127,5 +127,6 @@ function toCheckoutView(row: SessionRow, now: Date): CheckoutView {
     attempts_count: row.attempts_count,
     last_failure_code: row.last_failure_code,
     last_failure_message: row.last_failure_message,
+    locale: row.locale,
   };
 }

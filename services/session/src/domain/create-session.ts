@@ -130,6 +130,7 @@ async function newSessionRow(
     attempts_count: 0,
     last_failure_code: '',
     last_failure_message: '',
+    locale: body.locale ?? 'auto',
   };
 }
 

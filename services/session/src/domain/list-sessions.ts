@@ -1,17 +1,58 @@
 /**
  * Listing sessions (INTERFACE 4.6, D6): newest first, cursor pagination in
- * both directions over (created_at, id).
+ * both directions over (created_at, id), narrowed by the filters of issue 19.
+ * A cursor is a session id; it must itself match the filters it comes with,
+ * so a cursor from one filtered list cannot silently page through another.
  */
-import type { ApiContext, SessionList } from '@gateway/contracts';
-import { parseListQuery, toPage } from '@gateway/problem';
+import { fieldErrorOf, SessionListQuery, validatorOf, type ApiContext, type SessionList } from '@gateway/contracts';
+import { parseListQuery, toPage, type FieldError } from '@gateway/problem';
+import type { SessionFilters } from '../db/session.repository.js';
 import { toListItem } from './session.js';
 import type { SessionDeps } from './deps.js';
 
+const STATUSES = SessionListQuery.properties.status.anyOf.map((literal) => literal.const).join(', ');
+
 export async function listSessions(deps: SessionDeps, context: ApiContext, query: Record<string, unknown>): Promise<SessionList> {
   const account = { merchantId: context.merchant_id, livemode: context.livemode };
-  const list = await parseListQuery(query, { noun: 'session', isOwnItem: (id) => deps.sessions.exists(account, id) });
-  const rows = await deps.sessions.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore });
+  const { filters, errors } = checkFilters(query);
+  const list = await parseListQuery(query, {
+    noun: 'session',
+    otherErrors: errors,
+    isOwnItem: (id) => deps.sessions.exists(account, id, filters),
+  });
+  const rows = await deps.sessions.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore }, filters);
   const { items, hasMore } = toPage(rows, list);
   const now = deps.clock();
   return { data: items.map((row) => toListItem(row, now)), has_more: hasMore };
+}
+
+/** The filters of a list query, checked by its contract: unknown parameters and bad values each name their field. */
+function checkFilters(query: Record<string, unknown>): { filters: SessionFilters; errors: FieldError[] } {
+  const errors = new Map<string, FieldError>();
+  const validate = validatorOf(SessionListQuery);
+  if (!validate(query)) {
+    for (const error of validate.errors ?? []) {
+      const mapped = fieldErrorOf(error);
+      // Paging parameters are parseListQuery's, with the words every list uses.
+      if (['limit', 'starting_after', 'ending_before'].includes(mapped.field) || errors.has(mapped.field)) continue;
+      errors.set(mapped.field, mapped.field === 'status' ? { ...mapped, message: `status must be one of ${STATUSES}.` } : mapped);
+    }
+  }
+  const filters: SessionFilters = {};
+  const pick = (field: keyof SessionListQuery): string | undefined => {
+    const value = query[field];
+    return typeof value === 'string' && !errors.has(field) ? value : undefined;
+  };
+  const status = pick('status');
+  const createdGte = pick('created[gte]');
+  const createdLte = pick('created[lte]');
+  const reference = pick('merchant_reference');
+  if (status !== undefined) filters.status = status;
+  if (createdGte !== undefined) filters.createdGte = createdGte;
+  if (createdLte !== undefined) filters.createdLte = createdLte;
+  if (reference !== undefined) filters.merchantReference = reference;
+  if (createdGte !== undefined && createdLte !== undefined && Date.parse(createdGte) > Date.parse(createdLte)) {
+    errors.set('created[gte]', { field: 'created[gte]', code: 'invalid', message: 'created[gte] must not be after created[lte].' });
+  }
+  return { filters, errors: [...errors.values()] };
 }

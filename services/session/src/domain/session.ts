@@ -3,7 +3,7 @@
  * session detail and list item (INTERFACE 2.1, 2.4) and the event payload that
  * webhooks carry (INTERFACE 6.2).
  */
-import type { Attempt, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
+import type { Attempt, Locale, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
 
 /** A payment attempt as stored (INTERFACE 2.3); amounts are null until approved. */
 export interface AttemptRow {
@@ -54,6 +54,7 @@ export interface SessionRow {
   attempts_count: number;
   last_failure_code: string;
   last_failure_message: string;
+  locale: Locale;
   /** Present when read for a detail: the attempts, oldest first. */
   attempts?: AttemptRow[];
 }
@@ -108,6 +109,7 @@ export function toDetail(row: SessionRow, now: Date, publicBaseUrl: string): Ses
     cancel_url: row.cancel_url,
     webhook_url: row.webhook_url,
     max_attempts: row.max_attempts,
+    locale: row.locale,
     expires_at: row.expires_at.toISOString(),
     completed_at: row.completed_at ? row.completed_at.toISOString() : null,
     attempts: (row.attempts ?? []).map(toAttempt),

@@ -46,6 +46,7 @@ describe('POST /gateway/sessions/', function () {
       assert.equal(body['livemode'], false);
       assert.equal(body['max_attempts'], 5);
       assert.equal(body['amount_refunded'], '0.000');
+      assert.equal(body['locale'], 'auto');
       assert.deepEqual(body['attempts'], []);
       assert.deepEqual(body['items'], request['items']);
       assert.deepEqual(body['metadata'], { cart: '42' });
@@ -57,6 +58,18 @@ describe('POST /gateway/sessions/', function () {
       const [event] = await events.waitFor<{ session: { id: string; buyer: { email: string } } }>('session.created', (e) => e.data.session.id === body['id']);
       assert.equal(event?.data.session.buyer.email, 'amina@example.tn');
       assert.match(String(event?.id), /^evt_/);
+    });
+
+    it('then a locale is stored and echoed in the detail (D18)', async () => {
+      const { api } = await merchantApi();
+      for (const locale of ['fr', 'en', 'ar', 'auto']) {
+        const res = await api.post<Body>('/gateway/sessions/', sessionRequest({ locale }));
+        assert.equal(res.status, 201, res.text);
+        assert.equal(res.body['locale'], locale);
+        const rows = await system.db.query<{ locale: string }>('SELECT locale FROM session.sessions WHERE id = $1', [res.body['id']]);
+        assert.equal(rows[0]?.locale, locale);
+        assert.equal((await api.get<Body>(`/gateway/sessions/${String(res.body['id'])}/`)).body['locale'], locale);
+      }
     });
 
     it('then a foreign amount is converted at the merchant rate, half-up, and the request frozen in original', async () => {
@@ -110,6 +123,8 @@ describe('POST /gateway/sessions/', function () {
       ['max_attempts above 10', { max_attempts: 11 }, 'max_attempts', 'invalid'],
       ['return_url not http(s)', { return_url: 'javascript:alert(1)' }, 'return_url', 'invalid'],
       ['unknown field', { amout: '1.000' }, 'amout', 'invalid'],
+      ['locale the page does not speak', { locale: 'de' }, 'locale', 'invalid'],
+      ['locale in another case', { locale: 'AR' }, 'locale', 'invalid'],
       ['item without a name', { items: [{ quantity: 1 }] }, 'items[0].name', 'required'],
       ['item with zero quantity', { items: [{ name: 'Book', quantity: 0 }] }, 'items[0].quantity', 'invalid'],
       ['metadata with a number value', { metadata: { a: 1 } }, 'metadata', 'invalid'],

@@ -243,5 +243,90 @@ describe('Session lifecycle', function () {
         'merchant_reference', 'order_id', 'order_number', 'original', 'status',
       ]);
     });
+
+  describe('GET /gateway/sessions/list/ with filters', () => {
+    /** Twelve sessions an hour apart (the first oldest), every third one canceled. */
+    async function twelve(): Promise<{ api: ApiClient; ids: string[]; canceled: Set<string>; at: (hour: number) => string }> {
+      const { api } = await merchant();
+      const ids: string[] = [];
+      for (let n = 0; n < 12; n += 1) ids.push(String((await create(api, { merchant_reference: `filter-${n}-${ids.length}-${Date.now()}` }))['id']));
+      const at = (hour: number) => new Date(Date.UTC(2026, 0, 1, hour)).toISOString();
+      for (const [n, id] of ids.entries()) await system.db.query('UPDATE session.sessions SET created_at = $2 WHERE id = $1', [id, at(n)]);
+      const canceled = new Set(ids.filter((_, n) => n % 3 === 0));
+      for (const id of canceled) assert.equal((await api.post(`/gateway/sessions/${id}/cancel/`)).status, 200);
+      return { api, ids, canceled, at };
+    }
+
+    async function listAll(api: ApiClient, filter: string, limit = 100): Promise<string[]> {
+      const res = await api.get<ListBody & { data: { status: string }[] }>(`/gateway/sessions/list/?limit=${limit}&${filter}`);
+      assert.equal(res.status, 200, `${filter}: ${res.text}`);
+      return res.body.data.map((s) => s.id);
+    }
+
+    it('when status, created[gte], created[lte] or merchant_reference is given, then only the matching sessions come, newest first', async () => {
+      const { api, ids, canceled, at } = await twelve();
+      const newestFirst = [...ids].reverse();
+      assert.deepEqual(await listAll(api, 'status=CANCELED'), newestFirst.filter((id) => canceled.has(id)));
+      assert.deepEqual(await listAll(api, 'status=CREATED'), newestFirst.filter((id) => !canceled.has(id)));
+      assert.deepEqual(await listAll(api, 'status=SUCCEEDED'), []);
+      // Both bounds are inclusive; an offset other than Z names the same instant.
+      assert.deepEqual(await listAll(api, `created[gte]=${encodeURIComponent(at(3))}&created[lte]=${encodeURIComponent('2026-01-01T09:00:00+01:00')}`), newestFirst.filter((_, i) => i >= 3 && i <= 8));
+      assert.deepEqual(await listAll(api, `created%5Bgte%5D=${encodeURIComponent(at(10))}`), newestFirst.slice(0, 2));
+      const reference = String((await api.get<Body>(`/gateway/sessions/${ids[5]}/`)).body['merchant_reference']);
+      assert.deepEqual(await listAll(api, `merchant_reference=${encodeURIComponent(reference)}`), [ids[5]]);
+      assert.deepEqual(await listAll(api, `merchant_reference=${encodeURIComponent(reference)}&status=CANCELED`), []);
+    });
+
+    it('when filters are combined with cursors, then pages walk exactly the filtered list both ways, and a cursor outside the filters is refused', async () => {
+      const { api, ids, canceled, at } = await twelve();
+      const filter = `status=CREATED&created[gte]=${at(1)}&created[lte]=${at(10)}`;
+      const expected = [...ids].reverse().filter((id, i) => !canceled.has(id) && 11 - i >= 1 && 11 - i <= 10);
+      assert.equal(expected.length, 7);
+      const forward: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 10; page += 1) {
+        const res = await api.get<ListBody>(`/gateway/sessions/list/?limit=2&${filter}${cursor ? `&starting_after=${cursor}` : ''}`);
+        assert.equal(res.status, 200, res.text);
+        forward.push(...res.body.data.map((s) => s.id));
+        if (!res.body.has_more) break;
+        cursor = res.body.data.at(-1)?.id;
+      }
+      assert.deepEqual(forward, expected);
+      const back = await api.get<ListBody>(`/gateway/sessions/list/?limit=3&${filter}&ending_before=${expected.at(-1)}`);
+      assert.deepEqual(back.body.data.map((s) => s.id), expected.slice(-4, -1));
+      assert.equal(back.body.has_more, true);
+
+      // A canceled session is no cursor of the CREATED list: the problem names the cursor.
+      const foreign = [...canceled][1];
+      const refused = await api.get<Body>(`/gateway/sessions/list/?${filter}&starting_after=${foreign}`);
+      assert.equal(refused.status, 422);
+      assert.deepEqual(refused.body.errors?.map((e) => [e.field, e.code]), [['starting_after', 'invalid']]);
+    });
+
+    it('when a parameter is unknown or a filter is malformed, then it answers 422 validation-error naming each field, in query order', async () => {
+      const { api } = await merchant();
+      await create(api);
+      const cases: [string, [string, string][]][] = [
+        ['stauts=CREATED&page=2', [['stauts', 'invalid'], ['page', 'invalid']]],
+        ['created[gt]=2026-01-01T00:00:00Z', [['created[gt]', 'invalid']]],
+        ['status=PAID', [['status', 'invalid']]],
+        ['status=CREATED&status=FAILED', [['status', 'invalid']]],
+        ['created[gte]=2026-01-01', [['created[gte]', 'invalid']]],
+        ['created[lte]=2026-01-01T00:00:00', [['created[lte]', 'invalid']]],
+        ['created[gte]=2026-02-01T00:00:00Z&created[lte]=2026-01-01T00:00:00Z', [['created[gte]', 'invalid']]],
+        ['merchant_reference=', [['merchant_reference', 'invalid']]],
+        ['status=PAID&limit=0', [['status', 'invalid'], ['limit', 'invalid']]],
+        ['limit=0&merchant_reference=&status=PAID', [['limit', 'invalid'], ['merchant_reference', 'invalid'], ['status', 'invalid']]],
+      ];
+      for (const [query, expected] of cases) {
+        const res = await api.get<Body>(`/gateway/sessions/list/?${query}`);
+        assert.equal(res.status, 422, query);
+        assert.equal(res.body['type'], `https://${host}/errors/validation-error`, query);
+        assert.deepEqual(res.body.errors?.map((e) => [e.field, e.code]), expected, query);
+      }
+      const status = await api.get<Body & { errors: { message: string }[] }>('/gateway/sessions/list/?status=PAID');
+      assert.match(status.body.errors[0]?.message ?? '', /CREATED, PENDING, PROCESSING, SUCCEEDED, FAILED, EXPIRED, CANCELED/);
+    });
+  });
   });
 });

@@ -6,6 +6,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { PageLanguage } from '@gateway/contracts';
 import type { Acquirer, CardData, OrderRequest, OrderState, PayResult, RefundResult, RegisterResult, Terminal } from '../acquirer.js';
 import { histogram, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
@@ -33,7 +34,8 @@ export class ClicToPayClient implements Acquirer {
       currency: TND_NUMERIC,
       returnUrl: order.returnUrl,
       description: order.description.slice(0, 500),
-      language: 'fr',
+      // ClicToPay takes fr, en and ar (ACQUIRER.md): the page's language goes as it is, with no fallback needed.
+      language: order.language,
     });
     if (errorCode(reply) !== 5) return toRegisterResult(reply);
     // "Invalid parameter value or access denied": the same credentials asking for an
@@ -43,7 +45,7 @@ export class ClicToPayClient implements Acquirer {
     return toRegisterResult(reply, probe !== undefined && deniesAccess(probe));
   }
 
-  async pay(terminal: Terminal, orderId: string, card: CardData): Promise<PayResult> {
+  async pay(terminal: Terminal, orderId: string, card: CardData, language: PageLanguage): Promise<PayResult> {
     const reply = await this.post(terminal, 'paymentorder.do', {
       MDORDER: orderId,
       $PAN: card.pan,
@@ -51,7 +53,7 @@ export class ClicToPayClient implements Acquirer {
       YYYY: card.expYear,
       MM: card.expMonth,
       TEXT: card.holder,
-      language: 'fr',
+      language,
     });
     return toPayResult(reply);
   }
