@@ -30,6 +30,8 @@ export type CreateSessionRequest = {
   /** Per-session webhook URL; the account default applies when omitted. */
   webhook_url?: string;
   max_attempts?: number;
+  /** Language of the hosted page: fr, en, ar (right to left), or auto for the buyer browser language, then French. */
+  locale?: "fr" | "en" | "ar" | "auto" | (string & {});
 };
 
 export type SessionDetail = {
@@ -68,6 +70,8 @@ export type SessionDetail = {
   cancel_url: string;
   webhook_url: string;
   max_attempts: number;
+  /** Language of the hosted page: fr, en, ar (right to left), or auto for the buyer browser language, then French. */
+  locale: "fr" | "en" | "ar" | "auto" | (string & {});
   /** Newest hosted-page link; omitted once the session is EXPIRED. */
   checkout_url?: string;
   expires_at: string;
@@ -339,7 +343,7 @@ export const operations = {
   refundSession: { method: 'POST', path: '/gateway/sessions/{session_id}/refund/', pathParams: ['session_id'], query: [], stream: false },
   listSessionRefunds: { method: 'GET', path: '/gateway/sessions/{session_id}/refunds/', pathParams: ['session_id'], query: [], stream: false },
   getRefund: { method: 'GET', path: '/gateway/refunds/{refund_id}/', pathParams: ['refund_id'], query: [], stream: false },
-  listSessions: { method: 'GET', path: '/gateway/sessions/list/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'], stream: false },
+  listSessions: { method: 'GET', path: '/gateway/sessions/list/', pathParams: [], query: ['limit', 'starting_after', 'ending_before', 'status', 'created[gte]', 'created[lte]', 'merchant_reference'], stream: false },
   listSessionWebhooks: { method: 'GET', path: '/gateway/sessions/{session_id}/webhooks/', pathParams: ['session_id'], query: ['limit', 'starting_after', 'ending_before'], stream: false },
   listWebhooks: { method: 'GET', path: '/gateway/webhooks/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'], stream: false },
 } as const;
@@ -356,7 +360,7 @@ export interface Operations {
   refundSession: { pathParams: { session_id: string }; query: Record<string, never>; body: RefundRequest; response: RefundResult };
   listSessionRefunds: { pathParams: { session_id: string }; query: Record<string, never>; body: never; response: RefundList };
   getRefund: { pathParams: { refund_id: string }; query: Record<string, never>; body: never; response: Refund };
-  listSessions: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: SessionList };
+  listSessions: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; status?: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {}); "created[gte]"?: string; "created[lte]"?: string; merchant_reference?: string }; body: never; response: SessionList };
   listSessionWebhooks: { pathParams: { session_id: string }; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: WebhookDeliveryList };
   listWebhooks: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: WebhookDeliveryList };
 }
