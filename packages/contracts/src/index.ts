@@ -6,3 +6,4 @@ export * from './openapi.js';
 export * from './test-cards.js';
 export * from './card-envelope.js';
 export * from './webhook-address.js';
+export * from './webhook-endpoints.js';
