@@ -27,8 +27,7 @@ const validUpdate = validatorOf<UpdateWebhookEndpointRequest>(UpdateWebhookEndpo
 
 /** POST /gateway/webhook_endpoints/: a new endpoint with its own secret, shown this once. */
 export async function createEndpoint(deps: EndpointDeps, context: ApiContext, body: unknown): Promise<WebhookEndpointWithSecret> {
-  const request = checkBody(validCreate, body);
-  await checkWebhookUrl(request.url, { livemode: context.livemode, allowPrivate: deps.allowPrivate });
+  const request = await checkEndpointBody(deps, context, validCreate, body);
   const secret = newSecret('whsec_');
   const fields = { url: request.url, enabledEvents: request.enabled_events, description: request.description ?? '' };
   const row = await deps.endpoints.create(accountOf(context), newId('we'), fields, secret, deps.maxEndpoints);
@@ -48,11 +47,10 @@ export async function getEndpoint(deps: EndpointDeps, context: ApiContext, id: s
 
 /** PATCH /gateway/webhook_endpoints/{id}/: url, enabled_events, description, status; enabling clears a disable for failures. */
 export async function updateEndpoint(deps: EndpointDeps, context: ApiContext, id: string, body: unknown): Promise<WebhookEndpoint> {
-  const request = checkBody(validUpdate, body);
   const account = accountOf(context);
   // The id first: another account's endpoint is 404 whatever the body.
   found(await deps.endpoints.get(account, id), id);
-  if (request.url !== undefined) await checkWebhookUrl(request.url, { livemode: context.livemode, allowPrivate: deps.allowPrivate });
+  const request = await checkEndpointBody(deps, context, validUpdate, body);
   const changes = {
     ...(request.url !== undefined && { url: request.url }),
     ...(request.enabled_events !== undefined && { enabledEvents: request.enabled_events }),
@@ -111,14 +109,36 @@ export function found<T>(value: T | undefined, id: string): T {
 
 /** The body as `validate`'s schema has it, or a validation problem with one entry per bad field (D6). */
 export function checkBody<T>(validate: ReturnType<typeof validatorOf<T>>, body: unknown): T {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw validationError([{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }]);
+  const errors = schemaErrors(validate, body);
+  if (errors.length > 0) throw validationError(errors);
+  return body as T;
+}
+
+/** As checkBody, with a url the schema accepts put to the address rule (D11) too, every bad field reported at once. */
+async function checkEndpointBody<T extends { url?: string }>(deps: EndpointDeps, context: ApiContext, validate: ReturnType<typeof validatorOf<T>>, body: unknown): Promise<T> {
+  const errors = schemaErrors(validate, body);
+  const url = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['url'] : undefined;
+  if (typeof url === 'string' && !errors.some((e) => e.field === 'url')) {
+    try {
+      await checkWebhookUrl(url, { livemode: context.livemode, allowPrivate: deps.allowPrivate });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      errors.push(...err.errors);
+    }
   }
-  if (validate(body)) return body;
+  if (errors.length > 0) throw validationError(errors);
+  return body as T;
+}
+
+function schemaErrors(validate: ReturnType<typeof validatorOf>, body: unknown): FieldError[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return [{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }];
+  }
+  if (validate(body)) return [];
   const errors = new Map<string, FieldError>();
   for (const error of validate.errors ?? []) {
     const mapped = fieldErrorOf(error);
     if (!errors.has(mapped.field)) errors.set(mapped.field, mapped);
   }
-  throw validationError([...errors.values()]);
+  return [...errors.values()];
 }
