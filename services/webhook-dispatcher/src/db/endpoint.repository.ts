@@ -185,13 +185,14 @@ export class EndpointRepository {
 
   /**
    * Changes what is given. Enabling an endpoint forgets its failures and why
-   * it was disabled; a merchant disabling it is recorded as the reason.
+   * it was disabled, and a new URL its failures (the old address failed, not
+   * this one); a merchant disabling it is recorded as the reason.
    */
   async update(account: Account, id: string, changes: EndpointChanges): Promise<EndpointRow | undefined> {
     const result = await this.pool.query<EndpointRow>(
       `UPDATE endpoints SET url = coalesce($4, url), enabled_events = coalesce($5, enabled_events), description = coalesce($6, description),
          status = coalesce($7, status),
-         failing_since = CASE WHEN $7 = 'enabled' THEN NULL ELSE failing_since END,
+         failing_since = CASE WHEN $7 = 'enabled' OR $4 IS NOT NULL THEN NULL ELSE failing_since END,
          disabled_reason = CASE WHEN $7 = 'enabled' THEN NULL WHEN $7 = 'disabled' AND status = 'enabled' THEN 'merchant' ELSE disabled_reason END,
          disabled_at = CASE WHEN $7 = 'enabled' THEN NULL WHEN $7 = 'disabled' AND status = 'enabled' THEN now() ELSE disabled_at END,
          updated_at = now()
