@@ -130,6 +130,7 @@ export class DeliveryRepository {
          ON CONFLICT (id) DO NOTHING
          RETURNING id
        ), d AS (
+         -- How many managed endpoints receive an event is known only here: their deliveries' ids are drawn here (96 random bits).
          INSERT INTO deliveries (id, endpoint_id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, status, lease_until)
          SELECT CASE WHEN ep.is_default THEN e.delivery_id ELSE 'whd_' || substr(md5(random()::text || ep.id || e.id), 1, 24) END,
            ep.id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, 1, 'PENDING', now() + make_interval(secs => $10)
