@@ -193,6 +193,11 @@ describe('webhook endpoints', function () {
     assert.equal(empty.status, 422);
     const badStatus = await api.request<Problem>('PATCH', `/gateway/webhook_endpoints/${mine.id}/`, { status: 'paused' });
     assert.deepEqual(badStatus.body.errors?.map((e) => e.field), ['status']);
+    // Replay: since must be a time, within the retention period (1 day here).
+    const tooOld = await api.post<Problem>(`/gateway/webhook_endpoints/${mine.id}/replay/`, { since: new Date(Date.now() - 2 * 86_400_000).toISOString() });
+    assert.deepEqual([tooOld.status, tooOld.body.errors?.map((e) => e.field)], [422, ['since']]);
+    const notATime = await api.post<Problem>(`/gateway/webhook_endpoints/${mine.id}/replay/`, { since: 'yesterday' });
+    assert.deepEqual([notATime.status, notATime.body.errors?.map((e) => [e.field, e.code])], [422, [['since', 'invalid']]]);
 
     // The live mode needs https (D11), checked with the same rule.
     const liveKey = await system.approveLive(owner.merchantId);
@@ -264,8 +269,6 @@ describe('webhook endpoints', function () {
     const rows = (await deliveries(merchant)).filter((d) => afterT.some((e) => e.id === d.event_id));
     assert.deepEqual(rows.map((d) => d.attempt_number).sort(), [1, 1, 2, 2]);
 
-    const tooOld = await api.post<Problem>(`/gateway/webhook_endpoints/${endpoint.id}/replay/`, { since: new Date(Date.now() - 2 * 86_400_000).toISOString() });
-    assert.deepEqual([tooOld.status, tooOld.body.errors?.map((e) => e.field)], [422, ['since']]);
   });
 
   it('when replays come faster than the replay budget, then some answer 429 with Retry-After', async () => {
@@ -278,10 +281,11 @@ describe('webhook endpoints', function () {
     assert.ok(Number(limited[0]?.headers.get('retry-after')) >= 1);
   });
 
-  it('when an endpoint fails every attempt for the configured time, then it is disabled and the merchant’s other endpoint is told', async () => {
+  it('when an endpoint fails every attempt for the configured time, then it is disabled and the merchant’s other endpoints are told', async () => {
     const dead = await receiver(() => ({ status: 500 }));
     const alive = await receiver();
-    const merchant = await merchantFor();
+    const main = await receiver();
+    const merchant = await merchantFor(main);
     const api = system.api(merchant.testKey);
     const failing = await createEndpoint(merchant, { url: dead.url(), enabled_events: ['*'] });
     const healthy = await createEndpoint(merchant, { url: alive.url(), enabled_events: ['*'] });
@@ -298,6 +302,9 @@ describe('webhook endpoints', function () {
     assert.equal(notice.body.data['status'], 'disabled');
     assert.equal(notice.body.data['disabled_reason'], 'failing');
     assert.equal(dead.received.filter((x) => x.body.event === 'webhook_endpoint.disabled').length, 0, 'the disabled endpoint is not told');
+    await main.waitFor((r) => r.some((x) => x.eventId === notice.eventId));
+    const toDefault = main.forEvent(notice.eventId)[0];
+    assert.ok(toDefault && verifySignature(toDefault.raw, toDefault.signature, merchant.webhookSecret), 'the default endpoint is told too');
 
     const read = await api.get<WebhookEndpoint>(`/gateway/webhook_endpoints/${failing.id}/`);
     assert.deepEqual([read.body.status, read.body.disabled_reason], ['disabled', 'failing']);
