@@ -283,6 +283,8 @@ const scenarios = {
   },
   // One dispatcher: deliveries/s from a backlog to a receiver that verifies every signature (target 1,000/s).
   'webhook-saturated': async () => webhooks.saturated(Number(args['webhook-backlog'])),
+  // The same backlog of events, each to 3 endpoints of its merchant (issue 19): deliveries/s, to set beside the line above.
+  'webhook-saturated-fanout3': async () => webhooks.saturated(Number(args['webhook-backlog']), { fanOut: true }),
   // Commit-to-arrival latency at a fixed rate (target: 500 events/s, p99 under 100 ms).
   'webhook-open-rate': async () => webhooks.openRate(Number(args['webhook-rate']), duration),
   'get-saturated': async () =>

@@ -5,7 +5,11 @@
 // signature and notes each arrival. Clocks are the same machine's.
 //
 //   saturated: a backlog of events published at once; deliveries/s from the
-//              first arrival to the last.
+//              first arrival to the last. With fan-out, to merchants of their
+//              own (as many as the others) that have, besides the default
+//              endpoint, FAN_OUT - 1 managed endpoints (issue 19) wanting every
+//              event on other ports: each event is FAN_OUT deliveries, each
+//              signed with its endpoint's secret.
 //   open rate: events committed at a fixed rate; latency from each commit to
 //              its arrival at the receiver.
 import { fork } from 'node:child_process';
@@ -15,6 +19,9 @@ import { quantile } from './open-load.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const now = () => performance.timeOrigin + performance.now();
+
+/** Endpoints each event of the fan-out merchants goes to. */
+export const FAN_OUT = 3;
 
 /**
  * Sets up merchants' endpoints on a receiver process and an outbox to commit
@@ -37,6 +44,21 @@ export async function webhookBench({ rpc, merchants, dbUrl, amqpUrl, prefix }) {
     secrets[paths[i]] = body.webhook_secret;
     endpointOf.push(url);
   }
+  // The fan-out merchants: the same number, endpoints spread over the same ports, no payments of their own.
+  const fanOutMerchants = [];
+  for (const i of merchants.keys()) {
+    const { body: merchant } = await rpc.call('merchant.create', { name: `Bench Fan-out Shop ${i}` });
+    fanOutMerchants.push(merchant.merchant_id);
+    const base = `/fan-out/${i}`;
+    const { body } = await rpc.call('webhook_endpoint.provision', { merchant_id: merchant.merchant_id, mode: 'test', url: `${origins[i % origins.length]}${base}` });
+    secrets[base] = body.webhook_secret;
+    const context = { merchant_id: merchant.merchant_id, livemode: false, order_prefix: merchant.order_prefix, merchant_name: 'bench', request_id: `bench-fan-out-${i}` };
+    for (let k = 1; k < FAN_OUT; k += 1) {
+      const extra = `${base}/${k}`;
+      const made = await rpc.call('webhook_endpoint.create', { context, body: { url: `${origins[(i + k) % origins.length]}${extra}`, enabled_events: ['*'] } });
+      secrets[extra] = made.body.secret;
+    }
+  }
   const set = next();
   receiver.send({ secrets });
   await set;
@@ -58,9 +80,9 @@ export async function webhookBench({ rpc, merchants, dbUrl, amqpUrl, prefix }) {
   const relay = await broker.register(new OutboxRelay(broker, { pool, log, gatherMs: 2 }));
 
   let sequence = 0;
-  const event = () => {
+  const eventOf = (group) => {
     sequence += 1;
-    const merchantId = merchants[sequence % merchants.length];
+    const merchantId = group[sequence % group.length];
     const id = newId('ps');
     return eventEnvelope(
       'session.succeeded',
@@ -88,6 +110,7 @@ export async function webhookBench({ rpc, merchants, dbUrl, amqpUrl, prefix }) {
       id,
     );
   };
+  const event = () => eventOf(merchants);
 
   /** Commits `events` in one transaction; resolves with the commit time. */
   async function commit(events) {
@@ -116,21 +139,31 @@ export async function webhookBench({ rpc, merchants, dbUrl, amqpUrl, prefix }) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       const { arrivals, bad } = await report();
       collected.bad += bad;
-      for (const [id, at] of arrivals) if (!collected.has(id)) collected.set(id, at);
+      // One delivery per event and endpoint: a repeat at the same endpoint counts once.
+      for (const [id, at, where] of arrivals) {
+        const key = `${id} ${where}`;
+        if (!collected.has(key)) collected.set(key, at);
+      }
     }
   }
 
   return {
     endpoints: endpointOf,
-    /** A backlog of `count` events, committed in batches as fast as possible. */
-    async saturated(count) {
+    /**
+     * A backlog of `count` events, committed in batches as fast as possible,
+     * each to one endpoint or, with `fanOut`, to FAN_OUT: rps is deliveries a second.
+     */
+    async saturated(count, { fanOut = false } = {}) {
       await report();
       const collected = Object.assign(new Map(), { bad: 0 });
-      for (let i = 0; i < count; i += 500) await commit(Array.from({ length: Math.min(500, count - i) }, event));
-      await waitForArrivals(count, 120_000, collected);
+      const endpoints = fanOut ? FAN_OUT : 1;
+      const make = fanOut ? () => eventOf(fanOutMerchants) : event;
+      for (let i = 0; i < count; i += 500) await commit(Array.from({ length: Math.min(500, count - i) }, make));
+      await waitForArrivals(count * endpoints, 120_000, collected);
       const times = [...collected.values()].sort((a, b) => a - b);
       const seconds = ((times.at(-1) ?? 0) - (times[0] ?? 0)) / 1000;
-      return { delivered: collected.size, sent: count, badSignatures: collected.bad, rps: Math.round(collected.size / seconds), seconds: Math.round(seconds * 10) / 10 };
+      const rps = Math.round(collected.size / seconds);
+      return { endpointsPerEvent: endpoints, events: count, delivered: collected.size, sent: count * endpoints, badSignatures: collected.bad, rps, eventsPerSecond: Math.round(rps / endpoints), seconds: Math.round(seconds * 10) / 10 };
     },
     /** `rate` events a second for `seconds`, one commit each, each due at its own time. */
     async openRate(rate, seconds) {
@@ -150,9 +183,9 @@ export async function webhookBench({ rpc, merchants, dbUrl, amqpUrl, prefix }) {
       await Promise.all(inFlight);
       await waitForArrivals(total, 60_000, collected);
       const latencies = [];
-      for (const [id, at] of committed) {
-        const arrived = collected.get(id);
-        if (arrived !== undefined) latencies.push(arrived - at);
+      for (const [key, arrived] of collected) {
+        const at = committed.get(key.split(' ')[0]);
+        if (at !== undefined) latencies.push(arrived - at);
       }
       latencies.sort((a, b) => a - b);
       const round = (v) => Math.round(v * 10) / 10;

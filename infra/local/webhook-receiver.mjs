@@ -3,7 +3,7 @@
 // would be) that verify every signature with the merchants' package and note
 // when each event arrived. Driven by IPC from webhook-load.mjs:
 //   → { secrets: { [path]: secret } }   ← { ready: [urls] }
-//   → { report: true }                  ← { arrivals: [[eventId, atMs]...], bad, count }
+//   → { report: true }                  ← { arrivals: [[eventId, atMs, path]...], bad, count }
 import { createServer } from 'node:http';
 import { verifySignature } from '@gateway/webhook-signature';
 
@@ -23,7 +23,7 @@ function handle(req, res) {
     const secret = secrets[req.url];
     const ok = secret !== undefined && verifySignature(raw, String(req.headers['x-service-signature'] ?? ''), secret);
     if (!ok) bad += 1;
-    arrivals.push([String(req.headers['x-service-webhook-id'] ?? ''), at]);
+    arrivals.push([String(req.headers['x-service-webhook-id'] ?? ''), at, req.url]);
     res.writeHead(ok ? 204 : 400).end();
   });
 }

@@ -225,6 +225,7 @@ export type RefundList = Static<typeof RefundList>;
 /** Webhook delivery record (INTERFACE 2.6). */
 export const WebhookDelivery = Type.Object({
   id: Id('whd'),
+  endpoint_id: Type.String({ description: 'The webhook endpoint the attempt went to (the account default has one too).' }),
   session_id: Type.String(),
   event: Type.String(),
   event_id: Type.String(),
@@ -241,6 +242,46 @@ export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
 export const WebhookDeliveryList = Type.Object({ data: Type.Array(WebhookDelivery), has_more: Type.Optional(Type.Boolean()) });
 export type WebhookDeliveryList = Static<typeof WebhookDeliveryList>;
+
+/** A webhook endpoint the merchant manages (issue 19): where events go, which ones, and whether it receives them. */
+export const WebhookEndpoint = Type.Object({
+  id: Id('we'),
+  url: Type.String(),
+  enabled_events: Type.Array(Type.String(), { description: "Event types the endpoint receives; ['*'] for every one." }),
+  description: Type.String(),
+  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
+  livemode: Type.Boolean(),
+  disabled_reason: Type.Union([Type.Literal('failing'), Type.Literal('merchant'), Type.Null()], {
+    description: 'failing: every attempt failed for the configured time and the gateway disabled it; merchant: disabled through the API.',
+  }),
+  disabled_at: Type.Union([DateTime, Type.Null()]),
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
+
+/** An endpoint with its signing secret: the answer of create and of rotate_secret, the only times the secret is shown. */
+export const WebhookEndpointWithSecret = Type.Object({
+  ...WebhookEndpoint.properties,
+  secret: Type.String({ pattern: '^whsec_' }),
+  previous_secret_expires_at: Type.Optional(Type.Union([DateTime, Type.Null()], { description: 'After a rotation: until when the previous secret also signs (D11).' })),
+});
+export type WebhookEndpointWithSecret = Static<typeof WebhookEndpointWithSecret>;
+
+export const WebhookEndpointList = Type.Object({ data: Type.Array(WebhookEndpoint), has_more: Type.Boolean() });
+export type WebhookEndpointList = Static<typeof WebhookEndpointList>;
+
+export const WebhookEndpointDeleted = Type.Object({ id: Id('we'), deleted: Type.Literal(true) });
+export type WebhookEndpointDeleted = Static<typeof WebhookEndpointDeleted>;
+
+/** Answer of POST /gateway/webhook_endpoints/{id}/replay/: how many events were queued, and where the next page starts. */
+export const WebhookReplayResult = Type.Object({
+  queued: Type.Integer({ minimum: 0 }),
+  has_more: Type.Boolean(),
+  next_since: Type.Union([DateTime, Type.Null()], { description: 'With has_more: the since of the next call.' }),
+  next_starting_after: Type.Union([Type.String(), Type.Null()], { description: 'With has_more: the starting_after of the next call.' }),
+});
+export type WebhookReplayResult = Static<typeof WebhookReplayResult>;
 
 export const FieldError = Type.Object({ field: Type.String(), code: Type.String(), message: Type.String() });
 

@@ -7,3 +7,4 @@ export * from './test-cards.js';
 export * from './card-envelope.js';
 export * from './webhook-address.js';
 export * from './webhook-event.js';
+export * from './webhook-endpoints.js';

@@ -3,7 +3,26 @@
  * replies) and events, each with a JSON Schema that both ends validate.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CheckoutLink, Item, Locale, Metadata, Original, Refund, RefundList, RefundResult, RefundStatus, SessionDetail, SessionList, SessionStatus, WebhookDeliveryList } from './api.js';
+import {
+  CheckoutLink,
+  Item,
+  Locale,
+  Metadata,
+  Original,
+  Refund,
+  RefundList,
+  RefundResult,
+  RefundStatus,
+  SessionDetail,
+  SessionList,
+  SessionStatus,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointDeleted,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
+  WebhookReplayResult,
+} from './api.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const MerchantId = Type.String({ pattern: '^mer_[0-9A-Za-z]{20,}$' });
@@ -42,6 +61,7 @@ export const ApiContext = Type.Object({
 export type ApiContext = Static<typeof ApiContext>;
 
 const SessionRef = Type.Object({ context: ApiContext, session_id: Type.String() });
+const EndpointRef = Type.Object({ context: ApiContext, endpoint_id: Type.String() });
 
 /** A buyer on the hosted page, holding a verified link of this session. */
 const LinkRef = Type.Object({ session_id: Type.String(), link_id: Type.String() });
@@ -220,6 +240,14 @@ export const commands = {
     reply: WebhookDeliveryList,
   },
   'webhook.list': { service: 'webhook-dispatcher', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: WebhookDeliveryList },
+  // webhook endpoints the merchant manages (issue 19); bodies are checked by the dispatcher, field by field (D6)
+  'webhook_endpoint.create': { service: 'webhook-dispatcher', request: Type.Object({ context: ApiContext, body: Type.Unknown() }), reply: WebhookEndpointWithSecret },
+  'webhook_endpoint.list': { service: 'webhook-dispatcher', request: Type.Object({ context: ApiContext }), reply: WebhookEndpointList },
+  'webhook_endpoint.get': { service: 'webhook-dispatcher', request: EndpointRef, reply: WebhookEndpoint },
+  'webhook_endpoint.update': { service: 'webhook-dispatcher', request: Type.Object({ ...EndpointRef.properties, body: Type.Unknown() }), reply: WebhookEndpoint },
+  'webhook_endpoint.delete': { service: 'webhook-dispatcher', request: EndpointRef, reply: WebhookEndpointDeleted },
+  'webhook_endpoint.roll_secret': { service: 'webhook-dispatcher', request: EndpointRef, reply: WebhookEndpointWithSecret },
+  'webhook_endpoint.replay': { service: 'webhook-dispatcher', request: Type.Object({ ...EndpointRef.properties, body: Type.Unknown() }), reply: WebhookReplayResult },
 
   // the hosted page, sent by checkout
   'checkout.view': { service: 'session', request: LinkRef, reply: CheckoutView },

@@ -5,6 +5,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import * as api from './api.js';
 import { WebhookEvent } from './webhook-event.js';
+import * as endpoints from './webhook-endpoints.js';
 
 const schemas: Record<string, TSchema> = {
   CreateSessionRequest: api.CreateSessionRequest,
@@ -22,6 +23,15 @@ const schemas: Record<string, TSchema> = {
   WebhookDeliveryList: api.WebhookDeliveryList,
   Problem: api.Problem,
   WebhookEvent,
+  WebhookEndpoint: api.WebhookEndpoint,
+  WebhookEndpointWithSecret: api.WebhookEndpointWithSecret,
+  WebhookEndpointList: api.WebhookEndpointList,
+  WebhookEndpointDeleted: api.WebhookEndpointDeleted,
+  WebhookReplayResult: api.WebhookReplayResult,
+  CreateWebhookEndpointRequest: endpoints.CreateWebhookEndpointRequest,
+  UpdateWebhookEndpointRequest: endpoints.UpdateWebhookEndpointRequest,
+  ReplayWebhookEndpointRequest: endpoints.ReplayWebhookEndpointRequest,
+  WebhookEndpointDisabledEvent: endpoints.WebhookEndpointDisabledEvent,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -45,6 +55,9 @@ const idempotencyKey = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
   description: 'Replays the first answer for the same key and body (24 h); another body: 422 idempotency-key-reused; still in flight: 409 conflict.',
 };
+const endpointId = { name: 'endpoint_id', in: 'path', required: true, schema: { type: 'string', pattern: '^we_' } };
+/** The answer shows a secret, which is not stored for a replay (D17). */
+const noIdempotency = 'An Idempotency-Key is not honoured here: the answer carries a secret, which is never stored.';
 const limit = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
 /** The session list's filters, from the schema that checks them; any other parameter is refused. */
 const sessionFilters = (['status', 'created[gte]', 'created[lte]', 'merchant_reference'] as const).map((name) => ({
@@ -83,6 +96,13 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
           operationId: 'receiveWebhookEvent',
           requestBody: { required: true, content: json('WebhookEvent') },
           responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
+        },
+      },
+      [endpoints.ENDPOINT_DISABLED_EVENT]: {
+        post: {
+          summary: 'An endpoint failed every attempt for the configured time (3 days by default) and was disabled; sent to the account\'s other endpoints.',
+          requestBody: { required: true, content: json('WebhookEndpointDisabledEvent') },
+          responses: { '200': { description: 'Any 2xx acknowledges it.' } },
         },
       },
     },
@@ -202,6 +222,71 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
           operationId: 'listWebhooks',
           parameters: [limit, cursor('starting_after', 'Deliveries created before this one.'), cursor('ending_before', 'Deliveries created after this one.')],
           responses: { '200': { description: 'Newest first.', content: json('WebhookDeliveryList') }, '422': problem('Invalid query.'), ...common },
+        },
+      },
+      '/gateway/webhook_endpoints/': {
+        post: {
+          operationId: 'createWebhookEndpoint',
+          summary: 'Add a webhook endpoint; its secret is in this answer only.',
+          description: noIdempotency,
+          requestBody: { required: true, content: json('CreateWebhookEndpointRequest') },
+          responses: {
+            '201': { description: 'Created, with its signing secret.', content: json('WebhookEndpointWithSecret') },
+            '409': problem('The account has the most endpoints allowed in this mode.'),
+            '422': problem('Validation failed (a URL the address rule refuses, an unknown event type...).'),
+            ...common,
+          },
+        },
+        get: {
+          operationId: 'listWebhookEndpoints',
+          responses: { '200': { description: 'Every endpoint of the account in this mode, oldest first.', content: json('WebhookEndpointList') }, ...common },
+        },
+      },
+      '/gateway/webhook_endpoints/{endpoint_id}/': {
+        get: {
+          operationId: 'getWebhookEndpoint',
+          parameters: [endpointId],
+          responses: { '200': { description: 'The endpoint.', content: json('WebhookEndpoint') }, '404': problem('No such endpoint.'), ...common },
+        },
+        patch: {
+          operationId: 'updateWebhookEndpoint',
+          parameters: [endpointId],
+          requestBody: { required: true, content: json('UpdateWebhookEndpointRequest') },
+          responses: {
+            '200': { description: 'The endpoint as changed.', content: json('WebhookEndpoint') },
+            '404': problem('No such endpoint.'),
+            '422': problem('Validation failed.'),
+            ...common,
+          },
+        },
+        delete: {
+          operationId: 'deleteWebhookEndpoint',
+          parameters: [endpointId],
+          responses: { '200': { description: 'Deleted; its attempts not yet made end as failed.', content: json('WebhookEndpointDeleted') }, '404': problem('No such endpoint.'), ...common },
+        },
+      },
+      '/gateway/webhook_endpoints/{endpoint_id}/rotate_secret/': {
+        post: {
+          operationId: 'rotateWebhookEndpointSecret',
+          summary: 'A new secret; the previous one also signs (second v1 entry) for 24 hours (D11).',
+          description: noIdempotency,
+          parameters: [endpointId],
+          responses: { '200': { description: 'The endpoint with its new secret.', content: json('WebhookEndpointWithSecret') }, '404': problem('No such endpoint.'), ...common },
+        },
+      },
+      '/gateway/webhook_endpoints/{endpoint_id}/replay/': {
+        post: {
+          operationId: 'replayWebhookEndpoint',
+          summary: 'Send again the events the endpoint wants, created since a time: one page per call (refund rate budget).',
+          parameters: [endpointId, idempotencyKey],
+          requestBody: { required: true, content: json('ReplayWebhookEndpointRequest') },
+          responses: {
+            '202': { description: 'Queued; has_more with the next call\'s since and starting_after.', content: json('WebhookReplayResult') },
+            '404': problem('No such endpoint.'),
+            '409': problem('The endpoint is disabled.'),
+            '422': problem('Validation failed (since older than the retention period...).'),
+            ...common,
+          },
         },
       },
     },

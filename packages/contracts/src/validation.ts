@@ -115,6 +115,10 @@ function describe(error: ErrorObject): string {
       return p['format'] === 'email' ? 'must be a valid email address' : `must be a valid ${String(p['format'])}`;
     case 'pattern':
       return 'has an invalid format';
+    case 'enum':
+      return `must be one of ${(p['allowedValues'] as unknown[]).map(String).join(', ')}`;
+    case 'uniqueItems':
+      return 'must not repeat an item';
     default:
       return 'is invalid';
   }

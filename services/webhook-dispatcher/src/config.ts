@@ -29,6 +29,16 @@ export const dispatcherSettings = {
   endpointConcurrency: int('WEBHOOK_ENDPOINT_CONCURRENCY', 16, { min: 1, max: 1_000 }),
   /** Attempts held in memory for one endpoint; beyond, they wait in the database for a sweep. */
   endpointBacklog: int('WEBHOOK_ENDPOINT_BACKLOG', 2_000, { min: 1, max: 1_000_000 }),
+  /** A managed endpoint whose every attempt has failed this long is disabled, and the merchant's other endpoints are told (3 days). */
+  endpointDisableAfterSeconds: int('WEBHOOK_ENDPOINT_DISABLE_AFTER_SECONDS', 3 * 86_400, { min: 1, max: 365 * 86_400 }),
+  /** Endpoints a merchant may manage per mode, the default one aside. */
+  maxEndpoints: int('WEBHOOK_MAX_ENDPOINTS', 16, { min: 1, max: 1_000 }),
+  /** Delivery records and stored events older than this are deleted. */
+  retentionDays: int('WEBHOOK_RETENTION_DAYS', 30, { min: 1, max: 3_650 }),
+  /** Rows the retention sweep deletes per statement: small, so no lock is held long. */
+  retentionBatch: int('WEBHOOK_RETENTION_BATCH', 1_000, { min: 1, max: 100_000 }),
+  /** Events one replay call queues at most; the answer says where the next call starts. */
+  replayBatch: int('WEBHOOK_REPLAY_BATCH', 100, { min: 1, max: 1_000 }),
   /** Events taken from the broker at once (they are stored in batches). */
   eventPrefetch: int('EVENT_PREFETCH', 1_024, { min: 1, max: 65_535 }),
 };

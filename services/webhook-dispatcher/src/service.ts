@@ -2,7 +2,7 @@
 import type { Pool } from '@gateway/db';
 import { CommandServer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { encryptPlaintextColumns, SecretBox, secretsMigrations } from '@gateway/secrets';
 import { dispatcherCommands } from './commands/dispatcher.commands.js';
 import type { DispatcherConfig } from './config.js';
@@ -10,6 +10,8 @@ import { DeliveryRepository } from './db/delivery.repository.js';
 import { EndpointRepository, PLAINTEXT_ENDPOINT_SECRETS } from './db/endpoint.repository.js';
 import { Dispatcher } from './delivery/dispatcher.js';
 import { Sweeper } from './delivery/sweeper.js';
+import { disableFailingEndpoints } from './domain/disable-failing-endpoints.js';
+import { purgeOldDeliveries } from './domain/purge-old-deliveries.js';
 import { WebhookHttpClient } from './delivery/webhook-http-client.js';
 import { WebhookEventsConsumer } from './messaging/webhook-events.consumer.js';
 
@@ -55,6 +57,9 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
         deliveries,
         allowPrivate: config.allowPrivate,
         secretGraceSeconds: config.secretGraceSeconds,
+        maxEndpoints: config.maxEndpoints,
+        retentionDays: config.retentionDays,
+        replayBatch: config.replayBatch,
         enqueue,
         secrets,
         getSession: async (context, sessionId) => (await rpc.call('session.get', { context, session_id: sessionId }, { correlationId: context.request_id })).body,
@@ -62,10 +67,21 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
     }),
   );
   sweeper.start();
+  let stopping = false;
+  // Both on the delivery sweep's interval: a disable is due at most one interval late, and retention has no hurry.
+  const disableSweep = every(config.sweepIntervalSeconds, 'webhook-endpoint-disable', async () => {
+    await disableFailingEndpoints({ pool, endpoints, deliveries, enqueue, log, afterSeconds: config.endpointDisableAfterSeconds });
+  }, log);
+  const retentionSweep = every(config.sweepIntervalSeconds, 'webhook-retention', async () => {
+    const deleted = await purgeOldDeliveries({ deliveries, retentionDays: config.retentionDays, batch: config.retentionBatch, stopping: () => stopping });
+    if (deleted.deliveries + deleted.events > 0) log.info(deleted, 'webhook records past retention deleted');
+  }, log);
   return {
     port: http.port,
     async stop() {
+      stopping = true;
       await http.close();
+      await Promise.all([disableSweep.stop(), retentionSweep.stop()]);
       await sweeper.stop();
       // Intake stops first (the broker drains its consumers); then what was taken is sent or released.
       await broker.stop();

@@ -224,6 +224,8 @@ export type RefundList = {
 
 export type WebhookDelivery = {
   id: string;
+  /** The webhook endpoint the attempt went to (the account default has one too). */
+  endpoint_id: string;
   session_id: string;
   event: string;
   event_id: string;
@@ -240,6 +242,8 @@ export type WebhookDelivery = {
 export type WebhookDeliveryList = {
   data: Array<{
     id: string;
+    /** The webhook endpoint the attempt went to (the account default has one too). */
+    endpoint_id: string;
     session_id: string;
     event: string;
     event_id: string;
@@ -333,6 +337,116 @@ export type WebhookEvent = {
   };
 };
 
+export type WebhookEndpoint = {
+  id: string;
+  url: string;
+  /** Event types the endpoint receives; ['*'] for every one. */
+  enabled_events: Array<string>;
+  description: string;
+  status: "enabled" | "disabled" | (string & {});
+  livemode: boolean;
+  /** failing: every attempt failed for the configured time and the gateway disabled it; merchant: disabled through the API. */
+  disabled_reason: "failing" | "merchant" | null;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type WebhookEndpointWithSecret = {
+  id: string;
+  url: string;
+  /** Event types the endpoint receives; ['*'] for every one. */
+  enabled_events: Array<string>;
+  description: string;
+  status: "enabled" | "disabled" | (string & {});
+  livemode: boolean;
+  /** failing: every attempt failed for the configured time and the gateway disabled it; merchant: disabled through the API. */
+  disabled_reason: "failing" | "merchant" | null;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+  secret: string;
+  /** After a rotation: until when the previous secret also signs (D11). */
+  previous_secret_expires_at?: string | null;
+};
+
+export type WebhookEndpointList = {
+  data: Array<{
+    id: string;
+    url: string;
+    /** Event types the endpoint receives; ['*'] for every one. */
+    enabled_events: Array<string>;
+    description: string;
+    status: "enabled" | "disabled" | (string & {});
+    livemode: boolean;
+    /** failing: every attempt failed for the configured time and the gateway disabled it; merchant: disabled through the API. */
+    disabled_reason: "failing" | "merchant" | null;
+    disabled_at: string | null;
+    created_at: string;
+    updated_at: string;
+  }>;
+  has_more: boolean;
+};
+
+export type WebhookEndpointDeleted = {
+  id: string;
+  deleted: true;
+};
+
+export type WebhookReplayResult = {
+  queued: number;
+  has_more: boolean;
+  /** With has_more: the since of the next call. */
+  next_since: string | null;
+  /** With has_more: the starting_after of the next call. */
+  next_starting_after: string | null;
+};
+
+export type CreateWebhookEndpointRequest = {
+  /** Where events are POSTed (the D11 address rule applies; https in live mode). */
+  url: string;
+  /** Event types to receive, or ['*'] for every one: session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, webhook_endpoint.disabled. */
+  enabled_events: Array<"*" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "webhook_endpoint.disabled" | (string & {})>;
+  description?: string;
+};
+
+export type UpdateWebhookEndpointRequest = {
+  /** Where events are POSTed. */
+  url?: string;
+  /** Event types to receive, or ['*'] for every one: session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, webhook_endpoint.disabled. */
+  enabled_events?: Array<"*" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "webhook_endpoint.disabled" | (string & {})>;
+  description?: string;
+  /** enabled also clears a disable for failures. */
+  status?: "enabled" | "disabled" | (string & {});
+};
+
+export type ReplayWebhookEndpointRequest = {
+  /** RFC 3339: events created at or after it are sent again. */
+  since: string;
+  /** The previous answer's next_starting_after. */
+  starting_after?: string;
+};
+
+export type WebhookEndpointDisabledEvent = {
+  id: string;
+  event: "webhook_endpoint.disabled";
+  created_at: string;
+  data: {
+    id: string;
+    url: string;
+    /** Event types the endpoint receives; ['*'] for every one. */
+    enabled_events: Array<string>;
+    description: string;
+    status: "enabled" | "disabled" | (string & {});
+    livemode: boolean;
+    /** failing: every attempt failed for the configured time and the gateway disabled it; merchant: disabled through the API. */
+    disabled_reason: "failing" | "merchant" | null;
+    disabled_at: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+};
+
 /** Every operation of the API: its method, path template and parameter names. */
 export const operations = {
   streamEvents: { method: 'GET', path: '/gateway/events/stream/', pathParams: [], query: [], stream: true },
@@ -346,6 +460,13 @@ export const operations = {
   listSessions: { method: 'GET', path: '/gateway/sessions/list/', pathParams: [], query: ['limit', 'starting_after', 'ending_before', 'status', 'created[gte]', 'created[lte]', 'merchant_reference'], stream: false },
   listSessionWebhooks: { method: 'GET', path: '/gateway/sessions/{session_id}/webhooks/', pathParams: ['session_id'], query: ['limit', 'starting_after', 'ending_before'], stream: false },
   listWebhooks: { method: 'GET', path: '/gateway/webhooks/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'], stream: false },
+  createWebhookEndpoint: { method: 'POST', path: '/gateway/webhook_endpoints/', pathParams: [], query: [], stream: false },
+  listWebhookEndpoints: { method: 'GET', path: '/gateway/webhook_endpoints/', pathParams: [], query: [], stream: false },
+  getWebhookEndpoint: { method: 'GET', path: '/gateway/webhook_endpoints/{endpoint_id}/', pathParams: ['endpoint_id'], query: [], stream: false },
+  updateWebhookEndpoint: { method: 'PATCH', path: '/gateway/webhook_endpoints/{endpoint_id}/', pathParams: ['endpoint_id'], query: [], stream: false },
+  deleteWebhookEndpoint: { method: 'DELETE', path: '/gateway/webhook_endpoints/{endpoint_id}/', pathParams: ['endpoint_id'], query: [], stream: false },
+  rotateWebhookEndpointSecret: { method: 'POST', path: '/gateway/webhook_endpoints/{endpoint_id}/rotate_secret/', pathParams: ['endpoint_id'], query: [], stream: false },
+  replayWebhookEndpoint: { method: 'POST', path: '/gateway/webhook_endpoints/{endpoint_id}/replay/', pathParams: ['endpoint_id'], query: [], stream: false },
 } as const;
 
 /** Every operation's path parameters, query, request body and success body. */
@@ -363,6 +484,16 @@ export interface Operations {
   listSessions: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; status?: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {}); "created[gte]"?: string; "created[lte]"?: string; merchant_reference?: string }; body: never; response: SessionList };
   listSessionWebhooks: { pathParams: { session_id: string }; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: WebhookDeliveryList };
   listWebhooks: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: WebhookDeliveryList };
+  /** Add a webhook endpoint; its secret is in this answer only. */
+  createWebhookEndpoint: { pathParams: Record<string, never>; query: Record<string, never>; body: CreateWebhookEndpointRequest; response: WebhookEndpointWithSecret };
+  listWebhookEndpoints: { pathParams: Record<string, never>; query: Record<string, never>; body: never; response: WebhookEndpointList };
+  getWebhookEndpoint: { pathParams: { endpoint_id: string }; query: Record<string, never>; body: never; response: WebhookEndpoint };
+  updateWebhookEndpoint: { pathParams: { endpoint_id: string }; query: Record<string, never>; body: UpdateWebhookEndpointRequest; response: WebhookEndpoint };
+  deleteWebhookEndpoint: { pathParams: { endpoint_id: string }; query: Record<string, never>; body: never; response: WebhookEndpointDeleted };
+  /** A new secret; the previous one also signs (second v1 entry) for 24 hours (D11). */
+  rotateWebhookEndpointSecret: { pathParams: { endpoint_id: string }; query: Record<string, never>; body: never; response: WebhookEndpointWithSecret };
+  /** Send again the events the endpoint wants, created since a time: one page per call (refund rate budget). */
+  replayWebhookEndpoint: { pathParams: { endpoint_id: string }; query: Record<string, never>; body: ReplayWebhookEndpointRequest; response: WebhookReplayResult };
 }
 
 export type OperationId = keyof Operations;

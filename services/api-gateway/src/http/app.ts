@@ -121,7 +121,7 @@ async function handleApiCall(deps: ApiDependencies, match: RouteMatch, req: Inco
     return { status: reply.status, body: JSON.stringify(reply.body) };
   };
 
-  const keyHeader = req.method === 'POST' ? headerOf(req, IDEMPOTENCY_KEY_HEADER) : undefined;
+  const keyHeader = req.method === 'POST' && !route.answerHoldsSecret ? headerOf(req, IDEMPOTENCY_KEY_HEADER) : undefined;
   let answer: Answer;
   if (keyHeader === undefined) {
     answer = { ...(await call()), replayed: false };

@@ -13,19 +13,26 @@ export interface RouteInput {
 }
 
 export interface Route {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly command: CommandType;
   /** The route's own budget on top of the account budget. */
   readonly budget?: Budget;
   /** Whether the route reads a JSON body. */
   readonly hasBody: boolean;
+  /**
+   * Whether the answer shows a secret: it is not kept for an Idempotency-Key
+   * replay, which would store the secret in clear (D17).
+   */
+  readonly answerHoldsSecret?: true;
   /** Whether the command waits on the acquirer, and so gets the longer deadline. */
   readonly waitsForAcquirer?: boolean;
   readonly request: (input: RouteInput) => CommandRequest<CommandType>;
 }
 
 const sessionRef = ({ context, params }: RouteInput) => ({ context, session_id: params[0] ?? '' });
+const endpointRef = ({ context, params }: RouteInput) => ({ context, endpoint_id: params[0] ?? '' });
+const endpointBody = ({ context, params, body }: RouteInput) => ({ context, endpoint_id: params[0] ?? '', body });
 
 export const routes: readonly Route[] = [
   { method: 'POST', path: '/gateway/sessions', command: 'session.create', budget: 'create', hasBody: true, request: ({ context, body }) => ({ context, body }) },
@@ -52,6 +59,15 @@ export const routes: readonly Route[] = [
     request: ({ context, params, query }) => ({ context, session_id: params[0] ?? '', query }),
   },
   { method: 'GET', path: '/gateway/webhooks', command: 'webhook.list', hasBody: false, request: ({ context, query }) => ({ context, query }) },
+  // Webhook endpoints the merchant manages (issue 19).
+  { method: 'POST', path: '/gateway/webhook_endpoints', command: 'webhook_endpoint.create', hasBody: true, answerHoldsSecret: true, request: ({ context, body }) => ({ context, body }) },
+  { method: 'GET', path: '/gateway/webhook_endpoints', command: 'webhook_endpoint.list', hasBody: false, request: ({ context }) => ({ context }) },
+  { method: 'GET', path: '/gateway/webhook_endpoints/:id', command: 'webhook_endpoint.get', hasBody: false, request: endpointRef },
+  { method: 'PATCH', path: '/gateway/webhook_endpoints/:id', command: 'webhook_endpoint.update', hasBody: true, request: endpointBody },
+  { method: 'DELETE', path: '/gateway/webhook_endpoints/:id', command: 'webhook_endpoint.delete', hasBody: false, request: endpointRef },
+  { method: 'POST', path: '/gateway/webhook_endpoints/:id/rotate_secret', command: 'webhook_endpoint.roll_secret', hasBody: false, answerHoldsSecret: true, request: endpointRef },
+  // A replay queues up to a page of deliveries: it is charged to the refund budget, the lowest (INTERFACE 8).
+  { method: 'POST', path: '/gateway/webhook_endpoints/:id/replay', command: 'webhook_endpoint.replay', budget: 'refund', hasBody: true, request: endpointBody },
 ];
 
 interface CompiledRoute {

@@ -267,6 +267,10 @@ describe('API gateway', function () {
         '/gateway/sessions/{session_id}/refund/',
         '/gateway/sessions/{session_id}/refunds/',
         '/gateway/sessions/{session_id}/webhooks/',
+        '/gateway/webhook_endpoints/',
+        '/gateway/webhook_endpoints/{endpoint_id}/',
+        '/gateway/webhook_endpoints/{endpoint_id}/replay/',
+        '/gateway/webhook_endpoints/{endpoint_id}/rotate_secret/',
         '/gateway/webhooks/',
       ]);
       assert.ok(res.body.components.schemas['CreateSessionRequest']);

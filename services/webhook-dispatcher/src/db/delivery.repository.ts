@@ -39,7 +39,9 @@ export interface DeliveryJob {
   manual: boolean;
   body: string;
   correlationId: string;
-  /** The endpoint's account, which its secrets' ciphertexts are bound to. */
+  /** The endpoint, which its secrets' ciphertexts are bound to. */
+  endpointId: string;
+  endpointIsDefault: boolean;
   merchantId: string;
   livemode: boolean;
   /** The endpoint's secrets, encrypted (D17): decrypted only to sign. */
@@ -61,6 +63,7 @@ export interface AttemptResult {
 
 export interface DeliveryRow {
   id: string;
+  endpoint_id: string;
   session_id: string;
   event_type: string;
   event_id: string;
@@ -74,18 +77,33 @@ export interface DeliveryRow {
   created_at: Date;
 }
 
-const ROW_COLUMNS = `id, session_id, event_type, event_id, url, attempt_number, status, http_status_code,
+const ROW_COLUMNS = `id, endpoint_id, session_id, event_type, event_id, url, attempt_number, status, http_status_code,
   response_time_ms, error_message, next_retry_at, created_at`;
+
+/** The endpoint columns of a job, from endpoint `ep`. */
+const ENDPOINT_JOB_COLUMNS = `ep.id AS "endpointId", ep.is_default AS "endpointIsDefault",
+    ep.secret_ciphertext AS "secretCiphertext", ep.previous_secret_ciphertext AS "previousSecretCiphertext", ep.previous_secret_expires_at AS "previousSecretExpiresAt"`;
 
 /** The job columns of claimed attempts `d` (a CTE or table), joined to their event and endpoint. */
 const JOB_SELECT = `SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
     d.attempt_number AS "attemptNumber", d.manual, e.body, e.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
-    ep.secret_ciphertext AS "secretCiphertext", ep.previous_secret_ciphertext AS "previousSecretCiphertext", ep.previous_secret_expires_at AS "previousSecretExpiresAt"
+    ${ENDPOINT_JOB_COLUMNS}
   FROM d JOIN events e ON e.id = d.event_id
-  JOIN endpoints ep ON ep.merchant_id = d.merchant_id AND ep.livemode = d.livemode`;
+  JOIN endpoints ep ON ep.id = d.endpoint_id`;
 
-/** Where an event is sent: the session's own URL, else the merchant's default for the mode. */
-const TARGET_URL = `CASE WHEN e.session_url <> '' THEN e.session_url ELSE ep.url END`;
+/**
+ * Where event `e` goes at endpoint `ep`: the default endpoint takes the
+ * session's own URL when it has one (D11), else its own; managed endpoints
+ * their own.
+ */
+const TARGET_URL = `CASE WHEN ep.is_default AND e.session_url <> '' THEN e.session_url ELSE ep.url END`;
+
+/**
+ * The endpoints of event `e`'s account that receive it: the default one
+ * always (D11), a managed one while enabled and when it wants the type.
+ */
+const RECEIVES = `ep.merchant_id = e.merchant_id AND ep.livemode = e.livemode
+  AND (ep.is_default OR ep.status = 'enabled' AND ep.enabled_events && ARRAY['*', e.type])`;
 
 export class DeliveryRepository {
   constructor(
@@ -95,13 +113,13 @@ export class DeliveryRepository {
 
   /**
    * Stores new events (an event already stored is skipped: the broker
-   * redelivered it) and claims the first attempt of each one that has a
-   * target. With no target (no session URL, no default), the event is kept
-   * and nothing is sent (D11).
+   * redelivered it) and claims the first attempt of each one at every
+   * endpoint that receives it and has a URL. With none, the event is kept and
+   * nothing is sent (D11). In `tx` when given, else on its own.
    */
-  async storeEvents(events: readonly IncomingEvent[]): Promise<DeliveryJob[]> {
+  async storeEvents(events: readonly IncomingEvent[], tx: Queryable = this.pool): Promise<DeliveryJob[]> {
     if (events.length === 0) return [];
-    const result = await this.pool.query<DeliveryJob>({
+    const result = await tx.query<DeliveryJob>({
       name: 'events-store',
       text: `WITH incoming AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $11::text[])
@@ -112,18 +130,20 @@ export class DeliveryRepository {
          ON CONFLICT (id) DO NOTHING
          RETURNING id
        ), d AS (
-         INSERT INTO deliveries (id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, status, lease_until)
-         SELECT e.delivery_id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, 1, 'PENDING', now() + make_interval(secs => $10)
+         -- How many managed endpoints receive an event is known only here: their deliveries' ids are drawn here (96 random bits).
+         INSERT INTO deliveries (id, endpoint_id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, status, lease_until)
+         SELECT CASE WHEN ep.is_default THEN e.delivery_id ELSE 'whd_' || substr(md5(random()::text || ep.id || e.id), 1, 24) END,
+           ep.id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, 1, 'PENDING', now() + make_interval(secs => $10)
          FROM incoming e JOIN stored s ON s.id = e.id
-         JOIN endpoints ep ON ep.merchant_id = e.merchant_id AND ep.livemode = e.livemode
+         JOIN endpoints ep ON ${RECEIVES}
          WHERE ${TARGET_URL} <> ''
          RETURNING *
        )
        SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
          d.attempt_number AS "attemptNumber", d.manual, i.body, i.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
-         ep.secret_ciphertext AS "secretCiphertext", ep.previous_secret_ciphertext AS "previousSecretCiphertext", ep.previous_secret_expires_at AS "previousSecretExpiresAt"
+         ${ENDPOINT_JOB_COLUMNS}
        FROM d JOIN incoming i ON i.id = d.event_id
-       JOIN endpoints ep ON ep.merchant_id = d.merchant_id AND ep.livemode = d.livemode`,
+       JOIN endpoints ep ON ep.id = d.endpoint_id`,
       values: [
         events.map((e) => e.id),
         events.map((e) => e.type),
@@ -141,14 +161,27 @@ export class DeliveryRepository {
     return result.rows;
   }
 
-  /** Records how attempts ended and when each failed one is tried next. */
+  /**
+   * Records how attempts ended and when each failed one is tried next, and
+   * since when each managed endpoint has failed every attempt (reset by a
+   * success): what the disable sweep reads. The endpoint row is written only
+   * when that changes, so a healthy endpoint costs no write.
+   */
   async recordResults(results: readonly AttemptResult[]): Promise<void> {
     if (results.length === 0) return;
     await this.pool.query(
-      `UPDATE deliveries d SET status = r.status, http_status_code = r.code, response_time_ms = r.ms, error_message = r.err,
-         next_retry_at = now() + make_interval(secs => r.retry_in), lease_until = NULL, completed_at = now()
-       FROM unnest($1::text[], $2::text[], $3::integer[], $4::integer[], $5::text[], $6::integer[]) AS r(id, status, code, ms, err, retry_in)
-       WHERE d.id = r.id AND d.status = 'PENDING'`,
+      `WITH recorded AS (
+         UPDATE deliveries d SET status = r.status, http_status_code = r.code, response_time_ms = r.ms, error_message = r.err,
+           next_retry_at = now() + make_interval(secs => r.retry_in), lease_until = NULL, completed_at = now()
+         FROM unnest($1::text[], $2::text[], $3::integer[], $4::integer[], $5::text[], $6::integer[]) AS r(id, status, code, ms, err, retry_in)
+         WHERE d.id = r.id AND d.status = 'PENDING'
+         RETURNING d.endpoint_id, d.status
+       ), health AS (
+         SELECT endpoint_id, bool_or(status = 'SUCCEEDED') AS ok FROM recorded GROUP BY endpoint_id
+       )
+       UPDATE endpoints ep SET failing_since = CASE WHEN h.ok THEN NULL ELSE now() END
+       FROM health h
+       WHERE ep.id = h.endpoint_id AND NOT ep.is_default AND (CASE WHEN h.ok THEN ep.failing_since IS NOT NULL ELSE ep.failing_since IS NULL END)`,
       [
         results.map((r) => r.deliveryId),
         results.map((r) => (r.ok ? 'SUCCEEDED' : 'FAILED')),
@@ -163,19 +196,19 @@ export class DeliveryRepository {
   /** Claims up to `limit` retries whose time has come: each becomes a new attempt. */
   async claimDueRetries(limit: number): Promise<DeliveryJob[]> {
     return withTransaction(this.pool, async (tx) => {
-      const due = await tx.query<{ event_id: string; attempt_number: number }>(
+      const due = await tx.query<{ event_id: string; endpoint_id: string; attempt_number: number }>(
         `WITH due AS (
            SELECT id FROM deliveries
            WHERE status = 'FAILED' AND NOT retried AND next_retry_at IS NOT NULL AND next_retry_at <= now()
            ORDER BY next_retry_at LIMIT $1 FOR UPDATE SKIP LOCKED
          )
          UPDATE deliveries x SET retried = true FROM due WHERE x.id = due.id
-         RETURNING x.event_id, x.attempt_number`,
+         RETURNING x.event_id, x.endpoint_id, x.attempt_number`,
         [limit],
       );
       return this.insertAttempts(
         tx,
-        due.rows.map((row) => ({ eventId: row.event_id, attemptNumber: row.attempt_number + 1, manual: false })),
+        due.rows.map((row) => ({ eventId: row.event_id, endpointId: row.endpoint_id, attemptNumber: row.attempt_number + 1, manual: false })),
       );
     });
   }
@@ -207,43 +240,114 @@ export class DeliveryRepository {
   }
 
   /**
-   * A resend of the event of delivery `deliveryId`: a new attempt, numbered
-   * after the event's last, signed when sent with the current secret, and the
-   * merchant the event is of. Undefined when there is no such delivery.
+   * A resend of the event of delivery `deliveryId` to that delivery's
+   * endpoint: a new attempt, numbered after the last one there, signed when
+   * sent with the current secret, and the merchant the event is of.
+   * Undefined when there is no such delivery or endpoint.
    */
   async resend(deliveryId: string): Promise<{ job: DeliveryJob; merchantId: string } | undefined> {
     return withTransaction(this.pool, async (tx) => {
       // Locking the event serialises resends of it, so attempt numbers stay unique.
-      const event = await tx.query<{ event_id: string; merchant_id: string; last: number }>(
-        `SELECT e.id AS event_id, e.merchant_id, (SELECT max(attempt_number) FROM deliveries WHERE event_id = e.id) AS last
-         FROM events e WHERE e.id = (SELECT event_id FROM deliveries WHERE id = $1) FOR UPDATE`,
+      const event = await tx.query<{ event_id: string; endpoint_id: string; merchant_id: string; last: number }>(
+        `SELECT e.id AS event_id, o.endpoint_id, e.merchant_id,
+           (SELECT max(attempt_number) FROM deliveries WHERE event_id = e.id AND endpoint_id = o.endpoint_id) AS last
+         FROM deliveries o JOIN events e ON e.id = o.event_id WHERE o.id = $1 FOR UPDATE OF e`,
         [deliveryId],
       );
       const row = event.rows[0];
       if (!row) return undefined;
-      const [job] = await this.insertAttempts(tx, [{ eventId: row.event_id, attemptNumber: row.last + 1, manual: true }]);
+      const [job] = await this.insertAttempts(tx, [{ eventId: row.event_id, endpointId: row.endpoint_id, attemptNumber: row.last + 1, manual: true }]);
       return job && { job, merchantId: row.merchant_id };
     });
   }
 
-  private async insertAttempts(tx: Queryable, attempts: readonly { eventId: string; attemptNumber: number; manual: boolean }[]): Promise<DeliveryJob[]> {
+  /**
+   * Replays to managed endpoint `endpointId` the events of its account it
+   * wants, created at or after `since` and past `startingAfter` (an event id
+   * at that time, the cursor of a previous page): up to `limit` new attempts,
+   * each numbered after the last one of its event there, not retried by
+   * themselves. `more` tells whether further events remain.
+   */
+  async replay(account: Account, endpointId: string, since: string, startingAfter: string | undefined, limit: number): Promise<{ jobs: DeliveryJob[]; last?: { id: string; createdAt: string }; more: boolean }> {
+    return withTransaction(this.pool, async (tx) => {
+      // The time as text at full precision: a page's cursor must not fall before its last event.
+      const page = await tx.query<{ id: string; created_at: string }>(
+        `SELECT e.id, to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at FROM events e JOIN endpoints ep ON ep.id = $3
+         WHERE e.merchant_id = $1 AND e.livemode = $2 AND ep.enabled_events && ARRAY['*', e.type]
+           AND (e.created_at, e.id) > ($4::timestamptz, coalesce($5, ''))
+         ORDER BY e.created_at, e.id LIMIT $6`,
+        [account.merchantId, account.livemode, endpointId, since, startingAfter ?? null, limit + 1],
+      );
+      const events = page.rows.slice(0, limit);
+      const numbered = await tx.query<{ event_id: string; last: number }>(
+        `SELECT event_id, max(attempt_number) AS last FROM deliveries WHERE event_id = ANY($1::text[]) AND endpoint_id = $2 GROUP BY event_id`,
+        [events.map((e) => e.id), endpointId],
+      );
+      const last = new Map(numbered.rows.map((row) => [row.event_id, row.last]));
+      const jobs = await this.insertAttempts(
+        tx,
+        events.map((e) => ({ eventId: e.id, endpointId, attemptNumber: (last.get(e.id) ?? 0) + 1, manual: true })),
+      );
+      const tail = events.at(-1);
+      return { jobs, ...(tail && { last: { id: tail.id, createdAt: tail.created_at } }), more: page.rows.length > limit };
+    });
+  }
+
+  /**
+   * New attempts of stored events at given endpoints. An automatic retry to
+   * a managed endpoint that has been disabled since is not made.
+   */
+  private async insertAttempts(tx: Queryable, attempts: readonly { eventId: string; endpointId: string; attemptNumber: number; manual: boolean }[]): Promise<DeliveryJob[]> {
     if (attempts.length === 0) return [];
     const result = await tx.query<DeliveryJob>(
       `WITH next AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::boolean[]) AS n(id, event_id, attempt_number, manual)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::boolean[], $6::text[]) AS n(id, event_id, attempt_number, manual, endpoint_id)
        ), d AS (
-         INSERT INTO deliveries (id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, manual, status, lease_until)
-         SELECT n.id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, n.attempt_number, n.manual, 'PENDING',
+         INSERT INTO deliveries (id, endpoint_id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, manual, status, lease_until)
+         SELECT n.id, ep.id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, n.attempt_number, n.manual, 'PENDING',
            now() + make_interval(secs => $5)
          FROM next n JOIN events e ON e.id = n.event_id
-         JOIN endpoints ep ON ep.merchant_id = e.merchant_id AND ep.livemode = e.livemode
-         WHERE ${TARGET_URL} <> ''
+         JOIN endpoints ep ON ep.id = n.endpoint_id
+         WHERE ${TARGET_URL} <> '' AND (n.manual OR ep.is_default OR ep.status = 'enabled')
          RETURNING *
        )
        ${JOB_SELECT}`,
-      [attempts.map(() => newId('whd')), attempts.map((a) => a.eventId), attempts.map((a) => a.attemptNumber), attempts.map((a) => a.manual), this.leaseSeconds],
+      [
+        attempts.map(() => newId('whd')),
+        attempts.map((a) => a.eventId),
+        attempts.map((a) => a.attemptNumber),
+        attempts.map((a) => a.manual),
+        this.leaseSeconds,
+        attempts.map((a) => a.endpointId),
+      ],
     );
     return result.rows;
+  }
+
+  /**
+   * Deletes up to `limit` delivery records created before `before`, then up
+   * to `limit` events created before it that no record names any more:
+   * short statements on rows no sweep holds (SKIP LOCKED), so replicas
+   * share the work and no lock is held long. A record whose automatic retry
+   * is still to come is kept. Returns how many of each went.
+   */
+  async deleteOlderThan(before: Date, limit: number): Promise<{ deliveries: number; events: number }> {
+    const deliveries = await this.pool.query(
+      `DELETE FROM deliveries WHERE id IN (
+         SELECT id FROM deliveries
+         WHERE created_at < $1 AND status <> 'PENDING' AND NOT (status = 'FAILED' AND NOT retried AND next_retry_at IS NOT NULL)
+         LIMIT $2 FOR UPDATE SKIP LOCKED
+       )`,
+      [before, limit],
+    );
+    const events = await this.pool.query(
+      `DELETE FROM events WHERE id IN (
+         SELECT id FROM events e WHERE created_at < $1 AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)
+         LIMIT $2 FOR UPDATE SKIP LOCKED
+       )`,
+      [before, limit],
+    );
+    return { deliveries: deliveries.rowCount ?? 0, events: events.rowCount ?? 0 };
   }
 
   /** Whether the dispatcher has had any event of this session of the account's. */

@@ -139,9 +139,10 @@ export class Dispatcher {
 
   /** The secrets that sign `job` now: the current one, then the previous one during its grace period (D11). */
   private async signingSecrets(job: DeliveryJob, now: number): Promise<string[]> {
-    const secrets = [await this.options.secrets.decrypt(job.secretCiphertext, endpointSecretAad('secret', job.merchantId, job.livemode))];
+    const owner = { id: job.endpointId, isDefault: job.endpointIsDefault, merchantId: job.merchantId, livemode: job.livemode };
+    const secrets = [await this.options.secrets.decrypt(job.secretCiphertext, endpointSecretAad('secret', owner))];
     if (job.previousSecretCiphertext && job.previousSecretExpiresAt && job.previousSecretExpiresAt.getTime() > now) {
-      secrets.push(await this.options.secrets.decrypt(job.previousSecretCiphertext, endpointSecretAad('previous_secret', job.merchantId, job.livemode)));
+      secrets.push(await this.options.secrets.decrypt(job.previousSecretCiphertext, endpointSecretAad('previous_secret', owner)));
     }
     return secrets;
   }

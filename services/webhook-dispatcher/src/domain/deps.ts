@@ -8,6 +8,17 @@ export interface EndpointDeps {
   endpoints: EndpointRepository;
   allowPrivate: boolean;
   secretGraceSeconds: number;
+  /** Managed endpoints per merchant and mode. */
+  maxEndpoints: number;
+}
+
+export interface ReplayDeps {
+  endpoints: EndpointRepository;
+  deliveries: DeliveryRepository;
+  enqueue: (jobs: readonly DeliveryJob[]) => void;
+  retentionDays: number;
+  /** Events one call queues at most. */
+  replayBatch: number;
 }
 
 export interface HistoryDeps {

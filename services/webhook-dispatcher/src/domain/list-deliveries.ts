@@ -35,6 +35,7 @@ export async function listSessionDeliveries(deps: HistoryDeps, context: ApiConte
 function toDelivery(row: DeliveryRow): WebhookDelivery {
   return {
     id: row.id,
+    endpoint_id: row.endpoint_id,
     session_id: row.session_id,
     event: row.event_type,
     event_id: row.event_id,

@@ -25,7 +25,7 @@ export async function rotateWebhookSecret(
   command: CommandRequest<'webhook_endpoint.rotate_secret'>,
 ): Promise<CommandReply<'webhook_endpoint.rotate_secret'>> {
   const secret = newSecret('whsec_');
-  const rotated = await deps.endpoints.rotateSecret(command.merchant_id, command.mode === 'live', secret, deps.secretGraceSeconds);
+  const rotated = await deps.endpoints.rotateSecret({ merchantId: command.merchant_id, livemode: command.mode === 'live' }, secret, deps.secretGraceSeconds);
   if (!rotated) throw noEndpoint(command);
   return { merchant_id: command.merchant_id, mode: command.mode, webhook_secret: secret, previous_secret_expires_at: rotated.previousSecretExpiresAt.toISOString() };
 }

@@ -65,6 +65,24 @@ describe('webhook address rule (WEBHOOK_ALLOW_PRIVATE off)', function () {
     assert.deepEqual(list.body.data, []);
   });
 
+  it('when a merchant adds or moves a webhook endpoint to a forbidden address, then it answers 422 on url and nothing changes', async () => {
+    const merchant = await system.newMerchant({ limits: { account: 1000 } });
+    const api = system.api(merchant.testKey);
+    for (const url of FORBIDDEN) {
+      const res = await api.post<{ errors: { field: string; code: string }[] }>('/gateway/webhook_endpoints/', { url, enabled_events: ['*'] });
+      assert.equal(res.status, 422, url);
+      assert.deepEqual(res.body.errors.map((e) => [e.field, e.code]), [['url', 'invalid']], url);
+    }
+    const made = await api.post<{ id: string }>('/gateway/webhook_endpoints/', { url: 'https://hooks.shop.example.tn/a', enabled_events: ['*'] });
+    assert.equal(made.status, 201, made.text);
+    for (const url of FORBIDDEN) {
+      const res = await api.request('PATCH', `/gateway/webhook_endpoints/${made.body.id}/`, { url });
+      assert.equal(res.status, 422, url);
+    }
+    const list = await api.get<{ data: { url: string }[] }>('/gateway/webhook_endpoints/');
+    assert.deepEqual(list.body.data.map((e) => e.url), ['https://hooks.shop.example.tn/a']);
+  });
+
   it('when an event reaches a forbidden address anyway, then the attempt is refused at connect time, after DNS, and nothing is sent', async () => {
     const merchant = await system.newMerchant({ limits: { account: 1000 } });
     const urls = [receiver.url(), `http://localhost:${receiver.port}/hooks`, `http://[::ffff:127.0.0.1]:${receiver.port}/hooks`];

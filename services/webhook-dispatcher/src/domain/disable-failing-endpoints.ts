@@ -1,0 +1,46 @@
+/**
+ * The disable sweep (issue 19): a managed endpoint whose every attempt has
+ * failed for WEBHOOK_ENDPOINT_DISABLE_AFTER_SECONDS is disabled, with
+ * disabled_reason `failing` for the dashboard to show, and the merchant is
+ * told by a webhook_endpoint.disabled event to the account's other endpoints
+ * that want it (the default one included). The disable and the event commit
+ * together, so the notice is sent exactly when the endpoint is disabled.
+ */
+import { ENDPOINT_DISABLED_EVENT, newId, type WebhookEndpointDisabledEvent } from '@gateway/contracts';
+import { withTransaction, type Pool } from '@gateway/db';
+import type { Logger } from '@gateway/observability';
+import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/delivery.repository.js';
+import type { EndpointRepository } from '../db/endpoint.repository.js';
+import { toEndpoint } from './webhook-endpoints.js';
+
+export interface DisableDeps {
+  pool: Pool;
+  endpoints: EndpointRepository;
+  deliveries: DeliveryRepository;
+  enqueue: (jobs: readonly DeliveryJob[]) => void;
+  log: Logger;
+  afterSeconds: number;
+}
+
+const BATCH = 100;
+
+/** Disables every endpoint failing for too long, a batch per transaction; returns how many. */
+export async function disableFailingEndpoints(deps: DisableDeps): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { disabled, jobs } = await withTransaction(deps.pool, async (tx) => {
+      const rows = await deps.endpoints.disableFailing(tx, deps.afterSeconds, BATCH);
+      const notices: IncomingEvent[] = rows.map((row) => {
+        const createdAt = new Date().toISOString();
+        const id = newId('evt');
+        const body: WebhookEndpointDisabledEvent = { id, event: ENDPOINT_DISABLED_EVENT, created_at: createdAt, data: toEndpoint(row) };
+        return { id, type: ENDPOINT_DISABLED_EVENT, merchantId: row.merchant_id, livemode: row.livemode, sessionId: '', sessionUrl: '', body: JSON.stringify(body), createdAt, correlationId: id };
+      });
+      return { disabled: rows, jobs: await deps.deliveries.storeEvents(notices, tx) };
+    });
+    deps.enqueue(jobs);
+    for (const row of disabled) deps.log.warn({ endpointId: row.id, merchantId: row.merchant_id, livemode: row.livemode }, 'webhook endpoint disabled: every attempt failed too long');
+    total += disabled.length;
+    if (disabled.length < BATCH) return total;
+  }
+}

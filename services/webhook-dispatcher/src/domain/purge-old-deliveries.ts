@@ -1,0 +1,26 @@
+/**
+ * The retention sweep (issue 19): delivery records and stored events older
+ * than WEBHOOK_RETENTION_DAYS are deleted, a small batch per statement so no
+ * lock is held long, until none is left; replicas share it (SKIP LOCKED).
+ */
+import type { DeliveryRepository } from '../db/delivery.repository.js';
+
+export interface RetentionDeps {
+  deliveries: DeliveryRepository;
+  retentionDays: number;
+  batch: number;
+  /** True once the service is stopping: the sweep ends after its current batch. */
+  stopping: () => boolean;
+}
+
+/** Deletes what is past retention; returns how many records and events went. */
+export async function purgeOldDeliveries(deps: RetentionDeps, now = Date.now()): Promise<{ deliveries: number; events: number }> {
+  const before = new Date(now - deps.retentionDays * 86_400_000);
+  const total = { deliveries: 0, events: 0 };
+  for (;;) {
+    const deleted = await deps.deliveries.deleteOlderThan(before, deps.batch);
+    total.deliveries += deleted.deliveries;
+    total.events += deleted.events;
+    if ((deleted.deliveries < deps.batch && deleted.events < deps.batch) || deps.stopping()) return total;
+  }
+}

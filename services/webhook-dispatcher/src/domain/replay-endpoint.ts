@@ -1,0 +1,35 @@
+/**
+ * POST /gateway/webhook_endpoints/{id}/replay/: the events of the endpoint's
+ * account and mode that it wants, created since a time, sent to it again as
+ * new attempts: the same body and webhook id, signed afresh. Bounded: since
+ * lies within the retention period, one call queues at most a page of events
+ * and says where the next call starts; the gateway charges it to a low budget.
+ */
+import { ReplayWebhookEndpointRequest, validatorOf, type ApiContext, type WebhookReplayResult } from '@gateway/contracts';
+import { AppError, validationError } from '@gateway/problem';
+import type { ReplayDeps } from './deps.js';
+import { accountOf, checkBody, found } from './webhook-endpoints.js';
+
+const validReplay = validatorOf<ReplayWebhookEndpointRequest>(ReplayWebhookEndpointRequest);
+
+const DAY_MS = 86_400_000;
+
+export async function replayEndpoint(deps: ReplayDeps, context: ApiContext, id: string, body: unknown, now = Date.now()): Promise<WebhookReplayResult> {
+  const request = checkBody(validReplay, body);
+  const account = accountOf(context);
+  const endpoint = found(await deps.endpoints.get(account, id), id);
+  const since = new Date(request.since);
+  if (since.getTime() < now - deps.retentionDays * DAY_MS) {
+    throw validationError([{ field: 'since', code: 'invalid', message: `since must be within the last ${deps.retentionDays} days: older events are no longer kept.` }]);
+  }
+  if (endpoint.status !== 'enabled') throw new AppError('conflict', 'The webhook endpoint is disabled; enable it before replaying events to it.');
+  // since as given: a next_since carries microseconds a Date would drop.
+  const page = await deps.deliveries.replay(account, id, request.since, request.starting_after, deps.replayBatch);
+  deps.enqueue(page.jobs);
+  return {
+    queued: page.jobs.length,
+    has_more: page.more,
+    next_since: page.more && page.last ? page.last.createdAt : null,
+    next_starting_after: page.more && page.last ? page.last.id : null,
+  };
+}
