@@ -74,11 +74,27 @@ export type { ErrorObject } from 'ajv';
  * property, but copying the object with Object.assign would rewrite a prototype.
  */
 export function findProtoKey(value: unknown, path = ''): string | undefined {
+  return firstPath(value, path, (key) => key === '__proto__');
+}
+
+/**
+ * The path of the first key or text holding a NUL character: PostgreSQL text
+ * cannot store one, so such input is refused at the door with its field named,
+ * never sent on to fail as a database error.
+ */
+export function findNulCharacter(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path || 'body' : undefined;
+  return firstPath(value, path, (key, child) => key.includes('\0') || (typeof child === 'string' && child.includes('\0')));
+}
+
+/** The path (`items[0].name`) of the first member, at any depth, for which `matches` holds. */
+function firstPath(value: unknown, path: string, matches: (key: string, child: unknown) => boolean): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   for (const key of Object.keys(value)) {
-    const child = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-    if (key === '__proto__') return child;
-    const found = findProtoKey((value as Record<string, unknown>)[key], child);
+    const child = (value as Record<string, unknown>)[key];
+    const childPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    if (matches(key, child)) return childPath;
+    const found = firstPath(child, childPath, matches);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -19,7 +19,7 @@ import type { StoredAnswer } from '../idempotency/idempotency.repository.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, type Answer, type IdempotentCalls } from '../idempotency/idempotent-call.js';
 import { authFailureBucket, bucketsFor, type BudgetDefaults } from '../limits/budgets.js';
 import type { TokenBuckets } from '../limits/token-buckets.js';
-import { readJsonObject } from './body.js';
+import { readJsonObject, refuseNulCharacter } from './body.js';
 import { matchRoute, type RouteMatch } from './routes.js';
 
 export interface ApiDependencies {
@@ -115,8 +115,10 @@ async function handleApiCall(deps: ApiDependencies, match: RouteMatch, req: Inco
     request_id: requestId,
   };
   const route = match.route;
+  const query = parseQuery((req.url ?? '').split('?')[1] ?? '');
+  refuseNulCharacter(query);
   const call = async (): Promise<StoredAnswer> => {
-    const command = route.request({ context, params: match.params, body, query: parseQuery((req.url ?? '').split('?')[1] ?? '') });
+    const command = route.request({ context, params: match.params, body, query });
     const reply = await deps.rpc.call(route.command, command, { correlationId: requestId, ...(route.waitsForAcquirer && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
     return { status: reply.status, body: JSON.stringify(reply.body) };
   };

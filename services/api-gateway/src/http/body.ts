@@ -1,9 +1,10 @@
 /**
  * Reading a JSON request body: at most 64 KiB (413 beyond, D1), valid JSON, an
- * object, and no `__proto__` key at any depth (422), before anything is sent on.
+ * object, and no `__proto__` key nor NUL character at any depth (422), before
+ * anything is sent on.
  */
 import type { IncomingMessage } from 'node:http';
-import { findProtoKey } from '@gateway/contracts';
+import { findNulCharacter, findProtoKey } from '@gateway/contracts';
 import { AppError, validationError } from '@gateway/problem';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -31,5 +32,12 @@ export async function readJsonObject(req: IncomingMessage, limit = MAX_BODY_BYTE
   if (poisoned !== undefined) {
     throw validationError([{ field: poisoned, code: 'invalid', message: '__proto__ is not an allowed key.' }]);
   }
+  refuseNulCharacter(value);
   return value as Record<string, unknown>;
+}
+
+/** A validation problem naming the first field of `value` (a body or a query) that holds a NUL character. */
+export function refuseNulCharacter(value: unknown): void {
+  const field = findNulCharacter(value);
+  if (field !== undefined) throw validationError([{ field, code: 'invalid', message: `${field} must not contain a NUL character.` }]);
 }

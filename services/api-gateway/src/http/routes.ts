@@ -90,7 +90,9 @@ export function matchRoute(method: string, path: string): RouteMatch {
     if (!m) continue;
     if (route.method === method) {
       try {
-        return { kind: 'found', route, params: m.slice(1).map((p) => decodeURIComponent(p)) };
+        const params = m.slice(1).map((p) => decodeURIComponent(p));
+        // No id holds a NUL character, and PostgreSQL could not even compare one.
+        return params.some((p) => p.includes('\0')) ? { kind: 'not-found' } : { kind: 'found', route, params };
       } catch {
         return { kind: 'not-found' };
       }

@@ -213,6 +213,8 @@ describe('API gateway', function () {
       ['a __proto__ key in metadata', JSON.stringify(sessionRequest()).replace('{', '{"metadata":{"__proto__":{"x":"y"}},'), 422, [['metadata.__proto__', 'invalid']]],
       ['a __proto__ key in an item', JSON.stringify(sessionRequest()).replace('{', '{"items":[{"name":"a","quantity":1,"__proto__":{}}],'), 422, [['items[0].__proto__', 'invalid']]],
       ['an unknown field', JSON.stringify(sessionRequest({ amuont: '1.000' })), 422, [['amuont', 'invalid']]],
+      ['a NUL character in a text (PostgreSQL cannot store one)', JSON.stringify(sessionRequest({ description: 'a\u0000b' })), 422, [['description', 'invalid']]],
+      ['a NUL character in a metadata key', JSON.stringify(sessionRequest({ metadata: { 'a\u0000': 'x' } })), 422, [['metadata.a\u0000', 'invalid']]],
       ['a body over 64 KiB', JSON.stringify(sessionRequest({ description: 'x'.repeat(70_000) })), 413, undefined],
     ];
     for (const [name, raw, status, errors] of bad) {
@@ -242,6 +244,18 @@ describe('API gateway', function () {
       assert.equal(wrong.status, 405);
       assert.equal(wrong.headers.get('allow'), 'POST');
       assert.equal(wrong.body['type'], `https://${host}/errors/method-not-allowed`);
+    });
+
+    it('when a path id or a query value holds a NUL character, then it answers 404 or 422 naming the parameter, never a database error', async () => {
+      const m = await merchant();
+      for (const path of ['/gateway/sessions/%00/', '/gateway/sessions/%00/refunds/', '/gateway/refunds/%00/', '/gateway/sessions/%00/webhooks/']) {
+        const res = await m.api.get<Body>(path);
+        assert.equal(res.status, 404, `${path}: ${res.text}`);
+        assert.equal(res.body['type'], `https://${host}/errors/not-found`);
+      }
+      const query = await m.api.get<Body>('/gateway/sessions/list/?merchant_reference=a%00b');
+      assert.equal(query.status, 422, query.text);
+      assert.deepEqual(query.body.errors?.map((e) => [e.field, e.code]), [['merchant_reference', 'invalid']]);
     });
 
     it('when X-Request-Id is given it is echoed, and otherwise one is made, on success and on error alike', async () => {

@@ -19,6 +19,11 @@ export async function replayEndpoint(deps: ReplayDeps, context: ApiContext, id: 
   const account = accountOf(context);
   const endpoint = found(await deps.endpoints.get(account, id), id);
   const since = new Date(request.since);
+  // RFC 3339 allows offsets up to ±23:59; PostgreSQL, which compares the time as given, takes up to ±15:59.
+  const offsetHours = /([+-])(\d{2}):\d{2}$/.exec(request.since)?.[2];
+  if (offsetHours !== undefined && Number(offsetHours) > 15) {
+    throw validationError([{ field: 'since', code: 'invalid', message: 'since must have a UTC offset between -15:59 and +15:59.' }]);
+  }
   if (since.getTime() < now - deps.retentionDays * DAY_MS) {
     throw validationError([{ field: 'since', code: 'invalid', message: `since must be within the last ${deps.retentionDays} days: older events are no longer kept.` }]);
   }

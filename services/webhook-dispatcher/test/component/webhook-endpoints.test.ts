@@ -198,6 +198,14 @@ describe('webhook endpoints', function () {
     assert.deepEqual([tooOld.status, tooOld.body.errors?.map((e) => e.field)], [422, ['since']]);
     const notATime = await api.post<Problem>(`/gateway/webhook_endpoints/${mine.id}/replay/`, { since: 'yesterday' });
     assert.deepEqual([notATime.status, notATime.body.errors?.map((e) => [e.field, e.code])], [422, [['since', 'invalid']]]);
+    // A time PostgreSQL cannot read (RFC 3339 allows a +23:59 offset) and text it cannot store (NUL) are problems, not 500s.
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // the replay budget is 2/s
+    const farOffset = await api.post<Problem>(`/gateway/webhook_endpoints/${mine.id}/replay/`, { since: '2026-11-25T10:00:00+23:59' });
+    assert.deepEqual([farOffset.status, farOffset.body.errors?.map((e) => [e.field, e.code])], [422, [['since', 'invalid']]]);
+    const nul = await api.request<Problem>('PATCH', `/gateway/webhook_endpoints/${mine.id}/`, { description: 'a\u0000b' });
+    assert.deepEqual([nul.status, nul.body.errors?.map((e) => [e.field, e.code])], [422, [['description', 'invalid']]]);
+    const nulId = await api.get<Problem>('/gateway/webhook_endpoints/%00/');
+    assert.equal(nulId.status, 404);
 
     // The live mode needs https (D11), checked with the same rule.
     const liveKey = await system.approveLive(owner.merchantId);
