@@ -9,7 +9,7 @@
 //      operator (its key made once, .local/operator-key.jwk).
 // Ctrl-C (SIGINT) or SIGTERM stops every service gracefully.
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -127,10 +127,9 @@ const secretsKek = readFileSync(kekFile, 'utf8').trim();
 // key, which every service that runs operator commands knows by its public half.
 const operatorKeyFile = path.join(local, 'operator-key.jwk');
 if (!existsSync(operatorKeyFile)) {
-  const { privateKey } = generateKeyPairSync('ed25519', AS_JWK);
-  // The kid is the RFC 7638 thumbprint of the public key, as `gateway-admin operator keygen` names keys.
-  const kid = createHash('sha256').update(JSON.stringify({ crv: privateKey.crv, kty: privateKey.kty, x: privateKey.x })).digest('base64url');
-  writeFileSync(operatorKeyFile, JSON.stringify({ ...privateKey, kid }), { mode: 0o600 });
+  // Made as `gateway-admin operator keygen` makes keys (the kid is the public key's RFC 7638 thumbprint).
+  const { generateOperatorKey } = await import('@gateway/messaging');
+  writeFileSync(operatorKeyFile, JSON.stringify((await generateOperatorKey()).privateJwk), { mode: 0o600 });
 }
 const { kty, crv, x, kid } = JSON.parse(readFileSync(operatorKeyFile, 'utf8'));
 const operatorPublicKey = { kty, crv, x, kid };

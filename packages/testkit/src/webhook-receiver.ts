@@ -121,3 +121,18 @@ export class WebhookReceiver {
     });
   }
 }
+
+/** The receivers one test file starts, closed together when it ends. */
+export class WebhookReceivers {
+  private readonly started: WebhookReceiver[] = [];
+
+  async start(answer?: Responder): Promise<WebhookReceiver> {
+    const receiver = await WebhookReceiver.start(answer);
+    this.started.push(receiver);
+    return receiver;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.started.splice(0).map((receiver) => receiver.close()));
+  }
+}

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { payOnPage, pollUntil, TestSystem, WebhookReceiver } from '@gateway/testkit';
+import { payOnPage, pollUntil, TestSystem, WebhookReceiver, WebhookReceivers } from '@gateway/testkit';
 import { Gateway, SignatureVerificationError } from '@gateway/sdk';
 
 const BIN = fileURLToPath(new URL('../../../bin/gateway.mjs', import.meta.url));
@@ -54,7 +54,7 @@ describe('gateway listen and trigger', function () {
   this.timeout(60_000);
   let system: TestSystem;
   const running: Cli[] = [];
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new WebhookReceivers();
 
   before(async () => {
     // Keep-alive comments every second instead of 25, so a test sees them.
@@ -63,15 +63,11 @@ describe('gateway listen and trigger', function () {
   after(async () => {
     for (const cli of running) cli.child.kill('SIGTERM');
     await Promise.all(running.map((cli) => cli.exited));
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.closeAll();
     await system?.shutdown();
   });
 
-  async function receiver(): Promise<WebhookReceiver> {
-    const r = await WebhookReceiver.start();
-    receivers.push(r);
-    return r;
-  }
+  const receiver = (): Promise<WebhookReceiver> => receivers.start();
 
   it("when listen runs and trigger pays a session, then the merchant's events reach the local URL signed with the printed secret, and another merchant's do not", async () => {
     const local = await receiver();

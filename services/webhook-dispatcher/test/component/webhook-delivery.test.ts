@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import type { WebhookDelivery, WebhookDeliveryList } from '@gateway/contracts';
-import { sessionRequest, TestSystem, WebhookReceiver, type Merchant, type Responder } from '@gateway/testkit';
+import { type Merchant, type Responder, sessionRequest, TestSystem, WebhookReceiver, WebhookReceivers } from '@gateway/testkit';
 import { verifySignature } from '@gateway/webhook-signature';
 import { independentSignature, sessionEvent, signatureParts, sleep } from './support.js';
 
@@ -26,21 +26,17 @@ const DISPATCHER_ENV = {
 describe('webhook delivery', function () {
   this.timeout(60_000);
   let system: TestSystem;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new WebhookReceivers();
 
   before(async () => {
     system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher'], serviceEnv: { 'webhook-dispatcher': DISPATCHER_ENV } });
   });
   after(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.closeAll();
     await system?.shutdown();
   });
 
-  async function receiver(answer?: Responder): Promise<WebhookReceiver> {
-    const r = await WebhookReceiver.start(answer);
-    receivers.push(r);
-    return r;
-  }
+  const receiver = (answer?: Responder): Promise<WebhookReceiver> => receivers.start(answer);
 
   async function merchantFor(target?: WebhookReceiver): Promise<Merchant> {
     return system.newMerchant({ limits: { account: 1000 }, ...(target && { webhookUrl: target.url() }) });

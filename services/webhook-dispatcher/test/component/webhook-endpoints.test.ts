@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointWithSecret, WebhookReplayResult } from '@gateway/contracts';
-import { pollUntil, TestSystem, WebhookReceiver, type Merchant, type Responder } from '@gateway/testkit';
+import { type Merchant, pollUntil, type Responder, TestSystem, WebhookReceiver, WebhookReceivers } from '@gateway/testkit';
 import { verifySignature } from '@gateway/webhook-signature';
 import { sessionEvent, signatureParts, sleep } from './support.js';
 
@@ -37,22 +37,18 @@ type Problem = { type: string; status: number; errors?: { field: string; code: s
 describe('webhook endpoints', function () {
   this.timeout(60_000);
   let system: TestSystem;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new WebhookReceivers();
   const secretsSeen: string[] = [];
 
   before(async () => {
     system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher'], serviceEnv: { 'webhook-dispatcher': DISPATCHER_ENV } });
   });
   after(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.closeAll();
     await system?.shutdown();
   });
 
-  async function receiver(answer?: Responder): Promise<WebhookReceiver> {
-    const r = await WebhookReceiver.start(answer);
-    receivers.push(r);
-    return r;
-  }
+  const receiver = (answer?: Responder): Promise<WebhookReceiver> => receivers.start(answer);
 
   async function merchantFor(target?: WebhookReceiver): Promise<Merchant> {
     return system.newMerchant({ limits: { account: 1000 }, ...(target && { webhookUrl: target.url() }) });
