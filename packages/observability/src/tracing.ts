@@ -42,8 +42,8 @@ export function tracesEndpoint(env: NodeJS.ProcessEnv = process.env): string | u
  * variables; service.name is the service's own unless OTEL_SERVICE_NAME says
  * otherwise.
  */
-export async function startTracing(service: string, env: NodeJS.ProcessEnv = process.env): Promise<() => Promise<void>> {
-  if (!tracesEndpoint(env)) return async () => undefined;
+export async function startTracing(service: string): Promise<() => Promise<void>> {
+  if (!tracesEndpoint()) return async () => undefined;
   // Loaded only here: a process without an endpoint never loads the SDK.
   const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { defaultResource, detectResources, envDetector, resourceFromAttributes }] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
