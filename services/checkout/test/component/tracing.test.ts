@@ -74,6 +74,12 @@ describe('Traces across services', function () {
     assert.equal(consumed.traceId, published.traceId);
     assert.equal(consumed.name, 'process session.succeeded');
     assert.equal(consumed.attributes['messaging.system'], 'rabbitmq');
+    // The webhook's POST, under the delivery that brought its event.
+    const posted = await otlp.waitForSpan((s) => s.service === 'webhook-dispatcher' && s.name === 'POST webhook' && s.traceId === published.traceId);
+    assert.equal(posted.kind, OTLP_SPAN_KIND.client);
+    assert.equal(posted.parentSpanId, consumed.spanId);
+    assert.equal(posted.attributes['http.response.status_code'], 200);
+    assert.ok(receiver.received.every((r) => r.headers['traceparent'] === undefined), 'merchants are sent no traceparent');
 
     const traceId = published.traceId;
     const wanted = ['api-gateway', 'checkout', 'session', 'acquirer-adapter', 'epg-sandbox', 'webhook-dispatcher'];
