@@ -7,7 +7,7 @@
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import type { Envelope } from '@gateway/contracts';
 import type { Pool, PoolClient, Queryable } from '@gateway/db';
-import { describeError, gauge, type Logger } from '@gateway/observability';
+import { describeError, gauge, outsideTrace, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { outboxPublished } from './metrics.js';
 import { outboxTraceContext, tracePublish } from './trace-context.js';
@@ -162,7 +162,8 @@ export class OutboxRelay implements BrokerComponent {
     }
     this.running = true;
     this.again = false;
-    this.current = this.loop().finally(() => {
+    // A round publishes the rows of many traces: it is none of the waking request's.
+    this.current = outsideTrace(() => this.loop()).finally(() => {
       this.running = false;
       // Rows committed while the last round was finishing must not wait for the poller.
       if (this.again) this.wake();

@@ -124,7 +124,7 @@ export class RpcClient implements BrokerComponent {
     const start = process.hrtime.bigint();
     let outcome = 'error';
     try {
-      const reply = await traceCommandCall(type, this.broker.names.commandQueue(commands[type].service), () => this.send(type, data, options));
+      const reply = await traceCommandCall(type, () => this.broker.names.commandQueue(commands[type].service), () => this.send(type, data, options));
       if (!reply.ok) {
         outcome = problemOutcome(reply.problem);
         throw AppError.fromWire(reply.problem);

@@ -13,13 +13,13 @@ import { injectTrace, openSpan, SpanKind, storedTraceContext, traceContextToStor
 const RABBITMQ = 'rabbitmq';
 
 /** Runs a command's round trip (`send`) in a client span whose context its headers carry (see withTraceHeaders). */
-export function traceCommandCall<T>(type: string, queue: string, send: () => Promise<T>): Promise<T> {
+export function traceCommandCall<T>(type: string, queue: () => string, send: () => Promise<T>): Promise<T> {
   if (!tracingOn()) return send();
   return traced(
     `send ${type}`,
     {
       kind: SpanKind.CLIENT,
-      attributes: { 'messaging.system': RABBITMQ, 'messaging.operation.type': 'send', 'messaging.destination.name': queue, 'rpc.method': type },
+      attributes: { 'messaging.system': RABBITMQ, 'messaging.operation.type': 'send', 'messaging.destination.name': queue(), 'rpc.method': type },
     },
     send,
   );

@@ -66,6 +66,16 @@ export async function startTracing(service: string): Promise<() => Promise<void>
   };
 }
 
+/**
+ * Runs `work` outside any span: work that serves many traces at once (an
+ * outbox relay round, a batched statement) belongs to none of them, whichever
+ * request happened to wake it.
+ */
+export function outsideTrace<T>(work: () => T): T {
+  if (!tracer) return work();
+  return context.with(ROOT_CONTEXT, work);
+}
+
 /** The trace id of the span under way, for log lines; undefined when tracing is off or no span is current. */
 export function currentTraceId(): string | undefined {
   if (!tracer) return undefined;
