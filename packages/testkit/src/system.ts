@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { SchemaOwner } from '@gateway/db';
 import { connect, type ConfirmChannel } from 'amqplib';
-import type { Envelope, ServiceName } from '@gateway/contracts';
-import { Broker, namesFor, OperatorSigner, RpcClient, type JWK } from '@gateway/messaging';
+import { commandSenders, eventPublishers, isCommandType, isEventType, type Envelope, type ServiceName } from '@gateway/contracts';
+import { Broker, brokerUser, namesFor, OperatorSigner, RpcClient, type BrokerPrincipal, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
 import { createBrokerUsers, deleteBrokerObjects, deleteBrokerUsers, EventCapture, type BrokerUrls } from './broker.js';
@@ -347,36 +347,39 @@ export class TestSystem {
 
   /**
    * Publishes events on this system's exchange, persistent, with publisher
-   * confirms: what a service's outbox relay does after its commit.
+   * confirms, each as the service that publishes its type: what that service's
+   * outbox relay does after its commit.
    */
   async publishEvents(events: readonly Envelope[]): Promise<void> {
-    await this.publishConfirmed(async (channel) => {
-      const exchange = namesFor(this.prefix).events;
-      await channel.assertExchange(exchange, 'topic', { durable: true });
-      for (const event of events) {
-        channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, contentType: 'application/json' });
-      }
-    });
+    for (const event of events) {
+      const publisher = isEventType(event.type) ? eventPublishers[event.type][0] : 'session';
+      await this.publishConfirmedAs(publisher, async (channel, userId) => {
+        channel.publish(namesFor(this.prefix).events, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, contentType: 'application/json', userId });
+      });
+    }
   }
 
   /**
-   * Puts the command `envelope` on `service`'s queue `times` times, with no
-   * one waiting for the reply: what the broker does when the replica handling
-   * it dies before acking, and another takes it again. Raw: nothing signs it.
+   * Puts the command `envelope` on `service`'s queue `times` times, as a
+   * service that may send it and with no one waiting for the reply: what the
+   * broker does when the replica handling it dies before acking, and another
+   * takes it again. Raw: nothing signs it.
    */
   async deliverCommand(service: ServiceName, envelope: Envelope, times: number): Promise<void> {
-    await this.publishConfirmed(async (channel) => {
+    const sender = isCommandType(envelope.type) ? commandSenders[envelope.type][0] : 'api-gateway';
+    await this.publishConfirmedAs(sender, async (channel, userId) => {
       for (let i = 0; i < times; i += 1) {
-        channel.publish('', namesFor(this.prefix).commandQueue(service), Buffer.from(JSON.stringify(envelope)), { type: envelope.type, contentType: 'application/json' });
+        channel.publish('', namesFor(this.prefix).commandQueue(service), Buffer.from(JSON.stringify(envelope)), { type: envelope.type, contentType: 'application/json', userId });
       }
     });
   }
 
-  private async publishConfirmed(publish: (channel: ConfirmChannel) => Promise<void>): Promise<void> {
-    const connection = await connect((await testEnvironment()).amqpUrl);
+  /** Publishes on a confirm channel logged in as `principal`'s broker user, whose name `publish` stamps as the user_id. */
+  async publishConfirmedAs(principal: BrokerPrincipal, publish: (channel: ConfirmChannel, userId: string) => Promise<void>): Promise<void> {
+    const connection = await connect(this.brokerUrls[principal]);
     try {
       const channel = await connection.createConfirmChannel();
-      await publish(channel);
+      await publish(channel, brokerUser(this.prefix, principal));
       await channel.waitForConfirms();
     } finally {
       await connection.close();
