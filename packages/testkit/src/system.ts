@@ -379,8 +379,11 @@ export class TestSystem {
     const connection = await connect(this.brokerUrls[principal]);
     try {
       const channel = await connection.createConfirmChannel();
+      // A publish the broker refuses closes the channel: that is the answer.
+      const refused = new Promise<never>((_resolve, reject) => channel.once('error', reject));
+      refused.catch(() => undefined);
       await publish(channel, brokerUser(this.prefix, principal));
-      await channel.waitForConfirms();
+      await Promise.race([channel.waitForConfirms(), refused]);
     } finally {
       await connection.close();
     }
