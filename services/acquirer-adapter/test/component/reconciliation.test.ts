@@ -348,10 +348,10 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
       const text = await system.metricsOf('acquirer-adapter');
       return { unknown: metricValue(text, 'gateway_reconciliation_unresolved_orders', ['status="UNKNOWN"']), oldestDue: metricValue(text, 'gateway_reconciliation_oldest_due_seconds') };
     };
-    // A replica whose sweep does not run within the test stands in for sweeps that stopped.
+    // A replica that sweeps once an hour (at minute 0) stands in for sweeps that stopped.
     await system.stopService('acquirer-adapter');
     try {
-      await system.startService('acquirer-adapter', 'acquirer-adapter', { SWEEP_INTERVAL_SECONDS: '86400' });
+      await system.startService('acquirer-adapter', 'acquirer-adapter', { SWEEP_INTERVAL_SECONDS: '3600' });
       await pause(1_100);
       const before = await backlog();
       assert.equal(typeof before.unknown, 'number', 'no gateway_reconciliation_unresolved_orders on /metrics');
