@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { byKind, PUBLIC_SERVICES, readRepoFile, renderKustomization, SERVICES, validateObject, type K8sObject } from '../src/index.js';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { byKind, PUBLIC_SERVICES, readRepoFile, renderKustomization, repoRoot, SERVICES, validateObject, type K8sObject } from '../src/index.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests are read as plain JSON */
 
@@ -213,6 +215,30 @@ for (const overlay of OVERLAYS) {
     });
   });
 }
+
+describe('k8s/base resources, against the measured figures', () => {
+  it('When base renders, then each service asks for at least the peak resident memory measured under load (bench scenario resources), and its limit leaves room above it', () => {
+    const measured = readdirSync(path.join(repoRoot, 'bench', 'results')).filter((f) => /issue17-resources/.test(f));
+    assert.ok(measured.length > 0, 'no bench/results/*issue17-resources*.json');
+    const peakMiB = new Map<string, number>();
+    for (const file of measured) {
+      const run = JSON.parse(readRepoFile(`bench/results/${file}`)).scenarios.resources.runs[0];
+      for (const phase of ['idle', 'payments', 'refunds', 'idleAfter']) {
+        for (const [name, figures] of Object.entries(run[phase].byService as Record<string, { peakMiB: number }>)) {
+          peakMiB.set(name, Math.max(peakMiB.get(name) ?? 0, figures.peakMiB));
+        }
+      }
+    }
+    const deployments = byKind(renderKustomization('k8s/base'), 'Deployment');
+    for (const { name } of SERVICES) {
+      const peak = peakMiB.get(name);
+      assert.ok(peak, `${name}: not measured`);
+      const { requests, limits } = (deployments.get(name) as any).spec.template.spec.containers[0].resources;
+      assert.ok(quantity(requests.memory) >= peak * 2 ** 20, `${name}: memory request ${requests.memory} below the measured peak ${peak} MiB`);
+      assert.ok(quantity(limits.memory) >= 1.5 * peak * 2 ** 20, `${name}: memory limit ${limits.memory} leaves too little above ${peak} MiB`);
+    }
+  });
+});
 
 describe('monitoring (k8s/components/monitoring)', () => {
   let production: K8sObject[] = [];
