@@ -152,6 +152,12 @@ for (const overlay of OVERLAYS) {
       }
     });
 
+    it('When the sandbox acquirer is deployed, then it runs one replica and is never scaled out or rolled beside a second (its orders live in memory)', () => {
+      const deployment = byKind(objects, 'Deployment').get('epg-sandbox') as any;
+      const hpa = byKind(objects, 'HorizontalPodAutoscaler').get('epg-sandbox') as any;
+      assert.deepEqual([deployment.spec.replicas, hpa.spec.minReplicas, hpa.spec.maxReplicas, deployment.spec.strategy.type], [1, 1, 1, 'Recreate']);
+    });
+
     it('When a service consumes a queue whose depth says it is behind, then its autoscaler also scales on that queue\'s ready messages (RabbitMQ\'s own metric)', () => {
       const autoscalers = byKind(objects, 'HorizontalPodAutoscaler');
       const prefix = (byKind(objects, 'ConfigMap').get('gateway-common') as any).data.BROKER_PREFIX as string;
@@ -216,7 +222,12 @@ for (const overlay of OVERLAYS) {
   });
 }
 
-describe('k8s/base resources, against the measured figures', () => {
+describe('k8s/base replicas and resources', () => {
+  it('When a service other than the sandbox is deployed, then the base runs it twice', () => {
+    const base = byKind(renderKustomization('k8s/base'), 'Deployment');
+    for (const { name } of SERVICES.filter((s) => s.name !== 'epg-sandbox')) assert.ok((base.get(name) as any).spec.replicas >= 2, name);
+  });
+
   it('When base renders, then each service asks for at least the peak resident memory measured under load (bench scenario resources), and its limit leaves room above it', () => {
     const measured = readdirSync(path.join(repoRoot, 'bench', 'results')).filter((f) => /issue17-resources/.test(f));
     assert.ok(measured.length > 0, 'no bench/results/*issue17-resources*.json');
