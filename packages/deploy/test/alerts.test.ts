@@ -78,12 +78,12 @@ describe('alert rules (k8s/components/monitoring)', () => {
 });
 
 describe('alert and dashboard metrics against a running system', function () {
-  this.timeout(120_000);
+  this.timeout(240_000);
   let system: TestSystem;
   let served: Set<string>;
 
   before(async () => {
-    system = await TestSystem.start();
+    system = await TestSystem.start({ readyTimeoutMs: 90_000 });
     // One payment, so that every path the alerts watch has run at least once.
     const merchant = await system.newMerchant();
     const created = await system.api(merchant.testKey).post<{ checkout_url: string }>('/gateway/sessions/', sessionRequest());
