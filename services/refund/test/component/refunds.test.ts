@@ -20,7 +20,8 @@ describe('Refunds', function () {
   let events: EventCapture;
 
   before(async () => {
-    system = await TestSystem.start();
+    // Seven services starting at once on a shared two-core machine can take longer than the default 20 s.
+    system = await TestSystem.start({ readyTimeoutMs: 90_000 });
     events = await system.captureEvents(['refund.*']);
   });
   after(async () => {
