@@ -10,6 +10,7 @@
 //   npm run bench -- --runs 5 --duration 20
 //   npm run bench -- --only refund-open-rate,create-open-rate --refund-rate 50
 //   npm run bench -- --profile         also CPU-profile the gateway and the session service
+//   npm run bench -- --only resources --runs 1   memory and CPU of each service, idle then under payments (k8s/ sizes)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { openLoad, quantile } from './open-load.mjs';
 import { paymentLoad } from './payment-load.mjs';
+import { cpuWindow, rssWindow } from './process-cpu.mjs';
 import { paidSessions, refundLoad } from './refund-load.mjs';
 import { webhookBench } from './webhook-load.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
@@ -163,7 +165,7 @@ for (let i = 0; i < Number(args.merchants); i += 1) {
   merchantIds.push(body.merchant_id);
 }
 // Webhook scenarios give the merchants endpoints (and so every later payment a webhook): set up only when asked for.
-const webhooks = !args.only || args.only.includes('webhook-')
+const webhooks = !args.only || args.only.includes('webhook-') || args.only.includes('resources')
   ? await webhookBench({ rpc, merchants: merchantIds, dbUrl: dbUrl.toString(), amqpUrl, prefix })
   : undefined;
 await broker.stop();
@@ -275,6 +277,36 @@ const scenarios = {
     }
     const calibrationMs = calibration();
     return { ...(await payments(rate, duration)), calibrationMs };
+  },
+  // What each service costs, for the requests and limits in k8s/: resident memory (peak and last)
+  // and CPU (cores, averaged over the window) idle for --duration s, then under whole payments at
+  // --payment-rate for --duration s (every merchant has a webhook endpoint, so each payment is also
+  // a delivery), PARTIAL refunds at --refund-rate for --duration s, and idle again afterwards.
+  'resources': async () => {
+    const processes = new Map(children.map(({ name, child }) => [child.pid, name]));
+    const measure = async (work) => {
+      const cpu = cpuWindow(processes);
+      const rss = rssWindow(processes);
+      const started = performance.now();
+      const result = await work();
+      const seconds = (performance.now() - started) / 1000;
+      const spent = cpu.stop();
+      const memory = rss.stop();
+      const byService = Object.fromEntries(
+        services.map(({ name }) => [name, { ...memory.get(name), cpuMillicores: Math.round(((spent.get(name) ?? 0) / seconds) * 1000) }]),
+      );
+      return { seconds: Math.round(seconds * 10) / 10, byService, ...(result ? { load: result } : {}) };
+    };
+    const idle = () => new Promise((resolve) => setTimeout(resolve, duration * 1000));
+    const before = await measure(idle);
+    const rate = Number(args['payment-rate']);
+    const payments = await measure(() =>
+      paymentLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: 'http://127.0.0.1:18181', keys, rate, seconds: duration, amqpUrl, eventsExchange: `${prefix}.events`, processes }),
+    );
+    refundable ??= await paidSessions({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: 'http://127.0.0.1:18181', keys, count: 200 });
+    const refunds = await measure(() => refundLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, sessions: refundable, rate: Number(args['refund-rate']), seconds: duration }));
+    const after = await measure(idle);
+    return { paymentRate: rate, refundRate: Number(args['refund-rate']), calibrationMs: calibration(), idle: before, payments, refunds, idleAfter: after };
   },
   // PARTIAL refunds at a fixed rate over paid sessions, each read back at once (D16: the read must show it).
   'refund-open-rate': async () => {

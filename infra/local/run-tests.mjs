@@ -93,8 +93,25 @@ function ensureKubectl() {
   }
 }
 
+/**
+ * The alert-rule tests (packages/deploy) run promtool, from Debian's prometheus package; only the
+ * tool is wanted, so the server the package may start (port 9090) is stopped again.
+ */
+function ensurePromtool() {
+  if (spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0) return;
+  console.error('tests: installing promtool (Debian package prometheus; promtool is not on PATH)');
+  if (!aptGet(['update', '-qq']) || !aptGet(['install', '-y', '-qq', '--no-install-recommends', 'prometheus'])
+    || spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status !== 0) {
+    console.error('tests: promtool could not be installed; install the prometheus package');
+    process.exit(1);
+  }
+  const [command, ...rest] = process.getuid?.() === 0 ? ['service', 'prometheus', 'stop'] : ['sudo', 'service', 'prometheus', 'stop'];
+  spawnSync(command, rest, { stdio: 'ignore' });
+}
+
 ensureChromium();
 ensureKubectl();
+ensurePromtool();
 const containers = process.env.TESTCONTAINERS !== 'off' && dockerEngineAnswers();
 if (containers) {
   console.error('tests: a Docker engine answers; the tests start their own servers (testcontainers)');

@@ -116,6 +116,11 @@ export class EventConsumer extends QueueConsumer {
     return prepareEventQueue(channel, this.broker, this.options.service, this.options.subscription);
   }
 
+  /** prepareEventQueue declares it beside the queue (topology.ts, durableQueue). */
+  protected override deadLetterQueue(queue: string): string {
+    return `${queue}.dead`;
+  }
+
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
     const envelope = decodeEventOrDeadLetter(this.broker, channel, msg, this.options.log);
     if (!envelope) return;

@@ -38,6 +38,8 @@ export interface SystemOptions {
   env?: Record<string, string>;
   /** Extra environment per service. */
   serviceEnv?: Partial<Record<ServiceProcess, Record<string, string>>>;
+  /** How long each service may take to become ready (20 s by default); seven starting at once on a busy machine take longer. */
+  readyTimeoutMs?: number;
 }
 
 /** The sandbox's answer about one order (ACQUIRER.md); amounts in millimes. */
@@ -263,7 +265,7 @@ export class TestSystem {
     }));
     this.processes.set(name, { child, port, exited });
     // A service started with a broken dependency on purpose answers /healthz but never /readyz.
-    await waitUntilReady(port, exited, name, options.waitReady === false ? '/healthz' : '/readyz');
+    await waitUntilReady(port, exited, name, options.waitReady === false ? '/healthz' : '/readyz', this.options.readyTimeoutMs);
     return port;
   }
 
