@@ -44,6 +44,8 @@ export interface SystemOptions {
    * its own process and port, on the same database and broker prefix.
    */
   replicas?: Partial<Record<ServiceProcess, number>>;
+  /** How long a process may take to become ready (20 s when not given); a shared machine starting many needs more. */
+  readyTimeoutMs?: number;
 }
 
 /** The process names of `count` replicas of `service`: the service's own name, then `<service>-2`... */
@@ -197,7 +199,9 @@ export class TestSystem {
     };
     const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, operator.privateJwk, brokerUrls);
     for (const [service, port] of ports) system.ports.set(service, port);
-    await Promise.all(services.flatMap((service) => replicaNames(service, options.replicas?.[service] ?? 1).map((name) => system.startService(service, name))));
+    await Promise.all(services.map((service) => system.startService(service)));
+    // The further replicas once the first of each is up: a dozen processes compiling at once on two cores start slowly.
+    await Promise.all(services.flatMap((service) => replicaNames(service, options.replicas?.[service] ?? 1).slice(1).map((name) => system.startService(service, name))));
     return system;
   }
 
@@ -306,7 +310,7 @@ export class TestSystem {
     }));
     this.processes.set(name, { child, port, exited });
     // A service started with a broken dependency on purpose answers /healthz but never /readyz.
-    await waitUntilReady(port, exited, name, options.waitReady === false ? '/healthz' : '/readyz');
+    await waitUntilReady(port, exited, name, options.waitReady === false ? '/healthz' : '/readyz', this.options.readyTimeoutMs);
     return port;
   }
 
