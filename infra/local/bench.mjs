@@ -43,6 +43,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     only: { type: 'string' },
     'port-base': { type: 'string', default: '18180' },
+    'replica-warm-up': { type: 'string', default: '10' },
   },
 });
 const runs = Number(args.runs);
@@ -250,6 +251,7 @@ function fromAutocannon(r) {
 
 const createPath = '/api/v1/gateway/sessions/';
 let scenarioRun = 0;
+const replicaWarmUp = Number(args['replica-warm-up']);
 const scenarios = {
   'create-saturated': async () =>
     fromAutocannon(await load({ requests: [{ method: 'POST', path: createPath, setupRequest: createRequest }], url: `http://127.0.0.1:${gatewayPort}` })),
@@ -329,8 +331,8 @@ const scenarios = {
     const row = {};
     for (const count of order) {
       await setSessionReplicas(count);
-      // A few seconds for the new replica to warm up (its code compiled, its pool grown), as the first warm-up did for the others.
-      await load({ requests: [{ method: 'POST', path: createPath, setupRequest: createRequest }], url: `http://127.0.0.1:${gatewayPort}`, duration: 3 });
+      // A freshly started replica compiles its code and grows its pool under load: 10 s of it first (not measured), for both variants alike.
+      await load({ requests: [{ method: 'POST', path: createPath, setupRequest: createRequest }], url: `http://127.0.0.1:${gatewayPort}`, duration: replicaWarmUp });
       const window = cpuWindow(new Map(children.filter(({ child }) => child.exitCode === null).map(({ name, child }) => [child.pid, name.replace(/-2$/, '')])));
       const result = fromAutocannon(await load({ requests: [{ method: 'POST', path: createPath, setupRequest: createRequest }], url: `http://127.0.0.1:${gatewayPort}` }));
       row[count === 1 ? 'one' : 'two'] = { ...result, cpuMsPerCreate: perUnit(window.stop(), result.rps * duration) };
