@@ -3,6 +3,10 @@
 // need are there, clears what dead test runs left behind (databases, broker users),
 // builds, runs mocha.
 //
+// `--chaos` (`npm run test:chaos`, `make test-chaos`) runs only the replica kill
+// test (packages/testkit/test/chaos), which needs neither Chromium nor kubectl;
+// the whole suite runs it too.
+//
 // With a Docker engine the tests start their own PostgreSQL, RabbitMQ and Redis
 // (testcontainers); without one they use the local servers named by
 // DATABASE_ADMIN_URL, AMQP_URL and REDIS_URL, started (or installed) here the
@@ -109,9 +113,12 @@ function ensurePromtool() {
   spawnSync(command, rest, { stdio: 'ignore' });
 }
 
-ensureChromium();
-ensureKubectl();
-ensurePromtool();
+const chaosOnly = process.argv.includes('--chaos');
+if (!chaosOnly) {
+  ensureChromium();
+  ensureKubectl();
+  ensurePromtool();
+}
 const containers = process.env.TESTCONTAINERS !== 'off' && dockerEngineAnswers();
 if (containers) {
   console.error('tests: a Docker engine answers; the tests start their own servers (testcontainers)');
@@ -123,4 +130,4 @@ if (containers) {
   run('rabbitmqctl', ['-q', 'set_policy', '--apply-to', 'queues', 'test-queues-expire', '^t_', '{"expires":600000}'], { allowFailure: true });
 }
 run('npm', ['run', 'build']);
-run('npx', ['mocha', ...process.argv.slice(2)]);
+run('npx', chaosOnly ? ['mocha', '--no-config', '--timeout', '30000', '--exit', 'packages/testkit/dist/test/chaos/*.test.js'] : ['mocha', ...process.argv.slice(2)]);

@@ -38,8 +38,19 @@ export interface SystemOptions {
   env?: Record<string, string>;
   /** Extra environment per service. */
   serviceEnv?: Partial<Record<ServiceProcess, Record<string, string>>>;
-  /** How long each service may take to become ready (20 s by default); seven starting at once on a busy machine take longer. */
+  /**
+   * How many processes of a service to run (1 when not given): the first is
+   * named after the service, the others `<service>-2`, `<service>-3`..., each
+   * its own process and port, on the same database and broker prefix.
+   */
+  replicas?: Partial<Record<ServiceProcess, number>>;
+  /** How long a process may take to become ready (20 s when not given); a shared machine starting many needs more. */
   readyTimeoutMs?: number;
+}
+
+/** The process names of `count` replicas of `service`: the service's own name, then `<service>-2`... */
+export function replicaNames(service: ServiceProcess, count: number): string[] {
+  return Array.from({ length: Math.max(1, count) }, (_, i) => (i === 0 ? service : `${service}-${i + 1}`));
 }
 
 /** The sandbox's answer about one order (ACQUIRER.md); amounts in millimes. */
@@ -113,6 +124,8 @@ process.on('exit', () => {
 export class TestSystem {
   readonly processes = new Map<string, { child: ChildProcess; port: number; exited: Promise<number | null> }>();
   readonly ports = new Map<ServiceProcess, number>();
+  /** How each process name was last started (its service, port and extra environment), so it can be started again alike. */
+  private readonly launches = new Map<string, { service: ServiceProcess; port: number; extraEnv: Record<string, string>; waitReady: boolean }>();
   private broker: Broker | undefined;
   private rpc: RpcClient | undefined;
   private merchantCount = 0;
@@ -187,7 +200,34 @@ export class TestSystem {
     const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, operator.privateJwk, brokerUrls);
     for (const [service, port] of ports) system.ports.set(service, port);
     await Promise.all(services.map((service) => system.startService(service)));
+    // The further replicas once the first of each is up: a dozen processes compiling at once on two cores start slowly.
+    await Promise.all(services.flatMap((service) => replicaNames(service, options.replicas?.[service] ?? 1).slice(1).map((name) => system.startService(service, name))));
     return system;
+  }
+
+  /** The names of the running processes of `service` (its replicas), first one first. */
+  replicasOf(service: ServiceProcess): string[] {
+    return [...this.processes.keys()].filter((name) => this.launches.get(name)?.service === service);
+  }
+
+  /** The port of process `name` (a replica's own, say `session-2`). */
+  portOf(name: string): number {
+    const port = this.processes.get(name)?.port ?? this.launches.get(name)?.port;
+    if (port === undefined) throw new Error(`no process ${name} in this system`);
+    return port;
+  }
+
+  /** Kills process `name` at once (SIGKILL: no graceful stop, nothing flushed) and waits until it is gone. */
+  async killService(name: string): Promise<void> {
+    await this.stopService(name, 'SIGKILL');
+  }
+
+  /** Starts process `name` again, as it was last started: same service, port and extra environment. */
+  async restartService(name: string): Promise<number> {
+    const launch = this.launches.get(name);
+    if (!launch) throw new Error(`no process ${name} was started in this system`);
+    if (this.processes.has(name)) throw new Error(`${name} is still running`);
+    return this.startService(launch.service, name, launch.extraEnv, { waitReady: launch.waitReady, port: launch.port });
   }
 
   /** The sandbox acquirer of this system, and the terminal it knows test mode by. */
@@ -241,10 +281,15 @@ export class TestSystem {
     return new ApiClient(this.apiUrl, key);
   }
 
-  /** Starts (or restarts) one service as a child process and waits for /readyz (or only /healthz). */
-  async startService(service: ServiceProcess, name: string = service, extraEnv: Record<string, string> = {}, options: { waitReady?: boolean } = {}): Promise<number> {
-    const port = name === service && this.ports.has(service) ? (this.ports.get(service) ?? 0) : await freePort();
+  /**
+   * Starts (or restarts) one service as a child process and waits for /readyz
+   * (or only /healthz). A process named after its service keeps the service's
+   * port; another name gets a free port, or `options.port`.
+   */
+  async startService(service: ServiceProcess, name: string = service, extraEnv: Record<string, string> = {}, options: { waitReady?: boolean; port?: number } = {}): Promise<number> {
+    const port = name === service && this.ports.has(service) ? (this.ports.get(service) ?? 0) : (options.port ?? (await freePort()));
     if (name === service) this.ports.set(service, port);
+    this.launches.set(name, { service, port, extraEnv, waitReady: options.waitReady !== false });
     const env = {
       ...process.env,
       ...this.env,
