@@ -1,5 +1,5 @@
 # Thin wrappers of the npm scripts named in README.md.
-.PHONY: install up test bench lint build
+.PHONY: install up test test-chaos bench lint build
 
 install:
 	npm ci
@@ -12,6 +12,10 @@ up: install
 
 test: install
 	npm test
+
+# Only the replica kill test (issue 17); `make test` runs it too.
+test-chaos: install
+	npm run test:chaos
 
 bench: install
 	npm run bench

@@ -10,6 +10,11 @@
 //   npm run bench -- --runs 5 --duration 20
 //   npm run bench -- --only refund-open-rate,create-open-rate --refund-rate 50
 //   npm run bench -- --profile         also CPU-profile the gateway and the session service
+//   npm run bench -- --only resources --runs 1   memory and CPU of each service, idle then under payments (k8s/ sizes)
+//   npm run bench -- --only create-session-replicas   saturated creates with one and with two
+//                                      session replicas (the second on port 18187), interleaved
+//   npm run bench -- --port-base 18280 ports 18280-18287, database gateway_bench_18280 and broker
+//                                      prefix bench18280: beside another benchmark running on the defaults
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +23,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { openLoad, quantile } from './open-load.mjs';
+import { cpuWindow, perUnit, rssWindow } from './process-cpu.mjs';
 import { paymentLoad } from './payment-load.mjs';
 import { paidSessions, refundLoad } from './refund-load.mjs';
 import { webhookBench } from './webhook-load.mjs';
@@ -37,15 +43,20 @@ const { values: args } = parseArgs({
     'webhook-backlog': { type: 'string', default: '20000' },
     profile: { type: 'boolean', default: false },
     only: { type: 'string' },
+    'port-base': { type: 'string', default: '18180' },
+    'replica-warm-up': { type: 'string', default: '10' },
   },
 });
 const runs = Number(args.runs);
 const duration = Number(args.duration);
 const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const database = 'gateway_bench';
-const prefix = 'bench';
-const gatewayPort = 18180;
+const portBase = Number(args['port-base']);
+/** The port of process `offset` (gateway 0, checkout 1, session 2, adapter 3, refund 4, dispatcher 5, sandbox 6, second session 7). */
+const portAt = (offset) => portBase + offset;
+const database = portBase === 18180 ? 'gateway_bench' : `gateway_bench_${portBase}`;
+const prefix = portBase === 18180 ? 'bench' : `bench${portBase}`;
+const gatewayPort = portAt(0);
 const local = path.join(root, '.local', 'bench');
 const profileDir = path.join(local, 'profiles');
 rmSync(local, { recursive: true, force: true });
@@ -73,12 +84,12 @@ dbUrl.pathname = `/${database}`;
 const urlFor = (service) => serviceDatabaseUrl(dbUrl.toString(), service);
 
 const services = [
-  { name: 'epg-sandbox', port: 18186, profiled: true, schema: false },
-  { name: 'session', port: 18182, profiled: true, schema: true },
-  { name: 'acquirer-adapter', port: 18183, profiled: true, schema: true },
-  { name: 'webhook-dispatcher', port: 18185, profiled: false, schema: true },
-  { name: 'refund', port: 18184, profiled: false, schema: true },
-  { name: 'checkout', port: 18181, profiled: true, schema: false },
+  { name: 'epg-sandbox', port: portAt(6), profiled: true, schema: false },
+  { name: 'session', port: portAt(2), profiled: true, schema: true },
+  { name: 'acquirer-adapter', port: portAt(3), profiled: true, schema: true },
+  { name: 'webhook-dispatcher', port: portAt(5), profiled: false, schema: true },
+  { name: 'refund', port: portAt(4), profiled: false, schema: true },
+  { name: 'checkout', port: portAt(1), profiled: true, schema: false },
   { name: 'api-gateway', port: gatewayPort, profiled: true, schema: true },
 ];
 for (const { name } of services.filter((service) => service.schema)) {
@@ -98,21 +109,22 @@ const secretsKek = randomBytes(32).toString('base64');
 const ownEnv = {
   session: { LINK_SIGNING_KEY: jwk(links.privateKey) },
   checkout: { LINK_VERIFY_KEY: jwk(links.publicKey), CARD_ENCRYPTION_KEY: jwk(cards.publicKey) },
-  'acquirer-adapter': { CARD_DECRYPTION_KEY: jwk(cards.privateKey), ACQUIRER_TEST_URL: 'http://127.0.0.1:18186/payment/rest/', SECRETS_KEK: secretsKek },
-  'epg-sandbox': { SANDBOX_PUBLIC_URL: 'http://127.0.0.1:18186' },
-  'api-gateway': { CHECKOUT_UPSTREAM_URL: 'http://127.0.0.1:18181', SECRETS_KEK: secretsKek },
+  'acquirer-adapter': { CARD_DECRYPTION_KEY: jwk(cards.privateKey), ACQUIRER_TEST_URL: `http://127.0.0.1:${portAt(6)}/payment/rest/`, SECRETS_KEK: secretsKek },
+  'epg-sandbox': { SANDBOX_PUBLIC_URL: `http://127.0.0.1:${portAt(6)}` },
+  'api-gateway': { CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${portAt(1)}`, SECRETS_KEK: secretsKek },
   // The benchmark's receivers listen on loopback.
   'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true', SECRETS_KEK: secretsKek },
 };
 const children = [];
-for (const { name, port, profiled, schema } of services) {
+/** Starts process `name` of `service` (a replica has a name of its own, `session-2`) on `port`. */
+function startProcess({ name, service = name, port, profiled, schema }) {
   const nodeArgs = args.profile && profiled ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'services', name, 'dist', 'src', 'main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'services', service, 'dist', 'src', 'main.js')], {
     env: {
       ...process.env,
-      ...ownEnv[name],
+      ...ownEnv[service],
       PORT: String(port),
-      ...(schema ? { DATABASE_URL: urlFor(name) } : {}),
+      ...(schema ? { DATABASE_URL: urlFor(service) } : {}),
       AMQP_URL: amqpUrl,
       BROKER_PREFIX: prefix,
       RATE_LIMIT_KEY_PREFIX: prefix,
@@ -122,11 +134,13 @@ for (const { name, port, profiled, schema } of services) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const out = createWriteStream(path.join(local, `${name}.log`));
+  const out = createWriteStream(path.join(local, `${name}.log`), { flags: 'a' });
   child.stdout.pipe(out);
   child.stderr.pipe(out);
   children.push({ name, child });
+  return child;
 }
+for (const service of services) startProcess(service);
 
 async function stopAll() {
   await Promise.all(
@@ -135,7 +149,7 @@ async function stopAll() {
 }
 process.on('SIGINT', () => stopAll().then(() => process.exit(130)));
 
-for (const { name, port } of services) {
+async function ready({ name, port }) {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
@@ -145,6 +159,23 @@ for (const { name, port } of services) {
     }
     if (Date.now() > deadline) throw new Error(`${name} did not start; see ${local}/${name}.log`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+for (const service of services) await ready(service);
+
+/** The second session replica of create-session-replicas: its own process on port 18187 (port base + 7), the same database and queues. */
+const sessionReplica = { name: 'session-2', service: 'session', port: portAt(7), profiled: false, schema: true };
+async function setSessionReplicas(count) {
+  const running = children.find(({ name, child }) => name === sessionReplica.name && child.exitCode === null);
+  if (count === 2 && !running) {
+    startProcess(sessionReplica);
+    await ready(sessionReplica);
+  } else if (count === 1 && running) {
+    // A graceful stop: its commands in flight are answered, the rest go back to the queue for the first replica.
+    await new Promise((resolve) => {
+      running.child.once('exit', resolve);
+      running.child.kill('SIGTERM');
+    });
   }
 }
 
@@ -163,7 +194,7 @@ for (let i = 0; i < Number(args.merchants); i += 1) {
   merchantIds.push(body.merchant_id);
 }
 // Webhook scenarios give the merchants endpoints (and so every later payment a webhook): set up only when asked for.
-const webhooks = !args.only || args.only.includes('webhook-')
+const webhooks = !args.only || args.only.includes('webhook-') || args.only.includes('resources')
   ? await webhookBench({ rpc, merchants: merchantIds, dbUrl: dbUrl.toString(), amqpUrl, prefix })
   : undefined;
 await broker.stop();
@@ -220,6 +251,8 @@ function fromAutocannon(r) {
 }
 
 const createPath = '/api/v1/gateway/sessions/';
+let scenarioRun = 0;
+const replicaWarmUp = Number(args['replica-warm-up']);
 const scenarios = {
   'create-saturated': async () =>
     fromAutocannon(await load({ requests: [{ method: 'POST', path: createPath, setupRequest: createRequest }], url: `http://127.0.0.1:${gatewayPort}` })),
@@ -257,7 +290,7 @@ const scenarios = {
     const payments = (rate, seconds, bySecond = false) =>
       paymentLoad({
         baseUrl: `http://127.0.0.1:${gatewayPort}`,
-        checkoutUrl: 'http://127.0.0.1:18181',
+        checkoutUrl: `http://127.0.0.1:${portAt(1)}`,
         keys,
         rate,
         seconds,
@@ -276,9 +309,39 @@ const scenarios = {
     const calibrationMs = calibration();
     return { ...(await payments(rate, duration)), calibrationMs };
   },
+  // What each service costs, for the requests and limits in k8s/: resident memory (peak and last)
+  // and CPU (cores, averaged over the window) idle for --duration s, then under whole payments at
+  // --payment-rate for --duration s (every merchant has a webhook endpoint, so each payment is also
+  // a delivery), PARTIAL refunds at --refund-rate for --duration s, and idle again afterwards.
+  'resources': async () => {
+    const processes = new Map(children.map(({ name, child }) => [child.pid, name]));
+    const measure = async (work) => {
+      const cpu = cpuWindow(processes);
+      const rss = rssWindow(processes);
+      const started = performance.now();
+      const result = await work();
+      const seconds = (performance.now() - started) / 1000;
+      const spent = cpu.stop();
+      const memory = rss.stop();
+      const byService = Object.fromEntries(
+        services.map(({ name }) => [name, { ...memory.get(name), cpuMillicores: Math.round(((spent.get(name) ?? 0) / seconds) * 1000) }]),
+      );
+      return { seconds: Math.round(seconds * 10) / 10, byService, ...(result ? { load: result } : {}) };
+    };
+    const idle = () => new Promise((resolve) => setTimeout(resolve, duration * 1000));
+    const before = await measure(idle);
+    const rate = Number(args['payment-rate']);
+    const payments = await measure(() =>
+      paymentLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${portAt(1)}`, keys, rate, seconds: duration, amqpUrl, eventsExchange: `${prefix}.events`, processes }),
+    );
+    refundable ??= await paidSessions({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${portAt(1)}`, keys, count: 200 });
+    const refunds = await measure(() => refundLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, sessions: refundable, rate: Number(args['refund-rate']), seconds: duration }));
+    const after = await measure(idle);
+    return { paymentRate: rate, refundRate: Number(args['refund-rate']), calibrationMs: calibration(), idle: before, payments, refunds, idleAfter: after };
+  },
   // PARTIAL refunds at a fixed rate over paid sessions, each read back at once (D16: the read must show it).
   'refund-open-rate': async () => {
-    refundable ??= await paidSessions({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: 'http://127.0.0.1:18181', keys, count: 200 });
+    refundable ??= await paidSessions({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${portAt(1)}`, keys, count: 200 });
     return refundLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, sessions: refundable, rate: Number(args['refund-rate']), seconds: duration });
   },
   // One dispatcher: deliveries/s from a backlog to a receiver that verifies every signature (target 1,000/s).
@@ -287,6 +350,27 @@ const scenarios = {
   'webhook-saturated-fanout3': async () => webhooks.saturated(Number(args['webhook-backlog']), { fanOut: true }),
   // Commit-to-arrival latency at a fixed rate (target: 500 events/s, p99 under 100 ms).
   'webhook-open-rate': async () => webhooks.openRate(Number(args['webhook-rate']), duration),
+  /**
+   * Saturated creates with one and with two session replicas, one run of each
+   * (their order alternating from run to run, so drift on a shared machine
+   * falls on both): requests/s, latency, and CPU per create by process over
+   * the run, the session replicas summed.
+   */
+  'create-session-replicas': async () => {
+    scenarioRun += 1;
+    const order = scenarioRun % 2 === 1 ? [1, 2] : [2, 1];
+    const row = {};
+    for (const count of order) {
+      await setSessionReplicas(count);
+      // A freshly started replica compiles its code and grows its pool under load: 10 s of it first (not measured), for both variants alike.
+      await load({ requests: [{ method: 'POST', path: createPath, setupRequest: createRequest }], url: `http://127.0.0.1:${gatewayPort}`, duration: replicaWarmUp });
+      const window = cpuWindow(new Map(children.filter(({ child }) => child.exitCode === null).map(({ name, child }) => [child.pid, name.replace(/-2$/, '')])));
+      const result = fromAutocannon(await load({ requests: [{ method: 'POST', path: createPath, setupRequest: createRequest }], url: `http://127.0.0.1:${gatewayPort}` }));
+      row[count === 1 ? 'one' : 'two'] = { ...result, cpuMsPerCreate: perUnit(window.stop(), result.rps * duration) };
+    }
+    await setSessionReplicas(1);
+    return { ...row, calibrationMs: calibration() };
+  },
   'get-saturated': async () =>
     fromAutocannon(
       await load({
@@ -329,7 +413,23 @@ const spread = (rows, key) => {
 const summary = {
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
   settings: { runs, duration, connections: Number(args.connections), merchants: keys.length, fixedRate: Number(args.rate) },
-  scenarios: Object.fromEntries(Object.entries(results).map(([name, rows]) => [name, { rps: spread(rows, 'rps'), p50: spread(rows, 'p50'), p99: spread(rows, 'p99'), runs: rows }])),
+  scenarios: Object.fromEntries(
+    Object.entries(results).map(([name, rows]) => [
+      name,
+      // A paired scenario (create-session-replicas) has a row per variant in each run.
+      rows[0]?.one
+        ? {
+            ...Object.fromEntries(
+              ['one', 'two'].map((variant) => {
+                const variantRows = rows.map((r) => ({ ...r[variant], sessionCpuMs: r[variant].cpuMsPerCreate.session, totalCpuMs: r[variant].cpuMsPerCreate.total }));
+                return [variant, { rps: spread(variantRows, 'rps'), p50: spread(variantRows, 'p50'), p99: spread(variantRows, 'p99'), sessionCpuMsPerCreate: spread(variantRows, 'sessionCpuMs'), totalCpuMsPerCreate: spread(variantRows, 'totalCpuMs') }];
+              }),
+            ),
+            runs: rows,
+          }
+        : { rps: spread(rows, 'rps'), p50: spread(rows, 'p50'), p99: spread(rows, 'p99'), runs: rows },
+    ]),
+  ),
 };
 writeFileSync(path.join(local, 'results.json'), JSON.stringify(summary, null, 2));
 console.log(JSON.stringify(summary, null, 2));

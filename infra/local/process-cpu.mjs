@@ -66,3 +66,42 @@ export function perUnit(spent, units) {
   const ms = (seconds) => Math.round(((seconds * 1000) / units) * 100) / 100;
   return { ...Object.fromEntries(rows.map(([name, seconds]) => [name, ms(seconds)])), total: ms(rows.reduce((sum, [, s]) => sum + s, 0)) };
 }
+
+/** Resident set size of `pid` in KiB (VmRSS), or undefined once it is gone. */
+function rssKiB(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'latin1');
+    return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Samples the resident memory of the processes `named` maps (pid → name)
+ * every `everyMs` while a window runs; `stop()` returns, by name, the
+ * largest and the last reading in MiB. Requests and limits in k8s/ are
+ * sized from these figures.
+ */
+export function rssWindow(named, everyMs = 500) {
+  const peak = new Map();
+  const last = new Map();
+  const sample = () => {
+    for (const [pid, name] of named) {
+      const kib = rssKiB(pid);
+      if (kib === undefined) continue;
+      last.set(name, kib);
+      peak.set(name, Math.max(peak.get(name) ?? 0, kib));
+    }
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      const mib = (kib) => Math.round((kib / 1024) * 10) / 10;
+      return new Map([...peak].map(([name, kib]) => [name, { peakMiB: mib(kib), lastMiB: mib(last.get(name)) }]));
+    },
+  };
+}

@@ -3,6 +3,10 @@
 // need are there, clears what dead test runs left behind (databases, broker users),
 // builds, runs mocha.
 //
+// `--chaos` (`npm run test:chaos`, `make test-chaos`) runs only the replica kill
+// test (packages/testkit/test/chaos), which needs neither Chromium nor kubectl;
+// the whole suite runs it too.
+//
 // With a Docker engine the tests start their own PostgreSQL, RabbitMQ and Redis
 // (testcontainers); without one they use the local servers named by
 // DATABASE_ADMIN_URL, AMQP_URL and REDIS_URL, started (or installed) here the
@@ -93,8 +97,28 @@ function ensureKubectl() {
   }
 }
 
-ensureChromium();
-ensureKubectl();
+/**
+ * The alert-rule tests (packages/deploy) run promtool, from Debian's prometheus package; only the
+ * tool is wanted, so the server the package may start (port 9090) is stopped again.
+ */
+function ensurePromtool() {
+  if (spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0) return;
+  console.error('tests: installing promtool (Debian package prometheus; promtool is not on PATH)');
+  if (!aptGet(['update', '-qq']) || !aptGet(['install', '-y', '-qq', '--no-install-recommends', 'prometheus'])
+    || spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status !== 0) {
+    console.error('tests: promtool could not be installed; install the prometheus package');
+    process.exit(1);
+  }
+  const [command, ...rest] = process.getuid?.() === 0 ? ['service', 'prometheus', 'stop'] : ['sudo', 'service', 'prometheus', 'stop'];
+  spawnSync(command, rest, { stdio: 'ignore' });
+}
+
+const chaosOnly = process.argv.includes('--chaos');
+if (!chaosOnly) {
+  ensureChromium();
+  ensureKubectl();
+  ensurePromtool();
+}
 const containers = process.env.TESTCONTAINERS !== 'off' && dockerEngineAnswers();
 if (containers) {
   console.error('tests: a Docker engine answers; the tests start their own servers (testcontainers)');
@@ -106,4 +130,4 @@ if (containers) {
   run('rabbitmqctl', ['-q', 'set_policy', '--apply-to', 'queues', 'test-queues-expire', '^t_', '{"expires":600000}'], { allowFailure: true });
 }
 run('npm', ['run', 'build']);
-run('npx', ['mocha', ...process.argv.slice(2)]);
+run('npx', chaosOnly ? ['mocha', '--no-config', '--timeout', '30000', '--exit', 'packages/testkit/dist/test/chaos/*.test.js'] : ['mocha', ...process.argv.slice(2)]);

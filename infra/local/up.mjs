@@ -3,7 +3,10 @@
 //   1. PostgreSQL, RabbitMQ and Redis: started (or installed) when not running;
 //   2. the build; the database `gateway` with a schema and a role per service,
 //      and every service's migrations; the RabbitMQ definitions;
-//   3. every service as a child process (logs in .local/logs/<service>.log);
+//   3. every service as a child process (logs in .local/logs/<service>.log); with
+//      REPLICAS=2 (`make up REPLICAS=2`), two of each stateful worker (session,
+//      checkout, acquirer-adapter, refund, webhook-dispatcher), the second one
+//      on its service's port + 10 (8091-8095), logging to <service>-2.log;
 //   4. a demo merchant, seeded once and kept in .local/demo-merchant.json, whose
 //      keys are printed with the URLs, with gateway-admin signing as the local
 //      operator (its key made once, .local/operator-key.jwk).
@@ -24,16 +27,27 @@ const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.
 const database = process.env.DATABASE_NAME ?? 'gateway';
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? 'http://localhost:8080';
 
-/** Every service: where it listens, and whether it owns a schema. */
+/** Every service: where it listens, whether it owns a schema, and whether REPLICAS runs more than one of it. */
 const SERVICES = [
   { name: 'epg-sandbox', port: 8086, schema: false },
-  { name: 'session', port: 8082, schema: true },
-  { name: 'acquirer-adapter', port: 8083, schema: true },
-  { name: 'webhook-dispatcher', port: 8085, schema: true },
-  { name: 'refund', port: 8084, schema: true },
-  { name: 'checkout', port: 8081, schema: false },
+  { name: 'session', port: 8082, schema: true, replicated: true },
+  { name: 'acquirer-adapter', port: 8083, schema: true, replicated: true },
+  { name: 'webhook-dispatcher', port: 8085, schema: true, replicated: true },
+  { name: 'refund', port: 8084, schema: true, replicated: true },
+  { name: 'checkout', port: 8081, schema: false, replicated: true },
   { name: 'api-gateway', port: Number(new URL(publicBaseUrl).port || 8080), schema: true },
 ];
+
+/** Processes per stateful worker (REPLICAS, default 1); replica n listens on the service's port + 10 × (n - 1). */
+const replicas = Number(process.env.REPLICAS ?? '1');
+if (!Number.isInteger(replicas) || replicas < 1 || replicas > 9) {
+  console.error(`REPLICAS must be a whole number from 1 to 9, not ${process.env.REPLICAS}`);
+  process.exit(2);
+}
+/** The processes to start: each service once, the replicated ones `replicas` times (`session`, `session-2`...). */
+const PROCESSES = SERVICES.flatMap((service) =>
+  Array.from({ length: service.replicated ? replicas : 1 }, (_, i) => ({ ...service, service: service.name, name: i === 0 ? service.name : `${service.name}-${i + 1}`, port: service.port + 10 * i })),
+);
 
 function step(message) {
   console.log(`\u25b8 ${message}`);
@@ -149,11 +163,11 @@ const ownEnv = {
 
 step('services');
 const children = [];
-for (const { name, port, schema } of SERVICES) {
+for (const { name, service, port, schema } of PROCESSES) {
   const log = createWriteStream(path.join(local, 'logs', `${name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'main.js')], {
+  const child = spawn(process.execPath, [path.join(root, 'services', service, 'dist', 'src', 'main.js')], {
     cwd: root,
-    env: { ...sharedEnv, ...ownEnv[name], ...(BROKER_PRINCIPALS.includes(name) && { AMQP_URL: amqpUrlOf(name) }), PORT: String(port), ...(schema ? { DATABASE_URL: urlFor(name) } : {}) },
+    env: { ...sharedEnv, ...ownEnv[service], ...(BROKER_PRINCIPALS.includes(service) && { AMQP_URL: amqpUrlOf(service) }), PORT: String(port), ...(schema ? { DATABASE_URL: urlFor(service) } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log);
@@ -218,7 +232,8 @@ The gateway is running.
   OpenAPI        ${publicBaseUrl}/api/v1/openapi.json
   Checkout       ${publicBaseUrl}/checkout/<token>  (the checkout_url of a session)
   Sandbox        http://localhost:8086  (test-mode acquirer and its 3-D Secure page)
-  Logs           .local/logs/<service>.log
+  Logs           .local/logs/<service>.log${replicas > 1 ? `
+  Replicas       ${replicas} of session, checkout, acquirer-adapter, refund, webhook-dispatcher (replica n on its port + 10 × (n - 1); logs <service>-n.log)` : ''}
 
 Demo merchant ${demo.merchant_id}
   test secret key       ${demo.test_secret_key}

@@ -476,6 +476,72 @@ export type CommandType = keyof typeof commands;
 export type CommandRequest<C extends CommandType> = Static<(typeof commands)[C]['request']>;
 export type CommandReply<C extends CommandType> = Static<(typeof commands)[C]['reply']>;
 
+/** Who connects to the broker: each service, and the operators' CLI (gateway-admin). */
+export type Principal = ServiceName | 'gateway-admin';
+
+const OPERATOR: readonly Principal[] = ['gateway-admin'];
+
+/**
+ * Who may send each command (D17). Every publisher stamps its messages with its
+ * broker user (AMQP user_id, which RabbitMQ checks against the connection's
+ * login), and a service's command server refuses a command from any other: a
+ * broker user can put any message on any queue through the default exchange,
+ * so the queue's permissions alone would let the CLI's credentials send an API
+ * command with a forged merchant context. Operator commands come from the CLI
+ * and are signed besides.
+ */
+export const commandSenders = {
+  'session.create': ['api-gateway'],
+  'session.get': ['api-gateway', 'refund', 'webhook-dispatcher'],
+  'session.list': ['api-gateway'],
+  'session.cancel': ['api-gateway'],
+  'session.issue_checkout': ['api-gateway'],
+  'webhook.list_session': ['api-gateway'],
+  'webhook.list': ['api-gateway'],
+  'webhook_endpoint.create': ['api-gateway'],
+  'webhook_endpoint.list': ['api-gateway'],
+  'webhook_endpoint.get': ['api-gateway'],
+  'webhook_endpoint.update': ['api-gateway'],
+  'webhook_endpoint.delete': ['api-gateway'],
+  'webhook_endpoint.roll_secret': ['api-gateway'],
+  'webhook_endpoint.replay': ['api-gateway'],
+  'checkout.view': ['checkout'],
+  'checkout.cancel': ['checkout'],
+  'attempt.pay': ['checkout'],
+  'attempt.finish_3ds': ['checkout'],
+  'payment.authorize': ['session'],
+  'payment.finish_3ds': ['session'],
+  'payment.check': ['session'],
+  'terminal.check': ['session'],
+  'refund.create': ['api-gateway'],
+  'refund.get': ['api-gateway'],
+  'refund.list_session': ['api-gateway'],
+  'session.record_refund': ['refund'],
+  'payment.refund': ['refund'],
+  'terminal.set': OPERATOR,
+  'fees.set': OPERATOR,
+  'refund.list_manual': OPERATOR,
+  'refund.resolve': OPERATOR,
+  'merchant.create': OPERATOR,
+  'merchant.approve_kyb': OPERATOR,
+  'merchant.suspend': OPERATOR,
+  'merchant.reactivate': OPERATOR,
+  'api_key.create': OPERATOR,
+  'api_key.revoke': OPERATOR,
+  'limits.set': OPERATOR,
+  'rate.set': OPERATOR,
+  'rate.remove': OPERATOR,
+  'webhook_endpoint.provision': OPERATOR,
+  'webhook_endpoint.set_url': OPERATOR,
+  'webhook_endpoint.rotate_secret': OPERATOR,
+  'webhook.resend': OPERATOR,
+  'api_key.reveal': OPERATOR,
+  'api_gateway.secrets.rewrap': OPERATOR,
+  'acquirer.secrets.rewrap': OPERATOR,
+  'webhooks.secrets.rewrap': OPERATOR,
+  'audit.list': OPERATOR,
+} as const satisfies Record<CommandType, readonly Principal[]>;
+
 /** True for the commands only an operator may send: signed, checked and audited (D17). */
 export function isOperatorCommand(type: CommandType): boolean {
   return (commands[type] as CommandContract).operator === true;
@@ -560,6 +626,29 @@ export const events = {
 
 export type EventType = keyof typeof events;
 export type EventData<E extends EventType> = Static<(typeof events)[E]>;
+
+/**
+ * Which services publish each event (through their outbox). Only they may
+ * publish it on the events exchange (topic permissions), and consumers refuse
+ * one that another broker user put on their queue through the default exchange.
+ */
+export const eventPublishers = {
+  'session.created': ['session'],
+  'session.canceled': ['session'],
+  'session.succeeded': ['session'],
+  'session.failed': ['session'],
+  'session.expired': ['session'],
+  'checkout.session.expired': ['session'],
+  'refund.created': ['refund'],
+  'refund.updated': ['refund'],
+  'payment.approved': ['acquirer-adapter'],
+  'payment.declined': ['acquirer-adapter'],
+  'merchant.created': ['api-gateway'],
+  'merchant.updated': ['api-gateway'],
+  'api_key.revoked': ['api-gateway'],
+  // Every service that runs operator commands records them.
+  'audit.recorded': ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher'],
+} as const satisfies Record<EventType, readonly ServiceName[]>;
 
 /** The events merchants receive as webhooks (INTERFACE 6.1, D10, D11); session.created is internal. */
 export const WEBHOOK_EVENTS = [

@@ -61,16 +61,19 @@ type ModelClass = new (data: unknown) => Validatable;
 
 /**
  * Validates `object` against the schema of its apiVersion and kind with the
- * kubernetes-models class of that kind; throws when the object is invalid, and
+ * kubernetes-models class of that kind (@kubernetes-models/prometheus-operator
+ * for monitoring.coreos.com); throws when the object is invalid, and
  * when no class exists for it (an unknown kind is a failure, never a skip).
  */
 export async function validateObject(object: K8sObject): Promise<void> {
   if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') {
     throw new Error(`an object without apiVersion/kind: ${JSON.stringify(object).slice(0, 200)}`);
   }
+  // The Prometheus Operator's kinds (ServiceMonitor, PrometheusRule) have their schemas in a package of their own.
+  const schemas = object.apiVersion.startsWith('monitoring.coreos.com/') ? '@kubernetes-models/prometheus-operator' : 'kubernetes-models';
   let module: Record<string, unknown>;
   try {
-    module = (await import(`kubernetes-models/${object.apiVersion}`)) as Record<string, unknown>;
+    module = (await import(`${schemas}/${object.apiVersion}`)) as Record<string, unknown>;
   } catch {
     throw new Error(`no schema for apiVersion ${object.apiVersion} (${object.kind} ${object.metadata?.name})`);
   }

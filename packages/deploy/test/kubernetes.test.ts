@@ -1,9 +1,40 @@
 import assert from 'node:assert/strict';
-import { byKind, PUBLIC_SERVICES, readRepoFile, renderKustomization, SERVICES, validateObject, type K8sObject } from '../src/index.js';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { byKind, PUBLIC_SERVICES, readRepoFile, renderKustomization, repoRoot, SERVICES, validateObject, type K8sObject } from '../src/index.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests are read as plain JSON */
 
 const OVERLAYS = ['k8s/overlays/test', 'k8s/overlays/production'];
+
+/**
+ * The services whose autoscaler also follows queue depth, and which of their
+ * queues: those whose handlers wait on others (the acquirer, the session
+ * service) more than they compute, so CPU stays low while work piles up.
+ */
+const QUEUE_SCALED: Record<string, string[]> = {
+  session: ['events', 'commands'],
+  'acquirer-adapter': ['commands'],
+  refund: ['commands'],
+  'webhook-dispatcher': ['events'],
+};
+
+/** A Kubernetes quantity (`250m`, `1`, `128Mi`, `1Gi`) as a number of base units. */
+function quantity(value: string | number): number {
+  const match = /^([0-9.]+)(m|Ki|Mi|Gi|k|M|G)?$/.exec(String(value));
+  assert.ok(match, `not a quantity: ${value}`);
+  const factor: Record<string, number> = { m: 1e-3, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, k: 1e3, M: 1e6, G: 1e9 };
+  return Number(match[1]) * (match[2] ? (factor[match[2]] ?? NaN) : 1);
+}
+
+/** A NetworkPolicy peer that is the Prometheus pods of the monitoring namespace (components/monitoring). */
+function isPrometheusPeer(peer: any): boolean {
+  return (
+    peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring' &&
+    peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'prometheus' &&
+    !peer.ipBlock
+  );
+}
 
 for (const overlay of OVERLAYS) {
   describe(`kustomize overlay ${overlay}`, () => {
@@ -82,6 +113,8 @@ for (const overlay of OVERLAYS) {
       const openTo = new Set<string>();
       for (const policy of policies) {
         for (const rule of policy.spec.ingress ?? []) {
+          // Prometheus scraping /metrics (components/monitoring) is checked with the monitoring objects.
+          if (rule.from?.length > 0 && rule.from.every(isPrometheusPeer)) continue;
           // From outside: no `from` (anywhere), or a peer that is not a pod of this namespace.
           const fromOutside = !rule.from || rule.from.length === 0 || rule.from.some((peer: any) => peer.ipBlock || peer.namespaceSelector);
           if (!fromOutside) continue;
@@ -92,6 +125,54 @@ for (const overlay of OVERLAYS) {
         }
       }
       assert.deepEqual([...openTo].sort(), [...PUBLIC_SERVICES].sort());
+    });
+
+    it('When a service is deployed, then one autoscaler (autoscaling/v2) and one PodDisruptionBudget cover each Deployment, and the budget lets a pod be evicted at the lowest replica count', () => {
+      const autoscalers = [...byKind(objects, 'HorizontalPodAutoscaler').values()] as any[];
+      const budgets = [...byKind(objects, 'PodDisruptionBudget').values()] as any[];
+      const servers = [...byKind(objects, 'Deployment').values()].filter((d) => d.metadata.labels?.['app.kubernetes.io/component'] === 'server') as any[];
+      assert.deepEqual(servers.map((d) => d.metadata.name).sort(), SERVICES.map((s) => s.name).sort());
+      for (const deployment of servers) {
+        const name = deployment.metadata.name as string;
+        const podLabels = deployment.spec.template.metadata.labels as Record<string, string>;
+        const hpas = autoscalers.filter((a) => a.spec.scaleTargetRef.kind === 'Deployment' && a.spec.scaleTargetRef.name === name);
+        assert.equal(hpas.length, 1, `${name}: ${hpas.length} HPAs`);
+        const [hpa] = hpas;
+        assert.equal(hpa.apiVersion, 'autoscaling/v2');
+        const pdbs = budgets.filter((b) => Object.entries(b.spec.selector.matchLabels as Record<string, string>).every(([k, v]) => podLabels[k] === v));
+        assert.equal(pdbs.length, 1, `${name}: ${pdbs.length} PDBs`);
+        const [pdb] = pdbs;
+        assert.equal(typeof pdb.spec.minAvailable, 'number', `${name}: minAvailable as a count`);
+        assert.ok(pdb.spec.minAvailable < deployment.spec.replicas, `${name}: minAvailable ${pdb.spec.minAvailable} < replicas ${deployment.spec.replicas}`);
+        assert.ok(pdb.spec.minAvailable < hpa.spec.minReplicas, `${name}: minAvailable ${pdb.spec.minAvailable} < HPA minReplicas ${hpa.spec.minReplicas}`);
+        assert.ok(hpa.spec.minReplicas <= deployment.spec.replicas && deployment.spec.replicas <= hpa.spec.maxReplicas, `${name}: replicas within the HPA's bounds`);
+        const { requests, limits } = deployment.spec.template.spec.containers[0].resources;
+        assert.ok(quantity(requests.cpu) <= quantity(limits.cpu), `${name}: cpu request ${requests.cpu} <= limit ${limits.cpu}`);
+        assert.ok(quantity(requests.memory) <= quantity(limits.memory), `${name}: memory request ${requests.memory} <= limit ${limits.memory}`);
+      }
+    });
+
+    it('When the sandbox acquirer is deployed, then it runs one replica and is never scaled out or rolled beside a second (its orders live in memory)', () => {
+      const deployment = byKind(objects, 'Deployment').get('epg-sandbox') as any;
+      const hpa = byKind(objects, 'HorizontalPodAutoscaler').get('epg-sandbox') as any;
+      assert.deepEqual([deployment.spec.replicas, hpa.spec.minReplicas, hpa.spec.maxReplicas, deployment.spec.strategy.type], [1, 1, 1, 'Recreate']);
+    });
+
+    it('When a service consumes a queue whose depth says it is behind, then its autoscaler also scales on that queue\'s ready messages (RabbitMQ\'s own metric)', () => {
+      const autoscalers = byKind(objects, 'HorizontalPodAutoscaler');
+      const prefix = (byKind(objects, 'ConfigMap').get('gateway-common') as any).data.BROKER_PREFIX as string;
+      for (const [name, queues] of Object.entries(QUEUE_SCALED)) {
+        const external = ((autoscalers.get(name) as any).spec.metrics as any[]).filter((m) => m.type === 'External');
+        assert.deepEqual(
+          external.map((m) => [m.external.metric.name, m.external.metric.selector.matchLabels.queue, m.external.target.type]).sort(),
+          queues.map((queue) => ['rabbitmq_queue_messages_ready', `${prefix}.${name}.${queue}`, 'AverageValue']).sort(),
+          name,
+        );
+        for (const m of external) assert.ok(Number(m.external.target.averageValue) > 0, `${name}: a positive target`);
+      }
+      for (const { name } of SERVICES.filter((s) => !(s.name in QUEUE_SCALED))) {
+        assert.ok(!((autoscalers.get(name) as any).spec.metrics as any[]).some((m) => m.type === 'External'), `${name} scales on CPU only`);
+      }
     });
 
     it('When the Ingress routes, then /api/ goes to api-gateway and /checkout/ to checkout', () => {
@@ -140,6 +221,82 @@ for (const overlay of OVERLAYS) {
     });
   });
 }
+
+describe('k8s/base replicas and resources', () => {
+  it('When a service other than the sandbox is deployed, then the base runs it twice', () => {
+    const base = byKind(renderKustomization('k8s/base'), 'Deployment');
+    for (const { name } of SERVICES.filter((s) => s.name !== 'epg-sandbox')) assert.ok((base.get(name) as any).spec.replicas >= 2, name);
+  });
+
+  it('When base renders, then each service asks for at least the peak resident memory measured under load (bench scenario resources), and its limit leaves room above it', () => {
+    const measured = readdirSync(path.join(repoRoot, 'bench', 'results')).filter((f) => /issue17-resources/.test(f));
+    assert.ok(measured.length > 0, 'no bench/results/*issue17-resources*.json');
+    const peakMiB = new Map<string, number>();
+    for (const file of measured) {
+      const run = JSON.parse(readRepoFile(`bench/results/${file}`)).scenarios.resources.runs[0];
+      for (const phase of ['idle', 'payments', 'refunds', 'idleAfter']) {
+        for (const [name, figures] of Object.entries(run[phase].byService as Record<string, { peakMiB: number }>)) {
+          peakMiB.set(name, Math.max(peakMiB.get(name) ?? 0, figures.peakMiB));
+        }
+      }
+    }
+    const deployments = byKind(renderKustomization('k8s/base'), 'Deployment');
+    for (const { name } of SERVICES) {
+      const peak = peakMiB.get(name);
+      assert.ok(peak, `${name}: not measured`);
+      const { requests, limits } = (deployments.get(name) as any).spec.template.spec.containers[0].resources;
+      assert.ok(quantity(requests.memory) >= peak * 2 ** 20, `${name}: memory request ${requests.memory} below the measured peak ${peak} MiB`);
+      assert.ok(quantity(limits.memory) >= 1.5 * peak * 2 ** 20, `${name}: memory limit ${limits.memory} leaves too little above ${peak} MiB`);
+    }
+  });
+});
+
+describe('monitoring (k8s/components/monitoring)', () => {
+  let production: K8sObject[] = [];
+  let test: K8sObject[] = [];
+  before(function () {
+    this.timeout(60_000);
+    production = renderKustomization('k8s/overlays/production');
+    test = renderKustomization('k8s/overlays/test');
+  });
+
+  it('When production renders, then a ServiceMonitor scrapes /metrics on the http port of every service\'s Service, and Prometheus may reach only that port', () => {
+    const [monitor, ...others] = [...byKind(production, 'ServiceMonitor').values()] as any[];
+    assert.ok(monitor && others.length === 0, 'one ServiceMonitor');
+    const selects = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
+    const services = [...byKind(production, 'Service').values()] as any[];
+    const scraped = services.filter((s) => selects(monitor.spec.selector.matchLabels, s.metadata.labels ?? {})).map((s) => s.metadata.name);
+    assert.deepEqual(scraped.sort(), SERVICES.map((s) => s.name).sort());
+    for (const service of services.filter((s) => scraped.includes(s.metadata.name))) assert.ok(service.spec.ports.some((p: any) => p.name === 'http'), service.metadata.name);
+    assert.deepEqual(monitor.spec.endpoints.map((e: any) => [e.port, e.path]), [['http', '/metrics']]);
+
+    const scrape = byKind(production, 'NetworkPolicy').get('allow-prometheus-scrape') as any;
+    assert.ok(scrape, 'no NetworkPolicy allow-prometheus-scrape');
+    const deployments = [...byKind(production, 'Deployment').values()] as any[];
+    const admitted = deployments.filter((d) => selects(scrape.spec.podSelector.matchLabels, d.spec.template.metadata.labels)).map((d) => d.metadata.name);
+    assert.deepEqual(admitted.sort(), SERVICES.map((s) => s.name).sort());
+    assert.equal(scrape.spec.ingress.length, 1);
+    const [rule] = scrape.spec.ingress;
+    assert.ok(rule.from.length > 0 && rule.from.every(isPrometheusPeer), 'only Prometheus pods of the monitoring namespace');
+    assert.deepEqual(rule.ports, [{ protocol: 'TCP', port: 'http' }]);
+  });
+
+  it('When production renders, then the PrometheusRule holds the alerts of alerts.test.yaml and the dashboard is a ConfigMap Grafana\'s sidecar loads', () => {
+    const rule = byKind(production, 'PrometheusRule').get('payment-gateway') as any;
+    assert.ok(rule, 'no PrometheusRule payment-gateway');
+    const alerts = (rule.spec.groups as any[]).flatMap((g) => g.rules.map((r: any) => r.alert));
+    assert.ok(alerts.length >= 10, `${alerts.length} alerts`);
+    const dashboard = byKind(production, 'ConfigMap').get('payment-gateway-dashboard') as any;
+    assert.equal(dashboard?.metadata.labels.grafana_dashboard, '1');
+    const json = JSON.parse(dashboard.data['payment-gateway.json']);
+    assert.equal(json.uid, 'payment-gateway');
+    assert.ok(json.panels.length > 20);
+  });
+
+  it('When the test overlay renders, then it has no Prometheus Operator objects (its cluster need not have the CRDs)', () => {
+    assert.deepEqual(test.filter((o) => o.apiVersion.startsWith('monitoring.coreos.com/')).map((o) => o.kind), []);
+  });
+});
 
 describe('kustomize overlays, environment differences', () => {
   it('When the test overlay renders, then PostgreSQL, RabbitMQ (with the repository definitions) and Redis run in-cluster; production has none', () => {

@@ -3,10 +3,10 @@
  * (RPC client, command server, consumers, outbox relay) attach their channels
  * on every (re)connect and drop them when the connection goes.
  */
-import { connect, type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
+import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import type { Logger } from '@gateway/observability';
-import type { ServiceName } from '@gateway/contracts';
-import { assertTopology, ensureExchanges, namesFor, type Names } from './topology.js';
+import type { Principal, ServiceName } from '@gateway/contracts';
+import { assertTopology, brokerUser, ensureExchanges, namesFor, principalOf, type Names } from './topology.js';
 
 export interface BrokerComponent {
   /** Opens channels and consumers on a fresh connection. */
@@ -30,6 +30,18 @@ export interface BrokerOptions {
 
 export class Broker {
   readonly names: Names;
+  /**
+   * The broker user this connection logs in as. Every message published here
+   * carries it as its user_id, which RabbitMQ refuses unless it is the login's,
+   * so a receiver knows who sent it.
+   */
+  readonly user: string;
+  /**
+   * Whether this connection knows who sends what: it logs in as its service's
+   * own broker user (D17). A system run with one shared user (a local run
+   * where users cannot be created) has no sender identities to check.
+   */
+  readonly checksSenders: boolean;
   private connection: ChannelModel | undefined;
   private readonly components: BrokerComponent[] = [];
   private stopping = false;
@@ -39,6 +51,31 @@ export class Broker {
 
   constructor(private readonly options: BrokerOptions) {
     this.names = namesFor(options.prefix);
+    // amqplib logs in as guest when the URL names no user.
+    this.user = decodeURIComponent(new URL(options.url).username) || 'guest';
+    this.checksSenders = options.service !== undefined && this.user === brokerUser(options.prefix, options.service);
+    if (options.service && !this.checksSenders) {
+      options.log.warn({ user: this.user }, 'connected with a broker user shared by every service: who sent a command or an event is not checked');
+    }
+  }
+
+  /**
+   * The principal that published `msg`, by the user_id RabbitMQ checked; undefined
+   * when it carries none or another system's. Not meaningful where `checksSenders` is false.
+   */
+  senderOf(msg: ConsumeMessage): Principal | undefined {
+    return principalOf(this.options.prefix, msg.properties.userId as string | undefined);
+  }
+
+  /** Whether `msg` comes from one of `allowed` (always, when this connection cannot tell senders apart). */
+  accepts(msg: ConsumeMessage, allowed: readonly Principal[]): boolean {
+    if (!this.checksSenders) return true;
+    const sender = this.senderOf(msg);
+    return sender !== undefined && allowed.includes(sender);
+  }
+
+  get log(): Logger {
+    return this.options.log;
   }
 
   get prefix(): string {

@@ -7,12 +7,12 @@
  * dead-lettered at once.
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { checkEventData, isEventType, topology, type Envelope, type EventData, type EventType, type ServiceName } from '@gateway/contracts';
+import { checkEventData, eventPublishers, isEventType, topology, type Envelope, type EventData, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
 import { withTransaction, type Pool, type PoolClient, type Queryable } from '@gateway/db';
 import { describeError, withCorrelation, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
-import { eventsHandled } from './metrics.js';
+import { eventLabel, eventsHandled, messagesRefused } from './metrics.js';
 import { QueueConsumer, settle } from './queue-consumer.js';
 import { assertDeclarations, durableQueue } from './topology.js';
 
@@ -70,21 +70,38 @@ export async function prepareEventQueue(
 }
 
 /**
- * The event a delivery carries, checked against its contract; a malformed one
- * is dead-lettered at once (redelivering it would fail the same way) and
+ * Whether `envelope` comes from a service that publishes its type
+ * (eventPublishers, D17); an event of a type nobody publishes is nobody's. A
+ * refusal is counted and logged.
+ */
+export function fromItsPublisher(broker: Broker, msg: ConsumeMessage, envelope: Envelope, kind: 'event' | 'broadcast'): boolean {
+  const publishers: readonly Principal[] = isEventType(envelope.type) ? eventPublishers[envelope.type] : [];
+  if (broker.accepts(msg, publishers)) return true;
+  messagesRefused.inc({ kind, type: eventLabel(envelope.type) });
+  broker.log.warn({ type: envelope.type, eventId: envelope.id, user: msg.properties.userId as unknown }, `${kind} refused: its sender does not publish it`);
+  return false;
+}
+
+/**
+ * The event a delivery carries, checked against its contract and its
+ * publisher; a malformed one, or one from a broker user that does not publish
+ * it, is dead-lettered at once (redelivering it would fail the same way) and
  * undefined is returned.
  */
-export function decodeEventOrDeadLetter(channel: Channel, msg: ConsumeMessage, log: Logger): Envelope | undefined {
+export function decodeEventOrDeadLetter(broker: Broker, channel: Channel, msg: ConsumeMessage, log: Logger): Envelope | undefined {
+  let envelope: Envelope;
   try {
-    const envelope = decodeEnvelope(msg.content);
+    envelope = decodeEnvelope(msg.content);
     if (isEventType(envelope.type)) checkEventData(envelope.type, envelope.data);
-    return envelope;
   } catch (err) {
     log.error({ err: describeError(err), messageId: msg.properties.messageId as unknown }, 'malformed event dead-lettered');
     eventsHandled.inc({ type: 'unknown', outcome: 'malformed' });
     settle(() => channel.nack(msg, false, false));
     return undefined;
   }
+  if (fromItsPublisher(broker, msg, envelope, 'event')) return envelope;
+  settle(() => channel.nack(msg, false, false));
+  return undefined;
 }
 
 export class EventConsumer extends QueueConsumer {
@@ -99,8 +116,13 @@ export class EventConsumer extends QueueConsumer {
     return prepareEventQueue(channel, this.broker, this.options.service, this.options.subscription);
   }
 
+  /** prepareEventQueue declares it beside the queue (topology.ts, durableQueue). */
+  protected override deadLetterQueue(queue: string): string {
+    return `${queue}.dead`;
+  }
+
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
-    const envelope = decodeEventOrDeadLetter(channel, msg, this.options.log);
+    const envelope = decodeEventOrDeadLetter(this.broker, channel, msg, this.options.log);
     if (!envelope) return;
     const known = isEventType(envelope.type) ? envelope.type : undefined;
     const type = known ?? 'unknown';
@@ -163,7 +185,8 @@ export class BroadcastListener implements BrokerComponent {
       (msg) => {
         if (!msg) return;
         try {
-          this.options.handler(decodeEnvelope(msg.content));
+          const envelope = decodeEnvelope(msg.content);
+          if (fromItsPublisher(this.broker, msg, envelope, 'broadcast')) this.options.handler(envelope);
         } catch {
           // A broadcast is only a cache hint; the cache's own expiry covers a bad one.
         }

@@ -3,7 +3,7 @@
  * outbox, events handled by consumers. Scrape-time gauges (outbox backlog,
  * queue depth) live beside the components that own the pool or channel.
  */
-import { isCommandType } from '@gateway/contracts';
+import { isCommandType, isEventType } from '@gateway/contracts';
 import { catalogue, isProblemCode, type WireProblem } from '@gateway/problem';
 import { counter, histogram } from '@gateway/observability';
 
@@ -42,3 +42,14 @@ export const operatorCommandsRefused = counter(
   'Operator commands refused before any handler ran (D17), by command type and reason (missing, malformed, unknown-key, bad-signature, expired, wrong-command, altered, replayed).',
   ['command', 'reason'],
 );
+
+export const messagesRefused = counter(
+  'gateway_messages_refused_total',
+  'Commands and events refused because their broker user (AMQP user_id) may not send them (D17), by kind (command, event, broadcast) and type.',
+  ['kind', 'type'],
+);
+
+/** An event type as a label: only the contract's types, anything else `unknown`. */
+export function eventLabel(type: string | undefined): string {
+  return type && isEventType(type) ? type : 'unknown';
+}

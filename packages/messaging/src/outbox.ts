@@ -304,6 +304,7 @@ export class OutboxRelay implements BrokerComponent {
           Buffer.from(row.body),
           {
             persistent: true,
+            userId: this.broker.user,
             messageId: row.message_id,
             type: row.routing_key,
             contentType: 'application/json',

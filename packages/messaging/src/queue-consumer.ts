@@ -10,11 +10,21 @@ import { traceDelivery } from './trace-context.js';
 /** The consumers of this process whose queue depth the lag gauge reads at scrape time. */
 const consumers = new Set<QueueConsumer>();
 
-/** The lag gauge, registered by the first consumer to attach: a process that consumes nothing shows none. */
+/**
+ * The lag gauge, and the dead-letter gauge of the consumed queues that have a
+ * dead-letter queue, registered by the first consumer to attach: a process
+ * that consumes nothing shows none.
+ */
 function registerLagGauge(): void {
   gauge('gateway_consumer_messages_ready', 'Messages ready (not yet delivered) in each durable queue this process consumes, read at scrape time.', ['queue'], async (g) => {
     g.reset();
     const depths = await Promise.all([...consumers].map((consumer) => consumer.depth()));
+    for (const depth of depths) if (depth) g.set({ queue: depth.queue }, depth.messages);
+  });
+  // Dead letters wait for an operator (kept a week): an alert on this gauge is how one learns of them.
+  gauge('gateway_consumer_dead_letters', 'Messages in the dead-letter queue of each durable queue this process consumes (label: the consumed queue), read at scrape time.', ['queue'], async (g) => {
+    g.reset();
+    const depths = await Promise.all([...consumers].map((consumer) => consumer.deadLetterDepth()));
     for (const depth of depths) if (depth) g.set({ queue: depth.queue }, depth.messages);
   });
 }
@@ -59,6 +69,24 @@ export abstract class QueueConsumer implements BrokerComponent {
     if (!channel || !queue) return undefined;
     try {
       const { messageCount } = await channel.checkQueue(queue);
+      return { queue, messages: messageCount };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The dead-letter queue of the consumed queue `queue`, when it has one; none by default. */
+  protected deadLetterQueue(_queue: string): string | undefined {
+    return undefined;
+  }
+
+  /** Messages in the consumed queue's dead-letter queue (label: the consumed queue); undefined without one or while detached. */
+  async deadLetterDepth(): Promise<{ queue: string; messages: number } | undefined> {
+    const { channel, queue } = this;
+    const dead = queue && this.deadLetterQueue(queue);
+    if (!channel || !queue || !dead) return undefined;
+    try {
+      const { messageCount } = await channel.checkQueue(dead);
       return { queue, messages: messageCount };
     } catch {
       return undefined;

@@ -10,6 +10,7 @@ import {
   checkCommandReply,
   checkCommandRequest,
   commands,
+  commandSenders,
   ContractViolation,
   isCommandType,
   isOperatorCommand,
@@ -24,7 +25,7 @@ import { AppError, validationError, type WireProblem } from '@gateway/problem';
 import { currentCorrelationId, describeError, secondsSince, withCorrelation, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
-import { commandLabel, problemOutcome, rpcClientDuration, rpcServerDuration } from './metrics.js';
+import { commandLabel, messagesRefused, problemOutcome, rpcClientDuration, rpcServerDuration } from './metrics.js';
 import type { OperatorGuard } from './operator-guard.js';
 import { OPERATOR_SIGNATURE_HEADER, type OperatorSigner } from './operator-signature.js';
 import { QueueConsumer, settle } from './queue-consumer.js';
@@ -174,6 +175,7 @@ export class RpcClient implements BrokerComponent {
         // A command nobody took before its deadline is worthless: let the broker drop it.
         expiration: String(remaining),
         mandatory: true,
+        userId: this.broker.user,
         headers,
       });
     });
@@ -259,7 +261,7 @@ export class CommandServer extends QueueConsumer {
     }
     try {
       const envelope = decodeEnvelope(msg.content);
-      reply = await this.run(envelope, msg.properties.headers?.[OPERATOR_SIGNATURE_HEADER]);
+      reply = this.mayRun(msg, envelope) ? await this.run(envelope, msg.properties.headers?.[OPERATOR_SIGNATURE_HEADER]) : { ok: false, problem: new AppError('internal-error').toWire() };
     } catch (err) {
       reply = { ok: false, problem: this.toProblem(err, msg.properties.type as string | undefined) };
     }
@@ -269,12 +271,29 @@ export class CommandServer extends QueueConsumer {
     );
     if (replyTo && correlationId) {
       try {
-        channel.publish('', replyTo, Buffer.from(JSON.stringify(reply)), { correlationId, contentType: 'application/json' });
+        // A reply-to address is known only to whoever reads this command queue, so replies need no sender check.
+        channel.publish('', replyTo, Buffer.from(JSON.stringify(reply)), { correlationId, contentType: 'application/json', userId: this.broker.user });
       } catch (err) {
         this.options.log.warn({ err: describeError(err) }, 'reply could not be sent');
       }
     }
     settle(() => channel.ack(msg));
+  }
+
+  /**
+   * Whether the broker user that published `msg` may send its command
+   * (commandSenders, D17); a refusal is counted and logged, and answered as
+   * an internal error: a service sending a command it may not is a fault of
+   * ours, anyone else learns nothing.
+   */
+  private mayRun(msg: ConsumeMessage, envelope: Envelope): boolean {
+    if (!isCommandType(envelope.type) || this.broker.accepts(msg, commandSenders[envelope.type])) return true;
+    messagesRefused.inc({ kind: 'command', type: envelope.type });
+    this.options.log.warn(
+      { command: envelope.type, message_id: envelope.id, correlation_id: envelope.correlation_id, user: msg.properties.userId as unknown },
+      'command refused: its sender may not send it',
+    );
+    return false;
   }
 
   private async run(envelope: Envelope, signature: unknown): Promise<Reply> {

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Channel, ChannelModel } from 'amqplib';
-import { topology, type ServiceName } from '@gateway/contracts';
+import { eventPublishers, topology, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
 
 /** How many times a message is redelivered before it is dead-lettered. */
 export const DELIVERY_LIMIT = 5;
@@ -156,7 +156,7 @@ export async function ensureExchanges(connection: ChannelModel, prefix: string):
 }
 
 /** Who connects to the broker: each service, and the operators' CLI. */
-export type BrokerPrincipal = ServiceName | 'gateway-admin';
+export type BrokerPrincipal = Principal;
 
 /** Every principal, in the order the definitions list them. */
 export const BROKER_PRINCIPALS: readonly BrokerPrincipal[] = [...(Object.keys(topology) as ServiceName[]), 'gateway-admin'];
@@ -166,6 +166,16 @@ export function brokerUser(prefix: string, principal: BrokerPrincipal): string {
   return `${prefix}.${principal}`;
 }
 
+/** The principal whose broker user is `user` in the system `prefix`; undefined for any other user (or none). */
+export function principalOf(prefix: string, user: string | undefined): BrokerPrincipal | undefined {
+  return user === undefined ? undefined : BROKER_PRINCIPALS.find((principal) => brokerUser(prefix, principal) === user);
+}
+
+/** The events `service` publishes (eventPublishers). */
+export function eventsPublishedBy(service: ServiceName): EventType[] {
+  return (Object.keys(eventPublishers) as EventType[]).filter((type) => (eventPublishers[type] as readonly ServiceName[]).includes(service));
+}
+
 export interface BrokerPermissions {
   /** Regular expressions on resource names in the vhost (RabbitMQ's configure / write / read). */
   readonly configure: string;
@@ -173,6 +183,8 @@ export interface BrokerPermissions {
   readonly read: string;
   /** The binding keys it may bind with on the events exchange (topic authorisation); none when it binds nothing there. */
   readonly eventsBindingKeys?: string;
+  /** The routing keys it may publish with on the events exchange: the events it owns (topic authorisation). */
+  readonly eventsRoutingKeys?: string;
 }
 
 const quote = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -203,6 +215,7 @@ export function permissionsFor(prefix: string, principal: BrokerPrincipal): Brok
     write: anyOf([`${own}.+`, quote(names.events), ...(subscribes ? [quote(names.deadLetter)] : []), 'amq\\.default']),
     read: anyOf([`${own}.+`, ...(binds.length > 0 ? [quote(names.events)] : []), ...(subscribes ? [quote(names.deadLetter)] : [])]),
     ...(binds.length > 0 && { eventsBindingKeys: anyOf(binds.map(quote)) }),
+    eventsRoutingKeys: anyOf(eventsPublishedBy(principal).map(quote)),
   };
 }
 
@@ -224,9 +237,11 @@ export function definitionsDocument(prefix: string, vhost = '/'): Record<string,
       q.bindings.map((b) => ({ source: b.exchange, vhost, destination: q.name, destination_type: 'queue', routing_key: b.routingKey, arguments: {} })),
     ),
     permissions: permissions.map(({ user, granted }) => ({ user, vhost, configure: granted.configure, write: granted.write, read: granted.read })),
+    // A user with no topic permission on the exchange may publish and bind anything there: every service gets one.
     topic_permissions: permissions.flatMap(({ user, granted }) =>
-      // Publishing is not narrowed by routing key: amq.default lets every service publish to any queue anyway.
-      granted.eventsBindingKeys ? [{ user, vhost, exchange: names.events, write: '.*', read: granted.eventsBindingKeys }] : [],
+      granted.eventsBindingKeys || granted.eventsRoutingKeys
+        ? [{ user, vhost, exchange: names.events, write: granted.eventsRoutingKeys ?? '^$', read: granted.eventsBindingKeys ?? '^$' }]
+        : [],
     ),
   };
 }

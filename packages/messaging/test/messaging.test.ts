@@ -27,7 +27,7 @@ import {
   UnroutableCommandError,
   type CommandHandlers,
 } from '@gateway/messaging';
-import { createLogger } from '@gateway/observability';
+import { createLogger, renderMetrics } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import { createTestDatabase, deleteBrokerObjects, EventCapture, testEnvironment, uniqueName, type TestDatabase } from '@gateway/testkit';
 
@@ -501,6 +501,24 @@ describe('messaging', function () {
       assert.ok(dead.some((body) => body.includes(poison.id)));
       assert.ok(dead.includes('not json at all'));
       assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [poison.id])).rowCount, 0);
+      await consumer.drain();
+    });
+
+    it('when an event is dead-lettered, then gateway_consumer_dead_letters counts it against the consumed queue until it is taken away', async () => {
+      const consumer = newConsumer();
+      await broker.register(consumer);
+      const queue = `${broker.prefix}.probe`;
+      const deadLetters = async () => {
+        const line = (await renderMetrics()).body.split('\n').find((l) => l.startsWith('gateway_consumer_dead_letters{') && l.includes(`queue="${queue}"`));
+        return line === undefined ? undefined : Number(line.split(' ').pop());
+      };
+      const before = await deadLetters();
+      assert.equal(typeof before, 'number', 'no gateway_consumer_dead_letters series for the consumed queue');
+      await publishRaw(broker.prefix, 'not json at all');
+      await publishRaw(broker.prefix, 'not json either');
+      await until(async () => (await deadLetters()) === (before ?? 0) + 2, 10_000);
+      await readDead(broker.prefix, 2);
+      assert.equal(await deadLetters(), before);
       await consumer.drain();
     });
 

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { SchemaOwner } from '@gateway/db';
 import { connect, type ConfirmChannel } from 'amqplib';
-import type { Envelope, ServiceName } from '@gateway/contracts';
-import { Broker, namesFor, OperatorSigner, RpcClient, type JWK } from '@gateway/messaging';
+import { commandSenders, eventPublishers, isCommandType, isEventType, type Envelope, type ServiceName } from '@gateway/contracts';
+import { Broker, brokerUser, namesFor, OperatorSigner, RpcClient, type BrokerPrincipal, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
 import { createBrokerUsers, deleteBrokerObjects, deleteBrokerUsers, EventCapture, type BrokerUrls } from './broker.js';
@@ -38,6 +38,19 @@ export interface SystemOptions {
   env?: Record<string, string>;
   /** Extra environment per service. */
   serviceEnv?: Partial<Record<ServiceProcess, Record<string, string>>>;
+  /**
+   * How many processes of a service to run (1 when not given): the first is
+   * named after the service, the others `<service>-2`, `<service>-3`..., each
+   * its own process and port, on the same database and broker prefix.
+   */
+  replicas?: Partial<Record<ServiceProcess, number>>;
+  /** How long a process may take to become ready (20 s when not given); a shared machine starting many needs more. */
+  readyTimeoutMs?: number;
+}
+
+/** The process names of `count` replicas of `service`: the service's own name, then `<service>-2`... */
+export function replicaNames(service: ServiceProcess, count: number): string[] {
+  return Array.from({ length: Math.max(1, count) }, (_, i) => (i === 0 ? service : `${service}-${i + 1}`));
 }
 
 /** The sandbox's answer about one order (ACQUIRER.md); amounts in millimes. */
@@ -111,6 +124,8 @@ process.on('exit', () => {
 export class TestSystem {
   readonly processes = new Map<string, { child: ChildProcess; port: number; exited: Promise<number | null> }>();
   readonly ports = new Map<ServiceProcess, number>();
+  /** How each process name was last started (its service, port and extra environment), so it can be started again alike. */
+  private readonly launches = new Map<string, { service: ServiceProcess; port: number; extraEnv: Record<string, string>; waitReady: boolean }>();
   private broker: Broker | undefined;
   private rpc: RpcClient | undefined;
   private merchantCount = 0;
@@ -185,7 +200,34 @@ export class TestSystem {
     const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, operator.privateJwk, brokerUrls);
     for (const [service, port] of ports) system.ports.set(service, port);
     await Promise.all(services.map((service) => system.startService(service)));
+    // The further replicas once the first of each is up: a dozen processes compiling at once on two cores start slowly.
+    await Promise.all(services.flatMap((service) => replicaNames(service, options.replicas?.[service] ?? 1).slice(1).map((name) => system.startService(service, name))));
     return system;
+  }
+
+  /** The names of the running processes of `service` (its replicas), first one first. */
+  replicasOf(service: ServiceProcess): string[] {
+    return [...this.processes.keys()].filter((name) => this.launches.get(name)?.service === service);
+  }
+
+  /** The port of process `name` (a replica's own, say `session-2`). */
+  portOf(name: string): number {
+    const port = this.processes.get(name)?.port ?? this.launches.get(name)?.port;
+    if (port === undefined) throw new Error(`no process ${name} in this system`);
+    return port;
+  }
+
+  /** Kills process `name` at once (SIGKILL: no graceful stop, nothing flushed) and waits until it is gone. */
+  async killService(name: string): Promise<void> {
+    await this.stopService(name, 'SIGKILL');
+  }
+
+  /** Starts process `name` again, as it was last started: same service, port and extra environment. */
+  async restartService(name: string): Promise<number> {
+    const launch = this.launches.get(name);
+    if (!launch) throw new Error(`no process ${name} was started in this system`);
+    if (this.processes.has(name)) throw new Error(`${name} is still running`);
+    return this.startService(launch.service, name, launch.extraEnv, { waitReady: launch.waitReady, port: launch.port });
   }
 
   /** The sandbox acquirer of this system, and the terminal it knows test mode by. */
@@ -239,10 +281,15 @@ export class TestSystem {
     return new ApiClient(this.apiUrl, key);
   }
 
-  /** Starts (or restarts) one service as a child process and waits for /readyz (or only /healthz). */
-  async startService(service: ServiceProcess, name: string = service, extraEnv: Record<string, string> = {}, options: { waitReady?: boolean } = {}): Promise<number> {
-    const port = name === service && this.ports.has(service) ? (this.ports.get(service) ?? 0) : await freePort();
+  /**
+   * Starts (or restarts) one service as a child process and waits for /readyz
+   * (or only /healthz). A process named after its service keeps the service's
+   * port; another name gets a free port, or `options.port`.
+   */
+  async startService(service: ServiceProcess, name: string = service, extraEnv: Record<string, string> = {}, options: { waitReady?: boolean; port?: number } = {}): Promise<number> {
+    const port = name === service && this.ports.has(service) ? (this.ports.get(service) ?? 0) : (options.port ?? (await freePort()));
     if (name === service) this.ports.set(service, port);
+    this.launches.set(name, { service, port, extraEnv, waitReady: options.waitReady !== false });
     const env = {
       ...process.env,
       ...this.env,
@@ -263,7 +310,7 @@ export class TestSystem {
     }));
     this.processes.set(name, { child, port, exited });
     // A service started with a broken dependency on purpose answers /healthz but never /readyz.
-    await waitUntilReady(port, exited, name, options.waitReady === false ? '/healthz' : '/readyz');
+    await waitUntilReady(port, exited, name, options.waitReady === false ? '/healthz' : '/readyz', this.options.readyTimeoutMs);
     return port;
   }
 
@@ -347,37 +394,43 @@ export class TestSystem {
 
   /**
    * Publishes events on this system's exchange, persistent, with publisher
-   * confirms: what a service's outbox relay does after its commit.
+   * confirms, each as the service that publishes its type: what that service's
+   * outbox relay does after its commit.
    */
   async publishEvents(events: readonly Envelope[]): Promise<void> {
-    await this.publishConfirmed(async (channel) => {
-      const exchange = namesFor(this.prefix).events;
-      await channel.assertExchange(exchange, 'topic', { durable: true });
-      for (const event of events) {
-        channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, contentType: 'application/json' });
-      }
-    });
+    for (const event of events) {
+      const publisher = isEventType(event.type) ? eventPublishers[event.type][0] : 'session';
+      await this.publishConfirmedAs(publisher, async (channel, userId) => {
+        channel.publish(namesFor(this.prefix).events, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, contentType: 'application/json', userId });
+      });
+    }
   }
 
   /**
-   * Puts the command `envelope` on `service`'s queue `times` times, with no
-   * one waiting for the reply: what the broker does when the replica handling
-   * it dies before acking, and another takes it again. Raw: nothing signs it.
+   * Puts the command `envelope` on `service`'s queue `times` times, as a
+   * service that may send it and with no one waiting for the reply: what the
+   * broker does when the replica handling it dies before acking, and another
+   * takes it again. Raw: nothing signs it.
    */
   async deliverCommand(service: ServiceName, envelope: Envelope, times: number): Promise<void> {
-    await this.publishConfirmed(async (channel) => {
+    const sender = isCommandType(envelope.type) ? commandSenders[envelope.type][0] : 'api-gateway';
+    await this.publishConfirmedAs(sender, async (channel, userId) => {
       for (let i = 0; i < times; i += 1) {
-        channel.publish('', namesFor(this.prefix).commandQueue(service), Buffer.from(JSON.stringify(envelope)), { type: envelope.type, contentType: 'application/json' });
+        channel.publish('', namesFor(this.prefix).commandQueue(service), Buffer.from(JSON.stringify(envelope)), { type: envelope.type, contentType: 'application/json', userId });
       }
     });
   }
 
-  private async publishConfirmed(publish: (channel: ConfirmChannel) => Promise<void>): Promise<void> {
-    const connection = await connect((await testEnvironment()).amqpUrl);
+  /** Publishes on a confirm channel logged in as `principal`'s broker user, whose name `publish` stamps as the user_id. */
+  async publishConfirmedAs(principal: BrokerPrincipal, publish: (channel: ConfirmChannel, userId: string) => Promise<void>): Promise<void> {
+    const connection = await connect(this.brokerUrls[principal]);
     try {
       const channel = await connection.createConfirmChannel();
-      await publish(channel);
-      await channel.waitForConfirms();
+      // A publish the broker refuses closes the channel: that is the answer.
+      const refused = new Promise<never>((_resolve, reject) => channel.once('error', reject));
+      refused.catch(() => undefined);
+      await publish(channel, brokerUser(this.prefix, principal));
+      await Promise.race([channel.waitForConfirms(), refused]);
     } finally {
       await connection.close();
     }

@@ -18,8 +18,8 @@ export interface ReceivedWebhook {
   signature: string;
 }
 
-/** What to answer: a status (with an optional Location), or 'hang' to never answer. */
-export type Answer = { status: number; location?: string } | 'hang';
+/** What to answer: a status (with an optional Location, after an optional delay), or 'hang' to never answer. */
+export type Answer = { status: number; location?: string; delayMs?: number } | 'hang';
 
 /** Chooses the answer to the n-th request (0-based). */
 export type Responder = (request: ReceivedWebhook, index: number) => Answer;
@@ -112,7 +112,14 @@ export class WebhookReceiver {
       this.received.push(request);
       const answer = this.answer(request, index);
       if (answer === 'hang') this.held.add(res);
-      else res.writeHead(answer.status, answer.location ? { location: answer.location } : {}).end();
+      else if (answer.delayMs) {
+        // A slow receiver: held like a hanging one (close() ends it), answered after the delay.
+        this.held.add(res);
+        setTimeout(() => {
+          if (!this.held.delete(res) || res.destroyed) return;
+          res.writeHead(answer.status, answer.location ? { location: answer.location } : {}).end();
+        }, answer.delayMs);
+      } else res.writeHead(answer.status, answer.location ? { location: answer.location } : {}).end();
       this.waiters = this.waiters.filter((w) => {
         if (!w.test()) return true;
         w.resolve();

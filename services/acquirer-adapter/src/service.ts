@@ -14,6 +14,7 @@ import { PLAINTEXT_TERMINAL_PASSWORDS, TerminalRepository } from './db/terminal.
 import { CardOpener } from './domain/card.js';
 import type { AdapterDeps } from './domain/deps.js';
 import { reconcileDueOrders, type ReconcilePolicy } from './domain/reconcile-orders.js';
+import { watchReconciliationBacklog } from './domain/reconciliation-metrics.js';
 
 export { loadAdapterConfig, type AdapterConfig } from './config.js';
 
@@ -43,6 +44,7 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
     log,
     afterCommit: () => relay.wake(),
   };
+  const unwatch = watchReconciliationBacklog(deps.orders);
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
@@ -55,6 +57,7 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
     port: http.port,
     async stop() {
       stopping = true;
+      unwatch();
       await http.close();
       await reconciliation.stop();
       await close();

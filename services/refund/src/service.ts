@@ -5,6 +5,7 @@ import { healthApp, listen, openServiceBase, serviceMigrations, type RunningServ
 import { refundCommands } from './commands/refund.commands.js';
 import type { RefundConfig } from './config.js';
 import { RefundRepository } from './db/refund.repository.js';
+import { watchOperationsQueue } from './domain/manual-refunds.js';
 
 export { loadRefundConfig, type RefundConfig } from './config.js';
 
@@ -17,6 +18,8 @@ export async function startRefundService(config: RefundConfig, log: Logger): Pro
   const refunds = new RefundRepository(pool);
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
+  const staleSeconds = Math.ceil((config.adapterTimeoutMs * 2) / 1000);
+  const unwatch = watchOperationsQueue(() => refunds.awaitingOperator(staleSeconds));
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
@@ -30,7 +33,7 @@ export async function startRefundService(config: RefundConfig, log: Logger): Pro
         refunds,
         log,
         afterCommit: () => relay.wake(),
-        staleSeconds: Math.ceil((config.adapterTimeoutMs * 2) / 1000),
+        staleSeconds,
         getSession: async (context, sessionId) => (await rpc.call('session.get', { context, session_id: sessionId }, { correlationId: context.request_id })).body,
         recordAtSession: async (request, correlationId) => rpc.call('session.record_refund', request, { correlationId }),
         refundAtAcquirer: async (request, correlationId) => (await rpc.call('payment.refund', request, { correlationId, timeoutMs: config.adapterTimeoutMs })).body,
@@ -40,6 +43,7 @@ export async function startRefundService(config: RefundConfig, log: Logger): Pro
   return {
     port: http.port,
     async stop() {
+      unwatch();
       await http.close();
       await close();
     },

@@ -1,4 +1,6 @@
 /** Wiring of the webhook dispatcher: database, broker, event intake, delivery, sweeps, commands, outbox relay (the audit log's entries), health. */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Pool } from '@gateway/db';
 import { CommandServer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
@@ -25,7 +27,8 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
   const { pool, broker, readiness, close } = openServiceBase('webhook-dispatcher', SCHEMA, config, log);
   const secrets = await openSecrets(pool, config, log);
   const endpoints = new EndpointRepository(pool, secrets);
-  const deliveries = new DeliveryRepository(pool, config.leaseSeconds);
+  // A new name for every process: a restarted replica holds none of the leases its previous life took.
+  const deliveries = new DeliveryRepository(pool, config.leaseSeconds, `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`);
   const client = new WebhookHttpClient({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate, maxSocketsPerHost: config.endpointConcurrency });
   const dispatcher = new Dispatcher({
     deliveries,
@@ -34,6 +37,7 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
     log,
     limits: { total: config.concurrency, perEndpoint: config.endpointConcurrency, backlog: config.endpointBacklog },
     retryDelaysSeconds: config.retryDelaysSeconds,
+    timeoutMs: config.timeoutMs,
     // Called only once attempts run, after the sweeper below exists.
     wakeSweepAt: (at) => sweeper.wakeAt(at),
   });

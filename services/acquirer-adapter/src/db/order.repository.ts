@@ -166,6 +166,23 @@ export class OrderRepository {
   }
 
   /**
+   * Reconciliation's backlog: unresolved orders by status, and how long the
+   * most overdue one has been due for its check (0 when none is due).
+   */
+  async reconciliationBacklog(): Promise<{ byStatus: Map<string, number>; oldestDueSeconds: number }> {
+    const result = await this.pool.query<{ status: string; orders: number; oldest_due_seconds: number }>({
+      name: 'order-reconciliation-backlog',
+      text: `SELECT status, count(*)::int AS orders,
+               coalesce(max(extract(epoch FROM now() - next_check_at)) FILTER (WHERE next_check_at <= now()), 0)::float8 AS oldest_due_seconds
+             FROM orders WHERE status IN ${UNRESOLVED} GROUP BY status`,
+    });
+    return {
+      byStatus: new Map(result.rows.map((r) => [r.status, r.orders])),
+      oldestDueSeconds: Math.max(0, ...result.rows.map((r) => r.oldest_due_seconds)),
+    };
+  }
+
+  /**
    * Puts the next check of an order reconciliation could not resolve
    * `delaySeconds` on; nothing when the order changed since it was claimed
    * (its new state set its own next check).

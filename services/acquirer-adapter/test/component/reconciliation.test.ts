@@ -343,6 +343,32 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     assert.equal(declined.data.failure_code, 'processing_error');
   });
 
+  it('when orders wait for reconciliation, then /metrics shows them by status and how long the most overdue has waited past its check', async () => {
+    const backlog = async () => {
+      const text = await system.metricsOf('acquirer-adapter');
+      return { unknown: metricValue(text, 'gateway_reconciliation_unresolved_orders', ['status="UNKNOWN"']), oldestDue: metricValue(text, 'gateway_reconciliation_oldest_due_seconds') };
+    };
+    // A replica that sweeps once an hour (at minute 0) stands in for sweeps that stopped.
+    await system.stopService('acquirer-adapter');
+    try {
+      await system.startService('acquirer-adapter', 'acquirer-adapter', { SWEEP_INTERVAL_SECONDS: '3600' });
+      await pause(1_100);
+      const before = await backlog();
+      assert.equal(typeof before.unknown, 'number', 'no gateway_reconciliation_unresolved_orders on /metrics');
+      const overdue = newAttempt();
+      await insertOrder({ attempt: overdue, orderNumber: orderNumberOf(overdue), status: 'UNKNOWN', ageSeconds: 120, acquirerOrderId: newId('pa') });
+      await system.db.query(`UPDATE acquirer.orders SET next_check_at = now() - interval '90 seconds' WHERE attempt_id = $1`, [overdue.attempt_id]);
+      // Scrapes within a second share one reading.
+      await pause(1_100);
+      const after = await backlog();
+      assert.equal(after.unknown, (before.unknown ?? 0) + 1);
+      assert.ok((after.oldestDue ?? 0) >= 90, `oldest due ${after.oldestDue} s`);
+    } finally {
+      await system.stopService('acquirer-adapter');
+      await system.startService('acquirer-adapter');
+    }
+  });
+
   /** How many of `attemptIds` the replica `name` logged as reconciled by itself. */
   function reconciledIn(name: string, attemptIds: readonly string[]): number {
     const wanted = new Set(attemptIds);

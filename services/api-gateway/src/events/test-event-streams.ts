@@ -8,7 +8,7 @@
  */
 import type { Channel, ChannelModel } from 'amqplib';
 import { WEBHOOK_EVENTS, webhookBody, type Envelope, type SessionEventData } from '@gateway/contracts';
-import { decodeEnvelope, type Broker, type BrokerComponent } from '@gateway/messaging';
+import { decodeEnvelope, fromItsPublisher, type Broker, type BrokerComponent } from '@gateway/messaging';
 
 /** One stream's receiver of the webhook bodies of its merchant's test-mode events. */
 export interface StreamSink {
@@ -74,6 +74,7 @@ export class TestEventStreams implements BrokerComponent {
           // The webhook dispatcher dead-letters what it cannot read; a stream has nothing to add.
           return;
         }
+        if (!fromItsPublisher(this.broker, msg, envelope, 'broadcast')) return;
         if (envelope.data.merchant_id !== merchantId || envelope.data.session.livemode) return;
         sink.event(envelope.id, envelope.type, webhookBody(envelope));
       },

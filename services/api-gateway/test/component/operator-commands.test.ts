@@ -11,8 +11,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
 import { newId, type AuditEntry, type Envelope, type ServiceName } from '@gateway/contracts';
-import { generateOperatorKey, namesFor, OPERATOR_SIGNATURE_HEADER, OperatorSigner, type JWK } from '@gateway/messaging';
-import { LIVE_TERMINAL, payOnPage, pollUntil, repoRoot, sessionRequest, TEST_OPERATOR, testEnvironment, TestSystem } from '@gateway/testkit';
+import { brokerUser, generateOperatorKey, namesFor, type BrokerPrincipal, OPERATOR_SIGNATURE_HEADER, OperatorSigner, type JWK } from '@gateway/messaging';
+import { LIVE_TERMINAL, payOnPage, pollUntil, repoRoot, sessionRequest, TEST_OPERATOR, TestSystem } from '@gateway/testkit';
+
+const REPLY_TO = 'amq.rabbitmq.reply-to';
 
 type Reply = { ok: true; body: Record<string, unknown> } | { ok: false; problem: { code: string; detail: string; extensions?: { reason?: string } } };
 
@@ -36,23 +38,24 @@ describe('Operator commands (D17)', function () {
 
   /**
    * Publishes `envelope` on `service`'s command queue with raw amqplib, as
-   * anything that can reach the broker could, `times` times with `signature`
-   * (or none), and resolves with the replies.
+   * anyone holding the operators' broker credentials (but not their signing
+   * key) could, `times` times with `signature` (or none), and resolves with
+   * the replies.
    */
-  async function publishRaw(envelope: Envelope, signature: string | undefined, times = 1, service: ServiceName = 'api-gateway'): Promise<Reply[]> {
-    const connection = await connect((await testEnvironment()).amqpUrl);
+  async function publishRaw(envelope: Envelope, signature: string | undefined, times = 1, service: ServiceName = 'api-gateway', as: BrokerPrincipal = 'gateway-admin'): Promise<Reply[]> {
+    const connection = await connect(system.brokerUrls[as]);
     try {
       const channel = await connection.createChannel();
-      const { queue } = await channel.assertQueue('', { exclusive: true });
       const replies: Reply[] = [];
-      await channel.consume(queue, (msg) => msg && replies.push(JSON.parse(msg.content.toString()) as Reply), { noAck: true });
+      await channel.consume(REPLY_TO, (msg) => msg && replies.push(JSON.parse(msg.content.toString()) as Reply), { noAck: true });
       for (let i = 0; i < times; i += 1) {
         // One after the other, so that "the first" is well defined.
         channel.sendToQueue(namesFor(system.prefix).commandQueue(service), Buffer.from(JSON.stringify(envelope)), {
           type: envelope.type,
-          replyTo: queue,
+          replyTo: REPLY_TO,
           correlationId: `${envelope.id}-${i}`,
           contentType: 'application/json',
+          userId: brokerUser(system.prefix, as),
           ...(signature && { headers: { [OPERATOR_SIGNATURE_HEADER]: signature } }),
         });
         await pollUntil(() => replies.length > i, 5_000, `reply ${i + 1} to ${envelope.type}`, 20);
@@ -154,6 +157,46 @@ describe('Operator commands (D17)', function () {
     assert.ok(reply && !reply.ok);
     assert.deepEqual([reply.problem.code, reply.problem.extensions?.reason], ['operator-unauthorized', 'missing']);
     assert.equal(await refusals('missing', 'refund', 'refund.list_manual'), 1);
+  });
+
+  describe('sent by a broker user that may not send them', () => {
+    async function refusedCommands(service: ServiceName, command: string): Promise<number> {
+      const line = (await system.metricsOf(service)).split('\n').find((l) => l.startsWith('gateway_messages_refused_total{') && l.includes('kind="command"') && l.includes(`type="${command}"`));
+      return line ? Number(line.split(' ').pop()) : 0;
+    }
+
+    it("when the operators' broker user sends an API command with another merchant's context (a live webhook endpoint), then it is refused: nothing is created, and it is counted and logged", async () => {
+      const { merchantId } = await system.newMerchant();
+      const endpoints = async () => (await system.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks.endpoints WHERE merchant_id = $1', [merchantId]))[0]?.n;
+      const before = await endpoints();
+      const envelope: Envelope = {
+        id: newId('cmd'),
+        type: 'webhook_endpoint.create',
+        version: 1,
+        occurred_at: new Date().toISOString(),
+        correlation_id: randomUUID(),
+        data: {
+          context: { merchant_id: merchantId, livemode: true, order_prefix: 'EVL', merchant_name: 'Forged', request_id: randomUUID() },
+          body: { url: 'https://attacker.example/hooks', enabled_events: ['session.succeeded'] },
+        },
+      };
+      // Signed by a real operator, even: an API command is the gateway's to send, not an operator's.
+      const [reply] = await publishRaw(envelope, await signer.sign(envelope), 1, 'webhook-dispatcher');
+      assert.ok(reply && !reply.ok, JSON.stringify(reply));
+      assert.equal(reply.problem.code, 'internal-error');
+      assert.equal(await endpoints(), before);
+      assert.equal(await refusedCommands('webhook-dispatcher', 'webhook_endpoint.create'), 1);
+      await pollUntil(() => logOf('webhook-dispatcher').includes(envelope.id), 2_000, 'the refusal logged');
+    });
+
+    it("when the checkout's broker user sends payment.refund to the adapter, then it is refused before anything reaches the acquirer", async () => {
+      const envelope: Envelope = { id: newId('cmd'), type: 'payment.refund', version: 1, occurred_at: new Date().toISOString(), correlation_id: randomUUID(), data: {} };
+      const [reply] = await publishRaw(envelope, undefined, 1, 'acquirer-adapter', 'checkout');
+      assert.ok(reply && !reply.ok, JSON.stringify(reply));
+      assert.equal(reply.problem.code, 'internal-error');
+      assert.equal(await refusedCommands('acquirer-adapter', 'payment.refund'), 1);
+      // Refused before validation: the empty data would otherwise have been a validation-error.
+    });
   });
 
   it('when an operator approves KYB, sets a terminal, resolves a refund and resends a webhook, then the audit log lists each, newest first, with the operator and no secret', async () => {

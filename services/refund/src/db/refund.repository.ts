@@ -204,6 +204,18 @@ export class RefundRepository {
     );
     return result.rows;
   }
+
+  /** How many refunds the operations queue holds (as listManual counts them), and how old the oldest is in seconds (0: none). */
+  async awaitingOperator(staleSeconds: number): Promise<{ refunds: number; oldestSeconds: number }> {
+    const result = await this.pool.query<{ refunds: number; oldest_seconds: number }>({
+      name: 'refunds-awaiting-operator',
+      text: `SELECT count(*)::int AS refunds, coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS oldest_seconds FROM refunds
+             WHERE status = 'MANUAL' OR (status = 'PENDING' AND created_at < now() - make_interval(secs => $1))`,
+      values: [staleSeconds],
+    });
+    const row = result.rows[0];
+    return { refunds: row?.refunds ?? 0, oldestSeconds: row?.oldest_seconds ?? 0 };
+  }
 }
 
 /** The status of a refund still PENDING or MANUAL, locked for the caller's transaction; undefined when it is final. */

@@ -8,11 +8,57 @@
  * announces it first.
  */
 import type { ApiContext, CommandReply, CommandRequest } from '@gateway/contracts';
+import { gauge } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import type { RefundRow } from '../db/refund.repository.js';
 import { refundEvent } from './create-refund.js';
 import type { RefundDeps } from './deps.js';
 import { recordAtSession, statusOf } from './refund-view.js';
+
+type QueueReading = () => Promise<{ refunds: number; oldestSeconds: number }>;
+
+/** The operations queues this process reads at scrape time (one per running refund service; tests may run two). */
+const queues = new Set<QueueReading>();
+let scrape: { at: number; state: Promise<{ refunds: number; oldestSeconds: number } | undefined> } | undefined;
+
+/**
+ * One query per queue per scrape for both gauges, whichever asks first;
+ * undefined when the database did not answer (the gauges then keep their last
+ * value and /metrics still serves everything else).
+ */
+function operationsQueue(): Promise<{ refunds: number; oldestSeconds: number } | undefined> {
+  const now = Date.now();
+  if (!scrape || now - scrape.at > 1_000) {
+    scrape = {
+      at: now,
+      state: Promise.all([...queues].map((read) => read()))
+        .then((states) => states.reduce((sum, s) => ({ refunds: sum.refunds + s.refunds, oldestSeconds: Math.max(sum.oldestSeconds, s.oldestSeconds) }), { refunds: 0, oldestSeconds: 0 }))
+        .catch(() => undefined),
+    };
+  }
+  return scrape.state;
+}
+
+/**
+ * Shows the operations queue on /metrics: refunds waiting for an operator
+ * (`refund list-manual`) and the age of the oldest, so that a refund held
+ * for a person is an alert, not a surprise. Answers the function that stops it.
+ */
+export function watchOperationsQueue(read: QueueReading): () => void {
+  queues.add(read);
+  gauge('gateway_refunds_awaiting_operator', 'Refunds waiting for an operator (refund list-manual: unconfirmed by the acquirer, or left PENDING by a replica that died), read at scrape time.', [], async (g) => {
+    const queue = await operationsQueue();
+    if (queue) g.set(queue.refunds);
+  });
+  gauge('gateway_refunds_awaiting_operator_oldest_age_seconds', 'Age of the oldest refund waiting for an operator; 0 when none (read at scrape time).', [], async (g) => {
+    const queue = await operationsQueue();
+    if (queue) g.set(queue.oldestSeconds);
+  });
+  return () => {
+    queues.delete(read);
+    scrape = undefined;
+  };
+}
 
 export async function listManualRefunds(deps: RefundDeps): Promise<CommandReply<'refund.list_manual'>> {
   const rows = await deps.refunds.listManual(deps.staleSeconds);

@@ -20,7 +20,8 @@ describe('Refunds', function () {
   let events: EventCapture;
 
   before(async () => {
-    system = await TestSystem.start();
+    // Seven services starting at once on a shared two-core machine can take longer than the default 20 s.
+    system = await TestSystem.start({ readyTimeoutMs: 90_000 });
     events = await system.captureEvents(['refund.*']);
   });
   after(async () => {
@@ -297,6 +298,27 @@ describe('Refunds', function () {
     const again = await refund(api, paid.id, { reason: 'Second try' });
     assert.deepEqual([again.status, again.body.refunded_amount, again.body.automated_refund], [200, '40.000', false]);
     assert.deepEqual(await system.admin(['refund', 'resolve', again.body.refund_id, '--as', 'succeeded']), { refund_id: again.body.refund_id, status: 'SUCCEEDED' });
+  });
+
+  it('when a refund waits for an operator, then gateway_refunds_awaiting_operator counts it and its age shows, until an operator resolves it', async () => {
+    const waiting = async () => {
+      const text = await system.metricsOf('refund');
+      return { refunds: metricValue(text, 'gateway_refunds_awaiting_operator', []), oldest: metricValue(text, 'gateway_refunds_awaiting_operator_oldest_age_seconds', []) };
+    };
+    const before = await waiting();
+    assert.equal(typeof before.refunds, 'number', 'no gateway_refunds_awaiting_operator on /metrics');
+    const api = await shop();
+    const paid = await paidSession(api, '40.000', '4000000000005126');
+    const held = await refund(api, paid.id, { reason: 'Damaged', refund_type: 'PARTIAL', amount: '15.000' });
+    assert.equal(held.body.automated_refund, false);
+    // Scrapes within a second share one reading: the next one reads the queue again.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const during = await waiting();
+    assert.equal(during.refunds, (before.refunds ?? 0) + 1);
+    assert.ok((during.oldest ?? 0) > 0, `oldest age ${during.oldest}`);
+    await system.admin(['refund', 'resolve', held.body.refund_id, '--as', 'succeeded']);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    assert.equal((await waiting()).refunds, before.refunds);
   });
 
   it('when refunds are made, then the refund service counts them by mode and outcome, and the adapter times each acquirer call by call and outcome, naming no session or order', async () => {

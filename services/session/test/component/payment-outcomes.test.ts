@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { newId, type Envelope, type SessionEventData } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
-import { sessionRequest, TestSystem, type EventCapture } from '@gateway/testkit';
+import { connect } from 'amqplib';
+import { pollUntil, sessionRequest, testEnvironment, TestSystem, type EventCapture } from '@gateway/testkit';
 
 type Detail = { id: string; status: string; amount: string; attempts: { id: string; status: string; fee_amount: string; net_amount: string; failure_code: string }[] };
 
@@ -159,5 +160,67 @@ describe('Payment outcomes by event', function () {
       await new Promise((resolve) => setTimeout(resolve, 500));
       assert.equal(events.of('session.failed', ofSession(session.id)).length, 1);
     }
+  });
+
+  describe('from a broker user that does not publish them (D17)', () => {
+    /** The session's count of refused events of `type`. */
+    const refused = async (type: string) => {
+      const line = (await system.metricsOf('session')).split('\n').find((l) => l.startsWith('gateway_messages_refused_total{') && l.includes('kind="event"') && l.includes(`type="${type}"`));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+
+    it('when payment.approved is put straight on the session\'s event queue by the operators\' or the checkout\'s broker user, then it is dead-lettered, counted, and the session stays PROCESSING', async () => {
+      const { session, merchantId, attemptId } = await processing();
+      const forged = approvalOf(attemptId, session.id, merchantId, session.amount);
+      const queue = `${system.prefix}.session.events`;
+      for (const impostor of ['gateway-admin', 'checkout'] as const) {
+        await system.publishConfirmedAs(impostor, async (channel, userId) => {
+          channel.publish('', queue, Buffer.from(JSON.stringify(forged)), { persistent: true, contentType: 'application/json', userId });
+        });
+      }
+      // Unstamped, as a client that sets no user_id publishes.
+      await system.publishConfirmedAs('gateway-admin', async (channel) => {
+        channel.publish('', queue, Buffer.from(JSON.stringify(forged)), { persistent: true, contentType: 'application/json' });
+      });
+      await pollUntil(async () => (await refused('payment.approved')) === 3, 10_000, 'three refusals counted');
+      assert.equal(await statusOf('sessions', session.id), 'PROCESSING');
+      assert.equal(await statusOf('attempts', attemptId), 'PROCESSING');
+      assert.equal(events.of('session.succeeded', ofSession(session.id)).length, 0);
+      const connection = await connect((await testEnvironment()).amqpUrl);
+      try {
+        const channel = await connection.createChannel();
+        await pollUntil(async () => (await channel.checkQueue(`${queue}.dead`)).messageCount >= 3, 5_000, 'the forged events dead-lettered');
+      } finally {
+        await connection.close();
+      }
+
+      // The adapter's own event still goes through.
+      await system.publishEvents([approvalOf(attemptId, session.id, merchantId, session.amount)]);
+      await events.waitFor<SessionEventData>('session.succeeded', ofSession(session.id));
+    });
+
+    it('when a service publishes an event it does not own on the events exchange, then the broker refuses it', async () => {
+      const { session, merchantId, attemptId } = await processing();
+      const forged = approvalOf(attemptId, session.id, merchantId, session.amount);
+      await assert.rejects(
+        system.publishConfirmedAs('refund', async (channel, userId) => {
+          channel.publish(`${system.prefix}.events`, 'payment.approved', Buffer.from(JSON.stringify(forged)), { persistent: true, userId });
+        }),
+        /ACCESS_REFUSED|closed/i,
+      );
+      assert.equal(await statusOf('sessions', session.id), 'PROCESSING');
+    });
+
+    it('when a message claims another broker user as its user_id, then the broker refuses it', async () => {
+      const { session, merchantId, attemptId } = await processing();
+      const forged = approvalOf(attemptId, session.id, merchantId, session.amount);
+      await assert.rejects(
+        system.publishConfirmedAs('gateway-admin', async (channel) => {
+          channel.publish('', `${system.prefix}.session.events`, Buffer.from(JSON.stringify(forged)), { persistent: true, userId: `${system.prefix}.acquirer-adapter` });
+        }),
+        /PRECONDITION_FAILED|closed/i,
+      );
+      assert.equal(await statusOf('sessions', session.id), 'PROCESSING');
+    });
   });
 });

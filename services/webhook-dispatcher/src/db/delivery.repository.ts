@@ -2,8 +2,11 @@
  * Events and their delivery attempts. Every path that makes an attempt due
  * (a new event, a retry whose time has come, an abandoned attempt, a resend)
  * claims it with a lease in the same statement that reads what sending needs,
- * so replicas never send one attempt at the same time and a replica that dies
- * loses nothing: its leases lapse and the sweep of any replica takes them.
+ * so a replica that dies loses nothing: its leases lapse and the sweep of any
+ * replica takes them. An attempt may wait in memory longer than its lease
+ * (a slow endpoint's backlog); its replica then claims it again just before
+ * sending (claimForSending), and that fails when another replica took it in
+ * the meantime, so one attempt is sent by one replica.
  */
 import { newId } from '@gateway/contracts';
 import { withTransaction, type Pool, type Queryable } from '@gateway/db';
@@ -50,6 +53,12 @@ export interface DeliveryJob {
   secretCiphertext: string;
   previousSecretCiphertext: string | null;
   previousSecretExpiresAt: Date | null;
+  /**
+   * When this replica's lease on the attempt ends, by performance.now(): the
+   * time just before the claiming statement was sent plus the lease the
+   * database reported left, so never later than the lease's real end.
+   */
+  leaseEndsAt: number;
   /** With tracing on, a first attempt's: the trace its POST continues (retries, read back by a sweep, have none). */
   traceContext?: string | null;
 }
@@ -88,10 +97,13 @@ const ROW_COLUMNS = `id, endpoint_id, session_id, event_type, event_id, url, att
 const ENDPOINT_JOB_COLUMNS = `ep.id AS "endpointId", ep.is_default AS "endpointIsDefault",
     ep.secret_ciphertext AS "secretCiphertext", ep.previous_secret_ciphertext AS "previousSecretCiphertext", ep.previous_secret_expires_at AS "previousSecretExpiresAt"`;
 
+/** Milliseconds left of the lease of claimed attempt `d`, by the database's clock as the statement runs. */
+const LEASE_LEFT_MS = `greatest(0, extract(epoch FROM d.lease_until - clock_timestamp()) * 1000)::float8 AS "leaseLeftMs"`;
+
 /** The job columns of claimed attempts `d` (a CTE or table), joined to their event and endpoint. */
 const JOB_SELECT = `SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
     d.attempt_number AS "attemptNumber", d.manual, e.body, e.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
-    ${ENDPOINT_JOB_COLUMNS}
+    ${ENDPOINT_JOB_COLUMNS}, ${LEASE_LEFT_MS}
   FROM d JOIN events e ON e.id = d.event_id
   JOIN endpoints ep ON ep.id = d.endpoint_id`;
 
@@ -109,10 +121,20 @@ const TARGET_URL = `CASE WHEN ep.is_default AND e.session_url <> '' THEN e.sessi
 const RECEIVES = `ep.merchant_id = e.merchant_id AND ep.livemode = e.livemode
   AND (ep.is_default OR ep.status = 'enabled' AND ep.enabled_events && ARRAY['*', e.type])`;
 
+/** A claimed row as the database answers it: the lease as milliseconds left, not yet a time of this process. */
+type ClaimedRow = Omit<DeliveryJob, 'leaseEndsAt'> & { leaseLeftMs: number };
+
+/** Jobs of rows claimed by a statement sent at `sentAt` (performance.now()). */
+function leased(rows: readonly ClaimedRow[], sentAt: number): DeliveryJob[] {
+  return rows.map(({ leaseLeftMs, ...job }) => ({ ...job, leaseEndsAt: sentAt + leaseLeftMs }));
+}
+
 export class DeliveryRepository {
   constructor(
     private readonly pool: Pool,
     private readonly leaseSeconds: number,
+    /** This replica's name on the leases it holds (lease_owner). */
+    private readonly owner: string,
   ) {}
 
   /**
@@ -123,7 +145,8 @@ export class DeliveryRepository {
    */
   async storeEvents(events: readonly IncomingEvent[], tx: Queryable = this.pool): Promise<DeliveryJob[]> {
     if (events.length === 0) return [];
-    const result = await tx.query<DeliveryJob>({
+    const sentAt = performance.now();
+    const result = await tx.query<ClaimedRow>({
       name: 'events-store',
       text: `WITH incoming AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $11::text[])
@@ -135,9 +158,9 @@ export class DeliveryRepository {
          RETURNING id
        ), d AS (
          -- How many managed endpoints receive an event is known only here: their deliveries' ids are drawn here (96 random bits).
-         INSERT INTO deliveries (id, endpoint_id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, status, lease_until)
+         INSERT INTO deliveries (id, endpoint_id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, status, lease_until, lease_owner)
          SELECT CASE WHEN ep.is_default THEN e.delivery_id ELSE 'whd_' || substr(md5(random()::text || ep.id || e.id), 1, 24) END,
-           ep.id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, 1, 'PENDING', now() + make_interval(secs => $10)
+           ep.id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, 1, 'PENDING', now() + make_interval(secs => $10), $12
          FROM incoming e JOIN stored s ON s.id = e.id
          JOIN endpoints ep ON ${RECEIVES}
          WHERE ${TARGET_URL} <> ''
@@ -145,7 +168,7 @@ export class DeliveryRepository {
        )
        SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
          d.attempt_number AS "attemptNumber", d.manual, i.body, i.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
-         ${ENDPOINT_JOB_COLUMNS}
+         ${ENDPOINT_JOB_COLUMNS}, ${LEASE_LEFT_MS}
        FROM d JOIN incoming i ON i.id = d.event_id
        JOIN endpoints ep ON ep.id = d.endpoint_id`,
       values: [
@@ -160,9 +183,10 @@ export class DeliveryRepository {
         events.map(() => newId('whd')),
         this.leaseSeconds,
         events.map((e) => e.correlationId),
+        this.owner,
       ],
     });
-    return result.rows;
+    return leased(result.rows, sentAt);
   }
 
   /**
@@ -223,24 +247,54 @@ export class DeliveryRepository {
    * ones) are left for later.
    */
   async reclaimAbandoned(limit: number, skipEndpoints: readonly string[] = []): Promise<DeliveryJob[]> {
-    const result = await this.pool.query<DeliveryJob>(
+    const sentAt = performance.now();
+    const result = await this.pool.query<ClaimedRow>(
       `WITH stale AS (
          SELECT id FROM deliveries WHERE status = 'PENDING' AND lease_until <= now() AND ${ENDPOINT_KEY_SQL} <> ALL($3::text[])
          ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED
        ), d AS (
-         UPDATE deliveries x SET lease_until = now() + make_interval(secs => $2) FROM stale WHERE x.id = stale.id
+         UPDATE deliveries x SET lease_until = now() + make_interval(secs => $2), lease_owner = $4 FROM stale WHERE x.id = stale.id
          RETURNING x.*
        )
        ${JOB_SELECT}`,
-      [limit, this.leaseSeconds, skipEndpoints],
+      [limit, this.leaseSeconds, skipEndpoints, this.owner],
     );
-    return result.rows;
+    return leased(result.rows, sentAt);
   }
 
-  /** Gives up the leases of attempts this replica will not send now (no room, or stopping), for any replica's next sweep. */
+  /**
+   * Claims again, just before sending them, attempts this replica queued
+   * whose lease may end before they are sent and recorded: each one still
+   * PENDING that this replica still holds, or that nobody holds. One another
+   * replica took since, or that is done, is not claimed. Answers each claimed
+   * attempt's new lease end (performance.now()), by id.
+   */
+  async claimForSending(deliveryIds: readonly string[]): Promise<Map<string, number>> {
+    if (deliveryIds.length === 0) return new Map();
+    const sentAt = performance.now();
+    const result = await this.pool.query<{ id: string; leaseLeftMs: number }>(
+      `WITH mine AS (
+         SELECT id FROM deliveries
+         WHERE id = ANY($1::text[]) AND status = 'PENDING' AND (lease_owner = $3 OR lease_owner IS NULL OR lease_until <= now())
+         FOR UPDATE SKIP LOCKED
+       ), d AS (
+         UPDATE deliveries x SET lease_until = now() + make_interval(secs => $2), lease_owner = $3 FROM mine WHERE x.id = mine.id
+         RETURNING x.id, x.lease_until
+       )
+       SELECT d.id, ${LEASE_LEFT_MS} FROM d`,
+      [deliveryIds, this.leaseSeconds, this.owner],
+    );
+    return new Map(result.rows.map((row) => [row.id, sentAt + row.leaseLeftMs]));
+  }
+
+  /**
+   * Gives up the leases of attempts this replica will not send now (no room,
+   * or stopping), for any replica's next sweep. Only its own: a lease another
+   * replica took since is that replica's, and it may be sending.
+   */
   async release(deliveryIds: readonly string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
-    await this.pool.query(`UPDATE deliveries SET lease_until = now() WHERE id = ANY($1::text[]) AND status = 'PENDING'`, [deliveryIds]);
+    await this.pool.query(`UPDATE deliveries SET lease_until = now() WHERE id = ANY($1::text[]) AND status = 'PENDING' AND lease_owner = $2`, [deliveryIds, this.owner]);
   }
 
   /**
@@ -303,13 +357,14 @@ export class DeliveryRepository {
    */
   private async insertAttempts(tx: Queryable, attempts: readonly { eventId: string; endpointId: string; attemptNumber: number; manual: boolean }[]): Promise<DeliveryJob[]> {
     if (attempts.length === 0) return [];
-    const result = await tx.query<DeliveryJob>(
+    const sentAt = performance.now();
+    const result = await tx.query<ClaimedRow>(
       `WITH next AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::boolean[], $6::text[]) AS n(id, event_id, attempt_number, manual, endpoint_id)
        ), d AS (
-         INSERT INTO deliveries (id, endpoint_id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, manual, status, lease_until)
+         INSERT INTO deliveries (id, endpoint_id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, manual, status, lease_until, lease_owner)
          SELECT n.id, ep.id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, n.attempt_number, n.manual, 'PENDING',
-           now() + make_interval(secs => $5)
+           now() + make_interval(secs => $5), $7
          FROM next n JOIN events e ON e.id = n.event_id
          JOIN endpoints ep ON ep.id = n.endpoint_id
          WHERE ${TARGET_URL} <> '' AND (n.manual OR ep.is_default OR ep.status = 'enabled')
@@ -323,9 +378,10 @@ export class DeliveryRepository {
         attempts.map((a) => a.manual),
         this.leaseSeconds,
         attempts.map((a) => a.endpointId),
+        this.owner,
       ],
     );
-    return result.rows;
+    return leased(result.rows, sentAt);
   }
 
   /**

@@ -4,6 +4,11 @@
  * ended, and when it failed, when the next automatic attempt is due. Results
  * are recorded in batches; an attempt whose result is lost (the process died)
  * stays PENDING and is sent again once its lease lapses: at-least-once.
+ *
+ * An attempt is sent only while this replica's lease covers it: its timeout
+ * and as long again to record the result. One that waited in memory past
+ * that (a slow endpoint's backlog) is claimed again just before it is sent;
+ * if another replica took it meanwhile, or it is done, it is dropped here.
  */
 import { signatureHeader } from '@gateway/webhook-signature';
 import { describeError, openSpan, SpanKind, storedTraceContext, withCorrelation, type Logger, type OpenSpan } from '@gateway/observability';
@@ -12,7 +17,7 @@ import { endpointSecretAad } from '../db/endpoint.repository.js';
 import { Batcher } from './batcher.js';
 import { DeliveryQueue, type QueueLimits } from './delivery-queue.js';
 import type { DeliveryOutcome, DeliveryRequest } from './webhook-http-client.js';
-import { webhookAttempts, webhookDeliveryDuration, webhookGivenUp, webhookRetriesScheduled } from './webhook-metrics.js';
+import { webhookAttempts, webhookDeliveryDuration, webhookGivenUp, webhookLeasesLost, webhookRetriesScheduled } from './webhook-metrics.js';
 
 export interface DispatcherOptions {
   deliveries: DeliveryRepository;
@@ -25,7 +30,11 @@ export interface DispatcherOptions {
   retryDelaysSeconds: readonly number[];
   /** Asked to look for due retries, and attempts waiting in the database, at a time sooner than its own schedule. */
   wakeSweepAt: (at: number) => void;
+  /** How long one attempt may take (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
   clock?: () => number;
+  /** Monotonic milliseconds, the clock of DeliveryJob.leaseEndsAt. */
+  monotonic?: () => number;
 }
 
 const USER_AGENT = 'PaymentGateway-Webhooks/1';
@@ -34,10 +43,13 @@ export class Dispatcher {
   private readonly queue: DeliveryQueue<DeliveryJob>;
   private readonly results: Batcher<AttemptResult, undefined>;
   private readonly released: Batcher<string, undefined>;
+  private readonly claims: Batcher<string, number | undefined>;
   private readonly clock: () => number;
+  private readonly monotonic: () => number;
 
   constructor(private readonly options: DispatcherOptions) {
     this.clock = options.clock ?? Date.now;
+    this.monotonic = options.monotonic ?? (() => performance.now());
     this.queue = new DeliveryQueue(
       options.limits,
       (job) => this.attempt(job),
@@ -51,6 +63,10 @@ export class Dispatcher {
       await options.deliveries.release(ids);
       return ids.map(() => undefined);
     }, 5_000);
+    this.claims = new Batcher(async (ids) => {
+      const claimed = await options.deliveries.claimForSending(ids);
+      return ids.map((id) => claimed.get(id));
+    }, 500);
   }
 
   /**
@@ -93,6 +109,26 @@ export class Dispatcher {
   }
 
   /**
+   * Whether this replica holds `job`'s lease for the whole attempt and the
+   * recording of its result; when it may not, the lease is claimed again.
+   */
+  private async holdsLease(job: DeliveryJob): Promise<boolean> {
+    if (job.leaseEndsAt - this.monotonic() >= 2 * this.options.timeoutMs) return true;
+    const endsAt = await this.claims.add(job.deliveryId).catch((err: unknown) => {
+      // Not sent now: the lease lapses and a sweep takes the attempt again.
+      this.options.log.warn({ err: describeError(err), deliveryId: job.deliveryId }, 'webhook lease not renewed; attempt left for a sweep');
+      return undefined;
+    });
+    if (endsAt === undefined) {
+      webhookLeasesLost.inc();
+      this.options.log.info({ deliveryId: job.deliveryId, eventId: job.eventId }, 'webhook attempt not sent here: its lease lapsed while it waited and it is done or held elsewhere');
+      return false;
+    }
+    job.leaseEndsAt = endsAt;
+    return true;
+  }
+
+  /**
    * With tracing on, a first attempt's client span, in the trace of the event's
    * delivery. Merchants are sent no traceparent: the trace is ours.
    */
@@ -107,6 +143,7 @@ export class Dispatcher {
   }
 
   private async send(job: DeliveryJob, span?: OpenSpan): Promise<void> {
+    if (!(await this.holdsLease(job))) return;
     const now = this.clock();
     const secrets = await this.signingSecrets(job, now).catch((err: unknown) => {
       // A secret that does not decrypt (a KEK missing, a row altered) must not stop other endpoints' attempts.

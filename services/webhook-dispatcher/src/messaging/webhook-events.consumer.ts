@@ -52,7 +52,7 @@ export class WebhookEventsConsumer extends QueueConsumer {
   }
 
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
-    const envelope = decodeEventOrDeadLetter(channel, msg, this.log);
+    const envelope = decodeEventOrDeadLetter(this.broker, channel, msg, this.log);
     if (!envelope) return;
     if (!webhookEvents.has(envelope.type)) {
       eventsHandled.inc({ type: 'unknown', outcome: 'skipped' });
