@@ -10,10 +10,16 @@
 # entry (infra/docker/migrate-all.mjs) creates the roles and schemas and migrates.
 #
 # Stage 1 builds the whole workspace once (npm ci + tsc -b; the layer is shared by
-# every SERVICE); stage 2 assembles what one SERVICE needs; stage 3 is the runtime:
-# production dependencies only, the built dist folders, SQL migrations, non-root.
+# every SERVICE); stage 2 assembles what one SERVICE needs and installs its production
+# dependencies, pruned to what it can load (infra/docker/prune-deps.mjs); stage 3 is the
+# runtime: Debian with the node binary alone (no npm, yarn or corepack), the assembled
+# folder, a non-root user. It runs with a read-only root filesystem.
+#
+# NODE_IMAGE builds, RUNTIME_IMAGE runs; both are public images. Where no registry is
+# reachable, `make images` (infra/images/build.mjs) makes local images of those names.
 
 ARG NODE_IMAGE=node:20.20-bookworm-slim
+ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 # --- 1. build -----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS build
@@ -48,9 +54,21 @@ RUN set -eu; \
       mkdir -p /out/infra/docker; cp infra/docker/migrate-all.mjs /out/infra/docker/; \
     fi; \
     echo "$workspaces" > /out/.workspaces
+# Production dependencies of SERVICE only (and the workspace packages it uses), then
+# nothing it cannot load: npm links every workspace, and the testkit's dependencies come too.
+WORKDIR /out
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund $(cat .workspaces) \
+ && node /app/infra/docker/prune-deps.mjs /out $(sed 's/--workspace//g' .workspaces) \
+ && rm -f .workspaces package-lock.json
 
 # --- 3. runtime ---------------------------------------------------------------
-FROM ${NODE_IMAGE} AS runtime
+FROM ${RUNTIME_IMAGE} AS runtime
+# The `node` user of the official Node image, by the same numbers, so that
+# Kubernetes' runAsNonRoot can check it and files keys mounted for 1000 stay readable.
+# These two layers come before any SERVICE argument: every service image shares them.
+RUN groupadd --gid 1000 node \
+ && useradd --uid 1000 --gid node --shell /bin/sh --no-create-home --home-dir /app node
+COPY --from=build /usr/local/bin/node /usr/local/bin/node
 ARG SERVICE
 ARG PORT=8080
 ENV NODE_ENV=production \
@@ -58,13 +76,6 @@ ENV NODE_ENV=production \
     PORT=${PORT}
 WORKDIR /app
 COPY --from=assemble /out/ ./
-# Production dependencies of SERVICE only (and the workspace packages it uses).
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund $(cat .workspaces) \
- && rm .workspaces \
- && npm cache clean --force \
- && rm -rf /root/.npm /tmp/*
-# The `node` user of the official image, by number so that Kubernetes'
-# runAsNonRoot can check it.
 USER 1000:1000
 EXPOSE ${PORT}
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
