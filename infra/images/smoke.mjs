@@ -9,7 +9,8 @@
 //   1. the migrate image creates the database, a role and a schema per service and runs
 //      every migration (infra/docker/migrate-all.mjs, as compose and the k8s Job run it);
 //   2. each service image runs under podman on a free port of the host network, read-only
-//      root filesystem, a tmpfs /tmp, as uid 1000; each must answer /readyz;
+//      root filesystem, a tmpfs /tmp, as uid 1000; each must answer /readyz (polled: podman
+//      runs health checks from systemd timers, and there is no systemd here);
 //   3. gateway-admin creates a merchant; with its test key a session is created at the
 //      containerised gateway and paid on the hosted page (passed through to the checkout
 //      container) with 4242 4242 4242 4242, then a second one with the 3-D Secure card,
@@ -205,6 +206,8 @@ function runContainer(service, name, env, command = [], { detach = true } = {}) 
     '--read-only',
     '--tmpfs', '/tmp:rw,size=16m,mode=1777',
     '--security-opt', 'no-new-privileges',
+    // Podman runs HEALTHCHECKs from systemd timers, and there is no systemd here: /readyz is polled instead.
+    '--no-healthcheck',
     ...Object.keys(env).flatMap((key) => ['-e', key]),
     imageName(service),
     ...command,
