@@ -5,8 +5,9 @@
 //                               Node 20 and npm, laid out as the official image lays them out
 //                               (/usr/local/bin/node, /usr/local/lib/node_modules/npm) with
 //                               the `node` user (uid/gid 1000)
-// and imported with `podman import`. Each is reused while present in podman's storage; the
-// root filesystem tarballs are kept in .local/images/ and imported again when only they are.
+// and imported with `podman import`. Each is reused while present in podman's storage (the
+// node one while its Node is this machine's version); the root filesystem tarballs are kept
+// in .local/images/ and imported again when only they are.
 //
 // Plain Node ESM, built-in modules only.
 import { execFileSync } from 'node:child_process';
@@ -58,7 +59,7 @@ export function ensureBaseImages({ log = console.log } = {}) {
     { image: bases.node, tarball: path.join(workDir, `${SUITE}-node-${process.version.slice(1)}.tar`), withNode: true },
   ];
   for (const { image, tarball, withNode } of want) {
-    if (imageExists(image)) {
+    if (imageExists(image) && (!withNode || imageNodeVersion(image) === process.version.slice(1))) {
       done[image] = 'present';
       continue;
     }
@@ -82,6 +83,12 @@ function nodeChanges() {
   const changes = [`ENV NODE_VERSION=${process.version.slice(1)}`, 'CMD ["node"]'];
   if (fs.existsSync(CA_BUNDLE)) changes.push(`ENV NODE_EXTRA_CA_CERTS=${CA_BUNDLE}`);
   return changes;
+}
+
+/** The NODE_VERSION an image declares (ours declare this machine's at import; the official ones theirs). */
+function imageNodeVersion(image) {
+  const env = podmanOrThrow(['image', 'inspect', '--format', '{{range .Config.Env}}{{println .}}{{end}}', image]);
+  return /^NODE_VERSION=(.*)$/m.exec(env)?.[1];
 }
 
 /** The debootstrapped tree, made once and shared by both tarballs. */
