@@ -180,9 +180,10 @@ export async function smoke({ log = console.log } = {}) {
   } catch (err) {
     const service = err instanceof SmokeFailure ? err.service : undefined;
     const failing = service ? [service] : [...containers.keys()];
+    const lines = service ? 150 : 40;
     for (const name of failing) {
       if (!containers.has(name)) continue;
-      console.error(`\n----- ${name}: container log (last 150 lines) -----\n${containerLogs(containers.get(name)).split('\n').slice(-150).join('\n')}`);
+      console.error(`\n----- ${name}: container log (last ${lines} lines) -----\n${containerLogs(containers.get(name)).split('\n').slice(-lines).join('\n')}`);
     }
     throw new Error(`smoke failed: ${err.message}`, { cause: err });
   } finally {
@@ -260,7 +261,9 @@ async function payAndCheck(testkit, api, card, challenge) {
   for (;;) {
     const read = await api.get(`/gateway/sessions/${id}/`);
     if (read.body?.status === 'SUCCEEDED') return;
-    if (Date.now() > deadline) throw new SmokeFailure(`session ${id} reads ${read.status} ${read.body?.status ?? read.text.slice(0, 300)}, not SUCCEEDED`, 'session');
+    if (read.body?.status === 'FAILED') throw new SmokeFailure(`session ${id} FAILED`);
+    // Any service on the payment's path may be the cause: every log is printed.
+    if (Date.now() > deadline) throw new SmokeFailure(`session ${id} reads ${read.status} ${read.body?.status ?? read.text.slice(0, 300)}, not SUCCEEDED`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
