@@ -1,5 +1,5 @@
 # Thin wrappers of the npm scripts named in README.md.
-.PHONY: install up test test-chaos bench lint build
+.PHONY: install up test test-chaos bench lint build images
 
 install:
 	npm ci
@@ -22,3 +22,8 @@ bench: install
 
 lint: install
 	npm run lint
+
+# Every image of infra/docker/service.Dockerfile built with podman, started against the
+# local servers and paid through once (infra/images/build.mjs; installs podman when missing).
+images: build
+	npm run images

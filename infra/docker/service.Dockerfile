@@ -10,10 +10,17 @@
 # entry (infra/docker/migrate-all.mjs) creates the roles and schemas and migrates.
 #
 # Stage 1 builds the whole workspace once (npm ci + tsc -b; the layer is shared by
-# every SERVICE); stage 2 assembles what one SERVICE needs; stage 3 is the runtime:
-# production dependencies only, the built dist folders, SQL migrations, non-root.
+# every SERVICE); stage 2 installs the production dependencies of every workspace once
+# (shared too); stage 3 assembles what one SERVICE needs, its dependencies pruned to what
+# it can load (infra/docker/prune-deps.mjs); stage 4 is the runtime: Debian with the
+# node binary alone (no npm, yarn or corepack), the assembled folder, a non-root user.
+# It runs with a read-only root filesystem.
+#
+# NODE_IMAGE builds, RUNTIME_IMAGE runs; both are public images. Where no registry is
+# reachable, `make images` (infra/images/build.mjs) makes local images of those names.
 
 ARG NODE_IMAGE=node:20.20-bookworm-slim
+ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 # --- 1. build -----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS build
@@ -23,34 +30,49 @@ RUN npm ci --no-audit --no-fund \
  && npx tsc -b \
  && rm -rf packages/*/dist/test services/*/dist/test packages/*/dist/*.tsbuildinfo services/*/dist/*.tsbuildinfo
 
-# --- 2. assemble what SERVICE needs -------------------------------------------
-FROM build AS assemble
+# --- 2. production dependencies of the whole workspace, once --------------------
+# No SERVICE argument here: this layer is shared by every image, and each image's
+# stage 3 keeps only what its service loads. A package's bin (the SDK's gateway
+# command) must exist for npm ci to link it.
+FROM build AS deps
+RUN set -eu; \
+    mkdir -p /deps; \
+    cp package.json package-lock.json /deps/; \
+    for dir in packages/* services/*; do mkdir -p "/deps/$dir"; cp "$dir/package.json" "/deps/$dir/"; done; \
+    for dir in packages/*; do if [ -d "$dir/bin" ]; then cp -r "$dir/bin" "/deps/$dir/"; fi; done; \
+    cd /deps; \
+    npm ci --omit=dev --ignore-scripts --no-audit --no-fund; \
+    rm -f package-lock.json
+
+# --- 3. assemble what SERVICE needs -------------------------------------------
+# npm installed the production dependencies of every workspace: prune-deps.mjs keeps
+# only what SERVICE (or, for migrate, @gateway/db and the migrations) can load.
+FROM deps AS assemble
 ARG SERVICE
 RUN set -eu; \
     schema_owners="api-gateway session acquirer-adapter refund webhook-dispatcher"; \
-    if [ "${SERVICE:-}" = migrate ]; then services="$schema_owners"; \
-    elif [ -n "${SERVICE:-}" ] && [ -f "services/${SERVICE}/package.json" ]; then services="$SERVICE"; \
+    if [ "${SERVICE:-}" = migrate ]; then services="$schema_owners"; entries="packages/db"; \
+    elif [ -n "${SERVICE:-}" ] && [ -f "services/${SERVICE}/package.json" ]; then services="$SERVICE"; entries=""; \
     else echo "build-arg SERVICE must be one of: $(ls services | tr '\n' ' ')migrate" >&2; exit 1; fi; \
-    mkdir -p /out; \
-    cp package.json package-lock.json /out/; \
-    for dir in packages/* services/*; do mkdir -p "/out/$dir"; cp "$dir/package.json" "/out/$dir/"; done; \
+    cp -a /deps /out; \
     for dir in packages/*; do [ -d "$dir/dist/src" ] && cp -r "$dir/dist" "/out/$dir/"; done; \
     for dir in packages/*; do if [ -d "$dir/migrations" ]; then cp -r "$dir/migrations" "/out/$dir/"; fi; done; \
-    # A package's bin (the SDK's gateway command) must exist for npm ci to link it.
-    for dir in packages/*; do if [ -d "$dir/bin" ]; then cp -r "$dir/bin" "/out/$dir/"; fi; done; \
     for name in $services; do \
       cp -r "services/$name/dist" "/out/services/$name/"; \
       if [ -d "services/$name/migrations" ]; then cp -r "services/$name/migrations" "/out/services/$name/"; fi; \
+      entries="$entries services/$name"; \
     done; \
-    workspaces=""; for name in $services; do workspaces="$workspaces --workspace services/$name"; done; \
-    if [ "$SERVICE" = migrate ]; then \
-      workspaces="$workspaces --workspace packages/db"; \
-      mkdir -p /out/infra/docker; cp infra/docker/migrate-all.mjs /out/infra/docker/; \
-    fi; \
-    echo "$workspaces" > /out/.workspaces
+    if [ "$SERVICE" = migrate ]; then mkdir -p /out/infra/docker; cp infra/docker/migrate-all.mjs /out/infra/docker/; fi; \
+    node infra/docker/prune-deps.mjs /out $entries
 
-# --- 3. runtime ---------------------------------------------------------------
-FROM ${NODE_IMAGE} AS runtime
+# --- 4. runtime ---------------------------------------------------------------
+FROM ${RUNTIME_IMAGE} AS runtime
+# The `node` user of the official Node image, by the same numbers, so that
+# Kubernetes' runAsNonRoot can check it and files keys mounted for 1000 stay readable.
+# These two layers come before any SERVICE argument: every service image shares them.
+RUN groupadd --gid 1000 node \
+ && useradd --uid 1000 --gid node --shell /bin/sh --no-create-home --home-dir /app node
+COPY --from=build /usr/local/bin/node /usr/local/bin/node
 ARG SERVICE
 ARG PORT=8080
 ENV NODE_ENV=production \
@@ -58,13 +80,6 @@ ENV NODE_ENV=production \
     PORT=${PORT}
 WORKDIR /app
 COPY --from=assemble /out/ ./
-# Production dependencies of SERVICE only (and the workspace packages it uses).
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund $(cat .workspaces) \
- && rm .workspaces \
- && npm cache clean --force \
- && rm -rf /root/.npm /tmp/*
-# The `node` user of the official image, by number so that Kubernetes'
-# runAsNonRoot can check it.
 USER 1000:1000
 EXPOSE ${PORT}
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

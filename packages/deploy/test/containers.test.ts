@@ -97,6 +97,18 @@ describe('infra/docker/service.Dockerfile', () => {
     assert.match(final.at(-1)!, /^CMD .*node services\/\$\{SERVICE\}\/dist\/src\/main\.js/);
   });
 
+  it('When the runtime stage is read, then it is public Debian with the node binary alone (no npm), and the dependencies are pruned to what SERVICE loads', () => {
+    const lastFrom = instructions.findLastIndex((line) => /^FROM\s/i.test(line));
+    const final = instructions.slice(lastFrom);
+    assert.match(final[0]!, /^FROM \$\{RUNTIME_IMAGE\} AS runtime$/);
+    assert.ok(instructions.includes('ARG RUNTIME_IMAGE=debian:bookworm-slim'), 'RUNTIME_IMAGE defaults to the public Debian image');
+    assert.ok(instructions.includes('ARG NODE_IMAGE=node:20.20-bookworm-slim'), 'NODE_IMAGE defaults to the public Node image');
+    assert.ok(final.includes('COPY --from=build /usr/local/bin/node /usr/local/bin/node'), 'the node binary is copied from the build stage');
+    assert.ok(!final.some((line) => /^RUN .*\bnpm\b/.test(line)), 'npm runs in the runtime stage');
+    assert.ok(instructions.some((line) => /^RUN .*node infra\/docker\/prune-deps\.mjs \/out /.test(line)), 'no prune-deps.mjs step');
+    assert.ok(existsSync(path.join(repoRoot, 'infra/docker/prune-deps.mjs')));
+  });
+
   it('When the build context is sent, then .dockerignore leaves out node_modules, dist and .local', () => {
     const ignore = readRepoFile('.dockerignore').split('\n');
     for (const entry of ['**/node_modules', '**/dist', '.local', '.git']) assert.ok(ignore.includes(entry), `.dockerignore lacks ${entry}`);

@@ -1,0 +1,311 @@
+#!/usr/bin/env node
+// The images, started: the containerised system against this machine's PostgreSQL,
+// RabbitMQ and Redis, one payment through it, then everything removed.
+//
+//   node infra/images/smoke.mjs        (after infra/images/build.mjs; `make images` runs both)
+//
+// Like a test system (packages/testkit), it makes a fresh database and broker prefix with
+// broker users of their own, and fresh keys:
+//   1. the migrate image creates the database, a role and a schema per service and runs
+//      every migration (infra/docker/migrate-all.mjs, as compose and the k8s Job run it);
+//   2. each service image runs under podman on a free port of the host network, read-only
+//      root filesystem, a tmpfs /tmp, as uid 1000; each must answer /readyz (polled: podman
+//      runs health checks from systemd timers, and there is no systemd here);
+//   3. gateway-admin creates a merchant; with its test key a session is created at the
+//      containerised gateway and paid on the hosted page (passed through to the checkout
+//      container) with 4242 4242 4242 4242, then a second one with the 3-D Secure card,
+//      through the sandbox container's challenge page; both must read SUCCEEDED;
+//   4. no container log may hold a test card number;
+//   5. every container is stopped (SIGTERM; each must exit 0) and removed, the database
+//      dropped, the broker prefix and users deleted.
+// Any failure exits non-zero, with the logs of the service concerned printed.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { podman, podmanEnv, root, workDir, writeContainersConf } from './podman.mjs';
+
+/** The services in the order they start, with the settings each takes from `ctx`. */
+const SERVICES = ['epg-sandbox', 'session', 'acquirer-adapter', 'webhook-dispatcher', 'refund', 'checkout', 'api-gateway'];
+const WITH_SCHEMA = new Set(['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher']);
+const CARDS = { plain: '4242424242424242', challenge: '4000000000003220' };
+const READY_TIMEOUT_MS = 90_000;
+
+function imageName(service) {
+  return `localhost/payment-gateway/${service}:dev`;
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+class SmokeFailure extends Error {
+  constructor(message, service) {
+    super(message);
+    this.service = service;
+  }
+}
+
+/** Runs the whole smoke; throws (after cleaning up) on any failure. */
+export async function smoke({ log = console.log } = {}) {
+  writeContainersConf();
+  const { ensureServers } = await import(pathToFileURL(path.join(root, 'infra', 'local', 'servers.mjs')).href);
+  await ensureServers({ log: (line) => log(line) });
+  // The built workspace (make images runs npm run build first).
+  const testkit = await import('@gateway/testkit');
+  const { serviceDatabaseUrl } = await import('@gateway/db');
+  const env = await testkit.testEnvironment();
+
+  const prefix = testkit.uniqueName('t');
+  const database = testkit.uniqueName('gwt');
+  const containers = new Map(); // service -> container name
+  const logDir = path.join(workDir, 'smoke-logs', prefix);
+  fs.mkdirSync(logDir, { recursive: true });
+  let brokerReady = false;
+  let databaseMade = false;
+  const startedAt = Date.now();
+
+  const cleanup = async () => {
+    for (const [service, name] of containers) {
+      fs.writeFileSync(path.join(logDir, `${service}.log`), containerLogs(name));
+      podman(['rm', '-f', '-t', '0', name]);
+    }
+    containers.clear();
+    if (databaseMade) await dropDatabase(env.adminUrl, database).catch((err) => log(`dropping ${database}: ${err.message}`));
+    if (brokerReady) {
+      await testkit.deleteBrokerObjects(prefix).catch((err) => log(`deleting broker objects: ${err.message}`));
+      await testkit.deleteBrokerUsers(prefix).catch((err) => log(`deleting broker users: ${err.message}`));
+    }
+  };
+  const interrupted = () => {
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+
+  try {
+    log(`smoke: database ${database}, broker prefix ${prefix}`);
+    const brokerUrls = await testkit.createBrokerUsers(prefix);
+    brokerReady = true;
+
+    // 1. Migrations, by the migrate image.
+    databaseMade = true;
+    const migrate = runContainer('migrate', `gw-smoke-${prefix}-migrate`, { DATABASE_ADMIN_URL: env.adminUrl, DATABASE_NAME: database }, ['node', 'infra/docker/migrate-all.mjs'], { detach: false });
+    if (migrate.status !== 0) throw new SmokeFailure(`the migrate image exited ${migrate.status}:\n${migrate.stdout}${migrate.stderr}`);
+    log('smoke: migrate image: database, roles, schemas and migrations done');
+
+    // 2. The services.
+    const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (service) => [service, await freePort()])));
+    const dbUrl = new URL(env.adminUrl);
+    dbUrl.pathname = `/${database}`;
+    const links = testkit.linkKeys();
+    const cards = testkit.cardKeys();
+    const operator = testkit.operatorKeys(`${prefix}-operator`);
+    const kek = testkit.newSecretsKek();
+    const sandboxUrl = `http://127.0.0.1:${ports['epg-sandbox']}`;
+    const baseUrl = `http://127.0.0.1:${ports['api-gateway']}`;
+    const shared = {
+      BROKER_PREFIX: prefix,
+      RATE_LIMIT_KEY_PREFIX: prefix,
+      REDIS_URL: env.redisUrl,
+      PUBLIC_BASE_URL: baseUrl,
+      OPERATOR_PUBLIC_KEYS: operator.publicJwk,
+      LOG_LEVEL: 'info',
+    };
+    const own = {
+      'api-gateway': { SECRETS_KEK: kek, CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.checkout}` },
+      session: { LINK_SIGNING_KEY: links.privateJwk },
+      checkout: { LINK_VERIFY_KEY: links.publicJwk, CARD_ENCRYPTION_KEY: cards.publicJwk },
+      'acquirer-adapter': {
+        CARD_DECRYPTION_KEY: cards.privateJwk,
+        SECRETS_KEK: kek,
+        ACQUIRER_TEST_URL: `${sandboxUrl}/payment/rest/`,
+        ACQUIRER_TEST_USER: testkit.SANDBOX_TERMINAL.user,
+        ACQUIRER_TEST_PASSWORD: testkit.SANDBOX_TERMINAL.password,
+      },
+      'webhook-dispatcher': { SECRETS_KEK: kek },
+      refund: {},
+      'epg-sandbox': { SANDBOX_PUBLIC_URL: sandboxUrl, SANDBOX_TERMINALS: `${testkit.SANDBOX_TERMINAL.user}:${testkit.SANDBOX_TERMINAL.password}` },
+    };
+    for (const service of SERVICES) {
+      const name = `gw-smoke-${prefix}-${service}`;
+      const serviceEnv = {
+        ...shared,
+        ...own[service],
+        PORT: String(ports[service]),
+        ...(brokerUrls[service] && { AMQP_URL: brokerUrls[service] }),
+        ...(WITH_SCHEMA.has(service) && { DATABASE_URL: serviceDatabaseUrl(dbUrl.toString(), service) }),
+      };
+      const started = runContainer(service, name, serviceEnv);
+      if (started.status !== 0) throw new SmokeFailure(`podman run ${service} exited ${started.status}: ${started.stderr.trim()}`, service);
+      containers.set(service, name);
+    }
+    await Promise.all(SERVICES.map((service) => waitReady(service, containers.get(service), ports[service])));
+    log(`smoke: ${SERVICES.length} containers ready (${((Date.now() - startedAt) / 1000).toFixed(1)} s since the start)`);
+    for (const service of SERVICES) {
+      const user = podman(['inspect', '--format', '{{.Config.User}}', containers.get(service)]).stdout.trim();
+      if (user !== '1000:1000') throw new SmokeFailure(`${service} runs as "${user}", not 1000:1000`, service);
+    }
+
+    // 3. A merchant, and two payments through the containers.
+    const merchant = createMerchant(prefix, brokerUrls['gateway-admin'], operator.privateJwk);
+    const api = new testkit.ApiClient(`${baseUrl}/api/v1`, merchant.test_secret_key);
+    await payAndCheck(testkit, api, CARDS.plain, false);
+    log('smoke: 4242 4242 4242 4242 paid through the containerised gateway and checkout: SUCCEEDED');
+    await payAndCheck(testkit, api, CARDS.challenge, true);
+    log('smoke: 4000 0000 0000 3220 paid through 3-D Secure at the sandbox container: SUCCEEDED');
+
+    // 4. No card number in any log.
+    for (const [service, name] of containers) {
+      const text = containerLogs(name);
+      for (const card of Object.values(CARDS)) if (text.includes(card)) throw new SmokeFailure(`a test card number is in ${service}'s log`, service);
+    }
+
+    // 5. A graceful stop of each.
+    for (const service of [...SERVICES].reverse()) {
+      const name = containers.get(service);
+      podman(['stop', '-t', '15', name]);
+      const code = podman(['inspect', '--format', '{{.State.ExitCode}}', name]).stdout.trim();
+      if (code !== '0') throw new SmokeFailure(`${service} exited ${code} on SIGTERM, not 0`, service);
+    }
+    log(`smoke: every container stopped with exit 0; passed in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    const service = err instanceof SmokeFailure ? err.service : undefined;
+    const failing = service ? [service] : [...containers.keys()];
+    const lines = service ? 150 : 40;
+    for (const name of failing) {
+      if (!containers.has(name)) continue;
+      console.error(`\n----- ${name}: container log (last ${lines} lines) -----\n${containerLogs(containers.get(name)).split('\n').slice(-lines).join('\n')}`);
+    }
+    throw new Error(`smoke failed: ${err.message}`, { cause: err });
+  } finally {
+    await cleanup();
+    process.removeListener('SIGINT', interrupted);
+    process.removeListener('SIGTERM', interrupted);
+  }
+}
+
+/**
+ * `podman run` of a service image as a platform would run it: host network, read-only root,
+ * a small tmpfs /tmp, no new privileges. The environment goes by name (`-e NAME`), so
+ * keys never show in a process list.
+ */
+function runContainer(service, name, env, command = [], { detach = true } = {}) {
+  const args = [
+    'run',
+    ...(detach ? ['-d'] : ['--rm']),
+    '--name', name,
+    '--network', 'host',
+    '--read-only',
+    '--tmpfs', '/tmp:rw,size=16m,mode=1777',
+    '--security-opt', 'no-new-privileges',
+    // Podman runs HEALTHCHECKs from systemd timers, and there is no systemd here: /readyz is polled instead.
+    '--no-healthcheck',
+    ...Object.keys(env).flatMap((key) => ['-e', key]),
+    imageName(service),
+    ...command,
+  ];
+  const result = spawnSync('podman', args, { env: { ...podmanEnv(), ...env }, encoding: 'utf8', timeout: 10 * 60_000 });
+  return { status: result.status ?? 1, stdout: result.stdout ?? '', stderr: result.stderr ?? result.error?.message ?? '' };
+}
+
+function containerLogs(name) {
+  const result = podman(['logs', name]);
+  return `${result.stdout}${result.stderr}`;
+}
+
+async function waitReady(service, name, port) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    const state = podman(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', name]).stdout.trim();
+    if (state.startsWith('exited')) throw new SmokeFailure(`${service} exited during start (${state})`, service);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new SmokeFailure(`${service} did not answer /readyz 200 within ${READY_TIMEOUT_MS / 1000} s`, service);
+}
+
+/** A merchant made with the operators' CLI, signed with this run's operator key (as `make up` seeds its demo merchant). */
+function createMerchant(prefix, amqpUrl, operatorKey) {
+  const admin = path.join(root, 'node_modules', '.bin', 'gateway-admin');
+  const created = spawnSync(admin, ['merchant', 'create', '--name', 'Smoke Shop', '--order-prefix', 'SMK'], {
+    env: { ...process.env, AMQP_URL: amqpUrl, BROKER_PREFIX: prefix, OPERATOR_KEY: operatorKey, OPERATOR_NAME: 'images-smoke' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (created.status !== 0) throw new SmokeFailure(`gateway-admin merchant create exited ${created.status}: ${created.stderr.trim()}`, 'api-gateway');
+  return JSON.parse(created.stdout);
+}
+
+/** Creates a session, pays it on the hosted page with `card` (through the sandbox's challenge page when `challenge`), and checks it SUCCEEDED. */
+async function payAndCheck(testkit, api, card, challenge) {
+  const created = await api.post('/gateway/sessions/', testkit.sessionRequest());
+  if (created.status !== 201 || !created.body.checkout_url) throw new SmokeFailure(`session create answered ${created.status}: ${created.text.slice(0, 500)}`, 'api-gateway');
+  const { id, checkout_url: checkoutUrl } = created.body;
+  let page = await testkit.payOnPage(checkoutUrl, { card_number: card });
+  if (challenge) page = await completeChallenge(page);
+  if (page.status >= 400) throw new SmokeFailure(`paying ${id} answered ${page.status}: ${page.html.slice(0, 500)}`, 'checkout');
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const read = await api.get(`/gateway/sessions/${id}/`);
+    if (read.body?.status === 'SUCCEEDED') return;
+    if (read.body?.status === 'FAILED') throw new SmokeFailure(`session ${id} FAILED`);
+    // Any service on the payment's path may be the cause: every log is printed.
+    if (Date.now() > deadline) throw new SmokeFailure(`session ${id} reads ${read.status} ${read.body?.status ?? read.text.slice(0, 300)}, not SUCCEEDED`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The buyer at the bank: the page refreshes to the sandbox's 3-D Secure page, whose "Complete authentication" posts back to checkout. */
+async function completeChallenge(page) {
+  const named = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
+  const decode = (text) =>
+    text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, code) =>
+      code.startsWith('#x') || code.startsWith('#X') ? String.fromCodePoint(parseInt(code.slice(2), 16)) : code.startsWith('#') ? String.fromCodePoint(Number(code.slice(1))) : (named[code] ?? entity),
+    );
+  const refresh = /<meta http-equiv="refresh" content="0;\s*url=([^"]+)"/i.exec(page.html)?.[1];
+  if (!refresh) throw new SmokeFailure(`no refresh to the 3-D Secure page in the answer (${page.status}): ${page.html.slice(0, 500)}`, 'checkout');
+  const acs = await fetch(decode(refresh));
+  const html = await acs.text();
+  const action = /<form method="post" action="([^"]+)">/.exec(html)?.[1];
+  const md = /<input type="hidden" name="MD" value="([^"]+)">/.exec(html)?.[1];
+  const paRes = /<button type="submit" name="PaRes" value="([^"]+)">Complete authentication<\/button>/.exec(html)?.[1];
+  if (acs.status !== 200 || !action || !md || !paRes) throw new SmokeFailure(`the sandbox's 3-D Secure page answered ${acs.status} without its form: ${html.slice(0, 500)}`, 'epg-sandbox');
+  const termUrl = decode(action);
+  const posted = await fetch(termUrl, { method: 'POST', body: new URLSearchParams({ MD: decode(md), PaRes: decode(paRes) }), redirect: 'manual' });
+  const location = posted.headers.get('location');
+  if (posted.status !== 303 || !location) return { status: posted.status, html: await posted.text() };
+  await posted.body?.cancel();
+  const result = await fetch(new URL(location, termUrl), { redirect: 'manual' });
+  return { status: result.status, html: await result.text() };
+}
+
+async function dropDatabase(adminUrl, name) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  smoke().catch((err) => {
+    console.error(`images: ${err.message}`);
+    process.exit(1);
+  });
+}
