@@ -5,6 +5,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
+import { tracingOn } from '@gateway/observability';
+import { traceQueries } from './query-tracing.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -30,7 +32,18 @@ export function createPool({ url, schema, max = 10, applicationName }: PoolOptio
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Decided once: with tracing off a query costs nothing more.
+  if (tracingOn()) traceQueries(pool, databaseName(url) ?? schema);
   return pool;
+}
+
+/** The database a connection URL names, for spans; undefined when it names none or is no URL. */
+function databaseName(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url).pathname.slice(1)) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs `work` in one transaction; commits on success, rolls back on any error. */

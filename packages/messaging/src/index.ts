@@ -7,6 +7,7 @@ export * from './consumer.js';
 export * from './queue-consumer.js';
 export * from './operator-signature.js';
 export * from './operator-guard.js';
+export * from './trace-context.js';
 export { eventsHandled } from './metrics.js';
 
 import { fileURLToPath } from 'node:url';

@@ -7,9 +7,10 @@
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import type { Envelope } from '@gateway/contracts';
 import type { Pool, PoolClient, Queryable } from '@gateway/db';
-import { describeError, gauge, type Logger } from '@gateway/observability';
+import { describeError, gauge, outsideTrace, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { outboxPublished } from './metrics.js';
+import { outboxTraceContext, tracePublish } from './trace-context.js';
 
 interface OutboxState {
   rows: number;
@@ -42,19 +43,24 @@ function registerOutboxGauges(): void {
   );
 }
 
-/** The outbox columns of one envelope, for callers that insert it within a larger statement. */
-export function outboxRow(envelope: Envelope): { messageId: string; routingKey: string; body: string } {
-  return { messageId: envelope.id, routingKey: envelope.type, body: JSON.stringify(envelope) };
+/**
+ * The outbox columns of one envelope, for callers that insert it within a
+ * larger statement; `traceContext` (the writer's span, null when tracing is
+ * off) goes in `trace_context`.
+ */
+export function outboxRow(envelope: Envelope): { messageId: string; routingKey: string; body: string; traceContext: string | null } {
+  return { messageId: envelope.id, routingKey: envelope.type, body: JSON.stringify(envelope), traceContext: outboxTraceContext() };
 }
 
 /** Adds `envelopes` to the outbox within the caller's transaction. */
 export async function enqueue(client: Queryable, envelopes: readonly Envelope[]): Promise<void> {
   if (envelopes.length === 0) return;
   const rows = envelopes.map(outboxRow);
-  await client.query('INSERT INTO outbox (message_id, routing_key, body) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])', [
+  await client.query('INSERT INTO outbox (message_id, routing_key, body, trace_context) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])', [
     rows.map((r) => r.messageId),
     rows.map((r) => r.routingKey),
     rows.map((r) => r.body),
+    rows.map((r) => r.traceContext),
   ]);
 }
 
@@ -90,6 +96,7 @@ interface ClaimedRow {
   message_id: string;
   routing_key: string;
   body: string;
+  trace_context: string | null;
 }
 
 export class OutboxRelay implements BrokerComponent {
@@ -155,7 +162,8 @@ export class OutboxRelay implements BrokerComponent {
     }
     this.running = true;
     this.again = false;
-    this.current = this.loop().finally(() => {
+    // A round publishes the rows of many traces: it is none of the waking request's.
+    this.current = outsideTrace(() => this.loop()).finally(() => {
       this.running = false;
       // Rows committed while the last round was finishing must not wait for the poller.
       if (this.again) this.wake();
@@ -233,7 +241,7 @@ export class OutboxRelay implements BrokerComponent {
       const results = (await client.query(
         `${previous ? 'COMMIT; ' : ''}BEGIN; SET LOCAL synchronous_commit TO off;
          DELETE FROM outbox WHERE id IN (SELECT id FROM outbox ORDER BY id LIMIT ${Number(batch)} FOR UPDATE SKIP LOCKED)
-         RETURNING id, message_id, routing_key, body`,
+         RETURNING id, message_id, routing_key, body, trace_context`,
       )) as unknown as { rows: ClaimedRow[] }[];
       if (previous) this.announce(previous.envelopes);
       const rows = (results.at(-1)?.rows ?? []).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
@@ -283,6 +291,11 @@ export class OutboxRelay implements BrokerComponent {
 
   private publish(channel: ConfirmChannel, row: ClaimedRow): Promise<Envelope> {
     const envelope = JSON.parse(row.body) as Envelope;
+    return tracePublish(row.trace_context, this.broker.names.events, envelope, (traceHeaders) => this.send(channel, row, envelope, traceHeaders));
+  }
+
+  /** Publishes one row's event (with the trace headers its producer span gives, if any); resolves once confirmed. */
+  private send(channel: ConfirmChannel, row: ClaimedRow, envelope: Envelope, traceHeaders: Record<string, unknown> | undefined): Promise<Envelope> {
     return new Promise<Envelope>((resolve, reject) => {
       try {
         channel.publish(
@@ -297,6 +310,7 @@ export class OutboxRelay implements BrokerComponent {
             contentType: 'application/json',
             correlationId: envelope.correlation_id,
             timestamp: Math.floor(Date.parse(envelope.occurred_at) / 1000),
+            ...(traceHeaders && { headers: traceHeaders }),
           },
           (err) => (err ? reject(err instanceof Error ? err : new Error('publish not confirmed')) : resolve(envelope)),
         );

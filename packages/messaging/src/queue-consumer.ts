@@ -5,6 +5,7 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { gauge } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
+import { traceDelivery } from './trace-context.js';
 
 /** The consumers of this process whose queue depth the lag gauge reads at scrape time. */
 const consumers = new Set<QueueConsumer>();
@@ -52,7 +53,7 @@ export abstract class QueueConsumer implements BrokerComponent {
     await channel.prefetch(this.prefetch);
     const { consumerTag } = await channel.consume(queue, (msg) => {
       if (!msg) return;
-      const work = this.handle(channel, msg).finally(() => this.inFlight.delete(work));
+      const work = traceDelivery(msg, queue, () => this.handle(channel, msg)).finally(() => this.inFlight.delete(work));
       this.inFlight.add(work);
     });
     this.channel = channel;

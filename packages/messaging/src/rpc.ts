@@ -29,6 +29,7 @@ import { commandLabel, messagesRefused, problemOutcome, rpcClientDuration, rpcSe
 import type { OperatorGuard } from './operator-guard.js';
 import { OPERATOR_SIGNATURE_HEADER, type OperatorSigner } from './operator-signature.js';
 import { QueueConsumer, settle } from './queue-consumer.js';
+import { traceCommandCall, withTraceHeaders } from './trace-context.js';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';
 const DEADLINE_HEADER = 'x-deadline';
@@ -124,7 +125,7 @@ export class RpcClient implements BrokerComponent {
     const start = process.hrtime.bigint();
     let outcome = 'error';
     try {
-      const reply = await this.send(type, data, options);
+      const reply = await traceCommandCall(type, () => this.broker.names.commandQueue(commands[type].service), () => this.send(type, data, options));
       if (!reply.ok) {
         outcome = problemOutcome(reply.problem);
         throw AppError.fromWire(reply.problem);
@@ -157,7 +158,7 @@ export class RpcClient implements BrokerComponent {
       correlation_id: options.correlationId ?? currentCorrelationId() ?? randomUUID(),
       data,
     };
-    const headers: Record<string, unknown> = { [DEADLINE_HEADER]: deadline };
+    const headers: Record<string, unknown> = withTraceHeaders({ [DEADLINE_HEADER]: deadline });
     if (this.operatorSigner && isOperatorCommand(type)) headers[OPERATOR_SIGNATURE_HEADER] = await this.operatorSigner.sign(envelope);
     const remaining = Math.max(1, deadline - Date.now());
     return new Promise<Reply>((resolve, reject) => {

@@ -4,6 +4,7 @@
  */
 import { pino, type Logger } from 'pino';
 import { currentCorrelationId } from './correlation.js';
+import { currentTraceId } from './tracing.js';
 
 export * from './correlation.js';
 
@@ -109,9 +110,12 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
       // By key name rather than pino's redact paths: as thorough, and pino's wildcard paths cost five times a plain line.
       formatters: { level: (label) => ({ level: label }), log: (object) => redactSecrets(object) },
       // Every line written while a payment or a call is handled names it.
+      // With tracing on, the trace id too (one check of a variable when off).
       mixin: () => {
         const correlationId = currentCorrelationId();
-        return correlationId === undefined ? {} : { correlationId };
+        const traceId = currentTraceId();
+        if (traceId === undefined) return correlationId === undefined ? {} : { correlationId };
+        return correlationId === undefined ? { traceId } : { correlationId, traceId };
       },
     },
     destination ?? pino.destination({ sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS }),
@@ -135,29 +139,6 @@ const LOG_BUFFER_BYTES = 4096;
 /** A line waits at most this long for its block to fill; pino writes what is left when the process exits. */
 const LOG_FLUSH_MS = 200;
 
-export interface ErrorSummary {
-  name: string;
-  message: string;
-  code?: string;
-  constraint?: string;
-  table?: string;
-}
-
-/**
- * What may be logged of an error: its class, its code and, for errors that are
- * not the database's, its message. Database errors keep only their SQLSTATE and
- * the constraint or table they name: their text can quote row values. Stack
- * traces are never logged.
- */
-export function describeError(err: unknown): ErrorSummary {
-  if (!(err instanceof Error)) return { name: 'NonError', message: typeof err };
-  const fields = err as Error & { code?: unknown; constraint?: unknown; table?: unknown; severity?: unknown };
-  const fromDatabase = typeof fields.severity === 'string' && typeof fields.code === 'string';
-  const summary: ErrorSummary = { name: err.name, message: fromDatabase ? 'database error' : err.message };
-  if (typeof fields.code === 'string') summary.code = fields.code;
-  if (fromDatabase && typeof fields.constraint === 'string') summary.constraint = fields.constraint;
-  if (fromDatabase && typeof fields.table === 'string') summary.table = fields.table;
-  return summary;
-}
-
+export * from './errors.js';
+export * from './tracing.js';
 export * from './metrics.js';

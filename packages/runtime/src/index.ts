@@ -5,11 +5,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import express, { type Express } from 'express';
-import { createLogger, describeError, setMetricsService, type Logger } from '@gateway/observability';
+import { createLogger, describeError, setMetricsService, startTracing, tracingOn, type Logger } from '@gateway/observability';
 import { httpMetrics, metricsHandler } from './http-metrics.js';
 import { requestContext } from './request-context.js';
 
-export { enterRequest, requestIdOf } from './request-context.js';
+export { enterRequest, requestIdOf, withServerSpan } from './request-context.js';
 
 export type ReadinessCheck = () => Promise<boolean>;
 
@@ -166,7 +166,20 @@ export async function serviceMain<C extends { logLevel: string; shutdownTimeoutM
   const config = loadConfig();
   const log = createLogger({ service, level: config.logLevel });
   setMetricsService(service);
-  await runMain(log, config.shutdownTimeoutMs, () => start(config, log));
+  // Before the service opens anything: its pool decides at creation whether to trace queries.
+  const stopTracing = await startTracing(service);
+  if (tracingOn()) log.info('tracing on: spans are exported over OTLP');
+  await runMain(log, config.shutdownTimeoutMs, async () => {
+    const running = await start(config, log);
+    return {
+      port: running.port,
+      // The last spans (the stop's own) are flushed once the service has stopped.
+      stop: async () => {
+        await running.stop();
+        await stopTracing();
+      },
+    };
+  });
 }
 export * from './service-base.js';
 export * from './periodic.js';

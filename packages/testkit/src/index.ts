@@ -5,3 +5,4 @@ export * from './system.js';
 export * from './http.js';
 export * from './checkout.js';
 export * from './webhook-receiver.js';
+export * from './otlp-receiver.js';

@@ -213,7 +213,7 @@ export class OrderRepository {
                  AND ($11::float8 IS NULL OR updated_at <= now() - make_interval(secs => $11::float8))
                RETURNING attempt_id
              )
-             INSERT INTO outbox (message_id, routing_key, body) SELECT $8, $9, $10 FROM finished`,
+             INSERT INTO outbox (message_id, routing_key, body, trace_context) SELECT $8, $9, $10, $12 FROM finished`,
       values: [
         attemptId,
         outcome.status,
@@ -226,6 +226,7 @@ export class OrderRepository {
         outbox.routingKey,
         outbox.body,
         unchangedForSeconds ?? null,
+        outbox.traceContext,
       ],
     });
     return result.rowCount === 1;

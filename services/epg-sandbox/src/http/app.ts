@@ -2,10 +2,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { describeError } from '@gateway/observability';
-import { addHealthRoutes } from '@gateway/runtime';
+import { addHealthRoutes, withServerSpan } from '@gateway/runtime';
 import { acsRouter } from './acs.page.js';
 import { bodyError, notFound } from './responses.js';
-import { isRestPath, restHandler, type RestDependencies } from './rest.routes.js';
+import { isRestPath, REST_PATH, restHandler, type RestDependencies } from './rest.routes.js';
 
 /**
  * The request listener: /payment/rest/* on its own handler; /healthz,
@@ -29,5 +29,6 @@ export function createSandboxHandler(deps: RestDependencies): (req: IncomingMess
       .send(rejected ? 'Bad Request' : 'Internal Server Error');
   });
   const rest = restHandler(deps);
-  return (req, res) => (isRestPath(req.url) ? rest(req, res) : app(req, res));
+  const restRoute = () => `${REST_PATH}:call`;
+  return (req, res) => (isRestPath(req.url) ? withServerSpan(req, res, restRoute, () => rest(req, res)) : app(req, res));
 }

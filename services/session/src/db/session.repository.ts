@@ -105,7 +105,7 @@ export class SessionRepository {
          INSERT INTO checkout_links (id, session_id, expires_at, created_at)
          SELECT $25::text, id, $27::timestamptz, $24::timestamptz FROM inserted
        ), event AS (
-         INSERT INTO outbox (message_id, routing_key, body) SELECT $28::text, $29::text, $30::text FROM inserted
+         INSERT INTO outbox (message_id, routing_key, body, trace_context) SELECT $28::text, $29::text, $30::text, $33::text FROM inserted
        )
        SELECT id FROM inserted`,
       values: [
@@ -141,6 +141,7 @@ export class SessionRepository {
         outbox.body,
         row.merchant_name,
         row.locale,
+        outbox.traceContext,
       ],
     });
     return result.rowCount === 1;
@@ -251,7 +252,7 @@ export class SessionRepository {
                  failure_message = $7, fee_amount = $8, net_amount = $9, completed_at = $10
                WHERE id = $1 AND session_id = (SELECT id FROM settled) AND status = 'PROCESSING'
              ), announced AS (
-               INSERT INTO outbox (message_id, routing_key, body) SELECT $16, $17, $18 FROM settled
+               INSERT INTO outbox (message_id, routing_key, body, trace_context) SELECT $16, $17, $18, $20 FROM settled
              )
              SELECT EXISTS (SELECT 1 FROM settled) AS settled, EXISTS (SELECT 1 FROM open) AS open`,
       values: [
@@ -274,6 +275,7 @@ export class SessionRepository {
         row.routingKey,
         row.body,
         sessionId,
+        row.traceContext,
       ],
     });
     return result.rows[0] ?? { settled: false, open: false };

@@ -30,6 +30,8 @@ export interface IncomingEvent {
   createdAt: string;
   /** The work that emitted the event, for the delivery's log lines. */
   correlationId: string;
+  /** With tracing on: the trace context of the delivery that brought it, which its first attempts continue. */
+  traceContext?: string | null;
 }
 
 /** One attempt to send, with what signing and sending it needs. */
@@ -57,6 +59,8 @@ export interface DeliveryJob {
    * database reported left, so never later than the lease's real end.
    */
   leaseEndsAt: number;
+  /** With tracing on, a first attempt's: the trace its POST continues (retries, read back by a sweep, have none). */
+  traceContext?: string | null;
 }
 
 /** How an attempt ended. */

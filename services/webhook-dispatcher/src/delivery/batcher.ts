@@ -4,6 +4,8 @@
  * trickle every item runs alone and at once; under load the batches grow, so
  * one database statement serves hundreds of items.
  */
+import { outsideTrace } from '@gateway/observability';
+
 export class Batcher<I, O> {
   private waiting: { item: I; resolve: (out: O) => void; reject: (err: unknown) => void }[] = [];
   private running: Promise<void> | undefined;
@@ -18,7 +20,8 @@ export class Batcher<I, O> {
   add(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      if (!this.running) this.running = this.drain();
+      // A batch serves many traces: its statement is none of the first item's.
+      if (!this.running) this.running = outsideTrace(() => this.drain());
     });
   }
 

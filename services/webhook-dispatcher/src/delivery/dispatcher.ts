@@ -11,7 +11,7 @@
  * if another replica took it meanwhile, or it is done, it is dropped here.
  */
 import { signatureHeader } from '@gateway/webhook-signature';
-import { describeError, withCorrelation, type Logger } from '@gateway/observability';
+import { describeError, openSpan, SpanKind, storedTraceContext, withCorrelation, type Logger, type OpenSpan } from '@gateway/observability';
 import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
 import { endpointSecretAad } from '../db/endpoint.repository.js';
 import { Batcher } from './batcher.js';
@@ -101,8 +101,11 @@ export class Dispatcher {
   }
 
   private attempt(job: DeliveryJob): Promise<void> {
+    const span = this.span(job);
+    const send = span ? () => this.send(job, span).finally(() => span.end()) : () => this.send(job);
     // The delivery's log lines carry the correlation id of the work that emitted the event.
-    return job.correlationId ? withCorrelation(job.correlationId, () => this.send(job)) : this.send(job);
+    const run = () => (job.correlationId ? withCorrelation(job.correlationId, send) : send());
+    return span ? span.run(run) : run();
   }
 
   /**
@@ -125,7 +128,21 @@ export class Dispatcher {
     return true;
   }
 
-  private async send(job: DeliveryJob): Promise<void> {
+  /**
+   * With tracing on, a first attempt's client span, in the trace of the event's
+   * delivery. Merchants are sent no traceparent: the trace is ours.
+   */
+  private span(job: DeliveryJob): OpenSpan | undefined {
+    const from = storedTraceContext(job.traceContext);
+    if (!from) return undefined;
+    return openSpan('POST webhook', {
+      kind: SpanKind.CLIENT,
+      from,
+      attributes: { 'http.request.method': 'POST', 'webhook.event.type': job.eventType, 'webhook.attempt': job.attemptNumber, 'messaging.message.id': job.eventId },
+    });
+  }
+
+  private async send(job: DeliveryJob, span?: OpenSpan): Promise<void> {
     if (!(await this.holdsLease(job))) return;
     const now = this.clock();
     const secrets = await this.signingSecrets(job, now).catch((err: unknown) => {
@@ -147,6 +164,8 @@ export class Dispatcher {
           },
         })
       : { ok: false, responseTimeMs: 0, error: 'the signing secret could not be read' };
+    if (outcome.statusCode !== undefined) span?.set('http.response.status_code', outcome.statusCode);
+    if (!outcome.ok) span?.fail(outcome.error ?? 'failed');
     const retryInSeconds = outcome.ok ? null : this.retryDelay(job);
     const label = outcome.ok ? 'succeeded' : 'failed';
     webhookAttempts.inc({ outcome: label });

@@ -13,7 +13,7 @@
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { WEBHOOK_EVENTS, webhookBody, type Envelope, type SessionEventData } from '@gateway/contracts';
 import { decodeEventOrDeadLetter, eventsHandled, prepareEventQueue, QueueConsumer, settle, type Broker } from '@gateway/messaging';
-import { describeError, type Logger } from '@gateway/observability';
+import { describeError, traceContextToStore, tracingOn, type Logger } from '@gateway/observability';
 import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/delivery.repository.js';
 import { Batcher } from '../delivery/batcher.js';
 
@@ -37,7 +37,12 @@ export class WebhookEventsConsumer extends QueueConsumer {
     super(broker, prefetch);
     this.store = new Batcher(async (events) => {
       const unique = [...new Map(events.map((e) => [e.id, e])).values()];
-      enqueue(await deliveries.storeEvents(unique));
+      const jobs = await deliveries.storeEvents(unique);
+      if (tracingOn()) {
+        const traces = new Map(unique.map((e) => [e.id, e.traceContext]));
+        for (const job of jobs) job.traceContext = traces.get(job.eventId) ?? null;
+      }
+      enqueue(jobs);
       return events.map(() => undefined);
     }, STORE_BATCH);
   }
@@ -55,6 +60,8 @@ export class WebhookEventsConsumer extends QueueConsumer {
       return;
     }
     const event = toIncomingEvent(envelope as Envelope<SessionEventData>);
+    // With tracing on, the event's first attempts continue this delivery's trace.
+    if (tracingOn()) event.traceContext = traceContextToStore();
     const patience = Date.now() + STORE_PATIENCE_MS;
     for (let pause = FIRST_RETRY_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_RETRY_PAUSE_MS)) {
       try {

@@ -8,7 +8,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { PageLanguage } from '@gateway/contracts';
 import type { Acquirer, CardData, OrderRequest, OrderState, PayResult, RefundResult, RegisterResult, Terminal } from '../acquirer.js';
-import { histogram, secondsSince } from '@gateway/observability';
+import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
 import { deniesAccess, errorCode, TND_NUMERIC, toMillimes, toOrderState, toPayResult, toRefundResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
 
@@ -89,6 +89,9 @@ export class ClicToPayClient implements Acquirer {
     const target = new URL(`${terminal.baseUrl.replace(/\/+$/, '')}/${call}`);
     const secure = target.protocol === 'https:';
     const started = process.hrtime.bigint();
+    const headers: Record<string, string | number> = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length, accept: 'application/json' };
+    // With tracing on, the call continues the payment's trace at the acquirer (traceparent: ids only).
+    const span = httpClientSpan('POST', target, call, headers);
     return new Promise<Reply>((resolve, reject) => {
       let settled = false;
       const timer = setTimeout(() => fail('timed out', true), this.timeoutMs);
@@ -96,6 +99,7 @@ export class ClicToPayClient implements Acquirer {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        span?.end(reason);
         request.destroy();
         acquirerCalls.observe({ call, outcome: reason === 'timed out' ? 'timeout' : 'failed' }, secondsSince(started));
         reject(new AcquirerUnreachable(call, reason, maybeDelivered));
@@ -108,7 +112,7 @@ export class ClicToPayClient implements Acquirer {
           path: `${target.pathname}${target.search}`,
           method: 'POST',
           agent: secure ? this.httpsAgent : this.httpAgent,
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length, accept: 'application/json' },
+          headers,
         },
         (response) => {
           const chunks: Buffer[] = [];
@@ -127,6 +131,7 @@ export class ClicToPayClient implements Acquirer {
               if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) throw new Error('not an object');
               settled = true;
               clearTimeout(timer);
+              span?.set('http.response.status_code', 200).end();
               acquirerCalls.observe({ call, outcome: errorCode(reply as Reply) === 0 ? 'ok' : 'error_code' }, secondsSince(started));
               resolve(reply as Reply);
             } catch {
