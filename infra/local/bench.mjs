@@ -125,7 +125,9 @@ function startProcess({ name, service = name, port, profiled, schema }) {
       ...ownEnv[service],
       PORT: String(port),
       ...(schema ? { DATABASE_URL: urlFor(service) } : {}),
+      // One broker user for every service (no per-service users here), so no sender checks (D17).
       AMQP_URL: amqpUrl,
+      BROKER_SHARED_USER: 'true',
       BROKER_PREFIX: prefix,
       RATE_LIMIT_KEY_PREFIX: prefix,
       PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,

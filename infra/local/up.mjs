@@ -105,7 +105,7 @@ function amqpUrlOf(principal) {
 console.log(
   imported.status === 0
     ? `  imported the definitions of prefix ${brokerPrefix} and a broker user per service (passwords in .local/broker-users.json)`
-    : '  rabbitmqctl not usable here; every service connects with AMQP_URL and declares its own queues',
+    : '  rabbitmqctl not usable here; every service connects with AMQP_URL (BROKER_SHARED_USER: senders are not checked) and declares its own queues',
 );
 // The definitions are the queues of prefix gw; any other gw queue is an older version's, which nothing consumes.
 if (brokerPrefix === 'gw') {
@@ -151,7 +151,7 @@ const adminEnv = { ...process.env, AMQP_URL: amqpUrlOf('gateway-admin'), OPERATO
 
 // A local run is for development: webhooks may go to receivers on this machine (D11's
 // address rule is lifted unless the environment says otherwise).
-const sharedEnv = { WEBHOOK_ALLOW_PRIVATE: 'true', ...process.env, PUBLIC_BASE_URL: publicBaseUrl, OPERATOR_PUBLIC_KEYS: process.env.OPERATOR_PUBLIC_KEYS ?? JSON.stringify(operatorPublicKey) };
+const sharedEnv = { WEBHOOK_ALLOW_PRIVATE: 'true', ...(imported.status !== 0 && { BROKER_SHARED_USER: 'true' }), ...process.env, PUBLIC_BASE_URL: publicBaseUrl, OPERATOR_PUBLIC_KEYS: process.env.OPERATOR_PUBLIC_KEYS ?? JSON.stringify(operatorPublicKey) };
 /** What each service alone is given: its keys. */
 const ownEnv = {
   session: { LINK_SIGNING_KEY: JSON.stringify(linkKeys.private) },

@@ -240,6 +240,12 @@ export const common = {
   amqpUrl: url('AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:'], { secret: true }),
   /** Prefix of every exchange and queue name; lets several systems share one broker. */
   brokerPrefix: str('BROKER_PREFIX', 'gw'),
+  /**
+   * Every service logs in as one broker user (a local run where users cannot be
+   * created): nobody can tell senders apart, so a service refuses to start on
+   * another user than its own (`<prefix>.<service>`) unless this says so (D17).
+   */
+  brokerSharedUser: bool('BROKER_SHARED_USER', false),
   logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   rpcTimeoutMs: int('RPC_TIMEOUT_MS', 5000, { min: 50, max: 120_000 }),
   shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),

@@ -650,6 +650,13 @@ export const eventPublishers = {
   'audit.recorded': ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher'],
 } as const satisfies Record<EventType, readonly ServiceName[]>;
 
+/**
+ * Events several services publish, each about itself: the data field naming
+ * the publisher, which must be the service that sent it (an audit entry of one
+ * service cannot be written by another).
+ */
+export const eventPublisherField: Partial<Record<EventType, string>> = { 'audit.recorded': 'service' };
+
 /** The events merchants receive as webhooks (INTERFACE 6.1, D10, D11); session.created is internal. */
 export const WEBHOOK_EVENTS = [
   'session.succeeded',

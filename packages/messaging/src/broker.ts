@@ -22,6 +22,13 @@ export interface BrokerOptions {
   prefix: string;
   /** The service whose queues this connection declares; none for a client such as the operator CLI. */
   service?: ServiceName;
+  /**
+   * The service logs in as a user every service shares, not its own: it cannot
+   * tell senders apart and checks none. Without this, a service on any user but
+   * its own (`<prefix>.<service>`) refuses to start, so a misnamed user or an
+   * administrator's URL in one Secret cannot switch the checks off unnoticed.
+   */
+  sharedUser?: boolean;
   log: Logger;
   /** First and longest wait between reconnect attempts. */
   reconnectMinMs?: number;
@@ -55,6 +62,9 @@ export class Broker {
     this.user = decodeURIComponent(new URL(options.url).username) || 'guest';
     this.checksSenders = options.service !== undefined && this.user === brokerUser(options.prefix, options.service);
     if (options.service && !this.checksSenders) {
+      if (!options.sharedUser) {
+        throw new Error(`${options.service} must log in to the broker as ${brokerUser(options.prefix, options.service)}, not ${this.user}; set BROKER_SHARED_USER=true to run every service under one user, with no sender checks`);
+      }
       options.log.warn({ user: this.user }, 'connected with a broker user shared by every service: who sent a command or an event is not checked');
     }
   }

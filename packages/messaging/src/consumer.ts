@@ -7,7 +7,7 @@
  * dead-lettered at once.
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { checkEventData, eventPublishers, isEventType, topology, type Envelope, type EventData, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
+import { checkEventData, eventPublisherField, eventPublishers, isEventType, topology, type Envelope, type EventData, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
 import { withTransaction, type Pool, type PoolClient, type Queryable } from '@gateway/db';
 import { describeError, withCorrelation, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
@@ -76,7 +76,9 @@ export async function prepareEventQueue(
  */
 export function fromItsPublisher(broker: Broker, msg: ConsumeMessage, envelope: Envelope, kind: 'event' | 'broadcast'): boolean {
   const publishers: readonly Principal[] = isEventType(envelope.type) ? eventPublishers[envelope.type] : [];
-  if (broker.accepts(msg, publishers)) return true;
+  const field = isEventType(envelope.type) ? eventPublisherField[envelope.type] : undefined;
+  const named = field === undefined ? publishers : publishers.filter((publisher) => (envelope.data as Record<string, unknown> | undefined)?.[field] === publisher);
+  if (broker.accepts(msg, named)) return true;
   messagesRefused.inc({ kind, type: eventLabel(envelope.type) });
   broker.log.warn({ type: envelope.type, eventId: envelope.id, user: msg.properties.userId as unknown }, `${kind} refused: its sender does not publish it`);
   return false;

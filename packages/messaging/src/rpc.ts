@@ -269,7 +269,8 @@ export class CommandServer extends QueueConsumer {
       { command: commandLabel(msg.properties.type as string | undefined), outcome: reply.ok ? 'ok' : problemOutcome(reply.problem) },
       secondsSince(start),
     );
-    if (replyTo && correlationId) {
+    // Replies go only to direct reply-to addresses: answering any queue named would let whoever may send here put a message stamped with this service's user anywhere.
+    if (replyTo?.startsWith(REPLY_TO) && correlationId) {
       try {
         // A reply-to address is known only to whoever reads this command queue, so replies need no sender check.
         channel.publish('', replyTo, Buffer.from(JSON.stringify(reply)), { correlationId, contentType: 'application/json', userId: this.broker.user });

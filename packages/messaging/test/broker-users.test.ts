@@ -105,12 +105,12 @@ describe('broker users (D17)', function () {
   });
 
   it("when a service calls another's command as its own user, then the reply comes back over direct reply-to", async () => {
-    // The adapter serves as its own user; the checkout calls as its own.
+    // The adapter serves as its own user; the session, which may send terminal.check, calls as its own.
     const server = new Broker({ url: urls['acquirer-adapter'], prefix, service: 'acquirer-adapter', log });
     brokers.push(server);
     await server.start();
     await server.register(new CommandServer(server, { service: 'acquirer-adapter', log, handlers: { 'terminal.check': async () => ({ body: { status: 'active' } }) } }));
-    const client = new Broker({ url: urls.checkout, prefix, service: 'checkout', log });
+    const client = new Broker({ url: urls.session, prefix, service: 'session', log });
     brokers.push(client);
     await client.start();
     const rpc = await client.register(new RpcClient(client, 5_000));

@@ -92,7 +92,7 @@ describe('messaging', function () {
   function newBroker(service?: 'session'): Broker {
     const prefix = uniqueName('t');
     prefixes.push(prefix);
-    return new Broker({ url: amqpUrl, prefix, log, ...(service && { service }) });
+    return new Broker({ url: amqpUrl, prefix, log, ...(service && { service, sharedUser: true }) });
   }
 
   describe('topology', () => {
@@ -112,7 +112,7 @@ describe('messaging', function () {
         channel.publish(names.events, 'payment.approved', Buffer.from('{}'));
         await until(async () => (await channel.checkQueue(left)).messageCount === 1);
 
-        const refund = new Broker({ url: amqpUrl, prefix, log, service: 'refund' });
+        const refund = new Broker({ url: amqpUrl, prefix, log, service: 'refund', sharedUser: true });
         await refund.start();
         await refund.stop();
 
@@ -208,10 +208,12 @@ describe('messaging', function () {
       const connection = await connect(amqpUrl);
       try {
         const channel = await connection.createChannel();
-        const { queue } = await channel.assertQueue('', { exclusive: true });
-        const got = new Promise<Record<string, unknown>>((resolve) => {
-          void channel.consume(queue, (msg) => msg && resolve(JSON.parse(msg.content.toString()) as Record<string, unknown>), { noAck: true });
-        });
+        // Answers go only to direct reply-to addresses.
+        const queue = 'amq.rabbitmq.reply-to';
+        let answer: (reply: Record<string, unknown>) => void = () => undefined;
+        const got = new Promise<Record<string, unknown>>((resolve) => (answer = resolve));
+        // Consuming direct reply-to must start before anything is sent with it.
+        await channel.consume(queue, (msg) => msg && answer(JSON.parse(msg.content.toString()) as Record<string, unknown>), { noAck: true });
         const before = calls;
         const envelope = { id: 'cmd_1', type: 'rate.set', version: 1, occurred_at: new Date().toISOString(), correlation_id: 'c', data: { merchant_id: 42 } };
         channel.sendToQueue(server.names.commandQueue('session'), Buffer.from(JSON.stringify(envelope)), {
@@ -239,7 +241,7 @@ describe('messaging', function () {
 
     it('when the command expired while nobody served, then a server that comes back later never runs it', async () => {
       const before = calls;
-      const revived = new Broker({ url: amqpUrl, prefix: client.prefix, log, service: 'session' });
+      const revived = new Broker({ url: amqpUrl, prefix: client.prefix, log, service: 'session', sharedUser: true });
       await assert.rejects(rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '1' }, { timeoutMs: 200 }), RpcTimeoutError);
       await new Promise((resolve) => setTimeout(resolve, 300));
       await revived.start();

@@ -28,7 +28,7 @@ export interface ServiceBase {
 
 export function openServiceBase(service: ServiceName, schema: string, config: ServiceBaseConfig, log: Logger): ServiceBase {
   const pool = createPool({ url: config.databaseUrl, schema, max: config.dbPoolMax, applicationName: service });
-  const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, service, log });
+  const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, service, sharedUser: config.brokerSharedUser, log });
   return {
     pool,
     broker,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { SchemaOwner } from '@gateway/db';
 import { connect, type ConfirmChannel } from 'amqplib';
-import { commandSenders, eventPublishers, isCommandType, isEventType, type Envelope, type ServiceName } from '@gateway/contracts';
+import { commandSenders, eventPublishers, isCommandType, isEventType, type CommandType, type Envelope, type ServiceName } from '@gateway/contracts';
 import { Broker, brokerUser, namesFor, OperatorSigner, RpcClient, type BrokerPrincipal, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
@@ -126,8 +126,8 @@ export class TestSystem {
   readonly ports = new Map<ServiceProcess, number>();
   /** How each process name was last started (its service, port and extra environment), so it can be started again alike. */
   private readonly launches = new Map<string, { service: ServiceProcess; port: number; extraEnv: Record<string, string>; waitReady: boolean }>();
-  private broker: Broker | undefined;
-  private rpc: RpcClient | undefined;
+  /** One broker connection and RPC client per principal the tests send as. */
+  private readonly clients = new Map<BrokerPrincipal, Promise<{ broker: Broker; rpc: RpcClient }>>();
   private merchantCount = 0;
 
   private constructor(
@@ -358,14 +358,15 @@ export class TestSystem {
   }
 
   /** Sends one command over the broker, as gateway-admin does (an operator command signed with this system's operator key). */
-  async send<T = Record<string, unknown>>(type: Parameters<RpcClient['call']>[0], data: unknown): Promise<T> {
-    const rpc = await this.rpcClient();
+  async send<T = Record<string, unknown>>(type: CommandType, data: unknown): Promise<T> {
+    // As a principal that may send it (D17): an API command as the gateway, a payment as the session...
+    const rpc = await this.rpcClient(commandSenders[type][0]);
     return (await rpc.call(type, data as never)).body as T;
   }
 
   /** Runs a gateway-admin command in-process (same code as the CLI) and returns its JSON. */
   async admin(argv: readonly string[]): Promise<Record<string, unknown>> {
-    const rpc = await this.rpcClient();
+    const rpc = await this.rpcClient('gateway-admin');
     return runAdmin(argv, async (type, data) => (await rpc.call(type, data)).body);
   }
 
@@ -441,20 +442,25 @@ export class TestSystem {
     return EventCapture.start(this.prefix, patterns);
   }
 
-  private async rpcClient(): Promise<RpcClient> {
-    if (!this.rpc) {
-      this.broker = new Broker({ url: this.brokerUrls['gateway-admin'], prefix: this.prefix, log: createLogger({ service: 'test', level: 'silent' }) });
-      await this.broker.start();
-      const signer = await OperatorSigner.fromJwk(JSON.parse(this.operatorKey) as JWK, TEST_OPERATOR);
-      this.rpc = await this.broker.register(new RpcClient(this.broker, 5_000, signer));
+  /** An RPC client logged in as `principal`'s broker user; gateway-admin's signs operator commands with the system's operator key. */
+  private async rpcClient(principal: BrokerPrincipal): Promise<RpcClient> {
+    let client = this.clients.get(principal);
+    if (!client) {
+      client = (async () => {
+        const broker = new Broker({ url: this.brokerUrls[principal], prefix: this.prefix, log: createLogger({ service: 'test', level: 'silent' }) });
+        await broker.start();
+        const signer = principal === 'gateway-admin' ? await OperatorSigner.fromJwk(JSON.parse(this.operatorKey) as JWK, TEST_OPERATOR) : undefined;
+        return { broker, rpc: await broker.register(new RpcClient(broker, 5_000, signer)) };
+      })();
+      this.clients.set(principal, client);
     }
-    return this.rpc;
+    return (await client).rpc;
   }
 
   /** Stops every process, then removes the database and the broker objects. */
   async shutdown(): Promise<void> {
     await Promise.all([...this.processes.keys()].map((name) => this.stopService(name)));
-    await this.broker?.stop();
+    await Promise.all([...this.clients.values()].map(async (client) => (await client).broker.stop()));
     await Promise.all([this.db.drop(), deleteBrokerObjects(this.prefix), deleteBrokerUsers(this.prefix)]);
   }
 }

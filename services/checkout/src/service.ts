@@ -13,7 +13,7 @@ export { loadCheckoutConfig, type CheckoutConfig } from './config.js';
 
 /** Starts the checkout service; `stop` drains it. */
 export async function startCheckout(config: CheckoutConfig, log: Logger): Promise<RunningService> {
-  const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, service: 'checkout', log });
+  const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, service: 'checkout', sharedUser: config.brokerSharedUser, log });
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const deps: FlowDeps = {
     links: LinkVerifier.fromJwk(config.linkVerifyKey),

@@ -35,6 +35,7 @@ describe('session.created across a broker restart', function () {
     const config = loadSessionConfig({
       DATABASE_URL: db.urlFor('session'),
       AMQP_URL: env.amqpUrl,
+      BROKER_SHARED_USER: 'true',
       BROKER_PREFIX: prefix,
       PORT: '0',
       LINK_SIGNING_KEY: linkKeys().privateJwk,

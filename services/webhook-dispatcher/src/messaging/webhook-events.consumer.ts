@@ -51,6 +51,11 @@ export class WebhookEventsConsumer extends QueueConsumer {
     return prepareEventQueue(channel, this.broker, 'webhook-dispatcher');
   }
 
+  /** prepareEventQueue declares it beside the queue (as EventConsumer's): the dead-letter gauge reads it. */
+  protected override deadLetterQueue(queue: string): string {
+    return `${queue}.dead`;
+  }
+
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
     const envelope = decodeEventOrDeadLetter(this.broker, channel, msg, this.log);
     if (!envelope) return;
