@@ -29,6 +29,9 @@ const REQUIRED_ALERTS: Record<string, string[]> = {
   'webhook failure rate': ['PaymentGatewayWebhookFailureRate'],
   'reconciliation backlog': ['PaymentGatewayReconciliationBacklog', 'PaymentGatewayReconciliationStalled'],
   'manual refunds waiting': ['PaymentGatewayRefundsAwaitingOperator', 'PaymentGatewayRefundWaitingTooLong'],
+  // D17: a refusal is a forged or misrouted message, or someone with gateway-admin's broker user but no valid operator key.
+  'messages refused (wrong broker user)': ['PaymentGatewayMessagesRefused'],
+  'operator commands refused (unsigned, forged, replayed)': ['PaymentGatewayOperatorCommandsRefused'],
 };
 
 describe('alert rules (k8s/components/monitoring)', () => {
