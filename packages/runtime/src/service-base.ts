@@ -15,6 +15,7 @@ export interface ServiceBaseConfig {
   dbPoolMax: number;
   amqpUrl: string;
   brokerPrefix: string;
+  brokerSharedUser: boolean;
 }
 
 export interface ServiceBase {

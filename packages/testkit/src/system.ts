@@ -399,10 +399,16 @@ export class TestSystem {
    * outbox relay does after its commit.
    */
   async publishEvents(events: readonly Envelope[]): Promise<void> {
+    const byPublisher = new Map<BrokerPrincipal, Envelope[]>();
     for (const event of events) {
       const publisher = isEventType(event.type) ? eventPublishers[event.type][0] : 'session';
+      byPublisher.set(publisher, [...(byPublisher.get(publisher) ?? []), event]);
+    }
+    for (const [publisher, own] of byPublisher) {
       await this.publishConfirmedAs(publisher, async (channel, userId) => {
-        channel.publish(namesFor(this.prefix).events, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, contentType: 'application/json', userId });
+        for (const event of own) {
+          channel.publish(namesFor(this.prefix).events, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, contentType: 'application/json', userId });
+        }
       });
     }
   }
