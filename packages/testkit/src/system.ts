@@ -6,7 +6,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdirSync, openSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -105,15 +105,51 @@ export function operatorKeys(kid: string): { privateJwk: string; publicJwk: stri
   return { privateJwk: JSON.stringify({ ...privateKey, kid }), publicJwk: JSON.stringify({ ...publicKey, kid }) };
 }
 
+/** Where ports handed to service processes are reserved, one file per port, across every test process of this checkout. */
+const portReservations = join(repoRoot, '.local', 'ports');
+/** Reservations older than this belong to a run that died without shutting down. */
+const STALE_RESERVATION_MS = 2 * 3600 * 1000;
+
+/**
+ * A port no other test process of this checkout holds and nothing listens on,
+ * for a service to listen on. Test files run in parallel processes: a port
+ * that one found free (bind and close) another could find free too before the
+ * first's service listened, and its test would then talk to the other's
+ * service. So each port is reserved by creating its file exclusively, and
+ * picked outside the kernel's ephemeral range (32768 and up) that port 0 draws from.
+ */
 async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  mkdirSync(portReservations, { recursive: true });
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const file = join(portReservations, String(port));
+    try {
+      closeSync(openSync(file, 'wx'));
+    } catch {
+      // Taken, unless its holder died long ago.
+      try {
+        if (Date.now() - statSync(file).mtimeMs < STALE_RESERVATION_MS) continue;
+        utimesSync(file, new Date(), new Date());
+      } catch {
+        continue;
+      }
+    }
+    if (await listenable(port)) return port;
+  }
+}
+
+/** Whether nothing listens on `port` (of any address), by binding it once. */
+function listenable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
+}
+
+/** Gives back the reservations of `ports`. */
+function releasePorts(ports: Iterable<number>): void {
+  for (const port of ports) rmSync(join(portReservations, String(port)), { force: true });
 }
 
 const running = new Set<ChildProcess>();
@@ -468,6 +504,7 @@ export class TestSystem {
     await Promise.all([...this.processes.keys()].map((name) => this.stopService(name)));
     await Promise.all([...this.clients.values()].map(async (client) => (await client).broker.stop()));
     await Promise.all([this.db.drop(), deleteBrokerObjects(this.prefix), deleteBrokerUsers(this.prefix)]);
+    releasePorts(new Set([...this.ports.values(), ...[...this.launches.values()].map((launch) => launch.port)]));
   }
 }
 
