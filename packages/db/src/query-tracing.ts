@@ -27,16 +27,7 @@ function tracedQuery(query: Query, database: string): Query {
       attributes: { 'db.system.name': 'postgresql', 'db.namespace': database, 'db.operation.name': verb, 'db.query.text': text, ...(name && { 'db.query.summary': name }) },
     });
     if (!span) return query.apply(this, args);
-    return (query.apply(this, args) as Promise<unknown>).then(
-      (result) => {
-        span.end();
-        return result;
-      },
-      (err: unknown) => {
-        span.end(err);
-        throw err;
-      },
-    );
+    return span.endWhenSettled(query.apply(this, args) as Promise<unknown>);
   };
 }
 

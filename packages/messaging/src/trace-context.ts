@@ -60,16 +60,7 @@ export function tracePublish<T>(stored: string | null | undefined, exchange: str
   if (!span) return publish(undefined);
   const headers: TraceCarrier = {};
   span.inject(headers);
-  return publish(headers).then(
-    (result) => {
-      span.end();
-      return result;
-    },
-    (err: unknown) => {
-      span.end(err);
-      throw err;
-    },
-  );
+  return span.endWhenSettled(publish(headers));
 }
 
 /**

@@ -154,6 +154,18 @@ export class OpenSpan {
     this.span.end();
   }
 
+  /** Ends the span when `work` settles (failed if it rejects) and passes on what `work` gives. */
+  async endWhenSettled<T>(work: Promise<T>): Promise<T> {
+    try {
+      const result = await work;
+      this.end();
+      return result;
+    } catch (err) {
+      this.end(err);
+      throw err;
+    }
+  }
+
   /** Marks the span as failed, saying `failure` (an error, or a reason) safely. */
   fail(failure: unknown): void {
     if (typeof failure === 'string') {
@@ -179,14 +191,7 @@ export function openSpan(name: string, start: SpanStart): OpenSpan | undefined {
 export async function traced<T>(name: string, start: SpanStart, work: (span: OpenSpan | undefined) => Promise<T>): Promise<T> {
   const span = openSpan(name, start);
   if (!span) return work(undefined);
-  try {
-    const result = await span.run(() => work(span));
-    span.end();
-    return result;
-  } catch (err) {
-    span.end(err);
-    throw err;
-  }
+  return span.endWhenSettled(span.run(() => work(span)));
 }
 
 /**
