@@ -16,6 +16,7 @@ import {
   SessionDetail,
   SessionList,
   SessionStatus,
+  WebhookDelivery,
   WebhookDeliveryList,
   WebhookEndpoint,
   WebhookEndpointDeleted,
@@ -176,9 +177,14 @@ export type ManualRefund = Static<typeof ManualRefund>;
  */
 export const AuditEntry = Type.Object({
   audit_id: Type.String(),
-  actor_type: Type.Literal('operator'),
-  /** The verified operator (the signature's subject). */
+  /** `operator`: gateway-admin or the operations console; `user`: a merchant's user in the dashboard (D14, D15). */
+  actor_type: Type.Union([Type.Literal('operator'), Type.Literal('user')]),
+  /** The verified operator (the signature's subject), or the dashboard user (usr_...) or console operator (opr_...) the door signed for. */
   actor_id: Type.String(),
+  /** The person's sign-in email, when the door knows one. */
+  actor_email: Type.Union([Type.String(), Type.Null()]),
+  /** The address the person acted from (dashboard and console), as the door saw it. */
+  address: Type.Union([Type.String(), Type.Null()]),
   /** The key the operator signed with; null for actors who sign nothing. */
   actor_key_id: Type.Union([Type.String(), Type.Null()]),
   /** The command type. */
@@ -216,6 +222,53 @@ interface CommandContract {
 }
 
 const MerchantRef = Type.Object({ merchant_id: MerchantId });
+
+/** What a dashboard user may do (D14): owner everything and the team; developer keys, webhooks, rates, payments, refunds; viewer reads. */
+export const DashboardRole = Type.Union([Type.Literal('owner'), Type.Literal('developer'), Type.Literal('viewer')]);
+export type DashboardRole = Static<typeof DashboardRole>;
+
+export const MerchantSummary = Type.Object({
+  merchant_id: MerchantId,
+  name: Type.String(),
+  order_prefix: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
+  kyb_approved_at: Type.Union([DateTime, Type.Null()]),
+  created_at: DateTime,
+});
+export type MerchantSummary = Static<typeof MerchantSummary>;
+
+/** A merchant with the budgets in force per mode (D12): defaults where no override is set. */
+export const MerchantDetail = Type.Object({
+  ...MerchantSummary.properties,
+  limits: Type.Object({
+    test: Type.Object({ account: Type.Integer(), create: Type.Integer(), refund: Type.Integer() }),
+    live: Type.Object({ account: Type.Integer(), create: Type.Integer(), refund: Type.Integer() }),
+  }),
+});
+export type MerchantDetail = Static<typeof MerchantDetail>;
+
+/** An API key as lists show it: never its secret, only its last four characters. */
+export const ApiKeySummary = Type.Object({
+  key_id: Type.String(),
+  mode: Mode,
+  last_four: Type.String(),
+  created_at: DateTime,
+  /** When it stopped or stops working: revoked now, or at the end of a rotation's grace. */
+  revoked_at: Type.Union([DateTime, Type.Null()]),
+  /** A test key stored encrypted (D17), which "Reveal" can show. */
+  revealable: Type.Boolean(),
+});
+export type ApiKeySummary = Static<typeof ApiKeySummary>;
+
+/** One delivery attempt as the dashboard shows it: the list fields, the body that was sent, what came back. */
+export const WebhookAttemptDetail = Type.Object({
+  ...WebhookDelivery.properties,
+  /** The exact JSON body that was (or will be) signed and sent. */
+  payload: Type.String(),
+  /** The start of the merchant's answer, as received (untrusted text). */
+  response_body: Type.Union([Type.String(), Type.Null()]),
+});
+export type WebhookAttemptDetail = Static<typeof WebhookAttemptDetail>;
 const Secret = (prefix: string) => Type.String({ pattern: `^${prefix}` });
 
 /** `<schema>.secrets.rewrap`: one service's data keys, re-wrapped; how many it has and how many were under another KEK. */
@@ -396,7 +449,8 @@ export const commands = {
   'api_key.revoke': {
     operator: true,
     service: 'api-gateway',
-    request: Type.Object({ key_id: Type.String() }),
+    /** merchant_id: required from a merchant's user (D14): the key must be that merchant's. */
+    request: Type.Object({ key_id: Type.String(), merchant_id: Type.Optional(MerchantId) }),
     reply: Type.Object({ key_id: Type.String(), revoked: Type.Boolean() }),
   },
   'limits.set': {
@@ -444,14 +498,14 @@ export const commands = {
   'webhook.resend': {
     operator: true,
     service: 'webhook-dispatcher',
-    request: Type.Object({ delivery_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    request: Type.Object({ delivery_id: Type.String({ minLength: 1, maxLength: 64 }), merchant_id: Type.Optional(MerchantId) }),
     reply: Type.Object({ delivery_id: Type.String({ pattern: '^whd_' }) }),
   },
   // secrets at rest (D17): a test key shown again; each owning service's data keys re-wrapped under the current KEK
   'api_key.reveal': {
     operator: true,
     service: 'api-gateway',
-    request: Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    request: Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }), merchant_id: Type.Optional(MerchantId) }),
     reply: Type.Object({ key_id: Type.String(), secret_key: Secret('sk_test_') }),
   },
   'api_gateway.secrets.rewrap': SecretsRewrap('api-gateway'),
@@ -460,8 +514,103 @@ export const commands = {
   'audit.list': {
     operator: true,
     service: 'api-gateway',
-    request: Type.Object({ merchant_id: Type.Optional(MerchantId), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) }),
-    reply: Type.Object({ data: Type.Array(AuditEntry) }),
+    request: Type.Object({
+      merchant_id: Type.Optional(MerchantId),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+      /** An audit_id: entries older than it (the next page). */
+      before: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    }),
+    reply: Type.Object({ data: Type.Array(AuditEntry), has_more: Type.Boolean() }),
+  },
+  // Reads and changes the dashboard and the operations console need (D14, D15); operator commands, signed by the door for its user.
+  'merchant.list': {
+    operator: true,
+    service: 'api-gateway',
+    request: Type.Object({
+      /** Part of the name, or a whole merchant id. */
+      search: Type.Optional(Type.String({ maxLength: 200 })),
+      status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+      /** A merchant id: merchants created before it (the next page). */
+      starting_after: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    }),
+    reply: Type.Object({ data: Type.Array(MerchantSummary), has_more: Type.Boolean() }),
+  },
+  'merchant.get': { operator: true, service: 'api-gateway', request: MerchantRef, reply: MerchantDetail },
+  'api_key.list': {
+    operator: true,
+    service: 'api-gateway',
+    request: Type.Object({ merchant_id: MerchantId, mode: Type.Optional(Mode) }),
+    reply: Type.Object({ data: Type.Array(ApiKeySummary) }),
+  },
+  'api_key.rotate': {
+    operator: true,
+    service: 'api-gateway',
+    /** A live key replaced: the new key now, the old one revoked now or after a grace of one of the configured lengths (D14). */
+    request: Type.Object({ merchant_id: MerchantId, key_id: Type.String({ minLength: 1, maxLength: 64 }), revoke_in_seconds: Type.Integer({ minimum: 0 }) }),
+    reply: Type.Object({ key_id: Type.String(), secret_key: Secret('sk_live_'), revoked_key_id: Type.String(), revokes_at: DateTime }),
+  },
+  'rate.list': {
+    operator: true,
+    service: 'session',
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
+    reply: Type.Object({ data: Type.Array(Type.Object({ currency: Type.String(), rate: Type.String(), updated_at: DateTime })) }),
+  },
+  'fees.get': {
+    operator: true,
+    service: 'session',
+    request: MerchantRef,
+    reply: Type.Object({ merchant_id: MerchantId, percent: Type.String(), fixed: Type.String(), default: Type.Boolean() }),
+  },
+  'terminal.get': {
+    operator: true,
+    service: 'acquirer-adapter',
+    /** Never the password: whether one is set. */
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, configured: Type.Boolean(), user_name: Type.Union([Type.String(), Type.Null()]) }),
+  },
+  'webhook_endpoint.show': {
+    operator: true,
+    service: 'webhook-dispatcher',
+    /** The account's default endpoint of a mode (D11), never its secret. */
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
+    reply: Type.Object({
+      merchant_id: MerchantId,
+      mode: Mode,
+      url: Type.Union([Type.String(), Type.Null()]),
+      previous_secret_expires_at: Type.Union([DateTime, Type.Null()]),
+    }),
+  },
+  'webhook_endpoint.reveal_secret': {
+    operator: true,
+    service: 'webhook-dispatcher',
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, webhook_secret: Secret('whsec_') }),
+  },
+  'webhook.attempt': {
+    operator: true,
+    service: 'webhook-dispatcher',
+    /** One delivery attempt with what was sent and what came back (D14), within the merchant. */
+    request: Type.Object({ merchant_id: MerchantId, delivery_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    reply: WebhookAttemptDetail,
+  },
+  // Dashboard and console identities (D14, D15), kept by the dashboard service
+  'user.create': {
+    operator: true,
+    service: 'dashboard',
+    request: Type.Object({
+      merchant_id: MerchantId,
+      email: Type.String({ minLength: 3, maxLength: 254 }),
+      role: DashboardRole,
+      password: Type.Optional(Type.String({ writeOnly: true })),
+    }),
+    reply: Type.Object({ user_id: Type.String({ pattern: '^usr_' }), setup_url: Type.String() }),
+  },
+  'operator.create': {
+    operator: true,
+    service: 'dashboard',
+    request: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.Optional(Type.String({ writeOnly: true })) }),
+    reply: Type.Object({ operator_id: Type.String({ pattern: '^opr_' }), setup_url: Type.String() }),
   },
 } as const satisfies Record<string, CommandContract>;
 
@@ -479,7 +628,34 @@ export type CommandReply<C extends CommandType> = Static<(typeof commands)[C]['r
 /** Who connects to the broker: each service, and the operators' CLI (gateway-admin). */
 export type Principal = ServiceName | 'gateway-admin';
 
-const OPERATOR: readonly Principal[] = ['gateway-admin'];
+/** Operator commands come from the CLI and from the dashboard service's two doors (D14, D15), signed either way. */
+const OPERATOR: readonly Principal[] = ['gateway-admin', 'dashboard'];
+
+/**
+ * The operator commands a merchant's dashboard user may have run, signed by the
+ * dashboard for that user (D14). Each names the user's merchant in its data
+ * (`merchant_id`), and the running service checks that whatever else it names
+ * (a key, a delivery) is that merchant's: a user can never act on another
+ * merchant. Every other operator command is for operators only.
+ */
+export const MERCHANT_USER_COMMANDS = [
+  'merchant.get',
+  'api_key.list',
+  'api_key.create',
+  'api_key.revoke',
+  'api_key.reveal',
+  'api_key.rotate',
+  'rate.list',
+  'rate.set',
+  'rate.remove',
+  'webhook_endpoint.show',
+  'webhook_endpoint.set_url',
+  'webhook_endpoint.reveal_secret',
+  'webhook_endpoint.rotate_secret',
+  'webhook.attempt',
+  'webhook.resend',
+  'audit.list',
+] as const satisfies readonly CommandType[];
 
 /**
  * Who may send each command (D17). Every publisher stamps its messages with its
@@ -492,12 +668,12 @@ const OPERATOR: readonly Principal[] = ['gateway-admin'];
  */
 export const commandSenders = {
   'session.create': ['api-gateway'],
-  'session.get': ['api-gateway', 'refund', 'webhook-dispatcher'],
-  'session.list': ['api-gateway'],
+  'session.get': ['api-gateway', 'refund', 'webhook-dispatcher', 'dashboard'],
+  'session.list': ['api-gateway', 'dashboard'],
   'session.cancel': ['api-gateway'],
   'session.issue_checkout': ['api-gateway'],
-  'webhook.list_session': ['api-gateway'],
-  'webhook.list': ['api-gateway'],
+  'webhook.list_session': ['api-gateway', 'dashboard'],
+  'webhook.list': ['api-gateway', 'dashboard'],
   'webhook_endpoint.create': ['api-gateway'],
   'webhook_endpoint.list': ['api-gateway'],
   'webhook_endpoint.get': ['api-gateway'],
@@ -513,9 +689,9 @@ export const commandSenders = {
   'payment.finish_3ds': ['session'],
   'payment.check': ['session'],
   'terminal.check': ['session'],
-  'refund.create': ['api-gateway'],
-  'refund.get': ['api-gateway'],
-  'refund.list_session': ['api-gateway'],
+  'refund.create': ['api-gateway', 'dashboard'],
+  'refund.get': ['api-gateway', 'dashboard'],
+  'refund.list_session': ['api-gateway', 'dashboard'],
   'session.record_refund': ['refund'],
   'payment.refund': ['refund'],
   'terminal.set': OPERATOR,
@@ -540,6 +716,18 @@ export const commandSenders = {
   'acquirer.secrets.rewrap': OPERATOR,
   'webhooks.secrets.rewrap': OPERATOR,
   'audit.list': OPERATOR,
+  'merchant.list': OPERATOR,
+  'merchant.get': OPERATOR,
+  'api_key.list': OPERATOR,
+  'api_key.rotate': OPERATOR,
+  'rate.list': OPERATOR,
+  'fees.get': OPERATOR,
+  'terminal.get': OPERATOR,
+  'webhook_endpoint.show': OPERATOR,
+  'webhook_endpoint.reveal_secret': OPERATOR,
+  'webhook.attempt': OPERATOR,
+  'user.create': OPERATOR,
+  'operator.create': OPERATOR,
 } as const satisfies Record<CommandType, readonly Principal[]>;
 
 /** True for the commands only an operator may send: signed, checked and audited (D17). */
@@ -671,7 +859,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 // ---------------------------------------------------------------- topology
 
-export type ServiceName = 'api-gateway' | 'session' | 'checkout' | 'acquirer-adapter' | 'refund' | 'webhook-dispatcher';
+export type ServiceName = 'api-gateway' | 'session' | 'checkout' | 'acquirer-adapter' | 'refund' | 'webhook-dispatcher' | 'dashboard';
 
 export interface ServiceTopology {
   /** Durable event subscriptions: routing-key patterns bound to the service's quorum queue. */
@@ -690,4 +878,6 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   // A refund records the captured payment from the session it reads anyway: no event needed.
   refund: { events: [], broadcasts: [] },
   'webhook-dispatcher': { events: WEBHOOK_EVENTS, broadcasts: [] },
+  // The merchant dashboard and the operations console: every read and change is a command to the owning service.
+  dashboard: { events: [], broadcasts: [] },
 };

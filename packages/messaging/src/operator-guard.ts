@@ -6,7 +6,7 @@
  * `audit.recorded`; the api-gateway keeps the log.
  */
 import type { JWK } from 'jose';
-import { commands, newId, type AuditEntry, type CommandType, type Envelope, type ServiceName } from '@gateway/contracts';
+import { commands, MERCHANT_USER_COMMANDS, newId, type AuditEntry, type CommandType, type Envelope, type ServiceName } from '@gateway/contracts';
 import type { Pool } from '@gateway/db';
 import type { Logger } from '@gateway/observability';
 import { AppError, type WireProblem } from '@gateway/problem';
@@ -64,6 +64,19 @@ export class OperatorGuard {
   }
 
   /**
+   * Holds a command a door signed for a merchant's user (D14) to that user's
+   * reach: only the merchant commands, and only naming the user's own
+   * merchant; the handler then checks that what else it names is that
+   * merchant's. Throws `forbidden` otherwise.
+   */
+  checkReach(envelope: Envelope, operator: VerifiedOperator): void {
+    const merchantId = operator.actor?.merchantId;
+    if (merchantId === undefined) return;
+    if (!(MERCHANT_USER_COMMANDS as readonly string[]).includes(envelope.type)) throw new AppError('forbidden', 'This action is for operators only.');
+    if (asRecord(envelope.data)['merchant_id'] !== merchantId) throw new AppError('forbidden', "A merchant's user may act only on their own merchant.");
+  }
+
+  /**
    * Records `envelope`, run for `operator`, in the audit log; `merchantId` is
    * the handler's word for a command that does not name its merchant. The entry is
    * written after the command's own transaction: were the process to die
@@ -77,8 +90,10 @@ export class OperatorGuard {
     const at = new Date().toISOString();
     const entry: AuditEntry = {
       audit_id: newId('evt'),
-      actor_type: 'operator',
-      actor_id: operator.id,
+      actor_type: operator.actor?.type ?? 'operator',
+      actor_id: operator.actor?.id ?? operator.id,
+      actor_email: operator.actor?.email || null,
+      address: operator.actor?.address || null,
       actor_key_id: operator.keyId,
       action: type,
       merchant_id: idOf(data['merchant_id'] ?? reply['merchant_id'] ?? merchantId),

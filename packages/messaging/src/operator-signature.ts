@@ -66,6 +66,22 @@ export async function generateOperatorKey(): Promise<{ privateJwk: JWK; publicJw
   return { privateJwk: { ...(await exportJWK(privateKey)), ...meta }, publicJwk: { ...publicJwk, ...meta } };
 }
 
+/**
+ * The person behind a command a door signs (D14, D15): the dashboard signs each
+ * command for the user or console operator who asked for it. A user's commands
+ * are held to their merchant by the service that runs them.
+ */
+export interface Actor {
+  readonly type: 'user' | 'operator';
+  /** usr_... or opr_... */
+  readonly id: string;
+  readonly email: string;
+  /** The address the request came from. */
+  readonly address: string;
+  /** A user's merchant: the only merchant the command may name. */
+  readonly merchantId?: string;
+}
+
 /** Signs the operator commands of one operator, with its private JWK. */
 export class OperatorSigner {
   private constructor(
@@ -82,10 +98,13 @@ export class OperatorSigner {
     return new OperatorSigner(await importJWK(jwk, ALG), jwk.kid, name || jwk.kid);
   }
 
-  /** The token that lets `envelope`, exactly as it is, run once within the minute after `at` (now). */
-  async sign(envelope: Envelope, at: number = Date.now()): Promise<string> {
+  /**
+   * The token that lets `envelope`, exactly as it is, run once within the
+   * minute after `at` (now); for `actor` when a door signs for one of its users.
+   */
+  async sign(envelope: Envelope, at: number = Date.now(), actor?: Actor): Promise<string> {
     const now = Math.floor(at / 1000);
-    return new SignJWT({ cmd: envelope.type, dig: envelopeDigest(envelope) })
+    return new SignJWT({ cmd: envelope.type, dig: envelopeDigest(envelope), ...(actor && { act: actorClaim(actor) }) })
       .setProtectedHeader({ alg: ALG, kid: this.keyId, typ: TOKEN_TYPE })
       .setJti(envelope.id)
       .setSubject(this.operator)
@@ -100,6 +119,26 @@ export interface VerifiedOperator {
   readonly id: string;
   readonly keyId: string;
   readonly expiresAt: Date;
+  /** The person the signer signed for, when a door signed. */
+  readonly actor?: Actor;
+}
+
+function actorClaim(actor: Actor): Record<string, string> {
+  return { typ: actor.type, sub: actor.id, email: actor.email, addr: actor.address, ...(actor.merchantId !== undefined && { mer: actor.merchantId }) };
+}
+
+/** The actor a verified token names; a claim that is there but unreadable refuses the command rather than drop the merchant bound. */
+function actorOf(claim: unknown, keyId: string | undefined): Actor | undefined {
+  if (claim === undefined) return undefined;
+  const c = (claim !== null && typeof claim === 'object' ? claim : {}) as Record<string, unknown>;
+  const text = (name: string) => (typeof c[name] === 'string' ? (c[name] as string) : undefined);
+  const type = text('typ');
+  const id = text('sub');
+  if ((type !== 'user' && type !== 'operator') || !id || (type === 'user' && !text('mer'))) {
+    throw new OperatorSignatureError('malformed', 'operator signature names an unreadable actor', keyId);
+  }
+  const merchantId = text('mer');
+  return { type, id, email: text('email') ?? '', address: text('addr') ?? '', ...(merchantId !== undefined && { merchantId }) };
 }
 
 /**
@@ -139,7 +178,8 @@ export class OperatorSignatureVerifier {
     if (claims['jti'] !== envelope.id || claims['dig'] !== envelopeDigest(envelope)) {
       throw new OperatorSignatureError('altered', 'the command is not the one that was signed', keyId);
     }
-    return { id: String(claims['sub']), keyId: keyId ?? '', expiresAt: new Date((Number(claims['exp']) + CLOCK_SKEW_SECONDS) * 1000) };
+    const actor = actorOf(claims['act'], keyId);
+    return { id: String(claims['sub']), keyId: keyId ?? '', expiresAt: new Date((Number(claims['exp']) + CLOCK_SKEW_SECONDS) * 1000), ...(actor && { actor }) };
   }
 }
 

@@ -27,7 +27,14 @@ import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
 import { commandLabel, messagesRefused, problemOutcome, rpcClientDuration, rpcServerDuration } from './metrics.js';
 import type { OperatorGuard } from './operator-guard.js';
-import { OPERATOR_SIGNATURE_HEADER, type OperatorSigner } from './operator-signature.js';
+import { OPERATOR_SIGNATURE_HEADER, type Actor, type OperatorSigner } from './operator-signature.js';
+
+export interface CallOptions {
+  timeoutMs?: number;
+  correlationId?: string;
+  /** The person an operator command is signed for (the dashboard's and console's users, D14, D15). */
+  actor?: Actor;
+}
 import { QueueConsumer, settle } from './queue-consumer.js';
 import { traceCommandCall, withTraceHeaders } from './trace-context.js';
 
@@ -121,7 +128,7 @@ export class RpcClient implements BrokerComponent {
    * with the AppError it carries; no reply within the deadline rejects with
    * RpcTimeoutError.
    */
-  async call<C extends CommandType>(type: C, data: CommandRequest<C>, options: { timeoutMs?: number; correlationId?: string } = {}): Promise<RpcResult<C>> {
+  async call<C extends CommandType>(type: C, data: CommandRequest<C>, options: CallOptions = {}): Promise<RpcResult<C>> {
     const start = process.hrtime.bigint();
     let outcome = 'error';
     try {
@@ -142,7 +149,7 @@ export class RpcClient implements BrokerComponent {
     }
   }
 
-  private async send<C extends CommandType>(type: C, data: CommandRequest<C>, options: { timeoutMs?: number; correlationId?: string }): Promise<Reply> {
+  private async send<C extends CommandType>(type: C, data: CommandRequest<C>, options: CallOptions): Promise<Reply> {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const deadline = Date.now() + timeoutMs;
     checkCommandRequest(type, data);
@@ -159,7 +166,7 @@ export class RpcClient implements BrokerComponent {
       data,
     };
     const headers: Record<string, unknown> = withTraceHeaders({ [DEADLINE_HEADER]: deadline });
-    if (this.operatorSigner && isOperatorCommand(type)) headers[OPERATOR_SIGNATURE_HEADER] = await this.operatorSigner.sign(envelope);
+    if (this.operatorSigner && isOperatorCommand(type)) headers[OPERATOR_SIGNATURE_HEADER] = await this.operatorSigner.sign(envelope, Date.now(), options.actor);
     const remaining = Math.max(1, deadline - Date.now());
     return new Promise<Reply>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -307,6 +314,7 @@ export class CommandServer extends QueueConsumer {
     const operator = await guard.admit(envelope, typeof signature === 'string' ? signature : undefined);
     let result: { reply: Reply; merchantId?: string };
     try {
+      guard.checkReach(envelope, operator);
       result = await this.runHandler(type, handler, envelope);
     } catch (err) {
       result = { reply: { ok: false, problem: this.toProblem(err, type) } };

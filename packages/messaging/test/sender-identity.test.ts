@@ -20,6 +20,8 @@ function auditBy(service: string): Envelope {
     audit_id: newId('evt'),
     actor_type: 'operator',
     actor_id: 'alice@ops.example',
+    actor_email: null,
+    address: null,
     actor_key_id: 'kid',
     action: 'terminal.set',
     merchant_id: null,

@@ -58,7 +58,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     'api_key.reveal': async (command) => ({ body: await revealKey(admin, command) }),
     'api_gateway.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
     'limits.set': async (command, meta) => ({ body: await setLimits(admin, command, meta.correlationId) }),
-    'audit.list': async (query) => ({ body: { data: await auditLog.list(query) } }),
+    'audit.list': async (query) => ({ body: { data: await auditLog.list(query), has_more: false } }),
   };
 
   await buckets.connect();

@@ -28,6 +28,8 @@ describe('Message senders (D17) and the dispatcher\'s dead letters', function ()
       audit_id: auditId,
       actor_type: 'operator',
       actor_id: 'alice@ops.example',
+      actor_email: null,
+      address: null,
       actor_key_id: 'kid-forged',
       action: 'terminal.set',
       merchant_id: null,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { connect } from 'amqplib';
 import { newId, type AuditEntry, type Envelope, type ServiceName } from '@gateway/contracts';
 import { brokerUser, generateOperatorKey, namesFor, type BrokerPrincipal, OPERATOR_SIGNATURE_HEADER, OperatorSigner, type JWK } from '@gateway/messaging';
-import { LIVE_TERMINAL, payOnPage, pollUntil, repoRoot, sessionRequest, TEST_OPERATOR, TestSystem } from '@gateway/testkit';
+import { LIVE_TERMINAL, payOnPage, pollUntil, repoRoot, sessionRequest, TEST_OPERATOR, TestSystem, type ServiceProcess } from '@gateway/testkit';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';
 
@@ -160,7 +160,7 @@ describe('Operator commands (D17)', function () {
   });
 
   describe('sent by a broker user that may not send them', () => {
-    async function refusedCommands(service: ServiceName, command: string): Promise<number> {
+    async function refusedCommands(service: ServiceProcess, command: string): Promise<number> {
       const line = (await system.metricsOf(service)).split('\n').find((l) => l.startsWith('gateway_messages_refused_total{') && l.includes('kind="command"') && l.includes(`type="${command}"`));
       return line ? Number(line.split(' ').pop()) : 0;
     }
