@@ -558,7 +558,7 @@ export const commands = {
   },
   'fees.get': {
     operator: true,
-    service: 'session',
+    service: 'acquirer-adapter',
     request: MerchantRef,
     reply: Type.Object({ merchant_id: MerchantId, percent: Type.String(), fixed: Type.String(), default: Type.Boolean() }),
   },
