@@ -13,6 +13,7 @@ export const serviceSchemas = {
   'acquirer-adapter': 'acquirer',
   refund: 'refund',
   'webhook-dispatcher': 'webhooks',
+  dashboard: 'dashboard',
 } as const;
 
 export type SchemaOwner = keyof typeof serviceSchemas;

@@ -1,0 +1,57 @@
+/** The dashboard service's settings (D14, D15), read and checked before it starts. */
+import { bool, common, int, intList, loadConfig, secretsKeys, str, url, type Setting } from '@gateway/config';
+
+/** A private Ed25519 JWK (JSON): the key the dashboard signs its users' operator commands with (D17). */
+function privateJwk(env: string): Setting<Record<string, unknown>> {
+  return {
+    env,
+    secret: true,
+    parse: (raw) => {
+      let jwk: unknown;
+      try {
+        jwk = JSON.parse(raw);
+      } catch {
+        throw new Error('must be a JSON private JWK');
+      }
+      const key = (jwk ?? {}) as Record<string, unknown>;
+      if (key['kty'] !== 'OKP' || key['crv'] !== 'Ed25519' || typeof key['d'] !== 'string' || typeof key['kid'] !== 'string') {
+        throw new Error('must be a private Ed25519 JWK with a kid (gateway-admin operator keygen makes one)');
+      }
+      return key;
+    },
+  };
+}
+
+export const dashboardSettings = {
+  ...common,
+  ...secretsKeys,
+  databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
+  redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'], { secret: true }),
+  port: int('PORT', 8087, { min: 0, max: 65535 }),
+  dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
+  /** Where merchants reach the dashboard: its origin decides whether cookies are Secure (not on http://localhost). */
+  publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
+  /** The first X-Forwarded-For address is the client's (behind the gateway or an ingress). */
+  trustProxy: bool('TRUST_PROXY', true),
+  signingKey: privateJwk('DASHBOARD_SIGNING_KEY'),
+  /** Operators must add a second factor before the console opens (D15); off only in test deployments. */
+  opsTotpRequired: bool('OPS_TOTP_REQUIRED', true),
+  /** A signed-in session ends after this long without a request (D14: 12 h). */
+  sessionIdleSeconds: int('DASHBOARD_SESSION_IDLE_SECONDS', 12 * 3600, { min: 1 }),
+  /** How long a setup link (a new user's, or a password reset) works. */
+  setupLinkTtlSeconds: int('SETUP_LINK_TTL_SECONDS', 24 * 3600, { min: 1 }),
+  /** Failed sign-ins per account and address within the window before 429 (D14: 5 in 15 minutes). */
+  loginFailureLimit: int('LOGIN_FAILURE_LIMIT', 5, { min: 1 }),
+  loginFailureWindowSeconds: int('LOGIN_FAILURE_WINDOW_SECONDS', 900, { min: 1 }),
+  /** The choices of "Rotate" for the old live key (D14: now, 1 h, 24 h); the api-gateway holds the same list. */
+  keyRotationGracesSeconds: intList('KEY_ROTATION_GRACES_SECONDS', [0, 3600, 86400]),
+  /** scrypt cost (N) for new password hashes; lower only in tests. */
+  passwordHashCost: int('PASSWORD_HASH_COST', 1 << 15, { min: 1 << 10, max: 1 << 20 }),
+  rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX', 'rl'),
+};
+
+export type DashboardConfig = ReturnType<typeof loadDashboardConfig>;
+
+export function loadDashboardConfig(env: Record<string, string | undefined> = process.env) {
+  return loadConfig(dashboardSettings, env);
+}
