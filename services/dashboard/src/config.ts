@@ -1,5 +1,5 @@
 /** The dashboard service's settings (D14, D15), read and checked before it starts. */
-import { bool, common, int, intList, loadConfig, secretsKeys, str, url, type Setting } from '@gateway/config';
+import { bool, common, int, intList, loadConfig, operatorSettings, secretsKeys, str, url, type Setting } from '@gateway/config';
 
 /** A private Ed25519 JWK (JSON): the key the dashboard signs its users' operator commands with (D17). */
 function privateJwk(env: string): Setting<Record<string, unknown>> {
@@ -25,6 +25,7 @@ function privateJwk(env: string): Setting<Record<string, unknown>> {
 export const dashboardSettings = {
   ...common,
   ...secretsKeys,
+  ...operatorSettings,
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'], { secret: true }),
   port: int('PORT', 8087, { min: 0, max: 65535 }),
