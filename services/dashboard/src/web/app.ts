@@ -9,6 +9,7 @@ import type { AccountsDeps } from '../identity/accounts.js';
 import { barePage, send, type DoorDeps } from './door.js';
 import { paymentRoutes } from './merchant/payments.js';
 import { BASE, needs } from './merchant/frame.js';
+import { opsRoutes } from './ops/routes.js';
 import { backWithin, formBody, signedIn, signInRoutes } from './sign-in.js';
 
 export interface WebDependencies {
@@ -60,6 +61,7 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
 
   const ops = Router({ strict: false });
   signInRoutes(door, 'ops', ops);
+  opsRoutes(door, ops);
   app.use('/ops', ops);
 
   app.use((req, res) => {

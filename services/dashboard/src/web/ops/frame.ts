@@ -1,0 +1,84 @@
+/**
+ * The operations console's frame (D15): its sections, the operator in view,
+ * the page shell, and how a page calls the owning services for the operator
+ * and shows their answers.
+ */
+import type { Request } from 'express';
+import { checkCommandRequest, ContractViolation, type CommandReply, type CommandRequest, type CommandType } from '@gateway/contracts';
+import { AppError, validationError } from '@gateway/problem';
+import { html, type Html, type HtmlValue } from '@gateway/runtime';
+import { Caller, type DoorDeps, type Outcome, type Viewer } from '../door.js';
+import { layout, notice } from '../layout.js';
+
+export const OPS = '/ops';
+
+const SECTIONS = [
+  { href: `${OPS}/merchants`, label: 'Merchants' },
+  { href: `${OPS}/manual-refunds`, label: 'Manual refunds' },
+  { href: `${OPS}/audit-log`, label: 'Audit log' },
+  { href: `${OPS}/security`, label: 'Security' },
+] as const;
+
+/** Every console page is for operators: the door's session already is an operator's (the ops cookie and its people are the console's own). */
+export const operators = { allow: (viewer: Viewer) => (viewer.person.door === 'ops' ? undefined : 'The operations console is for operators.') };
+
+/** One signed-in console page's means: the operator, the calls, and its shell. */
+export interface OpsPage {
+  viewer: Viewer;
+  /** An operator command, signed for the operator, the same one gateway-admin sends (D15). */
+  command<C extends CommandType>(type: C, data: CommandRequest<C>): Promise<CommandReply<C>>;
+  render(section: string, title: string, body: HtmlValue, status?: number): Outcome;
+}
+
+export function opsPage(deps: DoorDeps, viewer: Viewer): OpsPage {
+  const call = new Caller(deps.rpc, viewer);
+  return {
+    viewer,
+    async command(type, data) {
+      // What the contract refuses is bad input from the form: a problem naming the fields, never a send.
+      try {
+        checkCommandRequest(type, data);
+      } catch (err) {
+        if (err instanceof ContractViolation) {
+          throw validationError(err.errors.map((e) => ({ field: e.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'form', code: 'invalid', message: e.message ?? 'is invalid' })));
+        }
+        throw err;
+      }
+      return call.command(type, data);
+    },
+    render: (section, title, body, status) => ({
+      page: layout(
+        {
+          language: viewer.language,
+          t: viewer.t,
+          base: OPS,
+          title,
+          frame: { brand: 'Operations console', who: viewer.person.email, csrf: viewer.csrf, sections: SECTIONS, current: section },
+        },
+        body,
+      ),
+      ...(status !== undefined && { status }),
+    }),
+  };
+}
+
+/** One text field of a form or a query, trimmed; '' when absent. */
+export function field(source: unknown, name: string): string {
+  const value = (source as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+export function queryField(req: Request, name: string): string {
+  return field(req.query, name);
+}
+
+/**
+ * The owning service's refusal of a change (bad input, a conflict, a rule),
+ * shown on the page the change came from with its status, as the service said
+ * it; anything else (not found, unavailable, a failure) becomes the error page.
+ */
+export function refusal(err: unknown): { message: Html; status: number } | undefined {
+  if (!(err instanceof AppError) || err.status >= 500 || err.code === 'not-found') return undefined;
+  const fields = err.errors.map((e) => html`<li>${e.field}: ${e.message}</li>`);
+  return { message: notice('error', html`<p>${err.detail}</p>${fields.length > 0 ? html`<ul>${fields}</ul>` : ''}`), status: err.status };
+}
