@@ -649,6 +649,7 @@ export const MERCHANT_USER_COMMANDS = [
   'rate.set',
   'rate.remove',
   'webhook_endpoint.show',
+  'webhook_endpoint.provision',
   'webhook_endpoint.set_url',
   'webhook_endpoint.reveal_secret',
   'webhook_endpoint.rotate_secret',

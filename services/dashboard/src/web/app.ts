@@ -7,9 +7,13 @@ import { addHealthRoutes, html, type ReadinessCheck, type RequestListener } from
 import type { DashboardConfig } from '../config.js';
 import type { AccountsDeps } from '../identity/accounts.js';
 import { barePage, send, type DoorDeps } from './door.js';
+import { apiKeyRoutes } from './merchant/api-keys.js';
+import { BASE, merchantPage, needs } from './merchant/frame.js';
 import { paymentRoutes } from './merchant/payments.js';
-import { BASE, needs } from './merchant/frame.js';
+import { settingsRoutes } from './merchant/settings.js';
+import { webhookRoutes } from './merchant/webhooks.js';
 import { opsRoutes } from './ops/routes.js';
+import { securityRoutes } from './security.js';
 import { backWithin, formBody, signedIn, signInRoutes } from './sign-in.js';
 
 export interface WebDependencies {
@@ -41,6 +45,7 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
     secureCookies: !isLocalHttp(publicOrigin),
     publicOrigin: publicOrigin.origin,
     opsTotpRequired: deps.config.opsTotpRequired,
+    keyRotationGracesSeconds: deps.config.keyRotationGracesSeconds,
   };
 
   const dashboard = Router({ strict: false });
@@ -57,6 +62,10 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
     }),
   );
   paymentRoutes(door, dashboard);
+  apiKeyRoutes(door, dashboard);
+  webhookRoutes(door, dashboard);
+  settingsRoutes(door, dashboard);
+  securityRoutes(door, 'dashboard', dashboard, async (viewer, section, title, body, status) => (await merchantPage(door, viewer)).render(section, title, body, status));
   app.use(BASE, dashboard);
 
   const ops = Router({ strict: false });

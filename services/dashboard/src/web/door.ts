@@ -27,6 +27,8 @@ export interface DoorDeps {
   secureCookies: boolean;
   publicOrigin: string;
   opsTotpRequired: boolean;
+  /** The choices of "Rotate" for the old live key, in seconds (D14). */
+  keyRotationGracesSeconds: readonly number[];
 }
 
 /** A signed-in person on a page of their door. */
@@ -202,3 +204,24 @@ export function handle(deps: DoorDeps, base: string, work: (req: Request, res: R
 }
 
 export type { Router };
+
+/**
+ * Runs a change and shows its section again with the outcome: the change's
+ * words when it succeeds, the owning service's problem (its detail and field
+ * errors, as the API would answer) when it is refused.
+ */
+export async function acting(show: (message?: Html, status?: number) => Promise<Outcome>, change: () => Promise<Html>): Promise<Outcome> {
+  let message: Html;
+  try {
+    message = await change();
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500 && err.status !== 401) return show(problemNotice(err), err.status);
+    throw err;
+  }
+  return show(message);
+}
+
+export function problemNotice(err: AppError): Html {
+  const fields = err.errors.map((e) => html`<li>${e.field}: ${e.message}</li>`);
+  return notice('error', html`<p>${err.detail}</p>${fields.length > 0 ? html`<ul>${fields}</ul>` : ''}`);
+}

@@ -4,6 +4,8 @@ import type { Html, HtmlValue } from '@gateway/runtime';
 import { Caller, type DoorDeps, type Outcome, type Viewer } from '../door.js';
 import { layout } from '../layout.js';
 
+export { acting } from '../door.js';
+
 export const BASE = '/dashboard';
 
 /** What each role may do (D14): owner everything and the team; developer keys, webhooks, rates, payments, refunds; viewer reads. */
@@ -66,3 +68,4 @@ export async function merchantPage(deps: DoorDeps, viewer: Viewer): Promise<Merc
     );
   return { viewer, merchant, call, render: (section, title, body, status) => ({ page: shell(section, title, body), ...(status !== undefined && { status }) }) };
 }
+

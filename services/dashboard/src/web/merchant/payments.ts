@@ -6,13 +6,12 @@
  */
 import type { Request, Router } from 'express';
 import type { SessionDetail } from '@gateway/contracts';
-import { AppError } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
 import { newToken } from '../../identity/secrets.js';
 import type { DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
 import { formBody, signedIn } from '../sign-in.js';
-import { BASE, can, merchantPage, needs, type MerchantPage } from './frame.js';
+import { acting, BASE, can, merchantPage, needs, type MerchantPage } from './frame.js';
 
 const STATUSES = ['CREATED', 'PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED'] as const;
 const SESSION_ID = /^ps_[0-9A-Za-z]{10,64}$/;
@@ -99,20 +98,15 @@ ${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`
       const reason = typeof form['reason'] === 'string' ? form['reason'].trim() : '';
       const key = typeof form['idempotency_key'] === 'string' ? form['idempotency_key'] : undefined;
       const body = { reason, ...(amount ? { refund_type: 'PARTIAL', amount } : { refund_type: 'FULL' }) };
-      try {
-        const result = await view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) });
-        const words = result.automated_refund
-          ? `Refunded ${result.refunded_amount} TND.`
-          : `Refund of ${result.refunded_amount} TND recorded; the acquirer did not confirm it, and our operations team will complete it.`;
-        return showSession(view, id, notice(result.automated_refund ? 'ok' : 'warn', words));
-      } catch (err) {
-        // The API's answer, in the page: the same rules, the same words.
-        if (err instanceof AppError && err.status < 500 && err.code !== 'not-found') {
-          const fields = err.errors.map((e) => html`<li>${e.field}: ${e.message}</li>`);
-          return showSession(view, id, notice('error', html`<p>${err.detail}</p>${fields.length > 0 ? html`<ul>${fields}</ul>` : ''}`), err.status);
-        }
-        throw err;
-      }
+      return acting(
+        (message, status) => showSession(view, id, message, status),
+        async () => {
+          const result = await view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) });
+          return result.automated_refund
+            ? notice('ok', `Refunded ${result.refunded_amount} TND.`)
+            : notice('warn', `Refund of ${result.refunded_amount} TND recorded; the acquirer did not confirm it, and our operations team will complete it.`);
+        },
+      );
     }),
   );
 }

@@ -5,10 +5,10 @@
  */
 import type { Request } from 'express';
 import { checkCommandRequest, ContractViolation, type CommandReply, type CommandRequest, type CommandType } from '@gateway/contracts';
-import { AppError, validationError } from '@gateway/problem';
-import { html, type Html, type HtmlValue } from '@gateway/runtime';
+import { validationError } from '@gateway/problem';
+import type { HtmlValue } from '@gateway/runtime';
 import { Caller, type DoorDeps, type Outcome, type Viewer } from '../door.js';
-import { layout, notice } from '../layout.js';
+import { layout } from '../layout.js';
 
 export const OPS = '/ops';
 
@@ -70,15 +70,4 @@ export function field(source: unknown, name: string): string {
 
 export function queryField(req: Request, name: string): string {
   return field(req.query, name);
-}
-
-/**
- * The owning service's refusal of a change (bad input, a conflict, a rule),
- * shown on the page the change came from with its status, as the service said
- * it; anything else (not found, unavailable, a failure) becomes the error page.
- */
-export function refusal(err: unknown): { message: Html; status: number } | undefined {
-  if (!(err instanceof AppError) || err.status >= 500 || err.code === 'not-found') return undefined;
-  const fields = err.errors.map((e) => html`<li>${e.field}: ${e.message}</li>`);
-  return { message: notice('error', html`<p>${err.detail}</p>${fields.length > 0 ? html`<ul>${fields}</ul>` : ''}`), status: err.status };
 }

@@ -7,10 +7,10 @@
 import type { Router } from 'express';
 import { validationError } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
-import type { DoorDeps } from '../door.js';
+import { acting, type DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
 import { formBody, signedIn } from '../sign-in.js';
-import { field, OPS, operators, opsPage, refusal, type OpsPage } from './frame.js';
+import { field, OPS, operators, opsPage, type OpsPage } from './frame.js';
 
 const SECTION = `${OPS}/manual-refunds`;
 
@@ -47,15 +47,14 @@ export function manualRefundRoutes(deps: DoorDeps, router: Router): void {
     signedIn(deps, 'ops', operators, async (req, viewer) => {
       const view = opsPage(deps, viewer);
       const as = field(req.body, 'as');
-      try {
-        if (as !== 'succeeded' && as !== 'failed') throw validationError([{ field: 'as', code: 'invalid', message: 'Resolve a refund as succeeded or failed.' }]);
-        const resolved = await view.command('refund.resolve', { refund_id: String(req.params['id']), as });
-        return await showQueue(view, notice('ok', `Refund ${resolved.refund_id} is resolved: ${resolved.status}.`));
-      } catch (err) {
-        const refused = refusal(err);
-        if (refused) return showQueue(view, refused.message, refused.status);
-        throw err;
-      }
+      return acting(
+        (message, status) => showQueue(view, message, status),
+        async () => {
+          if (as !== 'succeeded' && as !== 'failed') throw validationError([{ field: 'as', code: 'invalid', message: 'Resolve a refund as succeeded or failed.' }]);
+          const resolved = await view.command('refund.resolve', { refund_id: String(req.params['id']), as });
+          return notice('ok', `Refund ${resolved.refund_id} is resolved: ${resolved.status}.`);
+        },
+      );
     }),
   );
 }

@@ -8,13 +8,14 @@
  */
 import type { Request, Router } from 'express';
 import type { CommandReply, MerchantDetail, Mode } from '@gateway/contracts';
+import { describeError } from '@gateway/observability';
 import { AppError, validationError } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
-import type { DoorDeps } from '../door.js';
+import { acting, type DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
 import { shownSecret } from '../merchant/api-keys.js';
 import { formBody, signedIn } from '../sign-in.js';
-import { field, OPS, operators, opsPage, queryField, refusal, type OpsPage } from './frame.js';
+import { field, OPS, operators, opsPage, queryField, type OpsPage } from './frame.js';
 
 const SECTION = `${OPS}/merchants`;
 const PAGE_SIZE = 25;
@@ -84,7 +85,7 @@ ${last && list.has_more ? html`<a href="${SECTION}?${new URLSearchParams([...kee
     signedIn(deps, 'ops', operators, async (req, viewer) => showMerchant(opsPage(deps, viewer), merchantIdOf(req))),
   );
 
-  /** A change to one merchant: its command's answer shown on the merchant's page, or its refusal with the service's status. */
+  /** A change to one merchant: its command's answer shown on the merchant's page, or the service's refusal with its status. */
   const change = (path: string, work: (view: OpsPage, merchantId: string, form: unknown) => Promise<Html>) =>
     router.post(
       `/merchants/:id/${path}`,
@@ -92,13 +93,19 @@ ${last && list.has_more ? html`<a href="${SECTION}?${new URLSearchParams([...kee
       signedIn(deps, 'ops', operators, async (req, viewer) => {
         const view = opsPage(deps, viewer);
         const merchantId = merchantIdOf(req);
-        try {
-          return await showMerchant(view, merchantId, await work(view, merchantId, req.body));
-        } catch (err) {
-          const refused = refusal(err);
-          if (refused) return showMerchant(view, merchantId, refused.message, refused.status);
-          throw err;
-        }
+        return acting(
+          async (message, status) => {
+            try {
+              return await showMerchant(view, merchantId, message, status);
+            } catch (err) {
+              // The change is made: its answer (a live key, shown once) reaches the operator even when the merchant cannot be read back now.
+              if (message === undefined || status !== undefined) throw err;
+              deps.log.warn({ merchantId, err: describeError(err) }, 'merchant not read back after a change');
+              return view.render(SECTION, viewer.t('Merchants'), html`<h1>${merchantId}</h1>${message}<p><a href="${SECTION}/${merchantId}">${viewer.t('Back')}</a></p>`);
+            }
+          },
+          () => work(view, merchantId, req.body),
+        );
       }),
     );
 

@@ -1,8 +1,9 @@
 /** The operations console's pages (D15), under /ops: the root opens the merchants. */
 import type { Router } from 'express';
 import { send, type DoorDeps } from '../door.js';
+import { securityRoutes } from '../security.js';
 import { auditLogRoutes } from './audit-log.js';
-import { OPS } from './frame.js';
+import { OPS, opsPage } from './frame.js';
 import { manualRefundRoutes } from './manual-refunds.js';
 import { merchantRoutes } from './merchants.js';
 
@@ -11,4 +12,6 @@ export function opsRoutes(deps: DoorDeps, router: Router): void {
   merchantRoutes(deps, router);
   manualRefundRoutes(deps, router);
   auditLogRoutes(deps, router);
+  // The second factor, the same page as the dashboard's, in the console's frame.
+  securityRoutes(deps, 'ops', router, async (viewer, section, title, body, status) => opsPage(deps, viewer).render(section, title, body, status));
 }
