@@ -11,6 +11,7 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingM
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from '@gateway/observability';
 import { describeError, httpClientSpan } from '@gateway/observability';
+import { requestIdOf } from '@gateway/runtime';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
 
@@ -36,8 +37,8 @@ export function upstreamProxy(upstream: string, options: UpstreamOptions, log: L
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     Object.assign(headers, forwardedHeaders(req, options.trustProxy));
     // The page's work goes on under the gateway's request id: one payment, one correlation id.
-    const requestId = (res as ServerResponse & { locals?: Record<string, unknown> }).locals?.['requestId'];
-    if (typeof requestId === 'string') headers['x-request-id'] = requestId;
+    const requestId = requestIdOf(res);
+    if (requestId) headers['x-request-id'] = requestId;
     // With tracing on, the page's work continues the gateway's trace of this request.
     const span = httpClientSpan(req.method ?? 'GET', target, options.name, headers);
     const outgoing = httpRequest(
