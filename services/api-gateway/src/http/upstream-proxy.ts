@@ -15,6 +15,12 @@ import { requestIdOf } from '@gateway/runtime';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
 
+const UNAVAILABLE_HEADERS = {
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+};
+
 export interface UpstreamOptions {
   /** The upstream's name, in logs and traces. */
   name: string;
@@ -58,7 +64,8 @@ export function upstreamProxy(upstream: string, options: UpstreamOptions, log: L
     outgoing.on('error', (err) => {
       log.warn({ err: describeError(err), upstream: options.name }, 'upstream failed');
       span?.end(err);
-      if (!res.headersSent) res.writeHead(502, { 'content-type': options.unavailable.contentType, 'cache-control': 'no-store' });
+      // A page of its own: nothing to load, nothing to frame, nothing to keep.
+      if (!res.headersSent) res.writeHead(502, { 'content-type': options.unavailable.contentType, ...UNAVAILABLE_HEADERS });
       res.end(options.unavailable.body);
     });
     req.pipe(outgoing);

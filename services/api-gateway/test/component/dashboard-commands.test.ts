@@ -7,6 +7,8 @@
  * searches and pages merchants.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ApiKeySummary, AuditEntry, MerchantDetail, MerchantSummary } from '@gateway/contracts';
 import type { Actor } from '@gateway/messaging';
 import type { AppError } from '@gateway/problem';
@@ -20,6 +22,8 @@ describe('Dashboard and console commands (D14, D15)', function () {
   this.timeout(120_000);
   let system: TestSystem;
   let userCount = 0;
+  /** Every secret the tests made or were shown: none may reach a log. */
+  const secrets: string[] = [];
 
   before(async () => {
     system = await TestSystem.start({
@@ -35,7 +39,9 @@ describe('Dashboard and console commands (D14, D15)', function () {
   });
 
   async function merchant(): Promise<Merchant> {
-    return system.newMerchant({ limits: { account: 1000 } });
+    const m = await system.newMerchant({ limits: { account: 1000 } });
+    secrets.push(m.testKey, m.webhookSecret);
+    return m;
   }
 
   /** A dashboard user of `merchantId`, acting from a documentation address. */
@@ -108,6 +114,7 @@ describe('Dashboard and console commands (D14, D15)', function () {
 
       const created = await system.sendFor<{ key_id: string; secret_key: string }>(user, 'api_key.create', { merchant_id: m.merchantId, mode: 'test' });
       assert.match(created.secret_key, /^sk_test_/);
+      secrets.push(created.secret_key);
       const listed = await system.sendFor<Keys>(user, 'api_key.list', { merchant_id: m.merchantId });
       assert.deepEqual(
         listed.data.map((k) => [k.key_id, k.mode, k.last_four, k.revoked_at, k.revealable]),
@@ -228,6 +235,7 @@ describe('Dashboard and console commands (D14, D15)', function () {
         revoke_in_seconds: 0,
       });
       assert.equal(rotated.revoked_key_id, old);
+      secrets.push(rotated.secret_key);
       assert.match(rotated.secret_key, /^sk_test_/);
       assert.ok(Math.abs(Date.parse(rotated.revokes_at) - Date.now()) < 5_000);
       // The replica that ran the command forgot the key itself; the other heard the api_key.revoked broadcast.
@@ -247,6 +255,7 @@ describe('Dashboard and console commands (D14, D15)', function () {
         revoke_in_seconds: 2,
       });
       const revokesAt = Date.parse(rotated.revokes_at);
+      secrets.push(rotated.secret_key);
       assert.deepEqual((await keyRow(old))?.revoked_at?.getTime(), revokesAt);
       assert.deepEqual(await statuses(m.testKey), [200, 200], 'the old key works during the grace');
       assert.deepEqual(await statuses(rotated.secret_key), [200, 200]);
@@ -274,6 +283,7 @@ describe('Dashboard and console commands (D14, D15)', function () {
         revoke_in_seconds: 86_400,
       });
       assert.match(rotated.secret_key, /^sk_live_/);
+      secrets.push(liveKey, rotated.secret_key);
       assert.deepEqual(await statuses(liveKey), [200, 200]);
       assert.deepEqual(await statuses(rotated.secret_key), [200, 200]);
       const live = await system.sendFor<Keys>(userOf(m.merchantId), 'api_key.list', { merchant_id: m.merchantId, mode: 'live' });
@@ -377,6 +387,19 @@ describe('Dashboard and console commands (D14, D15)', function () {
       assert.deepEqual(detail.limits, { test: { account: 40, create: 5, refund: 2 }, live: { account: 25, create: 10, refund: 3 } });
       const missing = await rejection(system.send('merchant.get', { merchant_id: 'mer_nosuchmerchant0000000' }));
       assert.equal(missing.code, 'not-found');
+    });
+  });
+
+  // A suite of its own: mocha runs a suite's own tests before its nested suites'.
+  describe('afterwards', () => {
+    it('when all that ran, then no key made, shown or rotated is in any service log or in the audit log', async () => {
+      assert.ok(secrets.length > 10);
+      const audit = (await system.db.query<{ row: string }>('SELECT row_to_json(a)::text AS row FROM api_gateway.audit_log a')).map((r) => r.row).join('\n');
+      for (const secret of secrets) assert.equal(audit.includes(secret), false, 'a secret in the audit log');
+      for (const file of readdirSync(system.logDir)) {
+        const text = readFileSync(join(system.logDir, file), 'utf8');
+        for (const secret of secrets) assert.equal(text.includes(secret), false, `a secret in ${file}`);
+      }
     });
   });
 });

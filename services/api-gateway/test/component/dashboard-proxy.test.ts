@@ -140,6 +140,7 @@ describe('Gateway /dashboard/ and /ops/ pass-through', function () {
     assert.equal(res.status, 502);
     assert.equal(res.headers.get('cache-control'), 'no-store');
     assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.equal(res.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'");
     const page = await res.text();
     assert.match(page, /The dashboard is unavailable/);
     assert.doesNotMatch(page, /ECONNREFUSED|127\.0\.0\.1/);
