@@ -32,8 +32,12 @@ export const dashboardSettings = {
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
   /** Where merchants reach the dashboard: its origin decides whether cookies are Secure (not on http://localhost). */
   publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
-  /** The first X-Forwarded-For address is the client's (behind the gateway or an ingress). */
-  trustProxy: bool('TRUST_PROXY', true),
+  /**
+   * How many proxies stand in front (the gateway; an ingress before it adds
+   * one): the client's address is the X-Forwarded-For entry that many hops
+   * back, never an entry the client could have written itself.
+   */
+  trustProxyHops: int('TRUST_PROXY_HOPS', 1, { min: 0, max: 10 }),
   signingKey: privateJwk('DASHBOARD_SIGNING_KEY'),
   /** Operators must add a second factor before the console opens (D15); off only in test deployments. */
   opsTotpRequired: bool('OPS_TOTP_REQUIRED', true),

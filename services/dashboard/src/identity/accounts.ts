@@ -120,18 +120,32 @@ export type SignInResult = { person: PersonRow; secondFactor: boolean };
  */
 export async function signIn(deps: AccountsDeps, door: Door, emailGiven: string, password: string, address: string): Promise<SignInResult> {
   const email = normaliseEmail(emailGiven);
-  const key = `${deps.rateLimitKeyPrefix}:signin:${door}:${address}:${email}`;
-  const failures = Number((await deps.redis.get(key)) ?? 0);
-  if (failures >= deps.loginFailureLimit) throw await tooManyFailures(deps, key);
+  await refuseWhileThrottled(deps, door, email, address);
   const person = email.length <= 254 && password.length <= PASSWORD_MAX_LENGTH ? await deps.people.byEmail(door, email) : undefined;
   const ok = person?.password_hash ? await verifyPassword(password, person.password_hash) : (await decoyHash(deps.passwordHashCost), false);
   if (!ok || !person) {
-    const count = await deps.redis.multi().incr(key).expire(key, deps.loginFailureWindowSeconds, 'NX').exec();
-    if (Number(count?.[0]?.[1] ?? 0) >= deps.loginFailureLimit) throw await tooManyFailures(deps, key);
+    await countFailure(deps, door, email, address);
     throw new AppError('unauthorized', 'The email or the password is wrong.');
   }
-  await deps.redis.del(key);
+  await deps.redis.del(throttleKey(deps, door, email, address));
   return { person, secondFactor: person.totp_enabled_at !== null };
+}
+
+function throttleKey(deps: AccountsDeps, door: Door, email: string, address: string): string {
+  return `${deps.rateLimitKeyPrefix}:signin:${door}:${address}:${email}`;
+}
+
+/** 429 while this email has failed too often from this address within the window (D14). */
+export async function refuseWhileThrottled(deps: AccountsDeps, door: Door, email: string, address: string): Promise<void> {
+  const key = throttleKey(deps, door, email, address);
+  if (Number((await deps.redis.get(key)) ?? 0) >= deps.loginFailureLimit) throw await tooManyFailures(deps, key);
+}
+
+/** Counts a failed password or second factor; the failure that reaches the limit already answers 429. */
+export async function countFailure(deps: AccountsDeps, door: Door, email: string, address: string): Promise<void> {
+  const key = throttleKey(deps, door, email, address);
+  const replies = await deps.redis.multi().incr(key).expire(key, deps.loginFailureWindowSeconds, 'NX').exec();
+  if (Number(replies?.[0]?.[1] ?? 0) >= deps.loginFailureLimit) throw await tooManyFailures(deps, key);
 }
 
 async function tooManyFailures(deps: AccountsDeps, key: string): Promise<AppError> {

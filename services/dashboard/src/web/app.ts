@@ -33,7 +33,7 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('trust proxy', deps.config.trustProxy);
+  app.set('trust proxy', deps.config.trustProxyHops);
   addHealthRoutes(app, deps.readiness, deps.log);
 
   const publicOrigin = new URL(deps.config.publicBaseUrl);

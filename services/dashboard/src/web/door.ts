@@ -10,7 +10,7 @@ import { RpcTimeoutError, UnroutableCommandError, type Actor, type RpcClient } f
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import { html, pageSecurityHeaders, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
-import type { AccountsDeps, Doer } from '../identity/accounts.js';
+import { recordAudit, type AccountsDeps, type Doer } from '../identity/accounts.js';
 import type { Door, PersonRow } from '../identity/people.repository.js';
 import { newToken, sameText, tokenHash } from '../identity/secrets.js';
 import { isLanguage, LANGUAGE_COOKIE, translator, type Language, type Translate } from './i18n.js';
@@ -224,4 +224,30 @@ export async function acting(show: (message?: Html, status?: number) => Promise<
 export function problemNotice(err: AppError): Html {
   const fields = err.errors.map((e) => html`<li>${e.field}: ${e.message}</li>`);
   return notice('error', html`<p>${err.detail}</p>${fields.length > 0 ? html`<ul>${fields}</ul>` : ''}`);
+}
+
+/**
+ * Runs a change the owning service does not audit itself (an API command sent
+ * for a dashboard user, a refund) and records it in the audit log with its
+ * outcome, refused or not (D14).
+ */
+export async function audited<T>(
+  deps: DoorDeps,
+  viewer: Viewer,
+  change: { action: string; merchantId: string; target: string | null; detail: Record<string, unknown> },
+  work: () => Promise<T>,
+): Promise<T> {
+  const record = async (outcome: string) => {
+    await recordAudit(deps.accounts.pool, viewer.doer, { ...change, outcome });
+    deps.accounts.afterCommit();
+  };
+  let result: T;
+  try {
+    result = await work();
+  } catch (err) {
+    await record(err instanceof AppError ? err.code : 'internal-error');
+    throw err;
+  }
+  await record('succeeded');
+  return result;
 }

@@ -6,7 +6,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { AppError } from '@gateway/problem';
 import { html, type Html, type HtmlValue } from '@gateway/runtime';
-import { checkSecondFactor, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
+import { checkSecondFactor, countFailure, refuseWhileThrottled, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
 import type { Door } from '../identity/people.repository.js';
 import { newToken, tokenHash } from '../identity/secrets.js';
 import { STYLESHEET, SCRIPT } from './assets.js';
@@ -127,8 +127,9 @@ ${problem ? notice('error', problem) : ''}
       checkCsrf(deps, req, current.session.csrf_token);
       // The same throttle as passwords: six digits must not be guessable by trying them all.
       const address = clientAddress(req);
+      await refuseWhileThrottled(deps.accounts, door, current.person.email, address);
       if (!(await checkSecondFactor(deps.accounts, current.person, text(req.body, 'code')))) {
-        await signInThrottle(deps, door, current.person.email, address);
+        await countFailure(deps.accounts, door, current.person.email, address);
         return { page: secondFactorForm(req, current.session.csrf_token, 'That code is not right.'), status: 401 };
       }
       // A new session id once fully signed in: the cookie that only knew the password is worth nothing.
@@ -199,14 +200,6 @@ ${problem ? notice('error', problem) : ''}
     if (isLanguage(to)) setCookie(deps, res, LANGUAGE_COOKIE, to, { path: '/', maxAgeSeconds: 365 * 24 * 3600 });
     send(res, { redirect: backWithin(base, req.query['back']) });
   });
-}
-
-/** Counts a failed second factor like a failed password: the same five-in-fifteen-minutes limit. */
-async function signInThrottle(deps: DoorDeps, door: Door, email: string, address: string): Promise<void> {
-  const key = `${deps.accounts.rateLimitKeyPrefix}:signin:${door}:${address}:${email}`;
-  await deps.accounts.redis.multi().incr(key).expire(key, deps.accounts.loginFailureWindowSeconds, 'NX').exec();
-  const failures = Number((await deps.accounts.redis.get(key)) ?? 0);
-  if (failures >= deps.accounts.loginFailureLimit) throw new AppError('rate-limit-exceeded', 'Too many failed sign-ins. Try again later.', { retry_after: deps.accounts.loginFailureWindowSeconds });
 }
 
 export interface Guard {

@@ -8,7 +8,7 @@ import type { Request, Router } from 'express';
 import type { SessionDetail } from '@gateway/contracts';
 import { html, type Html } from '@gateway/runtime';
 import { newToken } from '../../identity/secrets.js';
-import type { DoorDeps } from '../door.js';
+import { audited, type DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
 import { formBody, signedIn } from '../sign-in.js';
 import { acting, BASE, can, merchantPage, needs, type MerchantPage } from './frame.js';
@@ -101,7 +101,9 @@ ${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`
       return acting(
         (message, status) => showSession(view, id, message, status),
         async () => {
-          const result = await view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) });
+          // The API's refund for the merchant, and, as a change made from the dashboard, an entry in the audit log (D14).
+          const refund = () => view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) });
+          const result = await audited(deps, viewer, { action: 'refund.create', merchantId: view.merchant.merchant_id, target: id, detail: { ...body, livemode: viewer.mode === 'live' } }, refund);
           return result.automated_refund
             ? notice('ok', `Refunded ${result.refunded_amount} TND.`)
             : notice('warn', `Refund of ${result.refunded_amount} TND recorded; the acquirer did not confirm it, and our operations team will complete it.`);
