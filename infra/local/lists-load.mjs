@@ -71,17 +71,22 @@ export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }
       try {
         for (const [name, query] of Object.entries(cases)) {
           const ask = async () => {
+            const filters = query();
             const started = performance.now();
-            const res = await client.exchange({ method: 'GET', path: `/api/v1/gateway/sessions/list/?limit=${PAGE}&${query()}`, headers: { authorization: key } });
+            const res = await client.exchange({ method: 'GET', path: `/api/v1/gateway/sessions/list/?limit=${PAGE}${filters ? `&${filters}` : ''}`, headers: { authorization: key } });
             const ms = performance.now() - started;
+            // A page must come back with sessions: every case asks for some that exist.
             const ok = res.status === 200 && JSON.parse(res.text).data.length > 0;
-            return { ms, ok };
+            return { ms, ok, answer: ok ? undefined : `${res.status} ${res.text.slice(0, 300)}` };
           };
           const loop = async (n, latencies, failures) => {
             for (let i = 0; i < n; i += 1) {
-              const { ms, ok } = await ask();
+              const { ms, ok, answer } = await ask();
               latencies?.push(ms);
-              if (!ok) failures.count += 1;
+              if (!ok) {
+                failures.count += 1;
+                failures.first ??= answer;
+              }
             }
           };
           await Promise.all(Array.from({ length: concurrency }, () => loop(Math.ceil(warmUp / concurrency), undefined, { count: 0 })));
@@ -99,6 +104,7 @@ export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }
             p99: round(quantile(latencies, 0.99)),
             max: round(latencies.at(-1) ?? NaN),
             failures: failures.count,
+            ...(failures.first && { firstFailure: failures.first }),
           };
           total += latencies.length;
           spent += seconds;

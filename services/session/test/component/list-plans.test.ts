@@ -7,7 +7,7 @@
  * to be filtered out, however deep the cursor or rare the status.
  */
 import assert from 'node:assert/strict';
-import type { ApiContext } from '@gateway/contracts';
+import { SessionList, validatorOf, type ApiContext } from '@gateway/contracts';
 import { createPool, type Pool } from '@gateway/db';
 import { createTestDatabase, explainQuery, recordingPool, type RecordedQuery, type TestDatabase } from '@gateway/testkit';
 import { SessionRepository } from '../../src/db/session.repository.js';
@@ -46,6 +46,9 @@ describe('session list plans on 100,000 sessions', function () {
   async function plansOf(query: Record<string, string>): Promise<{ ids: string[]; plans: Awaited<ReturnType<typeof explainQuery>>[] }> {
     recorded.length = 0;
     const list = await listSessions(deps, context, query);
+    // The seeded sessions are ones the API can answer.
+    const valid = validatorOf(SessionList);
+    assert.ok(valid(list), JSON.stringify(valid.errors));
     const plans = [];
     for (const statement of recorded.splice(0)) plans.push(await explainQuery(pool, statement));
     return { ids: list.data.map((s) => s.id), plans };

@@ -21,7 +21,11 @@ export interface SeedOptions {
   /** Over how many days before `now` the sessions were created. */
   days?: number;
   now?: Date;
-  /** merchant_reference of session n is `${referencePrefix}${n}`; order numbers follow it. */
+  /**
+   * merchant_reference of session n is `${referencePrefix}${n}`; its order
+   * number the prefix's first three letters, upper case, a dash and n in six
+   * hex digits (order numbers are unique per merchant, both modes together).
+   */
   referencePrefix?: string;
   /** The session service's schema. */
   schema?: string;
@@ -50,7 +54,7 @@ export async function seedSessions(db: SqlRunner, options: SeedOptions): Promise
     `INSERT INTO ${schema}.sessions (id, merchant_id, livemode, merchant_reference, order_number, amount, original_amount, original_currency, rate,
        description, buyer_first_name, buyer_last_name, buyer_email, max_attempts, status, expires_at, completed_at, created_at,
        checkout_link_id, checkout_token, checkout_expires_at, merchant_name, attempts_count, last_failure_code, last_failure_message)
-     SELECT 'ps_' || substr(md5($1 || ':' || $2::boolean::text || ':' || g), 1, 24), $1, $2::boolean, $3 || g, upper($3) || lpad(g::text, 8, '0'),
+     SELECT 'ps_' || substr(md5($1 || ':' || $2::boolean::text || ':' || g), 1, 24), $1, $2::boolean, $3 || g, upper(substr($3, 1, 3)) || '-' || lpad(upper(to_hex(g)), 6, '0'),
        amount, amount, 'TND', 1,
        'Seeded order', 'Amina', 'Ben Salah', 'amina@example.tn', 3,
        status,
