@@ -7,3 +7,4 @@ export * from './checkout.js';
 export * from './webhook-receiver.js';
 export * from './otlp-receiver.js';
 export * from './browser.js';
+export * from './query-plans.js';

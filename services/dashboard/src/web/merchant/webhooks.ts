@@ -5,6 +5,7 @@
  * filter, one attempt's payload and response, and "Resend".
  */
 import type { Request, Router } from 'express';
+import { AppError } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
 import type { DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
@@ -14,6 +15,16 @@ import { acting, BASE, can, merchantPage, needs, type MerchantPage } from './fra
 
 const SECTION = `${BASE}/webhooks`;
 
+/** The account's endpoint of the mode in view; none yet (no address ever set) reads as no URL. */
+async function endpointOf(view: MerchantPage) {
+  try {
+    return await view.call.command('webhook_endpoint.show', { merchant_id: view.merchant.merchant_id, mode: view.viewer.mode });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not-found') return { url: null, previous_secret_expires_at: null };
+    throw err;
+  }
+}
+
 export function webhookRoutes(deps: DoorDeps, router: Router): void {
   const show = async (view: MerchantPage, req: Request | undefined, message?: Html, status?: number) => {
     const { viewer, merchant } = view;
@@ -21,7 +32,7 @@ export function webhookRoutes(deps: DoorDeps, router: Router): void {
     const failedOnly = req?.query['failed'] === '1';
     const after = typeof req?.query['starting_after'] === 'string' ? req.query['starting_after'] : '';
     const [endpoint, log] = await Promise.all([
-      view.call.command('webhook_endpoint.show', { merchant_id: merchant.merchant_id, mode: viewer.mode }),
+      endpointOf(view),
       view.call.api(merchant, 'webhook.list', { query: { limit: '25', ...(failedOnly && { status: 'FAILED' }), ...(after && { starting_after: after }) } }),
     ]);
     const developer = can(viewer, 'develop');
@@ -75,7 +86,7 @@ ${last && log.has_more ? html`<nav class="pager"><a href="${SECTION}?${new URLSe
         (message, status) => show(view, undefined, message, status),
         async () => {
           const target = { merchant_id: view.merchant.merchant_id, mode: viewer.mode };
-          const current = await view.call.command('webhook_endpoint.show', target);
+          const current = await endpointOf(view);
           // The first address of a mode makes its endpoint (and its secret); later ones change it.
           if (current.url === null) await view.call.command('webhook_endpoint.provision', { ...target, url });
           else await view.call.command('webhook_endpoint.set_url', { ...target, url });
