@@ -44,7 +44,7 @@ export interface SystemOptions {
    * its own process and port, on the same database and broker prefix.
    */
   replicas?: Partial<Record<ServiceProcess, number>>;
-  /** How long a process may take to become ready (20 s when not given); a shared machine starting many needs more. */
+  /** How long a process may take to become ready (60 s when not given: eight processes starting at once on a shared two-core machine take tens of seconds). */
   readyTimeoutMs?: number;
 }
 
@@ -527,7 +527,7 @@ export class TestSystem {
   }
 }
 
-async function waitUntilReady(port: number, exited: Promise<number | null>, name: string, path: string, timeoutMs = 20_000): Promise<void> {
+async function waitUntilReady(port: number, exited: Promise<number | null>, name: string, path: string, timeoutMs = 60_000): Promise<void> {
   let gone = false;
   void exited.then(() => {
     gone = true;
