@@ -13,6 +13,8 @@
 //   npm run bench -- --only resources --runs 1   memory and CPU of each service, idle then under payments (k8s/ sizes)
 //   npm run bench -- --only create-session-replicas   saturated creates with one and with two
 //                                      session replicas (the second on port 18187), interleaved
+//   npm run bench -- --only lists-100k  the dashboard's Payments page: session lists of one merchant with
+//                                      100,000 sessions (--list-sessions), first page, filters, search, page 500
 //   npm run bench -- --port-base 18280 ports 18280-18287, database gateway_bench_18280 and broker
 //                                      prefix bench18280: beside another benchmark running on the defaults
 import { spawn, spawnSync } from 'node:child_process';
@@ -27,6 +29,7 @@ import { cpuWindow, perUnit, rssWindow } from './process-cpu.mjs';
 import { paymentLoad } from './payment-load.mjs';
 import { paidSessions, refundLoad } from './refund-load.mjs';
 import { webhookBench } from './webhook-load.mjs';
+import { listsBench } from './lists-load.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -45,6 +48,9 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     'port-base': { type: 'string', default: '18180' },
     'replica-warm-up': { type: 'string', default: '10' },
+    'list-sessions': { type: 'string', default: '100000' },
+    'list-requests': { type: 'string', default: '300' },
+    'list-concurrency': { type: 'string', default: '1' },
   },
 });
 const runs = Number(args.runs);
@@ -198,6 +204,10 @@ for (let i = 0; i < Number(args.merchants); i += 1) {
 // Webhook scenarios give the merchants endpoints (and so every later payment a webhook): set up only when asked for.
 const webhooks = !args.only || args.only.includes('webhook-') || args.only.includes('resources')
   ? await webhookBench({ rpc, merchants: merchantIds, dbUrl: dbUrl.toString(), amqpUrl, prefix })
+  : undefined;
+// The list scenario's merchant; its 100,000 sessions are seeded on its first run, so other scenarios run on the usual tables.
+const lists = !args.only || args.only.includes('lists-')
+  ? await listsBench({ rpc, sessionDbUrl: urlFor('session'), baseUrl: `http://127.0.0.1:${gatewayPort}`, count: Number(args['list-sessions']) })
   : undefined;
 await broker.stop();
 log(`seeded ${keys.length} merchants`);
@@ -373,6 +383,8 @@ const scenarios = {
     await setSessionReplicas(1);
     return { ...row, calibrationMs: calibration() };
   },
+  // The dashboard's Payments page (issue 15: p99 under 150 ms with 100,000 sessions on one merchant), closed loop.
+  'lists-100k': async () => lists.run({ requests: Number(args['list-requests']), concurrency: Number(args['list-concurrency']) }),
   'get-saturated': async () =>
     fromAutocannon(
       await load({

@@ -223,6 +223,10 @@ export const RefundList = Type.Object({ data: Type.Array(Refund) });
 export type RefundList = Static<typeof RefundList>;
 
 /** Webhook delivery record (INTERFACE 2.6). */
+/** Where a delivery attempt stands: due or on its way, answered with a 2xx, or failed. */
+export const WebhookDeliveryStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]);
+export type WebhookDeliveryStatus = Static<typeof WebhookDeliveryStatus>;
+
 export const WebhookDelivery = Type.Object({
   id: Id('whd'),
   endpoint_id: Type.String({ description: 'The webhook endpoint the attempt went to (the account default has one too).' }),
@@ -231,7 +235,7 @@ export const WebhookDelivery = Type.Object({
   event_id: Type.String(),
   url: Type.String(),
   attempt_number: Type.Integer(),
-  status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]),
+  status: WebhookDeliveryStatus,
   http_status_code: Type.Union([Type.Integer(), Type.Null()]),
   response_time_ms: Type.Union([Type.Integer(), Type.Null()]),
   error_message: Type.String(),
@@ -242,6 +246,23 @@ export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
 export const WebhookDeliveryList = Type.Object({ data: Type.Array(WebhookDelivery), has_more: Type.Optional(Type.Boolean()) });
 export type WebhookDeliveryList = Static<typeof WebhookDeliveryList>;
+
+/**
+ * Query of GET /gateway/webhooks/ with its filter (the dashboard's "failed
+ * only", D14): closed like the session list's, so a misspelt filter is refused
+ * rather than silently listing every attempt. Paging parameters stay strings
+ * here; parseListQuery checks them.
+ */
+export const WebhookListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String()),
+    starting_after: Type.Optional(Type.String()),
+    ending_before: Type.Optional(Type.String()),
+    status: Type.Optional(WebhookDeliveryStatus),
+  },
+  { additionalProperties: false },
+);
+export type WebhookListQuery = Static<typeof WebhookListQuery>;
 
 /** A webhook endpoint the merchant manages (issue 19): where events go, which ones, and whether it receives them. */
 export const WebhookEndpoint = Type.Object({

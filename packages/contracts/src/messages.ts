@@ -546,9 +546,12 @@ export const commands = {
   'api_key.rotate': {
     operator: true,
     service: 'api-gateway',
-    /** A live key replaced: the new key now, the old one revoked now or after a grace of one of the configured lengths (D14). */
+    /**
+     * A key replaced by a new one of its mode (the dashboard rotates live keys; a test key may be rotated too): the new key now,
+     * the old one revoked now or after a grace of one of the configured lengths (D14).
+     */
     request: Type.Object({ merchant_id: MerchantId, key_id: Type.String({ minLength: 1, maxLength: 64 }), revoke_in_seconds: Type.Integer({ minimum: 0 }) }),
-    reply: Type.Object({ key_id: Type.String(), secret_key: Secret('sk_live_'), revoked_key_id: Type.String(), revokes_at: DateTime }),
+    reply: Type.Object({ key_id: Type.String(), secret_key: Secret('sk_(test|live)_'), revoked_key_id: Type.String(), revokes_at: DateTime }),
   },
   'rate.list': {
     operator: true,
@@ -649,6 +652,7 @@ export const MERCHANT_USER_COMMANDS = [
   'rate.set',
   'rate.remove',
   'webhook_endpoint.show',
+  'webhook_endpoint.provision',
   'webhook_endpoint.set_url',
   'webhook_endpoint.reveal_secret',
   'webhook_endpoint.rotate_secret',

@@ -220,7 +220,12 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       '/gateway/webhooks/': {
         get: {
           operationId: 'listWebhooks',
-          parameters: [limit, cursor('starting_after', 'Deliveries created before this one.'), cursor('ending_before', 'Deliveries created after this one.')],
+          parameters: [
+            limit,
+            cursor('starting_after', 'Deliveries created before this one.'),
+            cursor('ending_before', 'Deliveries created after this one.'),
+            { name: 'status', in: 'query', required: false, schema: api.WebhookListQuery.properties.status, description: 'Only attempts in this status (FAILED: the failed ones). Any other parameter is refused.' },
+          ],
           responses: { '200': { description: 'Newest first.', content: json('WebhookDeliveryList') }, '422': problem('Invalid query.'), ...common },
         },
       },

@@ -49,6 +49,25 @@ describe('operator signatures', () => {
     assert.ok(remember > 60_000 && remember <= 66_000, `${remember} ms`);
   });
 
+  it('when a door signs for one of its users, then the verifier answers that user and their merchant, bound by the signature', async () => {
+    const envelope = approveKyb();
+    const actor = { type: 'user' as const, id: 'usr_1', email: 'amina@shop.tn', address: '192.0.2.7', merchantId: MERCHANT };
+    const operator = await verifier.verify(envelope, await signer.sign(envelope, Date.now(), actor));
+    assert.deepEqual(operator.actor, actor);
+    // The actor is part of what is signed: no other actor can be put in its place without the key.
+    const [header, payload, signature] = (await signer.sign(envelope, Date.now(), actor)).split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as { act: { mer: string } };
+    claims.act.mer = `mer_${'b'.repeat(24)}`;
+    const forged = [header, Buffer.from(JSON.stringify(claims)).toString('base64url'), signature].join('.');
+    assert.equal(await refusal(verifier, envelope, forged), 'bad-signature');
+  });
+
+  it('when a signed actor is a user without a merchant, then the command is refused rather than run unbound', async () => {
+    const envelope = approveKyb();
+    const token = await signer.sign(envelope, Date.now(), { type: 'user', id: 'usr_1', email: 'a@b.tn', address: '' });
+    assert.equal(await refusal(verifier, envelope, token), 'malformed');
+  });
+
   it('when the token is missing, unreadable, of an unknown key or forged under a known kid, then it is refused with that reason', async () => {
     const envelope = approveKyb();
     assert.equal(await refusal(verifier, envelope, undefined), 'missing');

@@ -186,3 +186,4 @@ export * from './periodic.js';
 export * from './http-metrics.js';
 export * from './form-body.js';
 export * from './plain-routes.js';
+export * from './html.js';

@@ -6,3 +6,4 @@ export * from './http.js';
 export * from './checkout.js';
 export * from './webhook-receiver.js';
 export * from './otlp-receiver.js';
+export * from './query-plans.js';

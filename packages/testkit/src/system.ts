@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import type { SchemaOwner } from '@gateway/db';
 import { connect, type ConfirmChannel } from 'amqplib';
 import { commandSenders, eventPublishers, isCommandType, isEventType, type CommandType, type Envelope, type ServiceName } from '@gateway/contracts';
-import { Broker, brokerUser, namesFor, OperatorSigner, RpcClient, type BrokerPrincipal, type JWK } from '@gateway/messaging';
+import { Broker, brokerUser, namesFor, OperatorSigner, RpcClient, type Actor, type BrokerPrincipal, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
 import { createBrokerUsers, deleteBrokerObjects, deleteBrokerUsers, EventCapture, type BrokerUrls } from './broker.js';
@@ -524,6 +524,16 @@ export class TestSystem {
     await Promise.all([...this.clients.values()].map(async (client) => (await client).broker.stop()));
     await Promise.all([this.db.drop(), deleteBrokerObjects(this.prefix), deleteBrokerUsers(this.prefix)]);
     releasePorts(new Set([...this.ports.values(), ...[...this.launches.values()].map((launch) => launch.port)]));
+  }
+
+  /**
+   * Sends an operator command signed with this system's operator key for
+   * `actor`, as the dashboard signs for its users (D14, D15); a user's command
+   * is held to their merchant. Resolves with the reply's body, rejects with its problem.
+   */
+  async sendFor<T = Record<string, unknown>>(actor: Actor, type: CommandType, data: unknown): Promise<T> {
+    const rpc = await this.rpcClient('gateway-admin');
+    return (await rpc.call(type, data as never, { actor })).body as T;
   }
 }
 

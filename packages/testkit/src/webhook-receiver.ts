@@ -18,8 +18,8 @@ export interface ReceivedWebhook {
   signature: string;
 }
 
-/** What to answer: a status (with an optional Location, after an optional delay), or 'hang' to never answer. */
-export type Answer = { status: number; location?: string; delayMs?: number } | 'hang';
+/** What to answer: a status (with an optional Location and body, after an optional delay), or 'hang' to never answer. */
+export type Answer = { status: number; location?: string; delayMs?: number; body?: string } | 'hang';
 
 /** Chooses the answer to the n-th request (0-based). */
 export type Responder = (request: ReceivedWebhook, index: number) => Answer;
@@ -117,9 +117,9 @@ export class WebhookReceiver {
         this.held.add(res);
         setTimeout(() => {
           if (!this.held.delete(res) || res.destroyed) return;
-          res.writeHead(answer.status, answer.location ? { location: answer.location } : {}).end();
+          res.writeHead(answer.status, answer.location ? { location: answer.location } : {}).end(answer.body);
         }, answer.delayMs);
-      } else res.writeHead(answer.status, answer.location ? { location: answer.location } : {}).end();
+      } else res.writeHead(answer.status, answer.location ? { location: answer.location } : {}).end(answer.body);
       this.waiters = this.waiters.filter((w) => {
         if (!w.test()) return true;
         w.resolve();

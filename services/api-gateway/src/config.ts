@@ -1,5 +1,5 @@
 /** The API gateway's settings, read and checked before it starts. */
-import { bool, common, int, loadConfig, operatorSettings, secretsKeys, str, sweepInterval, url } from '@gateway/config';
+import { bool, common, int, intList, loadConfig, operatorSettings, secretsKeys, str, sweepInterval, url } from '@gateway/config';
 
 export const gatewaySettings = {
   ...common,
@@ -35,6 +35,10 @@ export const gatewaySettings = {
   dbPoolMax: int('DB_POOL_MAX', 5, { min: 1, max: 200 }),
   /** The checkout service, for /checkout/ requests reaching the gateway; empty when an ingress routes them. */
   checkoutUpstreamUrl: str('CHECKOUT_UPSTREAM_URL', 'http://127.0.0.1:8081'),
+  /** The dashboard service, for /dashboard/ and /ops/ requests reaching the gateway; empty: no pass-through (404). */
+  dashboardUpstreamUrl: url('DASHBOARD_UPSTREAM_URL', ''),
+  /** The graces a rotated API key may keep working for, in seconds (D14: now, 1 h, 24 h); 0 revokes at once. */
+  keyRotationGracesSeconds: intList('KEY_ROTATION_GRACES_SECONDS', [0, 3600, 86_400]),
   /** How long an Idempotency-Key and its first answer are kept (D10: 24 hours). */
   idempotencyTtlSeconds: int('IDEMPOTENCY_TTL_SECONDS', 86_400, { min: 1, max: 30 * 86_400 }),
   /**

@@ -4,13 +4,15 @@ import type { Logger } from '@gateway/observability';
 import { every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { SecretBox, secretsMigrations } from '@gateway/secrets';
 import { AuditLogRepository } from './audit/audit-log.repository.js';
+import { listKeys, rotateKey } from './admin/api-keys.js';
 import { approveKyb, createKey, createMerchant, revealKey, revokeKey, setLimits, setMerchantStatus, type AdminDeps } from './admin/merchant-admin.js';
+import { getMerchant, listMerchants } from './admin/merchant-reads.js';
 import { Authenticator } from './auth/authenticator.js';
 import { errorsHost, type GatewayConfig } from './config.js';
 import { MerchantRepository } from './db/merchant.repository.js';
 import { TestEventStreams } from './events/test-event-streams.js';
 import { createApiListener } from './http/app.js';
-import { checkoutProxy } from './http/checkout-proxy.js';
+import { upstreamProxy } from './http/upstream-proxy.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
 import { IdempotentCalls } from './idempotency/idempotent-call.js';
 import { budgetDefaults } from './limits/budgets.js';
@@ -24,6 +26,13 @@ export const migrations = [...serviceMigrations('api-gateway', import.meta.url),
 
 /** How long past the command deadline a request still holding its Idempotency-Key may be running (storing its answer). */
 const IDEMPOTENCY_CLAIM_MARGIN_MS = 10_000;
+
+const CHECKOUT_UNAVAILABLE = { contentType: 'text/plain; charset=utf-8', body: 'The payment page is unavailable; please try again.' };
+/** A page a browser shows as it is: no script, nothing loaded, nothing of the failure. */
+const DASHBOARD_UNAVAILABLE = {
+  contentType: 'text/html; charset=utf-8',
+  body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Unavailable</title></head><body><h1>502 Bad Gateway</h1><p>The dashboard is unavailable; please try again in a moment.</p></body></html>',
+};
 
 /** Starts the gateway; `stop` stops taking requests, lets in-flight ones finish, then closes everything. */
 export async function startGateway(config: GatewayConfig, log: Logger): Promise<RunningService> {
@@ -44,7 +53,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     log,
   });
 
-  const admin: AdminDeps = { merchants, auth, budgets, afterCommit: () => relay.wake() };
+  const admin: AdminDeps = { merchants, auth, budgets, rotationGracesSeconds: config.keyRotationGracesSeconds, afterCommit: () => relay.wake() };
   const handlers: CommandHandlers = {
     'merchant.create': async (command, meta) => ({ body: await createMerchant(admin, command, meta.correlationId) }),
     'merchant.approve_kyb': async (command, meta) => ({ body: await approveKyb(admin, command, meta.correlationId) }),
@@ -58,7 +67,11 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     'api_key.reveal': async (command) => ({ body: await revealKey(admin, command) }),
     'api_gateway.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
     'limits.set': async (command, meta) => ({ body: await setLimits(admin, command, meta.correlationId) }),
-    'audit.list': async (query) => ({ body: { data: await auditLog.list(query), has_more: false } }),
+    'audit.list': async (query) => ({ body: await auditLog.list(query) }),
+    'merchant.list': async (query) => ({ body: await listMerchants(admin, query) }),
+    'merchant.get': async (query) => ({ body: await getMerchant(admin, query) }),
+    'api_key.list': async (query) => ({ body: await listKeys(admin, query) }),
+    'api_key.rotate': async (command, meta) => ({ body: await rotateKey(admin, command, meta.correlationId) }),
   };
 
   await buckets.connect();
@@ -108,7 +121,12 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
     readiness: { ...readiness, redis: () => buckets.ping() },
-    ...(config.checkoutUpstreamUrl ? { checkout: checkoutProxy(config.checkoutUpstreamUrl, log) } : {}),
+    ...(config.checkoutUpstreamUrl && {
+      checkout: upstreamProxy(config.checkoutUpstreamUrl, { name: 'checkout', unavailable: CHECKOUT_UNAVAILABLE, trustProxy: config.trustProxy }, log),
+    }),
+    ...(config.dashboardUpstreamUrl && {
+      dashboard: upstreamProxy(config.dashboardUpstreamUrl, { name: 'dashboard', unavailable: DASHBOARD_UNAVAILABLE, trustProxy: config.trustProxy }, log),
+    }),
   });
   const http = await listen(app, config.port);
   const purge = every(config.sweepIntervalSeconds, 'idempotency-purge', async () => void (await idempotency.purgeExpired()), log);

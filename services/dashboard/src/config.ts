@@ -1,5 +1,5 @@
 /** The dashboard service's settings (D14, D15), read and checked before it starts. */
-import { bool, common, int, intList, loadConfig, secretsKeys, str, url, type Setting } from '@gateway/config';
+import { bool, common, int, intList, loadConfig, operatorSettings, secretsKeys, str, url, type Setting } from '@gateway/config';
 
 /** A private Ed25519 JWK (JSON): the key the dashboard signs its users' operator commands with (D17). */
 function privateJwk(env: string): Setting<Record<string, unknown>> {
@@ -25,14 +25,19 @@ function privateJwk(env: string): Setting<Record<string, unknown>> {
 export const dashboardSettings = {
   ...common,
   ...secretsKeys,
+  ...operatorSettings,
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'], { secret: true }),
   port: int('PORT', 8087, { min: 0, max: 65535 }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
   /** Where merchants reach the dashboard: its origin decides whether cookies are Secure (not on http://localhost). */
   publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
-  /** The first X-Forwarded-For address is the client's (behind the gateway or an ingress). */
-  trustProxy: bool('TRUST_PROXY', true),
+  /**
+   * How many proxies stand in front (the gateway; an ingress before it adds
+   * one): the client's address is the X-Forwarded-For entry that many hops
+   * back, never an entry the client could have written itself.
+   */
+  trustProxyHops: int('TRUST_PROXY_HOPS', 1, { min: 0, max: 10 }),
   signingKey: privateJwk('DASHBOARD_SIGNING_KEY'),
   /** Operators must add a second factor before the console opens (D15); off only in test deployments. */
   opsTotpRequired: bool('OPS_TOTP_REQUIRED', true),

@@ -5,11 +5,14 @@
  * merchants is a command to the service that owns it, the same command the API
  * or gateway-admin sends, signed for the person who asked.
  */
-import { OperatorSigner, OutboxRelay, RpcClient, type JWK } from '@gateway/messaging';
+import { Redis } from 'ioredis';
+import { CommandServer, OperatorGuard, OperatorSigner, OutboxRelay, RpcClient, type CommandHandlers, type JWK } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import { listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { SecretBox, secretsMigrations } from '@gateway/secrets';
 import type { DashboardConfig } from './config.js';
+import { createPerson, type AccountsDeps } from './identity/accounts.js';
+import { PeopleRepository } from './identity/people.repository.js';
 import { createDashboardListener } from './web/app.js';
 
 export { loadDashboardConfig, type DashboardConfig } from './config.js';
@@ -24,18 +27,60 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
   const signer = await OperatorSigner.fromJwk(config.signingKey as JWK, 'dashboard');
   const rpc = new RpcClient(broker, config.rpcTimeoutMs, signer);
   const relay = new OutboxRelay(broker, { pool, log });
+  // Sign-in failures are counted in Redis, shared by every replica (D14).
+  const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
 
+  const accounts: AccountsDeps = {
+    pool,
+    people: new PeopleRepository(pool),
+    secrets,
+    redis,
+    publicBaseUrl: config.publicBaseUrl,
+    setupLinkTtlSeconds: config.setupLinkTtlSeconds,
+    passwordHashCost: config.passwordHashCost,
+    loginFailureLimit: config.loginFailureLimit,
+    loginFailureWindowSeconds: config.loginFailureWindowSeconds,
+    rateLimitKeyPrefix: config.rateLimitKeyPrefix,
+    afterCommit: () => relay.wake(),
+  };
+  // gateway-admin's `user create` and `operator create`: the same use case as the Team page's invite.
+  const handlers: CommandHandlers = {
+    'user.create': async (command) => {
+      // The merchant must exist: the api-gateway keeps merchants.
+      await rpc.call('merchant.get', { merchant_id: command.merchant_id });
+      const { id, setupUrl } = await createPerson(accounts, { door: 'dashboard', merchantId: command.merchant_id, role: command.role, email: command.email, ...(command.password !== undefined && { password: command.password }) });
+      return { body: { user_id: id, setup_url: setupUrl } };
+    },
+    'operator.create': async (command) => {
+      const { id, setupUrl } = await createPerson(accounts, { door: 'ops', email: command.email, ...(command.password !== undefined && { password: command.password }) });
+      return { body: { operator_id: id, setup_url: setupUrl } };
+    },
+  };
+
+  await redis.connect();
   await broker.start();
   await broker.register(rpc);
   await broker.register(relay);
+  const operators = new OperatorGuard({ service: 'dashboard', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
+  await broker.register(new CommandServer(broker, { service: 'dashboard', handlers, log, operators }));
 
-  const app = createDashboardListener({ config, pool, rpc, secrets, log, readiness, afterCommit: () => relay.wake() });
+  const app = createDashboardListener({
+    config,
+    accounts,
+    rpc,
+    log,
+    readiness: { ...readiness, redis: async () => (await redis.ping().catch(() => '')) === 'PONG' },
+  });
   const http = await listen(app, config.port);
+  const purge = every(config.sessionIdleSeconds > 3600 ? 3600 : config.sessionIdleSeconds, 'web-session-purge', async () => void (await accounts.people.purgeExpiredSessions()), log);
   return {
     port: http.port,
     async stop() {
       await http.close();
+      await purge.stop();
       await close();
+      redis.disconnect();
     },
   };
 }

@@ -459,7 +459,7 @@ export const operations = {
   getRefund: { method: 'GET', path: '/gateway/refunds/{refund_id}/', pathParams: ['refund_id'], query: [], stream: false },
   listSessions: { method: 'GET', path: '/gateway/sessions/list/', pathParams: [], query: ['limit', 'starting_after', 'ending_before', 'status', 'created[gte]', 'created[lte]', 'merchant_reference'], stream: false },
   listSessionWebhooks: { method: 'GET', path: '/gateway/sessions/{session_id}/webhooks/', pathParams: ['session_id'], query: ['limit', 'starting_after', 'ending_before'], stream: false },
-  listWebhooks: { method: 'GET', path: '/gateway/webhooks/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'], stream: false },
+  listWebhooks: { method: 'GET', path: '/gateway/webhooks/', pathParams: [], query: ['limit', 'starting_after', 'ending_before', 'status'], stream: false },
   createWebhookEndpoint: { method: 'POST', path: '/gateway/webhook_endpoints/', pathParams: [], query: [], stream: false },
   listWebhookEndpoints: { method: 'GET', path: '/gateway/webhook_endpoints/', pathParams: [], query: [], stream: false },
   getWebhookEndpoint: { method: 'GET', path: '/gateway/webhook_endpoints/{endpoint_id}/', pathParams: ['endpoint_id'], query: [], stream: false },
@@ -483,7 +483,7 @@ export interface Operations {
   getRefund: { pathParams: { refund_id: string }; query: Record<string, never>; body: never; response: Refund };
   listSessions: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; status?: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {}); "created[gte]"?: string; "created[lte]"?: string; merchant_reference?: string }; body: never; response: SessionList };
   listSessionWebhooks: { pathParams: { session_id: string }; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: WebhookDeliveryList };
-  listWebhooks: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: WebhookDeliveryList };
+  listWebhooks: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; status?: "PENDING" | "SUCCEEDED" | "FAILED" | (string & {}) }; body: never; response: WebhookDeliveryList };
   /** Add a webhook endpoint; its secret is in this answer only. */
   createWebhookEndpoint: { pathParams: Record<string, never>; query: Record<string, never>; body: CreateWebhookEndpointRequest; response: WebhookEndpointWithSecret };
   listWebhookEndpoints: { pathParams: Record<string, never>; query: Record<string, never>; body: never; response: WebhookEndpointList };

@@ -5,7 +5,7 @@ import { authorizePayment } from '../domain/authorize-payment.js';
 import { checkPayment } from '../domain/check-payment.js';
 import { finishChallenge } from '../domain/finish-3ds.js';
 import { refundPayment } from '../domain/refund-payment.js';
-import { checkTerminal, setFees, setTerminal } from '../domain/terminals.js';
+import { checkTerminal, getFees, getTerminal, setFees, setTerminal } from '../domain/terminals.js';
 import type { AdapterDeps } from '../domain/deps.js';
 
 export function adapterCommands(deps: AdapterDeps, secrets: SecretBox): CommandHandlers {
@@ -17,6 +17,8 @@ export function adapterCommands(deps: AdapterDeps, secrets: SecretBox): CommandH
     'terminal.check': async ({ merchant_id }) => ({ body: { status: await checkTerminal(deps, merchant_id) } }),
     'terminal.set': async (command) => ({ body: await setTerminal(deps, command) }),
     'fees.set': async (command) => ({ body: await setFees(deps, command) }),
+    'fees.get': async (command) => ({ body: await getFees(deps, command) }),
+    'terminal.get': async (command) => ({ body: await getTerminal(deps, command) }),
     'acquirer.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
   };
 }

@@ -47,6 +47,12 @@ export class TerminalRepository {
     return { ...rest, password: await this.secrets.decrypt(password_ciphertext, passwordAad(merchantId, livemode)) };
   }
 
+  /** The terminal's user name, or undefined when none is set; its password is not read. */
+  async findUserName(merchantId: string, livemode: boolean): Promise<string | undefined> {
+    const result = await this.pool.query<{ user_name: string }>('SELECT user_name FROM terminals WHERE merchant_id = $1 AND livemode = $2', [merchantId, livemode]);
+    return result.rows[0]?.user_name;
+  }
+
   /** Sets the terminal; new credentials clear an earlier rejection. */
   async upsert(merchantId: string, livemode: boolean, terminal: { userName: string; password: string; active: boolean }): Promise<void> {
     await this.pool.query(
@@ -72,6 +78,12 @@ export class TerminalRepository {
       if (!row || row.user_name !== userName || (await this.secrets.decrypt(row.password_ciphertext, passwordAad(merchantId, livemode))) !== password) return;
       await tx.query('UPDATE terminals SET rejected_at = now() WHERE merchant_id = $1 AND livemode = $2', [merchantId, livemode]);
     });
+  }
+
+  /** The merchant's own pricing, as stored; undefined when it has none (the default applies). */
+  async findPricing(merchantId: string): Promise<Pricing | undefined> {
+    const result = await this.pool.query<Pricing>('SELECT percent::text AS percent, fixed::text AS fixed FROM pricing WHERE merchant_id = $1', [merchantId]);
+    return result.rows[0];
   }
 
   async setPricing(merchantId: string, pricing: Pricing): Promise<void> {

@@ -1,6 +1,7 @@
 /**
- * Terminals (D13 `terminal set`) and pricing (`fees set`). Test mode always
- * uses the built-in sandbox terminal; live mode the merchant's own.
+ * Terminals (D13 `terminal set`) and pricing (`fees set`), and how the
+ * operations console reads them (D15). Test mode always uses the built-in
+ * sandbox terminal; live mode the merchant's own.
  */
 import type { CommandReply, CommandRequest, TerminalStatus } from '@gateway/contracts';
 import { parsePricing } from '@gateway/money';
@@ -38,4 +39,24 @@ export async function setFees(deps: AdapterDeps, command: CommandRequest<'fees.s
   }
   await deps.terminals.setPricing(command.merchant_id, pricing);
   return { merchant_id: command.merchant_id, percent: pricing.percent, fixed: pricing.fixed };
+}
+
+/**
+ * Whether the merchant has a terminal of the mode, and its user name; never
+ * its password. A test-mode payment always goes to the built-in sandbox
+ * terminal, which is the gateway's, not the merchant's: configured, no user name.
+ */
+export async function getTerminal(deps: AdapterDeps, command: CommandRequest<'terminal.get'>): Promise<CommandReply<'terminal.get'>> {
+  if (command.mode === 'test') return { merchant_id: command.merchant_id, mode: 'test', configured: true, user_name: null };
+  const userName = await deps.terminals.findUserName(command.merchant_id, true);
+  return { merchant_id: command.merchant_id, mode: 'live', configured: userName !== undefined, user_name: userName ?? null };
+}
+
+/** The pricing the merchant's payments are charged: its own (`fees set`), else the configured default (`default: true`). */
+export async function getFees(deps: AdapterDeps, command: CommandRequest<'fees.get'>): Promise<CommandReply<'fees.get'>> {
+  const own = await deps.terminals.findPricing(command.merchant_id);
+  // Both go through parsePricing, so a stored '2.5000' reads '2.5', as `fees set` answered it.
+  const pricing = parsePricing((own ?? deps.defaultPricing).percent, (own ?? deps.defaultPricing).fixed);
+  if (!pricing) throw new Error('the pricing in force is not valid');
+  return { merchant_id: command.merchant_id, percent: pricing.percent, fixed: pricing.fixed, default: own === undefined };
 }

@@ -6,13 +6,16 @@ import { newId, newSecret, type CommandReply, type CommandRequest, type Mode } f
 import { eventEnvelope } from '@gateway/messaging';
 import { AppError, validationError } from '@gateway/problem';
 import type { Authenticator } from '../auth/authenticator.js';
-import type { BudgetDefaults } from '../limits/budgets.js';
+import { budgetsInForce, type BudgetDefaults } from '../limits/budgets.js';
 import type { MerchantRepository, MerchantRow } from '../db/merchant.repository.js';
+import type { PoolClient } from '@gateway/db';
 
 export interface AdminDeps {
   merchants: MerchantRepository;
   auth: Authenticator;
   budgets: BudgetDefaults;
+  /** The graces a rotated key may keep working for, in seconds (KEY_ROTATION_GRACES_SECONDS). */
+  rotationGracesSeconds: readonly number[];
   afterCommit: () => void;
 }
 
@@ -76,26 +79,33 @@ export async function setMerchantStatus(
 
 /** A new key; live keys only for merchants whose business verification is approved. */
 export async function createKey(deps: AdminDeps, command: CommandRequest<'api_key.create'>): Promise<CommandReply<'api_key.create'>> {
-  const livemode = command.mode === 'live';
-  const secret = newSecret(livemode ? 'sk_live_' : 'sk_test_');
-  const keyId = newId('key');
-  await deps.merchants.change(async (tx) => {
+  const created = await deps.merchants.change(async (tx) => {
     const merchant = requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
-    if (livemode && !merchant.kyb_approved_at) throw new AppError('forbidden', 'Live keys need approved business verification (merchant approve-kyb).');
-    await deps.merchants.insertKey(tx, { id: keyId, merchantId: merchant.id, livemode, secret });
-    return { result: undefined, events: [] };
+    return { result: await issueKey(deps, tx, merchant, command.mode === 'live'), events: [] };
   });
-  return { key_id: keyId, secret_key: secret };
+  return { key_id: created.keyId, secret_key: created.secret };
 }
 
-/** Revokes a key; the answer, and the merchant the key was of (for the audit log). */
+/** Stores a new key of `merchant` (locked in `tx`); a live key only once its business verification is approved. */
+export async function issueKey(deps: AdminDeps, tx: PoolClient, merchant: MerchantRow, livemode: boolean): Promise<{ keyId: string; secret: string }> {
+  if (livemode && !merchant.kyb_approved_at) throw new AppError('forbidden', 'Live keys need approved business verification (merchant approve-kyb).');
+  const key = { keyId: newId('key'), secret: newSecret(livemode ? 'sk_live_' : 'sk_test_') };
+  await deps.merchants.insertKey(tx, { id: key.keyId, merchantId: merchant.id, livemode, secret: key.secret });
+  return key;
+}
+
+/**
+ * Revokes a key now, one in a rotation's grace too; from a merchant's user
+ * (`merchant_id` given), only a key of that merchant. The answer, and the
+ * merchant the key was of (for the audit log).
+ */
 export async function revokeKey(
   deps: AdminDeps,
   command: CommandRequest<'api_key.revoke'>,
   correlationId: string,
 ): Promise<{ revoked: CommandReply<'api_key.revoke'>; merchantId: string }> {
   const merchantId = await deps.merchants.change(async (tx) => {
-    const owner = await deps.merchants.revokeKey(tx, command.key_id);
+    const owner = await deps.merchants.revokeKey(tx, command.key_id, command.merchant_id);
     if (!owner) throw new AppError('not-found', 'No such active key.');
     return { result: owner, events: [eventEnvelope('api_key.revoked', { merchant_id: owner, key_id: command.key_id }, correlationId)] };
   });
@@ -107,10 +117,11 @@ export async function revokeKey(
 /**
  * `key reveal` (D12, INTERFACE 5.3): a test key's secret, shown again. A live
  * key is never stored in a form that could be shown; a revoked key is not
- * shown, it no longer works.
+ * shown, it no longer works. With `merchant_id` (a merchant's user), only a
+ * key of that merchant: another's is not found.
  */
 export async function revealKey(deps: AdminDeps, command: CommandRequest<'api_key.reveal'>): Promise<CommandReply<'api_key.reveal'>> {
-  const key = await deps.merchants.findKey(command.key_id);
+  const key = await deps.merchants.findKey(command.key_id, command.merchant_id);
   if (!key) throw new AppError('not-found', 'No such key.');
   if (key.livemode) throw new AppError('forbidden', 'Live keys are shown only once, when created; create a new live key to replace a lost one.');
   if (key.revoked) throw new AppError('forbidden', 'This key is revoked and can no longer be revealed.');
@@ -139,17 +150,10 @@ export async function setLimits(deps: AdminDeps, command: CommandRequest<'limits
   });
   deps.auth.forgetMerchant(command.merchant_id);
   deps.afterCommit();
-  const defaults = deps.budgets[command.mode satisfies Mode];
-  return {
-    merchant_id: command.merchant_id,
-    mode: command.mode,
-    account: overrides.account ?? defaults.account,
-    create: overrides.create ?? defaults.create,
-    refund: overrides.refund ?? defaults.refund,
-  };
+  return { merchant_id: command.merchant_id, mode: command.mode, ...budgetsInForce(deps.budgets[command.mode satisfies Mode], overrides) };
 }
 
-function requireMerchant(merchant: MerchantRow | undefined): MerchantRow {
+export function requireMerchant(merchant: MerchantRow | undefined): MerchantRow {
   if (!merchant) throw new AppError('not-found', 'No such merchant.');
   return merchant;
 }

@@ -1,7 +1,9 @@
 /**
  * Bearer authentication (INTERFACE 5, D12). A key is checked for shape before
  * any lookup; a verified key's principal is kept in memory for a short while
- * and dropped at once when a broadcast says its merchant or key changed.
+ * and dropped at once when a broadcast says its merchant or key changed. A
+ * rotated key's revocation time travels with it and is checked at each use: it
+ * stops working at that time on every replica, cached or not.
  */
 import type { MerchantRepository, Principal } from '../db/merchant.repository.js';
 
@@ -23,9 +25,13 @@ export class Authenticator {
     if (!KEY_SHAPE.test(secret)) return undefined;
     const now = Date.now();
     const cached = this.cache.get(secret);
-    if (cached && cached.until > now) return cached.principal;
+    if (cached && cached.until > now) {
+      if (!revokedBy(cached.principal, now)) return cached.principal;
+      this.cache.delete(secret);
+      return undefined;
+    }
     const principal = await this.merchants.findPrincipal(secret);
-    if (!principal) {
+    if (!principal || revokedBy(principal, Date.now())) {
       this.cache.delete(secret);
       return undefined;
     }
@@ -49,4 +55,9 @@ export class Authenticator {
   forgetAll(): void {
     this.cache.clear();
   }
+}
+
+/** Whether the key's scheduled revocation time has come. */
+function revokedBy(principal: Principal, now: number): boolean {
+  return principal.revokesAt !== null && principal.revokesAt <= now;
 }

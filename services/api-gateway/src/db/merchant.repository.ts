@@ -21,7 +21,27 @@ export interface Principal {
   merchantName: string;
   suspended: boolean;
   overrides: LimitOverrides;
+  /** When a rotated key stops working (ms since the epoch); null while no revocation is scheduled. */
+  revokesAt: number | null;
 }
+
+interface LimitColumns {
+  account_rps: number | null;
+  create_rps: number | null;
+  refund_rps: number | null;
+}
+
+/** The overrides a rate_limits row holds (its non-null budgets). */
+function overridesOf(row: LimitColumns | undefined): LimitOverrides {
+  const out: LimitOverrides = {};
+  if (row?.account_rps != null) out.account = row.account_rps;
+  if (row?.create_rps != null) out.create = row.create_rps;
+  if (row?.refund_rps != null) out.refund = row.refund_rps;
+  return out;
+}
+
+/** A key still works until its revocation time, which a rotation may put in the future (D14). */
+const KEY_WORKS = '(revoked_at IS NULL OR revoked_at > now())';
 
 export function hashKey(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
@@ -33,6 +53,32 @@ export interface MerchantRow {
   order_prefix: string;
   status: 'active' | 'suspended';
   kyb_approved_at: Date | null;
+}
+
+/** A merchant as lists show it. */
+export interface MerchantSummaryRow extends MerchantRow {
+  created_at: Date;
+}
+
+/** A key as the dashboard lists it: never the secret; the hint holds its last four characters. */
+export interface KeySummaryRow {
+  id: string;
+  livemode: boolean;
+  hint: string;
+  created_at: Date;
+  revoked_at: Date | null;
+  /** revoked_at has passed. */
+  revoked: boolean;
+  encrypted: boolean;
+}
+
+/** What a merchant list asks for (merchant.list). */
+export interface MerchantQuery {
+  search?: string;
+  status?: 'active' | 'suspended';
+  limit: number;
+  /** The last merchant of the previous page (an existing merchant's id). */
+  after?: string;
 }
 
 /** A key as `key reveal` needs it; `secret_ciphertext` is null for live keys and for test keys made before D17. */
@@ -55,31 +101,19 @@ export class MerchantRepository {
 
   /** The principal of an unrevoked key, or undefined. */
   async findPrincipal(secret: string): Promise<Principal | undefined> {
-    const result = await this.pool.query<{
-      key_id: string;
-      merchant_id: string;
-      livemode: boolean;
-      order_prefix: string;
-      merchant_name: string;
-      status: string;
-      account_rps: number | null;
-      create_rps: number | null;
-      refund_rps: number | null;
-    }>({
+    const result = await this.pool.query<
+      LimitColumns & { key_id: string; merchant_id: string; livemode: boolean; order_prefix: string; merchant_name: string; status: string; revoked_at: Date | null }
+    >({
       name: 'principal-by-key',
-      text: `SELECT k.id AS key_id, k.merchant_id, k.livemode, m.order_prefix, m.name AS merchant_name, m.status, l.account_rps, l.create_rps, l.refund_rps
+      text: `SELECT k.id AS key_id, k.merchant_id, k.livemode, k.revoked_at, m.order_prefix, m.name AS merchant_name, m.status, l.account_rps, l.create_rps, l.refund_rps
        FROM api_keys k
        JOIN merchants m ON m.id = k.merchant_id
        LEFT JOIN rate_limits l ON l.merchant_id = k.merchant_id AND l.livemode = k.livemode
-       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+       WHERE k.key_hash = $1 AND (k.revoked_at IS NULL OR k.revoked_at > now())`,
       values: [hashKey(secret)],
     });
     const row = result.rows[0];
     if (!row) return undefined;
-    const overrides: LimitOverrides = {};
-    if (row.account_rps !== null) overrides.account = row.account_rps;
-    if (row.create_rps !== null) overrides.create = row.create_rps;
-    if (row.refund_rps !== null) overrides.refund = row.refund_rps;
     return {
       keyId: row.key_id,
       merchantId: row.merchant_id,
@@ -87,7 +121,8 @@ export class MerchantRepository {
       orderPrefix: row.order_prefix,
       merchantName: row.merchant_name,
       suspended: row.status !== 'active',
-      overrides,
+      overrides: overridesOf(row),
+      revokesAt: row.revoked_at?.getTime() ?? null,
     };
   }
 
@@ -122,9 +157,38 @@ export class MerchantRepository {
     ]);
   }
 
-  async findKey(keyId: string): Promise<StoredKey | undefined> {
-    const result = await this.pool.query<StoredKey>('SELECT livemode, revoked_at IS NOT NULL AS revoked, secret_ciphertext FROM api_keys WHERE id = $1', [keyId]);
+  /** A key by id; with `merchantId`, only if it is that merchant's. */
+  async findKey(keyId: string, merchantId?: string): Promise<StoredKey | undefined> {
+    const result = await this.pool.query<StoredKey>(
+      `SELECT livemode, NOT ${KEY_WORKS} AS revoked, secret_ciphertext FROM api_keys WHERE id = $1 AND ($2::text IS NULL OR merchant_id = $2)`,
+      [keyId, merchantId ?? null],
+    );
     return result.rows[0];
+  }
+
+  /** A merchant's keys, of one mode or both, newest first. */
+  async listKeys(merchantId: string, livemode?: boolean): Promise<KeySummaryRow[]> {
+    const result = await this.pool.query<KeySummaryRow>(
+      `SELECT id, livemode, hint, created_at, revoked_at, NOT ${KEY_WORKS} AS revoked, secret_ciphertext IS NOT NULL AS encrypted
+       FROM api_keys WHERE merchant_id = $1 AND ($2::boolean IS NULL OR livemode = $2)
+       ORDER BY created_at DESC, id DESC`,
+      [merchantId, livemode ?? null],
+    );
+    return result.rows;
+  }
+
+  /** Locks a key of `merchantId` that works and has no revocation scheduled; undefined otherwise. */
+  async lockActiveKey(tx: PoolClient, keyId: string, merchantId: string): Promise<{ livemode: boolean } | undefined> {
+    const result = await tx.query<{ livemode: boolean }>('SELECT livemode FROM api_keys WHERE id = $1 AND merchant_id = $2 AND revoked_at IS NULL FOR UPDATE', [keyId, merchantId]);
+    return result.rows[0];
+  }
+
+  /** Sets the key's revocation `seconds` from now (the database's now); returns that time. */
+  async scheduleRevocation(tx: PoolClient, keyId: string, seconds: number): Promise<Date> {
+    const result = await tx.query<{ revoked_at: Date }>('UPDATE api_keys SET revoked_at = now() + make_interval(secs => $2) WHERE id = $1 RETURNING revoked_at', [keyId, seconds]);
+    const row = result.rows[0];
+    if (!row) throw new Error(`key ${keyId} vanished while locked`);
+    return row.revoked_at;
   }
 
   /** The secret of a test key from its ciphertext. */
@@ -132,9 +196,16 @@ export class MerchantRepository {
     return this.secrets.decrypt(ciphertext, keySecretAad(keyId));
   }
 
-  /** Revokes a key; returns its merchant, or undefined when there is no such unrevoked key. */
-  async revokeKey(tx: PoolClient, keyId: string): Promise<string | undefined> {
-    const result = await tx.query<{ merchant_id: string }>('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING merchant_id', [keyId]);
+  /**
+   * Revokes a key now (one whose rotation grace is running too); with
+   * `merchantId`, only that merchant's. Returns its merchant, or undefined
+   * when there is no such working key.
+   */
+  async revokeKey(tx: PoolClient, keyId: string, merchantId?: string): Promise<string | undefined> {
+    const result = await tx.query<{ merchant_id: string }>(
+      `UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND ${KEY_WORKS} AND ($2::text IS NULL OR merchant_id = $2) RETURNING merchant_id`,
+      [keyId, merchantId ?? null],
+    );
     return result.rows[0]?.merchant_id;
   }
 
@@ -148,7 +219,7 @@ export class MerchantRepository {
 
   /** Stores overrides (only the budgets given) and returns the merchant's overrides for that mode. */
   async setLimits(tx: PoolClient, merchantId: string, livemode: boolean, limits: LimitOverrides): Promise<LimitOverrides> {
-    const result = await tx.query<{ account_rps: number | null; create_rps: number | null; refund_rps: number | null }>(
+    const result = await tx.query<LimitColumns>(
       `INSERT INTO rate_limits (merchant_id, livemode, account_rps, create_rps, refund_rps) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (merchant_id, livemode) DO UPDATE SET
          account_rps = coalesce(EXCLUDED.account_rps, rate_limits.account_rps),
@@ -157,11 +228,46 @@ export class MerchantRepository {
        RETURNING account_rps, create_rps, refund_rps`,
       [merchantId, livemode, limits.account ?? null, limits.create ?? null, limits.refund ?? null],
     );
-    const row = result.rows[0];
-    const out: LimitOverrides = {};
-    if (row?.account_rps != null) out.account = row.account_rps;
-    if (row?.create_rps != null) out.create = row.create_rps;
-    if (row?.refund_rps != null) out.refund = row.refund_rps;
-    return out;
+    return overridesOf(result.rows[0]);
+  }
+
+  /** The merchant's overrides of each mode (empty where none is set). */
+  async findLimits(merchantId: string): Promise<Record<'test' | 'live', LimitOverrides>> {
+    const result = await this.pool.query<LimitColumns & { livemode: boolean }>('SELECT livemode, account_rps, create_rps, refund_rps FROM rate_limits WHERE merchant_id = $1', [
+      merchantId,
+    ]);
+    return { test: overridesOf(result.rows.find((row) => !row.livemode)), live: overridesOf(result.rows.find((row) => row.livemode)) };
+  }
+
+  async findMerchant(merchantId: string): Promise<MerchantSummaryRow | undefined> {
+    const result = await this.pool.query<MerchantSummaryRow>('SELECT id, name, order_prefix, status, kyb_approved_at, created_at FROM merchants WHERE id = $1', [merchantId]);
+    return result.rows[0];
+  }
+
+  /**
+   * Merchants newest first, matching `search` (part of the name, any case,
+   * or a whole merchant id) and `status`; one more than `limit` when there are more.
+   */
+  async listMerchants(query: MerchantQuery): Promise<MerchantSummaryRow[]> {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    const param = (value: unknown) => {
+      values.push(value);
+      return `$${values.length}`;
+    };
+    if (query.search) {
+      const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(`(name ILIKE ${param(pattern)} OR id = ${param(query.search)})`);
+    }
+    if (query.status) where.push(`status = ${param(query.status)}`);
+    // Compared in the database: created_at has microseconds, a JS Date only milliseconds.
+    if (query.after) where.push(`(created_at, id) < (SELECT created_at, id FROM merchants WHERE id = ${param(query.after)})`);
+    const result = await this.pool.query<MerchantSummaryRow>(
+      `SELECT id, name, order_prefix, status, kyb_approved_at, created_at FROM merchants
+       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY created_at DESC, id DESC LIMIT ${param(query.limit + 1)}`,
+      values,
+    );
+    return result.rows;
   }
 }

@@ -43,6 +43,8 @@ export interface ApiDependencies {
   eventStreamHeartbeatSeconds: number;
   /** Passes /checkout/ requests to the checkout service, when set. */
   checkout?: (req: Request, res: Response) => void;
+  /** Passes /dashboard/ and /ops/ requests to the dashboard service (D14, D15), when set. */
+  dashboard?: (req: Request, res: Response) => void;
 }
 
 const API_PREFIX = '/api/v1';
@@ -54,8 +56,8 @@ const EVENT_STREAM_PATH = /^\/api\/v1\/gateway\/events\/stream\/?$/;
 /**
  * The gateway's request listener. /api/v1's calls are served on node:http
  * directly (runtime's plain routes: every payment starts with one);
- * health, metrics, the OpenAPI document, the /checkout/ pass-through and the
- * 404 for anything else go through express.
+ * health, metrics, the OpenAPI document, the /checkout/, /dashboard/ and /ops/
+ * pass-throughs and the 404 for anything else go through express.
  */
 export function createApiListener(deps: ApiDependencies): RequestListener {
   const app = express();
@@ -68,12 +70,16 @@ export function createApiListener(deps: ApiDependencies): RequestListener {
   // Without Redis the limits hold per replica (TokenBuckets): still ready.
   addHealthRoutes(app, deps.readiness, deps.log, { degradable: ['redis'] });
 
-  const checkout = deps.checkout;
-  if (checkout)
-    app.use('/checkout', (req, res) => {
-      labelRoute(res, '/checkout/*');
-      checkout(Object.assign(req, { url: req.originalUrl }), res);
+  const passThrough = (prefix: string, proxy: ((req: Request, res: Response) => void) | undefined) => {
+    if (!proxy) return;
+    app.use(prefix, (req, res) => {
+      labelRoute(res, `${prefix}/*`);
+      proxy(Object.assign(req, { url: req.originalUrl }), res);
     });
+  };
+  passThrough('/checkout', deps.checkout);
+  passThrough('/dashboard', deps.dashboard);
+  passThrough('/ops', deps.dashboard);
 
   app.get(OPENAPI_PATH, (_req, res) => {
     res.type('application/json').send(openApi);

@@ -1,6 +1,6 @@
 /** Which budgets a request is charged to (INTERFACE 8, D12), and their sizes for a merchant. */
 import type { GatewayConfig } from '../config.js';
-import type { Budget, Principal } from '../db/merchant.repository.js';
+import type { Budget, LimitOverrides, Principal } from '../db/merchant.repository.js';
 import type { Bucket } from './token-buckets.js';
 
 export type BudgetDefaults = Record<'live' | 'test', Record<Budget, number>>;
@@ -12,12 +12,18 @@ export function budgetDefaults(config: GatewayConfig): BudgetDefaults {
   };
 }
 
+/** The budgets in force for one mode of a merchant: its overrides, the defaults where it has none. */
+export function budgetsInForce(defaults: Record<Budget, number>, overrides: LimitOverrides): Record<Budget, number> {
+  return { account: overrides.account ?? defaults.account, create: overrides.create ?? defaults.create, refund: overrides.refund ?? defaults.refund };
+}
+
 /** The account budget, plus the route's own lower budget when it has one. */
 export function bucketsFor(principal: Principal, routeBudget: Budget | undefined, defaults: BudgetDefaults, keyPrefix: string): Bucket[] {
   const mode = principal.livemode ? 'live' : 'test';
   const budgets: Budget[] = routeBudget ? ['account', routeBudget] : ['account'];
+  const inForce = budgetsInForce(defaults[mode], principal.overrides);
   return budgets.map((budget) => {
-    const perSecond = principal.overrides[budget] ?? defaults[mode][budget];
+    const perSecond = inForce[budget];
     // The hash tag keeps one merchant's buckets on one Redis Cluster slot.
     return { key: `${keyPrefix}:{${principal.merchantId}:${mode}}:${budget}`, capacity: perSecond, perSecond };
   });

@@ -9,17 +9,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { describeError, type Logger } from '@gateway/observability';
-import { answer, FormRefused, readForm, type FormLimits, type PlainRoute } from '@gateway/runtime';
+import { answer, FormRefused, pageSecurityHeaders, readForm, type FormLimits, type PlainRoute } from '@gateway/runtime';
 import { CHECKOUT_CSS, chooseLanguage, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
 import { cancelPayment, pay, returnFromChallenge, showPage, showResult, type Answer, type FlowDeps } from '../domain/checkout-flow.js';
 
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Frame-Options': 'DENY',
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
-};
+export const SECURITY_HEADERS = pageSecurityHeaders();
 
 const HTML = 'text/html; charset=utf-8';
 const CARD_FORM_LIMITS: FormLimits = { maxBytes: 8 * 1024, maxFields: 20 };

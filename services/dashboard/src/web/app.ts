@@ -1,28 +1,79 @@
 /** The dashboard service's HTTP listener: /dashboard/ for merchants, /ops/ for operators, health and metrics. */
-import express from 'express';
+import express, { Router } from 'express';
 import type { RpcClient } from '@gateway/messaging';
-import type { Pool } from '@gateway/db';
 import type { Logger } from '@gateway/observability';
-import { addHealthRoutes, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
-import type { SecretBox } from '@gateway/secrets';
+import { AppError } from '@gateway/problem';
+import { addHealthRoutes, html, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
 import type { DashboardConfig } from '../config.js';
+import type { AccountsDeps } from '../identity/accounts.js';
+import { barePage, send, type DoorDeps } from './door.js';
+import { apiKeyRoutes } from './merchant/api-keys.js';
+import { BASE, merchantPage, needs } from './merchant/frame.js';
+import { paymentRoutes } from './merchant/payments.js';
+import { settingsRoutes } from './merchant/settings.js';
+import { webhookRoutes } from './merchant/webhooks.js';
+import { securityRoutes } from './security.js';
+import { backWithin, formBody, signedIn, signInRoutes } from './sign-in.js';
 
 export interface WebDependencies {
   config: DashboardConfig;
-  pool: Pool;
+  accounts: AccountsDeps;
   rpc: RpcClient;
-  secrets: SecretBox;
   log: Logger;
   readiness: Record<string, ReadinessCheck>;
-  /** Wakes the outbox relay once an audit entry is committed. */
-  afterCommit: () => void;
+}
+
+/** http://localhost (and 127.0.0.1) is the one origin whose cookies may go without Secure (D14). */
+function isLocalHttp(origin: URL): boolean {
+  return origin.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(origin.hostname);
 }
 
 export function createDashboardListener(deps: WebDependencies): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('trust proxy', deps.config.trustProxy);
+  app.set('trust proxy', deps.config.trustProxyHops);
   addHealthRoutes(app, deps.readiness, deps.log);
+
+  const publicOrigin = new URL(deps.config.publicBaseUrl);
+  const door: DoorDeps = {
+    accounts: deps.accounts,
+    rpc: deps.rpc,
+    log: deps.log,
+    sessionIdleSeconds: deps.config.sessionIdleSeconds,
+    secureCookies: !isLocalHttp(publicOrigin),
+    publicOrigin: publicOrigin.origin,
+    opsTotpRequired: deps.config.opsTotpRequired,
+    keyRotationGracesSeconds: deps.config.keyRotationGracesSeconds,
+  };
+
+  const dashboard = Router({ strict: false });
+  signInRoutes(door, 'dashboard', dashboard);
+  dashboard.get('/', (_req, res) => send(res, { redirect: `${BASE}/payments` }));
+  dashboard.post(
+    '/mode',
+    formBody,
+    signedIn(door, 'dashboard', needs('read'), async (req, viewer) => {
+      const mode = (req.body as Record<string, unknown>)['mode'];
+      if (mode !== 'test' && mode !== 'live') throw new AppError('validation-error', 'Choose test or live mode.');
+      await deps.accounts.people.setMode(viewer.sessionHash, mode);
+      return { redirect: backWithin(BASE, (req.body as Record<string, unknown>)['back']) };
+    }),
+  );
+  paymentRoutes(door, dashboard);
+  apiKeyRoutes(door, dashboard);
+  webhookRoutes(door, dashboard);
+  settingsRoutes(door, dashboard);
+  securityRoutes(door, 'dashboard', dashboard, async (viewer, section, title, body, status) => (await merchantPage(door, viewer)).render(section, title, body, status));
+  app.use(BASE, dashboard);
+
+  const ops = Router({ strict: false });
+  signInRoutes(door, 'ops', ops);
+  app.use('/ops', ops);
+
+  app.use((req, res) => {
+    const base = req.path.startsWith('/ops') ? '/ops' : BASE;
+    send(res, { page: barePage(req, base, 'Not found', html`<h1>Not found</h1><p>There is no such page. <a href="${base}/">Start again</a>.</p>`), status: 404 });
+  });
   return app;
 }

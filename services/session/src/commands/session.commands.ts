@@ -5,7 +5,7 @@ import { cancelSession } from '../domain/cancel-session.js';
 import { cancelForBuyer, finishChallenge, payAttempt, viewForCheckout } from '../domain/checkout-session.js';
 import { createSession } from '../domain/create-session.js';
 import type { SessionDeps } from '../domain/deps.js';
-import { removeRate, setRate } from '../domain/exchange-rates.js';
+import { listRates, removeRate, setRate } from '../domain/exchange-rates.js';
 import { getSession } from '../domain/get-session.js';
 import { issueCheckoutLink } from '../domain/issue-checkout-link.js';
 import { listSessions } from '../domain/list-sessions.js';
@@ -25,5 +25,6 @@ export function sessionCommands(deps: SessionDeps, sessions: SessionRepository):
     'session.record_refund': async (refund) => ({ body: { amount_refunded: await recordRefund(sessions, refund) } }),
     'rate.set': async (command) => ({ body: await setRate(sessions, command) }),
     'rate.remove': async (command) => ({ body: await removeRate(sessions, command) }),
+    'rate.list': async (command) => ({ body: await listRates(sessions, command) }),
   };
 }

@@ -454,6 +454,15 @@ export class SessionRepository {
     return result.rows[0]?.rate;
   }
 
+  /** The account's rates, in currency order; rate as numeric(18,6) text. */
+  async listRates(account: Account): Promise<{ currency: string; rate: string; updated_at: Date }[]> {
+    const result = await this.pool.query<{ currency: string; rate: string; updated_at: Date }>(
+      'SELECT currency, rate::text AS rate, updated_at FROM exchange_rates WHERE merchant_id = $1 AND livemode = $2 ORDER BY currency',
+      [account.merchantId, account.livemode],
+    );
+    return result.rows;
+  }
+
   async setRate(account: Account, currency: string, rate: string): Promise<string> {
     const result = await this.pool.query<{ rate: string }>(
       `INSERT INTO exchange_rates (merchant_id, livemode, currency, rate) VALUES ($1, $2, $3, $4)

@@ -1,4 +1,4 @@
-/** Operator commands on a merchant's exchange rates (D13 `rate set` / `rate remove`). */
+/** A merchant's exchange rates: operator commands (D13 `rate set` / `rate remove`) and the dashboard's settings page (D14). */
 import type { CommandReply, CommandRequest } from '@gateway/contracts';
 import { findCurrency, parseRate } from '@gateway/money';
 import { validationError } from '@gateway/problem';
@@ -23,4 +23,10 @@ export async function removeRate(sessions: SessionRepository, command: CommandRe
   const currency = foreignCurrency(command.currency);
   const removed = await sessions.removeRate({ merchantId: command.merchant_id, livemode: command.mode === 'live' }, currency);
   return { merchant_id: command.merchant_id, mode: command.mode, currency, removed };
+}
+
+/** The account's rates of one mode, by currency code, as stored (six decimals, D14). */
+export async function listRates(sessions: SessionRepository, command: CommandRequest<'rate.list'>): Promise<CommandReply<'rate.list'>> {
+  const rates = await sessions.listRates({ merchantId: command.merchant_id, livemode: command.mode === 'live' });
+  return { data: rates.map((row) => ({ currency: row.currency, rate: row.rate, updated_at: row.updated_at.toISOString() })) };
 }

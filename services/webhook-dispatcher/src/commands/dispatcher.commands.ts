@@ -1,8 +1,9 @@
-/** The dispatcher's command queue: history queries and managed endpoints (API), endpoint settings, resends and data-key re-wraps (operator). */
+/** The dispatcher's command queue: history queries and managed endpoints (API), endpoint settings, resends, what the dashboard reads and data-key re-wraps (operator). */
 import type { CommandHandlers } from '@gateway/messaging';
 import type { EndpointDeps, HistoryDeps, ReplayDeps, ResendDeps, SecretsDeps } from '../domain/deps.js';
 import { listDeliveries, listSessionDeliveries } from '../domain/list-deliveries.js';
-import { rotateWebhookSecret, setWebhookUrl } from '../domain/manage-endpoint.js';
+import { getAttempt } from '../domain/get-attempt.js';
+import { revealWebhookSecret, rotateWebhookSecret, setWebhookUrl, showWebhookEndpoint } from '../domain/manage-endpoint.js';
 import { provisionEndpoint } from '../domain/provision-endpoint.js';
 import { replayEndpoint } from '../domain/replay-endpoint.js';
 import { resendDelivery } from '../domain/resend-delivery.js';
@@ -13,6 +14,9 @@ export function dispatcherCommands(deps: EndpointDeps & HistoryDeps & ResendDeps
     'webhook_endpoint.provision': async (command) => ({ body: await provisionEndpoint(deps, command) }),
     'webhook_endpoint.set_url': async (command) => ({ body: await setWebhookUrl(deps, command) }),
     'webhook_endpoint.rotate_secret': async (command) => ({ body: await rotateWebhookSecret(deps, command) }),
+    'webhook_endpoint.show': async (command) => ({ body: await showWebhookEndpoint(deps, command) }),
+    'webhook_endpoint.reveal_secret': async (command) => ({ body: await revealWebhookSecret(deps, command) }),
+    'webhook.attempt': async (command) => ({ body: await getAttempt(deps, command) }),
     'webhook.resend': async (command) => {
       const { resent, merchantId } = await resendDelivery(deps, command);
       return { body: resent, merchantId };

@@ -70,6 +70,8 @@ export interface AttemptResult {
   httpStatusCode: number | null;
   responseTimeMs: number;
   errorMessage: string;
+  /** The start of the response body (4 KiB at most), null when no response came. */
+  responseBody: string | null;
   /** Seconds until the next automatic attempt; null when there is none. */
   retryInSeconds: number | null;
 }
@@ -88,6 +90,19 @@ export interface DeliveryRow {
   error_message: string;
   next_retry_at: Date | null;
   created_at: Date;
+}
+
+/** An attempt with what was sent and what came back (the dashboard's view of one attempt, D14). */
+export interface AttemptDetailRow extends DeliveryRow {
+  /** The event's body: the exact bytes signed and sent, as text. */
+  payload: string;
+  response_body: string | null;
+}
+
+/** Narrowing of an account's attempts: one session's, one status's. */
+export interface DeliveryFilters {
+  sessionId?: string;
+  status?: DeliveryRow['status'];
 }
 
 const ROW_COLUMNS = `id, endpoint_id, session_id, event_type, event_id, url, attempt_number, status, http_status_code,
@@ -200,8 +215,8 @@ export class DeliveryRepository {
     await this.pool.query(
       `WITH recorded AS (
          UPDATE deliveries d SET status = r.status, http_status_code = r.code, response_time_ms = r.ms, error_message = r.err,
-           next_retry_at = now() + make_interval(secs => r.retry_in), lease_until = NULL, completed_at = now()
-         FROM unnest($1::text[], $2::text[], $3::integer[], $4::integer[], $5::text[], $6::integer[]) AS r(id, status, code, ms, err, retry_in)
+           next_retry_at = now() + make_interval(secs => r.retry_in), lease_until = NULL, completed_at = now(), response_body = r.body
+         FROM unnest($1::text[], $2::text[], $3::integer[], $4::integer[], $5::text[], $6::integer[], $7::text[]) AS r(id, status, code, ms, err, retry_in, body)
          WHERE d.id = r.id AND d.status = 'PENDING'
          RETURNING d.endpoint_id, d.status
        ), health AS (
@@ -217,6 +232,7 @@ export class DeliveryRepository {
         results.map((r) => r.responseTimeMs),
         results.map((r) => r.errorMessage),
         results.map((r) => r.retryInSeconds),
+        results.map((r) => r.responseBody),
       ],
     );
   }
@@ -301,16 +317,17 @@ export class DeliveryRepository {
    * A resend of the event of delivery `deliveryId` to that delivery's
    * endpoint: a new attempt, numbered after the last one there, signed when
    * sent with the current secret, and the merchant the event is of.
-   * Undefined when there is no such delivery or endpoint.
+   * Undefined when there is no such delivery or endpoint, or when
+   * `merchantId` is given and the delivery is not that merchant's.
    */
-  async resend(deliveryId: string): Promise<{ job: DeliveryJob; merchantId: string } | undefined> {
+  async resend(deliveryId: string, merchantId?: string): Promise<{ job: DeliveryJob; merchantId: string } | undefined> {
     return withTransaction(this.pool, async (tx) => {
       // Locking the event serialises resends of it, so attempt numbers stay unique.
       const event = await tx.query<{ event_id: string; endpoint_id: string; merchant_id: string; last: number }>(
         `SELECT e.id AS event_id, o.endpoint_id, e.merchant_id,
            (SELECT max(attempt_number) FROM deliveries WHERE event_id = e.id AND endpoint_id = o.endpoint_id) AS last
-         FROM deliveries o JOIN events e ON e.id = o.event_id WHERE o.id = $1 FOR UPDATE OF e`,
-        [deliveryId],
+         FROM deliveries o JOIN events e ON e.id = o.event_id WHERE o.id = $1 AND ($2::text IS NULL OR o.merchant_id = $2) FOR UPDATE OF e`,
+        [deliveryId, merchantId ?? null],
       );
       const row = event.rows[0];
       if (!row) return undefined;
@@ -420,35 +437,59 @@ export class DeliveryRepository {
     return (result.rowCount ?? 0) > 0;
   }
 
-  /** Whether `deliveryId` is one of the account's deliveries (of `sessionId`, when given): a valid cursor. */
-  async exists(account: Account, deliveryId: string, sessionId?: string): Promise<boolean> {
+  /** Whether `deliveryId` is one of the account's deliveries matching `filters` (of a session, in a status): a valid cursor. */
+  async exists(account: Account, deliveryId: string, filters: DeliveryFilters = {}): Promise<boolean> {
     const result = await this.pool.query(
-      `SELECT 1 FROM deliveries WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND ($4::text IS NULL OR session_id = $4)`,
-      [deliveryId, account.merchantId, account.livemode, sessionId ?? null],
+      `SELECT 1 FROM deliveries WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND ($4::text IS NULL OR session_id = $4) AND ($5::text IS NULL OR status = $5)`,
+      [deliveryId, account.merchantId, account.livemode, filters.sessionId ?? null, filters.status ?? null],
     );
     return result.rowCount === 1;
   }
 
   /**
-   * One page of the account's attempts (of one session, when given), newest
-   * first by creation order. `before`: older than that attempt; `after`: the
-   * nearest newer ones, read oldest first. Up to limit + 1 rows.
+   * One page of the account's attempts matching `filters` (of one session, in
+   * one status), newest first by creation order. `before`: older than that
+   * attempt; `after`: the nearest newer ones, read oldest first. Up to
+   * limit + 1 rows. Each filter is written into the statement only when given,
+   * so the planner sees which index serves it (deliveries_account,
+   * deliveries_account_status, deliveries_session).
    */
-  async page(account: Account, limit: number, cursor: { before?: string; after?: string; sessionId?: string }): Promise<DeliveryRow[]> {
-    const params: unknown[] = [account.merchantId, account.livemode, limit + 1, cursor.sessionId ?? null];
+  async page(account: Account, limit: number, cursor: { before?: string; after?: string } & DeliveryFilters): Promise<DeliveryRow[]> {
+    const params: unknown[] = [account.merchantId, account.livemode, limit + 1];
     let where = '';
+    if (cursor.sessionId !== undefined) {
+      params.push(cursor.sessionId);
+      where += ` AND session_id = $${params.length}`;
+    }
+    if (cursor.status !== undefined) {
+      params.push(cursor.status);
+      where += ` AND status = $${params.length}`;
+    }
     let order = 'DESC';
     const anchor = cursor.before ?? cursor.after;
     if (anchor !== undefined) {
       params.push(anchor);
-      where = `AND seq ${cursor.before !== undefined ? '<' : '>'} (SELECT seq FROM deliveries WHERE id = $5 AND merchant_id = $1 AND livemode = $2)`;
+      where += ` AND seq ${cursor.before !== undefined ? '<' : '>'} (SELECT seq FROM deliveries WHERE id = $${params.length} AND merchant_id = $1 AND livemode = $2)`;
       if (cursor.after !== undefined) order = 'ASC';
     }
-    const scope = cursor.sessionId !== undefined ? 'AND session_id = $4' : 'AND $4::text IS NULL';
     const result = await this.pool.query<DeliveryRow>(
-      `SELECT ${ROW_COLUMNS} FROM deliveries WHERE merchant_id = $1 AND livemode = $2 ${scope} ${where} ORDER BY seq ${order} LIMIT $3`,
+      `SELECT ${ROW_COLUMNS} FROM deliveries WHERE merchant_id = $1 AND livemode = $2${where} ORDER BY seq ${order} LIMIT $3`,
       params,
     );
     return result.rows;
+  }
+
+  /**
+   * One attempt of merchant `merchantId` (either mode) with the exact body
+   * that was signed and sent and the start of the answer; undefined when there
+   * is no such attempt of that merchant.
+   */
+  async attempt(merchantId: string, deliveryId: string): Promise<AttemptDetailRow | undefined> {
+    const result = await this.pool.query<AttemptDetailRow>(
+      `SELECT ${ROW_COLUMNS.split(',').map((column) => `d.${column.trim()}`).join(', ')}, e.body AS payload, d.response_body
+       FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = $1 AND d.merchant_id = $2`,
+      [deliveryId, merchantId],
+    );
+    return result.rows[0];
   }
 }

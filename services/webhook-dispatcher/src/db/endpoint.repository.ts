@@ -104,6 +104,32 @@ export class EndpointRepository {
     return { merchantId, livemode, url: row.url, secret: stored };
   }
 
+  /**
+   * The account's default endpoint as `set-url` and rotations leave it: its
+   * URL ('' for none) and when a rotated-out secret stops signing (null when
+   * none signs any more). Undefined when the account has no default endpoint.
+   */
+  async findDefault(account: Account): Promise<{ url: string; previousSecretExpiresAt: Date | null } | undefined> {
+    const result = await this.pool.query<{ url: string; previous_secret_expires_at: Date | null }>(
+      `SELECT url, CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at
+       FROM endpoints WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
+      [account.merchantId, account.livemode],
+    );
+    const row = result.rows[0];
+    return row && { url: row.url, previousSecretExpiresAt: row.previous_secret_expires_at };
+  }
+
+  /** The current secret of the account's default endpoint, decrypted (D17); undefined when it has none. */
+  async defaultSecret(account: Account): Promise<string | undefined> {
+    const result = await this.pool.query<{ id: string; secret_ciphertext: string }>(
+      'SELECT id, secret_ciphertext FROM endpoints WHERE merchant_id = $1 AND livemode = $2 AND is_default',
+      [account.merchantId, account.livemode],
+    );
+    const row = result.rows[0];
+    if (!row) return undefined;
+    return this.secrets.decrypt(row.secret_ciphertext, endpointSecretAad('secret', { id: row.id, isDefault: true, ...account }));
+  }
+
   /** Sets the default URL of an existing default endpoint; false when the merchant has none in this mode. */
   async setUrl(merchantId: string, livemode: boolean, url: string): Promise<boolean> {
     const result = await this.pool.query('UPDATE endpoints SET url = $3, updated_at = now() WHERE merchant_id = $1 AND livemode = $2 AND is_default', [

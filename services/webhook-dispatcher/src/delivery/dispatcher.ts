@@ -183,6 +183,7 @@ export class Dispatcher {
         httpStatusCode: outcome.statusCode ?? null,
         responseTimeMs: outcome.responseTimeMs,
         errorMessage: outcome.ok ? '' : (outcome.error ?? 'failed'),
+        responseBody: outcome.responseBody ?? null,
         retryInSeconds,
       });
       // The database set next_retry_at from its clock during that commit: by this clock, no later than now + delay.

@@ -28,6 +28,12 @@ export interface DeliveryOutcome {
   responseTimeMs: number;
   /** Why the attempt failed: short, and never the body or headers. */
   error?: string;
+  /**
+   * The start of the response body as received (at most RESPONSE_BODY_KEPT_BYTES,
+   * decoded as UTF-8), whenever a response arrived: the merchant's own words,
+   * shown in the dashboard as untrusted text.
+   */
+  responseBody?: string;
 }
 
 /** Resolves a host name to all its addresses. */
@@ -46,6 +52,8 @@ export interface WebhookHttpClientOptions {
 
 /** Response bytes read and discarded; past this the connection is dropped rather than drained. */
 const MAX_DRAIN_BYTES = 64 * 1024;
+/** How much of a response body is kept for the delivery record (D14: the response of one attempt). */
+export const RESPONSE_BODY_KEPT_BYTES = 4 * 1024;
 /** An idle pooled connection is closed after this (sooner when the server's Keep-Alive hint says so). */
 const FREE_SOCKET_TIMEOUT_MS = 4_000;
 const MAX_FREE_SOCKETS_PER_HOST = 64;
@@ -81,6 +89,8 @@ export class WebhookHttpClient {
       let settled = false;
       let timer: NodeJS.Timeout | undefined = undefined; // set once the request exists; finish may run before
       let statusCode: number | undefined;
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
       let refusedAddress: string | undefined;
       let dnsFailed = false;
 
@@ -89,7 +99,10 @@ export class WebhookHttpClient {
         settled = true;
         clearTimeout(timer);
         const outcome: DeliveryOutcome = { ok: error === undefined, responseTimeMs: Math.round(performance.now() - started) };
-        if (statusCode !== undefined) outcome.statusCode = statusCode;
+        if (statusCode !== undefined) {
+          outcome.statusCode = statusCode;
+          outcome.responseBody = responseText(kept);
+        }
         if (error !== undefined) outcome.error = error;
         resolve(outcome);
       };
@@ -159,6 +172,11 @@ export class WebhookHttpClient {
         };
         let drained = 0;
         res.on('data', (chunk: Buffer) => {
+          if (keptBytes < RESPONSE_BODY_KEPT_BYTES) {
+            const part = chunk.subarray(0, RESPONSE_BODY_KEPT_BYTES - keptBytes);
+            kept.push(part);
+            keptBytes += part.length;
+          }
           drained += chunk.length;
           if (drained > MAX_DRAIN_BYTES && !settled) {
             // Enough read to know the answer: drop the connection rather than read the rest.
@@ -227,6 +245,16 @@ export class WebhookHttpClient {
       );
     };
   }
+}
+
+/**
+ * The kept start of a response body as text: UTF-8, a character cut by the
+ * size limit left out, bytes that are not UTF-8 and NUL (which PostgreSQL text
+ * cannot hold) as U+FFFD.
+ */
+export function responseText(chunks: readonly Buffer[]): string {
+  // stream: true holds back an incomplete last character instead of replacing it.
+  return new TextDecoder('utf-8').decode(Buffer.concat(chunks), { stream: true }).replaceAll('\u0000', '\uFFFD');
 }
 
 /** An address from DNS may be used only when it is an IP address that is not forbidden. */

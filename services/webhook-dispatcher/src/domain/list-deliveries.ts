@@ -1,19 +1,41 @@
 /**
  * Delivery history (INTERFACE 4.7 and 4.8): attempts newest first, with the
- * session list's cursor pagination (D6), both directions.
+ * session list's cursor pagination (D6), both directions. The account's list
+ * takes a status filter (the dashboard's "failed only", D14); as with the
+ * session list, a cursor must itself match the filter it comes with.
  */
-import type { ApiContext, WebhookDelivery, WebhookDeliveryList } from '@gateway/contracts';
-import { parseListQuery, toPage } from '@gateway/problem';
-import type { DeliveryRow } from '../db/delivery.repository.js';
+import { fieldErrorOf, validatorOf, WebhookListQuery, type ApiContext, type WebhookDelivery, type WebhookDeliveryList } from '@gateway/contracts';
+import { parseListQuery, toPage, type FieldError } from '@gateway/problem';
+import type { DeliveryFilters, DeliveryRow } from '../db/delivery.repository.js';
 import type { HistoryDeps } from './deps.js';
 
-/** GET /gateway/webhooks/: the account's attempts. */
+const STATUSES = WebhookListQuery.properties.status.anyOf.map((literal) => literal.const).join(', ');
+
+/** GET /gateway/webhooks/: the account's attempts, of one status when asked. */
 export async function listDeliveries(deps: HistoryDeps, context: ApiContext, query: Record<string, unknown>): Promise<WebhookDeliveryList> {
   const account = { merchantId: context.merchant_id, livemode: context.livemode };
-  const list = await parseListQuery(query, { noun: 'delivery', isOwnItem: (id) => deps.deliveries.exists(account, id) });
-  const rows = await deps.deliveries.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore });
+  const { filters, errors } = checkFilters(query);
+  const list = await parseListQuery(query, { noun: 'delivery', otherErrors: errors, isOwnItem: (id) => deps.deliveries.exists(account, id, filters) });
+  const rows = await deps.deliveries.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore, ...filters });
   const { items, hasMore } = toPage(rows, list);
   return { data: items.map(toDelivery), has_more: hasMore };
+}
+
+/** The filter of a list query, checked by its contract: unknown parameters and bad values each name their field. */
+function checkFilters(query: Record<string, unknown>): { filters: DeliveryFilters; errors: FieldError[] } {
+  const errors = new Map<string, FieldError>();
+  const validate = validatorOf(WebhookListQuery);
+  if (!validate(query)) {
+    for (const error of validate.errors ?? []) {
+      const mapped = fieldErrorOf(error);
+      // Paging parameters are parseListQuery's, with the words every list uses.
+      if (['limit', 'starting_after', 'ending_before'].includes(mapped.field) || errors.has(mapped.field)) continue;
+      errors.set(mapped.field, mapped.field === 'status' ? { ...mapped, message: `status must be one of ${STATUSES}.` } : mapped);
+    }
+  }
+  const status = query['status'];
+  const filters: DeliveryFilters = typeof status === 'string' && !errors.has('status') ? { status: status as NonNullable<DeliveryFilters['status']> } : {};
+  return { filters, errors: [...errors.values()] };
 }
 
 /**
@@ -25,14 +47,14 @@ export async function listDeliveries(deps: HistoryDeps, context: ApiContext, que
 export async function listSessionDeliveries(deps: HistoryDeps, context: ApiContext, sessionId: string, query: Record<string, unknown>): Promise<WebhookDeliveryList> {
   const account = { merchantId: context.merchant_id, livemode: context.livemode };
   if (!(await deps.deliveries.knowsSession(account, sessionId))) await deps.getSession(context, sessionId);
-  const list = await parseListQuery(query, { noun: 'delivery', defaultLimit: 100, isOwnItem: (id) => deps.deliveries.exists(account, id, sessionId) });
+  const list = await parseListQuery(query, { noun: 'delivery', defaultLimit: 100, isOwnItem: (id) => deps.deliveries.exists(account, id, { sessionId }) });
   const rows = await deps.deliveries.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore, sessionId });
   const { items, hasMore } = toPage(rows, list);
   return { data: items.map(toDelivery), has_more: hasMore };
 }
 
 /** A delivery record as the API shows it (INTERFACE 2.6). */
-function toDelivery(row: DeliveryRow): WebhookDelivery {
+export function toDelivery(row: DeliveryRow): WebhookDelivery {
   return {
     id: row.id,
     endpoint_id: row.endpoint_id,

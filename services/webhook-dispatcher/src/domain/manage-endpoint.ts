@@ -1,4 +1,4 @@
-/** Operator changes to a merchant's endpoint (D13): its default URL, and a secret rotation. */
+/** A merchant's default endpoint as operators (D13) and the dashboard (D14) see and change it: its URL, its secret, a rotation. */
 import { newSecret, type CommandReply, type CommandRequest } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import type { EndpointDeps } from './deps.js';
@@ -6,6 +6,28 @@ import { checkWebhookUrl } from './webhook-url.js';
 
 const noEndpoint = (command: { merchant_id: string; mode: string }) =>
   new AppError('not-found', `Merchant ${command.merchant_id} has no ${command.mode} mode webhook endpoint.`);
+
+/** The default endpoint of a mode as the dashboard shows it (D14): the URL, or null for none, and the end of a rotation's grace; never a secret. */
+export async function showWebhookEndpoint(deps: EndpointDeps, command: CommandRequest<'webhook_endpoint.show'>): Promise<CommandReply<'webhook_endpoint.show'>> {
+  const endpoint = await deps.endpoints.findDefault({ merchantId: command.merchant_id, livemode: command.mode === 'live' });
+  if (!endpoint) throw noEndpoint(command);
+  return {
+    merchant_id: command.merchant_id,
+    mode: command.mode,
+    url: endpoint.url === '' ? null : endpoint.url,
+    previous_secret_expires_at: endpoint.previousSecretExpiresAt ? endpoint.previousSecretExpiresAt.toISOString() : null,
+  };
+}
+
+/** "Reveal" (D14): the secret that signs the default endpoint's webhooks now, decrypted from its stored form (D17). */
+export async function revealWebhookSecret(
+  deps: EndpointDeps,
+  command: CommandRequest<'webhook_endpoint.reveal_secret'>,
+): Promise<CommandReply<'webhook_endpoint.reveal_secret'>> {
+  const secret = await deps.endpoints.defaultSecret({ merchantId: command.merchant_id, livemode: command.mode === 'live' });
+  if (secret === undefined) throw noEndpoint(command);
+  return { merchant_id: command.merchant_id, mode: command.mode, webhook_secret: secret };
+}
 
 /** `webhook set-url`: the URL events go to when their session names none. */
 export async function setWebhookUrl(deps: EndpointDeps, command: CommandRequest<'webhook_endpoint.set_url'>): Promise<CommandReply<'webhook_endpoint.set_url'>> {

@@ -154,6 +154,30 @@ describe('WebhookHttpClient', () => {
       assert.equal(outcome.statusCode, 200);
     });
 
+    it('When the merchant answers, then the start of its body is kept as text, 4 KiB at most, whatever the status', async () => {
+      const large = await merchant((_req, res) => res.writeHead(200).end(Buffer.alloc(4 * 1024 * 1024, 'x')));
+      assert.equal((await client().post({ url: large.url(), body: json({}), headers: {} })).responseBody, 'x'.repeat(4096));
+      const refusing = await merchant((_req, res) => res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>down</h1>'));
+      const failed = await client().post({ url: refusing.url(), body: json({}), headers: {} });
+      assert.deepEqual([failed.ok, failed.responseBody], [false, '<h1>down</h1>']);
+      const empty = await merchant((_req, res) => res.writeHead(204).end());
+      assert.equal((await client().post({ url: empty.url(), body: json({}), headers: {} })).responseBody, '');
+    });
+
+    it('When the kept body holds NUL, bytes that are not UTF-8 or a character cut by the limit, then it is still text PostgreSQL stores', async () => {
+      const odd = Buffer.concat([Buffer.from('a\u0000b', 'utf8'), Buffer.from([0xff]), Buffer.from('c'.repeat(4091)), Buffer.from('é', 'utf8')]);
+      assert.equal(odd.length, 4097);
+      const endpoint = await merchant((_req, res) => res.writeHead(200).end(odd));
+      const kept = (await client().post({ url: endpoint.url(), body: json({}), headers: {} })).responseBody;
+      // The é straddles byte 4096: left out, not turned into a replacement character.
+      assert.equal(kept, `a\uFFFDb\uFFFD${'c'.repeat(4091)}`);
+    });
+
+    it('When no response arrives, then no body is kept', async () => {
+      const port = await closedPort();
+      assert.equal((await client().post({ url: `http://127.0.0.1:${port}/hooks`, body: json({}), headers: {} })).responseBody, undefined);
+    });
+
     it('When the URL is not an http(s) URL or the client is closed, then post resolves a failure instead of throwing', async () => {
       const webhooks = client();
       assertFailed(await webhooks.post({ url: 'not a url', body: json({}), headers: {} }), 'invalid url');

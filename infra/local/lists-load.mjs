@@ -1,0 +1,128 @@
+// The dashboard's Payments page at scale (issue 15, D14): one merchant with
+// 100,000 sessions (seeded straight into the session schema by the session
+// service's seed module, which a later page benchmark can reuse), and
+// GET /api/v1/gateway/sessions/list/ through the gateway as the page asks it:
+// the first page, a status filter, a date range, a status within a date
+// range, a merchant_reference search, and a page 500 pages deep by cursor.
+// Each case is asked `requests` times by `concurrency` clients one after the
+// other (a few dashboard users), after a warm-up; latency percentiles per case.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HttpClient, quantile } from './open-load.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PAGE = 20;
+
+/**
+ * A merchant for the scenario, made now (over `rpc`); its sessions are seeded
+ * on the first run. `sessionDbUrl`: the session service's database URL.
+ */
+export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }) {
+  const { body } = await rpc.call('merchant.create', { name: 'Bench Lists Shop' });
+  const merchantId = body.merchant_id;
+  const key = `Bearer ${body.test_secret_key}`;
+  await rpc.call('limits.set', { merchant_id: merchantId, mode: 'test', account: 100_000, create: 100_000, refund: 100_000 });
+  let seeded;
+
+  async function seed() {
+    const { seedSessions, sessionAt } = await import(path.join(root, 'services', 'session', 'dist', 'test', 'support', 'seed-sessions.js'));
+    const pg = (await import('pg')).default;
+    const db = new pg.Client({ connectionString: sessionDbUrl, options: '-c search_path=session' });
+    await db.connect();
+    try {
+      const started = performance.now();
+      const sessions = await seedSessions(db, { merchantId, count });
+      const seedMs = Math.round(performance.now() - started);
+      const deepCursor = await sessionAt(db, merchantId, false, 500 * PAGE - 1);
+      return { sessions, seedMs, deepCursor };
+    } finally {
+      await db.end();
+    }
+  }
+
+  /** A week of sessions somewhere in the seeded history (session n is about n spacings old). */
+  const week = (sessions) => {
+    const spanSessions = Math.round(count / 26);
+    const newest = 1 + Math.floor(Math.random() * (count - spanSessions));
+    const gte = sessions.createdAround(newest + spanSessions).toISOString();
+    const lte = sessions.createdAround(newest).toISOString();
+    return `created[gte]=${encodeURIComponent(gte)}&created[lte]=${encodeURIComponent(lte)}`;
+  };
+
+  return {
+    merchantId,
+    /** Seeds on the first call; then measures every case. */
+    async run({ requests = 300, warmUp = 30, concurrency = 1 } = {}) {
+      const first = !seeded;
+      seeded ??= await seed();
+      const { sessions, deepCursor } = seeded;
+      const cases = {
+        'first-page': () => '',
+        'status': () => 'status=FAILED',
+        'date-range': () => week(sessions),
+        'status-and-date-range': () => `status=SUCCEEDED&${week(sessions)}`,
+        'reference-search': () => `merchant_reference=${encodeURIComponent(sessions.reference(1 + Math.floor(Math.random() * count)))}`,
+        'deep-cursor-page-500': () => `starting_after=${deepCursor}`,
+      };
+      const client = new HttpClient(baseUrl);
+      const results = {};
+      let total = 0;
+      let spent = 0;
+      try {
+        for (const [name, query] of Object.entries(cases)) {
+          const ask = async () => {
+            const filters = query();
+            const started = performance.now();
+            const res = await client.exchange({ method: 'GET', path: `/api/v1/gateway/sessions/list/?limit=${PAGE}${filters ? `&${filters}` : ''}`, headers: { authorization: key } });
+            const ms = performance.now() - started;
+            // A page must come back with sessions: every case asks for some that exist.
+            const ok = res.status === 200 && JSON.parse(res.text).data.length > 0;
+            return { ms, ok, answer: ok ? undefined : `${res.status} ${res.text.slice(0, 300)}` };
+          };
+          const loop = async (n, latencies, failures) => {
+            for (let i = 0; i < n; i += 1) {
+              const { ms, ok, answer } = await ask();
+              latencies?.push(ms);
+              if (!ok) {
+                failures.count += 1;
+                failures.first ??= answer;
+              }
+            }
+          };
+          await Promise.all(Array.from({ length: concurrency }, () => loop(Math.ceil(warmUp / concurrency), undefined, { count: 0 })));
+          const latencies = [];
+          const failures = { count: 0 };
+          const started = performance.now();
+          await Promise.all(Array.from({ length: concurrency }, () => loop(Math.ceil(requests / concurrency), latencies, failures)));
+          const seconds = (performance.now() - started) / 1000;
+          latencies.sort((a, b) => a - b);
+          const round = (v) => Math.round(v * 10) / 10;
+          results[name] = {
+            rps: Math.round(latencies.length / seconds),
+            p50: round(quantile(latencies, 0.5)),
+            p90: round(quantile(latencies, 0.9)),
+            p99: round(quantile(latencies, 0.99)),
+            max: round(latencies.at(-1) ?? NaN),
+            failures: failures.count,
+            ...(failures.first && { firstFailure: failures.first }),
+          };
+          total += latencies.length;
+          spent += seconds;
+        }
+      } finally {
+        client.close();
+      }
+      const worst = (key) => Math.max(...Object.values(results).map((r) => r[key]));
+      return {
+        sessions: count,
+        ...(first && { seedMs: seeded.seedMs, statuses: sessions.statuses }),
+        concurrency,
+        // The worst case's figures, for the summary's spread; each case below.
+        rps: Math.round(total / spent),
+        p50: worst('p50'),
+        p99: worst('p99'),
+        cases: results,
+      };
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Pass-through to a service that serves its own pages behind the gateway's
+ * address. Buyers' URLs start with PUBLIC_BASE_URL (D1), which is this
+ * gateway: where no ingress routes /checkout/ to checkout, or /dashboard/ and
+ * /ops/ to the dashboard service (a single-entry local run), the gateway passes
+ * those requests through, streaming both ways: cookies, Set-Cookie, redirects
+ * and form bodies untouched, the client's address and scheme told in
+ * X-Forwarded-For and X-Forwarded-Proto.
+ */
+import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { Logger } from '@gateway/observability';
+import { describeError, httpClientSpan } from '@gateway/observability';
+import { requestIdOf } from '@gateway/runtime';
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
+
+const UNAVAILABLE_HEADERS = {
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+};
+
+export interface UpstreamOptions {
+  /** The upstream's name, in logs and traces. */
+  name: string;
+  /** What the client gets, with a 502, when the upstream does not answer: never why. */
+  unavailable: { contentType: string; body: string };
+  /**
+   * Whether the gateway sits behind a trusted proxy (TRUST_PROXY): the
+   * X-Forwarded-* headers it was given are then kept, the peer appended;
+   * otherwise a client's own are dropped, as the gateway is the edge.
+   */
+  trustProxy: boolean;
+}
+
+/** A request handler passing requests to `upstream` (an origin); the request's path and query are kept. */
+export function upstreamProxy(upstream: string, options: UpstreamOptions, log: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  const target = new URL(upstream);
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  return (req, res) => {
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    Object.assign(headers, forwardedHeaders(req, options.trustProxy));
+    // The page's work goes on under the gateway's request id: one payment, one correlation id.
+    const requestId = requestIdOf(res);
+    if (requestId) headers['x-request-id'] = requestId;
+    // With tracing on, the page's work continues the gateway's trace of this request.
+    const span = httpClientSpan(req.method ?? 'GET', target, options.name, headers);
+    const outgoing = httpRequest(
+      { protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent },
+      (answer) => {
+        const copied: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) copied[name] = value;
+        // A redirect the upstream spelled with its own origin goes to the same path here.
+        const location = copied['location'];
+        if (typeof location === 'string' && location.startsWith(`${target.origin}/`)) copied['location'] = location.slice(target.origin.length);
+        res.writeHead(answer.statusCode ?? 502, copied);
+        span?.set('http.response.status_code', answer.statusCode ?? 502);
+        res.once('close', () => span?.end((answer.statusCode ?? 502) >= 500 ? `HTTP ${answer.statusCode ?? 502}` : undefined));
+        answer.pipe(res);
+      },
+    );
+    outgoing.on('error', (err) => {
+      log.warn({ err: describeError(err), upstream: options.name }, 'upstream failed');
+      span?.end(err);
+      // A page of its own: nothing to load, nothing to frame, nothing to keep.
+      if (!res.headersSent) res.writeHead(502, { 'content-type': options.unavailable.contentType, ...UNAVAILABLE_HEADERS });
+      res.end(options.unavailable.body);
+    });
+    req.pipe(outgoing);
+  };
+}
+
+/** X-Forwarded-For (the peer appended), -Proto and -Host as the upstream should see them. */
+function forwardedHeaders(req: IncomingMessage, trustProxy: boolean): Record<string, string> {
+  const given = (name: string) => (trustProxy ? first(req.headers, name) : undefined);
+  const peer = req.socket.remoteAddress ?? '';
+  const chain = trustProxy ? joined(req.headers['x-forwarded-for']) : '';
+  const proto = given('x-forwarded-proto') ?? ((req.socket as TLSSocket).encrypted ? 'https' : 'http');
+  const host = given('x-forwarded-host') ?? req.headers.host;
+  return { 'x-forwarded-for': chain ? `${chain}, ${peer}` : peer, 'x-forwarded-proto': proto, ...(host && { 'x-forwarded-host': host }) };
+}
+
+function joined(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value.join(', ') : (value ?? '')).trim();
+}
+
+/** The first value of a header that may list several. */
+function first(headers: IncomingHttpHeaders, name: string): string | undefined {
+  return joined(headers[name]).split(',')[0]?.trim() || undefined;
+}

@@ -1,0 +1,257 @@
+/**
+ * The people who sign in (D14, D15): created by an operator (gateway-admin
+ * `user create`, `operator create`) or by a merchant's owner (Team), given a
+ * one-use link that sets their password, signed in with a throttle on failures,
+ * and, when they choose (operators must), a second factor.
+ */
+import type { Redis } from 'ioredis';
+import { newId, type AuditEntry, type DashboardRole } from '@gateway/contracts';
+import { withTransaction, type Pool, type Queryable } from '@gateway/db';
+import { enqueue } from '@gateway/messaging';
+import { AppError, validationError } from '@gateway/problem';
+import type { SecretBox } from '@gateway/secrets';
+import type { Door, PeopleRepository, PersonRow } from './people.repository.js';
+import {
+  decoyHash,
+  hashPassword,
+  matchTotp,
+  newRecoveryCodes,
+  newToken,
+  newTotpSecret,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  tokenHash,
+  verifyPassword,
+} from './secrets.js';
+
+export interface AccountsDeps {
+  pool: Pool;
+  people: PeopleRepository;
+  secrets: SecretBox;
+  redis: Redis;
+  publicBaseUrl: string;
+  setupLinkTtlSeconds: number;
+  passwordHashCost: number;
+  loginFailureLimit: number;
+  loginFailureWindowSeconds: number;
+  rateLimitKeyPrefix: string;
+  afterCommit: () => void;
+}
+
+/** Who did something, for the audit log: the person, and where from. */
+export interface Doer {
+  type: 'user' | 'operator';
+  id: string;
+  email: string;
+  address: string;
+  /** The key a gateway-admin operator signed with. */
+  keyId?: string;
+}
+
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** The field errors of a password that may not be set; none when it may. */
+export function passwordProblems(password: string, field = 'password'): { field: string; code: string; message: string }[] {
+  if (password.length < PASSWORD_MIN_LENGTH) return [{ field, code: 'too_short', message: `The password must have at least ${PASSWORD_MIN_LENGTH} characters.` }];
+  if (password.length > PASSWORD_MAX_LENGTH) return [{ field, code: 'too_long', message: `The password must have at most ${PASSWORD_MAX_LENGTH} characters.` }];
+  return [];
+}
+
+/** The AAD a person's TOTP secret is sealed with: a ciphertext moved to another person does not open. */
+function totpAad(personId: string): string {
+  return `dashboard.people.totp:${personId}`;
+}
+
+/**
+ * A new person; with `password` they can sign in at once (tests, the demo),
+ * otherwise through the setup link in the answer, once, within its lifetime.
+ */
+export async function createPerson(
+  deps: AccountsDeps,
+  input: { door: Door; merchantId?: string; role?: DashboardRole; email: string; password?: string },
+  doer?: Doer,
+): Promise<{ id: string; setupUrl: string }> {
+  const email = normaliseEmail(input.email);
+  const errors = [
+    ...(EMAIL.test(email) && email.length <= 254 ? [] : [{ field: 'email', code: 'invalid', message: 'Give a valid email address.' }]),
+    ...(input.password === undefined ? [] : passwordProblems(input.password)),
+  ];
+  if (errors.length > 0) throw validationError(errors);
+  const id = newId(input.door === 'ops' ? 'opr' : 'usr');
+  const token = newToken();
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password, deps.passwordHashCost);
+  await withTransaction(deps.pool, async (tx) => {
+    const created = await deps.people.insert(tx, { id, door: input.door, merchantId: input.merchantId ?? null, role: input.role ?? null, email, passwordHash });
+    if (!created) throw new AppError('conflict', 'Someone with this email already has an account here.');
+    await deps.people.insertSetupLink(tx, tokenHash(token), id, deps.setupLinkTtlSeconds);
+    if (doer) await recordAudit(tx, doer, { action: 'user.create', merchantId: input.merchantId ?? null, target: id, detail: { email, role: input.role ?? null } });
+  });
+  if (doer) deps.afterCommit();
+  return { id, setupUrl: `${deps.publicBaseUrl}/${input.door}/setup?token=${token}` };
+}
+
+/** Sets a password through a setup link, which is then used up. */
+export async function setPasswordWithLink(deps: AccountsDeps, token: string, password: string): Promise<PersonRow> {
+  const problems = passwordProblems(password);
+  if (problems.length > 0) throw validationError(problems);
+  const hash = await hashPassword(password, deps.passwordHashCost);
+  return withTransaction(deps.pool, async (tx) => {
+    const personId = await deps.people.useSetupLink(tx, tokenHash(token));
+    const person = personId === undefined ? undefined : await deps.people.byId(personId, tx);
+    if (!person) throw new AppError('not-found', 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.');
+    await deps.people.setPassword(tx, person.id, hash);
+    // Whoever held the old password is signed out everywhere.
+    await deps.people.endOtherSessions(tx, person.id);
+    return person;
+  });
+}
+
+export type SignInResult = { person: PersonRow; secondFactor: boolean };
+
+/**
+ * Checks an email and password at `door`. Five failures (D14) for one email
+ * from one address within the window answer 429 until the window ends,
+ * right or wrong password alike; a wrong email costs the same time as a
+ * wrong password and the same answer.
+ */
+export async function signIn(deps: AccountsDeps, door: Door, emailGiven: string, password: string, address: string): Promise<SignInResult> {
+  const email = normaliseEmail(emailGiven);
+  await refuseWhileThrottled(deps, door, email, address);
+  const person = email.length <= 254 && password.length <= PASSWORD_MAX_LENGTH ? await deps.people.byEmail(door, email) : undefined;
+  const ok = person?.password_hash ? await verifyPassword(password, person.password_hash) : (await decoyHash(deps.passwordHashCost), false);
+  if (!ok || !person) {
+    await countFailure(deps, door, email, address);
+    throw new AppError('unauthorized', 'The email or the password is wrong.');
+  }
+  await deps.redis.del(throttleKey(deps, door, email, address));
+  return { person, secondFactor: person.totp_enabled_at !== null };
+}
+
+function throttleKey(deps: AccountsDeps, door: Door, email: string, address: string): string {
+  return `${deps.rateLimitKeyPrefix}:signin:${door}:${address}:${email}`;
+}
+
+/** 429 while this email has failed too often from this address within the window (D14). */
+export async function refuseWhileThrottled(deps: AccountsDeps, door: Door, email: string, address: string): Promise<void> {
+  const key = throttleKey(deps, door, email, address);
+  if (Number((await deps.redis.get(key)) ?? 0) >= deps.loginFailureLimit) throw await tooManyFailures(deps, key);
+}
+
+/** Counts a failed password or second factor; the failure that reaches the limit already answers 429. */
+export async function countFailure(deps: AccountsDeps, door: Door, email: string, address: string): Promise<void> {
+  const key = throttleKey(deps, door, email, address);
+  const replies = await deps.redis.multi().incr(key).expire(key, deps.loginFailureWindowSeconds, 'NX').exec();
+  if (Number(replies?.[0]?.[1] ?? 0) >= deps.loginFailureLimit) throw await tooManyFailures(deps, key);
+}
+
+async function tooManyFailures(deps: AccountsDeps, key: string): Promise<AppError> {
+  const ttl = await deps.redis.ttl(key);
+  const retryAfter = ttl > 0 ? ttl : deps.loginFailureWindowSeconds;
+  return new AppError('rate-limit-exceeded', `Too many failed sign-ins. Try again in ${Math.ceil(retryAfter / 60)} minutes.`, { retry_after: retryAfter });
+}
+
+/** Checks the second factor of a person who gave the right password: a current code, or an unused recovery code. */
+export async function checkSecondFactor(deps: AccountsDeps, person: PersonRow, code: string): Promise<boolean> {
+  const given = code.trim().toLowerCase();
+  if (/^[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}$/.test(given)) return deps.people.useRecoveryCode(person.id, tokenHash(given));
+  if (!person.totp_secret_ciphertext || !person.totp_enabled_at) return false;
+  const secret = await deps.secrets.decrypt(person.totp_secret_ciphertext, totpAad(person.id));
+  return matchTotp(secret, given) !== undefined;
+}
+
+/** Starts second-factor set-up: a new secret, kept encrypted and not yet in force until confirmed. */
+export async function beginTotp(deps: AccountsDeps, person: PersonRow): Promise<string> {
+  const secret = newTotpSecret();
+  await deps.people.setTotp(deps.pool, person.id, deps.secrets.encrypt(secret, totpAad(person.id)), false);
+  return secret;
+}
+
+/** The secret being set up, to show again while the person has not confirmed it. */
+export async function pendingTotpSecret(deps: AccountsDeps, person: PersonRow): Promise<string | undefined> {
+  if (!person.totp_secret_ciphertext || person.totp_enabled_at) return undefined;
+  return deps.secrets.decrypt(person.totp_secret_ciphertext, totpAad(person.id));
+}
+
+/** Confirms set-up with a code from the app; answers the recovery codes, shown once. */
+export async function confirmTotp(deps: AccountsDeps, person: PersonRow, code: string, doer: Doer, keepSession: string): Promise<string[]> {
+  const secret = await pendingTotpSecret(deps, person);
+  if (!secret || matchTotp(secret, code) === undefined) throw validationError([{ field: 'code', code: 'invalid', message: 'That code is not the current one; check the app and the clock.' }]);
+  const codes = newRecoveryCodes();
+  await withTransaction(deps.pool, async (tx) => {
+    await deps.people.setTotp(tx, person.id, person.totp_secret_ciphertext, true);
+    await deps.people.replaceRecoveryCodes(tx, person.id, codes.map(tokenHash));
+    await deps.people.endOtherSessions(tx, person.id, keepSession);
+    await recordAudit(tx, doer, { action: 'security.totp_enabled', merchantId: person.merchant_id, target: person.id, detail: {} });
+  });
+  deps.afterCommit();
+  return codes;
+}
+
+/** Turns the second factor off (dashboard users only; operators must keep it where it is required). */
+export async function disableTotp(deps: AccountsDeps, person: PersonRow, doer: Doer): Promise<void> {
+  await withTransaction(deps.pool, async (tx) => {
+    await deps.people.setTotp(tx, person.id, null, false);
+    await deps.people.replaceRecoveryCodes(tx, person.id, []);
+    await recordAudit(tx, doer, { action: 'security.totp_disabled', merchantId: person.merchant_id, target: person.id, detail: {} });
+  });
+  deps.afterCommit();
+}
+
+/** An owner changes a teammate's role; the merchant always keeps one owner. */
+export async function changeRole(deps: AccountsDeps, merchantId: string, personId: string, role: DashboardRole, doer: Doer): Promise<void> {
+  await withTransaction(deps.pool, async (tx) => {
+    await deps.people.lockTeam(tx, merchantId);
+    const person = await deps.people.byId(personId, tx);
+    if (!person || person.merchant_id !== merchantId) throw new AppError('not-found', 'No such team member.');
+    if (person.role === 'owner' && role !== 'owner' && (await deps.people.ownerCount(tx, merchantId)) <= 1) {
+      throw new AppError('conflict', 'The account must keep at least one owner.');
+    }
+    await deps.people.setRole(tx, personId, role);
+    // A changed role takes effect at the next request: the session reads the role each time.
+    await recordAudit(tx, doer, { action: 'user.change_role', merchantId, target: personId, detail: { role } });
+  });
+  deps.afterCommit();
+}
+
+/** An owner removes a teammate, who is signed out at once. */
+export async function removePerson(deps: AccountsDeps, merchantId: string, personId: string, doer: Doer): Promise<void> {
+  await withTransaction(deps.pool, async (tx) => {
+    await deps.people.lockTeam(tx, merchantId);
+    const person = await deps.people.byId(personId, tx);
+    if (!person || person.merchant_id !== merchantId) throw new AppError('not-found', 'No such team member.');
+    if (person.role === 'owner' && (await deps.people.ownerCount(tx, merchantId)) <= 1) throw new AppError('conflict', 'The account must keep at least one owner.');
+    await deps.people.remove(tx, personId);
+    await recordAudit(tx, doer, { action: 'user.remove', merchantId, target: personId, detail: { email: person.email } });
+  });
+  deps.afterCommit();
+}
+
+/** Records a change the dashboard made itself in the audit log (D14), in the change's own transaction. */
+export async function recordAudit(
+  db: Queryable,
+  doer: Doer,
+  change: { action: string; merchantId: string | null; target: string | null; detail: Record<string, unknown>; outcome?: string },
+): Promise<void> {
+  const at = new Date().toISOString();
+  const entry: AuditEntry = {
+    audit_id: newId('evt'),
+    actor_type: doer.type,
+    actor_id: doer.id,
+    actor_email: doer.email || null,
+    address: doer.address || null,
+    actor_key_id: doer.keyId ?? null,
+    action: change.action,
+    merchant_id: change.merchantId,
+    target: change.target,
+    outcome: change.outcome ?? 'succeeded',
+    detail: change.detail,
+    service: 'dashboard',
+    correlation_id: newId('cmd'),
+    at,
+  };
+  await enqueue(db, [{ id: entry.audit_id, type: 'audit.recorded', version: 1, occurred_at: at, correlation_id: entry.correlation_id, data: entry }]);
+}

@@ -1,0 +1,253 @@
+/**
+ * What every signed-in page of a door (/dashboard or /ops) shares: the session
+ * cookie and the person behind it, the CSRF check on every change, the page
+ * headers, the language, and one way to call the owning services for the
+ * person (signed for them) and to turn any failure into a page.
+ */
+import type { NextFunction, Request, Response, Router } from 'express';
+import type { ApiContext, CommandReply, CommandRequest, CommandType, MerchantDetail } from '@gateway/contracts';
+import { RpcTimeoutError, UnroutableCommandError, type Actor, type RpcClient } from '@gateway/messaging';
+import { describeError, type Logger } from '@gateway/observability';
+import { AppError } from '@gateway/problem';
+import { html, pageSecurityHeaders, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
+import { recordAudit, type AccountsDeps, type Doer } from '../identity/accounts.js';
+import type { Door, PersonRow } from '../identity/people.repository.js';
+import { newToken, sameText, tokenHash } from '../identity/secrets.js';
+import { isLanguage, LANGUAGE_COOKIE, translator, type Language, type Translate } from './i18n.js';
+import { layout, notice, type Shell } from './layout.js';
+
+export const PAGE_HEADERS = pageSecurityHeaders({ scripts: true });
+
+export interface DoorDeps {
+  accounts: AccountsDeps;
+  rpc: RpcClient;
+  log: Logger;
+  sessionIdleSeconds: number;
+  /** Cookies are Secure unless the public origin is http://localhost (D14). */
+  secureCookies: boolean;
+  publicOrigin: string;
+  opsTotpRequired: boolean;
+  /** The choices of "Rotate" for the old live key, in seconds (D14). */
+  keyRotationGracesSeconds: readonly number[];
+}
+
+/** A signed-in person on a page of their door. */
+export interface Viewer {
+  readonly door: Door;
+  readonly base: string;
+  readonly person: PersonRow;
+  readonly sessionHash: string;
+  readonly csrf: string;
+  readonly mode: 'test' | 'live';
+  readonly language: Language;
+  readonly t: Translate;
+  readonly address: string;
+  readonly requestId: string;
+  /** Who the owning services are told acts (D14, D15). */
+  readonly actor: Actor;
+  /** The audit log's words for the same person. */
+  readonly doer: Doer;
+}
+
+/** What a page handler answers: a page (with its status), or somewhere to go. */
+export type Outcome = { page: Html; status?: number; title?: string } | { redirect: string };
+
+export function cookieName(door: Door): string {
+  return door === 'ops' ? 'gw_ops' : 'gw_dashboard';
+}
+
+export function languageOf(req: Request): Language {
+  const chosen = cookies(req)[LANGUAGE_COOKIE];
+  if (isLanguage(chosen)) return chosen;
+  return /^\s*fr\b/i.test(req.headers['accept-language'] ?? '') ? 'fr' : 'en';
+}
+
+export function cookies(req: Request): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i < 0) continue;
+    const name = part.slice(0, i).trim();
+    if (!(name in out)) {
+      try {
+        out[name] = decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        // A cookie that is not ours cannot break the page.
+      }
+    }
+  }
+  return out;
+}
+
+export function setCookie(deps: DoorDeps, res: Response, name: string, value: string, options: { path: string; maxAgeSeconds?: number }): void {
+  const attributes = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path}`, 'HttpOnly', 'SameSite=Lax'];
+  if (options.maxAgeSeconds !== undefined) attributes.push(`Max-Age=${options.maxAgeSeconds}`);
+  if (deps.secureCookies) attributes.push('Secure');
+  res.append('Set-Cookie', attributes.join('; '));
+}
+
+/** Starts a session for `person` (verified or waiting for the second factor); its cookie is set on `res`. */
+export async function startSession(deps: DoorDeps, res: Response, door: Door, person: PersonRow, verified: boolean, address: string): Promise<void> {
+  const id = newToken();
+  await deps.accounts.people.insertSession({ idHash: tokenHash(id), personId: person.id, verified, csrfToken: newToken(), address, idleSeconds: deps.sessionIdleSeconds });
+  setCookie(deps, res, cookieName(door), id, { path: `/${door}` });
+}
+
+export function clearSessionCookie(deps: DoorDeps, res: Response, door: Door): void {
+  setCookie(deps, res, cookieName(door), '', { path: `/${door}`, maxAgeSeconds: 0 });
+}
+
+/** The session behind the request's cookie, whatever its state; undefined when none is live. */
+export async function currentSession(deps: DoorDeps, req: Request, door: Door) {
+  const id = cookies(req)[cookieName(door)];
+  if (!id) return undefined;
+  const idHash = tokenHash(id);
+  const session = await deps.accounts.people.touchSession(idHash, deps.sessionIdleSeconds);
+  if (!session) return undefined;
+  const person = await deps.accounts.people.byId(session.person_id);
+  if (!person || person.door !== door) return undefined;
+  return { idHash, session, person };
+}
+
+export function clientAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * A state-changing request must carry the session's CSRF token, and, when the
+ * browser says where it comes from, come from our own origin.
+ */
+export function checkCsrf(deps: DoorDeps, req: Request, token: string): void {
+  const origin = req.headers.origin;
+  const given = (req.body as Record<string, unknown> | undefined)?.['_csrf'];
+  if ((origin !== undefined && origin !== deps.publicOrigin) || typeof given !== 'string' || !sameText(given, token)) {
+    throw new AppError('forbidden', 'This form has expired or did not come from this site. Reload the page and try again.');
+  }
+}
+
+/** Sends an outcome: the page with the door's headers, or a redirect (303 after a form). */
+export function send(res: Response, outcome: Outcome): void {
+  res.set(PAGE_HEADERS);
+  if ('redirect' in outcome) {
+    res.redirect(303, outcome.redirect);
+    return;
+  }
+  res.status(outcome.status ?? 200).type('html').send(outcome.page.toString());
+}
+
+/** The page a failure becomes: its problem's words and status; nothing internal. */
+export function failurePage(deps: DoorDeps, req: Request, res: Response, err: unknown, shell: (title: string, body: HtmlValue) => Html): Outcome {
+  const t = translator(languageOf(req));
+  if (err instanceof AppError) {
+    const fields = err.errors.length > 0 ? html`<ul>${err.errors.map((e) => html`<li>${e.message}</li>`)}</ul>` : '';
+    if (err.code === 'rate-limit-exceeded' && err.extensions['retry_after'] !== undefined) res.set('Retry-After', String(err.extensions['retry_after']));
+    return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', html`<p>${err.detail}</p>${fields}`)}`), status: err.status };
+  }
+  const unavailable = err instanceof RpcTimeoutError || err instanceof UnroutableCommandError;
+  deps.log.error({ err: describeError(err), requestId: requestIdOf(res) }, 'page failed');
+  const detail = unavailable ? 'The service is busy or unreachable; try again in a moment.' : 'An unexpected error occurred; try again.';
+  return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', detail)}`), status: unavailable ? 503 : 500 };
+}
+
+/** A bare page (no signed-in frame) in the request's language. */
+export function barePage(req: Request, base: string, title: string, body: HtmlValue): Html {
+  const language = languageOf(req);
+  const shell: Shell = { language, t: translator(language), base, title };
+  return layout(shell, body);
+}
+
+/**
+ * Calls the owning service for the viewer: operator commands signed for them
+ * (the service holds a user to their own merchant), API commands with the
+ * merchant's API context, as the API would send them.
+ */
+export class Caller {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly viewer: Viewer,
+  ) {}
+
+  async command<C extends CommandType>(type: C, data: CommandRequest<C>, timeoutMs?: number): Promise<CommandReply<C>> {
+    const reply = await this.rpc.call(type, data, { actor: this.viewer.actor, correlationId: this.viewer.requestId, ...(timeoutMs !== undefined && { timeoutMs }) });
+    return reply.body;
+  }
+
+  /** An API command in `merchant`'s name, in the viewer's mode. */
+  async api<C extends CommandType>(
+    merchant: MerchantDetail,
+    type: C,
+    request: Omit<CommandRequest<C>, 'context'>,
+    options: { timeoutMs?: number; idempotencyKey?: string } = {},
+  ): Promise<CommandReply<C>> {
+    const { timeoutMs, idempotencyKey } = options;
+    const context: ApiContext = {
+      merchant_id: merchant.merchant_id,
+      livemode: this.viewer.mode === 'live',
+      order_prefix: merchant.order_prefix,
+      merchant_name: merchant.name,
+      request_id: this.viewer.requestId,
+      // A refund form carries a key made with the page: a double submit refunds once, as a retried API call would.
+      ...(idempotencyKey !== undefined && { idempotency_key: idempotencyKey }),
+    };
+    const reply = await this.rpc.call(type, { ...request, context } as CommandRequest<C>, { correlationId: this.viewer.requestId, ...(timeoutMs !== undefined && { timeoutMs }) });
+    return reply.body;
+  }
+}
+
+/** Wraps an async express handler: its outcome is sent, its failure becomes a page. */
+export function handle(deps: DoorDeps, base: string, work: (req: Request, res: Response) => Promise<Outcome>) {
+  return (req: Request, res: Response, _next: NextFunction): void => {
+    work(req, res)
+      .then((outcome) => send(res, outcome))
+      .catch((err: unknown) => send(res, failurePage(deps, req, res, err, (title, body) => barePage(req, base, title, body))));
+  };
+}
+
+export type { Router };
+
+/**
+ * Runs a change and shows its section again with the outcome: the change's
+ * words when it succeeds, the owning service's problem (its detail and field
+ * errors, as the API would answer) when it is refused.
+ */
+export async function acting(show: (message?: Html, status?: number) => Promise<Outcome>, change: () => Promise<Html>): Promise<Outcome> {
+  let message: Html;
+  try {
+    message = await change();
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500 && err.status !== 401) return show(problemNotice(err), err.status);
+    throw err;
+  }
+  return show(message);
+}
+
+export function problemNotice(err: AppError): Html {
+  const fields = err.errors.map((e) => html`<li>${e.field}: ${e.message}</li>`);
+  return notice('error', html`<p>${err.detail}</p>${fields.length > 0 ? html`<ul>${fields}</ul>` : ''}`);
+}
+
+/**
+ * Runs a change the owning service does not audit itself (an API command sent
+ * for a dashboard user, a refund) and records it in the audit log with its
+ * outcome, refused or not (D14).
+ */
+export async function audited<T>(
+  deps: DoorDeps,
+  viewer: Viewer,
+  change: { action: string; merchantId: string; target: string | null; detail: Record<string, unknown> },
+  work: () => Promise<T>,
+): Promise<T> {
+  const record = async (outcome: string) => {
+    await recordAudit(deps.accounts.pool, viewer.doer, { ...change, outcome });
+    deps.accounts.afterCommit();
+  };
+  let result: T;
+  try {
+    result = await work();
+  } catch (err) {
+    await record(err instanceof AppError ? err.code : 'internal-error');
+    throw err;
+  }
+  await record('succeeded');
+  return result;
+}

@@ -1,0 +1,97 @@
+/** The page shell of the dashboard and the console, and the small pieces every page is made of. */
+import { html, type Html, type HtmlValue } from '@gateway/runtime';
+import type { Language, Translate } from './i18n.js';
+
+export interface Shell {
+  language: Language;
+  t: Translate;
+  /** '/dashboard' or '/ops'. */
+  base: string;
+  title: string;
+  /** The signed-in frame: header and sections; absent on sign-in pages. */
+  frame?: {
+    brand: string;
+    who: string;
+    csrf: string;
+    sections: readonly { href: string; label: string }[];
+    current: string;
+    /** The dashboard's test/live switch. */
+    mode?: { mode: 'test' | 'live'; livePending: boolean };
+  };
+}
+
+export function layout(shell: Shell, body: HtmlValue): Html {
+  const { t, base, frame } = shell;
+  const here = frame?.current ?? '';
+  return html`<!doctype html>
+<html lang="${shell.language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<title>${shell.title} · ${frame?.brand ?? 'Gateway'}</title>
+<link rel="stylesheet" href="${base}/assets/app.css">
+<script src="${base}/assets/app.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#content">Skip to content</a>
+${frame ? header(shell, frame) : ''}
+${
+  frame
+    ? html`<nav class="sections" aria-label="Sections"><ul>${frame.sections.map(
+        (section) => html`<li><a href="${section.href}"${here === section.href ? html` aria-current="page"` : ''}>${t(section.label)}</a></li>`,
+      )}</ul></nav>`
+    : ''
+}
+<main id="content">
+${frame?.mode?.mode === 'live' && frame.mode.livePending ? html`<p class="notice warn" role="status"><strong>${t('Verification pending')}</strong>. ${t('Live payments open once your business is verified.')}</p>` : ''}
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+function header(shell: Shell, frame: NonNullable<Shell['frame']>): Html {
+  const { t, base } = shell;
+  const other = shell.language === 'en' ? 'fr' : 'en';
+  return html`<header class="bar">
+<span class="brand">${frame.brand}</span>
+${
+  frame.mode
+    ? html`<form method="post" action="${base}/mode" class="inline">${csrfField(frame.csrf)}
+<input type="hidden" name="back" value="${frame.current}">
+<label class="inline">${t('Mode')} <select name="mode" aria-label="${t('Mode')}">
+<option value="test"${frame.mode.mode === 'test' ? html` selected` : ''}>${t('Test mode')}</option>
+<option value="live"${frame.mode.mode === 'live' ? html` selected` : ''}>${t('Live mode')}</option>
+</select></label> <button type="submit" class="secondary">${t('Continue')}</button></form>
+<span class="badge ${frame.mode.mode}">${frame.mode.mode === 'live' ? t('Live mode') : t('Test mode')}</span>`
+    : ''
+}
+<a href="${base}/language?to=${other}&amp;back=${encodeURIComponent(frame.current)}" lang="${other}">${other === 'fr' ? 'Français' : 'English'}</a>
+<span>${frame.who}</span>
+<form method="post" action="${base}/sign-out" class="inline">${csrfField(frame.csrf)}<button type="submit" class="link">${t('Sign out')}</button></form>
+</header>`;
+}
+
+export function csrfField(token: string): Html {
+  return html`<input type="hidden" name="_csrf" value="${token}">`;
+}
+
+export function notice(kind: 'ok' | 'error' | 'warn', text: HtmlValue): Html {
+  return html`<div class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</div>`;
+}
+
+/** A table whose rows are already rendered; an empty list says so. */
+export function table(headings: readonly string[], rows: readonly Html[], empty: string, numeric: readonly number[] = []): Html {
+  if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
+  return html`<table><thead><tr>${headings.map((h, i) => html`<th scope="col"${numeric.includes(i) ? html` class="num"` : ''}>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** A date-time as people read it, in UTC, with the exact value for machines. */
+export function when(iso: string | null | undefined): Html {
+  if (!iso) return html`<span class="muted">—</span>`;
+  const shown = iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
+  return html`<time datetime="${iso}">${shown}</time>`;
+}

@@ -1,0 +1,146 @@
+/**
+ * Developers, API keys (D14, INTERFACE 5.2, 5.3): the keys of the mode in view;
+ * a test key hidden until "Reveal"; "Create key" and "Revoke"; a live key shown
+ * once by "Create live key"; "Rotate" replaces a live key and revokes the old
+ * one now or after a grace. Each is the api-gateway's command for the user.
+ */
+import type { Router } from 'express';
+import type { ApiKeySummary } from '@gateway/contracts';
+import { html, type Html } from '@gateway/runtime';
+import type { DoorDeps } from '../door.js';
+import { csrfField, notice, table, when } from '../layout.js';
+import { formBody, signedIn } from '../sign-in.js';
+import { acting, BASE, can, merchantPage, needs, type MerchantPage } from './frame.js';
+
+const SECTION = `${BASE}/api-keys`;
+
+/** A secret on the page, once, with a way to copy it. */
+export function shownSecret(label: string, secret: string, warning: string): Html {
+  return notice(
+    'warn',
+    html`<p><strong>${label}</strong></p><p><code class="secret" id="shown-secret">${secret}</code> <button type="button" class="secondary" data-copy="shown-secret">Copy</button></p><p>${warning}</p>`,
+  );
+}
+
+function graceLabel(seconds: number): string {
+  if (seconds === 0) return 'now';
+  if (seconds % 3600 === 0) return `in ${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `in ${seconds / 60} min`;
+  return `in ${seconds} s`;
+}
+
+export function apiKeyRoutes(deps: DoorDeps, router: Router): void {
+  const show = async (view: MerchantPage, message?: Html, status?: number) => {
+    const { viewer } = view;
+    const { t } = viewer;
+    const keys = await view.call.command('api_key.list', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
+    const developer = can(viewer, 'develop');
+    const now = Date.now();
+    const active = (key: ApiKeySummary) => key.revoked_at === null || Date.parse(key.revoked_at) > now;
+    const rows = keys.data.map((key) => {
+      const live = active(key);
+      const state = !live ? html`${t('Revoked')} ${when(key.revoked_at)}` : key.revoked_at ? html`${t('Ends')} ${when(key.revoked_at)}` : t('Active');
+      const actions: Html[] = [];
+      if (developer && live && key.mode === 'test' && key.revealable) {
+        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/reveal" class="inline">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('Reveal')}</button></form>`);
+      }
+      if (developer && live && key.mode === 'live' && !key.revoked_at) {
+        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/rotate" class="inline" data-confirm="Create a new live key and revoke this one?">${csrfField(viewer.csrf)}
+<label class="inline">Revoke old key <select name="revoke_in_seconds">${deps.keyRotationGracesSeconds.map((s) => html`<option value="${s}">${graceLabel(s)}</option>`)}</select></label>
+<button type="submit" class="secondary">${t('Rotate')}</button></form>`);
+      }
+      if (developer && live) {
+        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/revoke" class="inline" data-confirm="Revoke this key? Calls made with it will fail at once.">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Revoke')}</button></form>`);
+      }
+      return html`<tr><td><code>${key.key_id}</code></td><td><code>sk_${key.mode}_…${key.last_four}</code></td><td>${when(key.created_at)}</td><td>${state}</td><td>${actions}</td></tr>`;
+    });
+    const create =
+      developer && viewer.mode === 'test'
+        ? html`<form method="post" action="${SECTION}/create" class="row">${csrfField(viewer.csrf)}<button type="submit">${t('Create key')}</button></form>`
+        : developer && viewer.mode === 'live'
+          ? html`<form method="post" action="${SECTION}/create" class="row">${csrfField(viewer.csrf)}<button type="submit">${t('Create live key')}</button></form>`
+          : '';
+    return view.render(
+      SECTION,
+      t('API keys'),
+      html`<h1>${t('API keys')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('Live mode') : t('Test mode')}</span></h1>
+${message ?? ''}
+<div class="card">${table([t('Key'), t('Last four'), t('Created'), t('Status'), ''], rows, t('Nothing here yet.'))}</div>
+${create}
+<p class="muted">Test keys can be revealed again at any time. A live key is shown only once, when it is made: keep it in your server's secret store.</p>`,
+      status,
+    );
+  };
+
+  router.get(
+    '/api-keys',
+    signedIn(deps, 'dashboard', needs('read'), async (_req, viewer) => show(await merchantPage(deps, viewer))),
+  );
+
+  router.post(
+    '/api-keys/create',
+    formBody,
+    signedIn(deps, 'dashboard', needs('develop'), async (_req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      return acting(
+        (message, status) => show(view, message, status),
+        async () => {
+          const key = await view.call.command('api_key.create', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
+          const warning = viewer.mode === 'live' ? 'This is the only time this live key is shown. Copy it now.' : 'You can reveal this test key again later.';
+          return shownSecret(`New key ${key.key_id}`, key.secret_key, warning);
+        },
+      );
+    }),
+  );
+
+  router.post(
+    '/api-keys/:id/reveal',
+    formBody,
+    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      return acting(
+        (message, status) => show(view, message, status),
+        async () => {
+          const key = await view.call.command('api_key.reveal', { merchant_id: view.merchant.merchant_id, key_id: String(req.params['id']) });
+          return shownSecret(`Key ${key.key_id}`, key.secret_key, 'Anyone with this key can act on your test account.');
+        },
+      );
+    }),
+  );
+
+  router.post(
+    '/api-keys/:id/revoke',
+    formBody,
+    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      return acting(
+        (message, status) => show(view, message, status),
+        async () => {
+          const revoked = await view.call.command('api_key.revoke', { merchant_id: view.merchant.merchant_id, key_id: String(req.params['id']) });
+          return notice('ok', `Key ${revoked.key_id} is revoked.`);
+        },
+      );
+    }),
+  );
+
+  router.post(
+    '/api-keys/:id/rotate',
+    formBody,
+    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      const grace = Number((req.body as Record<string, unknown>)['revoke_in_seconds']);
+      return acting(
+        (message, status) => show(view, message, status),
+        async () => {
+          const rotated = await view.call.command('api_key.rotate', {
+            merchant_id: view.merchant.merchant_id,
+            key_id: String(req.params['id']),
+            // Anything but a whole number of seconds is the service's to refuse, with its words.
+            revoke_in_seconds: Number.isInteger(grace) && grace >= 0 ? grace : 0.5,
+          });
+          return shownSecret(`New live key ${rotated.key_id}`, rotated.secret_key, `This is the only time it is shown. The old key ${rotated.revoked_key_id} stops working at ${rotated.revokes_at}.`);
+        },
+      );
+    }),
+  );
+}

@@ -1,0 +1,71 @@
+/** The merchant dashboard's frame: sections, roles (D14), the merchant in view, and the page shell. */
+import type { DashboardRole, MerchantDetail } from '@gateway/contracts';
+import type { Html, HtmlValue } from '@gateway/runtime';
+import { Caller, type DoorDeps, type Outcome, type Viewer } from '../door.js';
+import { layout } from '../layout.js';
+
+export { acting } from '../door.js';
+
+export const BASE = '/dashboard';
+
+/** What each role may do (D14): owner everything and the team; developer keys, webhooks, rates, payments, refunds; viewer reads. */
+export type Permission = 'read' | 'develop' | 'team' | 'audit';
+const GRANTS: Readonly<Record<DashboardRole, readonly Permission[]>> = {
+  owner: ['read', 'develop', 'team', 'audit'],
+  developer: ['read', 'develop'],
+  viewer: ['read'],
+};
+
+export function can(viewer: Viewer, permission: Permission): boolean {
+  return viewer.person.role !== null && GRANTS[viewer.person.role].includes(permission);
+}
+
+/** A guard refusing anyone without `permission`. */
+export function needs(permission: Permission) {
+  return {
+    allow: (viewer: Viewer) => (can(viewer, permission) ? undefined : `Your role (${viewer.person.role ?? 'none'}) may not do this; ask an owner of the account.`),
+  };
+}
+
+const SECTIONS = [
+  { href: `${BASE}/payments`, label: 'Payments', permission: 'read' },
+  { href: `${BASE}/api-keys`, label: 'API keys', permission: 'read' },
+  { href: `${BASE}/webhooks`, label: 'Webhooks', permission: 'read' },
+  { href: `${BASE}/exchange-rates`, label: 'Exchange rates', permission: 'read' },
+  { href: `${BASE}/team`, label: 'Team', permission: 'team' },
+  { href: `${BASE}/audit-log`, label: 'Audit log', permission: 'audit' },
+  { href: `${BASE}/security`, label: 'Security', permission: 'read' },
+] as const;
+
+/** One signed-in merchant page's means: the merchant, the calls, and its shell. */
+export interface MerchantPage {
+  viewer: Viewer;
+  merchant: MerchantDetail;
+  call: Caller;
+  render(section: string, title: string, body: HtmlValue, status?: number): Outcome;
+}
+
+export async function merchantPage(deps: DoorDeps, viewer: Viewer): Promise<MerchantPage> {
+  const call = new Caller(deps.rpc, viewer);
+  const merchant = await call.command('merchant.get', { merchant_id: viewer.person.merchant_id ?? '' });
+  const shell = (section: string, title: string, body: HtmlValue): Html =>
+    layout(
+      {
+        language: viewer.language,
+        t: viewer.t,
+        base: BASE,
+        title,
+        frame: {
+          brand: merchant.name,
+          who: `${viewer.person.email} (${viewer.person.role ?? ''})`,
+          csrf: viewer.csrf,
+          sections: SECTIONS.filter((s) => can(viewer, s.permission)),
+          current: section,
+          mode: { mode: viewer.mode, livePending: merchant.kyb_approved_at === null },
+        },
+      },
+      body,
+    );
+  return { viewer, merchant, call, render: (section, title, body, status) => ({ page: shell(section, title, body), ...(status !== undefined && { status }) }) };
+}
+

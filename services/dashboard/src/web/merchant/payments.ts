@@ -1,0 +1,167 @@
+/**
+ * Payments (D14): the merchant's sessions newest first, filtered and paged by
+ * the session service's own list (the API's rules and answers), one session
+ * with its attempts, refunds and webhook deliveries, and the Refund button,
+ * which is the API's refund.
+ */
+import type { Request, Router } from 'express';
+import type { SessionDetail } from '@gateway/contracts';
+import { html, type Html } from '@gateway/runtime';
+import { newToken } from '../../identity/secrets.js';
+import { audited, type DoorDeps } from '../door.js';
+import { csrfField, notice, table, when } from '../layout.js';
+import { formBody, signedIn } from '../sign-in.js';
+import { acting, BASE, can, merchantPage, needs, type MerchantPage } from './frame.js';
+
+const STATUSES = ['CREATED', 'PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED'] as const;
+const SESSION_ID = /^ps_[0-9A-Za-z]{10,64}$/;
+/** How long a refund may wait on the acquirer, as the API's refund route allows. */
+const REFUND_TIMEOUT_MS = 60_000;
+
+function one(req: Request, name: string): string {
+  const value = req.query[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** A yyyy-mm-dd date from a date field as the start or the end of that day, UTC. */
+function dayBound(value: string, end: boolean): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  return `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z`;
+}
+
+export function paymentRoutes(deps: DoorDeps, router: Router): void {
+  router.get(
+    '/payments',
+    signedIn(deps, 'dashboard', needs('read'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      const { t } = viewer;
+      const search = one(req, 'q');
+      if (SESSION_ID.test(search)) return { redirect: `${BASE}/payments/${search}` };
+      const status = one(req, 'status');
+      const from = one(req, 'from');
+      const to = one(req, 'to');
+      const query: Record<string, string> = { limit: '25' };
+      if (status) query['status'] = status;
+      if (search) query['merchant_reference'] = search;
+      const gte = dayBound(from, false);
+      const lte = dayBound(to, true);
+      if (gte) query['created[gte]'] = gte;
+      if (lte) query['created[lte]'] = lte;
+      for (const cursor of ['starting_after', 'ending_before']) if (one(req, cursor)) query[cursor] = one(req, cursor);
+      const list = await view.call.api(view.merchant, 'session.list', { query });
+      const keep = new URLSearchParams({ ...(status && { status }), ...(search && { q: search }), ...(from && { from }), ...(to && { to }) });
+      const page = (cursor: string, id: string) => `${BASE}/payments?${new URLSearchParams([...keep, [cursor, id]]).toString()}`;
+      const first = list.data[0];
+      const last = list.data[list.data.length - 1];
+      const backwards = one(req, 'ending_before') !== '';
+      const rows = list.data.map(
+        (s) => html`<tr><td><a href="${BASE}/payments/${s.id}">${s.order_number || s.id}</a></td><td>${s.merchant_reference}</td>
+<td class="num">${s.amount} TND${s.original.currency !== 'TND' ? html`<br><span class="muted">${s.original.amount} ${s.original.currency}</span>` : ''}</td>
+<td>${s.status}</td><td>${[s.buyer_first_name, s.buyer_last_name].filter(Boolean).join(' ')}</td><td>${when(s.created_at)}</td></tr>`,
+      );
+      return view.render(
+        `${BASE}/payments`,
+        t('Payments'),
+        html`<h1>${t('Payments')}</h1>
+<form method="get" action="${BASE}/payments" class="row" role="search">
+<label>${t('Search')} <input name="q" value="${search}" placeholder="ps_… / ${t('Reference')}"></label>
+<label>${t('Status')} <select name="status"><option value="">${t('Any status')}</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></label>
+<label>${t('From')} <input type="date" name="from" value="${from}"></label>
+<label>${t('To')} <input type="date" name="to" value="${to}"></label>
+<button type="submit">${t('Filter')}</button>
+</form>
+<div class="card">${table([t('Order'), t('Reference'), t('Amount'), t('Status'), t('Buyer'), t('Created')], rows, t('No payments yet.'), [2])}
+<nav class="pager" aria-label="Pages">
+${first && (backwards ? list.has_more : one(req, 'starting_after') !== '') ? html`<a href="${page('ending_before', first.id)}">← ${t('Newer')}</a>` : ''}
+${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`<a href="${page('starting_after', last.id)}">${t('Older')} →</a>` : ''}
+</nav></div>`,
+      );
+    }),
+  );
+
+  router.get(
+    '/payments/:id',
+    signedIn(deps, 'dashboard', needs('read'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      return showSession(view, String(req.params['id']));
+    }),
+  );
+
+  router.post(
+    '/payments/:id/refund',
+    formBody,
+    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      const id = String(req.params['id']);
+      const form = req.body as Record<string, unknown>;
+      const amount = typeof form['amount'] === 'string' ? form['amount'].trim() : '';
+      const reason = typeof form['reason'] === 'string' ? form['reason'].trim() : '';
+      const key = typeof form['idempotency_key'] === 'string' ? form['idempotency_key'] : undefined;
+      const body = { reason, ...(amount ? { refund_type: 'PARTIAL', amount } : { refund_type: 'FULL' }) };
+      return acting(
+        (message, status) => showSession(view, id, message, status),
+        async () => {
+          // The API's refund for the merchant, and, as a change made from the dashboard, an entry in the audit log (D14).
+          const refund = () => view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) });
+          const result = await audited(deps, viewer, { action: 'refund.create', merchantId: view.merchant.merchant_id, target: id, detail: { ...body, livemode: viewer.mode === 'live' } }, refund);
+          return result.automated_refund
+            ? notice('ok', `Refunded ${result.refunded_amount} TND.`)
+            : notice('warn', `Refund of ${result.refunded_amount} TND recorded; the acquirer did not confirm it, and our operations team will complete it.`);
+        },
+      );
+    }),
+  );
+}
+
+async function showSession(view: MerchantPage, id: string, message?: Html, status?: number) {
+  const { t } = view.viewer;
+  const session: SessionDetail = await view.call.api(view.merchant, 'session.get', { session_id: id });
+  const [refunds, deliveries] = await Promise.all([
+    view.call.api(view.merchant, 'refund.list_session', { session_id: id }),
+    view.call.api(view.merchant, 'webhook.list_session', { session_id: id, query: { limit: '50' } }),
+  ]);
+  const attempts = session.attempts.map(
+    (a) => html`<tr><td>${a.attempt_number}</td><td>${a.status}</td><td>${a.card_brand} ${a.card_last_four ? html`•••• ${a.card_last_four}` : ''}</td>
+<td>${a.failure_code}</td><td class="num">${a.fee_amount}</td><td class="num">${a.net_amount}</td><td>${when(a.created_at)}</td></tr>`,
+  );
+  const refundRows = refunds.data.map(
+    (r) => html`<tr><td>${r.refund_id}</td><td class="num">${r.amount} TND</td><td>${r.status}</td><td>${r.reason}</td><td>${when(r.created_at)}</td></tr>`,
+  );
+  const deliveryRows = deliveries.data.map(
+    (d) => html`<tr><td><a href="${BASE}/webhooks/attempts/${d.id}">${d.event}</a></td><td>${d.status}</td><td>${d.http_status_code ?? '—'}</td><td>${when(d.created_at)}</td></tr>`,
+  );
+  const refundable = session.status === 'SUCCEEDED' && can(view.viewer, 'develop');
+  return view.render(
+    `${BASE}/payments`,
+    `${t('Payments')} ${session.order_number}`,
+    html`<p><a href="${BASE}/payments">← ${t('Payments')}</a></p>
+<h1>${session.order_number || session.id} <span class="badge">${session.status}</span></h1>
+${message ?? ''}
+<div class="card"><dl class="facts">
+<dt>ID</dt><dd>${session.id}</dd>
+<dt>${t('Reference')}</dt><dd>${session.merchant_reference}</dd>
+<dt>${t('Amount')}</dt><dd>${session.amount} TND</dd>
+<dt>Original</dt><dd>${session.original.amount} ${session.original.currency} × ${session.original.rate}</dd>
+<dt>${t('Refunded')}</dt><dd data-field="amount_refunded">${session.amount_refunded} TND</dd>
+<dt>Description</dt><dd>${session.description}</dd>
+<dt>${t('Buyer')}</dt><dd>${[session.buyer_first_name, session.buyer_last_name].filter(Boolean).join(' ')} ${session.buyer_email}</dd>
+<dt>Metadata</dt><dd>${Object.keys(session.metadata).length > 0 ? html`<pre>${JSON.stringify(session.metadata, null, 2)}</pre>` : '—'}</dd>
+<dt>${t('Created')}</dt><dd>${when(session.created_at)}</dd>
+</dl></div>
+<section class="card"><h2>${t('Attempts')}</h2>${table(['#', t('Status'), 'Card', 'Failure', 'Fee', 'Net', t('Created')], attempts, t('Nothing here yet.'), [4, 5])}</section>
+<section class="card"><h2>${t('Refunds')}</h2>${table(['ID', t('Amount'), t('Status'), t('Reason'), t('Created')], refundRows, t('Nothing here yet.'), [1])}
+${
+  refundable
+    ? html`<form method="post" action="${BASE}/payments/${session.id}/refund" class="row" data-confirm="Refund this payment?">${csrfField(view.viewer.csrf)}
+<input type="hidden" name="idempotency_key" value="${newToken(16)}">
+<label>${t('Amount')} <input name="amount" inputmode="decimal" placeholder="${session.amount}" aria-describedby="refund-hint"></label>
+<label>${t('Reason')} <input name="reason" required maxlength="500"></label>
+<button type="submit" class="danger">${t('Refund')}</button>
+<span id="refund-hint" class="muted">Leave the amount empty to refund everything that is left.</span>
+</form>`
+    : ''
+}</section>
+<section class="card"><h2>${t('Webhook deliveries')}</h2>${table([t('Event'), t('Status'), t('HTTP code'), t('Time')], deliveryRows, t('Nothing here yet.'))}</section>`,
+    status,
+  );
+}

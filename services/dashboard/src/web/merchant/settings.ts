@@ -1,0 +1,187 @@
+/**
+ * Settings (D14): exchange rates per mode (the session service's rates, INTERFACE
+ * 2.8), the team (owner: invite, change role, remove) and the audit log (owner).
+ */
+import type { Router } from 'express';
+import { DashboardRole } from '@gateway/contracts';
+import { AppError } from '@gateway/problem';
+import { html, type Html } from '@gateway/runtime';
+import { changeRole, createPerson, removePerson } from '../../identity/accounts.js';
+import type { DoorDeps } from '../door.js';
+import { csrfField, notice, table, when } from '../layout.js';
+import { formBody, signedIn } from '../sign-in.js';
+import { acting, BASE, can, merchantPage, needs, type MerchantPage } from './frame.js';
+
+const ROLES = DashboardRole.anyOf.map((literal) => literal.const);
+
+function field(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+export function settingsRoutes(deps: DoorDeps, router: Router): void {
+  // ---------------------------------------------------------------- exchange rates
+  const RATES = `${BASE}/exchange-rates`;
+  const showRates = async (view: MerchantPage, message?: Html, status?: number) => {
+    const { viewer } = view;
+    const { t } = viewer;
+    const rates = await view.call.command('rate.list', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
+    const developer = can(viewer, 'develop');
+    const rows = rates.data.map(
+      (r) => html`<tr><td>${r.currency}</td><td class="num">${r.rate}</td><td>${when(r.updated_at)}</td><td>${
+        developer
+          ? html`<form method="post" action="${RATES}/remove" class="inline" data-confirm="Remove this rate? New sessions in this currency will be refused.">${csrfField(viewer.csrf)}<input type="hidden" name="currency" value="${r.currency}"><button type="submit" class="danger">${t('Remove')}</button></form>`
+          : ''
+      }</td></tr>`,
+    );
+    return view.render(
+      RATES,
+      t('Exchange rates'),
+      html`<h1>${t('Exchange rates')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('Live mode') : t('Test mode')}</span></h1>
+${message ?? ''}
+<div class="card">${table([t('Currency'), `${t('Rate')} (TND)`, t('Created'), ''], rows, 'No rates: sessions can be created in TND only.', [1])}</div>
+${
+  developer
+    ? html`<form method="post" action="${RATES}" class="row card">${csrfField(viewer.csrf)}
+<label>${t('Currency')} <input name="currency" required maxlength="3" size="4" autocapitalize="characters"></label>
+<label>${t('Rate')} <input name="rate" required inputmode="decimal" placeholder="3.350000"></label>
+<button type="submit">${t('Save')}</button></form>`
+    : ''
+}
+<p class="muted">A rate is the TND value of one unit, up to six decimals. Sessions already created keep the rate they were made with.</p>`,
+      status,
+    );
+  };
+  router.get(
+    '/exchange-rates',
+    signedIn(deps, 'dashboard', needs('read'), async (_req, viewer) => showRates(await merchantPage(deps, viewer))),
+  );
+  router.post(
+    '/exchange-rates',
+    formBody,
+    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      return acting(
+        (message, status) => showRates(view, message, status),
+        async () => {
+          const set = await view.call.command('rate.set', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, currency: field(req.body, 'currency'), rate: field(req.body, 'rate') });
+          return notice('ok', `1 ${set.currency} = ${set.rate} TND.`);
+        },
+      );
+    }),
+  );
+  router.post(
+    '/exchange-rates/remove',
+    formBody,
+    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      return acting(
+        (message, status) => showRates(view, message, status),
+        async () => {
+          const removed = await view.call.command('rate.remove', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, currency: field(req.body, 'currency') });
+          return notice('ok', `${removed.currency} removed.`);
+        },
+      );
+    }),
+  );
+
+  // ---------------------------------------------------------------- team
+  const TEAM = `${BASE}/team`;
+  const showTeam = async (view: MerchantPage, message?: Html, status?: number) => {
+    const { viewer } = view;
+    const { t } = viewer;
+    const team = await deps.accounts.people.team(view.merchant.merchant_id);
+    const rows = team.map(
+      (p) => html`<tr><td>${p.email}</td><td>
+<form method="post" action="${TEAM}/${p.id}/role" class="inline">${csrfField(viewer.csrf)}
+<select name="role" aria-label="${t('Role')} ${p.email}">${ROLES.map((r) => html`<option${r === p.role ? html` selected` : ''}>${r}</option>`)}</select>
+<button type="submit" class="secondary">${t('Change role')}</button></form></td>
+<td>${p.password_hash ? (p.totp_enabled_at ? 'Two-step' : 'Password') : 'Invited'}</td><td>${when(p.created_at.toISOString())}</td>
+<td>${p.id === viewer.person.id ? '' : html`<form method="post" action="${TEAM}/${p.id}/remove" class="inline" data-confirm="Remove this person from the team?">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Remove')}</button></form>`}</td></tr>`,
+    );
+    return view.render(
+      TEAM,
+      t('Team'),
+      html`<h1>${t('Team')}</h1>${message ?? ''}
+<div class="card">${table([t('Email'), t('Role'), t('Security'), t('Created'), ''], rows, t('Nothing here yet.'))}</div>
+<form method="post" action="${TEAM}" class="row card">${csrfField(viewer.csrf)}
+<label>${t('Email')} <input type="email" name="email" required></label>
+<label>${t('Role')} <select name="role">${ROLES.map((r) => html`<option${r === 'viewer' ? html` selected` : ''}>${r}</option>`)}</select></label>
+<button type="submit">${t('Invite')}</button></form>
+<p class="muted">Owners do everything and manage the team; developers manage keys, webhooks, rates, payments and refunds; viewers read, and never see a secret.</p>`,
+      status,
+    );
+  };
+  router.get(
+    '/team',
+    signedIn(deps, 'dashboard', needs('team'), async (_req, viewer) => showTeam(await merchantPage(deps, viewer))),
+  );
+  router.post(
+    '/team',
+    formBody,
+    signedIn(deps, 'dashboard', needs('team'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      return acting(
+        (message, status) => showTeam(view, message, status),
+        async () => {
+          const role = field(req.body, 'role');
+          if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', `The role must be one of ${ROLES.join(', ')}.`);
+          const invited = await createPerson(deps.accounts, { door: 'dashboard', merchantId: view.merchant.merchant_id, role: role as DashboardRole, email: field(req.body, 'email') }, viewer.doer);
+          return notice('ok', html`<p>Invited. Send them this link (it works once, for 24 hours) to set their password:</p><p><code class="secret">${invited.setupUrl}</code></p>`);
+        },
+      );
+    }),
+  );
+  router.post(
+    '/team/:id/role',
+    formBody,
+    signedIn(deps, 'dashboard', needs('team'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      return acting(
+        (message, status) => showTeam(view, message, status),
+        async () => {
+          const role = field(req.body, 'role');
+          if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', `The role must be one of ${ROLES.join(', ')}.`);
+          await changeRole(deps.accounts, view.merchant.merchant_id, String(req.params['id']), role as DashboardRole, viewer.doer);
+          return notice('ok', 'Role changed.');
+        },
+      );
+    }),
+  );
+  router.post(
+    '/team/:id/remove',
+    formBody,
+    signedIn(deps, 'dashboard', needs('team'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      return acting(
+        (message, status) => showTeam(view, message, status),
+        async () => {
+          await removePerson(deps.accounts, view.merchant.merchant_id, String(req.params['id']), viewer.doer);
+          return notice('ok', 'Removed; they are signed out.');
+        },
+      );
+    }),
+  );
+
+  // ---------------------------------------------------------------- audit log
+  const AUDIT = `${BASE}/audit-log`;
+  router.get(
+    '/audit-log',
+    signedIn(deps, 'dashboard', needs('audit'), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      const { t } = viewer;
+      const before = typeof req.query['before'] === 'string' ? req.query['before'] : undefined;
+      const log = await view.call.command('audit.list', { merchant_id: view.merchant.merchant_id, limit: 50, ...(before && { before }) });
+      const rows = log.data.map(
+        (e) => html`<tr><td>${when(e.at)}</td><td>${e.actor_email ?? e.actor_id} <span class="muted">(${e.actor_type})</span></td><td>${e.action}</td><td>${e.target ?? ''}</td><td>${e.outcome}</td><td>${e.address ?? ''}</td></tr>`,
+      );
+      const last = log.data[log.data.length - 1];
+      return view.render(
+        AUDIT,
+        t('Audit log'),
+        html`<h1>${t('Audit log')}</h1><div class="card">${table([t('When'), t('Who'), t('What'), 'Target', t('Outcome'), t('From address')], rows, t('Nothing here yet.'))}
+${last && log.has_more ? html`<nav class="pager"><a href="${AUDIT}?before=${last.audit_id}">${t('Older')} →</a></nav>` : ''}</div>`,
+      );
+    }),
+  );
+}

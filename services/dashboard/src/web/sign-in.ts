@@ -1,0 +1,250 @@
+/**
+ * Signing in and out of a door (D14, D15): email and password, then the second
+ * factor when the person has one; the setup link that sets a password; the
+ * language switch; and the guard every signed-in page goes through.
+ */
+import express, { type Request, type Response, type Router } from 'express';
+import { AppError } from '@gateway/problem';
+import { html, type Html, type HtmlValue } from '@gateway/runtime';
+import { checkSecondFactor, countFailure, refuseWhileThrottled, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
+import type { Door } from '../identity/people.repository.js';
+import { newToken, tokenHash } from '../identity/secrets.js';
+import { STYLESHEET, SCRIPT } from './assets.js';
+import {
+  barePage,
+  checkCsrf,
+  clearSessionCookie,
+  clientAddress,
+  cookieName,
+  cookies,
+  currentSession,
+  handle,
+  languageOf,
+  send,
+  failurePage,
+  setCookie,
+  startSession,
+  type DoorDeps,
+  type Outcome,
+  type Viewer,
+} from './door.js';
+import { isLanguage, LANGUAGE_COOKIE, translator } from './i18n.js';
+import { csrfField, notice } from './layout.js';
+
+/** Form bodies: small, flat, few fields. */
+export const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
+
+/** A path inside the door to go back to, never anywhere else. */
+export function backWithin(base: string, value: unknown): string {
+  return typeof value === 'string' && value.startsWith(`${base}/`) && !value.startsWith('//') && !/[\\\r\n]/.test(value) ? value : `${base}/`;
+}
+
+function text(form: unknown, field: string): string {
+  const value = (form as Record<string, unknown> | undefined)?.[field];
+  return typeof value === 'string' ? value : '';
+}
+
+/** The sign-in, second-factor, setup, language and sign-out routes of `door`, and its static assets. */
+export function signInRoutes(deps: DoorDeps, door: Door, router: Router): void {
+  const base = `/${door}`;
+  const page = (req: Request, title: string, body: HtmlValue): Html => barePage(req, base, title, html`<div class="signin card">${body}</div>`);
+
+  router.get('/assets/app.css', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300').type('text/css').send(STYLESHEET);
+  });
+  router.get('/assets/app.js', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300').type('text/javascript').send(SCRIPT);
+  });
+
+  const signInForm = (req: Request, problem?: string, email = ''): Html => {
+    const t = translator(languageOf(req));
+    return page(
+      req,
+      t('Sign in'),
+      html`<h1>${door === 'ops' ? 'Operations console' : 'Dashboard'}</h1>
+${problem ? notice('error', problem) : ''}
+<form method="post" action="${base}/sign-in" class="stack">
+<input type="hidden" name="next" value="${backWithin(base, req.query['next'])}">
+<label>${t('Email')} <input type="email" name="email" autocomplete="username" required value="${email}"></label>
+<label>${t('Password')} <input type="password" name="password" autocomplete="current-password" required></label>
+<button type="submit">${t('Sign in')}</button>
+</form>
+<p><a href="${base}/language?to=${languageOf(req) === 'en' ? 'fr' : 'en'}&amp;back=${encodeURIComponent(`${base}/sign-in`)}">${languageOf(req) === 'en' ? 'Français' : 'English'}</a></p>`,
+    );
+  };
+
+  router.get('/sign-in', handle(deps, base, async (req) => ({ page: signInForm(req) })));
+  router.post(
+    '/sign-in',
+    formBody,
+    handle(deps, base, async (req, res) => {
+      // Sign-in has no session yet: the browser's Origin is the check that the form is ours.
+      if (req.headers.origin !== undefined && req.headers.origin !== deps.publicOrigin) throw new AppError('forbidden', 'This form did not come from this site.');
+      const email = text(req.body, 'email');
+      try {
+        const { person, secondFactor } = await signIn(deps.accounts, door, email, text(req.body, 'password'), clientAddress(req));
+        await startSession(deps, res, door, person, !secondFactor, clientAddress(req));
+        const next = backWithin(base, text(req.body, 'next'));
+        return { redirect: secondFactor ? `${base}/second-factor?next=${encodeURIComponent(next)}` : next };
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'unauthorized') return { page: signInForm(req, err.detail, email), status: 401 };
+        throw err;
+      }
+    }),
+  );
+
+  const secondFactorForm = (req: Request, csrf: string, problem?: string): Html => {
+    const t = translator(languageOf(req));
+    return page(
+      req,
+      t('Two-step sign-in'),
+      html`<h1>${t('Two-step sign-in')}</h1>
+${problem ? notice('error', problem) : ''}
+<form method="post" action="${base}/second-factor" class="stack">${csrfField(csrf)}
+<input type="hidden" name="next" value="${backWithin(base, req.query['next'] ?? text(req.body, 'next'))}">
+<label>${t('Code')} <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>
+<p class="muted">The six digits from your authenticator app, or one of your recovery codes.</p>
+<button type="submit">${t('Continue')}</button>
+</form>`,
+    );
+  };
+
+  router.get(
+    '/second-factor',
+    handle(deps, base, async (req) => {
+      const current = await currentSession(deps, req, door);
+      if (!current) return { redirect: `${base}/sign-in` };
+      if (current.session.verified) return { redirect: `${base}/` };
+      return { page: secondFactorForm(req, current.session.csrf_token) };
+    }),
+  );
+  router.post(
+    '/second-factor',
+    formBody,
+    handle(deps, base, async (req, res) => {
+      const current = await currentSession(deps, req, door);
+      if (!current || current.session.verified) return { redirect: `${base}/sign-in` };
+      checkCsrf(deps, req, current.session.csrf_token);
+      // The same throttle as passwords: six digits must not be guessable by trying them all.
+      const address = clientAddress(req);
+      await refuseWhileThrottled(deps.accounts, door, current.person.email, address);
+      if (!(await checkSecondFactor(deps.accounts, current.person, text(req.body, 'code')))) {
+        await countFailure(deps.accounts, door, current.person.email, address);
+        return { page: secondFactorForm(req, current.session.csrf_token, 'That code is not right.'), status: 401 };
+      }
+      // A new session id once fully signed in: the cookie that only knew the password is worth nothing.
+      const id = newToken();
+      if (!(await deps.accounts.people.verifySession(current.idHash, tokenHash(id), newToken()))) return { redirect: `${base}/sign-in` };
+      setCookie(deps, res, cookieName(door), id, { path: base });
+      return { redirect: backWithin(base, text(req.body, 'next')) };
+    }),
+  );
+
+  router.post(
+    '/sign-out',
+    formBody,
+    handle(deps, base, async (req, res) => {
+      const current = await currentSession(deps, req, door);
+      if (current) {
+        checkCsrf(deps, req, current.session.csrf_token);
+        await deps.accounts.people.endSession(current.idHash);
+      }
+      clearSessionCookie(deps, res, door);
+      return { redirect: `${base}/sign-in` };
+    }),
+  );
+
+  const setupForm = (req: Request, token: string, problem?: string): Html => {
+    const t = translator(languageOf(req));
+    return page(
+      req,
+      t('Set password'),
+      html`<h1>${t('Set password')}</h1>
+${problem ? notice('error', problem) : ''}
+<form method="post" action="${base}/setup" class="stack">
+<input type="hidden" name="token" value="${token}">
+<label>${t('New password')} <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
+<p class="muted">At least 12 characters.</p>
+<button type="submit">${t('Set password')}</button>
+</form>`,
+    );
+  };
+  router.get(
+    '/setup',
+    handle(deps, base, async (req) => {
+      const token = typeof req.query['token'] === 'string' ? req.query['token'] : '';
+      if (!token || !(await deps.accounts.people.setupLinkIsLive(tokenHash(token)))) {
+        throw new AppError('not-found', 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.');
+      }
+      return { page: setupForm(req, token) };
+    }),
+  );
+  router.post(
+    '/setup',
+    formBody,
+    handle(deps, base, async (req) => {
+      if (req.headers.origin !== undefined && req.headers.origin !== deps.publicOrigin) throw new AppError('forbidden', 'This form did not come from this site.');
+      const token = text(req.body, 'token');
+      try {
+        await setPasswordWithLink(deps.accounts, token, text(req.body, 'password'));
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'validation-error') return { page: setupForm(req, token, err.errors[0]?.message ?? err.detail), status: 422 };
+        throw err;
+      }
+      return { redirect: `${base}/sign-in` };
+    }),
+  );
+
+  router.get('/language', (req, res) => {
+    const to = req.query['to'];
+    if (isLanguage(to)) setCookie(deps, res, LANGUAGE_COOKIE, to, { path: '/', maxAgeSeconds: 365 * 24 * 3600 });
+    send(res, { redirect: backWithin(base, req.query['back']) });
+  });
+}
+
+export interface Guard {
+  /** Who may open the page: answers the forbidden reason, or nothing. */
+  allow?: (viewer: Viewer) => string | undefined;
+}
+
+/**
+ * A signed-in page of `door`: no live, verified session → the sign-in page
+ * (a change is never made); a change without the session's CSRF token → 403;
+ * a person the page is not for → 403.
+ */
+export function signedIn(deps: DoorDeps, door: Door, guard: Guard, work: (req: Request, viewer: Viewer, res: Response) => Promise<Outcome>) {
+  const base = `/${door}`;
+  return handle(deps, base, async (req, res) => {
+    const current = await currentSession(deps, req, door);
+    if (!current || !current.session.verified) {
+      if (req.method !== 'GET') throw new AppError('unauthorized', 'Your session has ended. Sign in again.');
+      return { redirect: `${base}/sign-in?next=${encodeURIComponent(req.originalUrl)}` };
+    }
+    if (req.method !== 'GET') checkCsrf(deps, req, current.session.csrf_token);
+    const language = languageOf(req);
+    const address = clientAddress(req);
+    const person = current.person;
+    const actorBase = { id: person.id, email: person.email, address };
+    const viewer: Viewer = {
+      door,
+      base,
+      person,
+      sessionHash: current.idHash,
+      csrf: current.session.csrf_token,
+      mode: current.session.mode,
+      language,
+      t: translator(language),
+      address,
+      requestId: res.getHeader('x-request-id')?.toString() || newToken(12),
+      actor: door === 'ops' ? { type: 'operator', ...actorBase } : { type: 'user', ...actorBase, merchantId: person.merchant_id ?? '' },
+      doer: { type: door === 'ops' ? 'operator' : 'user', ...actorBase } satisfies Doer,
+    };
+    // Operators set up their second factor before anything else, where it is required (D15).
+    if (door === 'ops' && deps.opsTotpRequired && !person.totp_enabled_at && !req.path.startsWith('/security')) return { redirect: `${base}/security` };
+    const refusal = guard.allow?.(viewer);
+    if (refusal) throw new AppError('forbidden', refusal);
+    return work(req, viewer, res);
+  });
+}
+
+export { cookies, failurePage };
