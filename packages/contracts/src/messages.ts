@@ -838,8 +838,8 @@ export const eventPublishers = {
   'merchant.created': ['api-gateway'],
   'merchant.updated': ['api-gateway'],
   'api_key.revoked': ['api-gateway'],
-  // Every service that runs operator commands records them.
-  'audit.recorded': ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher'],
+  // Every service that runs operator commands records them (the dashboard runs user.create and operator.create).
+  'audit.recorded': ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard'],
 } as const satisfies Record<EventType, readonly ServiceName[]>;
 
 /**
