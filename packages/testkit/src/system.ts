@@ -89,7 +89,7 @@ export function linkKeys(): { privateJwk: string; publicJwk: string } {
 }
 
 /** The services that keep secrets encrypted (D17), each given the system's SECRETS_KEK. */
-export const SECRET_KEEPERS: readonly ServiceProcess[] = ['api-gateway', 'acquirer-adapter', 'webhook-dispatcher'];
+export const SECRET_KEEPERS: readonly ServiceProcess[] = ['api-gateway', 'acquirer-adapter', 'webhook-dispatcher', 'dashboard'];
 
 /** A new random key-encryption key, in base64 as SECRETS_KEK takes it. */
 export function newSecretsKek(): string {
@@ -227,8 +227,7 @@ export class TestSystem {
       dashboard: { AMQP_URL: brokerUrls.dashboard, DASHBOARD_SIGNING_KEY: dashboardKey.privateJwk, OPS_TOTP_REQUIRED: 'false', PASSWORD_HASH_COST: '1024' },
     };
     const kek = newSecretsKek();
-    // The dashboard keeps TOTP secrets under the same key, but has no rewrap command yet: it stays out of SECRET_KEEPERS, whose KEK rotation test rewraps each one.
-    for (const service of [...SECRET_KEEPERS, 'dashboard'] as const) perService[service] = { ...perService[service], SECRETS_KEK: kek };
+    for (const service of SECRET_KEEPERS) perService[service] = { ...perService[service], SECRETS_KEK: kek };
     const baseEnv: Record<string, string> = {
       // The operators' user: what gateway-admin run against this system connects as. Each service has its own (above).
       AMQP_URL: brokerUrls['gateway-admin'],
