@@ -8,11 +8,16 @@
 //   secrets-kek        32 random bytes in base64, the SECRETS_KEK of api-gateway,
 //                      acquirer-adapter and webhook-dispatcher (D17)
 //   operator-private.jwk  Ed25519, the operator's key gateway-admin signs with (OPERATOR_KEY, D17)
-//   operator-public.jwk   its public half, OPERATOR_PUBLIC_KEYS of every service that runs operator commands
+//   operator-public.jwk   its public half
+//   dashboard-private.jwk Ed25519, the dashboard's DASHBOARD_SIGNING_KEY: it signs the commands of the
+//                         people signed in to it (D14, D15)
+//   dashboard-public.jwk  its public half
+//   operator-public-keys.json  the JWKS {"keys":[operator, dashboard]}: OPERATOR_PUBLIC_KEYS of every
+//                         service that runs operator commands (rewritten each run from the two public keys)
 // Existing keys are kept, so links, sealed card data and stored secrets survive a restart.
 // DEVELOPMENT ONLY: production keys come from Kubernetes Secrets (k8s/README.md).
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const dir = process.argv[2] ?? '/keys';
@@ -57,4 +62,10 @@ function kek(name) {
 pair('link', 'ed25519');
 pair('card', 'ec', { namedCurve: 'P-256' });
 pair('operator', 'ed25519', {}, { named: true });
+pair('dashboard', 'ed25519', {}, { named: true });
 kek('secrets-kek');
+const keys = ['operator', 'dashboard'].map((prefix) => JSON.parse(readFileSync(path.join(dir, `${prefix}-public.jwk`), 'utf8')));
+// Read-only once written: removed first, so that a run by its owner (not root) can write it again.
+rmSync(path.join(dir, 'operator-public-keys.json'), { force: true });
+write('operator-public-keys.json', JSON.stringify({ keys }), 0o444);
+console.log(`dev-keys: operator-public-keys.json (${keys.map((key) => key.kid).join(', ')}) written to ${dir}`);

@@ -24,7 +24,7 @@ const database = process.env.DATABASE_NAME || 'gateway';
 const bootstrapOnly = process.argv.includes('--bootstrap-only');
 
 /** Services that have a migration entry (checkout owns a schema but has no tables yet). */
-const MIGRATED = ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher'];
+const MIGRATED = ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard'];
 
 const passwords = {};
 for (const [service, schema] of Object.entries(serviceSchemas)) {

@@ -5,7 +5,7 @@
 #   docker build -f infra/docker/service.Dockerfile --build-arg SERVICE=migrate -t payment-gateway/migrate .
 #
 # SERVICE is a folder under services/ (api-gateway, session, checkout,
-# acquirer-adapter, refund, webhook-dispatcher, epg-sandbox), or `migrate`: an
+# acquirer-adapter, refund, webhook-dispatcher, epg-sandbox, dashboard), or `migrate`: an
 # image holding @gateway/db and every schema-owning service's migrations, whose
 # entry (infra/docker/migrate-all.mjs) creates the roles and schemas and migrates.
 #
@@ -50,7 +50,7 @@ RUN set -eu; \
 FROM deps AS assemble
 ARG SERVICE
 RUN set -eu; \
-    schema_owners="api-gateway session acquirer-adapter refund webhook-dispatcher"; \
+    schema_owners="api-gateway session acquirer-adapter refund webhook-dispatcher dashboard"; \
     if [ "${SERVICE:-}" = migrate ]; then services="$schema_owners"; entries="packages/db"; \
     elif [ -n "${SERVICE:-}" ] && [ -f "services/${SERVICE}/package.json" ]; then services="$SERVICE"; entries=""; \
     else echo "build-arg SERVICE must be one of: $(ls services | tr '\n' ' ')migrate" >&2; exit 1; fi; \

@@ -8,8 +8,8 @@
 // broker users of their own, and fresh keys:
 //   1. the migrate image creates the database, a role and a schema per service and runs
 //      every migration (infra/docker/migrate-all.mjs, as compose and the k8s Job run it);
-//   2. each service image runs under podman on a free port of the host network, read-only
-//      root filesystem, a tmpfs /tmp, as uid 1000; each must answer /readyz (polled: podman
+//   2. each service image (the dashboard's too) runs under podman on a free port of the host
+//      network, read-only root filesystem, a tmpfs /tmp, as uid 1000; each must answer /readyz (polled: podman
 //      runs health checks from systemd timers, and there is no systemd here);
 //   3. gateway-admin creates a merchant; with its test key a session is created at the
 //      containerised gateway and paid on the hosted page (passed through to the checkout
@@ -27,8 +27,8 @@ import { pathToFileURL } from 'node:url';
 import { podman, podmanEnv, root, workDir, writeContainersConf } from './podman.mjs';
 
 /** The services in the order they start, with the settings each takes from `ctx`. */
-const SERVICES = ['epg-sandbox', 'session', 'acquirer-adapter', 'webhook-dispatcher', 'refund', 'checkout', 'api-gateway'];
-const WITH_SCHEMA = new Set(['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher']);
+const SERVICES = ['epg-sandbox', 'session', 'acquirer-adapter', 'webhook-dispatcher', 'refund', 'checkout', 'dashboard', 'api-gateway'];
+const WITH_SCHEMA = new Set(['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard']);
 const CARDS = { plain: '4242424242424242', challenge: '4000000000003220' };
 const READY_TIMEOUT_MS = 90_000;
 
@@ -109,6 +109,8 @@ export async function smoke({ log = console.log } = {}) {
     const links = testkit.linkKeys();
     const cards = testkit.cardKeys();
     const operator = testkit.operatorKeys(`${prefix}-operator`);
+    // The dashboard signs its users' commands with its own key, which every service trusts beside the operator's.
+    const dashboardKey = testkit.operatorKeys(`${prefix}-dashboard`);
     const kek = testkit.newSecretsKek();
     const sandboxUrl = `http://127.0.0.1:${ports['epg-sandbox']}`;
     const baseUrl = `http://127.0.0.1:${ports['api-gateway']}`;
@@ -117,11 +119,11 @@ export async function smoke({ log = console.log } = {}) {
       RATE_LIMIT_KEY_PREFIX: prefix,
       REDIS_URL: env.redisUrl,
       PUBLIC_BASE_URL: baseUrl,
-      OPERATOR_PUBLIC_KEYS: operator.publicJwk,
+      OPERATOR_PUBLIC_KEYS: JSON.stringify({ keys: [JSON.parse(operator.publicJwk), JSON.parse(dashboardKey.publicJwk)] }),
       LOG_LEVEL: 'info',
     };
     const own = {
-      'api-gateway': { SECRETS_KEK: kek, CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.checkout}` },
+      'api-gateway': { SECRETS_KEK: kek, CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.checkout}`, DASHBOARD_UPSTREAM_URL: `http://127.0.0.1:${ports.dashboard}` },
       session: { LINK_SIGNING_KEY: links.privateJwk },
       checkout: { LINK_VERIFY_KEY: links.publicJwk, CARD_ENCRYPTION_KEY: cards.publicJwk },
       'acquirer-adapter': {
@@ -133,6 +135,7 @@ export async function smoke({ log = console.log } = {}) {
       },
       'webhook-dispatcher': { SECRETS_KEK: kek },
       refund: {},
+      dashboard: { DASHBOARD_SIGNING_KEY: dashboardKey.privateJwk, SECRETS_KEK: kek, OPS_TOTP_REQUIRED: 'false' },
       'epg-sandbox': { SANDBOX_PUBLIC_URL: sandboxUrl, SANDBOX_TERMINALS: `${testkit.SANDBOX_TERMINAL.user}:${testkit.SANDBOX_TERMINAL.password}` },
     };
     for (const service of SERVICES) {

@@ -97,6 +97,7 @@ const services = [
   { name: 'refund', port: portAt(4), profiled: false, schema: true },
   { name: 'checkout', port: portAt(1), profiled: true, schema: false },
   { name: 'api-gateway', port: gatewayPort, profiled: true, schema: true },
+  { name: 'dashboard', port: portAt(8), profiled: false, schema: true },
 ];
 for (const { name } of services.filter((service) => service.schema)) {
   spawnSync(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'migrate.js')], { env: { ...process.env, DATABASE_URL: urlFor(name) }, stdio: 'ignore' });
@@ -109,6 +110,9 @@ const cards = generateKeyPairSync('ec', { namedCurve: 'P-256', ...AS_JWK });
 // The seeding below sends operator commands (D17): signed with this run's operator key.
 const operator = generateKeyPairSync('ed25519', AS_JWK);
 const operatorKid = `${prefix}-operator`;
+// The dashboard signs its users' operator commands with a key of its own, which every service trusts beside the operator's.
+const dashboardKey = generateKeyPairSync('ed25519', AS_JWK);
+const dashboardKid = `${prefix}-dashboard`;
 const jwk = (key) => JSON.stringify(key);
 // The benchmark's database is its own: a key of its own encrypts its secrets (D17).
 const secretsKek = randomBytes(32).toString('base64');
@@ -117,7 +121,8 @@ const ownEnv = {
   checkout: { LINK_VERIFY_KEY: jwk(links.publicKey), CARD_ENCRYPTION_KEY: jwk(cards.publicKey) },
   'acquirer-adapter': { CARD_DECRYPTION_KEY: jwk(cards.privateKey), ACQUIRER_TEST_URL: `http://127.0.0.1:${portAt(6)}/payment/rest/`, SECRETS_KEK: secretsKek },
   'epg-sandbox': { SANDBOX_PUBLIC_URL: `http://127.0.0.1:${portAt(6)}` },
-  'api-gateway': { CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${portAt(1)}`, SECRETS_KEK: secretsKek },
+  'api-gateway': { CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${portAt(1)}`, DASHBOARD_UPSTREAM_URL: `http://127.0.0.1:${portAt(8)}`, SECRETS_KEK: secretsKek },
+  dashboard: { DASHBOARD_SIGNING_KEY: jwk({ ...dashboardKey.privateKey, kid: dashboardKid }), SECRETS_KEK: secretsKek, OPS_TOTP_REQUIRED: 'false' },
   // The benchmark's receivers listen on loopback.
   'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true', SECRETS_KEK: secretsKek },
 };
@@ -138,7 +143,10 @@ function startProcess({ name, service = name, port, profiled, schema }) {
       RATE_LIMIT_KEY_PREFIX: prefix,
       PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-      OPERATOR_PUBLIC_KEYS: jwk({ ...operator.publicKey, kid: operatorKid }),
+      OPERATOR_PUBLIC_KEYS: jwk([
+        { ...operator.publicKey, kid: operatorKid },
+        { ...dashboardKey.publicKey, kid: dashboardKid },
+      ]),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

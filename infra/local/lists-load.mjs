@@ -3,7 +3,9 @@
 // service's seed module, which a later page benchmark can reuse), and
 // GET /api/v1/gateway/sessions/list/ through the gateway as the page asks it:
 // the first page, a status filter, a date range, a status within a date
-// range, a merchant_reference search, and a page 500 pages deep by cursor.
+// range, a merchant_reference search, and a page 500 pages deep by cursor;
+// then the same through the dashboard's Payments page itself (signed in, HTML,
+// through the gateway's pass-through), and one payment's page.
 // Each case is asked `requests` times by `concurrency` clients one after the
 // other (a few dashboard users), after a warm-up; latency percentiles per case.
 import path from 'node:path';
@@ -22,6 +24,9 @@ export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }
   const merchantId = body.merchant_id;
   const key = `Bearer ${body.test_secret_key}`;
   await rpc.call('limits.set', { merchant_id: merchantId, mode: 'test', account: 100_000, create: 100_000, refund: 100_000 });
+  // A dashboard user of the merchant, to read the pages as a person would.
+  const login = { email: 'lists@bench.example', password: 'bench-password-long-enough' };
+  await rpc.call('user.create', { merchant_id: merchantId, email: login.email, role: 'viewer', password: login.password });
   let seeded;
 
   async function seed() {
@@ -56,13 +61,30 @@ export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }
       const first = !seeded;
       seeded ??= await seed();
       const { sessions, deepCursor } = seeded;
+      const signedIn = await fetch(`${baseUrl}/dashboard/sign-in`, { method: 'POST', redirect: 'manual', body: new URLSearchParams(login) });
+      const cookie = (signedIn.headers.getSetCookie()[0] ?? '').split(';')[0];
+      if (signedIn.status !== 303 || !cookie) throw new Error(`the bench user could not sign in: ${signedIn.status}`);
+      const api = (query) => ({ path: `/api/v1/gateway/sessions/list/?limit=${PAGE}${query ? `&${query}` : ''}`, headers: { authorization: key }, ok: (text) => JSON.parse(text).data.length > 0 });
+      const page = (path) => ({ path, headers: { cookie }, ok: (text) => text.includes('<tbody>') });
+      /** The page's date fields: a week of days somewhere in the seeded history. */
+      const days = () => {
+        const [gte, lte] = week(sessions).split('&').map((part) => decodeURIComponent(part.split('=')[1]).slice(0, 10));
+        return `from=${gte}&to=${lte}`;
+      };
+      const reference = () => encodeURIComponent(sessions.reference(1 + Math.floor(Math.random() * count)));
       const cases = {
-        'first-page': () => '',
-        'status': () => 'status=FAILED',
-        'date-range': () => week(sessions),
-        'status-and-date-range': () => `status=SUCCEEDED&${week(sessions)}`,
-        'reference-search': () => `merchant_reference=${encodeURIComponent(sessions.reference(1 + Math.floor(Math.random() * count)))}`,
-        'deep-cursor-page-500': () => `starting_after=${deepCursor}`,
+        'first-page': () => api(''),
+        'status': () => api('status=FAILED'),
+        'date-range': () => api(week(sessions)),
+        'status-and-date-range': () => api(`status=SUCCEEDED&${week(sessions)}`),
+        'reference-search': () => api(`merchant_reference=${reference()}`),
+        'deep-cursor-page-500': () => api(`starting_after=${deepCursor}`),
+        'page:first-page': () => page('/dashboard/payments'),
+        'page:status': () => page('/dashboard/payments?status=FAILED'),
+        'page:status-and-date-range': () => page(`/dashboard/payments?status=SUCCEEDED&${days()}`),
+        'page:reference-search': () => page(`/dashboard/payments?q=${reference()}`),
+        'page:deep-cursor-page-500': () => page(`/dashboard/payments?starting_after=${deepCursor}`),
+        'page:one-payment': () => ({ path: `/dashboard/payments/${deepCursor}`, headers: { cookie }, ok: (text) => text.includes('data-field="amount_refunded"') }),
       };
       const client = new HttpClient(baseUrl);
       const results = {};
@@ -71,12 +93,12 @@ export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }
       try {
         for (const [name, query] of Object.entries(cases)) {
           const ask = async () => {
-            const filters = query();
+            const request = query();
             const started = performance.now();
-            const res = await client.exchange({ method: 'GET', path: `/api/v1/gateway/sessions/list/?limit=${PAGE}${filters ? `&${filters}` : ''}`, headers: { authorization: key } });
+            const res = await client.exchange({ method: 'GET', path: request.path, headers: request.headers });
             const ms = performance.now() - started;
             // A page must come back with sessions: every case asks for some that exist.
-            const ok = res.status === 200 && JSON.parse(res.text).data.length > 0;
+            const ok = res.status === 200 && request.ok(res.text);
             return { ms, ok, answer: ok ? undefined : `${res.status} ${res.text.slice(0, 300)}` };
           };
           const loop = async (n, latencies, failures) => {

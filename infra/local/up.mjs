@@ -9,7 +9,11 @@
 //      on its service's port + 10 (8091-8095), logging to <service>-2.log;
 //   4. a demo merchant, seeded once and kept in .local/demo-merchant.json, whose
 //      keys are printed with the URLs, with gateway-admin signing as the local
-//      operator (its key made once, .local/operator-key.jwk).
+//      operator (its key made once, .local/operator-key.jwk); with it a dashboard
+//      owner (demo@example.com) and a console operator (ops@example.com), whose
+//      passwords are made once and kept in the same file.
+// The dashboard signs its users' commands with its own key (.local/dashboard-key.jwk,
+// made once), which every service trusts beside the operator's.
 // Ctrl-C (SIGINT) or SIGTERM stops every service gracefully.
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -35,6 +39,8 @@ const SERVICES = [
   { name: 'webhook-dispatcher', port: 8085, schema: true, replicated: true },
   { name: 'refund', port: 8084, schema: true, replicated: true },
   { name: 'checkout', port: 8081, schema: false, replicated: true },
+  // The merchant dashboard and the operations console, which the gateway passes /dashboard/ and /ops/ to.
+  { name: 'dashboard', port: 8087, schema: true },
   { name: 'api-gateway', port: Number(new URL(publicBaseUrl).port || 8080), schema: true },
 ];
 
@@ -145,20 +151,41 @@ if (!existsSync(operatorKeyFile)) {
   const { generateOperatorKey } = await import('@gateway/messaging');
   writeFileSync(operatorKeyFile, JSON.stringify((await generateOperatorKey()).privateJwk), { mode: 0o600 });
 }
-const { kty, crv, x, kid } = JSON.parse(readFileSync(operatorKeyFile, 'utf8'));
-const operatorPublicKey = { kty, crv, x, kid };
+// The dashboard signs the commands of the people signed in to it (D14, D15) with a key of
+// its own, made the same way; the services know it by its public half too.
+const dashboardKeyFile = path.join(local, 'dashboard-key.jwk');
+if (!existsSync(dashboardKeyFile)) {
+  const { generateOperatorKey } = await import('@gateway/messaging');
+  writeFileSync(dashboardKeyFile, JSON.stringify((await generateOperatorKey()).privateJwk), { mode: 0o600 });
+}
+const dashboardKey = readFileSync(dashboardKeyFile, 'utf8').trim();
+/** The public half of a private JWK. */
+function publicHalf(jwk) {
+  const { kty, crv, x, kid } = JSON.parse(jwk);
+  return { kty, crv, x, kid };
+}
+const operatorPublicKey = publicHalf(readFileSync(operatorKeyFile, 'utf8'));
+/** The keys given in OPERATOR_PUBLIC_KEYS (a JWKS, an array or one JWK), or this machine's operator key. */
+function operatorKeysGiven() {
+  if (!process.env.OPERATOR_PUBLIC_KEYS) return [operatorPublicKey];
+  const given = JSON.parse(process.env.OPERATOR_PUBLIC_KEYS);
+  return Array.isArray(given) ? given : Array.isArray(given?.keys) ? given.keys : [given];
+}
+const operatorPublicKeys = JSON.stringify({ keys: [...operatorKeysGiven(), publicHalf(dashboardKey)] });
 const adminEnv = { ...process.env, AMQP_URL: amqpUrlOf('gateway-admin'), OPERATOR_KEY_FILE: process.env.OPERATOR_KEY_FILE ?? operatorKeyFile };
 
 // A local run is for development: webhooks may go to receivers on this machine (D11's
 // address rule is lifted unless the environment says otherwise).
-const sharedEnv = { WEBHOOK_ALLOW_PRIVATE: 'true', ...(imported.status !== 0 && { BROKER_SHARED_USER: 'true' }), ...process.env, PUBLIC_BASE_URL: publicBaseUrl, OPERATOR_PUBLIC_KEYS: process.env.OPERATOR_PUBLIC_KEYS ?? JSON.stringify(operatorPublicKey) };
+const sharedEnv = { WEBHOOK_ALLOW_PRIVATE: 'true', ...(imported.status !== 0 && { BROKER_SHARED_USER: 'true' }), ...process.env, PUBLIC_BASE_URL: publicBaseUrl, OPERATOR_PUBLIC_KEYS: operatorPublicKeys };
 /** What each service alone is given: its keys. */
 const ownEnv = {
   session: { LINK_SIGNING_KEY: JSON.stringify(linkKeys.private) },
   checkout: { LINK_VERIFY_KEY: JSON.stringify(linkKeys.public), CARD_ENCRYPTION_KEY: JSON.stringify(cardKeys.public) },
   'acquirer-adapter': { CARD_DECRYPTION_KEY: JSON.stringify(cardKeys.private), SECRETS_KEK: secretsKek },
-  'api-gateway': { SECRETS_KEK: secretsKek },
+  'api-gateway': { SECRETS_KEK: secretsKek, DASHBOARD_UPSTREAM_URL: 'http://127.0.0.1:8087' },
   'webhook-dispatcher': { SECRETS_KEK: secretsKek },
+  // No second factor for operators on a development machine, unless asked for.
+  dashboard: { DASHBOARD_SIGNING_KEY: dashboardKey, SECRETS_KEK: secretsKek, OPS_TOTP_REQUIRED: process.env.OPS_TOTP_REQUIRED ?? 'false' },
 };
 
 step('services');
@@ -213,8 +240,8 @@ if (demo) {
   const probe = await fetch(`${publicBaseUrl}/api/v1/gateway/sessions/list/?limit=1`, { headers: { authorization: `Bearer ${demo.test_secret_key}` } });
   if (probe.status !== 200) demo = undefined;
 }
+const admin = path.join(root, 'node_modules', '.bin', 'gateway-admin');
 if (!demo) {
-  const admin = path.join(root, 'node_modules', '.bin', 'gateway-admin');
   const created = spawnSync(admin, ['merchant', 'create', '--name', 'Demo Shop', '--order-prefix', 'DMO'], { env: adminEnv, encoding: 'utf8' });
   if (created.status !== 0) {
     console.error(created.stderr);
@@ -225,12 +252,38 @@ if (!demo) {
   }
 }
 
+/**
+ * Runs `gateway-admin <args>` for one demo sign-in, whose password is made
+ * here (16+ characters) and kept with the demo merchant once the person exists.
+ * A failure is shown and the system keeps running, without that sign-in.
+ */
+function seedPerson(field, what, args) {
+  if (!demo || stopping || demo[field]) return;
+  const password = randomBytes(18).toString('base64url');
+  const created = spawnSync(admin, [...args, '--password', password], { env: adminEnv, encoding: 'utf8' });
+  if (created.status !== 0) {
+    console.error(`  could not create the ${what}: ${created.stderr.split('\n')[0]}`);
+    return;
+  }
+  demo = { ...demo, [field]: { ...JSON.parse(created.stdout), email: args[args.indexOf('--email') + 1], password } };
+  writeFileSync(demoFile, JSON.stringify(demo, null, 2), { mode: 0o600 });
+}
+seedPerson('dashboard_owner', 'demo dashboard owner', ['user', 'create', demo?.merchant_id ?? '', '--email', 'demo@example.com', '--role', 'owner']);
+seedPerson('ops_operator', 'demo console operator', ['operator', 'create', '--email', 'ops@example.com']);
+
+/** How to sign in as a demo person, or why one cannot. */
+function signInLine(door, url, person) {
+  return person ? `${door}: ${url} sign in as ${person.email} / ${person.password}` : `${door}: ${url} (no demo sign-in: its creation failed, see above)`;
+}
+
 if (demo && !stopping) {
   console.log(`
 The gateway is running.
   API            ${publicBaseUrl}/api/v1
   OpenAPI        ${publicBaseUrl}/api/v1/openapi.json
   Checkout       ${publicBaseUrl}/checkout/<token>  (the checkout_url of a session)
+  Dashboard      ${publicBaseUrl}/dashboard/  (merchants)
+  Ops console    ${publicBaseUrl}/ops/  (operators)
   Sandbox        http://localhost:8086  (test-mode acquirer and its 3-D Secure page)
   Logs           .local/logs/<service>.log${replicas > 1 ? `
   Replicas       ${replicas} of session, checkout, acquirer-adapter, refund, webhook-dispatcher (replica n on its port + 10 × (n - 1); logs <service>-n.log)` : ''}
@@ -238,6 +291,8 @@ The gateway is running.
 Demo merchant ${demo.merchant_id}
   test secret key       ${demo.test_secret_key}
   test webhook secret   ${demo.test_webhook_secret}
+${signInLine('Dashboard', `${publicBaseUrl}/dashboard/`, demo.dashboard_owner)}
+${signInLine('Ops console', `${publicBaseUrl}/ops/`, demo.ops_operator)}
 
 Try:
   curl -s -X POST ${publicBaseUrl}/api/v1/gateway/sessions/ \\

@@ -511,6 +511,7 @@ export const commands = {
   'api_gateway.secrets.rewrap': SecretsRewrap('api-gateway'),
   'acquirer.secrets.rewrap': SecretsRewrap('acquirer-adapter'),
   'webhooks.secrets.rewrap': SecretsRewrap('webhook-dispatcher'),
+  'dashboard.secrets.rewrap': SecretsRewrap('dashboard'),
   'audit.list': {
     operator: true,
     service: 'api-gateway',
@@ -622,6 +623,7 @@ export const SECRETS_REWRAP_COMMANDS = {
   'api-gateway': 'api_gateway.secrets.rewrap',
   'acquirer-adapter': 'acquirer.secrets.rewrap',
   'webhook-dispatcher': 'webhooks.secrets.rewrap',
+  dashboard: 'dashboard.secrets.rewrap',
 } as const satisfies Partial<Record<ServiceName, CommandType>>;
 
 export type CommandType = keyof typeof commands;
@@ -719,6 +721,7 @@ export const commandSenders = {
   'api_gateway.secrets.rewrap': OPERATOR,
   'acquirer.secrets.rewrap': OPERATOR,
   'webhooks.secrets.rewrap': OPERATOR,
+  'dashboard.secrets.rewrap': OPERATOR,
   'audit.list': OPERATOR,
   'merchant.list': OPERATOR,
   'merchant.get': OPERATOR,
@@ -838,8 +841,8 @@ export const eventPublishers = {
   'merchant.created': ['api-gateway'],
   'merchant.updated': ['api-gateway'],
   'api_key.revoked': ['api-gateway'],
-  // Every service that runs operator commands records them.
-  'audit.recorded': ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher'],
+  // Every service that runs operator commands records them (the dashboard runs user.create and operator.create).
+  'audit.recorded': ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard'],
 } as const satisfies Record<EventType, readonly ServiceName[]>;
 
 /**

@@ -12,7 +12,7 @@ import { parseAllDocuments, parse } from 'yaml';
 /** The repository root (this file is packages/deploy/dist/src/index.js once built). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 
-/** The seven services: port, and the schema whose migrations they own (if any). */
+/** The eight services: port, and the schema whose migrations they own (if any). */
 export const SERVICES = [
   { name: 'api-gateway', port: 8080, migrates: true },
   { name: 'checkout', port: 8081, migrates: false },
@@ -21,9 +21,14 @@ export const SERVICES = [
   { name: 'refund', port: 8084, migrates: true },
   { name: 'webhook-dispatcher', port: 8085, migrates: true },
   { name: 'epg-sandbox', port: 8086, migrates: false },
+  { name: 'dashboard', port: 8087, migrates: true },
 ] as const;
 
+/** The services reachable from anywhere (the ingress controller included). */
 export const PUBLIC_SERVICES = ['api-gateway', 'checkout'];
+
+/** The services reachable from outside their namespace only through the ingress controller (and from the gateway). */
+export const INGRESS_ONLY_SERVICES = ['dashboard'];
 
 /** A Kubernetes object as rendered: loosely typed, read with the helpers below. */
 export interface K8sObject {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readRepoFile, readYaml, repoRoot, SERVICES } from '../src/index.js';
 
@@ -11,7 +13,7 @@ const APP = SERVICES.map((s) => s.name);
 describe('docker-compose.yml', () => {
   const compose = readYaml('docker-compose.yml') as any;
 
-  it('When docker-compose.yml is parsed, then it has the three servers, the migrate one-shot and the seven services', () => {
+  it('When docker-compose.yml is parsed, then it has the three servers, the migrate one-shot and the eight services', () => {
     const names = Object.keys(compose.services);
     for (const name of [...SERVERS, 'migrate', ...APP]) assert.ok(names.includes(name), `no service ${name}`);
   });
@@ -47,6 +49,35 @@ describe('docker-compose.yml', () => {
     }
     assert.equal(compose.services.migrate.build.args.SERVICE, 'migrate');
     assert.ok(existsSync(path.join(repoRoot, 'infra/docker/migrate-all.mjs')));
+  });
+
+  it('When a service runs operator commands, then it trusts the JWKS of the operator\'s and the dashboard\'s public keys, and the dashboard signs with its own private key', () => {
+    for (const name of ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard']) {
+      assert.match(compose.services[name].command.join(' '), /OPERATOR_PUBLIC_KEYS="\$\$\(cat \/keys\/operator-public-keys\.json\)"/, name);
+    }
+    assert.match(compose.services.dashboard.command.join(' '), /DASHBOARD_SIGNING_KEY="\$\$\(cat \/keys\/dashboard-private\.jwk\)"/);
+    assert.equal(compose.services['api-gateway'].environment.DASHBOARD_UPSTREAM_URL, 'http://dashboard:8087');
+  });
+
+  it('When dev-keys runs (twice), then the JWKS holds the public halves of the operator\'s and the dashboard\'s keys, named by their kid', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dev-keys-'));
+    try {
+      for (let run = 0; run < 2; run += 1) {
+        const result = spawnSync(process.execPath, [path.join(repoRoot, 'infra/docker/dev-keys.mjs'), dir], { encoding: 'utf8', env: { ...process.env, KEYS_UID: String(process.getuid?.() ?? 1000) } });
+        assert.equal(result.status, 0, result.stderr);
+      }
+      const read = (name: string) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as Record<string, string>;
+      const { keys } = JSON.parse(readFileSync(path.join(dir, 'operator-public-keys.json'), 'utf8')) as { keys: Record<string, string>[] };
+      assert.deepEqual(keys, [read('operator-public.jwk'), read('dashboard-public.jwk')]);
+      for (const name of ['operator', 'dashboard']) {
+        const [secret, open] = [read(`${name}-private.jwk`), read(`${name}-public.jwk`)];
+        assert.ok(secret['d'] && !open['d'], name);
+        assert.deepEqual([secret['x'], secret['kid']], [open['x'], open['kid']], name);
+      }
+      assert.notEqual(keys[0]?.['kid'], keys[1]?.['kid']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('When the broker is set up, then the definitions mounted are infra/rabbitmq/definitions.json', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { byKind, PUBLIC_SERVICES, readRepoFile, renderKustomization, repoRoot, SERVICES, validateObject, type K8sObject } from '../src/index.js';
+import { byKind, INGRESS_ONLY_SERVICES, PUBLIC_SERVICES, readRepoFile, renderKustomization, repoRoot, SERVICES, validateObject, type K8sObject } from '../src/index.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests are read as plain JSON */
 
@@ -25,6 +25,26 @@ function quantity(value: string | number): number {
   assert.ok(match, `not a quantity: ${value}`);
   const factor: Record<string, number> = { m: 1e-3, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, k: 1e3, M: 1e6, G: 1e9 };
   return Number(match[1]) * (match[2] ? (factor[match[2]] ?? NaN) : 1);
+}
+
+/**
+ * The services the resources scenario does not load (payments and refunds never pass
+ * through them): their manifest sizes them by hand until they are measured.
+ */
+const UNMEASURED: Record<string, string> = { dashboard: 'checkout' };
+
+/** A NetworkPolicy peer that is the ingress controller's pods (ingress-nginx, the Ingress's class). */
+function isIngressControllerPeer(peer: any): boolean {
+  return (
+    peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx' &&
+    peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'ingress-nginx' &&
+    !peer.ipBlock
+  );
+}
+
+/** A NetworkPolicy peer that is the pods of `service` in the same namespace. */
+function isServicePeer(peer: any, service: string): boolean {
+  return !peer.namespaceSelector && !peer.ipBlock && peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === service && peer.podSelector?.matchLabels?.['app.kubernetes.io/component'] === 'server';
 }
 
 /** A NetworkPolicy peer that is the Prometheus pods of the monitoring namespace (components/monitoring). */
@@ -104,13 +124,14 @@ for (const overlay of OVERLAYS) {
       }
     });
 
-    it('When the NetworkPolicies apply, then ingress is denied by default and allowed from outside only to api-gateway and checkout', () => {
+    it('When the NetworkPolicies apply, then ingress is denied by default, allowed from anywhere only to api-gateway and checkout, and from the ingress controller only to the dashboard', () => {
       const policies = [...byKind(objects, 'NetworkPolicy').values()] as any[];
       const denyAll = policies.find(
         (p) => Object.keys(p.spec.podSelector).length === 0 && p.spec.policyTypes.includes('Ingress') && !(p.spec.ingress?.length > 0),
       );
       assert.ok(denyAll, 'no default-deny ingress policy');
       const openTo = new Set<string>();
+      const throughIngress = new Set<string>();
       for (const policy of policies) {
         for (const rule of policy.spec.ingress ?? []) {
           // Prometheus scraping /metrics (components/monitoring) is checked with the monitoring objects.
@@ -121,10 +142,36 @@ for (const overlay of OVERLAYS) {
           const selector = policy.spec.podSelector;
           const name = selector.matchLabels?.['app.kubernetes.io/name'];
           assert.ok(name && !selector.matchExpressions, `${policy.metadata.name} opens ingress from outside to pods it does not name`);
-          openTo.add(name);
+          const fromAnywhere = !rule.from || rule.from.length === 0 || rule.from.some((peer: any) => peer.ipBlock);
+          if (!fromAnywhere) assert.ok(rule.from.every((peer: any) => isIngressControllerPeer(peer) || !peer.namespaceSelector), `${policy.metadata.name}: a namespace other than the ingress controller's`);
+          (fromAnywhere ? openTo : throughIngress).add(name);
         }
       }
       assert.deepEqual([...openTo].sort(), [...PUBLIC_SERVICES].sort());
+      assert.deepEqual([...throughIngress].sort(), [...INGRESS_ONLY_SERVICES].sort());
+    });
+
+    it('When the dashboard is reached, then only the ingress controller and the gateway may connect, on its port, and the gateway may connect to it', () => {
+      const policies = [...byKind(objects, 'NetworkPolicy').values()] as any[];
+      const selectsDashboard = (policy: any) => policy.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] === 'dashboard';
+      const rules = policies.filter((p) => selectsDashboard(p) && p.spec.policyTypes.includes('Ingress')).flatMap((p) => p.spec.ingress ?? []);
+      const peers = rules.flatMap((rule: any) => {
+        assert.ok(rule.from?.length > 0, 'a rule open to anywhere');
+        assert.deepEqual(rule.ports, [{ protocol: 'TCP', port: 8087 }]);
+        return rule.from;
+      });
+      assert.equal(peers.length, 2);
+      assert.ok(peers.some(isIngressControllerPeer), 'not from the ingress controller');
+      assert.ok(peers.some((peer: any) => isServicePeer(peer, 'api-gateway')), 'not from the gateway');
+      const gatewayEgress = policies
+        .filter((p) => p.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] === 'api-gateway' && p.spec.policyTypes.includes('Egress'))
+        .flatMap((p) => p.spec.egress ?? []);
+      assert.ok(
+        gatewayEgress.some((rule: any) => rule.to?.some((peer: any) => isServicePeer(peer, 'dashboard')) && rule.ports?.some((port: any) => port.port === 8087)),
+        'the gateway cannot pass /dashboard/ and /ops/ to the dashboard',
+      );
+      const dataEgress = policies.find((p) => p.metadata.name === 'egress-data-services');
+      assert.ok(dataEgress.spec.podSelector.matchExpressions[0].values.includes('dashboard'), 'the dashboard cannot reach PostgreSQL, RabbitMQ and Redis');
     });
 
     it('When a service is deployed, then one autoscaler (autoscaling/v2) and one PodDisruptionBudget cover each Deployment, and the budget lets a pod be evicted at the lowest replica count', () => {
@@ -175,10 +222,12 @@ for (const overlay of OVERLAYS) {
       }
     });
 
-    it('When the Ingress routes, then /api/ goes to api-gateway and /checkout/ to checkout', () => {
+    it('When the Ingress routes, then /api/ goes to api-gateway, /checkout/ to checkout, /dashboard and /ops to the dashboard; the gateway passes the last two on too', () => {
       const [ingress] = [...byKind(objects, 'Ingress').values()] as any[];
       const paths = ingress.spec.rules.flatMap((r: any) => r.http.paths.map((p: any) => [p.path, p.backend.service.name]));
-      assert.deepEqual(paths, [['/api/', 'api-gateway'], ['/checkout/', 'checkout']]);
+      assert.deepEqual(paths, [['/api/', 'api-gateway'], ['/checkout/', 'checkout'], ['/dashboard', 'dashboard'], ['/ops', 'dashboard']]);
+      const gateway = (byKind(objects, 'ConfigMap').get('api-gateway-config') as any).data;
+      assert.equal(gateway.DASHBOARD_UPSTREAM_URL, 'http://dashboard:8087');
     });
 
     it('When the database is migrated, then there is one Job per schema-owning service running its migrate entry, and a bootstrap Job', () => {
@@ -204,7 +253,7 @@ for (const overlay of OVERLAYS) {
 
     it('When a service keeps secrets (D17), then its Deployment reads SECRETS_KEK, and optionally SECRETS_KEK_PREVIOUS, from Secret gateway-secrets-kek', () => {
       const deployments = byKind(objects, 'Deployment');
-      for (const name of ['api-gateway', 'acquirer-adapter', 'webhook-dispatcher']) {
+      for (const name of ['api-gateway', 'acquirer-adapter', 'webhook-dispatcher', 'dashboard']) {
         const env = (deployments.get(name) as any).spec.template.spec.containers[0].env as any[];
         const ref = (variable: string) => env.find((e) => e.name === variable)?.valueFrom?.secretKeyRef;
         assert.deepEqual(ref('SECRETS_KEK'), { name: 'gateway-secrets-kek', key: 'SECRETS_KEK' }, name);
@@ -214,7 +263,7 @@ for (const overlay of OVERLAYS) {
 
     it('When a service runs operator commands, then it takes the operators\' public keys from the ConfigMap operator-public-keys (D17)', () => {
       const deployments = byKind(objects, 'Deployment');
-      for (const name of ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher']) {
+      for (const name of ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard']) {
         const env = ((deployments.get(name) as any).spec.template.spec.containers[0].env ?? []) as any[];
         assert.deepEqual(env.find((e) => e.name === 'OPERATOR_PUBLIC_KEYS')?.valueFrom, { configMapKeyRef: { name: 'operator-public-keys', key: 'OPERATOR_PUBLIC_KEYS' } }, name);
       }
@@ -242,9 +291,16 @@ describe('k8s/base replicas and resources', () => {
     }
     const deployments = byKind(renderKustomization('k8s/base'), 'Deployment');
     for (const { name } of SERVICES) {
+      const { requests, limits } = (deployments.get(name) as any).spec.template.spec.containers[0].resources;
+      const like = UNMEASURED[name];
+      if (like) {
+        // Sized after a measured service until measured itself; once measured, the general rule applies.
+        assert.equal(peakMiB.get(name), undefined, `${name} is measured now: take it out of UNMEASURED`);
+        assert.ok(quantity(requests.memory) >= (peakMiB.get(like) ?? Infinity) * 2 ** 20, `${name}: memory request ${requests.memory} below ${like}'s measured peak`);
+        continue;
+      }
       const peak = peakMiB.get(name);
       assert.ok(peak, `${name}: not measured`);
-      const { requests, limits } = (deployments.get(name) as any).spec.template.spec.containers[0].resources;
       assert.ok(quantity(requests.memory) >= peak * 2 ** 20, `${name}: memory request ${requests.memory} below the measured peak ${peak} MiB`);
       assert.ok(quantity(limits.memory) >= 1.5 * peak * 2 ** 20, `${name}: memory limit ${limits.memory} leaves too little above ${peak} MiB`);
     }
@@ -327,5 +383,14 @@ describe('kustomize overlays, environment differences', () => {
     assert.match(adapter.data.ACQUIRER_LIVE_URL, /^https:\/\//);
     const image = (objects: K8sObject[]) => (byKind(objects, 'Deployment').get('session') as any).spec.template.spec.containers[0].image;
     assert.match(image(test), /:test$/);
+    // D15: operators sign in with a second factor, except in test deployments.
+    const totp = (objects: K8sObject[]) => (byKind(objects, 'ConfigMap').get('dashboard-config') as any).data.OPS_TOTP_REQUIRED;
+    assert.deepEqual([totp(test), totp(production)], ['false', 'true']);
+    for (const objects of [test, production]) {
+      const servers = [...byKind(objects, 'Deployment').values()].filter((d) => d.metadata.labels?.['app.kubernetes.io/component'] === 'server');
+      const images = servers.map((d: any) => d.spec.template.spec.containers[0].image as string);
+      assert.equal(images.length, SERVICES.length);
+      assert.ok(images.every((i) => i.startsWith('registry.example.com/payment-gateway/')), `an image the overlay does not name: ${images.join(', ')}`);
+    }
   });
 });

@@ -4,7 +4,7 @@
  * operator's key (D17); the CLI never touches a database.
  */
 import { parseArgs } from 'node:util';
-import { SECRETS_REWRAP_COMMANDS, type CommandReply, type CommandRequest, type CommandType, type Mode } from '@gateway/contracts';
+import { SECRETS_REWRAP_COMMANDS, type CommandReply, type CommandRequest, type CommandType, type DashboardRole, type Mode } from '@gateway/contracts';
 import { generateOperatorKey } from '@gateway/messaging';
 
 /** Sends one command and resolves with its reply body. */
@@ -36,12 +36,17 @@ export const USAGE = `usage: gateway-admin <command>
   refund resolve REFUND_ID --as succeeded|failed
   secrets rewrap                    (after deploying a new SECRETS_KEK with the old one as SECRETS_KEK_PREVIOUS)
   audit list [--merchant MERCHANT_ID] [--limit N]
+  user create MERCHANT_ID --email E --role owner|developer|viewer [--password P]
+  operator create --email E [--password P]
   operator keygen
 
 Operator commands are signed: set OPERATOR_KEY (a private JWK) or OPERATOR_KEY_FILE
 (a file holding one), and OPERATOR_NAME (who you are; the key's kid by default).
 \`operator keygen\` prints a new key pair; its public_jwk goes into the services'
-OPERATOR_PUBLIC_KEYS.`;
+OPERATOR_PUBLIC_KEYS.
+\`user create\` (a merchant's dashboard user) and \`operator create\` (an operations
+console operator) print a setup_url, valid once for 24 h, where the person sets a
+password; --password sets it now instead (tests, demos).`;
 
 type Options = Record<string, string | undefined>;
 
@@ -80,6 +85,17 @@ function mode(values: Options): Mode {
   const value = required(values, 'mode');
   if (value !== 'test' && value !== 'live') throw new UsageError('--mode must be test or live');
   return value;
+}
+
+function role(values: Options): DashboardRole {
+  const value = required(values, 'role');
+  if (value !== 'owner' && value !== 'developer' && value !== 'viewer') throw new UsageError('--role must be owner, developer or viewer');
+  return value;
+}
+
+/** `--password` when given (an empty one is refused by the service, not dropped here). */
+function password(values: Options): { password?: string } {
+  return values['password'] !== undefined ? { password: values['password'] } : {};
 }
 
 function count(values: Options, name: string): number | undefined {
@@ -195,6 +211,17 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
         ...(values['merchant'] !== undefined && { merchant_id: values['merchant'] }),
         ...(limit !== undefined && { limit: Number(limit) }),
       });
+    }
+    case 'user create': {
+      const { positionals, values } = parse(rest, ['email', 'role', 'password']);
+      const created = await send('user.create', { merchant_id: one(positionals, 'MERCHANT_ID'), email: required(values, 'email'), role: role(values), ...password(values) });
+      return { user_id: created.user_id, setup_url: created.setup_url };
+    }
+    case 'operator create': {
+      const { positionals, values } = parse(rest, ['email', 'password']);
+      if (positionals.length > 0) throw new UsageError('operator create takes only options');
+      const created = await send('operator.create', { email: required(values, 'email'), ...password(values) });
+      return { operator_id: created.operator_id, setup_url: created.setup_url };
     }
     case 'operator keygen': {
       if (parse(rest, []).positionals.length > 0) throw new UsageError('operator keygen takes nothing');

@@ -64,6 +64,37 @@ describe('gateway-admin', function () {
     assert.deepEqual(admin('secrets', 'rewrap').out, { 'api-gateway': counts, 'acquirer-adapter': counts, 'webhook-dispatcher': counts });
   });
 
+  it('when a dashboard user and a console operator are created, then it prints their ids and setup links, stores them, and refuses a second of the same email or an unknown merchant (exit 1)', async () => {
+    const id = String(admin('merchant', 'create', '--name', 'Team Shop').out?.['merchant_id']);
+    const email = `owner.${id.slice(-8).toLowerCase()}@shop.example`;
+    const user = admin('user', 'create', id, '--email', email, '--role', 'owner');
+    assert.equal(user.code, 0, user.err);
+    assert.deepEqual(Object.keys(user.out ?? {}).sort(), ['setup_url', 'user_id']);
+    assert.match(String(user.out?.['user_id']), /^usr_/);
+    assert.ok(String(user.out?.['setup_url']).startsWith(`${system.baseUrl}/dashboard/`), String(user.out?.['setup_url']));
+    const operatorEmail = `ops.${id.slice(-8).toLowerCase()}@example.com`;
+    const operator = admin('operator', 'create', '--email', operatorEmail, '--password', 'a long operator password');
+    assert.equal(operator.code, 0, operator.err);
+    assert.match(String(operator.out?.['operator_id']), /^opr_/);
+    assert.ok(String(operator.out?.['setup_url']).startsWith(`${system.baseUrl}/ops/`), String(operator.out?.['setup_url']));
+    const stored = await system.db.query<{ id: string; door: string; merchant_id: string | null; role: string | null; has_password: boolean }>(
+      'SELECT id, door, merchant_id, role, password_hash IS NOT NULL AS has_password FROM dashboard.people WHERE email = ANY($1) ORDER BY door',
+      [[email, operatorEmail]],
+    );
+    assert.deepEqual(stored, [
+      { id: user.out?.['user_id'], door: 'dashboard', merchant_id: id, role: 'owner', has_password: false },
+      { id: operator.out?.['operator_id'], door: 'ops', merchant_id: null, role: null, has_password: true },
+    ]);
+
+    const again = admin('user', 'create', id, '--email', email, '--role', 'viewer');
+    assert.equal(again.code, 1);
+    assert.equal((JSON.parse(again.err.split('\n')[0] ?? '{}') as { error: string }).error, 'conflict');
+    const nowhere = admin('user', 'create', `mer_${'z'.repeat(24)}`, '--email', `x.${email}`, '--role', 'viewer');
+    assert.equal(nowhere.code, 1);
+    assert.equal((JSON.parse(nowhere.err.split('\n')[0] ?? '{}') as { error: string }).error, 'not-found');
+    assert.equal((await system.db.query('SELECT 1 FROM dashboard.people WHERE email = $1', [`x.${email}`])).length, 0);
+  });
+
   it('when a service refuses, then it exits 1 with a JSON error; on a usage error it exits 2', () => {
     const refused = admin('rate', 'set', `mer_${'z'.repeat(24)}`, '--mode', 'test', '--currency', 'TND', '--rate', '1');
     assert.equal(refused.code, 1);

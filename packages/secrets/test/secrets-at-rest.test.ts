@@ -226,9 +226,9 @@ describe('Secrets at rest (D17), whole system', function () {
 
     await restartAll({ SECRETS_KEK: newKek, SECRETS_KEK_PREVIOUS: oldKek });
     const counts = { data_keys: 1, rewrapped: 1 };
-    assert.deepEqual(await system.admin(['secrets', 'rewrap']), { 'api-gateway': counts, 'acquirer-adapter': counts, 'webhook-dispatcher': counts });
+    assert.deepEqual(await system.admin(['secrets', 'rewrap']), { 'api-gateway': counts, 'acquirer-adapter': counts, 'webhook-dispatcher': counts, dashboard: counts });
     const unchanged = { data_keys: 1, rewrapped: 0 };
-    assert.deepEqual(await system.admin(['secrets', 'rewrap']), { 'api-gateway': unchanged, 'acquirer-adapter': unchanged, 'webhook-dispatcher': unchanged });
+    assert.deepEqual(await system.admin(['secrets', 'rewrap']), { 'api-gateway': unchanged, 'acquirer-adapter': unchanged, 'webhook-dispatcher': unchanged, dashboard: unchanged });
     await restartAll({ SECRETS_KEK: newKek });
 
     const hook = await succeededHook(await pay(shop.testKey, '4242424242424242'));

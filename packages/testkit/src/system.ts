@@ -21,13 +21,13 @@ import { createTestDatabase, repoRoot, uniqueName, type TestDatabase } from './d
 import { testEnvironment } from './environment.js';
 import { ApiClient } from './http.js';
 
-export type ServiceProcess = 'api-gateway' | 'session' | 'webhook-dispatcher' | 'checkout' | 'acquirer-adapter' | 'epg-sandbox' | 'refund';
+export type ServiceProcess = 'api-gateway' | 'session' | 'webhook-dispatcher' | 'checkout' | 'acquirer-adapter' | 'epg-sandbox' | 'refund' | 'dashboard';
 
 /** Every service, as `make up` runs them. */
-export const ALL_SERVICES: readonly ServiceProcess[] = ['api-gateway', 'session', 'webhook-dispatcher', 'checkout', 'acquirer-adapter', 'epg-sandbox', 'refund'];
+export const ALL_SERVICES: readonly ServiceProcess[] = ['api-gateway', 'session', 'webhook-dispatcher', 'checkout', 'acquirer-adapter', 'epg-sandbox', 'refund', 'dashboard'];
 
 /** The services that own a schema (and so a migrate entry). */
-const WITH_SCHEMA = new Set<ServiceProcess>(['api-gateway', 'session', 'webhook-dispatcher', 'acquirer-adapter', 'refund']);
+const WITH_SCHEMA = new Set<ServiceProcess>(['api-gateway', 'session', 'webhook-dispatcher', 'acquirer-adapter', 'refund', 'dashboard']);
 
 /** The sandbox terminal's credentials in test systems. */
 export const SANDBOX_TERMINAL = { user: 'gateway-test', password: 'sandbox-test-password' };
@@ -44,7 +44,7 @@ export interface SystemOptions {
    * its own process and port, on the same database and broker prefix.
    */
   replicas?: Partial<Record<ServiceProcess, number>>;
-  /** How long a process may take to become ready (20 s when not given); a shared machine starting many needs more. */
+  /** How long a process may take to become ready (60 s when not given: eight processes starting at once on a shared two-core machine take tens of seconds). */
   readyTimeoutMs?: number;
 }
 
@@ -89,7 +89,7 @@ export function linkKeys(): { privateJwk: string; publicJwk: string } {
 }
 
 /** The services that keep secrets encrypted (D17), each given the system's SECRETS_KEK. */
-export const SECRET_KEEPERS: readonly ServiceProcess[] = ['api-gateway', 'acquirer-adapter', 'webhook-dispatcher'];
+export const SECRET_KEEPERS: readonly ServiceProcess[] = ['api-gateway', 'acquirer-adapter', 'webhook-dispatcher', 'dashboard'];
 
 /** A new random key-encryption key, in base64 as SECRETS_KEK takes it. */
 export function newSecretsKek(): string {
@@ -196,8 +196,14 @@ export class TestSystem {
     const keys = linkKeys();
     const cards = cardKeys();
     const operator = operatorKeys(`${prefix}-operator`);
+    // The dashboard signs its users' operator commands with a key of its own, which every service trusts beside the operators'.
+    const dashboardKey = operatorKeys(`${prefix}-dashboard`);
     const perService: Partial<Record<ServiceProcess, Record<string, string>>> = {
-      'api-gateway': { AMQP_URL: brokerUrls['api-gateway'], CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.get('checkout') ?? 0}` },
+      'api-gateway': {
+        AMQP_URL: brokerUrls['api-gateway'],
+        CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.get('checkout') ?? 0}`,
+        DASHBOARD_UPSTREAM_URL: `http://127.0.0.1:${ports.get('dashboard') ?? 0}`,
+      },
       // Test receivers listen on loopback; the SSRF tests turn the address rule back on.
       session: { AMQP_URL: brokerUrls.session, LINK_SIGNING_KEY: keys.privateJwk, ADAPTER_TIMEOUT_MS: '9000', WEBHOOK_ALLOW_PRIVATE: 'true' },
       'webhook-dispatcher': { AMQP_URL: brokerUrls['webhook-dispatcher'], WEBHOOK_ALLOW_PRIVATE: 'true' },
@@ -217,6 +223,8 @@ export class TestSystem {
         SANDBOX_TERMINALS: `${SANDBOX_TERMINAL.user}:${SANDBOX_TERMINAL.password},${LIVE_TERMINAL.user}:${LIVE_TERMINAL.password}`,
         SANDBOX_SLOW_DELAY_MS: '7000',
       },
+      // No second factor for test operators; the cheapest password hash the dashboard accepts, so signing in stays fast.
+      dashboard: { AMQP_URL: brokerUrls.dashboard, DASHBOARD_SIGNING_KEY: dashboardKey.privateJwk, OPS_TOTP_REQUIRED: 'false', PASSWORD_HASH_COST: '1024' },
     };
     const kek = newSecretsKek();
     for (const service of SECRET_KEEPERS) perService[service] = { ...perService[service], SECRETS_KEK: kek };
@@ -230,7 +238,7 @@ export class TestSystem {
       LOG_LEVEL: 'info',
       RPC_TIMEOUT_MS: '3000',
       SHUTDOWN_TIMEOUT_MS: '5000',
-      OPERATOR_PUBLIC_KEYS: operator.publicJwk,
+      OPERATOR_PUBLIC_KEYS: JSON.stringify({ keys: [JSON.parse(operator.publicJwk), JSON.parse(dashboardKey.publicJwk)] }),
       ...options.env,
     };
     const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, operator.privateJwk, brokerUrls);
@@ -310,6 +318,16 @@ export class TestSystem {
 
   get apiUrl(): string {
     return `${this.baseUrl}/api/v1`;
+  }
+
+  /** The merchant dashboard (D14), through the gateway as merchants reach it. */
+  get dashboardUrl(): string {
+    return `${this.baseUrl}/dashboard/`;
+  }
+
+  /** The operations console (D15), through the gateway. */
+  get opsUrl(): string {
+    return `${this.baseUrl}/ops/`;
   }
 
   /** A client of the public API with `key`. */
@@ -518,7 +536,7 @@ export class TestSystem {
   }
 }
 
-async function waitUntilReady(port: number, exited: Promise<number | null>, name: string, path: string, timeoutMs = 20_000): Promise<void> {
+async function waitUntilReady(port: number, exited: Promise<number | null>, name: string, path: string, timeoutMs = 60_000): Promise<void> {
   let gone = false;
   void exited.then(() => {
     gone = true;

@@ -52,6 +52,7 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
       const { id, setupUrl } = await createPerson(accounts, { door: 'dashboard', merchantId: command.merchant_id, role: command.role, email: command.email, ...(command.password !== undefined && { password: command.password }) });
       return { body: { user_id: id, setup_url: setupUrl } };
     },
+    'dashboard.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
     'operator.create': async (command) => {
       const { id, setupUrl } = await createPerson(accounts, { door: 'ops', email: command.email, ...(command.password !== undefined && { password: command.password }) });
       return { body: { operator_id: id, setup_url: setupUrl } };
