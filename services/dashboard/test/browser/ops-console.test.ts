@@ -45,7 +45,7 @@ describe('Operations console, in a browser', function () {
     await system?.shutdown();
   });
 
-  const ops = (path: string) => `${system.baseUrl}/ops/${path}`;
+  const ops = (path: string) => `${system.opsUrl}${path}`;
   const text = async (selector: string) => ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
   /** Opens the merchant's page from the list, searched by its id, as an operator would. */
