@@ -6,4 +6,5 @@ export * from './http.js';
 export * from './checkout.js';
 export * from './webhook-receiver.js';
 export * from './otlp-receiver.js';
+export * from './browser.js';
 export * from './query-plans.js';

@@ -1,15 +1,5 @@
-/** Headless Chromium for the hosted-page tests (the distribution's build, never a download). */
-import { chromium, type Browser, type Page } from 'playwright-core';
-
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-extensions'],
-  });
-}
+/** Paying on the hosted page in a browser (launched by the testkit's launchBrowser). */
+import type { Page } from 'playwright-core';
 
 export interface CardEntry {
   number: string;

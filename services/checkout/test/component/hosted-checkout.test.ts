@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { Big } from 'big.js';
 import type { Browser, Page } from 'playwright-core';
 import { TEST_CARDS, type SessionDetail, type SessionEventData } from '@gateway/contracts';
-import { BrokerTrace, commandsHandled, eventsTaken, payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
-import { launchBrowser, payWith } from './browser.js';
+import { BrokerTrace, commandsHandled, eventsTaken, launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
+import { payWith } from './browser.js';
 import { MerchantSite } from './merchant-site.js';
 
 describe('Hosted checkout, in a browser', function () {

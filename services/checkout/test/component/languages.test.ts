@@ -7,9 +7,8 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import type { SessionDetail } from '@gateway/contracts';
-import { payOnPage, sessionRequest, TestSystem, type Merchant } from '@gateway/testkit';
+import { launchBrowser, payOnPage, sessionRequest, TestSystem, type Merchant } from '@gateway/testkit';
 import { CATALOGUES, type Language } from '../../src/pages/index.js';
-import { launchBrowser } from './browser.js';
 import { MerchantSite } from './merchant-site.js';
 
 const NBSP = '\u00a0';

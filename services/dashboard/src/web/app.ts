@@ -12,6 +12,7 @@ import { BASE, merchantPage, needs } from './merchant/frame.js';
 import { paymentRoutes } from './merchant/payments.js';
 import { settingsRoutes } from './merchant/settings.js';
 import { webhookRoutes } from './merchant/webhooks.js';
+import { opsRoutes } from './ops/routes.js';
 import { securityRoutes } from './security.js';
 import { backWithin, formBody, signedIn, signInRoutes } from './sign-in.js';
 
@@ -69,6 +70,7 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
 
   const ops = Router({ strict: false });
   signInRoutes(door, 'ops', ops);
+  opsRoutes(door, ops);
   app.use('/ops', ops);
 
   app.use((req, res) => {

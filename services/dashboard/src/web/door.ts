@@ -114,13 +114,25 @@ export function clientAddress(req: Request): string {
 }
 
 /**
+ * Whether the browser says another site's page made the request. Our pages'
+ * no-referrer policy makes browsers send `Origin: null` even with our own
+ * forms, so Sec-Fetch-Site (sent by current browsers) decides when present;
+ * otherwise an Origin other than ours (`null` says nothing either way).
+ */
+export function fromAnotherSite(deps: DoorDeps, req: Request): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site !== 'same-origin';
+  const origin = req.headers.origin;
+  return origin !== undefined && origin !== 'null' && origin !== deps.publicOrigin;
+}
+
+/**
  * A state-changing request must carry the session's CSRF token, and, when the
  * browser says where it comes from, come from our own origin.
  */
 export function checkCsrf(deps: DoorDeps, req: Request, token: string): void {
-  const origin = req.headers.origin;
   const given = (req.body as Record<string, unknown> | undefined)?.['_csrf'];
-  if ((origin !== undefined && origin !== deps.publicOrigin) || typeof given !== 'string' || !sameText(given, token)) {
+  if (fromAnotherSite(deps, req) || typeof given !== 'string' || !sameText(given, token)) {
     throw new AppError('forbidden', 'This form has expired or did not come from this site. Reload the page and try again.');
   }
 }

@@ -97,6 +97,27 @@ const FRENCH: Readonly<Record<string, string>> = {
   Resolve: 'Résoudre',
   'Something went wrong': 'Une erreur est survenue',
   'Back': 'Retour',
+  // The operations console (D15)
+  Merchant: 'Marchand',
+  Name: 'Nom',
+  Prefix: 'Préfixe',
+  Pending: 'En attente',
+  Approved: 'Approuvé',
+  Modes: 'Modes',
+  Percent: 'Pourcentage',
+  'Fixed (TND)': 'Fixe (TND)',
+  default: 'par défaut',
+  'Terminal user': 'Utilisateur du terminal',
+  'Terminal password': 'Mot de passe du terminal',
+  'No merchant matches.': 'Aucun marchand ne correspond.',
+  'First page': 'Première page',
+  'All merchants': 'Tous les marchands',
+  Newest: 'Plus récents',
+  Target: 'Objet',
+  'Acquirer said': "Réponse de l'acquéreur",
+  'No refund is waiting.': "Aucun remboursement n'attend.",
+  'Succeeded: the money went back': "Réussi : l'argent est revenu à l'acheteur",
+  'Failed: nothing was refunded': "Échoué : rien n'a été remboursé",
 };
 
 const DICTIONARIES: Readonly<Record<Language, Readonly<Record<string, string>>>> = { en: {}, fr: FRENCH };

@@ -22,6 +22,7 @@ import {
   languageOf,
   send,
   failurePage,
+  fromAnotherSite,
   setCookie,
   startSession,
   type DoorDeps,
@@ -78,8 +79,8 @@ ${problem ? notice('error', problem) : ''}
     '/sign-in',
     formBody,
     handle(deps, base, async (req, res) => {
-      // Sign-in has no session yet: the browser's Origin is the check that the form is ours.
-      if (req.headers.origin !== undefined && req.headers.origin !== deps.publicOrigin) throw new AppError('forbidden', 'This form did not come from this site.');
+      // Sign-in has no session yet: what the browser says of the form's origin is the check that it is ours.
+      if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
       const email = text(req.body, 'email');
       try {
         const { person, secondFactor } = await signIn(deps.accounts, door, email, text(req.body, 'password'), clientAddress(req));
@@ -183,7 +184,7 @@ ${problem ? notice('error', problem) : ''}
     '/setup',
     formBody,
     handle(deps, base, async (req) => {
-      if (req.headers.origin !== undefined && req.headers.origin !== deps.publicOrigin) throw new AppError('forbidden', 'This form did not come from this site.');
+      if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
       const token = text(req.body, 'token');
       try {
         await setPasswordWithLink(deps.accounts, token, text(req.body, 'password'));

@@ -1,0 +1,65 @@
+/**
+ * The audit log in the operations console (D14, D15): every operator and
+ * dashboard change, newest first, of all merchants or of one, paged by the
+ * entry before which the next page starts: who (operator or user, by email
+ * or id), when, what, on which merchant and object, with what outcome, from
+ * which address, and the command's data (secrets already left out by the
+ * service that recorded it), shown as text.
+ */
+import type { Router } from 'express';
+import type { AuditEntry } from '@gateway/contracts';
+import { validationError } from '@gateway/problem';
+import { html } from '@gateway/runtime';
+import type { DoorDeps } from '../door.js';
+import { table, when } from '../layout.js';
+import { signedIn } from '../sign-in.js';
+import { OPS, operators, opsPage, queryField } from './frame.js';
+
+const SECTION = `${OPS}/audit-log`;
+const PAGE_SIZE = 50;
+const MERCHANT_ID = /^mer_[0-9A-Za-z]{20,}$/;
+
+function entryRow(entry: AuditEntry) {
+  const who = entry.actor_email ?? entry.actor_id;
+  return html`<tr data-audit="${entry.audit_id}"><td>${when(entry.at)}</td>
+<td><span class="badge" data-field="actor_type">${entry.actor_type}</span> <span data-field="actor">${who}</span>${entry.actor_email ? html`<br><code class="muted">${entry.actor_id}</code>` : ''}</td>
+<td><code data-field="action">${entry.action}</code></td>
+<td>${entry.merchant_id ? html`<a href="${OPS}/merchants/${entry.merchant_id}"><code>${entry.merchant_id}</code></a>` : '—'}</td>
+<td>${entry.target ?? '—'}</td><td data-field="outcome">${entry.outcome}</td><td>${entry.address ?? '—'}</td>
+<td>${Object.keys(entry.detail).length > 0 ? html`<details><summary>Detail</summary><pre>${JSON.stringify(entry.detail, null, 2)}</pre></details>` : '—'}</td></tr>`;
+}
+
+export function auditLogRoutes(deps: DoorDeps, router: Router): void {
+  router.get(
+    '/audit-log',
+    signedIn(deps, 'ops', operators, async (req, viewer) => {
+      const view = opsPage(deps, viewer);
+      const { t } = viewer;
+      const merchant = queryField(req, 'merchant');
+      const before = queryField(req, 'before');
+      if (merchant !== '' && !MERCHANT_ID.test(merchant)) throw validationError([{ field: 'merchant', code: 'invalid', message: 'Filter by a merchant id (mer_…).' }]);
+      const log = await view.command('audit.list', {
+        limit: PAGE_SIZE,
+        ...(merchant !== '' && { merchant_id: merchant }),
+        ...(before !== '' && { before }),
+      });
+      const keep = new URLSearchParams(merchant ? { merchant } : {});
+      const last = log.data[log.data.length - 1];
+      return view.render(
+        SECTION,
+        t('Audit log'),
+        html`<h1>${t('Audit log')}</h1>
+<form method="get" action="${SECTION}" class="row" role="search">
+<label>${t('Merchant')} <input name="merchant" value="${merchant}" placeholder="mer_…"></label>
+<button type="submit">${t('Filter')}</button>
+${merchant ? html`<a href="${SECTION}">${t('All merchants')}</a>` : ''}
+</form>
+<div class="card">${table([t('When'), t('Who'), t('What'), t('Merchant'), t('Target'), t('Outcome'), t('From address'), 'Detail'], log.data.map(entryRow), t('Nothing here yet.'))}
+<nav class="pager" aria-label="Pages">
+${before !== '' ? html`<a href="${SECTION}?${keep.toString()}">← ${t('Newest')}</a>` : ''}
+${last && log.has_more ? html`<a href="${SECTION}?${new URLSearchParams([...keep, ['before', last.audit_id]]).toString()}">${t('Older')} →</a>` : ''}
+</nav></div>`,
+      );
+    }),
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * The manual refund queue (D10, D15): refunds the acquirer could not confirm,
+ * oldest waiting first as the refund service lists them, each resolved by an
+ * operator as succeeded or failed (`refund resolve`), with the refund
+ * service's rules and answers.
+ */
+import type { Router } from 'express';
+import { validationError } from '@gateway/problem';
+import { html, type Html } from '@gateway/runtime';
+import { acting, type DoorDeps } from '../door.js';
+import { csrfField, notice, table, when } from '../layout.js';
+import { formBody, signedIn } from '../sign-in.js';
+import { field, OPS, operators, opsPage, type OpsPage } from './frame.js';
+
+const SECTION = `${OPS}/manual-refunds`;
+
+async function showQueue(view: OpsPage, message?: Html, status?: number) {
+  const { t, csrf } = view.viewer;
+  const queue = await view.command('refund.list_manual', {});
+  const rows = queue.data.map(
+    (r) => html`<tr data-refund="${r.refund_id}"><td><code>${r.refund_id}</code></td><td><a href="${OPS}/merchants/${r.merchant_id}"><code>${r.merchant_id}</code></a><br><code class="muted">${r.session_id}</code></td>
+<td>${r.livemode ? 'live' : 'test'}</td><td class="num">${r.amount} TND</td><td>${r.reason}</td><td>${r.epg_error_message}</td><td>${when(r.created_at)}</td>
+<td><form method="post" action="${SECTION}/${r.refund_id}/resolve" class="row" aria-label="${t('Resolve')} ${r.refund_id}">${csrfField(csrf)}
+<label>${t('Outcome')} <select name="as"><option value="succeeded">${t('Succeeded: the money went back')}</option><option value="failed">${t('Failed: nothing was refunded')}</option></select></label>
+<button type="submit" data-confirm="Resolve this refund? This cannot be undone.">${t('Resolve')}</button></form></td></tr>`,
+  );
+  return view.render(
+    SECTION,
+    t('Manual refunds'),
+    html`<h1>${t('Manual refunds')}</h1>
+${message ?? ''}
+<p class="muted">Refunds the acquirer did not confirm. Find out at the acquirer what happened, then resolve each one: succeeded if the money went back to the buyer, failed if not (the amount becomes refundable again).</p>
+<div class="card">${table(['Refund', t('Merchant'), t('Mode'), t('Amount'), t('Reason'), t('Acquirer said'), t('Created'), ''], rows, t('No refund is waiting.'), [3])}</div>`,
+    status,
+  );
+}
+
+export function manualRefundRoutes(deps: DoorDeps, router: Router): void {
+  router.get(
+    '/manual-refunds',
+    signedIn(deps, 'ops', operators, async (_req, viewer) => showQueue(opsPage(deps, viewer))),
+  );
+
+  router.post(
+    '/manual-refunds/:id/resolve',
+    formBody,
+    signedIn(deps, 'ops', operators, async (req, viewer) => {
+      const view = opsPage(deps, viewer);
+      const as = field(req.body, 'as');
+      return acting(
+        (message, status) => showQueue(view, message, status),
+        async () => {
+          if (as !== 'succeeded' && as !== 'failed') throw validationError([{ field: 'as', code: 'invalid', message: 'Resolve a refund as succeeded or failed.' }]);
+          const resolved = await view.command('refund.resolve', { refund_id: String(req.params['id']), as });
+          return notice('ok', `Refund ${resolved.refund_id} is resolved: ${resolved.status}.`);
+        },
+      );
+    }),
+  );
+}
