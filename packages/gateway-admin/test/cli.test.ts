@@ -61,7 +61,7 @@ describe('gateway-admin', function () {
     assert.equal(live.code, 1);
     assert.equal((JSON.parse(live.err.split('\n')[0] ?? '{}') as { error: string }).error, 'forbidden');
     const counts = { data_keys: 1, rewrapped: 0 };
-    assert.deepEqual(admin('secrets', 'rewrap').out, { 'api-gateway': counts, 'acquirer-adapter': counts, 'webhook-dispatcher': counts });
+    assert.deepEqual(admin('secrets', 'rewrap').out, { 'api-gateway': counts, 'acquirer-adapter': counts, 'webhook-dispatcher': counts, dashboard: counts });
   });
 
   it('when a dashboard user and a console operator are created, then it prints their ids and setup links, stores them, and refuses a second of the same email or an unknown merchant (exit 1)', async () => {

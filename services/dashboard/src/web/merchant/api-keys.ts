@@ -9,8 +9,8 @@ import type { ApiKeySummary } from '@gateway/contracts';
 import { html, type Html } from '@gateway/runtime';
 import type { DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
-import { formBody, signedIn } from '../sign-in.js';
-import { acting, BASE, can, merchantPage, needs, type MerchantPage } from './frame.js';
+import { signedIn } from '../sign-in.js';
+import { BASE, can, merchantChange, merchantPage, needs, type SectionView } from './frame.js';
 
 const SECTION = `${BASE}/api-keys`;
 
@@ -30,7 +30,7 @@ function graceLabel(seconds: number): string {
 }
 
 export function apiKeyRoutes(deps: DoorDeps, router: Router): void {
-  const show = async (view: MerchantPage, message?: Html, status?: number) => {
+  const show: SectionView = async (view, _req, message, status) => {
     const { viewer } = view;
     const { t } = viewer;
     const keys = await view.call.command('api_key.list', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
@@ -74,73 +74,46 @@ ${create}
 
   router.get(
     '/api-keys',
-    signedIn(deps, 'dashboard', needs('read'), async (_req, viewer) => show(await merchantPage(deps, viewer))),
+    signedIn(deps, 'dashboard', needs('read'), async (req, viewer) => show(await merchantPage(deps, viewer), req)),
   );
 
   router.post(
     '/api-keys/create',
-    formBody,
-    signedIn(deps, 'dashboard', needs('develop'), async (_req, viewer) => {
-      const view = await merchantPage(deps, viewer);
-      return acting(
-        (message, status) => show(view, message, status),
-        async () => {
-          const key = await view.call.command('api_key.create', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
-          const warning = viewer.mode === 'live' ? 'This is the only time this live key is shown. Copy it now.' : 'You can reveal this test key again later.';
-          return shownSecret(`New key ${key.key_id}`, key.secret_key, warning);
-        },
-      );
+    ...merchantChange(deps, 'develop', show, async (_req, view) => {
+      const { viewer } = view;
+      const key = await view.call.command('api_key.create', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
+      const warning = viewer.mode === 'live' ? 'This is the only time this live key is shown. Copy it now.' : 'You can reveal this test key again later.';
+      return shownSecret(`New key ${key.key_id}`, key.secret_key, warning);
     }),
   );
 
   router.post(
     '/api-keys/:id/reveal',
-    formBody,
-    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
-      const view = await merchantPage(deps, viewer);
-      return acting(
-        (message, status) => show(view, message, status),
-        async () => {
-          const key = await view.call.command('api_key.reveal', { merchant_id: view.merchant.merchant_id, key_id: String(req.params['id']) });
-          return shownSecret(`Key ${key.key_id}`, key.secret_key, 'Anyone with this key can act on your test account.');
-        },
-      );
+    ...merchantChange(deps, 'develop', show, async (req, view) => {
+      const key = await view.call.command('api_key.reveal', { merchant_id: view.merchant.merchant_id, key_id: String(req.params['id']) });
+      return shownSecret(`Key ${key.key_id}`, key.secret_key, 'Anyone with this key can act on your test account.');
     }),
   );
 
   router.post(
     '/api-keys/:id/revoke',
-    formBody,
-    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
-      const view = await merchantPage(deps, viewer);
-      return acting(
-        (message, status) => show(view, message, status),
-        async () => {
-          const revoked = await view.call.command('api_key.revoke', { merchant_id: view.merchant.merchant_id, key_id: String(req.params['id']) });
-          return notice('ok', `Key ${revoked.key_id} is revoked.`);
-        },
-      );
+    ...merchantChange(deps, 'develop', show, async (req, view) => {
+      const revoked = await view.call.command('api_key.revoke', { merchant_id: view.merchant.merchant_id, key_id: String(req.params['id']) });
+      return notice('ok', `Key ${revoked.key_id} is revoked.`);
     }),
   );
 
   router.post(
     '/api-keys/:id/rotate',
-    formBody,
-    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
-      const view = await merchantPage(deps, viewer);
+    ...merchantChange(deps, 'develop', show, async (req, view) => {
       const grace = Number((req.body as Record<string, unknown>)['revoke_in_seconds']);
-      return acting(
-        (message, status) => show(view, message, status),
-        async () => {
-          const rotated = await view.call.command('api_key.rotate', {
-            merchant_id: view.merchant.merchant_id,
-            key_id: String(req.params['id']),
-            // Anything but a whole number of seconds is the service's to refuse, with its words.
-            revoke_in_seconds: Number.isInteger(grace) && grace >= 0 ? grace : 0.5,
-          });
-          return shownSecret(`New live key ${rotated.key_id}`, rotated.secret_key, `This is the only time it is shown. The old key ${rotated.revoked_key_id} stops working at ${rotated.revokes_at}.`);
-        },
-      );
+      const rotated = await view.call.command('api_key.rotate', {
+        merchant_id: view.merchant.merchant_id,
+        key_id: String(req.params['id']),
+        // Anything but a whole number of seconds is the service's to refuse, with its words.
+        revoke_in_seconds: Number.isInteger(grace) && grace >= 0 ? grace : 0.5,
+      });
+      return shownSecret(`New live key ${rotated.key_id}`, rotated.secret_key, `This is the only time it is shown. The old key ${rotated.revoked_key_id} stops working at ${rotated.revokes_at}.`);
     }),
   );
 }

@@ -1,10 +1,11 @@
 /** The merchant dashboard's frame: sections, roles (D14), the merchant in view, and the page shell. */
 import type { DashboardRole, MerchantDetail } from '@gateway/contracts';
+import type { Request } from 'express';
 import type { Html, HtmlValue } from '@gateway/runtime';
-import { Caller, type DoorDeps, type Outcome, type Viewer } from '../door.js';
+import { acting, Caller, type DoorDeps, type Outcome, type Viewer } from '../door.js';
 import { layout } from '../layout.js';
+import { formBody, signedIn } from '../sign-in.js';
 
-export { acting } from '../door.js';
 
 export const BASE = '/dashboard';
 
@@ -69,3 +70,23 @@ export async function merchantPage(deps: DoorDeps, viewer: Viewer): Promise<Merc
   return { viewer, merchant, call, render: (section, title, body, status) => ({ page: shell(section, title, body), ...(status !== undefined && { status }) }) };
 }
 
+/** A section's page for the merchant in view, with the outcome of a change when there is one. */
+export type SectionView = (view: MerchantPage, req: Request, message?: Html, status?: number) => Promise<Outcome>;
+
+/**
+ * The handlers of a change made by a form of a merchant page: the body read,
+ * a signed-in person with `permission`, the merchant in view, `change` run,
+ * and its section shown again with the outcome or the owning service's refusal.
+ */
+export function merchantChange(deps: DoorDeps, permission: Permission, show: SectionView, change: (req: Request, view: MerchantPage) => Promise<Html>) {
+  return [
+    formBody,
+    signedIn(deps, 'dashboard', needs(permission), async (req, viewer) => {
+      const view = await merchantPage(deps, viewer);
+      return acting(
+        (message, status) => show(view, req, message, status),
+        () => change(req, view),
+      );
+    }),
+  ] as const;
+}

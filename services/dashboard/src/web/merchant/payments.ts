@@ -10,8 +10,8 @@ import { html, type Html } from '@gateway/runtime';
 import { newToken } from '../../identity/secrets.js';
 import { audited, type DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
-import { formBody, signedIn } from '../sign-in.js';
-import { acting, BASE, can, merchantPage, needs, type MerchantPage } from './frame.js';
+import { signedIn } from '../sign-in.js';
+import { BASE, can, merchantChange, merchantPage, needs, type MerchantPage } from './frame.js';
 
 const STATUSES = ['CREATED', 'PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED'] as const;
 const SESSION_ID = /^ps_[0-9A-Za-z]{10,64}$/;
@@ -89,26 +89,20 @@ ${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`
 
   router.post(
     '/payments/:id/refund',
-    formBody,
-    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
-      const view = await merchantPage(deps, viewer);
+    ...merchantChange(deps, 'develop', (view, req, message, status) => showSession(view, String(req.params['id']), message, status), async (req, view) => {
+      const { viewer } = view;
       const id = String(req.params['id']);
       const form = req.body as Record<string, unknown>;
       const amount = typeof form['amount'] === 'string' ? form['amount'].trim() : '';
       const reason = typeof form['reason'] === 'string' ? form['reason'].trim() : '';
       const key = typeof form['idempotency_key'] === 'string' ? form['idempotency_key'] : undefined;
       const body = { reason, ...(amount ? { refund_type: 'PARTIAL', amount } : { refund_type: 'FULL' }) };
-      return acting(
-        (message, status) => showSession(view, id, message, status),
-        async () => {
-          // The API's refund for the merchant, and, as a change made from the dashboard, an entry in the audit log (D14).
-          const refund = () => view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) });
-          const result = await audited(deps, viewer, { action: 'refund.create', merchantId: view.merchant.merchant_id, target: id, detail: { ...body, livemode: viewer.mode === 'live' } }, refund);
-          return result.automated_refund
-            ? notice('ok', `Refunded ${result.refunded_amount} TND.`)
-            : notice('warn', `Refund of ${result.refunded_amount} TND recorded; the acquirer did not confirm it, and our operations team will complete it.`);
-        },
-      );
+      // The API's refund for the merchant, and, as a change made from the dashboard, an entry in the audit log (D14).
+      const refund = () => view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) });
+      const result = await audited(deps, viewer, { action: 'refund.create', merchantId: view.merchant.merchant_id, target: id, detail: { ...body, livemode: viewer.mode === 'live' } }, refund);
+      return result.automated_refund
+        ? notice('ok', `Refunded ${result.refunded_amount} TND.`)
+        : notice('warn', `Refund of ${result.refunded_amount} TND recorded; the acquirer did not confirm it, and our operations team will complete it.`);
     }),
   );
 }

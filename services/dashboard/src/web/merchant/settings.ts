@@ -5,12 +5,12 @@
 import type { Router } from 'express';
 import { DashboardRole } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
-import { html, type Html } from '@gateway/runtime';
+import { html } from '@gateway/runtime';
 import { changeRole, createPerson, removePerson } from '../../identity/accounts.js';
 import type { DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
-import { formBody, signedIn } from '../sign-in.js';
-import { acting, BASE, can, merchantPage, needs, type MerchantPage } from './frame.js';
+import { signedIn } from '../sign-in.js';
+import { BASE, can, merchantChange, merchantPage, needs, type SectionView } from './frame.js';
 
 const ROLES = DashboardRole.anyOf.map((literal) => literal.const);
 
@@ -22,7 +22,7 @@ function field(body: unknown, name: string): string {
 export function settingsRoutes(deps: DoorDeps, router: Router): void {
   // ---------------------------------------------------------------- exchange rates
   const RATES = `${BASE}/exchange-rates`;
-  const showRates = async (view: MerchantPage, message?: Html, status?: number) => {
+  const showRates: SectionView = async (view, _req, message, status) => {
     const { viewer } = view;
     const { t } = viewer;
     const rates = await view.call.command('rate.list', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
@@ -54,40 +54,28 @@ ${
   };
   router.get(
     '/exchange-rates',
-    signedIn(deps, 'dashboard', needs('read'), async (_req, viewer) => showRates(await merchantPage(deps, viewer))),
+    signedIn(deps, 'dashboard', needs('read'), async (req, viewer) => showRates(await merchantPage(deps, viewer), req)),
   );
   router.post(
     '/exchange-rates',
-    formBody,
-    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
-      const view = await merchantPage(deps, viewer);
-      return acting(
-        (message, status) => showRates(view, message, status),
-        async () => {
-          const set = await view.call.command('rate.set', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, currency: field(req.body, 'currency'), rate: field(req.body, 'rate') });
-          return notice('ok', `1 ${set.currency} = ${set.rate} TND.`);
-        },
-      );
+    ...merchantChange(deps, 'develop', showRates, async (req, view) => {
+      const { viewer } = view;
+      const set = await view.call.command('rate.set', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, currency: field(req.body, 'currency'), rate: field(req.body, 'rate') });
+      return notice('ok', `1 ${set.currency} = ${set.rate} TND.`);
     }),
   );
   router.post(
     '/exchange-rates/remove',
-    formBody,
-    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
-      const view = await merchantPage(deps, viewer);
-      return acting(
-        (message, status) => showRates(view, message, status),
-        async () => {
-          const removed = await view.call.command('rate.remove', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, currency: field(req.body, 'currency') });
-          return notice('ok', `${removed.currency} removed.`);
-        },
-      );
+    ...merchantChange(deps, 'develop', showRates, async (req, view) => {
+      const { viewer } = view;
+      const removed = await view.call.command('rate.remove', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, currency: field(req.body, 'currency') });
+      return notice('ok', `${removed.currency} removed.`);
     }),
   );
 
   // ---------------------------------------------------------------- team
   const TEAM = `${BASE}/team`;
-  const showTeam = async (view: MerchantPage, message?: Html, status?: number) => {
+  const showTeam: SectionView = async (view, _req, message, status) => {
     const { viewer } = view;
     const { t } = viewer;
     const team = await deps.accounts.people.team(view.merchant.merchant_id);
@@ -114,52 +102,34 @@ ${
   };
   router.get(
     '/team',
-    signedIn(deps, 'dashboard', needs('team'), async (_req, viewer) => showTeam(await merchantPage(deps, viewer))),
+    signedIn(deps, 'dashboard', needs('team'), async (req, viewer) => showTeam(await merchantPage(deps, viewer), req)),
   );
   router.post(
     '/team',
-    formBody,
-    signedIn(deps, 'dashboard', needs('team'), async (req, viewer) => {
-      const view = await merchantPage(deps, viewer);
-      return acting(
-        (message, status) => showTeam(view, message, status),
-        async () => {
-          const role = field(req.body, 'role');
-          if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', `The role must be one of ${ROLES.join(', ')}.`);
-          const invited = await createPerson(deps.accounts, { door: 'dashboard', merchantId: view.merchant.merchant_id, role: role as DashboardRole, email: field(req.body, 'email') }, viewer.doer);
-          return notice('ok', html`<p>Invited. Send them this link (it works once, for 24 hours) to set their password:</p><p><code class="secret">${invited.setupUrl}</code></p>`);
-        },
-      );
+    ...merchantChange(deps, 'team', showTeam, async (req, view) => {
+      const { viewer } = view;
+      const role = field(req.body, 'role');
+      if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', `The role must be one of ${ROLES.join(', ')}.`);
+      const invited = await createPerson(deps.accounts, { door: 'dashboard', merchantId: view.merchant.merchant_id, role: role as DashboardRole, email: field(req.body, 'email') }, viewer.doer);
+      return notice('ok', html`<p>Invited. Send them this link (it works once, for 24 hours) to set their password:</p><p><code class="secret">${invited.setupUrl}</code></p>`);
     }),
   );
   router.post(
     '/team/:id/role',
-    formBody,
-    signedIn(deps, 'dashboard', needs('team'), async (req, viewer) => {
-      const view = await merchantPage(deps, viewer);
-      return acting(
-        (message, status) => showTeam(view, message, status),
-        async () => {
-          const role = field(req.body, 'role');
-          if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', `The role must be one of ${ROLES.join(', ')}.`);
-          await changeRole(deps.accounts, view.merchant.merchant_id, String(req.params['id']), role as DashboardRole, viewer.doer);
-          return notice('ok', 'Role changed.');
-        },
-      );
+    ...merchantChange(deps, 'team', showTeam, async (req, view) => {
+      const { viewer } = view;
+      const role = field(req.body, 'role');
+      if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', `The role must be one of ${ROLES.join(', ')}.`);
+      await changeRole(deps.accounts, view.merchant.merchant_id, String(req.params['id']), role as DashboardRole, viewer.doer);
+      return notice('ok', 'Role changed.');
     }),
   );
   router.post(
     '/team/:id/remove',
-    formBody,
-    signedIn(deps, 'dashboard', needs('team'), async (req, viewer) => {
-      const view = await merchantPage(deps, viewer);
-      return acting(
-        (message, status) => showTeam(view, message, status),
-        async () => {
-          await removePerson(deps.accounts, view.merchant.merchant_id, String(req.params['id']), viewer.doer);
-          return notice('ok', 'Removed; they are signed out.');
-        },
-      );
+    ...merchantChange(deps, 'team', showTeam, async (req, view) => {
+      const { viewer } = view;
+      await removePerson(deps.accounts, view.merchant.merchant_id, String(req.params['id']), viewer.doer);
+      return notice('ok', 'Removed; they are signed out.');
     }),
   );
 

@@ -4,14 +4,14 @@
  * secret" with D11's overlap, the delivery log newest first with a failed-only
  * filter, one attempt's payload and response, and "Resend".
  */
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import { AppError } from '@gateway/problem';
-import { html, type Html } from '@gateway/runtime';
+import { html } from '@gateway/runtime';
 import type { DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
-import { formBody, signedIn } from '../sign-in.js';
+import { signedIn } from '../sign-in.js';
 import { shownSecret } from './api-keys.js';
-import { acting, BASE, can, merchantPage, needs, type MerchantPage } from './frame.js';
+import { BASE, can, merchantChange, merchantPage, needs, type MerchantPage, type SectionView } from './frame.js';
 
 const SECTION = `${BASE}/webhooks`;
 
@@ -26,7 +26,7 @@ async function endpointOf(view: MerchantPage) {
 }
 
 export function webhookRoutes(deps: DoorDeps, router: Router): void {
-  const show = async (view: MerchantPage, req: Request | undefined, message?: Html, status?: number) => {
+  const show: SectionView = async (view, req, message, status) => {
     const { viewer, merchant } = view;
     const { t } = viewer;
     const failedOnly = req?.query['failed'] === '1';
@@ -78,56 +78,39 @@ ${last && log.has_more ? html`<nav class="pager"><a href="${SECTION}?${new URLSe
 
   router.post(
     '/webhooks/url',
-    formBody,
-    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
-      const view = await merchantPage(deps, viewer);
+    ...merchantChange(deps, 'develop', show, async (req, view) => {
+      const { viewer } = view;
       const url = String((req.body as Record<string, unknown>)['url'] ?? '').trim();
-      return acting(
-        (message, status) => show(view, undefined, message, status),
-        async () => {
-          const target = { merchant_id: view.merchant.merchant_id, mode: viewer.mode };
-          const current = await endpointOf(view);
-          // The first address of a mode makes its endpoint (and its secret); later ones change it.
-          if (current.url === null) await view.call.command('webhook_endpoint.provision', { ...target, url });
-          else await view.call.command('webhook_endpoint.set_url', { ...target, url });
-          return notice('ok', 'Webhook URL saved.');
-        },
-      );
+      const target = { merchant_id: view.merchant.merchant_id, mode: viewer.mode };
+      const current = await endpointOf(view);
+      // The first address of a mode makes its endpoint (and its secret); later ones change it.
+      if (current.url === null) await view.call.command('webhook_endpoint.provision', { ...target, url });
+      else await view.call.command('webhook_endpoint.set_url', { ...target, url });
+      return notice('ok', 'Webhook URL saved.');
     }),
   );
 
   router.post(
     '/webhooks/secret/reveal',
-    formBody,
-    signedIn(deps, 'dashboard', needs('develop'), async (_req, viewer) => {
-      const view = await merchantPage(deps, viewer);
-      return acting(
-        (message, status) => show(view, undefined, message, status),
-        async () => {
-          const secret = await view.call.command('webhook_endpoint.reveal_secret', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
-          return shownSecret('Signing secret', secret.webhook_secret, 'Check the X-Service-Signature header of every webhook with it.');
-        },
-      );
+    ...merchantChange(deps, 'develop', show, async (_req, view) => {
+      const { viewer } = view;
+      const secret = await view.call.command('webhook_endpoint.reveal_secret', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
+      return shownSecret('Signing secret', secret.webhook_secret, 'Check the X-Service-Signature header of every webhook with it.');
     }),
   );
 
   router.post(
     '/webhooks/secret/rotate',
-    formBody,
-    signedIn(deps, 'dashboard', needs('develop'), async (_req, viewer) => {
-      const view = await merchantPage(deps, viewer);
-      return acting(
-        (message, status) => show(view, undefined, message, status),
-        async () => {
-          const rotated = await view.call.command('webhook_endpoint.rotate_secret', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
-          return shownSecret('New signing secret', rotated.webhook_secret, `Webhooks carry signatures by both secrets until ${rotated.previous_secret_expires_at}; move to the new one before then.`);
-        },
-      );
+    ...merchantChange(deps, 'develop', show, async (_req, view) => {
+      const { viewer } = view;
+      const rotated = await view.call.command('webhook_endpoint.rotate_secret', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
+      return shownSecret('New signing secret', rotated.webhook_secret, `Webhooks carry signatures by both secrets until ${rotated.previous_secret_expires_at}; move to the new one before then.`);
     }),
   );
 
-  const showAttempt = async (view: MerchantPage, id: string, message?: Html, status?: number) => {
+  const showAttempt: SectionView = async (view, req, message, status) => {
     const { t } = view.viewer;
+    const id = String(req.params['id']);
     const attempt = await view.call.command('webhook.attempt', { merchant_id: view.merchant.merchant_id, delivery_id: id });
     return view.render(
       SECTION,
@@ -157,22 +140,15 @@ ${
 
   router.get(
     '/webhooks/attempts/:id',
-    signedIn(deps, 'dashboard', needs('read'), async (req, viewer) => showAttempt(await merchantPage(deps, viewer), String(req.params['id']))),
+    signedIn(deps, 'dashboard', needs('read'), async (req, viewer) => showAttempt(await merchantPage(deps, viewer), req)),
   );
 
   router.post(
     '/webhooks/attempts/:id/resend',
-    formBody,
-    signedIn(deps, 'dashboard', needs('develop'), async (req, viewer) => {
-      const view = await merchantPage(deps, viewer);
+    ...merchantChange(deps, 'develop', showAttempt, async (req, view) => {
       const id = String(req.params['id']);
-      return acting(
-        (message, status) => showAttempt(view, id, message, status),
-        async () => {
-          const resent = await view.call.command('webhook.resend', { merchant_id: view.merchant.merchant_id, delivery_id: id });
-          return notice('ok', html`Sent again as <a href="${SECTION}/attempts/${resent.delivery_id}">${resent.delivery_id}</a>, with the same webhook ID and a new signature.`);
-        },
-      );
+      const resent = await view.call.command('webhook.resend', { merchant_id: view.merchant.merchant_id, delivery_id: id });
+      return notice('ok', html`Sent again as <a href="${SECTION}/attempts/${resent.delivery_id}">${resent.delivery_id}</a>, with the same webhook ID and a new signature.`);
     }),
   );
 }
