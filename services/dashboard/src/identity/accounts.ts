@@ -127,23 +127,35 @@ export async function signIn(deps: AccountsDeps, door: Door, emailGiven: string,
     await countFailure(deps, door, email, address);
     throw new AppError('unauthorized', 'The email or the password is wrong.');
   }
-  await deps.redis.del(throttleKey(deps, door, email, address));
+  await clearFailures(deps, door, email, address, 'password');
   return { person, secondFactor: person.totp_enabled_at !== null };
 }
 
-function throttleKey(deps: AccountsDeps, door: Door, email: string, address: string): string {
-  return `${deps.rateLimitKeyPrefix}:signin:${door}:${address}:${email}`;
+/**
+ * Which step failed: passwords and second-factor codes are counted apart, so
+ * that the right password, which clears its own count, cannot clear the count
+ * of wrong codes and give six more digits to try after every sign-in.
+ */
+export type SignInStep = 'password' | 'second-factor';
+
+function throttleKey(deps: AccountsDeps, door: Door, email: string, address: string, step: SignInStep = 'password'): string {
+  return `${deps.rateLimitKeyPrefix}:${step === 'password' ? 'signin' : 'signin2'}:${door}:${address}:${email}`;
 }
 
-/** 429 while this email has failed too often from this address within the window (D14). */
-export async function refuseWhileThrottled(deps: AccountsDeps, door: Door, email: string, address: string): Promise<void> {
-  const key = throttleKey(deps, door, email, address);
+/** 429 while this email has failed too often at `step` from this address within the window (D14). */
+export async function refuseWhileThrottled(deps: AccountsDeps, door: Door, email: string, address: string, step: SignInStep = 'password'): Promise<void> {
+  const key = throttleKey(deps, door, email, address, step);
   if (Number((await deps.redis.get(key)) ?? 0) >= deps.loginFailureLimit) throw await tooManyFailures(deps, key);
 }
 
+/** Forgets the failures of `step` once it has succeeded. */
+export async function clearFailures(deps: AccountsDeps, door: Door, email: string, address: string, step: SignInStep): Promise<void> {
+  await deps.redis.del(throttleKey(deps, door, email, address, step));
+}
+
 /** Counts a failed password or second factor; the failure that reaches the limit already answers 429. */
-export async function countFailure(deps: AccountsDeps, door: Door, email: string, address: string): Promise<void> {
-  const key = throttleKey(deps, door, email, address);
+export async function countFailure(deps: AccountsDeps, door: Door, email: string, address: string, step: SignInStep = 'password'): Promise<void> {
+  const key = throttleKey(deps, door, email, address, step);
   const replies = await deps.redis.multi().incr(key).expire(key, deps.loginFailureWindowSeconds, 'NX').exec();
   if (Number(replies?.[0]?.[1] ?? 0) >= deps.loginFailureLimit) throw await tooManyFailures(deps, key);
 }

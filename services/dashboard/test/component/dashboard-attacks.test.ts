@@ -1,0 +1,81 @@
+/**
+ * The dashboard against someone who already holds part of the way in: a
+ * stolen password facing the second factor, a signed-in session trying to
+ * drop the second factor unseen, a console setup link carried to the
+ * dashboard, and a suspended merchant's user refunding where the API would
+ * refuse. Each must change nothing.
+ */
+import assert from 'node:assert/strict';
+import { TestSystem } from '@gateway/testkit';
+import { totpCode, totpStep } from '../../src/identity/secrets.js';
+import { Visitor } from './visitor.js';
+
+const PASSWORD = 'correct horse battery staple';
+
+/** A six-digit code that is none of the codes the secret accepts now (the step before, now and after). */
+function wrongCode(secret: string, n: number): string {
+  const accepted = new Set([-1, 0, 1].map((d) => totpCode(secret, totpStep() + d)));
+  for (let i = n; ; i += 1) {
+    const code = String(i % 1_000_000).padStart(6, '0');
+    if (!accepted.has(code)) return code;
+  }
+}
+
+describe('dashboard attacks', function () {
+  this.timeout(120_000);
+  let system: TestSystem;
+
+  before(async () => {
+    system = await TestSystem.start({ readyTimeoutMs: 60_000 });
+  });
+
+  after(async () => {
+    await system?.shutdown();
+  });
+
+  let emails = 0;
+  async function ownerOfNewMerchant(): Promise<{ email: string; merchantId: string; testKey: string }> {
+    const merchant = await system.newMerchant();
+    emails += 1;
+    const email = `attacked${emails}@shop.example`;
+    await system.admin(['user', 'create', merchant.merchantId, '--email', email, '--role', 'owner', '--password', PASSWORD]);
+    return { email, merchantId: merchant.merchantId, testKey: merchant.testKey };
+  }
+
+  async function signIn(email: string): Promise<Visitor> {
+    const visitor = new Visitor(system.baseUrl);
+    const answer = await visitor.post('/dashboard/sign-in', { email, password: PASSWORD });
+    assert.equal(answer.status, 303, answer.html);
+    return visitor;
+  }
+
+  /** Turns two-step sign-in on for the signed-in `visitor`; answers its secret. */
+  async function turnOnTotp(visitor: Visitor): Promise<string> {
+    const begun = await visitor.post('/dashboard/security/begin', { _csrf: await visitor.csrf('/dashboard/security') });
+    const secret = /id="totp-secret">([A-Z2-7]+)</.exec(begun.html)?.[1];
+    assert.ok(secret, `no secret shown (${begun.status})`);
+    const confirmed = await visitor.post('/dashboard/security/confirm', { _csrf: await visitor.csrf('/dashboard/security'), code: totpCode(secret, totpStep()) });
+    assert.equal(confirmed.status, 200, confirmed.html);
+    assert.match(confirmed.html, /Recovery codes/);
+    return secret;
+  }
+
+  it('when someone with the password guesses second-factor codes and signs in again between guesses, then the guesses still add up: the fifth wrong code waits (429), even the right one', async () => {
+    const { email } = await ownerOfNewMerchant();
+    const secret = await turnOnTotp(await signIn(email));
+
+    const attacker = await signIn(email);
+    for (let i = 0; i < 4; i += 1) {
+      const guess = await attacker.post('/dashboard/second-factor', { _csrf: await attacker.csrf('/dashboard/second-factor'), code: wrongCode(secret, 100 + i) });
+      assert.equal(guess.status, 401, guess.html);
+    }
+    // The right password again: a fresh half-signed-in session, but not a fresh count of wrong codes.
+    const again = await signIn(email);
+    assert.match(again.cookies, /gw_dashboard=/);
+    const fifth = await again.post('/dashboard/second-factor', { _csrf: await again.csrf('/dashboard/second-factor'), code: wrongCode(secret, 200) });
+    assert.equal(fifth.status, 429, 'the fifth wrong code, across two sign-ins, is throttled');
+    const right = await again.post('/dashboard/second-factor', { _csrf: await again.csrf('/dashboard/second-factor'), code: totpCode(secret, totpStep()) });
+    assert.equal(right.status, 429, 'while throttled even the right code waits');
+    assert.equal((await again.get('/dashboard/payments')).status, 303, 'still not signed in');
+  });
+});
