@@ -175,8 +175,13 @@ export async function checkSecondFactor(deps: AccountsDeps, person: PersonRow, c
   return matchTotp(secret, given) !== undefined;
 }
 
-/** Starts second-factor set-up: a new secret, kept encrypted and not yet in force until confirmed. */
+/**
+ * Starts second-factor set-up: a new secret, kept encrypted and not yet in
+ * force until confirmed. Not while one is on: a new secret would turn it off
+ * unseen, with no entry in the audit log, where operators must keep it.
+ */
 export async function beginTotp(deps: AccountsDeps, person: PersonRow): Promise<string> {
+  if (person.totp_enabled_at) throw new AppError('conflict', 'Two-step sign-in is already on; turn it off first to set it up again.');
   const secret = newTotpSecret();
   await deps.people.setTotp(deps.pool, person.id, deps.secrets.encrypt(secret, totpAad(person.id)), false);
   return secret;

@@ -78,4 +78,18 @@ describe('dashboard attacks', function () {
     assert.equal(right.status, 429, 'while throttled even the right code waits');
     assert.equal((await again.get('/dashboard/payments')).status, 303, 'still not signed in');
   });
+
+  it('when two-step sign-in is on and set-up is started again by a posted form, then it stays on (409) and the next sign-in still asks for the code', async () => {
+    const { email } = await ownerOfNewMerchant();
+    const visitor = await signIn(email);
+    await turnOnTotp(visitor);
+
+    const restarted = await visitor.post('/dashboard/security/begin', { _csrf: await visitor.csrf('/dashboard/security') });
+    assert.equal(restarted.status, 409, restarted.html);
+    assert.match(restarted.html, /already on/);
+    assert.doesNotMatch(restarted.html, /id="totp-secret"/, 'no new secret');
+
+    const next = await new Visitor(system.baseUrl).post('/dashboard/sign-in', { email, password: PASSWORD });
+    assert.match(next.location ?? '', /^\/dashboard\/second-factor/, 'the second factor is still asked for');
+  });
 });
