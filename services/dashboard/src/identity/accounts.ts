@@ -94,13 +94,13 @@ export async function createPerson(
   return { id, setupUrl: `${deps.publicBaseUrl}/${input.door}/setup?token=${token}` };
 }
 
-/** Sets a password through a setup link, which is then used up. */
-export async function setPasswordWithLink(deps: AccountsDeps, token: string, password: string): Promise<PersonRow> {
+/** Sets a password through a setup link at the door it was made for, which is then used up. */
+export async function setPasswordWithLink(deps: AccountsDeps, door: Door, token: string, password: string): Promise<PersonRow> {
   const problems = passwordProblems(password);
   if (problems.length > 0) throw validationError(problems);
   const hash = await hashPassword(password, deps.passwordHashCost);
   return withTransaction(deps.pool, async (tx) => {
-    const personId = await deps.people.useSetupLink(tx, tokenHash(token));
+    const personId = await deps.people.useSetupLink(tx, tokenHash(token), door);
     const person = personId === undefined ? undefined : await deps.people.byId(personId, tx);
     if (!person) throw new AppError('not-found', 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.');
     await deps.people.setPassword(tx, person.id, hash);

@@ -175,7 +175,7 @@ ${problem ? notice('error', problem) : ''}
     '/setup',
     handle(deps, base, async (req) => {
       const token = typeof req.query['token'] === 'string' ? req.query['token'] : '';
-      if (!token || !(await deps.accounts.people.setupLinkIsLive(tokenHash(token)))) {
+      if (!token || !(await deps.accounts.people.setupLinkIsLive(tokenHash(token), door))) {
         throw new AppError('not-found', 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.');
       }
       return { page: setupForm(req, token) };
@@ -188,7 +188,7 @@ ${problem ? notice('error', problem) : ''}
       if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
       const token = text(req.body, 'token');
       try {
-        await setPasswordWithLink(deps.accounts, token, text(req.body, 'password'));
+        await setPasswordWithLink(deps.accounts, door, token, text(req.body, 'password'));
       } catch (err) {
         if (err instanceof AppError && err.code === 'validation-error') return { page: setupForm(req, token, err.errors[0]?.message ?? err.detail), status: 422 };
         throw err;
