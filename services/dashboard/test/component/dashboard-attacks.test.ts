@@ -6,7 +6,7 @@
  * refuse. Each must change nothing.
  */
 import assert from 'node:assert/strict';
-import { TestSystem } from '@gateway/testkit';
+import { payOnPage, pollUntil, sessionRequest, TestSystem } from '@gateway/testkit';
 import { totpCode, totpStep } from '../../src/identity/secrets.js';
 import { Visitor } from './visitor.js';
 
@@ -101,5 +101,33 @@ describe('dashboard attacks', function () {
     assert.equal((await visitor.get(`/dashboard/setup?token=${encodeURIComponent(token)}`)).status, 404);
     assert.equal((await visitor.post('/dashboard/setup', { token, password: 'a password set at the wrong door' })).status, 404);
     assert.equal((await visitor.get(`/ops/setup?token=${encodeURIComponent(token)}`)).status, 200, 'the link is still unused');
+  });
+
+  it("when a suspended merchant's user refunds from the dashboard, then it is refused as the API refuses it (403), recorded, and nothing is refunded", async () => {
+    const { email, merchantId, testKey } = await ownerOfNewMerchant();
+    const created = await system.api(testKey).post<{ id: string; checkout_url: string }>('/gateway/sessions/', sessionRequest({ amount: '20.000' }));
+    await payOnPage(created.body.checkout_url, { card_number: '4242424242424242' });
+    await pollUntil(async () => (await system.api(testKey).get<{ status: string }>(`/gateway/sessions/${created.body.id}/`)).body.status === 'SUCCEEDED', 15_000, 'the payment');
+    const owner = await signIn(email);
+    const token = await owner.csrf(`/dashboard/payments/${created.body.id}`);
+
+    await system.admin(['merchant', 'suspend', merchantId]);
+    const api = await system.api(testKey).post(`/gateway/sessions/${created.body.id}/refund/`, { reason: 'suspended', refund_type: 'FULL' });
+    assert.equal(api.status, 403, 'the API refuses');
+    const refused = await owner.post(`/dashboard/payments/${created.body.id}/refund`, { _csrf: token, amount: '', reason: 'suspended' });
+    assert.equal(refused.status, 403, refused.html);
+    assert.match(refused.html, /suspended/);
+
+    await system.admin(['merchant', 'reactivate', merchantId]);
+    const read = await system.api(testKey).get<{ amount_refunded: string }>(`/gateway/sessions/${created.body.id}/`);
+    assert.equal(read.body.amount_refunded, '0.000', 'nothing refunded');
+    await pollUntil(
+      async () => {
+        const audit = (await system.admin(['audit', 'list', '--merchant', merchantId])) as { data: { action: string; outcome: string }[] };
+        return audit.data.some((e) => e.action === 'refund.create' && e.outcome === 'forbidden');
+      },
+      10_000,
+      'the refused refund in the audit log',
+    );
   });
 });
