@@ -166,13 +166,15 @@ async function tooManyFailures(deps: AccountsDeps, key: string): Promise<AppErro
   return new AppError('rate-limit-exceeded', `Too many failed sign-ins. Try again in ${Math.ceil(retryAfter / 60)} minutes.`, { retry_after: retryAfter });
 }
 
-/** Checks the second factor of a person who gave the right password: a current code, or an unused recovery code. */
+/** Checks the second factor of a person who gave the right password: a current code not used before, or an unused recovery code. */
 export async function checkSecondFactor(deps: AccountsDeps, person: PersonRow, code: string): Promise<boolean> {
   const given = code.trim().toLowerCase();
   if (/^[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}$/.test(given)) return deps.people.useRecoveryCode(person.id, tokenHash(given));
   if (!person.totp_secret_ciphertext || !person.totp_enabled_at) return false;
   const secret = await deps.secrets.decrypt(person.totp_secret_ciphertext, totpAad(person.id));
-  return matchTotp(secret, given) !== undefined;
+  const step = matchTotp(secret, given);
+  // A code seen once (over a shoulder, in a proxy's log) does not sign in a second time.
+  return step !== undefined && deps.people.useTotpStep(deps.pool, person.id, step);
 }
 
 /**
@@ -196,10 +198,13 @@ export async function pendingTotpSecret(deps: AccountsDeps, person: PersonRow): 
 /** Confirms set-up with a code from the app; answers the recovery codes, shown once. */
 export async function confirmTotp(deps: AccountsDeps, person: PersonRow, code: string, doer: Doer, keepSession: string): Promise<string[]> {
   const secret = await pendingTotpSecret(deps, person);
-  if (!secret || matchTotp(secret, code) === undefined) throw validationError([{ field: 'code', code: 'invalid', message: 'That code is not the current one; check the app and the clock.' }]);
+  const step = secret === undefined ? undefined : matchTotp(secret, code);
+  if (step === undefined) throw validationError([{ field: 'code', code: 'invalid', message: 'That code is not the current one; check the app and the clock.' }]);
   const codes = newRecoveryCodes();
   await withTransaction(deps.pool, async (tx) => {
     await deps.people.setTotp(tx, person.id, person.totp_secret_ciphertext, true);
+    // The code that confirmed it does not also sign in.
+    await deps.people.useTotpStep(tx, person.id, step);
     await deps.people.replaceRecoveryCodes(tx, person.id, codes.map(tokenHash));
     await deps.people.endOtherSessions(tx, person.id, keepSession);
     await recordAudit(tx, doer, { action: 'security.totp_enabled', merchantId: person.merchant_id, target: person.id, detail: {} });

@@ -88,6 +88,12 @@ export class PeopleRepository {
     await db.query(`UPDATE people SET totp_secret_ciphertext = $2, totp_enabled_at = CASE WHEN $3 THEN now() END WHERE id = $1`, [id, ciphertext, enabled]);
   }
 
+  /** Spends a TOTP time step of the person: false when it, or a later one, was already used. */
+  async useTotpStep(db: Queryable, id: string, step: number): Promise<boolean> {
+    const { rowCount } = await db.query(`UPDATE people SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)`, [id, step]);
+    return rowCount === 1;
+  }
+
   // -------------------------------------------------------------- setup links
 
   async insertSetupLink(db: Queryable, tokenHash: string, personId: string, ttlSeconds: number): Promise<void> {

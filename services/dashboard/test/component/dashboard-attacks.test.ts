@@ -49,12 +49,16 @@ describe('dashboard attacks', function () {
     return visitor;
   }
 
+  /** The code the last set-up was confirmed with. */
+  let confirmedWith = '';
+
   /** Turns two-step sign-in on for the signed-in `visitor`; answers its secret. */
   async function turnOnTotp(visitor: Visitor): Promise<string> {
     const begun = await visitor.post('/dashboard/security/begin', { _csrf: await visitor.csrf('/dashboard/security') });
     const secret = /id="totp-secret">([A-Z2-7]+)</.exec(begun.html)?.[1];
     assert.ok(secret, `no secret shown (${begun.status})`);
-    const confirmed = await visitor.post('/dashboard/security/confirm', { _csrf: await visitor.csrf('/dashboard/security'), code: totpCode(secret, totpStep()) });
+    confirmedWith = totpCode(secret, totpStep());
+    const confirmed = await visitor.post('/dashboard/security/confirm', { _csrf: await visitor.csrf('/dashboard/security'), code: confirmedWith });
     assert.equal(confirmed.status, 200, confirmed.html);
     assert.match(confirmed.html, /Recovery codes/);
     return secret;
@@ -77,6 +81,25 @@ describe('dashboard attacks', function () {
     const right = await again.post('/dashboard/second-factor', { _csrf: await again.csrf('/dashboard/second-factor'), code: totpCode(secret, totpStep()) });
     assert.equal(right.status, 429, 'while throttled even the right code waits');
     assert.equal((await again.get('/dashboard/payments')).status, 303, 'still not signed in');
+  });
+
+  it('when a second-factor code that already signed someone in is given again, then it is refused (401); the code that confirmed set-up does not sign in either', async () => {
+    const { email } = await ownerOfNewMerchant();
+    const secret = await turnOnTotp(await signIn(email));
+    const confirming = await signIn(email);
+    const reused = await confirming.post('/dashboard/second-factor', { _csrf: await confirming.csrf('/dashboard/second-factor'), code: confirmedWith });
+    assert.equal(reused.status, 401, 'the code that turned it on');
+
+    // The next step's code: the app shows it within 30 s, and the window accepts it now.
+    const code = totpCode(secret, totpStep() + 1);
+    const owner = await signIn(email);
+    const first = await owner.post('/dashboard/second-factor', { _csrf: await owner.csrf('/dashboard/second-factor'), code });
+    assert.equal(first.status, 303, first.html);
+    assert.equal((await owner.get('/dashboard/payments')).status, 200, 'the owner is in');
+    const eavesdropper = await signIn(email);
+    const replayed = await eavesdropper.post('/dashboard/second-factor', { _csrf: await eavesdropper.csrf('/dashboard/second-factor'), code });
+    assert.equal(replayed.status, 401, 'the same code a second time');
+    assert.equal((await eavesdropper.get('/dashboard/payments')).status, 303, 'not signed in');
   });
 
   it('when two-step sign-in is on and set-up is started again by a posted form, then it stays on (409) and the next sign-in still asks for the code', async () => {
