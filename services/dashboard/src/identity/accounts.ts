@@ -94,20 +94,28 @@ export async function createPerson(
   return { id, setupUrl: `${deps.publicBaseUrl}/${input.door}/setup?token=${token}` };
 }
 
-/** Sets a password through a setup link at the door it was made for, which is then used up. */
-export async function setPasswordWithLink(deps: AccountsDeps, door: Door, token: string, password: string): Promise<PersonRow> {
+/**
+ * Sets a password through a setup link at the door it was made for, which is
+ * then used up; recorded in the audit log as the person's own change, from
+ * `address` (D14).
+ */
+export async function setPasswordWithLink(deps: AccountsDeps, door: Door, token: string, password: string, address: string): Promise<PersonRow> {
   const problems = passwordProblems(password);
   if (problems.length > 0) throw validationError(problems);
   const hash = await hashPassword(password, deps.passwordHashCost);
-  return withTransaction(deps.pool, async (tx) => {
+  const person = await withTransaction(deps.pool, async (tx) => {
     const personId = await deps.people.useSetupLink(tx, tokenHash(token), door);
-    const person = personId === undefined ? undefined : await deps.people.byId(personId, tx);
-    if (!person) throw new AppError('not-found', 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.');
-    await deps.people.setPassword(tx, person.id, hash);
+    const found = personId === undefined ? undefined : await deps.people.byId(personId, tx);
+    if (!found) throw new AppError('not-found', 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.');
+    await deps.people.setPassword(tx, found.id, hash);
     // Whoever held the old password is signed out everywhere.
-    await deps.people.endOtherSessions(tx, person.id);
-    return person;
+    await deps.people.endOtherSessions(tx, found.id);
+    const doer: Doer = { type: door === 'ops' ? 'operator' : 'user', id: found.id, email: found.email, address };
+    await recordAudit(tx, doer, { action: 'user.set_password', merchantId: found.merchant_id, target: found.id, detail: {} });
+    return found;
   });
+  deps.afterCommit();
+  return person;
 }
 
 export type SignInResult = { person: PersonRow; secondFactor: boolean };

@@ -188,7 +188,7 @@ ${problem ? notice('error', problem) : ''}
       if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
       const token = text(req.body, 'token');
       try {
-        await setPasswordWithLink(deps.accounts, door, token, text(req.body, 'password'));
+        await setPasswordWithLink(deps.accounts, door, token, text(req.body, 'password'), clientAddress(req));
       } catch (err) {
         if (err instanceof AppError && err.code === 'validation-error') return { page: setupForm(req, token, err.errors[0]?.message ?? err.detail), status: 422 };
         throw err;

@@ -126,6 +126,35 @@ describe('dashboard attacks', function () {
     assert.equal((await visitor.get(`/ops/setup?token=${encodeURIComponent(token)}`)).status, 200, 'the link is still unused');
   });
 
+  it('when someone sets a password with a setup link, then the audit log records it: who, from which address, and never the password', async () => {
+    const merchant = await system.newMerchant();
+    const email = `invited-${Date.now()}@shop.example`;
+    const created = (await system.admin(['user', 'create', merchant.merchantId, '--email', email, '--role', 'developer'])) as { user_id: string; setup_url: string };
+    const token = new URL(created.setup_url).searchParams.get('token') ?? '';
+    const password = 'a brand new password of mine';
+    const set = await new Visitor(system.baseUrl).post('/dashboard/setup', { token, password });
+    assert.equal(set.status, 303, set.html);
+    assert.equal((await new Visitor(system.baseUrl).post('/dashboard/sign-in', { email, password })).status, 303, 'the password works');
+
+    type Entry = { action: string; actor_type: string; actor_id: string; actor_email: string | null; address: string | null; target: string | null };
+    let entry: Entry | undefined;
+    await pollUntil(
+      async () => {
+        const audit = (await system.admin(['audit', 'list', '--merchant', merchant.merchantId])) as { data: Entry[] };
+        entry = audit.data.find((e) => e.action === 'user.set_password');
+        assert.ok(!JSON.stringify(audit).includes(password), 'the password is in the audit log');
+        return entry !== undefined;
+      },
+      10_000,
+      'the password set in the audit log',
+    );
+    assert.equal(entry?.actor_type, 'user');
+    assert.equal(entry?.actor_id, created.user_id);
+    assert.equal(entry?.actor_email, email);
+    assert.equal(entry?.target, created.user_id);
+    assert.ok(entry?.address, 'the address is recorded');
+  });
+
   it("when a suspended merchant's user refunds from the dashboard, then it is refused as the API refuses it (403), recorded, and nothing is refunded", async () => {
     const { email, merchantId, testKey } = await ownerOfNewMerchant();
     const created = await system.api(testKey).post<{ id: string; checkout_url: string }>('/gateway/sessions/', sessionRequest({ amount: '20.000' }));
