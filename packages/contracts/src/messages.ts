@@ -219,6 +219,12 @@ interface CommandContract {
    * carries a valid operator signature (D17), and records it in the audit log.
    */
   readonly operator?: true;
+  /**
+   * An operator command that only reads and shows no secret (a list, one
+   * merchant's settings): the audit log keeps only its refusals, so that the
+   * changes it is for are not lost among page views. Reveals are not reads.
+   */
+  readonly readOnly?: true;
 }
 
 const MerchantRef = Type.Object({ merchant_id: MerchantId });
@@ -413,6 +419,7 @@ export const commands = {
   // operator commands (D13)
   'refund.list_manual': {
     operator: true,
+    readOnly: true,
     service: 'refund',
     request: Type.Object({}),
     reply: Type.Object({ data: Type.Array(ManualRefund) }),
@@ -514,6 +521,7 @@ export const commands = {
   'dashboard.secrets.rewrap': SecretsRewrap('dashboard'),
   'audit.list': {
     operator: true,
+    readOnly: true,
     service: 'api-gateway',
     request: Type.Object({
       merchant_id: Type.Optional(MerchantId),
@@ -526,6 +534,7 @@ export const commands = {
   // Reads and changes the dashboard and the operations console need (D14, D15); operator commands, signed by the door for its user.
   'merchant.list': {
     operator: true,
+    readOnly: true,
     service: 'api-gateway',
     request: Type.Object({
       /** Part of the name, or a whole merchant id. */
@@ -537,9 +546,10 @@ export const commands = {
     }),
     reply: Type.Object({ data: Type.Array(MerchantSummary), has_more: Type.Boolean() }),
   },
-  'merchant.get': { operator: true, service: 'api-gateway', request: MerchantRef, reply: MerchantDetail },
+  'merchant.get': { operator: true, readOnly: true, service: 'api-gateway', request: MerchantRef, reply: MerchantDetail },
   'api_key.list': {
     operator: true,
+    readOnly: true,
     service: 'api-gateway',
     request: Type.Object({ merchant_id: MerchantId, mode: Type.Optional(Mode) }),
     reply: Type.Object({ data: Type.Array(ApiKeySummary) }),
@@ -556,18 +566,21 @@ export const commands = {
   },
   'rate.list': {
     operator: true,
+    readOnly: true,
     service: 'session',
     request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
     reply: Type.Object({ data: Type.Array(Type.Object({ currency: Type.String(), rate: Type.String(), updated_at: DateTime })) }),
   },
   'fees.get': {
     operator: true,
+    readOnly: true,
     service: 'acquirer-adapter',
     request: MerchantRef,
     reply: Type.Object({ merchant_id: MerchantId, percent: Type.String(), fixed: Type.String(), default: Type.Boolean() }),
   },
   'terminal.get': {
     operator: true,
+    readOnly: true,
     service: 'acquirer-adapter',
     /** Never the password: whether one is set. */
     request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
@@ -575,6 +588,7 @@ export const commands = {
   },
   'webhook_endpoint.show': {
     operator: true,
+    readOnly: true,
     service: 'webhook-dispatcher',
     /** The account's default endpoint of a mode (D11), never its secret. */
     request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
@@ -593,6 +607,7 @@ export const commands = {
   },
   'webhook.attempt': {
     operator: true,
+    readOnly: true,
     service: 'webhook-dispatcher',
     /** One delivery attempt with what was sent and what came back (D14), within the merchant. */
     request: Type.Object({ merchant_id: MerchantId, delivery_id: Type.String({ minLength: 1, maxLength: 64 }) }),
@@ -740,6 +755,11 @@ export const commandSenders = {
 /** True for the commands only an operator may send: signed, checked and audited (D17). */
 export function isOperatorCommand(type: CommandType): boolean {
   return (commands[type] as CommandContract).operator === true;
+}
+
+/** True for the operator commands that only read (see CommandContract.readOnly). */
+export function isReadOnlyCommand(type: CommandType): boolean {
+  return (commands[type] as CommandContract).readOnly === true;
 }
 
 // ---------------------------------------------------------------- events

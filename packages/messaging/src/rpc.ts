@@ -14,6 +14,7 @@ import {
   ContractViolation,
   isCommandType,
   isOperatorCommand,
+  isReadOnlyCommand,
   newId,
   type CommandReply,
   type CommandRequest,
@@ -319,7 +320,8 @@ export class CommandServer extends QueueConsumer {
     } catch (err) {
       result = { reply: { ok: false, problem: this.toProblem(err, type) } };
     }
-    await guard.record(envelope, operator, result.reply, result.merchantId);
+    // A read that answered is a page view, not a change: only refused reads go to the audit log.
+    if (!(isReadOnlyCommand(type) && result.reply.ok)) await guard.record(envelope, operator, result.reply, result.merchantId);
     return result.reply;
   }
 

@@ -34,6 +34,8 @@ form.inline { display: inline; }
 form.row { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: flex-end; margin: 0 0 1rem; }
 form.stack { display: grid; gap: 0.75rem; max-width: 26rem; }
 label { display: grid; gap: 0.2rem; font-weight: 600; font-size: 0.95rem; }
+label.inline { display: inline-flex; gap: 0.4rem; align-items: center; }
+header.bar label.inline { color: #fff; }
 input, select { font: inherit; padding: 0.45rem 0.6rem; border: 1px solid var(--muted); border-radius: 0.35rem; min-width: 0; }
 button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 0.35rem; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
 button.secondary { background: var(--card); color: var(--accent); }

@@ -9,6 +9,12 @@ import { launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, Webhoo
 
 const PASSWORD = 'correct horse battery staple';
 
+/** With SCREENSHOT_DIR set, the pages the README shows are saved there (`npm run screenshots`). */
+async function snap(page: Page, name: string): Promise<void> {
+  const dir = process.env['SCREENSHOT_DIR'];
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}
+
 describe('merchant dashboard, in a browser', function () {
   this.timeout(180_000);
   let system: TestSystem;
@@ -62,6 +68,7 @@ describe('merchant dashboard, in a browser', function () {
     const page = await signedIn(await userOf(merchant, 'owner'));
     await page.getByRole('link', { name: 'API keys' }).click();
     assert.ok(!(await page.content()).includes(merchant.testKey), 'the key shows before Reveal');
+    await snap(page, 'dashboard-api-keys');
     await page.getByRole('button', { name: 'Reveal' }).click();
     const revealed = await shownSecret(page);
     assert.equal(revealed, merchant.testKey);
@@ -172,6 +179,7 @@ describe('merchant dashboard, in a browser', function () {
     await page.getByRole('button', { name: 'Refund' }).click();
     await page.getByText('Refunded 12.500 TND.').waitFor();
     assert.equal((await page.locator('[data-field="amount_refunded"]').textContent())?.trim(), '12.500 TND');
+    await snap(page, 'dashboard-payment');
     const read = await system.api(merchant.testKey).get<{ amount_refunded: string }>(`/gateway/sessions/${created.body.id}/`);
     assert.equal(read.body.amount_refunded, '12.500');
 
