@@ -1,9 +1,9 @@
 /**
  * The dashboard against someone who already holds part of the way in: a
- * stolen password facing the second factor, a signed-in session trying to
- * drop the second factor unseen, a console setup link carried to the
- * dashboard, and a suspended merchant's user refunding where the API would
- * refuse. Each must change nothing.
+ * stolen password facing the second factor (guessing, replaying a seen code),
+ * a signed-in session trying to drop the second factor unseen, a console setup
+ * link carried to the dashboard, a password set without a trace, and a
+ * suspended merchant's user refunding where the API would refuse.
  */
 import assert from 'node:assert/strict';
 import { payOnPage, pollUntil, sessionRequest, TestSystem } from '@gateway/testkit';
