@@ -94,20 +94,28 @@ export async function createPerson(
   return { id, setupUrl: `${deps.publicBaseUrl}/${input.door}/setup?token=${token}` };
 }
 
-/** Sets a password through a setup link, which is then used up. */
-export async function setPasswordWithLink(deps: AccountsDeps, token: string, password: string): Promise<PersonRow> {
+/**
+ * Sets a password through a setup link at the door it was made for, which is
+ * then used up; recorded in the audit log as the person's own change, from
+ * `address` (D14).
+ */
+export async function setPasswordWithLink(deps: AccountsDeps, door: Door, token: string, password: string, address: string): Promise<PersonRow> {
   const problems = passwordProblems(password);
   if (problems.length > 0) throw validationError(problems);
   const hash = await hashPassword(password, deps.passwordHashCost);
-  return withTransaction(deps.pool, async (tx) => {
-    const personId = await deps.people.useSetupLink(tx, tokenHash(token));
-    const person = personId === undefined ? undefined : await deps.people.byId(personId, tx);
-    if (!person) throw new AppError('not-found', 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.');
-    await deps.people.setPassword(tx, person.id, hash);
+  const person = await withTransaction(deps.pool, async (tx) => {
+    const personId = await deps.people.useSetupLink(tx, tokenHash(token), door);
+    const found = personId === undefined ? undefined : await deps.people.byId(personId, tx);
+    if (!found) throw new AppError('not-found', 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.');
+    await deps.people.setPassword(tx, found.id, hash);
     // Whoever held the old password is signed out everywhere.
-    await deps.people.endOtherSessions(tx, person.id);
-    return person;
+    await deps.people.endOtherSessions(tx, found.id);
+    const doer: Doer = { type: door === 'ops' ? 'operator' : 'user', id: found.id, email: found.email, address };
+    await recordAudit(tx, doer, { action: 'user.set_password', merchantId: found.merchant_id, target: found.id, detail: {} });
+    return found;
   });
+  deps.afterCommit();
+  return person;
 }
 
 export type SignInResult = { person: PersonRow; secondFactor: boolean };
@@ -127,23 +135,35 @@ export async function signIn(deps: AccountsDeps, door: Door, emailGiven: string,
     await countFailure(deps, door, email, address);
     throw new AppError('unauthorized', 'The email or the password is wrong.');
   }
-  await deps.redis.del(throttleKey(deps, door, email, address));
+  await clearFailures(deps, door, email, address, 'password');
   return { person, secondFactor: person.totp_enabled_at !== null };
 }
 
-function throttleKey(deps: AccountsDeps, door: Door, email: string, address: string): string {
-  return `${deps.rateLimitKeyPrefix}:signin:${door}:${address}:${email}`;
+/**
+ * Which step failed: passwords and second-factor codes are counted apart, so
+ * that the right password, which clears its own count, cannot clear the count
+ * of wrong codes and give six more digits to try after every sign-in.
+ */
+export type SignInStep = 'password' | 'second-factor';
+
+function throttleKey(deps: AccountsDeps, door: Door, email: string, address: string, step: SignInStep = 'password'): string {
+  return `${deps.rateLimitKeyPrefix}:${step === 'password' ? 'signin' : 'signin2'}:${door}:${address}:${email}`;
 }
 
-/** 429 while this email has failed too often from this address within the window (D14). */
-export async function refuseWhileThrottled(deps: AccountsDeps, door: Door, email: string, address: string): Promise<void> {
-  const key = throttleKey(deps, door, email, address);
+/** 429 while this email has failed too often at `step` from this address within the window (D14). */
+export async function refuseWhileThrottled(deps: AccountsDeps, door: Door, email: string, address: string, step: SignInStep = 'password'): Promise<void> {
+  const key = throttleKey(deps, door, email, address, step);
   if (Number((await deps.redis.get(key)) ?? 0) >= deps.loginFailureLimit) throw await tooManyFailures(deps, key);
 }
 
+/** Forgets the failures of `step` once it has succeeded. */
+export async function clearFailures(deps: AccountsDeps, door: Door, email: string, address: string, step: SignInStep): Promise<void> {
+  await deps.redis.del(throttleKey(deps, door, email, address, step));
+}
+
 /** Counts a failed password or second factor; the failure that reaches the limit already answers 429. */
-export async function countFailure(deps: AccountsDeps, door: Door, email: string, address: string): Promise<void> {
-  const key = throttleKey(deps, door, email, address);
+export async function countFailure(deps: AccountsDeps, door: Door, email: string, address: string, step: SignInStep = 'password'): Promise<void> {
+  const key = throttleKey(deps, door, email, address, step);
   const replies = await deps.redis.multi().incr(key).expire(key, deps.loginFailureWindowSeconds, 'NX').exec();
   if (Number(replies?.[0]?.[1] ?? 0) >= deps.loginFailureLimit) throw await tooManyFailures(deps, key);
 }
@@ -154,17 +174,24 @@ async function tooManyFailures(deps: AccountsDeps, key: string): Promise<AppErro
   return new AppError('rate-limit-exceeded', `Too many failed sign-ins. Try again in ${Math.ceil(retryAfter / 60)} minutes.`, { retry_after: retryAfter });
 }
 
-/** Checks the second factor of a person who gave the right password: a current code, or an unused recovery code. */
+/** Checks the second factor of a person who gave the right password: a current code not used before, or an unused recovery code. */
 export async function checkSecondFactor(deps: AccountsDeps, person: PersonRow, code: string): Promise<boolean> {
   const given = code.trim().toLowerCase();
   if (/^[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}$/.test(given)) return deps.people.useRecoveryCode(person.id, tokenHash(given));
   if (!person.totp_secret_ciphertext || !person.totp_enabled_at) return false;
   const secret = await deps.secrets.decrypt(person.totp_secret_ciphertext, totpAad(person.id));
-  return matchTotp(secret, given) !== undefined;
+  const step = matchTotp(secret, given);
+  // A code seen once (over a shoulder, in a proxy's log) does not sign in a second time.
+  return step !== undefined && deps.people.useTotpStep(deps.pool, person.id, step);
 }
 
-/** Starts second-factor set-up: a new secret, kept encrypted and not yet in force until confirmed. */
+/**
+ * Starts second-factor set-up: a new secret, kept encrypted and not yet in
+ * force until confirmed. Not while one is on: a new secret would turn it off
+ * unseen, with no entry in the audit log, where operators must keep it.
+ */
 export async function beginTotp(deps: AccountsDeps, person: PersonRow): Promise<string> {
+  if (person.totp_enabled_at) throw new AppError('conflict', 'Two-step sign-in is already on; turn it off first to set it up again.');
   const secret = newTotpSecret();
   await deps.people.setTotp(deps.pool, person.id, deps.secrets.encrypt(secret, totpAad(person.id)), false);
   return secret;
@@ -179,10 +206,13 @@ export async function pendingTotpSecret(deps: AccountsDeps, person: PersonRow): 
 /** Confirms set-up with a code from the app; answers the recovery codes, shown once. */
 export async function confirmTotp(deps: AccountsDeps, person: PersonRow, code: string, doer: Doer, keepSession: string): Promise<string[]> {
   const secret = await pendingTotpSecret(deps, person);
-  if (!secret || matchTotp(secret, code) === undefined) throw validationError([{ field: 'code', code: 'invalid', message: 'That code is not the current one; check the app and the clock.' }]);
+  const step = secret === undefined ? undefined : matchTotp(secret, code);
+  if (step === undefined) throw validationError([{ field: 'code', code: 'invalid', message: 'That code is not the current one; check the app and the clock.' }]);
   const codes = newRecoveryCodes();
   await withTransaction(deps.pool, async (tx) => {
     await deps.people.setTotp(tx, person.id, person.totp_secret_ciphertext, true);
+    // The code that confirmed it does not also sign in.
+    await deps.people.useTotpStep(tx, person.id, step);
     await deps.people.replaceRecoveryCodes(tx, person.id, codes.map(tokenHash));
     await deps.people.endOtherSessions(tx, person.id, keepSession);
     await recordAudit(tx, doer, { action: 'security.totp_enabled', merchantId: person.merchant_id, target: person.id, detail: {} });

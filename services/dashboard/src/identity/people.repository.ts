@@ -88,23 +88,38 @@ export class PeopleRepository {
     await db.query(`UPDATE people SET totp_secret_ciphertext = $2, totp_enabled_at = CASE WHEN $3 THEN now() END WHERE id = $1`, [id, ciphertext, enabled]);
   }
 
+  /** Spends a TOTP time step of the person: false when it, or a later one, was already used. */
+  async useTotpStep(db: Queryable, id: string, step: number): Promise<boolean> {
+    const { rowCount } = await db.query(`UPDATE people SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)`, [id, step]);
+    return rowCount === 1;
+  }
+
   // -------------------------------------------------------------- setup links
 
   async insertSetupLink(db: Queryable, tokenHash: string, personId: string, ttlSeconds: number): Promise<void> {
     await db.query(`INSERT INTO setup_links (token_hash, person_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [tokenHash, personId, ttlSeconds]);
   }
 
-  /** Uses a setup link once: the person it sets the password of, or undefined when unknown, used or lapsed. */
-  async useSetupLink(db: Queryable, tokenHash: string): Promise<string | undefined> {
+  /**
+   * Uses a setup link once, at the door of the person it is for: the person it
+   * sets the password of, or undefined when unknown, used, lapsed, or another door's.
+   */
+  async useSetupLink(db: Queryable, tokenHash: string, door: Door): Promise<string | undefined> {
     const { rows } = await db.query<{ person_id: string }>(
-      `UPDATE setup_links SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING person_id`,
-      [tokenHash],
+      `UPDATE setup_links l SET used_at = now() FROM people p
+        WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND p.id = l.person_id AND p.door = $2 AND p.removed_at IS NULL
+        RETURNING l.person_id`,
+      [tokenHash, door],
     );
     return rows[0]?.person_id;
   }
 
-  async setupLinkIsLive(tokenHash: string): Promise<boolean> {
-    const { rows } = await this.pool.query(`SELECT 1 FROM setup_links WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()`, [tokenHash]);
+  async setupLinkIsLive(tokenHash: string, door: Door): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `SELECT 1 FROM setup_links l JOIN people p ON p.id = l.person_id
+        WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND p.door = $2 AND p.removed_at IS NULL`,
+      [tokenHash, door],
+    );
     return rows.length === 1;
   }
 

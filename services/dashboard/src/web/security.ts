@@ -51,10 +51,15 @@ ${
   router.post(
     '/security/begin',
     formBody,
-    signedIn(deps, door, {}, async (_req, viewer) => {
-      await beginTotp(deps.accounts, viewer.person);
-      return show(viewer);
-    }),
+    signedIn(deps, door, {}, async (_req, viewer) =>
+      acting(
+        (message, status) => show(viewer, message, status),
+        async () => {
+          await beginTotp(deps.accounts, viewer.person);
+          return html``;
+        },
+      ),
+    ),
   );
   router.post(
     '/security/confirm',

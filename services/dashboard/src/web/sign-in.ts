@@ -6,7 +6,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { AppError } from '@gateway/problem';
 import { html, type Html, type HtmlValue } from '@gateway/runtime';
-import { checkSecondFactor, countFailure, refuseWhileThrottled, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
+import { checkSecondFactor, clearFailures, countFailure, refuseWhileThrottled, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
 import type { Door } from '../identity/people.repository.js';
 import { newToken, tokenHash } from '../identity/secrets.js';
 import { STYLESHEET, SCRIPT } from './assets.js';
@@ -126,13 +126,14 @@ ${problem ? notice('error', problem) : ''}
       const current = await currentSession(deps, req, door);
       if (!current || current.session.verified) return { redirect: `${base}/sign-in` };
       checkCsrf(deps, req, current.session.csrf_token);
-      // The same throttle as passwords: six digits must not be guessable by trying them all.
+      // A throttle like the passwords', counted apart (a right password does not clear it): six digits must not be guessable by trying them all.
       const address = clientAddress(req);
-      await refuseWhileThrottled(deps.accounts, door, current.person.email, address);
+      await refuseWhileThrottled(deps.accounts, door, current.person.email, address, 'second-factor');
       if (!(await checkSecondFactor(deps.accounts, current.person, text(req.body, 'code')))) {
-        await countFailure(deps.accounts, door, current.person.email, address);
+        await countFailure(deps.accounts, door, current.person.email, address, 'second-factor');
         return { page: secondFactorForm(req, current.session.csrf_token, 'That code is not right.'), status: 401 };
       }
+      await clearFailures(deps.accounts, door, current.person.email, address, 'second-factor');
       // A new session id once fully signed in: the cookie that only knew the password is worth nothing.
       const id = newToken();
       if (!(await deps.accounts.people.verifySession(current.idHash, tokenHash(id), newToken()))) return { redirect: `${base}/sign-in` };
@@ -174,7 +175,7 @@ ${problem ? notice('error', problem) : ''}
     '/setup',
     handle(deps, base, async (req) => {
       const token = typeof req.query['token'] === 'string' ? req.query['token'] : '';
-      if (!token || !(await deps.accounts.people.setupLinkIsLive(tokenHash(token)))) {
+      if (!token || !(await deps.accounts.people.setupLinkIsLive(tokenHash(token), door))) {
         throw new AppError('not-found', 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.');
       }
       return { page: setupForm(req, token) };
@@ -187,7 +188,7 @@ ${problem ? notice('error', problem) : ''}
       if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
       const token = text(req.body, 'token');
       try {
-        await setPasswordWithLink(deps.accounts, token, text(req.body, 'password'));
+        await setPasswordWithLink(deps.accounts, door, token, text(req.body, 'password'), clientAddress(req));
       } catch (err) {
         if (err instanceof AppError && err.code === 'validation-error') return { page: setupForm(req, token, err.errors[0]?.message ?? err.detail), status: 422 };
         throw err;

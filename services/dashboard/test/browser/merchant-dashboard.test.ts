@@ -136,19 +136,21 @@ describe('merchant dashboard, in a browser', function () {
     const created = await system.api(merchant.testKey).post<{ id: string; checkout_url: string }>('/gateway/sessions/', sessionRequest());
     await payOnPage(created.body.checkout_url, { card_number: '4242424242424242' });
     const path = `/shop-${merchant.merchantId}`;
-    await receiver.waitFor((all) => all.some((r) => r.path === path && r.body.event === 'session.succeeded'));
+    await receiver.waitFor((all) => all.some((r) => r.path === path && r.body.event === 'session.succeeded'), 30_000);
     const first = receiver.received.find((r) => r.path === path && r.body.event === 'session.succeeded');
     assert.ok(first);
     assert.equal((first.signature.match(/v1=/g) ?? []).length, 2, `two signatures during the overlap: ${first.signature}`);
 
     await page.getByLabel('Failed only').check();
     await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/failed=1/);
     await pollUntil(
       async () => {
-        await page.reload();
+        // Opened again (not reloaded) each time: a reload racing the filter's own navigation detaches the page.
+        await page.goto(`${system.baseUrl}/dashboard/webhooks?failed=1`);
         return (await page.getByRole('link', { name: 'session.succeeded' }).count()) > 0;
       },
-      15_000,
+      30_000,
       'the failed delivery in the log',
     );
     await page.getByRole('link', { name: 'session.succeeded' }).first().click();
@@ -159,7 +161,7 @@ describe('merchant dashboard, in a browser', function () {
     const before = receiver.received.length;
     await page.getByRole('button', { name: 'Resend' }).click();
     await page.getByText('Sent again').waitFor();
-    await receiver.waitFor((all) => all.length > before && all.slice(before).some((r) => r.path === path));
+    await receiver.waitFor((all) => all.length > before && all.slice(before).some((r) => r.path === path), 30_000);
     const resent = receiver.received.slice(before).find((r) => r.path === path);
     assert.ok(resent);
     assert.equal(resent.eventId, first.eventId, 'the same webhook id');

@@ -6,6 +6,7 @@
  */
 import type { Request, Router } from 'express';
 import type { SessionDetail } from '@gateway/contracts';
+import { AppError } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
 import { newToken } from '../../identity/secrets.js';
 import { audited, type DoorDeps } from '../door.js';
@@ -98,7 +99,11 @@ ${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`
       const key = typeof form['idempotency_key'] === 'string' ? form['idempotency_key'] : undefined;
       const body = { reason, ...(amount ? { refund_type: 'PARTIAL', amount } : { refund_type: 'FULL' }) };
       // The API's refund for the merchant, and, as a change made from the dashboard, an entry in the audit log (D14).
-      const refund = () => view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) });
+      const refund = async () => {
+        // The API refuses a suspended merchant's every call before it reaches the refund service; this door must too.
+        if (view.merchant.status === 'suspended') throw new AppError('forbidden', 'This merchant account is suspended.');
+        return view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) });
+      };
       const result = await audited(deps, viewer, { action: 'refund.create', merchantId: view.merchant.merchant_id, target: id, detail: { ...body, livemode: viewer.mode === 'live' } }, refund);
       return result.automated_refund
         ? notice('ok', `Refunded ${result.refunded_amount} TND.`)
