@@ -209,6 +209,27 @@ export function publicJwks(env: string): Setting<readonly PublicJwk[]> {
   };
 }
 
+/** A private Ed25519 JWK (JSON) with a kid: a key a service signs operator commands with (the dashboard's, D17). Never echoed. */
+export function privateJwk(env: string): Setting<Record<string, unknown>> {
+  return {
+    env,
+    secret: true,
+    parse: (raw) => {
+      let jwk: unknown;
+      try {
+        jwk = JSON.parse(raw);
+      } catch {
+        throw new Error('must be a JSON private JWK');
+      }
+      const key = (jwk ?? {}) as Record<string, unknown>;
+      if (key['kty'] !== 'OKP' || key['crv'] !== 'Ed25519' || typeof key['d'] !== 'string' || typeof key['kid'] !== 'string') {
+        throw new Error('must be a private Ed25519 JWK with a kid (gateway-admin operator keygen makes one)');
+      }
+      return key;
+    },
+  };
+}
+
 /**
  * D17: the key-encryption key that wraps the data keys of the services that
  * keep secrets (api-gateway, acquirer-adapter, webhook-dispatcher), and during

@@ -1,26 +1,5 @@
 /** The dashboard service's settings (D14, D15), read and checked before it starts. */
-import { bool, common, int, intList, loadConfig, operatorSettings, secretsKeys, str, url, type Setting } from '@gateway/config';
-
-/** A private Ed25519 JWK (JSON): the key the dashboard signs its users' operator commands with (D17). */
-function privateJwk(env: string): Setting<Record<string, unknown>> {
-  return {
-    env,
-    secret: true,
-    parse: (raw) => {
-      let jwk: unknown;
-      try {
-        jwk = JSON.parse(raw);
-      } catch {
-        throw new Error('must be a JSON private JWK');
-      }
-      const key = (jwk ?? {}) as Record<string, unknown>;
-      if (key['kty'] !== 'OKP' || key['crv'] !== 'Ed25519' || typeof key['d'] !== 'string' || typeof key['kid'] !== 'string') {
-        throw new Error('must be a private Ed25519 JWK with a kid (gateway-admin operator keygen makes one)');
-      }
-      return key;
-    },
-  };
-}
+import { bool, common, int, intList, loadConfig, operatorSettings, privateJwk, secretsKeys, str, url } from '@gateway/config';
 
 export const dashboardSettings = {
   ...common,
