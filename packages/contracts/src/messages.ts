@@ -584,7 +584,14 @@ export const commands = {
     service: 'acquirer-adapter',
     /** Never the password: whether one is set. */
     request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
-    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, configured: Type.Boolean(), user_name: Type.Union([Type.String(), Type.Null()]) }),
+    reply: Type.Object({
+      merchant_id: MerchantId,
+      mode: Mode,
+      configured: Type.Boolean(),
+      user_name: Type.Union([Type.String(), Type.Null()]),
+      /** Whether payments may use it (`terminal set --inactive` turns it off); null when none is configured. */
+      active: Type.Union([Type.Boolean(), Type.Null()]),
+    }),
   },
   'webhook_endpoint.show': {
     operator: true,

@@ -47,10 +47,13 @@ export class TerminalRepository {
     return { ...rest, password: await this.secrets.decrypt(password_ciphertext, passwordAad(merchantId, livemode)) };
   }
 
-  /** The terminal's user name, or undefined when none is set; its password is not read. */
-  async findUserName(merchantId: string, livemode: boolean): Promise<string | undefined> {
-    const result = await this.pool.query<{ user_name: string }>('SELECT user_name FROM terminals WHERE merchant_id = $1 AND livemode = $2', [merchantId, livemode]);
-    return result.rows[0]?.user_name;
+  /** The terminal's user name and whether it is active, or undefined when none is set; its password is not read. */
+  async findSummary(merchantId: string, livemode: boolean): Promise<{ user_name: string; active: boolean } | undefined> {
+    const result = await this.pool.query<{ user_name: string; active: boolean }>('SELECT user_name, active FROM terminals WHERE merchant_id = $1 AND livemode = $2', [
+      merchantId,
+      livemode,
+    ]);
+    return result.rows[0];
   }
 
   /** Sets the terminal; new credentials clear an earlier rejection. */

@@ -42,14 +42,14 @@ export async function setFees(deps: AdapterDeps, command: CommandRequest<'fees.s
 }
 
 /**
- * Whether the merchant has a terminal of the mode, and its user name; never
+ * Whether the merchant has a terminal of the mode, its user name and whether it is active; never
  * its password. A test-mode payment always goes to the built-in sandbox
  * terminal, which is the gateway's, not the merchant's: configured, no user name.
  */
 export async function getTerminal(deps: AdapterDeps, command: CommandRequest<'terminal.get'>): Promise<CommandReply<'terminal.get'>> {
-  if (command.mode === 'test') return { merchant_id: command.merchant_id, mode: 'test', configured: true, user_name: null };
-  const userName = await deps.terminals.findUserName(command.merchant_id, true);
-  return { merchant_id: command.merchant_id, mode: 'live', configured: userName !== undefined, user_name: userName ?? null };
+  if (command.mode === 'test') return { merchant_id: command.merchant_id, mode: 'test', configured: true, user_name: null, active: true };
+  const terminal = await deps.terminals.findSummary(command.merchant_id, true);
+  return { merchant_id: command.merchant_id, mode: 'live', configured: terminal !== undefined, user_name: terminal?.user_name ?? null, active: terminal?.active ?? null };
 }
 
 /** The pricing the merchant's payments are charged: its own (`fees set`), else the configured default (`default: true`). */

@@ -43,13 +43,13 @@ describe('Acquirer adapter, pricing and terminals as the console reads them', fu
 
   it('when a terminal is read, then it says whether one is configured and its user name, never the password', async () => {
     const merchantId = newId('mer');
-    assert.deepEqual(await system.send('terminal.get', { merchant_id: merchantId, mode: 'live' }), { merchant_id: merchantId, mode: 'live', configured: false, user_name: null });
+    assert.deepEqual(await system.send('terminal.get', { merchant_id: merchantId, mode: 'live' }), { merchant_id: merchantId, mode: 'live', configured: false, user_name: null, active: null });
     // Test mode always pays through the built-in sandbox terminal.
-    assert.deepEqual(await system.send('terminal.get', { merchant_id: merchantId, mode: 'test' }), { merchant_id: merchantId, mode: 'test', configured: true, user_name: null });
+    assert.deepEqual(await system.send('terminal.get', { merchant_id: merchantId, mode: 'test' }), { merchant_id: merchantId, mode: 'test', configured: true, user_name: null, active: true });
 
     await system.admin(['terminal', 'set', merchantId, '--mode', 'live', '--user', 'shop-terminal-7', '--password', 'very-secret-password-1', '--inactive']);
     const read = await system.send('terminal.get', { merchant_id: merchantId, mode: 'live' });
-    assert.deepEqual(read, { merchant_id: merchantId, mode: 'live', configured: true, user_name: 'shop-terminal-7' });
+    assert.deepEqual(read, { merchant_id: merchantId, mode: 'live', configured: true, user_name: 'shop-terminal-7', active: false });
     assert.ok(!JSON.stringify(read).includes('very-secret-password-1'));
   });
 

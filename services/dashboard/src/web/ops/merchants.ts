@@ -219,7 +219,7 @@ ${table([t('Mode'), t('Terminal')], terminals.map(terminalRow), '')}
 <strong>live</strong>
 <label>${t('Terminal user')} <input name="user" required maxlength="100" autocomplete="off" value="${terminals[1]?.user_name ?? ''}"></label>
 <label>${t('Terminal password')} <input type="password" name="password" required maxlength="200" autocomplete="new-password"></label>
-<label class="inline"><input type="checkbox" name="active" checked> ${t('Active')}</label>
+<label class="inline"><input type="checkbox" name="active"${terminals[1]?.active === false ? '' : html` checked`}> ${t('Active')}</label>
 <button type="submit" class="secondary">${t('Save')} ${t('Terminal').toLowerCase()}</button></form>
 <p class="muted">Test mode always pays through the built-in sandbox terminal. The password is never shown back.</p></section>`,
     status,
@@ -231,7 +231,7 @@ function terminalRow(terminal: CommandReply<'terminal.get'>): Html {
     terminal.mode === 'test'
       ? 'Built-in sandbox terminal'
       : terminal.configured
-        ? html`Configured, user <code>${terminal.user_name}</code>`
+        ? html`Configured, user <code>${terminal.user_name}</code>${terminal.active === false ? ', inactive' : ''}`
         : html`<span class="muted">Not configured</span>`;
   return html`<tr><td>${terminal.mode}</td><td data-field="terminal-${terminal.mode}">${state}</td></tr>`;
 }
