@@ -4,7 +4,7 @@
  * headers, the language, and one way to call the owning services for the
  * person (signed for them) and to turn any failure into a page.
  */
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { ApiContext, CommandReply, CommandRequest, CommandType, MerchantDetail } from '@gateway/contracts';
 import { RpcTimeoutError, UnroutableCommandError, type Actor, type RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
@@ -148,8 +148,9 @@ export function send(res: Response, outcome: Outcome): void {
 }
 
 /** The page a failure becomes: its problem's words and status; nothing internal. */
-export function failurePage(deps: DoorDeps, req: Request, res: Response, err: unknown, shell: (title: string, body: HtmlValue) => Html): Outcome {
+export function failurePage(deps: DoorDeps, req: Request, res: Response, err: unknown, base: string): Outcome {
   const t = translator(languageOf(req));
+  const shell = (title: string, body: HtmlValue): Html => barePage(req, base, title, body);
   if (err instanceof AppError) {
     const fields = err.errors.length > 0 ? html`<ul>${err.errors.map((e) => html`<li>${e.message}</li>`)}</ul>` : '';
     if (err.code === 'rate-limit-exceeded' && err.extensions['retry_after'] !== undefined) res.set('Retry-After', String(err.extensions['retry_after']));
@@ -211,11 +212,10 @@ export function handle(deps: DoorDeps, base: string, work: (req: Request, res: R
   return (req: Request, res: Response, _next: NextFunction): void => {
     work(req, res)
       .then((outcome) => send(res, outcome))
-      .catch((err: unknown) => send(res, failurePage(deps, req, res, err, (title, body) => barePage(req, base, title, body))));
+      .catch((err: unknown) => send(res, failurePage(deps, req, res, err, base)));
   };
 }
 
-export type { Router };
 
 /**
  * Runs a change and shows its section again with the outcome: the change's

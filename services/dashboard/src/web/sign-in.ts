@@ -5,7 +5,7 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import { AppError } from '@gateway/problem';
-import { html, type Html, type HtmlValue } from '@gateway/runtime';
+import { html, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
 import { checkSecondFactor, clearFailures, countFailure, refuseWhileThrottled, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
 import type { Door } from '../identity/people.repository.js';
 import { newToken, tokenHash } from '../identity/secrets.js';
@@ -16,12 +16,10 @@ import {
   clearSessionCookie,
   clientAddress,
   cookieName,
-  cookies,
   currentSession,
   handle,
   languageOf,
   send,
-  failurePage,
   fromAnotherSite,
   setCookie,
   startSession,
@@ -237,7 +235,7 @@ export function signedIn(deps: DoorDeps, door: Door, guard: Guard, work: (req: R
       language,
       t: translator(language),
       address,
-      requestId: res.getHeader('x-request-id')?.toString() || newToken(12),
+      requestId: requestIdOf(res) || newToken(12),
       actor: door === 'ops' ? { type: 'operator', ...actorBase } : { type: 'user', ...actorBase, merchantId: person.merchant_id ?? '' },
       doer: { type: door === 'ops' ? 'operator' : 'user', ...actorBase } satisfies Doer,
     };
@@ -249,4 +247,3 @@ export function signedIn(deps: DoorDeps, door: Door, guard: Guard, work: (req: R
   });
 }
 
-export { cookies, failurePage };

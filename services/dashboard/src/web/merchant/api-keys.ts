@@ -9,8 +9,7 @@ import type { ApiKeySummary } from '@gateway/contracts';
 import { html, type Html } from '@gateway/runtime';
 import type { DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
-import { signedIn } from '../sign-in.js';
-import { BASE, can, merchantChange, merchantPage, needs, type SectionView } from './frame.js';
+import { BASE, can, merchantChange, merchantView, type SectionView } from './frame.js';
 
 const SECTION = `${BASE}/api-keys`;
 
@@ -74,7 +73,7 @@ ${create}
 
   router.get(
     '/api-keys',
-    signedIn(deps, 'dashboard', needs('read'), async (req, viewer) => show(await merchantPage(deps, viewer), req)),
+    merchantView(deps, 'read', show),
   );
 
   router.post(

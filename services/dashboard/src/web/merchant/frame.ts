@@ -90,3 +90,8 @@ export function merchantChange(deps: DoorDeps, permission: Permission, show: Sec
     }),
   ] as const;
 }
+
+/** The handler of a merchant page that only shows its section: a signed-in person with `permission`, the merchant in view. */
+export function merchantView(deps: DoorDeps, permission: Permission, show: SectionView) {
+  return signedIn(deps, 'dashboard', needs(permission), async (req, viewer) => show(await merchantPage(deps, viewer), req));
+}

@@ -10,7 +10,7 @@ import { changeRole, createPerson, removePerson } from '../../identity/accounts.
 import type { DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
 import { signedIn } from '../sign-in.js';
-import { BASE, can, merchantChange, merchantPage, needs, type SectionView } from './frame.js';
+import { BASE, can, merchantChange, merchantPage, merchantView, needs, type SectionView } from './frame.js';
 
 const ROLES = DashboardRole.anyOf.map((literal) => literal.const);
 
@@ -54,7 +54,7 @@ ${
   };
   router.get(
     '/exchange-rates',
-    signedIn(deps, 'dashboard', needs('read'), async (req, viewer) => showRates(await merchantPage(deps, viewer), req)),
+    merchantView(deps, 'read', showRates),
   );
   router.post(
     '/exchange-rates',
@@ -102,7 +102,7 @@ ${
   };
   router.get(
     '/team',
-    signedIn(deps, 'dashboard', needs('team'), async (req, viewer) => showTeam(await merchantPage(deps, viewer), req)),
+    merchantView(deps, 'team', showTeam),
   );
   router.post(
     '/team',

@@ -9,9 +9,8 @@ import { AppError } from '@gateway/problem';
 import { html } from '@gateway/runtime';
 import type { DoorDeps } from '../door.js';
 import { csrfField, notice, table, when } from '../layout.js';
-import { signedIn } from '../sign-in.js';
 import { shownSecret } from './api-keys.js';
-import { BASE, can, merchantChange, merchantPage, needs, type MerchantPage, type SectionView } from './frame.js';
+import { BASE, can, merchantChange, merchantView, type MerchantPage, type SectionView } from './frame.js';
 
 const SECTION = `${BASE}/webhooks`;
 
@@ -73,7 +72,7 @@ ${last && log.has_more ? html`<nav class="pager"><a href="${SECTION}?${new URLSe
 
   router.get(
     '/webhooks',
-    signedIn(deps, 'dashboard', needs('read'), async (req, viewer) => show(await merchantPage(deps, viewer), req)),
+    merchantView(deps, 'read', show),
   );
 
   router.post(
@@ -140,7 +139,7 @@ ${
 
   router.get(
     '/webhooks/attempts/:id',
-    signedIn(deps, 'dashboard', needs('read'), async (req, viewer) => showAttempt(await merchantPage(deps, viewer), req)),
+    merchantView(deps, 'read', showAttempt),
   );
 
   router.post(
