@@ -21,6 +21,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { migrateDatabase, SCHEMA_OWNERS } from './database.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,17 +32,17 @@ const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.
 const database = process.env.DATABASE_NAME ?? 'gateway';
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? 'http://localhost:8080';
 
-/** Every service: where it listens, whether it owns a schema, and whether REPLICAS runs more than one of it. */
+/** Every service: where it listens, and whether REPLICAS runs more than one of it. */
 const SERVICES = [
-  { name: 'epg-sandbox', port: 8086, schema: false },
-  { name: 'session', port: 8082, schema: true, replicated: true },
-  { name: 'acquirer-adapter', port: 8083, schema: true, replicated: true },
-  { name: 'webhook-dispatcher', port: 8085, schema: true, replicated: true },
-  { name: 'refund', port: 8084, schema: true, replicated: true },
-  { name: 'checkout', port: 8081, schema: false, replicated: true },
+  { name: 'epg-sandbox', port: 8086 },
+  { name: 'session', port: 8082, replicated: true },
+  { name: 'acquirer-adapter', port: 8083, replicated: true },
+  { name: 'webhook-dispatcher', port: 8085, replicated: true },
+  { name: 'refund', port: 8084, replicated: true },
+  { name: 'checkout', port: 8081, replicated: true },
   // The merchant dashboard and the operations console, which the gateway passes /dashboard/ and /ops/ to.
-  { name: 'dashboard', port: 8087, schema: true },
-  { name: 'api-gateway', port: Number(new URL(publicBaseUrl).port || 8080), schema: true },
+  { name: 'dashboard', port: 8087 },
+  { name: 'api-gateway', port: Number(new URL(publicBaseUrl).port || 8080) },
 ];
 
 /** Processes per stateful worker (REPLICAS, default 1); replica n listens on the service's port + 10 × (n - 1). */
@@ -71,14 +72,7 @@ step('build');
 runOrExit('npm', ['run', 'build']);
 
 step(`database ${database}: schemas, roles, migrations`);
-const { bootstrapDatabase, serviceDatabaseUrl } = await import('@gateway/db');
-await bootstrapDatabase(adminUrl, database);
-const dbUrl = new URL(adminUrl);
-dbUrl.pathname = `/${database}`;
-const urlFor = (service) => serviceDatabaseUrl(dbUrl.toString(), service);
-for (const { name } of SERVICES.filter((service) => service.schema)) {
-  runOrExit(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'migrate.js')], { ...process.env, DATABASE_URL: urlFor(name) });
-}
+const urlFor = await migrateDatabase(adminUrl, database);
 
 step('broker definitions and users');
 // Each service connects as its own broker user, allowed only its own queues (D17):
@@ -190,11 +184,11 @@ const ownEnv = {
 
 step('services');
 const children = [];
-for (const { name, service, port, schema } of PROCESSES) {
+for (const { name, service, port } of PROCESSES) {
   const log = createWriteStream(path.join(local, 'logs', `${name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [path.join(root, 'services', service, 'dist', 'src', 'main.js')], {
     cwd: root,
-    env: { ...sharedEnv, ...ownEnv[service], ...(BROKER_PRINCIPALS.includes(service) && { AMQP_URL: amqpUrlOf(service) }), PORT: String(port), ...(schema ? { DATABASE_URL: urlFor(service) } : {}) },
+    env: { ...sharedEnv, ...ownEnv[service], ...(BROKER_PRINCIPALS.includes(service) && { AMQP_URL: amqpUrlOf(service) }), PORT: String(port), ...(SCHEMA_OWNERS.includes(service) && { DATABASE_URL: urlFor(service) }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log);

@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// `npm run migrate`: the database `gateway` (DATABASE_NAME) on DATABASE_ADMIN_URL with a
+// schema and a role per service, and every service's migrations, without starting
+// anything. Needs the build (`npm run build`); `npm run up` does this step itself.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { migrateDatabase, SCHEMA_OWNERS } from './database.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const unbuilt = SCHEMA_OWNERS.filter((name) => !existsSync(path.join(root, 'services', name, 'dist', 'src', 'migrate.js')));
+if (unbuilt.length > 0) {
+  console.error(`not built: ${unbuilt.join(', ')}; run npm run build first`);
+  process.exit(1);
+}
+const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const database = process.env.DATABASE_NAME ?? 'gateway';
+await migrateDatabase(adminUrl, database);
+console.log(`database ${database}: every schema migrated`);
