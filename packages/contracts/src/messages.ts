@@ -225,6 +225,13 @@ interface CommandContract {
    * changes it is for are not lost among page views. Reveals are not reads.
    */
   readonly readOnly?: true;
+  /**
+   * `slow`: the handler waits on the acquirer (up to its timeout), so the
+   * command has a queue and a prefetch of its own at its service: a backlog of
+   * payments never holds up the creates, reads and lists behind it. Every
+   * other command takes the fast lane.
+   */
+  readonly lane?: 'slow';
 }
 
 const MerchantRef = Type.Object({ merchant_id: MerchantId });
@@ -313,6 +320,7 @@ export const commands = {
   'checkout.cancel': { service: 'session', request: LinkRef, reply: CheckoutView },
   'attempt.pay': {
     service: 'session',
+    lane: 'slow',
     request: Type.Object({
       session_id: Type.String(),
       link_id: Type.String(),
@@ -326,11 +334,13 @@ export const commands = {
   },
   'attempt.finish_3ds': {
     service: 'session',
+    lane: 'slow',
     request: Type.Object({ session_id: Type.String(), link_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
     reply: CheckoutStep,
   },
   'payment.authorize': {
     service: 'acquirer-adapter',
+    lane: 'slow',
     request: Type.Object({
       attempt: StartedAttempt,
       /** The card, encrypted for the adapter alone (compact JWE). */
@@ -344,6 +354,7 @@ export const commands = {
   },
   'payment.finish_3ds': {
     service: 'acquirer-adapter',
+    lane: 'slow',
     request: Type.Object({ session_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
     reply: PaymentStep,
   },
@@ -353,7 +364,7 @@ export const commands = {
    * the outcome it knows, or, having no order for it, records it as never sent
    * and declines it, so it can never be charged afterwards.
    */
-  'payment.check': { service: 'acquirer-adapter', request: Type.Object({ attempt: StartedAttempt }), reply: PaymentStep },
+  'payment.check': { service: 'acquirer-adapter', lane: 'slow', request: Type.Object({ attempt: StartedAttempt }), reply: PaymentStep },
   // asked by the session service before it takes a live session
   'terminal.check': { service: 'acquirer-adapter', request: MerchantRef, reply: Type.Object({ status: TerminalStatus }) },
 
@@ -380,6 +391,7 @@ export const commands = {
   // refunds (D10): the API call, sent by the gateway, and the acquirer step, sent by the refund service
   'refund.create': {
     service: 'refund',
+    lane: 'slow',
     request: Type.Object({ context: ApiContext, session_id: Type.String(), body: Type.Unknown() }),
     reply: RefundResult,
   },
@@ -398,6 +410,7 @@ export const commands = {
   },
   'payment.refund': {
     service: 'acquirer-adapter',
+    lane: 'slow',
     request: Type.Object({
       refund_id: Type.String({ pattern: '^re_' }),
       attempt_id: Type.String({ pattern: '^pa_' }),
@@ -767,6 +780,21 @@ export function isOperatorCommand(type: CommandType): boolean {
 /** True for the operator commands that only read (see CommandContract.readOnly). */
 export function isReadOnlyCommand(type: CommandType): boolean {
   return (commands[type] as CommandContract).readOnly === true;
+}
+
+/** The command queues of a service: `fast` for everything that answers at once, `slow` for what waits on the acquirer. */
+export const COMMAND_LANES = ['fast', 'slow'] as const;
+export type CommandLane = (typeof COMMAND_LANES)[number];
+
+/** The lane (queue and prefetch at its service) command `type` takes: CommandContract.lane, fast when unsaid. */
+export function commandLane(type: CommandType): CommandLane {
+  return (commands[type] as CommandContract).lane ?? 'fast';
+}
+
+/** The lanes `service` serves: always the fast one, the slow one when some command of its is slow. */
+export function commandLanesOf(service: ServiceName): readonly CommandLane[] {
+  const types = Object.keys(commands) as CommandType[];
+  return COMMAND_LANES.filter((lane) => lane === 'fast' || types.some((type) => commands[type].service === service && commandLane(type) === lane));
 }
 
 // ---------------------------------------------------------------- events
