@@ -14,7 +14,9 @@ const PAYMENTS = 300;
 /** How long the sandbox keeps a slow-card payment waiting: longer than the wait for the payments to arrive plus the measurement. */
 const SLOW_DELAY_MS = 30_000;
 const MEASURE_MS = 8_000;
-const CLIENTS = 4;
+/** Once every payment has reached the adapter, the time its start-up work (decryption, orders written) takes to end. */
+const SETTLE_MS = 3_000;
+const CLIENTS = 2;
 
 type Detail = { id: string; checkout_url: string };
 
@@ -70,23 +72,27 @@ describe('Slow payments and fast commands', function () {
         () => void (settled += 1),
       );
     }
-    // In flight: every payment's command has reached the session (taken or waiting there) and none has been answered.
-    const sessionCommands = `${system.prefix}.session.commands`;
-    let held = 0;
+    // In flight: every payment's commands have reached the session and the adapter (taken or waiting there), and none has been answered.
+    const held = { session: 0, 'acquirer-adapter': 0 };
     await pollUntil(
       async () => {
-        held = 0;
-        for (const [queue, counts] of await system.queueCounts()) if (queue.startsWith(sessionCommands)) held += counts.ready + counts.unacked;
-        return held >= PAYMENTS;
+        const counts = await system.queueCounts();
+        for (const service of ['session', 'acquirer-adapter'] as const) {
+          held[service] = 0;
+          for (const [queue, count] of counts) if (queue.startsWith(`${system.prefix}.${service}.commands`)) held[service] += count.ready + count.unacked;
+        }
+        return held.session >= PAYMENTS && held['acquirer-adapter'] >= PAYMENTS;
       },
-      15_000,
-      `${PAYMENTS} payments held at the session`,
+      20_000,
+      `${PAYMENTS} payments held at the session and at the adapter`,
       250,
     ).catch((err: unknown) => {
-      throw new Error(`${(err as Error).message} (${held} seen)`);
+      throw new Error(`${(err as Error).message} (seen: ${JSON.stringify(held)})`);
     });
     assert.equal(settled, 0, 'a payment was answered before the measurement');
 
+    // What is measured is slots held by payments waiting on the acquirer, not the CPU their start takes (card decryption, orders written) on a two-core machine.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const latencies: number[] = [];
     const statuses: number[] = [];
     const timed = async <T>(call: () => Promise<{ status: number; body: T }>): Promise<{ status: number; body: T }> => {
@@ -110,9 +116,9 @@ describe('Slow payments and fast commands', function () {
     const fiveXx = statuses.filter((status) => status >= 500).length;
     const p99 = quantile(latencies, 0.99);
     assert.equal(stillInFlight, PAYMENTS, 'the slow payments were no longer all in flight while measuring');
-    assert.ok(latencies.length >= 50, `only ${latencies.length} calls answered in ${MEASURE_MS} ms`);
     assert.equal(fiveXx, 0, `${fiveXx} of ${statuses.length} creates and gets answered 5xx`);
     assert.deepEqual([...new Set(statuses)].sort(), [200, 201]);
     assert.ok(p99 < 100, `p99 ${p99.toFixed(1)} ms over ${latencies.length} creates and gets (p50 ${quantile(latencies, 0.5).toFixed(1)} ms)`);
+    assert.ok(latencies.length >= 50, `only ${latencies.length} calls answered in ${MEASURE_MS} ms`);
   });
 });
