@@ -55,7 +55,7 @@ export async function slowPaymentsLoad({ baseUrl, checkoutUrl, keys, count, clie
   const statuses = { create: new Map(), get: new Map() };
   const timed = async (kind, call) => {
     const started = performance.now();
-    let status = 0;
+    let status;
     let body;
     try {
       const res = await call();

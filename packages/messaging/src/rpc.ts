@@ -44,10 +44,6 @@ import { traceCommandCall, withTraceHeaders } from './trace-context.js';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';
 
-/** The queue command `type` goes to: its service's queue of its lane (contracts' commandLane). */
-function queueOf(broker: Broker, type: CommandType): string {
-  return broker.names.commandQueue(commands[type].service, commandLane(type));
-}
 const DEADLINE_HEADER = 'x-deadline';
 
 type Reply = { ok: true; status: number; body: unknown } | { ok: false; problem: WireProblem };
@@ -141,7 +137,7 @@ export class RpcClient implements BrokerComponent {
     const start = process.hrtime.bigint();
     let outcome = 'error';
     try {
-      const reply = await traceCommandCall(type, () => queueOf(this.broker, type), () => this.send(type, data, options));
+      const reply = await traceCommandCall(type, () => this.broker.names.commandQueueOf(type), () => this.send(type, data, options));
       if (!reply.ok) {
         outcome = problemOutcome(reply.problem);
         throw AppError.fromWire(reply.problem);
@@ -183,7 +179,7 @@ export class RpcClient implements BrokerComponent {
         reject(new RpcTimeoutError(type, timeoutMs));
       }, remaining);
       this.pending.set(envelope.id, { type, resolve, reject, timer });
-      channel.publish('', queueOf(this.broker, type), Buffer.from(JSON.stringify(envelope)), {
+      channel.publish('', this.broker.names.commandQueueOf(type), Buffer.from(JSON.stringify(envelope)), {
         correlationId: envelope.id,
         replyTo: REPLY_TO,
         type,

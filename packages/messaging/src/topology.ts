@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Channel, ChannelModel } from 'amqplib';
-import { commandLanesOf, eventPublishers, topology, type CommandLane, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
+import { commandLane, commandLanesOf, commands, eventPublishers, topology, type CommandLane, type CommandType, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
 
 /** How many times a message is redelivered before it is dead-lettered. */
 export const DELIVERY_LIMIT = 5;
@@ -17,6 +17,8 @@ export interface Names {
   readonly deadLetter: string;
   /** The queue of `service`'s commands of `lane` (contracts' commandLane): fast ones by default. */
   commandQueue(service: ServiceName, lane?: CommandLane): string;
+  /** The queue command `type` is sent to: its service's queue of its lane. */
+  commandQueueOf(type: CommandType): string;
   eventQueue(service: ServiceName): string;
   /** A fresh name for one replica's exclusive broadcast queue, in the service's own namespace. */
   broadcastQueue(service: ServiceName): string;
@@ -24,10 +26,12 @@ export interface Names {
 
 /** The names of the broker objects of the system whose prefix is `prefix`. */
 export function namesFor(prefix: string): Names {
+  const commandQueue = (service: ServiceName, lane: CommandLane = 'fast') => (lane === 'fast' ? `${prefix}.${service}.commands` : `${prefix}.${service}.commands.${lane}`);
   return {
     events: `${prefix}.events`,
     deadLetter: `${prefix}.dead-letter`,
-    commandQueue: (service, lane = 'fast') => (lane === 'fast' ? `${prefix}.${service}.commands` : `${prefix}.${service}.commands.${lane}`),
+    commandQueue,
+    commandQueueOf: (type) => commandQueue(commands[type].service, commandLane(type)),
     eventQueue: (service) => `${prefix}.${service}.events`,
     broadcastQueue: (service) => `${prefix}.${service}.broadcast.${randomBytes(8).toString('hex')}`,
   };
