@@ -43,7 +43,6 @@ import { QueueConsumer, settle } from './queue-consumer.js';
 import { traceCommandCall, withTraceHeaders } from './trace-context.js';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';
-
 const DEADLINE_HEADER = 'x-deadline';
 
 type Reply = { ok: true; status: number; body: unknown } | { ok: false; problem: WireProblem };
