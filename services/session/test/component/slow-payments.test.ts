@@ -72,19 +72,20 @@ describe('Slow payments and fast commands', function () {
         () => void (settled += 1),
       );
     }
-    // In flight: every payment's commands have reached the session and the adapter (taken or waiting there), and none has been answered.
-    const held = { session: 0, 'acquirer-adapter': 0 };
+    // In flight: every payment's command has reached the session (taken or waiting there), each the session took has
+    // reached the adapter, and none has been answered.
+    const held = { session: 0, sessionTaken: 0, adapter: 0 };
     await pollUntil(
       async () => {
-        const counts = await system.queueCounts();
-        for (const service of ['session', 'acquirer-adapter'] as const) {
-          held[service] = 0;
-          for (const [queue, count] of counts) if (queue.startsWith(`${system.prefix}.${service}.commands`)) held[service] += count.ready + count.unacked;
-        }
-        return held.session >= PAYMENTS && held['acquirer-adapter'] >= PAYMENTS;
+        const counts = [...(await system.queueCounts())];
+        const of = (service: string) => counts.filter(([queue]) => queue.startsWith(`${system.prefix}.${service}.commands`)).map(([, count]) => count);
+        held.session = of('session').reduce((n, count) => n + count.ready + count.unacked, 0);
+        held.sessionTaken = of('session').reduce((n, count) => n + count.unacked, 0);
+        held.adapter = of('acquirer-adapter').reduce((n, count) => n + count.ready + count.unacked, 0);
+        return held.session >= PAYMENTS && held.adapter >= held.sessionTaken;
       },
       20_000,
-      `${PAYMENTS} payments held at the session and at the adapter`,
+      `${PAYMENTS} payments held at the session, and those it took at the adapter`,
       250,
     ).catch((err: unknown) => {
       throw new Error(`${(err as Error).message} (seen: ${JSON.stringify(held)})`);
