@@ -5,6 +5,7 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from '@gateway/observability';
+import { formBody } from '@gateway/runtime';
 import { openChallenge, type AcsChallenge } from '../domain/acs-challenge.js';
 import type { Sandbox } from '../domain/sandbox.js';
 import { FormFields } from './form.js';
@@ -21,7 +22,7 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export function acsRouter(sandbox: Sandbox, log: Logger): Router {
   const router = express.Router();
   router.get('/acs', (req, res) => showChallenge(sandbox, log, req.query, res));
-  router.post('/acs', express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }), (req: Request, res) =>
+  router.post('/acs', formBody({ maxBytes: 16 * 1024, maxFields: 20 }), (req: Request, res) =>
     showChallenge(sandbox, log, (req.body ?? {}) as Record<string, unknown>, res),
   );
   router.all('/acs', (_req, res) => methodNotAllowed(res, 'GET, POST'));
