@@ -5,6 +5,7 @@
  * What a parser refuses reaches the app's error handler as an error carrying
  * `status` and `type` (413 too large or too many fields, 415 a charset or an
  * encoding it cannot read, 400 not JSON or empty); bodyRefusal reads them.
+ * The request's context (its correlation id, its span) goes on past them.
  */
 import express, { type RequestHandler } from 'express';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { currentCorrelationId, withCorrelation } from '@gateway/observability';
 import { bodyRefusal, formBody, jsonBody, listen, type Listening } from '../src/index.js';
 
 describe('formBody and jsonBody', () => {
@@ -8,8 +9,10 @@ describe('formBody and jsonBody', () => {
 
   before(async () => {
     const app = express();
+    // As requestContext does: the rest of the request runs with its correlation id.
+    app.use((req, _res, next) => withCorrelation(String(req.headers['x-request-id']), next));
     const answer = (req: Request, res: Response) => {
-      res.json({ body: req.body as unknown, prototype: req.body === undefined ? 'none' : Object.getPrototypeOf(req.body) === Object.prototype ? 'object' : 'other' });
+      res.json({ correlation: currentCorrelationId() ?? 'lost', body: req.body as unknown, prototype: req.body === undefined ? 'none' : Object.getPrototypeOf(req.body) === Object.prototype ? 'object' : 'other' });
     };
     app.post('/form', formBody({ maxBytes: 1_024, maxFields: 10 }), answer);
     app.post('/json', jsonBody(1_024), answer);
@@ -24,17 +27,23 @@ describe('formBody and jsonBody', () => {
   /** Posts `body`, in one piece or as the chunks given; answers the status and the JSON answer. */
   function post(path: string, body: string | string[], headers: Record<string, string>): Promise<{ status: number; json: Record<string, unknown> }> {
     return new Promise((resolve, reject) => {
-      const req = request({ port: http.port, host: '127.0.0.1', method: 'POST', path, headers }, (res) => {
+      const req = request({ port: http.port, host: '127.0.0.1', method: 'POST', path, headers: { 'x-request-id': 'r-1', ...headers } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: correlated(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) }));
       });
       req.on('error', reject);
       for (const chunk of Array.isArray(body) ? body : [body]) req.write(chunk);
       req.end();
     });
   }
-  const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+  /** The answer without its correlation id, once it is checked to be the request's: the parsers must not lose the request's context. */
+  function correlated(json: Record<string, unknown>): Record<string, unknown> {
+    const { correlation, ...rest } = json;
+    if (correlation !== undefined) assert.equal(correlation, 'r-1');
+    return rest;
+  }
+  const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'r-1' };
 
   it('when a form repeats a field or names one __proto__ or constructor, then repeats are an array, __proto__ is dropped and the prototype is untouched', async () => {
     const { status, json } = await post('/form', '__proto__=x&constructor=y&card=1&card=2&a[b]=c', FORM);
