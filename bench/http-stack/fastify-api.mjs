@@ -21,8 +21,7 @@ export async function fastifyApiListener(deps) {
   const app = Fastify({
     logger: false,
     bodyLimit: 64 * 1024,
-    ignoreTrailingSlash: true,
-    caseSensitive: true,
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: true },
     serverFactory: (h) => {
       handler = h;
       // Never listened on: startGateway's listen() serves `handler`.

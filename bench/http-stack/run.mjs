@@ -33,12 +33,13 @@ const duration = Number(args.duration);
 const connections = Number(args.connections);
 const STACKS = ['express', 'fastify'];
 
-const system = await TestSystem.start({ services: ['api-gateway', 'session'] });
+const system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher'] });
 const children = [];
 try {
   const ports = {};
-  for (const stack of STACKS) ports[stack] = await startGateway(stack, system.envOf('api-gateway'));
-  const merchant = await system.newMerchant({ limits: { account: 1_000_000, create: 1_000_000 } });
+  const gatewayEnv = { ...system.env, ...system.envOf('api-gateway'), DATABASE_URL: system.db.urlFor('api-gateway') };
+  for (const stack of STACKS) ports[stack] = await startGateway(stack, gatewayEnv);
+  const merchant = await system.newMerchant({ limits: { account: 100_000, create: 100_000 } });
   const auth = { authorization: `Bearer ${merchant.testKey}`, 'content-type': 'application/json' };
 
   // A session to read, made through each stack: both must answer the same.
