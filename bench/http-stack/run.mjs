@@ -10,7 +10,7 @@
 //
 //   npm run build && node bench/http-stack/run.mjs [--runs 3] [--duration 10] [--connections 32] [--out FILE]
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -37,8 +37,9 @@ const system = await TestSystem.start({ services: ['api-gateway', 'session', 'we
 const children = [];
 try {
   const ports = {};
+  const pids = {};
   const gatewayEnv = { ...system.env, ...system.envOf('api-gateway'), DATABASE_URL: system.db.urlFor('api-gateway') };
-  for (const stack of STACKS) ports[stack] = await startGateway(stack, gatewayEnv);
+  for (const stack of STACKS) ports[stack] = await startGateway(stack, gatewayEnv, pids);
   const merchant = await system.newMerchant({ limits: { account: 100_000, create: 100_000 } });
   const auth = { authorization: `Bearer ${merchant.testKey}`, 'content-type': 'application/json' };
 
@@ -64,12 +65,16 @@ try {
     const order = run % 2 === 1 ? STACKS : [...STACKS].reverse();
     for (const scenario of Object.keys(scenarios)) {
       for (const stack of order) {
+        const cpuBefore = cpuSeconds(pids[stack]);
         const result = await autocannon({ ...scenarios[scenario](ports[stack], stack), connections, duration, pipelining: 1 });
+        const cpu = cpuSeconds(pids[stack]) - cpuBefore;
         const sample = {
           run,
           scenario,
           stack,
           requestsPerSecond: result.requests.average,
+          // The gateway process's own CPU per answer: what the stack costs, less swayed than throughput by other load on the machine.
+          gatewayCpuMsPerRequest: Number(((cpu * 1000) / Math.max(1, result.requests.total)).toFixed(3)),
           p50Ms: result.latency.p50,
           p99Ms: result.latency.p99,
           non2xx: result.non2xx,
@@ -93,13 +98,17 @@ try {
       const mine = samples.filter((s) => s.scenario === scenario && s.stack === stack);
       summary[scenario][stack] = {
         requestsPerSecond: Math.round(median(mine.map((s) => s.requestsPerSecond))),
+        gatewayCpuMsPerRequest: median(mine.map((s) => s.gatewayCpuMsPerRequest)),
         p50Ms: median(mine.map((s) => s.p50Ms)),
         p99Ms: median(mine.map((s) => s.p99Ms)),
         non2xx: mine.reduce((n, s) => n + s.non2xx, 0),
       };
     }
     const { express, fastify } = summary[scenario];
-    summary[scenario].fastifyOverExpress = Number((fastify.requestsPerSecond / express.requestsPerSecond).toFixed(3));
+    summary[scenario].fastifyOverExpress = {
+      requestsPerSecond: Number((fastify.requestsPerSecond / express.requestsPerSecond).toFixed(3)),
+      gatewayCpuPerRequest: Number((fastify.gatewayCpuMsPerRequest / express.gatewayCpuMsPerRequest).toFixed(3)),
+    };
   }
   const report = {
     date: new Date().toISOString(),
@@ -117,10 +126,17 @@ try {
   await system.shutdown();
 }
 
+/** User plus system CPU seconds a process has used (Linux /proc). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Starts bench/http-stack/gateway.mjs with `stack` and the system's gateway environment; resolves its port. */
-function startGateway(stack, env) {
+function startGateway(stack, env, pids) {
   const child = spawn(process.execPath, [path.join(here, 'gateway.mjs'), stack], { env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
+  pids[stack] = child.pid;
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${stack} gateway exited with ${code}`)));
     createInterface({ input: child.stdout }).on('line', (line) => {

@@ -110,7 +110,7 @@ function apiRouter(deps: ApiDependencies): Router {
     const route = router.route(path);
     for (const one of served) {
       const handlers: RequestHandler[] = [authorized(deps, one.budget), ...(one.hasBody ? jsonObjectBody() : []), async (req, res) => handleApiCall(deps, one, req, res)];
-      route[one.method === 'GET' ? 'get' : one.method === 'POST' ? 'post' : one.method === 'PATCH' ? 'patch' : 'delete'](handlers);
+      route[one.method.toLowerCase() as Lowercase<Route['method']>](handlers);
     }
     route.all(methodNotAllowed(served.map((one) => one.method)));
   }
