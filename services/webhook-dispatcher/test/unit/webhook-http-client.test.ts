@@ -199,6 +199,7 @@ describe('WebhookHttpClient', () => {
 
   describe('what is sent', () => {
     it('When a webhook is posted, then the headers and body arrive byte-exact with Content-Length and nothing else added but Host and Connection', async () => {
+      // The merchant's headers keep their case; the three the client adds are spelled by it (lower case, as HTTP allows).
       const endpoint = await merchant();
       const body = Buffer.concat([json({ id: 'evt_1', name: 'Dar Zitouna – café' }), Buffer.from(Array.from({ length: 256 }, (_, i) => i))]);
       const headers = {
@@ -218,9 +219,9 @@ describe('WebhookHttpClient', () => {
       const pairs: [string, string][] = [];
       for (let i = 0; i < received.rawHeaders.length; i += 2) pairs.push([received.rawHeaders[i] ?? '', received.rawHeaders[i + 1] ?? '']);
       for (const [name, value] of Object.entries(headers)) assert.deepEqual(pairs.filter(([n]) => n === name), [[name, value]], name);
-      assert.deepEqual(pairs.filter(([n]) => n === 'Content-Length'), [['Content-Length', String(body.length)]]);
-      const added = pairs.map(([n]) => n).filter((n) => !(n in headers) && n !== 'Content-Length');
-      assert.deepEqual(added.sort(), ['Connection', 'Host']);
+      assert.deepEqual(pairs.filter(([n]) => n.toLowerCase() === 'content-length').map(([, v]) => v), [String(body.length)]);
+      const added = pairs.map(([n]) => n).filter((n) => !(n in headers) && n.toLowerCase() !== 'content-length');
+      assert.deepEqual(added.map((n) => n.toLowerCase()).sort(), ['connection', 'host']);
     });
 
     it('When the caller passes its own Content-Length, then the length of the body is sent instead', async () => {
@@ -332,7 +333,7 @@ describe('WebhookHttpClient', () => {
           const lookup = async () => [{ address: '127.0.0.1', family: 4 }];
           const allowed = await client({ allowPrivate: true, lookup }).post({ url: `http://hooks.example.com:${endpoint.port}/hooks`, body: json({}), headers: {} });
           assert.equal(allowed.ok, true, allowed.error);
-          const hostHeader = endpoint.requests[0]?.rawHeaders.findIndex((name) => name === 'Host') ?? -1;
+          const hostHeader = endpoint.requests[0]?.rawHeaders.findIndex((name) => name.toLowerCase() === 'host') ?? -1;
           assert.equal(endpoint.requests[0]?.rawHeaders[hostHeader + 1], `hooks.example.com:${endpoint.port}`);
           const refused = await client({ allowPrivate: false, lookup }).post({ url: `http://hooks.example.com:${endpoint.port}/hooks`, body: json({}), headers: {} });
           assertFailed(refused, 'address 127.0.0.1 is not allowed (private, loopback or link-local)');
