@@ -29,6 +29,11 @@ export type HeaderValues = Record<string, string | string[] | undefined>;
 
 export interface OutgoingRequest {
   url: string | URL;
+  /**
+   * The request target as given (it must start with "/"), instead of the URL's
+   * path and query: a pass-through sends the client's own, unnormalised.
+   */
+  path?: string;
   method: string;
   /** Sent as given, names' case kept; Content-Length is the body's own. */
   headers?: HeaderValues;
@@ -140,12 +145,14 @@ export class HttpClient {
       const literal = forbiddenLiteral(target.hostname);
       if (literal !== undefined) throw new AddressNotAllowed(literal);
     }
+    const path = request.path ?? `${target.pathname}${target.search}`;
+    if (!path.startsWith('/')) throw new HttpClientError('invalid-request', 'invalid request target', false);
     const headers = outgoingHeaders(request.headers ?? {});
     const body = request.body ?? null;
     const hasDeadline = (request.timeoutMs ?? this.options.timeoutMs) !== undefined;
     const answer = await this.agent.request({
       origin: target.origin,
-      path: `${target.pathname}${target.search}`,
+      path,
       method: request.method,
       headers,
       body,

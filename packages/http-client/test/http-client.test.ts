@@ -250,6 +250,19 @@ describe('HttpClient', () => {
       assert.equal(target.requests[0]?.body.toString(), 'a=1&b=2');
     });
 
+    it('When a request target is given as a path, then it is sent verbatim to the URL origin, and one not starting with / is refused', async () => {
+      const target = await server();
+      const elsewhere = await server();
+      const http1 = client();
+      for (const path of ['/a/../b?x=%2F', `//127.0.0.1:${elsewhere.port}/x`]) {
+        assert.equal((await http1.open({ url: target.url(), path, method: 'GET' })).statusCode, 200);
+      }
+      assert.deepEqual(target.requests.map((r) => r.url), ['/a/../b?x=%2F', `//127.0.0.1:${elsewhere.port}/x`]);
+      assert.equal(elsewhere.connections, 0);
+      const err = await rejection(http1.open({ url: target.url(), path: `http://127.0.0.1:${elsewhere.port}/`, method: 'GET' }));
+      assert.deepEqual([err.kind, err.mayHaveReached], ['invalid-request', false]);
+    });
+
     it('When the headers do not come in time, then open fails at the deadline', async () => {
       const hanging = await server(() => undefined);
       assert.equal((await rejection(client({ timeoutMs: 200 }).open({ url: hanging.url(), method: 'GET' }))).kind, 'timeout');
