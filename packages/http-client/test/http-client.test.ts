@@ -1,70 +1,9 @@
 /** The outgoing client against real local HTTP servers: answers, limits, the deadline, keep-alive, errors and D11's guard. */
 import { strict as assert } from 'node:assert';
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import { Readable } from 'node:stream';
+import { closedPort, RecordingServer, type RecordingHandler } from '@gateway/testkit/recording-server';
 import { HttpClient, HttpClientError, type HttpClientOptions } from '../src/index.js';
-
-interface Received {
-  method: string;
-  url: string;
-  rawHeaders: string[];
-  body: Buffer;
-}
-
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void;
-
-/** A server on 127.0.0.1 that records what reached it and how many connections it took. */
-class Server {
-  connections = 0;
-  closed = 0;
-  readonly requests: Received[] = [];
-  private readonly server: http.Server;
-
-  constructor(handler: Handler) {
-    this.server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        this.requests.push({ method: req.method ?? '', url: req.url ?? '', rawHeaders: req.rawHeaders, body });
-        handler(req, res, body);
-      });
-    });
-    this.server.on('connection', (socket) => {
-      this.connections += 1;
-      socket.on('close', () => {
-        this.closed += 1;
-      });
-    });
-  }
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  get port(): number {
-    return (this.server.address() as AddressInfo).port;
-  }
-
-  url(path = '/'): string {
-    return `http://127.0.0.1:${this.port}${path}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function rejection(promise: Promise<unknown>): Promise<HttpClientError> {
   try {
@@ -77,11 +16,11 @@ async function rejection(promise: Promise<unknown>): Promise<HttpClientError> {
 }
 
 describe('HttpClient', () => {
-  const servers: Server[] = [];
+  const servers: RecordingServer[] = [];
   const clients: HttpClient[] = [];
 
-  async function server(handler: Handler = (_req, res) => res.end('ok')): Promise<Server> {
-    const started = await new Server(handler).start();
+  async function server(handler?: RecordingHandler): Promise<RecordingServer> {
+    const started = await RecordingServer.start(handler);
     servers.push(started);
     return started;
   }
@@ -113,8 +52,7 @@ describe('HttpClient', () => {
       assert.equal(received?.method, 'POST');
       assert.equal(received?.url, '/pay/register.do?x=%20&y=1');
       assert.ok(received?.body.equals(body));
-      const pairs: [string, string][] = [];
-      for (let i = 0; i < (received?.rawHeaders.length ?? 0); i += 2) pairs.push([received?.rawHeaders[i] ?? '', received?.rawHeaders[i + 1] ?? '']);
+      const pairs = target.headerPairs();
       assert.deepEqual(pairs.filter(([n]) => n === 'Content-Type' || n === 'X-Trace'), [['Content-Type', 'application/octet-stream'], ['X-Trace', 'abc']]);
       assert.deepEqual(pairs.filter(([n]) => n.toLowerCase() === 'content-length').map(([, v]) => v), ['256']);
       assert.deepEqual(pairs.map(([n]) => n.toLowerCase()).sort(), ['connection', 'content-length', 'content-type', 'host', 'x-trace']);
