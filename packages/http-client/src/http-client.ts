@@ -35,7 +35,10 @@ export interface OutgoingRequest {
    */
   path?: string;
   method: string;
-  /** Sent as given, names' case kept; Content-Length is the body's own. */
+  /**
+   * Sent as given, names' case kept, except those the client sets itself:
+   * Content-Length (the body's own), Connection, Keep-Alive, Transfer-Encoding, Upgrade and Expect.
+   */
   headers?: HeaderValues;
   body?: Buffer | string | Readable | null;
   /** This request's deadline, instead of the client's. */
@@ -90,7 +93,7 @@ export class HttpClient {
     let streamed: StreamedAnswer | undefined;
     const chunks: Buffer[] = [];
     try {
-      streamed = await this.dispatch(request, deadline.signal);
+      streamed = await this.dispatch(request, deadline.signal, true);
       let room = request.maxResponseBytes;
       for await (const chunk of streamed.body as AsyncIterable<Buffer>) {
         if (chunk.length > room) {
@@ -123,7 +126,7 @@ export class HttpClient {
   async open(request: OutgoingRequest): Promise<StreamedAnswer> {
     const deadline = this.deadline(request);
     try {
-      return await this.dispatch(request, deadline.signal);
+      return await this.dispatch(request, deadline.signal, false);
     } catch (err) {
       throw toHttpClientError(err, { timedOut: deadline.timedOut(), aborted: request.signal?.aborted ?? false });
     } finally {
@@ -138,7 +141,8 @@ export class HttpClient {
     await this.agent.destroy();
   }
 
-  private async dispatch(request: OutgoingRequest, signal: AbortSignal): Promise<StreamedAnswer> {
+  /** `whole`: the deadline covers the body too, so undici's idle timers are off. */
+  private async dispatch(request: OutgoingRequest, signal: AbortSignal, whole: boolean): Promise<StreamedAnswer> {
     if (this.closed) throw new HttpClientError('client-closed', 'client closed', false);
     const target = parseTarget(request.url);
     if (this.options.refusePrivateAddresses) {
@@ -149,7 +153,7 @@ export class HttpClient {
     if (!path.startsWith('/')) throw new HttpClientError('invalid-request', 'invalid request target', false);
     const headers = outgoingHeaders(request.headers ?? {});
     const body = request.body ?? null;
-    const hasDeadline = (request.timeoutMs ?? this.options.timeoutMs) !== undefined;
+    const ownTimers = whole && (request.timeoutMs ?? this.options.timeoutMs) !== undefined;
     const answer = await this.agent.request({
       origin: target.origin,
       path,
@@ -157,8 +161,8 @@ export class HttpClient {
       headers,
       body,
       signal,
-      // One deadline bounds the request; undici's own timers stay out of its way.
-      ...(hasDeadline && { headersTimeout: 0, bodyTimeout: 0 }),
+      // One deadline bounds the whole request; undici's own timers stay out of its way.
+      ...(ownTimers && { headersTimeout: 0, bodyTimeout: 0 }),
     });
     return { statusCode: answer.statusCode, headers: answer.headers, body: answer.body };
   }

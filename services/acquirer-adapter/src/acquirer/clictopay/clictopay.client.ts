@@ -21,9 +21,12 @@ const acquirerCalls = histogram('gateway_acquirer_call_duration_seconds', 'Time 
 
 export class ClicToPayClient implements Acquirer {
   // Kept-alive connections: a payment makes three calls to the same acquirer.
-  private readonly http = new HttpClient({ connectionsPerOrigin: 128 });
+  private readonly http: HttpClient;
 
-  constructor(private readonly timeoutMs: number) {}
+  /** `timeoutMs` bounds each call: connecting, the answer and reading it. */
+  constructor(timeoutMs: number) {
+    this.http = new HttpClient({ connectionsPerOrigin: 128, timeoutMs });
+  }
 
   /** Closes the kept-alive connections to the acquirer. */
   async close(): Promise<void> {
@@ -101,7 +104,7 @@ export class ClicToPayClient implements Acquirer {
     };
     let answer: ReadAnswer;
     try {
-      answer = await this.http.send({ url: target, method: 'POST', headers, body, timeoutMs: this.timeoutMs, maxResponseBytes: MAX_REPLY_BYTES });
+      answer = await this.http.send({ url: target, method: 'POST', headers, body, maxResponseBytes: MAX_REPLY_BYTES });
     } catch (err) {
       if (!(err instanceof HttpClientError)) throw err;
       if (err.kind === 'timeout') return fail('timed out', true, 'timeout');
