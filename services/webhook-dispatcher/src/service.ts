@@ -90,7 +90,7 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
       // Intake stops first (the broker drains its consumers); then what was taken is sent or released.
       await broker.stop();
       await dispatcher.stop();
-      client.close();
+      await client.close();
       await close();
     },
   };

@@ -11,6 +11,7 @@
  * Past that patience, or when this consumer stops, it goes back to the queue.
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
+import { backoffDelay } from '@gateway/backoff';
 import { WEBHOOK_EVENTS, webhookBody, type Envelope, type SessionEventData } from '@gateway/contracts';
 import { decodeEventOrDeadLetter, eventsHandled, prepareEventQueue, QueueConsumer, settle, type Broker } from '@gateway/messaging';
 import { describeError, traceContextToStore, tracingOn, type Logger } from '@gateway/observability';
@@ -18,8 +19,8 @@ import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/deliv
 import { Batcher } from '../delivery/batcher.js';
 
 const STORE_BATCH = 500;
-const FIRST_RETRY_PAUSE_MS = 500;
-const LONGEST_RETRY_PAUSE_MS = 30_000;
+/** Pauses between tries at storing one event: 500 ms, doubled each time, 30 s at most. */
+const STORE_RETRY = { first: 500, max: 30_000 };
 const STORE_PATIENCE_MS = 10 * 60_000;
 
 const webhookEvents: ReadonlySet<string> = new Set(WEBHOOK_EVENTS);
@@ -68,7 +69,8 @@ export class WebhookEventsConsumer extends QueueConsumer {
     // With tracing on, the event's first attempts continue this delivery's trace.
     if (tracingOn()) event.traceContext = traceContextToStore();
     const patience = Date.now() + STORE_PATIENCE_MS;
-    for (let pause = FIRST_RETRY_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_RETRY_PAUSE_MS)) {
+    for (let retry = 0; ; retry += 1) {
+      const pause = backoffDelay(STORE_RETRY, retry) ?? STORE_RETRY.max;
       try {
         await this.store.add(event);
         eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
