@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { FormRefused, listen, readForm, type Listening } from '../src/index.js';
+import { FormRefused, listen, readForm, type Listening } from '../../src/index.js';
 
 const LIMITS = { maxBytes: 1_024, maxFields: 10 };
 
