@@ -1,6 +1,6 @@
 /**
  * Conversion (D5) and fees (D13) checked against an independent oracle: the
- * same rules computed in integer millimes with BigInt, over thousands of
+ * same rules computed in integer millimes with BigInt, over a few thousand
  * seeded random amounts, rates and pricings. A drift in rounding, scale or
  * capping in the big.js code shows here even where no hand-picked case sits.
  */
@@ -39,7 +39,7 @@ describe('Conversion against an integer oracle', () => {
     const next = random(20261122);
     for (const code of ['JPY', 'EUR', 'KWD']) {
       const decimals = findCurrency(code)?.minorUnits ?? assert.fail(code);
-      for (let i = 0; i < 1500; i += 1) {
+      for (let i = 0; i < 500; i += 1) {
         // Amounts across the whole range, and rates from a millionth to a few thousand.
         const amountUnits = BigInt(1 + next(10 ** (1 + next(9))));
         const rateMicros = BigInt(1 + next(10 ** (1 + next(9))));
@@ -57,7 +57,7 @@ describe('Conversion against an integer oracle', () => {
 describe('Fees against an integer oracle', () => {
   it('when random amounts are priced at random percentages and fixed parts, then fee is the half-up millime, capped at the amount, and fee + net is the amount', () => {
     const next = random(788);
-    for (let i = 0; i < 3000; i += 1) {
+    for (let i = 0; i < 1000; i += 1) {
       const amountMillimes = BigInt(next(10 ** (1 + next(9))));
       // Percent with up to 4 decimals, 0 to 100; fixed from 0 to 5 TND.
       const percentTenThousandths = BigInt(next(1_000_001));
