@@ -12,6 +12,7 @@ import { AppError } from '@gateway/problem';
 import type { RefundRow } from '../../src/db/refund.repository.js';
 import { createRefund } from '../../src/domain/create-refund.js';
 import type { RefundDeps } from '../../src/domain/deps.js';
+import { resolveManualRefund } from '../../src/domain/manual-refunds.js';
 import { reservationOf } from '../../src/domain/refund-balance.js';
 import { refundOf, resultOf, statusOf } from '../../src/domain/refund-view.js';
 
@@ -198,5 +199,34 @@ describe('How a refund reads', () => {
       epg_error_message: 'no answer',
       metadata: { ticket: '42' },
     });
+  });
+});
+
+describe('Which refunds an operator can resolve', () => {
+  /** The problem resolving a refund stored as `stored` is refused with; nothing past the read may be touched. */
+  async function resolveRefusal(stored: Partial<RefundRow> | undefined): Promise<string> {
+    const deps = untouched();
+    deps.refunds = new Proxy({}, {
+      get: (_target, name) =>
+        name === 'find'
+          ? async () => stored && { id: 're_1', session_id: 'ps_1', merchant_id: 'mer_1', livemode: false, ...stored }
+          : () => assert.fail(`reached ${String(name)}`),
+    }) as RefundDeps['refunds'];
+    try {
+      await resolveManualRefund(deps, { refund_id: 're_1', as: 'succeeded' }, 'corr-1');
+    } catch (err) {
+      assert.ok(err instanceof AppError, String(err));
+      return err.code;
+    }
+    assert.fail('the resolution was not refused');
+  }
+
+  it('when the refund is already SUCCEEDED or FAILED, then it is 409 conflict and nothing is read or changed further', async () => {
+    assert.equal(await resolveRefusal({ status: 'SUCCEEDED' }), 'conflict');
+    assert.equal(await resolveRefusal({ status: 'FAILED' }), 'conflict');
+  });
+
+  it('when there is no such refund, then it is not-found', async () => {
+    assert.equal(await resolveRefusal(undefined), 'not-found');
   });
 });

@@ -6,10 +6,12 @@
 import assert from 'node:assert/strict';
 import type { EventData, SessionStatus } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
-import type { AttemptOutcome } from '../../src/db/session.repository.js';
+import type { PoolClient } from '@gateway/db';
+import type { AttemptOutcome, SessionRepository } from '../../src/db/session.repository.js';
 import { assertOpen } from '../../src/domain/cancel-session.js';
 import { refusalToStart } from '../../src/domain/checkout-session.js';
 import { failedEvent, settledRow, settlementOf, succeededEvent } from '../../src/domain/record-payment-outcome.js';
+import { recordRefundEvent } from '../../src/domain/record-refund.js';
 import { effectiveStatus, toDetail, toEventPayload, toListItem, type SessionRow } from '../../src/domain/session.js';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
@@ -258,5 +260,27 @@ describe('The events of a settled attempt', () => {
     assert.equal(payload.amount, '33.333');
     assert.deepEqual(payload.original, { amount: '10.00', currency: 'EUR', rate: '3.333333' });
     assert.deepEqual(payload.buyer, { first_name: 'Amira', last_name: 'Ben Salah', email: 'amira@example.tn', phone: '' });
+  });
+});
+
+describe('Refunds counted in amount_refunded (D16)', () => {
+  /** What recordRefundEvent asks the store to count for a refund in `status`. */
+  async function counted(status: 'succeeded' | 'pending' | 'failed' | undefined) {
+    const asked: Array<{ refundId: string; amount: string; outcome: string }> = [];
+    const sessions = { recordRefund: async (refund: { refundId: string; amount: string; outcome: string }) => (asked.push(refund), '0.000') } as unknown as SessionRepository;
+    const refund = status && { refund_id: 're_1', amount: '5.000', automated_refund: status === 'succeeded', reason: 'damaged', metadata: {}, status };
+    const data = { merchant_id: 'mer_1', webhook_url: '', session: { ...toEventPayload(session({ status: 'SUCCEEDED' })), ...(refund && { refund }) } };
+    await recordRefundEvent(sessions, data as EventData<'refund.created'>, {} as PoolClient);
+    return asked.map(({ refundId, amount, outcome }) => `${refundId}:${amount}:${outcome}`);
+  }
+
+  it('when a refund event says succeeded or pending, then the refund is held in the total; failed, it is taken out', async () => {
+    assert.deepEqual(await counted('succeeded'), ['re_1:5.000:held']);
+    assert.deepEqual(await counted('pending'), ['re_1:5.000:held']);
+    assert.deepEqual(await counted('failed'), ['re_1:5.000:failed']);
+  });
+
+  it('when an event carries no refund, then nothing is counted', async () => {
+    assert.deepEqual(await counted(undefined), []);
   });
 });
