@@ -1,18 +1,21 @@
 /**
  * How the dispatcher signs an attempt (D11), without servers: afresh with the
  * clock of the attempt, over the stored body bytes, with the endpoint's secret,
- * and during a rotation's grace period with the previous one too, new first.
+ * and during a rotation's grace period with the previous one too, new first;
+ * and when it schedules the next attempt after a failure.
  */
 import { strict as assert } from 'node:assert';
 import { createLogger } from '@gateway/observability';
 import { parseSignatureHeader, verifySignature } from '@gateway/webhook-signature';
-import type { DeliveryJob, DeliveryRepository } from '../../src/db/delivery.repository.js';
+import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../../src/db/delivery.repository.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import type { DeliveryRequest } from '../../src/delivery/webhook-http-client.js';
 
 const NOW_MS = Date.parse('2026-11-22T10:00:00.000Z');
 const NOW_S = NOW_MS / 1000;
 const BODY = '{"id":"evt_1","type":"session.succeeded","data":{"amount":"12.500","merchant":"Café Tunis"}}';
+/** WEBHOOK_RETRY_DELAYS_SECONDS' default (D11). */
+const RETRY_DELAYS = [60, 7200, 86400];
 const sealed: Record<string, string> = { 'sealed-new': 'whsec_new_secret', 'sealed-old': 'whsec_old_secret' };
 
 function job(overrides: Partial<DeliveryJob> = {}): DeliveryJob {
@@ -37,15 +40,20 @@ function job(overrides: Partial<DeliveryJob> = {}): DeliveryJob {
   };
 }
 
-/** The requests the dispatcher sends for `jobs`, at wall clock NOW_MS. */
-async function sent(...jobs: DeliveryJob[]): Promise<DeliveryRequest[]> {
+/** What the dispatcher sends and records for `jobs`, at wall clock NOW_MS, when the merchant answers `status`. */
+async function dispatch(jobs: DeliveryJob[], status = 200): Promise<{ requests: DeliveryRequest[]; recorded: AttemptResult[] }> {
   const requests: DeliveryRequest[] = [];
+  const recorded: AttemptResult[] = [];
   const dispatcher = new Dispatcher({
-    deliveries: { recordResults: async () => undefined, release: async () => undefined, claimForSending: async () => new Map() } as unknown as DeliveryRepository,
+    deliveries: {
+      recordResults: async (results: readonly AttemptResult[]) => void recorded.push(...results),
+      release: async () => undefined,
+      claimForSending: async () => new Map(),
+    } as unknown as DeliveryRepository,
     client: {
       post: async (request: DeliveryRequest) => {
         requests.push(request);
-        return { ok: true, statusCode: 200, responseTimeMs: 1 };
+        return { ok: status < 300, statusCode: status, responseTimeMs: 1 };
       },
     },
     secrets: {
@@ -57,7 +65,7 @@ async function sent(...jobs: DeliveryJob[]): Promise<DeliveryRequest[]> {
     },
     log: createLogger({ service: 'test', level: 'silent' }),
     limits: { total: 8, perEndpoint: 8, backlog: 100 },
-    retryDelaysSeconds: [],
+    retryDelaysSeconds: RETRY_DELAYS,
     wakeSweepAt: () => undefined,
     timeoutMs: 1_000,
     clock: () => NOW_MS,
@@ -65,7 +73,12 @@ async function sent(...jobs: DeliveryJob[]): Promise<DeliveryRequest[]> {
   });
   dispatcher.enqueue(jobs);
   await dispatcher.stop();
-  return requests;
+  return { requests, recorded };
+}
+
+/** The requests the dispatcher sends for `jobs`. */
+async function sent(...jobs: DeliveryJob[]): Promise<DeliveryRequest[]> {
+  return (await dispatch(jobs)).requests;
 }
 
 const signatureOf = (request: DeliveryRequest | undefined) => String(request?.headers['X-Service-Signature']);
@@ -104,5 +117,28 @@ describe('Webhook signing at send time', () => {
       requests.map((r) => r.headers['X-Service-Webhook-Id']),
       ['evt_2'],
     );
+  });
+});
+
+describe('Webhook retry schedule (D11)', () => {
+  it('when attempts 1 to 3 fail, then the next is 60 s, 2 h and 24 h later; after attempt 4 fails there is none', async () => {
+    const delays: Array<number | null | undefined> = [];
+    for (const attemptNumber of [1, 2, 3, 4]) {
+      const { recorded } = await dispatch([job({ attemptNumber })], 500);
+      delays.push(recorded[0]?.retryInSeconds);
+    }
+    assert.deepEqual(delays, [60, 7200, 86400, null]);
+  });
+
+  it('when an attempt succeeds, then no retry is scheduled', async () => {
+    const { recorded } = await dispatch([job()], 204);
+    assert.equal(recorded[0]?.ok, true);
+    assert.equal(recorded[0]?.retryInSeconds, null);
+  });
+
+  it('when a resend fails, then it schedules nothing: an operator resend is one attempt', async () => {
+    const { recorded } = await dispatch([job({ manual: true })], 500);
+    assert.equal(recorded[0]?.ok, false);
+    assert.equal(recorded[0]?.retryInSeconds, null);
   });
 });
