@@ -76,23 +76,22 @@ describe('What a refund may take from its payment', () => {
   });
 });
 
-/** Dependencies that fail the test when a refund gets as far as using them. */
-function untouched(session?: Partial<SessionDetail>): RefundDeps {
-  const never = () => {
-    throw new Error('reached storage or the acquirer');
-  };
-  return {
-    refunds: new Proxy({}, { get: () => never }) as RefundDeps['refunds'],
-    getSession: async () => {
-      if (!session) never();
-      return session as SessionDetail;
-    },
-    recordAtSession: async () => never(),
-    refundAtAcquirer: async () => never(),
+/**
+ * Dependencies that fail the test when a refund gets as far as storage or the
+ * acquirer; the session service answers `session` (however the use case asks
+ * for it), and `refunds` may be given.
+ */
+function untouched(session?: Partial<SessionDetail>, refunds?: object): RefundDeps {
+  const never = (what: string) => () => assert.fail(`reached ${what}`);
+  const viewed = async () => session ?? never('the session service')();
+  const given: Record<string, unknown> = {
+    refunds: refunds ?? new Proxy({}, { get: (_target, name) => never(`refunds.${String(name)}`) }),
+    getSession: viewed,
+    getSessionForEvent: async () => ({ session: await viewed(), event: {} }),
     log: createLogger({ service: 'test', level: 'silent' }),
-    afterCommit: never,
     staleSeconds: 60,
   };
+  return new Proxy(given, { get: (target, name) => (typeof name === 'string' && name in target ? target[name] : never(String(name))) }) as unknown as RefundDeps;
 }
 
 const context: ApiContext = { merchant_id: 'mer_00000000000000000001', livemode: false, order_prefix: 'ABC', merchant_name: 'Shop', request_id: 'req-1' };
@@ -205,13 +204,9 @@ describe('How a refund reads', () => {
 describe('Which refunds an operator can resolve', () => {
   /** The problem resolving a refund stored as `stored` is refused with; nothing past the read may be touched. */
   async function resolveRefusal(stored: Partial<RefundRow> | undefined): Promise<string> {
-    const deps = untouched();
-    deps.refunds = new Proxy({}, {
-      get: (_target, name) =>
-        name === 'find'
-          ? async () => stored && { id: 're_1', session_id: 'ps_1', merchant_id: 'mer_1', livemode: false, ...stored }
-          : () => assert.fail(`reached ${String(name)}`),
-    }) as RefundDeps['refunds'];
+    const deps = untouched(undefined, {
+      find: async () => stored && { id: 're_1', session_id: 'ps_1', merchant_id: 'mer_1', livemode: false, ...stored },
+    });
     try {
       await resolveManualRefund(deps, { refund_id: 're_1', as: 'succeeded' }, 'corr-1');
     } catch (err) {

@@ -91,24 +91,21 @@ export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment
     netAmount: data.net_amount,
     at: new Date(data.paid_at),
   };
-  return settle(deps, outcome, data.session_id, session, (next) => succeededEvent(next, data, correlationId));
-}
-
-/** session.succeeded for `next`, the session as the approval left it: the session with the payment and its fee. */
-export function succeededEvent(next: SessionRow, data: EventData<'payment.approved'>, correlationId: string): Envelope<EventData<'session.succeeded'>> {
-  const payload = {
-    ...toEventPayload(next),
-    paid_at: data.paid_at,
-    payment: {
-      method: 'card',
-      card_brand: data.card_brand,
-      card_last_four: data.card_last_four,
-      card_country: data.card_country,
-      fee_amount: data.fee_amount,
-      net_amount: data.net_amount,
-    },
-  };
-  return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: payload }, correlationId);
+  return settle(deps, outcome, data.session_id, session, (next) => {
+    const payload = {
+      ...toEventPayload(next),
+      paid_at: data.paid_at,
+      payment: {
+        method: 'card',
+        card_brand: data.card_brand,
+        card_last_four: data.card_last_four,
+        card_country: data.card_country,
+        fee_amount: data.fee_amount,
+        net_amount: data.net_amount,
+      },
+    };
+    return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: payload }, correlationId);
+  });
 }
 
 /** Answers the session when this call moved the attempt (and enqueued session.failed). */
@@ -186,7 +183,7 @@ async function settle(
   outcome: AttemptOutcome,
   sessionId: string,
   known: SessionRow | undefined,
-  announce: (next: SessionRow) => Envelope,
+  announce: (next: SessionRow) => ReturnType<typeof eventEnvelope>,
 ): Promise<SessionRow | undefined> {
   let session = known ?? (await deps.sessions.findById(sessionId));
   for (let reads = 1; ; reads += 1) {

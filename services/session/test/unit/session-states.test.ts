@@ -4,13 +4,14 @@
  * an attempt's outcome takes its session, and what the events of that move say.
  */
 import assert from 'node:assert/strict';
-import type { EventData, SessionStatus } from '@gateway/contracts';
+import type { Envelope, EventData, SessionStatus } from '@gateway/contracts';
+import { createLogger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import type { PoolClient } from '@gateway/db';
-import type { AttemptOutcome, SessionRepository } from '../../src/db/session.repository.js';
+import type { AttemptOutcome, SessionRepository, SessionSettlement } from '../../src/db/session.repository.js';
 import { assertOpen } from '../../src/domain/cancel-session.js';
 import { refusalToStart } from '../../src/domain/checkout-session.js';
-import { failedEvent, settledRow, settlementOf, succeededEvent } from '../../src/domain/record-payment-outcome.js';
+import { failedEvent, recordApproval, RecordedAttempts, settledRow, settlementOf } from '../../src/domain/record-payment-outcome.js';
 import { recordRefundEvent } from '../../src/domain/record-refund.js';
 import { effectiveStatus, toDetail, toEventPayload, toListItem, type SessionRow } from '../../src/domain/session.js';
 
@@ -243,15 +244,22 @@ describe('The events of a settled attempt', () => {
     assert.equal(event.data.session.can_retry, false);
   });
 
-  it('when an attempt is approved, then session.succeeded carries the payment with its card, fee and net, and when it was paid', () => {
+  it('when an attempt is approved, then session.succeeded carries the payment with its card, fee and net, and when it was paid', async () => {
     const row = session({ status: 'PROCESSING', attempts_count: 1, webhook_url: 'https://shop.example.tn/hooks' });
-    const event = succeededEvent(settledRow(row, settlementOf(row, approval())), approved, 'corr-2');
-    assert.equal(event.type, 'session.succeeded');
-    assert.equal(event.data.webhook_url, 'https://shop.example.tn/hooks');
-    assert.equal(event.data.merchant_id, row.merchant_id);
-    assert.equal(event.data.session.status, 'SUCCEEDED');
-    assert.equal(event.data.session.paid_at, '2026-11-22T10:05:00.000Z');
-    assert.deepEqual(event.data.session.payment, { method: 'card', card_brand: 'visa', card_last_four: '4242', card_country: 'TN', fee_amount: '1.133', net_amount: '32.200' });
+    const announced: Envelope[] = [];
+    // The store applies the move (the statement's own checks are the component tests'); the event it is given is what is announced.
+    const sessions = {
+      settleAttempt: async (_outcome: AttemptOutcome, _id: string, _settlement: SessionSettlement, event: Envelope) => (announced.push(event), { settled: true, open: true }),
+    } as unknown as SessionRepository;
+    const moved = await recordApproval({ sessions, log: createLogger({ service: 'test', level: 'silent' }), recorded: new RecordedAttempts() }, approved, 'corr-2', row);
+    assert.equal(moved?.status, 'SUCCEEDED');
+    const [event] = announced as Array<Envelope<EventData<'session.succeeded'>>>;
+    assert.equal(event?.type, 'session.succeeded');
+    assert.equal(event?.correlation_id, 'corr-2');
+    assert.equal(event?.data.webhook_url, 'https://shop.example.tn/hooks');
+    assert.equal(event?.data.session.status, 'SUCCEEDED');
+    assert.equal(event?.data.session.paid_at, '2026-11-22T10:05:00.000Z');
+    assert.deepEqual(event?.data.session.payment, { method: 'card', card_brand: 'visa', card_last_four: '4242', card_country: 'TN', fee_amount: '1.133', net_amount: '32.200' });
   });
 
   it('when a session is announced, then its payload is in TND with the original request, whatever it was asked in', () => {
