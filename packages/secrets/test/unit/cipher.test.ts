@@ -1,7 +1,7 @@
 /** The envelope layers alone: formats, bindings and tampering, with no database. */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { decryptWith, encryptWith, kekId, newDataKey, newDataKeyId, parseCiphertext, SecretsError, unwrapDataKey, wrapDataKey } from '../src/cipher.js';
+import { decryptWith, encryptWith, kekId, newDataKey, newDataKeyId, parseCiphertext, SecretsError, unwrapDataKey, wrapDataKey } from '../../src/cipher.js';
 
 describe('secrets, cipher', () => {
   const dek = newDataKey();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createLogger } from '@gateway/observability';
-import { cronEvery, every } from '../src/periodic.js';
+import { cronEvery, every } from '../../src/periodic.js';
 
 describe('periodic jobs', () => {
   it('when an interval is turned into cron, then seconds use the seconds field and whole minutes the minutes field', () => {

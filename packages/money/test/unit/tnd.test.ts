@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import BigJs from 'big.js';
-import { addTnd, compareTnd, formatTnd, subtractTnd } from '../src/index.js';
+import { addTnd, compareTnd, formatTnd, subtractTnd } from '../../src/index.js';
 
 describe('formatTnd', () => {
   const cases: ReadonlyArray<readonly [string, string]> = [

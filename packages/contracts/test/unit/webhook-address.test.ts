@@ -1,6 +1,6 @@
 /** Webhook destinations (DECISIONS D11): which addresses and URLs are refused. */
 import { strict as assert } from 'node:assert';
-import { isForbiddenAddress, isIpLiteral, webhookUrlProblem } from '../src/webhook-address.js';
+import { isForbiddenAddress, isIpLiteral, webhookUrlProblem } from '../../src/webhook-address.js';
 
 describe('isForbiddenAddress', () => {
   // [range, just outside below, first inside, last inside, just outside above]; undefined: no such edge.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import express from 'express';
 import { renderMetrics } from '@gateway/observability';
-import { addHealthRoutes, healthApp, labelRoute, listen, type Listening } from '../src/index.js';
+import { addHealthRoutes, healthApp, labelRoute, listen, type Listening } from '../../src/index.js';
 
 const SESSION_ID = 'ses_1234567890abcdef';
 

@@ -1,7 +1,7 @@
 /** Log lines: secrets and card data redacted by key name at any depth; everything else as given. */
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { createLogger, redactSecrets, withCorrelation } from '../src/index.js';
+import { createLogger, redactSecrets, withCorrelation } from '../../src/index.js';
 
 function capture(): { lines: Record<string, unknown>[]; stream: Writable } {
   const lines: Record<string, unknown>[] = [];

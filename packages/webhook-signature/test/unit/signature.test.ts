@@ -6,7 +6,7 @@ import {
   parseSignatureHeader,
   signatureHeader,
   verifySignature,
-} from '../src/index.js';
+} from '../../src/index.js';
 
 const SECRET = 'whsec_test_secret_123';
 const OLD_SECRET = 'whsec_old_secret_456';

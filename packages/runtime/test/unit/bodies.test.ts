@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { currentCorrelationId, withCorrelation } from '@gateway/observability';
-import { bodyRefusal, formBody, jsonBody, listen, type Listening } from '../src/index.js';
+import { bodyRefusal, formBody, jsonBody, listen, type Listening } from '../../src/index.js';
 
 describe('formBody and jsonBody', () => {
   let http: Listening;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { escapeHtml, html, pageSecurityHeaders, trustedHtml } from '../src/html.js';
+import { escapeHtml, html, pageSecurityHeaders, trustedHtml } from '../../src/html.js';
 
 describe('html templates', () => {
   it('when a value is interpolated, then it is escaped for text and attributes alike', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { fromMinorUnits, toMinorUnits } from '../src/index.js';
-import type { Currency } from '../src/index.js';
+import { fromMinorUnits, toMinorUnits } from '../../src/index.js';
+import type { Currency } from '../../src/index.js';
 import { currency } from './support.js';
 
 

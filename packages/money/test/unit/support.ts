@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { findCurrency, type Currency } from '../src/index.js';
+import { findCurrency, type Currency } from '../../src/index.js';
 
 /** The currency of `code`; fails the test when the table lacks it. */
 export function currency(code: string): Currency {

@@ -1,6 +1,6 @@
 /** The one backoff rule: fixed schedules, doubling waits with a ceiling, jitter and steps for a query. */
 import { strict as assert } from 'node:assert';
-import { backoffDelay, backoffSteps } from '../src/index.js';
+import { backoffDelay, backoffSteps } from '../../src/index.js';
 
 const waits = (policy: Parameters<typeof backoffDelay>[0], count: number): (number | undefined)[] =>
   Array.from({ length: count }, (_, retry) => backoffDelay(policy, retry));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ACCOUNT_CURRENCY, accountCurrency, currencies, findCurrency } from '../src/index.js';
+import { ACCOUNT_CURRENCY, accountCurrency, currencies, findCurrency } from '../../src/index.js';
 
 describe('currencies', () => {
   it('When the table is read, then it holds at least 150 active codes', () => {

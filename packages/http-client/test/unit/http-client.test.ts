@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import net from 'node:net';
 import { Readable } from 'node:stream';
 import { closedPort, RecordingServer, type RecordingHandler } from '@gateway/testkit/recording-server';
-import { HttpClient, HttpClientError, type HttpClientOptions } from '../src/index.js';
+import { HttpClient, HttpClientError, type HttpClientOptions } from '../../src/index.js';
 
 async function rejection(promise: Promise<unknown>): Promise<HttpClientError> {
   try {

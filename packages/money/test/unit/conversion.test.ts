@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import BigJs from 'big.js';
-import { IDENTITY_RATE, checkAmount, convertToAccountCurrency, findCurrency, parseRate } from '../src/index.js';
+import { IDENTITY_RATE, checkAmount, convertToAccountCurrency, findCurrency, parseRate } from '../../src/index.js';
 
 describe('parseRate', () => {
   const valid: ReadonlyArray<readonly [string, string]> = [

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import BigJs from 'big.js';
-import { MAX_AMOUNT, checkAmount } from '../src/index.js';
-import type { AmountErrorCode, Currency } from '../src/index.js';
+import { MAX_AMOUNT, checkAmount } from '../../src/index.js';
+import type { AmountErrorCode, Currency } from '../../src/index.js';
 import { currency } from './support.js';
 
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { addTnd, computeFee, parsePricing } from '../src/index.js';
-import type { Pricing } from '../src/index.js';
+import { addTnd, computeFee, parsePricing } from '../../src/index.js';
+import type { Pricing } from '../../src/index.js';
 
 function pricing(percent: string, fixed: string): Pricing {
   const parsed = parsePricing(percent, fixed);
