@@ -206,6 +206,61 @@ export type AuditEntry = Static<typeof AuditEntry>;
 /** The longest 3-D Secure answer (PaRes) passed on: signed XML, compressed and base64-encoded, it can run to tens of KiB. */
 const PA_RES_MAX_LENGTH = 48 * 1024;
 
+// ---------------------------------------------------------------- the session in events
+
+/** The session as merchants receive it in webhooks (INTERFACE 6.2, D11 adds livemode). */
+export const SessionEventPayload = Type.Object({
+  id: Type.String(),
+  order_number: Type.String(),
+  merchant_reference: Type.String(),
+  order_id: Type.String(),
+  amount: Type.String(),
+  currency: Type.String(),
+  description: Type.String(),
+  status: SessionStatus,
+  livemode: Type.Boolean(),
+  buyer: Type.Object({ first_name: Type.String(), last_name: Type.String(), email: Type.String(), phone: Type.String() }),
+  items: Type.Array(Item),
+  metadata: Metadata,
+  original: Original,
+  paid_at: Type.Optional(DateTime),
+  payment: Type.Optional(
+    Type.Object({
+      method: Type.String(),
+      card_brand: Type.String(),
+      card_last_four: Type.String(),
+      card_country: Type.String(),
+      fee_amount: Type.String(),
+      net_amount: Type.String(),
+    }),
+  ),
+  last_failure_code: Type.Optional(Type.String()),
+  last_failure_message: Type.Optional(Type.String()),
+  attempts_count: Type.Optional(Type.Integer()),
+  can_retry: Type.Optional(Type.Boolean()),
+  /** refund.created and refund.updated: the refund (D10, D16). */
+  refund: Type.Optional(
+    Type.Object({
+      refund_id: Type.String(),
+      amount: Type.String(),
+      automated_refund: Type.Boolean(),
+      reason: Type.String(),
+      metadata: Metadata,
+      status: RefundStatus,
+      epg_error_message: Type.Optional(Type.String()),
+    }),
+  ),
+});
+export type SessionEventPayload = Static<typeof SessionEventPayload>;
+
+/** Data of every session.* event: who it belongs to, and the webhook payload. */
+export const SessionEventData = Type.Object({
+  merchant_id: MerchantId,
+  webhook_url: Type.String(),
+  session: SessionEventPayload,
+});
+export type SessionEventData = Static<typeof SessionEventData>;
+
 // ---------------------------------------------------------------- commands
 
 interface CommandContract {
@@ -290,6 +345,8 @@ export const commands = {
   // API calls, sent by the gateway
   'session.create': { service: 'session', request: Type.Object({ context: ApiContext, body: Type.Unknown() }), reply: SessionDetail },
   'session.get': { service: 'session', request: SessionRef, reply: SessionDetail },
+  /** A session and the payload its events carry, built by the session service alone: the refund's events carry it as is. */
+  'session.get_for_event': { service: 'session', request: SessionRef, reply: Type.Object({ session: SessionDetail, event: SessionEventPayload }) },
   'session.list': { service: 'session', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: SessionList },
   'session.cancel': { service: 'session', request: SessionRef, reply: SessionDetail },
   'session.issue_checkout': { service: 'session', request: SessionRef, reply: CheckoutLink },
@@ -697,6 +754,7 @@ export const MERCHANT_USER_COMMANDS = [
 export const commandSenders = {
   'session.create': ['api-gateway'],
   'session.get': ['api-gateway', 'refund', 'webhook-dispatcher', 'dashboard'],
+  'session.get_for_event': ['refund'],
   'session.list': ['api-gateway', 'dashboard'],
   'session.cancel': ['api-gateway'],
   'session.issue_checkout': ['api-gateway'],
@@ -771,58 +829,6 @@ export function isReadOnlyCommand(type: CommandType): boolean {
 
 // ---------------------------------------------------------------- events
 
-/** The session as merchants receive it in webhooks (INTERFACE 6.2, D11 adds livemode). */
-export const SessionEventPayload = Type.Object({
-  id: Type.String(),
-  order_number: Type.String(),
-  merchant_reference: Type.String(),
-  order_id: Type.String(),
-  amount: Type.String(),
-  currency: Type.String(),
-  description: Type.String(),
-  status: SessionStatus,
-  livemode: Type.Boolean(),
-  buyer: Type.Object({ first_name: Type.String(), last_name: Type.String(), email: Type.String(), phone: Type.String() }),
-  items: Type.Array(Item),
-  metadata: Metadata,
-  original: Original,
-  paid_at: Type.Optional(DateTime),
-  payment: Type.Optional(
-    Type.Object({
-      method: Type.String(),
-      card_brand: Type.String(),
-      card_last_four: Type.String(),
-      card_country: Type.String(),
-      fee_amount: Type.String(),
-      net_amount: Type.String(),
-    }),
-  ),
-  last_failure_code: Type.Optional(Type.String()),
-  last_failure_message: Type.Optional(Type.String()),
-  attempts_count: Type.Optional(Type.Integer()),
-  can_retry: Type.Optional(Type.Boolean()),
-  /** refund.created and refund.updated: the refund (D10, D16). */
-  refund: Type.Optional(
-    Type.Object({
-      refund_id: Type.String(),
-      amount: Type.String(),
-      automated_refund: Type.Boolean(),
-      reason: Type.String(),
-      metadata: Metadata,
-      status: RefundStatus,
-      epg_error_message: Type.Optional(Type.String()),
-    }),
-  ),
-});
-export type SessionEventPayload = Static<typeof SessionEventPayload>;
-
-/** Data of every session.* event: who it belongs to, and the webhook payload. */
-export const SessionEventData = Type.Object({
-  merchant_id: MerchantId,
-  webhook_url: Type.String(),
-  session: SessionEventPayload,
-});
-export type SessionEventData = Static<typeof SessionEventData>;
 
 const MerchantChanged = Type.Object({ merchant_id: MerchantId });
 
