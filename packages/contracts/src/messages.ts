@@ -493,6 +493,8 @@ export const commands = {
     request: Type.Object({
       name: Type.String({ minLength: 1, maxLength: 200 }),
       order_prefix: Type.Optional(Type.String()),
+      /** The test-mode default webhook URL (D13 `--webhook-url`): merchant.created carries it to the dispatcher, which provisions the endpoint. */
+      webhook_url: Type.Optional(Type.String()),
     }),
     reply: Type.Object({ merchant_id: MerchantId, order_prefix: Type.String(), test_secret_key: Secret('sk_test_') }),
   },
@@ -666,7 +668,8 @@ export const commands = {
   'webhook_endpoint.reveal_secret': {
     operator: true,
     service: 'webhook-dispatcher',
-    request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
+    /** wait_ms: how long to wait for an endpoint still being provisioned (a merchant just created, from merchant.created) before not-found. */
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode, wait_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 4000 })) }),
     reply: Type.Object({ merchant_id: MerchantId, mode: Mode, webhook_secret: Secret('whsec_') }),
   },
   'webhook.attempt': {
@@ -845,7 +848,8 @@ export const events = {
   'refund.updated': SessionEventData,
   'payment.approved': PaymentApproved,
   'payment.declined': PaymentDeclined,
-  'merchant.created': Type.Object({ merchant_id: MerchantId, name: Type.String(), order_prefix: Type.String() }),
+  /** A new merchant; the webhook dispatcher gives it its test-mode endpoint (with `test_webhook_url` when one was given). */
+  'merchant.created': Type.Object({ merchant_id: MerchantId, name: Type.String(), order_prefix: Type.String(), test_webhook_url: Type.Optional(Type.String()) }),
   'merchant.updated': MerchantChanged,
   'api_key.revoked': Type.Object({ merchant_id: MerchantId, key_id: Type.String() }),
   /** An operator command a service ran, for the audit log the api-gateway keeps. */
@@ -917,7 +921,8 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   'acquirer-adapter': { events: [], broadcasts: [] },
   // A refund records the captured payment from the session it reads anyway: no event needed.
   refund: { events: [], broadcasts: [] },
-  'webhook-dispatcher': { events: WEBHOOK_EVENTS, broadcasts: [] },
+  // merchant.created: the new merchant's test-mode endpoint is provisioned here, the owner of endpoints.
+  'webhook-dispatcher': { events: [...WEBHOOK_EVENTS, 'merchant.created'], broadcasts: [] },
   // The merchant dashboard and the operations console: every read and change is a command to the owning service.
   dashboard: { events: [], broadcasts: [] },
 };

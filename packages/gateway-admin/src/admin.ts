@@ -105,6 +105,17 @@ function count(values: Options, name: string): number | undefined {
   return Number(value);
 }
 
+/** Reads the secret of the test-mode endpoint being provisioned for a new merchant, waiting for it a few seconds in all. */
+async function provisionedSecret(send: Send, merchantId: string): Promise<{ webhook_secret: string }> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await send('webhook_endpoint.reveal_secret', { merchant_id: merchantId, mode: 'test', wait_ms: 3000 });
+    } catch (err) {
+      if (tries >= 3 || (err as { code?: unknown }).code !== 'not-found') throw err;
+    }
+  }
+}
+
 /** Runs one operator command (`argv` without the program name) and returns what it prints. */
 export async function runAdmin(argv: readonly string[], send: Send): Promise<Record<string, unknown>> {
   const [group, action, ...rest] = argv;
@@ -116,12 +127,10 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
       const created = await send('merchant.create', {
         name: required(values, 'name'),
         ...(values['order-prefix'] !== undefined && { order_prefix: values['order-prefix'] }),
+        ...(values['webhook-url'] !== undefined && { webhook_url: values['webhook-url'] }),
       });
-      const endpoint = await send('webhook_endpoint.provision', {
-        merchant_id: created.merchant_id,
-        mode: 'test',
-        ...(values['webhook-url'] !== undefined && { url: values['webhook-url'] }),
-      });
+      // The dispatcher provisions the test-mode endpoint from merchant.created; this reads its secret once it exists.
+      const endpoint = await provisionedSecret(send, created.merchant_id);
       return { merchant_id: created.merchant_id, test_secret_key: created.test_secret_key, test_webhook_secret: endpoint.webhook_secret };
     }
     case 'merchant approve-kyb': {

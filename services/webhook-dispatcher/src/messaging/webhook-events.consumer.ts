@@ -9,9 +9,13 @@
  * redelivery would count against the queue's delivery limit, and five of them
  * in a few seconds' outage would dead-letter events no merchant then gets.
  * Past that patience, or when this consumer stops, it goes back to the queue.
+ *
+ * merchant.created arrives on the same queue (the service's one event queue):
+ * it provisions the new merchant's test-mode endpoint, idempotently, and a
+ * failure hands it back to the queue (its delivery limit then dead-letters it).
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { WEBHOOK_EVENTS, webhookBody, type Envelope, type SessionEventData } from '@gateway/contracts';
+import { WEBHOOK_EVENTS, webhookBody, type Envelope, type EventData, type SessionEventData } from '@gateway/contracts';
 import { decodeEventOrDeadLetter, eventsHandled, prepareEventQueue, QueueConsumer, settle, type Broker } from '@gateway/messaging';
 import { describeError, traceContextToStore, tracingOn, type Logger } from '@gateway/observability';
 import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/delivery.repository.js';
@@ -33,6 +37,7 @@ export class WebhookEventsConsumer extends QueueConsumer {
     enqueue: (jobs: readonly DeliveryJob[]) => void,
     private readonly log: Logger,
     prefetch: number,
+    private readonly provisionNewMerchant: (created: EventData<'merchant.created'>) => Promise<void>,
   ) {
     super(broker, prefetch);
     this.store = new Batcher(async (events) => {
@@ -59,6 +64,7 @@ export class WebhookEventsConsumer extends QueueConsumer {
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
     const envelope = decodeEventOrDeadLetter(this.broker, channel, msg, this.log);
     if (!envelope) return;
+    if (envelope.type === 'merchant.created') return this.provision(channel, msg, envelope as Envelope<EventData<'merchant.created'>>);
     if (!webhookEvents.has(envelope.type)) {
       eventsHandled.inc({ type: 'unknown', outcome: 'skipped' });
       settle(() => channel.ack(msg));
@@ -84,6 +90,19 @@ export class WebhookEventsConsumer extends QueueConsumer {
         }
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
+    }
+  }
+
+  private async provision(channel: Channel, msg: ConsumeMessage, envelope: Envelope<EventData<'merchant.created'>>): Promise<void> {
+    try {
+      await this.provisionNewMerchant(envelope.data);
+      eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
+      settle(() => channel.ack(msg));
+    } catch (err) {
+      eventsHandled.inc({ type: envelope.type, outcome: 'failed' });
+      this.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, 'endpoint not provisioned; back to the queue');
+      await new Promise((resolve) => setTimeout(resolve, FIRST_RETRY_PAUSE_MS));
+      settle(() => channel.nack(msg, false, true));
     }
   }
 }
