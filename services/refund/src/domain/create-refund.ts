@@ -14,9 +14,9 @@
  *    merchant's next read shows it.
  * refund.created commits with the refund's end, except a refused one.
  */
-import { idFrom, RefundRequest, validatorOf, fieldErrorOf, type ApiContext, type RefundResult, type RefundStatus } from '@gateway/contracts';
+import { idFrom, RefundRequest, validatorOf, fieldErrorsOf, type ApiContext, type RefundResult, type RefundStatus } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
-import { accountCurrency, checkAmount } from '@gateway/money';
+import { accountCurrency, amountMessage, checkAmount } from '@gateway/money';
 import { counter, describeError } from '@gateway/observability';
 import { AppError, validationError, type FieldError } from '@gateway/problem';
 import type { NewRefund, RefundRow } from '../db/refund.repository.js';
@@ -180,37 +180,21 @@ function checkRefundRequest(body: unknown): Pick<NewRefund, 'type' | 'amount' | 
     throw validationError([{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }]);
   }
   const input = body as Record<string, unknown>;
-  const errors = new Map<string, FieldError>();
-  if (!validRequest(input)) {
-    for (const error of validRequest.errors ?? []) {
-      const mapped = fieldErrorOf(error);
-      if (mapped.field !== 'amount' && !errors.has(mapped.field)) errors.set(mapped.field, mapped);
-    }
-  }
+  // amount has its rules below (D5, PARTIAL only).
+  const schemaErrors = validRequest(input) ? [] : fieldErrorsOf(validRequest.errors, { skip: (field) => field === 'amount' });
+  const errors = new Map<string, FieldError>(schemaErrors.map((error) => [error.field, error]));
   const type = input['refund_type'] === 'PARTIAL' ? 'PARTIAL' : 'FULL';
   let amount: string | undefined;
   if (type === 'PARTIAL') {
     const check = checkAmount(input['amount'], accountCurrency);
     if (check.ok) amount = check.text;
-    else errors.set('amount', { field: 'amount', code: check.code, message: amountMessage(check.code) });
+    else {
+      const message = check.code === 'required' ? 'amount is required when refund_type is PARTIAL.' : amountMessage(check.code, accountCurrency);
+      errors.set('amount', { field: 'amount', code: check.code, message });
+    }
   } else if (input['amount'] !== undefined) {
     errors.set('amount', { field: 'amount', code: 'invalid', message: 'amount is only given with refund_type PARTIAL; FULL refunds what is left.' });
   }
   if (errors.size > 0) throw validationError([...errors.values()]);
   return { type, amount, reason: String(input['reason']), metadata: (input['metadata'] as Record<string, string> | undefined) ?? {} };
-}
-
-function amountMessage(code: string): string {
-  switch (code) {
-    case 'required':
-      return 'amount is required when refund_type is PARTIAL.';
-    case 'invalid_precision':
-      return 'amount must have exactly 3 decimals (TND).';
-    case 'invalid_value':
-      return 'amount must be greater than zero.';
-    case 'amount_too_large':
-      return 'amount is larger than any payment can be.';
-    default:
-      return 'amount must be a decimal string such as "12.500".';
-  }
 }
