@@ -851,6 +851,8 @@ export const events = {
   /** A new merchant; the webhook dispatcher gives it its test-mode endpoint (with `test_webhook_url` when one was given). */
   'merchant.created': Type.Object({ merchant_id: MerchantId, name: Type.String(), order_prefix: Type.String(), test_webhook_url: Type.Optional(Type.String()) }),
   'merchant.updated': MerchantChanged,
+  /** Business verification approved (live mode open); the webhook dispatcher gives the merchant its live-mode endpoint. */
+  'merchant.kyb_approved': MerchantChanged,
   'api_key.revoked': Type.Object({ merchant_id: MerchantId, key_id: Type.String() }),
   /** An operator command a service ran, for the audit log the api-gateway keeps. */
   'audit.recorded': AuditEntry,
@@ -877,6 +879,7 @@ export const eventPublishers = {
   'payment.declined': ['acquirer-adapter'],
   'merchant.created': ['api-gateway'],
   'merchant.updated': ['api-gateway'],
+  'merchant.kyb_approved': ['api-gateway'],
   'api_key.revoked': ['api-gateway'],
   // Every service that runs operator commands records them (the dashboard runs user.create and operator.create).
   'audit.recorded': ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard'],
@@ -921,8 +924,8 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   'acquirer-adapter': { events: [], broadcasts: [] },
   // A refund records the captured payment from the session it reads anyway: no event needed.
   refund: { events: [], broadcasts: [] },
-  // merchant.created: the new merchant's test-mode endpoint is provisioned here, the owner of endpoints.
-  'webhook-dispatcher': { events: [...WEBHOOK_EVENTS, 'merchant.created'], broadcasts: [] },
+  // merchant.created and merchant.kyb_approved: the merchant's test-mode and live-mode endpoints are provisioned here, the owner of endpoints.
+  'webhook-dispatcher': { events: [...WEBHOOK_EVENTS, 'merchant.created', 'merchant.kyb_approved'], broadcasts: [] },
   // The merchant dashboard and the operations console: every read and change is a command to the owning service.
   dashboard: { events: [], broadcasts: [] },
 };

@@ -16,7 +16,7 @@ import { disableFailingEndpoints } from './domain/disable-failing-endpoints.js';
 import { purgeOldDeliveries } from './domain/purge-old-deliveries.js';
 import { WebhookHttpClient } from './delivery/webhook-http-client.js';
 import { WebhookEventsConsumer } from './messaging/webhook-events.consumer.js';
-import { provisionNewMerchant } from './domain/provision-endpoint.js';
+import { provisionLiveEndpoint, provisionNewMerchant } from './domain/provision-endpoint.js';
 
 export { loadDispatcherConfig, type DispatcherConfig } from './config.js';
 
@@ -52,7 +52,11 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
   await broker.register(rpc);
   await broker.register(relay);
   const endpointDeps = { endpoints, allowPrivate: config.allowPrivate, secretGraceSeconds: config.secretGraceSeconds, maxEndpoints: config.maxEndpoints };
-  await broker.register(new WebhookEventsConsumer(broker, deliveries, enqueue, log, config.eventPrefetch, (created) => provisionNewMerchant({ ...endpointDeps, log }, created)));
+  await broker.register(new WebhookEventsConsumer(broker, deliveries, enqueue, log, config.eventPrefetch, {
+      created: (created) => provisionNewMerchant({ ...endpointDeps, log }, created),
+      kybApproved: (approved) => provisionLiveEndpoint({ ...endpointDeps, log }, approved),
+    }),
+  );
   await broker.register(
     new CommandServer(broker, {
       service: 'webhook-dispatcher',

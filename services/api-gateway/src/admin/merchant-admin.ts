@@ -62,7 +62,9 @@ export async function approveKyb(deps: AdminDeps, command: CommandRequest<'merch
     requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
     await deps.merchants.approveKyb(tx, command.merchant_id);
     await deps.merchants.insertKey(tx, { id: newId('key'), merchantId: command.merchant_id, livemode: true, secret });
-    return { result: undefined, events: [eventEnvelope('merchant.updated', { merchant_id: command.merchant_id }, correlationId)] };
+    // merchant.kyb_approved: the webhook dispatcher provisions the live-mode endpoint from it.
+    const events = [eventEnvelope('merchant.updated', { merchant_id: command.merchant_id }, correlationId), eventEnvelope('merchant.kyb_approved', { merchant_id: command.merchant_id }, correlationId)];
+    return { result: undefined, events };
   });
   deps.afterCommit();
   return { merchant_id: command.merchant_id, live_secret_key: secret };

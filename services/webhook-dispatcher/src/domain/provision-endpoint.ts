@@ -1,7 +1,8 @@
 /**
  * Giving a merchant its webhook endpoint in one mode: a signing secret, issued
  * once and kept, and optionally the default URL. A new merchant's test-mode
- * endpoint comes from merchant.created; the live one when it is approved.
+ * endpoint comes from merchant.created, its live-mode one from
+ * merchant.kyb_approved; the command serves operators' tools and load tests.
  */
 import { newSecret, type CommandReply, type CommandRequest, type EventData } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
@@ -35,4 +36,10 @@ export async function provisionNewMerchant(deps: EndpointDeps & { log: Logger },
   }
   const made = await deps.endpoints.provisionIfAbsent(created.merchant_id, false, url, newSecret('whsec_'));
   deps.log.info({ merchantId: created.merchant_id, made }, made ? 'test-mode webhook endpoint provisioned' : 'test-mode webhook endpoint already provisioned');
+}
+
+/** merchant.kyb_approved: the merchant's live-mode endpoint, with no URL until one is set (https, D11). Idempotent as above. */
+export async function provisionLiveEndpoint(deps: EndpointDeps & { log: Logger }, approved: EventData<'merchant.kyb_approved'>): Promise<void> {
+  const made = await deps.endpoints.provisionIfAbsent(approved.merchant_id, true, '', newSecret('whsec_'));
+  deps.log.info({ merchantId: approved.merchant_id, made }, made ? 'live-mode webhook endpoint provisioned' : 'live-mode webhook endpoint already provisioned');
 }

@@ -10,9 +10,10 @@
  * in a few seconds' outage would dead-letter events no merchant then gets.
  * Past that patience, or when this consumer stops, it goes back to the queue.
  *
- * merchant.created arrives on the same queue (the service's one event queue):
- * it provisions the new merchant's test-mode endpoint, idempotently, and a
- * failure hands it back to the queue (its delivery limit then dead-letters it).
+ * merchant.created and merchant.kyb_approved arrive on the same queue (the
+ * service's one event queue): they provision the merchant's test-mode and
+ * live-mode endpoints, idempotently; a failure hands the event back to the
+ * queue (its delivery limit then dead-letters it).
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { WEBHOOK_EVENTS, webhookBody, type Envelope, type EventData, type SessionEventData } from '@gateway/contracts';
@@ -28,6 +29,15 @@ const STORE_PATIENCE_MS = 10 * 60_000;
 
 const webhookEvents: ReadonlySet<string> = new Set(WEBHOOK_EVENTS);
 
+/** The merchant events that give a merchant its default endpoint in a mode. */
+type MerchantEvent = { [T in 'merchant.created' | 'merchant.kyb_approved']: Envelope<EventData<T>> & { type: T } }['merchant.created' | 'merchant.kyb_approved'];
+
+/** Provisioning of the default endpoints, by the merchant event that asks for it. */
+export interface EndpointProvisioning {
+  created: (created: EventData<'merchant.created'>) => Promise<void>;
+  kybApproved: (approved: EventData<'merchant.kyb_approved'>) => Promise<void>;
+}
+
 export class WebhookEventsConsumer extends QueueConsumer {
   private readonly store: Batcher<IncomingEvent, undefined>;
 
@@ -37,7 +47,7 @@ export class WebhookEventsConsumer extends QueueConsumer {
     enqueue: (jobs: readonly DeliveryJob[]) => void,
     private readonly log: Logger,
     prefetch: number,
-    private readonly provisionNewMerchant: (created: EventData<'merchant.created'>) => Promise<void>,
+    private readonly provisioning: EndpointProvisioning,
   ) {
     super(broker, prefetch);
     this.store = new Batcher(async (events) => {
@@ -64,7 +74,7 @@ export class WebhookEventsConsumer extends QueueConsumer {
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
     const envelope = decodeEventOrDeadLetter(this.broker, channel, msg, this.log);
     if (!envelope) return;
-    if (envelope.type === 'merchant.created') return this.provision(channel, msg, envelope as Envelope<EventData<'merchant.created'>>);
+    if (envelope.type === 'merchant.created' || envelope.type === 'merchant.kyb_approved') return this.provision(channel, msg, envelope as MerchantEvent);
     if (!webhookEvents.has(envelope.type)) {
       eventsHandled.inc({ type: 'unknown', outcome: 'skipped' });
       settle(() => channel.ack(msg));
@@ -93,9 +103,10 @@ export class WebhookEventsConsumer extends QueueConsumer {
     }
   }
 
-  private async provision(channel: Channel, msg: ConsumeMessage, envelope: Envelope<EventData<'merchant.created'>>): Promise<void> {
+  private async provision(channel: Channel, msg: ConsumeMessage, envelope: MerchantEvent): Promise<void> {
     try {
-      await this.provisionNewMerchant(envelope.data);
+      if (envelope.type === 'merchant.created') await this.provisioning.created(envelope.data);
+      else await this.provisioning.kybApproved(envelope.data);
       eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
       settle(() => channel.ack(msg));
     } catch (err) {

@@ -1,8 +1,9 @@
 /**
- * A new merchant's test-mode webhook endpoint, provisioned by the dispatcher
- * (the owner of endpoints) from merchant.created, which commits with the
- * merchant: no second call from gateway-admin, so no merchant without an
- * endpoint when that call would have failed.
+ * A merchant's default webhook endpoints, provisioned by the dispatcher (the
+ * owner of endpoints) from merchant.created (test mode) and
+ * merchant.kyb_approved (live mode), which commit with the change: no second
+ * call from gateway-admin or the console, so no merchant without an endpoint
+ * when that call would have failed.
  */
 import assert from 'node:assert/strict';
 import type { AuditEntry, Envelope, EventData } from '@gateway/contracts';
@@ -11,14 +12,14 @@ import { pollUntil, TestSystem, type EventCapture } from '@gateway/testkit';
 type Created = { merchant_id: string; test_secret_key: string; test_webhook_secret: string };
 type Endpoint = { url: string; n: number };
 
-describe('merchant.created: the test-mode webhook endpoint', function () {
+describe('merchant.created and merchant.kyb_approved: the default webhook endpoints', function () {
   this.timeout(120_000);
   let system: TestSystem;
   let events: EventCapture;
 
   before(async () => {
     system = await TestSystem.start({ services: ['api-gateway', 'webhook-dispatcher'], readyTimeoutMs: 60_000 });
-    events = await system.captureEvents(['merchant.created', 'audit.recorded']);
+    events = await system.captureEvents(['merchant.created', 'merchant.kyb_approved', 'audit.recorded']);
   });
   after(async () => {
     await events?.stop();
@@ -59,6 +60,24 @@ describe('merchant.created: the test-mode webhook endpoint', function () {
     await system.waitForQueueDrained(`${system.prefix}.webhook-dispatcher.events`);
     assert.deepEqual(await defaultEndpoint(created.merchant_id), { url: 'https://second.example.tn/hooks', n: 1 });
     assert.equal(await revealed(created.merchant_id), created.test_webhook_secret);
+  });
+
+  it('when KYB is approved, then the live-mode endpoint comes from merchant.kyb_approved with the secret gateway-admin printed, and a redelivery changes nothing', async () => {
+    const created = (await system.admin(['merchant', 'create', '--name', 'Going Live Shop'])) as Created;
+    const approved = (await system.admin(['merchant', 'approve-kyb', created.merchant_id])) as { live_webhook_secret: string };
+    const live = async () =>
+      (await system.db.query<Endpoint>('SELECT url, 1 AS n FROM webhooks.endpoints WHERE merchant_id = $1 AND livemode AND is_default', [created.merchant_id]));
+    assert.deepEqual(await live(), [{ url: '', n: 1 }]);
+    const liveSecret = async () => (await system.send<{ webhook_secret: string }>('webhook_endpoint.reveal_secret', { merchant_id: created.merchant_id, mode: 'live' })).webhook_secret;
+    assert.equal(await liveSecret(), approved.live_webhook_secret);
+
+    const [event] = await events.waitFor('merchant.kyb_approved', (e) => (e.data as { merchant_id: string }).merchant_id === created.merchant_id);
+    await system.publishEvents([event as Envelope]);
+    await system.waitForQueueDrained(`${system.prefix}.webhook-dispatcher.events`);
+    assert.deepEqual(await live(), [{ url: '', n: 1 }]);
+    assert.equal(await liveSecret(), approved.live_webhook_secret);
+    await events.waitFor<AuditEntry>('audit.recorded', (e) => e.data.action === 'webhook_endpoint.reveal_secret' && e.data.merchant_id === created.merchant_id, 2);
+    assert.deepEqual(events.of<AuditEntry>('audit.recorded', (e) => e.data.action === 'webhook_endpoint.provision' && e.data.merchant_id === created.merchant_id), []);
   });
 
   it('when the webhook dispatcher is down while a merchant is created, then the creation stands and the endpoint is provisioned once the dispatcher is back', async () => {
