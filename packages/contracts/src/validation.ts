@@ -5,7 +5,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { commands, events, Envelope, type CommandType, type EventType } from './messages.js';
+import { commands, events, Envelope, type CommandType, type EventType } from './messages/index.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
