@@ -12,6 +12,7 @@ import {
   commands,
   commandSenders,
   ContractViolation,
+  fieldErrorsOf,
   isCommandType,
   isOperatorCommand,
   isReadOnlyCommand,
@@ -330,9 +331,7 @@ export class CommandServer extends QueueConsumer {
       checkCommandRequest(type, envelope.data);
     } catch (err) {
       if (err instanceof ContractViolation) {
-        throw validationError(
-          err.errors.map((e) => ({ field: e.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body', code: 'invalid', message: e.message ?? 'is invalid' })),
-        );
+        throw validationError(fieldErrorsOf(err.errors));
       }
       throw err;
     }

@@ -58,7 +58,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     log,
   });
 
-  const admin: AdminDeps = { merchants, auth, budgets, rotationGracesSeconds: config.keyRotationGracesSeconds, afterCommit: () => relay.wake() };
+  const admin: AdminDeps = { merchants, auth, budgets, rotationGracesSeconds: config.keyRotationGracesSeconds, allowPrivateWebhooks: config.allowPrivateWebhooks, afterCommit: () => relay.wake() };
   const handlers: CommandHandlers = {
     'merchant.create': async (command, meta) => ({ body: await createMerchant(admin, command, meta.correlationId) }),
     'merchant.approve_kyb': async (command, meta) => ({ body: await approveKyb(admin, command, meta.correlationId) }),

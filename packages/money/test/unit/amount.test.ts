@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import BigJs from 'big.js';
-import { MAX_AMOUNT, checkAmount } from '../../src/index.js';
+import { MAX_AMOUNT, amountMessage, checkAmount } from '../../src/index.js';
 import type { AmountErrorCode, Currency } from '../../src/index.js';
 import { currency } from './support.js';
 
@@ -165,5 +165,16 @@ describe('checkAmount', () => {
       assert.throws(() => +result.amount);
       assert.equal(`${result.amount.toString()}`, '12.345');
     });
+  });
+});
+
+describe('amountMessage', () => {
+  it('When an amount is refused, then the sentence names the rule, with the currency’s decimals for precision', () => {
+    const tnd = TND;
+    const jpy = currency('JPY');
+    assert.equal(amountMessage('invalid_precision', tnd), 'amount must have exactly 3 decimal places for TND.');
+    assert.equal(amountMessage('invalid_precision', jpy), 'amount must have exactly 0 decimal places for JPY.');
+    assert.equal(amountMessage('amount_too_large', tnd), 'amount must not exceed 999999.999 TND.');
+    assert.equal(amountMessage('invalid_value', tnd), 'amount must be greater than zero.');
   });
 });

@@ -92,19 +92,8 @@ export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment
     at: new Date(data.paid_at),
   };
   return settle(deps, outcome, data.session_id, session, (next) => {
-    const payload = {
-      ...toEventPayload(next),
-      paid_at: data.paid_at,
-      payment: {
-        method: 'card',
-        card_brand: data.card_brand,
-        card_last_four: data.card_last_four,
-        card_country: data.card_country,
-        fee_amount: data.fee_amount,
-        net_amount: data.net_amount,
-      },
-    };
-    return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: payload }, correlationId);
+    const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: data.fee_amount, net_amount: data.net_amount };
+    return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid) }, correlationId);
   });
 }
 
