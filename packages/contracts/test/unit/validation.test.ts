@@ -1,7 +1,7 @@
 /** Schema errors as validation problems (D6): the one mapping every service and door uses. */
 import { strict as assert } from 'node:assert';
 import { Type } from '@sinclair/typebox';
-import { fieldErrorsOf, listFilterErrors, validatorOf } from '../src/validation.js';
+import { fieldErrorsOf, listFilterErrors, validatorOf } from '../../src/validation.js';
 
 const Order = Type.Object(
   {

@@ -114,7 +114,7 @@ export class WebhookEventsConsumer extends QueueConsumer {
     } catch (err) {
       eventsHandled.inc({ type: envelope.type, outcome: 'failed' });
       this.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, 'endpoint not provisioned; back to the queue');
-      await new Promise((resolve) => setTimeout(resolve, FIRST_RETRY_PAUSE_MS));
+      await new Promise((resolve) => setTimeout(resolve, STORE_RETRY.first));
       settle(() => channel.nack(msg, false, true));
     }
   }
