@@ -1,5 +1,5 @@
 # Thin wrappers of the npm scripts named in README.md.
-.PHONY: install up test test-chaos bench lint build images
+.PHONY: install up test test-unit test-chaos bench lint build images
 
 install:
 	npm ci
@@ -12,6 +12,10 @@ up: install
 
 test: install
 	npm test
+
+# Only the unit tests (every test/unit folder: no server, seconds; after make install); `make test` runs them first.
+test-unit:
+	npm run test:unit
 
 # Only the replica kill test (issue 17); `make test` runs it too.
 test-chaos: install

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// The test command (`npm test`, `make test`): makes sure the servers the tests
-// need are there, clears what dead test runs left behind (databases, broker users),
-// builds, runs mocha.
+// The test command (`npm test`, `make test`): builds, runs the unit tests (no
+// server: `npm run test:unit`, every test/unit folder) and stops at their first
+// failure; then makes sure the servers the system tests need are there, clears
+// what dead test runs left behind (databases, broker users), and runs the system
+// tests (every other test folder: `npm run test:system`). Arguments go to the
+// system run's mocha.
 //
 // `--chaos` (`npm run test:chaos`, `make test-chaos`) runs only the replica kill
 // test (packages/testkit/test/chaos), which needs neither Chromium nor kubectl;
@@ -114,7 +117,10 @@ function ensurePromtool() {
 }
 
 const chaosOnly = process.argv.includes('--chaos');
+run('npm', ['run', 'build']);
+// Seconds, no server: a broken rule fails here before any server is started.
 if (!chaosOnly) {
+  run('npx', ['mocha', '--config', '.mocharc.unit.json', '--bail']);
   ensureChromium();
   ensureKubectl();
   ensurePromtool();
@@ -129,5 +135,4 @@ if (containers) {
   // Test queues (prefix t_) that nobody uses for ten minutes go away by themselves.
   run('rabbitmqctl', ['-q', 'set_policy', '--apply-to', 'queues', 'test-queues-expire', '^t_', '{"expires":600000}'], { allowFailure: true });
 }
-run('npm', ['run', 'build']);
 run('npx', chaosOnly ? ['mocha', '--no-config', '--timeout', '30000', '--exit', 'packages/testkit/dist/test/chaos/*.test.js'] : ['mocha', ...process.argv.slice(2)]);

@@ -1,5 +1,5 @@
 export * from './api.js';
-export * from './messages.js';
+export * from './messages/index.js';
 export * from './validation.js';
 export * from './ids.js';
 export * from './openapi.js';

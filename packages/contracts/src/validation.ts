@@ -4,8 +4,8 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { TSchema } from '@sinclair/typebox';
-import { commands, events, Envelope, type CommandType, type EventType } from './messages.js';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { commands, events, Envelope, type CommandType, type EventType } from './messages/index.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -100,18 +100,44 @@ function firstPath(value: unknown, path: string, matches: (key: string, child: u
   return undefined;
 }
 
-/** One schema error as a validation problem's entry (D6): the field as a path (`items[0].quantity`), a code, a sentence. */
-export function fieldErrorOf(error: ErrorObject): { field: string; code: string; message: string } {
+/** A validation problem's entry (D6), as @gateway/problem's FieldError. */
+export interface SchemaFieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * One schema error as a validation problem's entry (D6): the field as a path
+ * (`items[0].quantity`), a code, a sentence. `whole` names the input itself
+ * (`body` for an API request, `form` for a page's form).
+ */
+export function fieldErrorOf(error: ErrorObject, whole = 'body'): SchemaFieldError {
   if (error.keyword === 'required') {
-    const field = joinPath(error.instancePath, String(error.params['missingProperty']));
+    const field = joinPath(error.instancePath, whole, String(error.params['missingProperty']));
     return { field, code: 'required', message: `${field} is required.` };
   }
   if (error.keyword === 'additionalProperties') {
-    const field = joinPath(error.instancePath, String(error.params['additionalProperty']));
+    const field = joinPath(error.instancePath, whole, String(error.params['additionalProperty']));
     return { field, code: 'invalid', message: `${field} is not a known field.` };
   }
-  const field = joinPath(error.instancePath);
+  const field = joinPath(error.instancePath, whole);
   return { field, code: 'invalid', message: `${field} ${describe(error)}.` };
+}
+
+/**
+ * Schema errors as a validation problem's entries (D6): one per field, its
+ * first error, in the order found; fields `skip` names are left out (they
+ * have rules of their own). The one mapping from ajv errors to problems.
+ */
+export function fieldErrorsOf(errors: readonly ErrorObject[] | null | undefined, options: { skip?: (field: string) => boolean; whole?: string } = {}): SchemaFieldError[] {
+  const byField = new Map<string, SchemaFieldError>();
+  for (const error of errors ?? []) {
+    const mapped = fieldErrorOf(error, options.whole);
+    if (byField.has(mapped.field) || options.skip?.(mapped.field)) continue;
+    byField.set(mapped.field, mapped);
+  }
+  return [...byField.values()];
 }
 
 function describe(error: ErrorObject): string {
@@ -140,8 +166,32 @@ function describe(error: ErrorObject): string {
   }
 }
 
-/** `/items/0/quantity` → `items[0].quantity`. */
-function joinPath(instancePath: string, leaf?: string): string {
+/** The paging parameters of every list: parseListQuery (@gateway/problem) checks them, with the words every list uses. */
+const PAGING_PARAMETERS: ReadonlySet<string> = new Set(['limit', 'starting_after', 'ending_before']);
+
+/**
+ * A list query's filters checked by their contract (D6): one entry per
+ * field, a filter with fixed values naming them; the paging parameters are
+ * left out (see PAGING_PARAMETERS).
+ */
+export function listFilterErrors(schema: TObject, query: Record<string, unknown>): SchemaFieldError[] {
+  const validate = validatorOf(schema);
+  if (validate(query)) return [];
+  return fieldErrorsOf(validate.errors, { skip: (field) => PAGING_PARAMETERS.has(field) }).map((error) => {
+    const allowed = literalsOf(schema.properties[error.field]);
+    return allowed && error.code === 'invalid' ? { ...error, message: `${error.field} must be one of ${allowed.join(', ')}.` } : error;
+  });
+}
+
+/** The values a union of literals allows; undefined for any other schema. */
+function literalsOf(schema: TSchema | undefined): string[] | undefined {
+  const members = (schema as { anyOf?: { const?: unknown }[] } | undefined)?.anyOf;
+  if (!members?.every((member) => member.const !== undefined)) return undefined;
+  return members.map((member) => String(member.const));
+}
+
+/** `/items/0/quantity` → `items[0].quantity`; `whole` for the input itself. */
+function joinPath(instancePath: string, whole: string, leaf?: string): string {
   const segments = instancePath.split('/').filter(Boolean);
   if (leaf !== undefined) segments.push(leaf);
   let path = '';
@@ -149,5 +199,5 @@ function joinPath(instancePath: string, leaf?: string): string {
     if (/^\d+$/.test(segment)) path += `[${segment}]`;
     else path += path ? `.${segment}` : segment;
   }
-  return path || 'body';
+  return path || whole;
 }

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { HttpUrl, WebhookEndpoint } from './api.js';
-import { WEBHOOK_EVENTS } from './messages.js';
+import { WEBHOOK_EVENTS } from './messages/index.js';
 
 /** Sent to a merchant's other endpoints when the gateway disables one that failed every attempt for too long. */
 export const ENDPOINT_DISABLED_EVENT = 'webhook_endpoint.disabled';

@@ -5,8 +5,8 @@
  * sees exactly what production delivers.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Envelope, SessionEventData } from './messages.js';
-import { SessionEventPayload } from './messages.js';
+import type { Envelope, SessionEventData } from './messages/index.js';
+import { SessionEventPayload } from './messages/index.js';
 
 /** The webhook body: the event envelope merchants see. */
 export const WebhookEvent = Type.Object({

@@ -4,6 +4,7 @@
  * on every (re)connect and drop them when the connection goes.
  */
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
+import { backoffDelay } from '@gateway/backoff';
 import type { Logger } from '@gateway/observability';
 import type { Principal, ServiceName } from '@gateway/contracts';
 import { assertTopology, brokerUser, ensureExchanges, namesFor, principalOf, type Names } from './topology.js';
@@ -196,9 +197,9 @@ export class Broker {
 
   private scheduleReconnect(): void {
     if (this.stopping || this.reconnectTimer) return;
-    const min = this.options.reconnectMinMs ?? 100;
-    const max = this.options.reconnectMaxMs ?? 5_000;
-    const delay = Math.min(max, min * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
+    // Jittered, so that replicas which lost the broker together do not all knock at once.
+    const policy = { first: this.options.reconnectMinMs ?? 100, max: this.options.reconnectMaxMs ?? 5_000, jitter: 0.2 };
+    const delay = backoffDelay(policy, this.attempt) ?? policy.max;
     this.attempt += 1;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;

@@ -5,12 +5,16 @@
  * has confirmed every one. What is not confirmed stays and is published again.
  */
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
+import { backoffDelay } from '@gateway/backoff';
 import type { Envelope } from '@gateway/contracts';
 import type { Pool, PoolClient, Queryable } from '@gateway/db';
 import { describeError, gauge, outsideTrace, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { outboxPublished } from './metrics.js';
 import { outboxTraceContext, tracePublish } from './trace-context.js';
+
+/** After a failed relay round: 100 ms, doubled per failure in a row, 5 s at most. */
+const RELAY_RETRY = { first: 100, max: 5_000 };
 
 interface OutboxState {
   rows: number;
@@ -210,7 +214,7 @@ export class OutboxRelay implements BrokerComponent {
 
   private scheduleRetry(): void {
     if (this.retryTimer) return;
-    const delay = Math.min(5_000, 50 * 2 ** Math.min(this.failures, 7));
+    const delay = backoffDelay(RELAY_RETRY, this.failures - 1) ?? RELAY_RETRY.max;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.wake();

@@ -14,6 +14,7 @@ import {
   commands,
   commandSenders,
   ContractViolation,
+  fieldErrorsOf,
   isCommandType,
   isOperatorCommand,
   isReadOnlyCommand,
@@ -378,9 +379,7 @@ export class CommandServer implements BrokerComponent {
       checkCommandRequest(type, envelope.data);
     } catch (err) {
       if (err instanceof ContractViolation) {
-        throw validationError(
-          err.errors.map((e) => ({ field: e.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body', code: 'invalid', message: e.message ?? 'is invalid' })),
-        );
+        throw validationError(fieldErrorsOf(err.errors));
       }
       throw err;
     }

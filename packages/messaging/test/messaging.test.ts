@@ -221,10 +221,19 @@ describe('messaging', function () {
           correlationId: 'x1',
           headers: { [OPERATOR_SIGNATURE_HEADER]: await signer.sign(envelope) },
         });
-        const reply = (await got) as { ok: boolean; problem: { code: string; errors: { field: string }[] } };
+        const reply = (await got) as { ok: boolean; problem: { code: string; errors: { field: string; code: string }[] } };
         assert.equal(reply.ok, false);
         assert.equal(reply.problem.code, 'validation-error');
-        assert.ok(reply.problem.errors.some((e) => e.field === 'merchant_id'));
+        // One entry per field, from the contracts' one mapping of schema errors (D6).
+        assert.deepEqual(
+          reply.problem.errors.map((e) => [e.field, e.code]).sort(),
+          [
+            ['currency', 'required'],
+            ['merchant_id', 'invalid'],
+            ['mode', 'required'],
+            ['rate', 'required'],
+          ],
+        );
         assert.equal(calls, before);
       } finally {
         await connection.close();

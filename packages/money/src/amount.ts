@@ -18,6 +18,20 @@ export type AmountErrorCode =
   | 'invalid_value'
   | 'amount_too_large';
 
+const AMOUNT_MESSAGES: Record<AmountErrorCode, (currency: Currency) => string> = {
+  required: () => 'amount is required.',
+  invalid_type: () => 'amount must be a string such as "12.500", not a number.',
+  invalid_format: () => 'amount must be a plain decimal string, without separators, signs or leading zeros.',
+  invalid_precision: (c) => `amount must have exactly ${c.minorUnits} decimal places for ${c.code}.`,
+  invalid_value: () => 'amount must be greater than zero.',
+  amount_too_large: () => `amount must not exceed ${MAX_AMOUNT} TND.`,
+};
+
+/** The sentence a validation problem gives for an amount refused with `code` (D5), in `currency`. */
+export function amountMessage(code: AmountErrorCode, currency: Currency): string {
+  return AMOUNT_MESSAGES[code](currency);
+}
+
 export type AmountCheck =
   | { ok: true; amount: Big; text: string }
   | { ok: false; code: AmountErrorCode };

@@ -5,7 +5,7 @@
 export type { Big } from 'big.js';
 export { ACCOUNT_CURRENCY, accountCurrency, currencies, findCurrency } from './currencies.js';
 export type { Currency } from './currencies.js';
-export { MAX_AMOUNT, checkAmount } from './amount.js';
+export { MAX_AMOUNT, amountMessage, checkAmount } from './amount.js';
 export type { AmountCheck, AmountErrorCode } from './amount.js';
 export { IDENTITY_RATE, RATE_DECIMALS, convertToAccountCurrency, parseRate } from './conversion.js';
 export type { ConversionResult } from './conversion.js';

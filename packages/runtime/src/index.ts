@@ -9,9 +9,12 @@ import { createLogger, describeError, setMetricsService, startTracing, tracingOn
 import { httpMetrics, metricsHandler } from './http-metrics.js';
 import { requestContext } from './request-context.js';
 
-export { enterRequest, requestIdOf, withServerSpan } from './request-context.js';
+export { enterRequest, requestIdOf, serverSpans, withServerSpan } from './request-context.js';
 
 export type ReadinessCheck = () => Promise<boolean>;
+
+/** What node:http calls for each request: an express app is one. */
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * Adds the HTTP metrics middleware (for every route added after it), GET
@@ -62,7 +65,7 @@ export interface Listening {
 const IDLE_GRACE_ON_CLOSE_MS = 1_000;
 
 /** Listens on `port` (0 picks a free one) on all interfaces. */
-export async function listen(app: (req: IncomingMessage, res: ServerResponse) => void, port: number, host = '0.0.0.0'): Promise<Listening> {
+export async function listen(app: RequestListener, port: number, host = '0.0.0.0'): Promise<Listening> {
   const server = createServer();
   server.keepAliveTimeout = 65_000;
   // Requests under way on each open connection, so that a close can tell idle connections from busy ones.
@@ -184,6 +187,5 @@ export async function serviceMain<C extends { logLevel: string; shutdownTimeoutM
 export * from './service-base.js';
 export * from './periodic.js';
 export * from './http-metrics.js';
-export * from './form-body.js';
-export * from './plain-routes.js';
+export * from './bodies.js';
 export * from './html.js';

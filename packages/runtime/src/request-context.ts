@@ -3,8 +3,6 @@
  * from X-Request-Id when given, else a new one), which becomes the
  * correlation id of everything done for it (log lines, commands, events), and
  * an access log line when answered. Health and metrics probes are not logged.
- * The same for requests express routes and for those a service serves on
- * node:http directly (plain-routes.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -50,7 +48,7 @@ export function enterRequest(req: IncomingMessage, res: ServerResponse, log: Log
 
 /**
  * Runs `handle` in the request's server span (when tracing is on), for a
- * listener that does not pass through enterRequest (the sandbox's acquirer API).
+ * listener that does not pass through enterRequest.
  */
 export function withServerSpan(req: IncomingMessage, res: ServerResponse, route: () => string, handle: () => void): void {
   const span = serverSpan(req, res, route);
@@ -86,4 +84,9 @@ export function requestContext(log: Logger): RequestHandler {
     }
     enterRequest(req, res, log, () => routeLabel(req, res), next);
   };
+}
+
+/** Express middleware: the request's server span, for an app whose requests do not pass requestContext (the sandbox). */
+export function serverSpans(): RequestHandler {
+  return (req, res: Response, next) => withServerSpan(req, res, () => routeLabel(req, res), next);
 }

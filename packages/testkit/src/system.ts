@@ -203,6 +203,7 @@ export class TestSystem {
         AMQP_URL: brokerUrls['api-gateway'],
         CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.get('checkout') ?? 0}`,
         DASHBOARD_UPSTREAM_URL: `http://127.0.0.1:${ports.get('dashboard') ?? 0}`,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
       },
       // Test receivers listen on loopback; the SSRF tests turn the address rule back on.
       session: { AMQP_URL: brokerUrls.session, LINK_SIGNING_KEY: keys.privateJwk, ADAPTER_TIMEOUT_MS: '9000', WEBHOOK_ALLOW_PRIVATE: 'true' },

@@ -29,11 +29,12 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   const { pool, broker, readiness, close } = openServiceBase('acquirer-adapter', SCHEMA, config, log);
   const secrets = await openSecrets(pool, config, log);
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
+  const acquirer = new ClicToPayClient(config.acquirerTimeoutMs);
   const deps: AdapterDeps = {
     orders: new OrderRepository(pool, config.reconcileAfterSeconds),
     terminals: new TerminalRepository(pool, secrets),
     refunds: new RefundOperationRepository(pool),
-    acquirer: new ClicToPayClient(config.acquirerTimeoutMs),
+    acquirer,
     cards: CardOpener.fromJwk(config.cardDecryptionKey),
     sandbox: { baseUrl: config.sandboxUrl, userName: config.sandboxUser, password: config.sandboxPassword },
     liveUrl: config.liveUrl,
@@ -61,6 +62,7 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
       await http.close();
       await reconciliation.stop();
       await close();
+      await acquirer.close();
     },
   };
 }

@@ -39,6 +39,8 @@ export const gatewaySettings = {
   dashboardUpstreamUrl: url('DASHBOARD_UPSTREAM_URL', ''),
   /** The graces a rotated API key may keep working for, in seconds (D14: now, 1 h, 24 h); 0 revokes at once. */
   keyRotationGracesSeconds: intList('KEY_ROTATION_GRACES_SECONDS', [0, 3600, 86_400]),
+  /** D11's address rule for the webhook URL a new merchant is created with (the dispatcher applies it again, after DNS). */
+  allowPrivateWebhooks: bool('WEBHOOK_ALLOW_PRIVATE', false),
   /** How long an Idempotency-Key and its first answer are kept (D10: 24 hours). */
   idempotencyTtlSeconds: int('IDEMPOTENCY_TTL_SECONDS', 86_400, { min: 1, max: 30 * 86_400 }),
   /**

@@ -1,7 +1,7 @@
 /** Wiring of the API gateway: database, Redis, broker, HTTP API, operator commands, the audit log. */
 import { BroadcastListener, CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient, type CommandHandlers } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import { every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { every, listen, openServiceBase, serviceMigrations, type RequestListener, type RunningService } from '@gateway/runtime';
 import { SecretBox, secretsMigrations } from '@gateway/secrets';
 import { AuditLogRepository } from './audit/audit-log.repository.js';
 import { listKeys, rotateKey } from './admin/api-keys.js';
@@ -11,7 +11,7 @@ import { Authenticator } from './auth/authenticator.js';
 import { errorsHost, type GatewayConfig } from './config.js';
 import { MerchantRepository } from './db/merchant.repository.js';
 import { TestEventStreams } from './events/test-event-streams.js';
-import { createApiListener } from './http/app.js';
+import { createApiListener, type ApiDependencies } from './http/app.js';
 import { upstreamProxy } from './http/upstream-proxy.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
 import { IdempotentCalls } from './idempotency/idempotent-call.js';
@@ -34,8 +34,13 @@ const DASHBOARD_UNAVAILABLE = {
   body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Unavailable</title></head><body><h1>502 Bad Gateway</h1><p>The dashboard is unavailable; please try again in a moment.</p></body></html>',
 };
 
+export interface GatewayOptions {
+  /** Builds the HTTP listener from the API's dependencies: express (createApiListener) unless given; bench/http-stack measures another stack through it. */
+  listener?: (deps: ApiDependencies) => RequestListener | Promise<RequestListener>;
+}
+
 /** Starts the gateway; `stop` stops taking requests, lets in-flight ones finish, then closes everything. */
-export async function startGateway(config: GatewayConfig, log: Logger): Promise<RunningService> {
+export async function startGateway(config: GatewayConfig, log: Logger, options: GatewayOptions = {}): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('api-gateway', SCHEMA, config, log);
   // No clear column to encrypt here: test keys made before D17 were only ever hashed.
   const secrets = await SecretBox.open(pool, { current: config.secretsKek, previous: config.secretsKekPrevious });
@@ -53,7 +58,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
     log,
   });
 
-  const admin: AdminDeps = { merchants, auth, budgets, rotationGracesSeconds: config.keyRotationGracesSeconds, afterCommit: () => relay.wake() };
+  const admin: AdminDeps = { merchants, auth, budgets, rotationGracesSeconds: config.keyRotationGracesSeconds, allowPrivateWebhooks: config.allowPrivateWebhooks, afterCommit: () => relay.wake() };
   const handlers: CommandHandlers = {
     'merchant.create': async (command, meta) => ({ body: await createMerchant(admin, command, meta.correlationId) }),
     'merchant.approve_kyb': async (command, meta) => ({ body: await approveKyb(admin, command, meta.correlationId) }),
@@ -105,7 +110,7 @@ export async function startGateway(config: GatewayConfig, log: Logger): Promise<
 
   const events = await broker.register(new TestEventStreams(broker, config.eventStreamsPerMerchant));
 
-  const app = createApiListener({
+  const app = await (options.listener ?? createApiListener)({
     auth,
     buckets,
     rpc,

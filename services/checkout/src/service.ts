@@ -2,12 +2,12 @@
 import express from 'express';
 import type { Logger } from '@gateway/observability';
 import { Broker, RpcClient } from '@gateway/messaging';
-import { addHealthRoutes, listen, withPlainRoutes, type RunningService } from '@gateway/runtime';
+import { addHealthRoutes, listen, type RunningService } from '@gateway/runtime';
 import type { CheckoutConfig } from './config.js';
 import { CardSealer } from './domain/card-sealer.js';
 import type { FlowDeps } from './domain/checkout-flow.js';
 import { LinkVerifier } from './domain/link-verifier.js';
-import { addCheckoutFallbacks, checkoutRoutes } from './http/checkout.routes.js';
+import { addCheckoutRoutes } from './http/checkout.routes.js';
 
 export { loadCheckoutConfig, type CheckoutConfig } from './config.js';
 
@@ -29,8 +29,8 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
   app.disable('x-powered-by');
   app.set('etag', false);
   addHealthRoutes(app, { broker: async () => broker.connected }, log);
-  addCheckoutFallbacks(app, log);
-  const http = await listen(withPlainRoutes(app, log, checkoutRoutes(deps, log)), config.port);
+  addCheckoutRoutes(app, deps, log);
+  const http = await listen(app, config.port);
   await broker.start();
   await broker.register(rpc);
   return {

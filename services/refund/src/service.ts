@@ -36,6 +36,7 @@ export async function startRefundService(config: RefundConfig, log: Logger): Pro
         afterCommit: () => relay.wake(),
         staleSeconds,
         getSession: async (context, sessionId) => (await rpc.call('session.get', { context, session_id: sessionId }, { correlationId: context.request_id })).body,
+        getSessionForEvent: async (context, sessionId) => (await rpc.call('session.get_for_event', { context, session_id: sessionId }, { correlationId: context.request_id })).body,
         recordAtSession: async (request, correlationId) => rpc.call('session.record_refund', request, { correlationId }),
         refundAtAcquirer: async (request, correlationId) => (await rpc.call('payment.refund', request, { correlationId, timeoutMs: config.adapterTimeoutMs })).body,
       }),

@@ -16,6 +16,7 @@ import { disableFailingEndpoints } from './domain/disable-failing-endpoints.js';
 import { purgeOldDeliveries } from './domain/purge-old-deliveries.js';
 import { WebhookHttpClient } from './delivery/webhook-http-client.js';
 import { WebhookEventsConsumer } from './messaging/webhook-events.consumer.js';
+import { provisionLiveEndpoint, provisionNewMerchant } from './domain/provision-endpoint.js';
 
 export { loadDispatcherConfig, type DispatcherConfig } from './config.js';
 
@@ -50,18 +51,20 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
   await broker.start();
   await broker.register(rpc);
   await broker.register(relay);
-  await broker.register(new WebhookEventsConsumer(broker, deliveries, enqueue, log, config.eventPrefetch));
+  const endpointDeps = { endpoints, allowPrivate: config.allowPrivate, secretGraceSeconds: config.secretGraceSeconds, maxEndpoints: config.maxEndpoints };
+  await broker.register(new WebhookEventsConsumer(broker, deliveries, enqueue, log, config.eventPrefetch, {
+      created: (created) => provisionNewMerchant({ ...endpointDeps, log }, created),
+      kybApproved: (approved) => provisionLiveEndpoint({ ...endpointDeps, log }, approved),
+    }),
+  );
   await broker.register(
     new CommandServer(broker, {
       service: 'webhook-dispatcher',
       log,
       operators: new OperatorGuard({ service: 'webhook-dispatcher', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() }),
       handlers: dispatcherCommands({
-        endpoints,
+        ...endpointDeps,
         deliveries,
-        allowPrivate: config.allowPrivate,
-        secretGraceSeconds: config.secretGraceSeconds,
-        maxEndpoints: config.maxEndpoints,
         retentionDays: config.retentionDays,
         replayBatch: config.replayBatch,
         enqueue,
@@ -90,7 +93,7 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
       // Intake stops first (the broker drains its consumers); then what was taken is sent or released.
       await broker.stop();
       await dispatcher.stop();
-      client.close();
+      await client.close();
       await close();
     },
   };

@@ -19,6 +19,7 @@
  * took the order meanwhile. Settling loses any race to a normal settle
  * quietly: an order already final changes nothing and emits nothing.
  */
+import { backoffDelay } from '@gateway/backoff';
 import { describeError } from '@gateway/observability';
 import { AcquirerUnreachable, type OrderState, type Terminal } from '../acquirer/acquirer.js';
 import type { ClaimedOrder } from '../db/order.repository.js';
@@ -164,7 +165,7 @@ async function orderTerminal(deps: AdapterDeps, order: ClaimedOrder): Promise<{ 
  * moment the order could be given up on, so that happens on time.
  */
 export function nextCheckDelay(policy: ReconcilePolicy, order: Pick<ClaimedOrder, 'status' | 'checks' | 'age_seconds'>): number {
-  const backoff = Math.min(policy.baseDelaySeconds * 2 ** Math.min(Math.max(order.checks - 1, 0), 30), policy.maxDelaySeconds);
+  const backoff = backoffDelay({ first: policy.baseDelaySeconds, max: policy.maxDelaySeconds }, Math.max(order.checks - 1, 0)) ?? policy.maxDelaySeconds;
   const giveUpAges =
     order.status === 'CHALLENGED'
       ? [policy.challengeTimeoutSeconds]

@@ -8,7 +8,7 @@
  */
 import type { PaymentStep } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
-import { computeFee } from '@gateway/money';
+import { computeFee, type Pricing } from '@gateway/money';
 import { describeError } from '@gateway/observability';
 import { AcquirerUnreachable, type Terminal } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
@@ -69,10 +69,14 @@ export interface Settled {
   recorded: boolean;
 }
 
+/** The pricing an order's payment is charged: the merchant's own (`fees set`), else the configured default. */
+export function pricingOf(order: Pick<SettlingOrder, 'pricing_percent' | 'pricing_fixed'>, defaultPricing: Pricing): Pricing {
+  return order.pricing_percent !== null && order.pricing_fixed !== null ? { percent: order.pricing_percent, fixed: order.pricing_fixed } : defaultPricing;
+}
+
 /** Approves the order with its fee and net from the merchant's pricing; payment.approved commits with it. */
 export async function recordApproval(deps: AdapterDeps, order: SettlingOrder, correlationId: string): Promise<Settled> {
-  const pricing = order.pricing_percent !== null && order.pricing_fixed !== null ? { percent: order.pricing_percent, fixed: order.pricing_fixed } : deps.defaultPricing;
-  const { fee, net } = computeFee(order.amount, pricing);
+  const { fee, net } = computeFee(order.amount, pricingOf(order, deps.defaultPricing));
   const event = eventEnvelope(
     'payment.approved',
     {

@@ -7,17 +7,27 @@ import type { CommandReply, CommandRequest, TerminalStatus } from '@gateway/cont
 import { parsePricing } from '@gateway/money';
 import { validationError } from '@gateway/problem';
 import type { Terminal } from '../acquirer/acquirer.js';
+import type { TerminalRow } from '../db/terminal.repository.js';
 import type { AdapterDeps } from './deps.js';
 
 export type ResolvedTerminal = { status: 'active'; terminal: Terminal } | { status: Exclude<TerminalStatus, 'active'> };
 
+/** The terminal a payment of the merchant's goes to: test mode's sandbox, or its own live terminal when that can take one. */
 export async function resolveTerminal(deps: AdapterDeps, merchantId: string, livemode: boolean): Promise<ResolvedTerminal> {
   if (!livemode) return { status: 'active', terminal: deps.sandbox };
-  const row = await deps.terminals.find(merchantId, true);
+  return liveTerminal(await deps.terminals.find(merchantId, true), deps.liveUrl);
+}
+
+/**
+ * The merchant's live terminal as a payment can use it, on the live acquirer:
+ * none configured, switched off by an operator, or with credentials the
+ * acquirer refused, it cannot take a payment (in that order).
+ */
+export function liveTerminal(row: Pick<TerminalRow, 'user_name' | 'password' | 'active' | 'rejected_at'> | undefined, liveUrl: string): ResolvedTerminal {
   if (!row) return { status: 'missing' };
   if (!row.active) return { status: 'inactive' };
   if (row.rejected_at) return { status: 'rejected' };
-  return { status: 'active', terminal: { baseUrl: deps.liveUrl, userName: row.user_name, password: row.password } };
+  return { status: 'active', terminal: { baseUrl: liveUrl, userName: row.user_name, password: row.password } };
 }
 
 export async function checkTerminal(deps: AdapterDeps, merchantId: string): Promise<TerminalStatus> {

@@ -2,7 +2,7 @@
  * Operator commands on merchants, keys and limits (D13). Each change commits
  * with the event that tells every gateway replica to drop what it cached.
  */
-import { newId, newSecret, type CommandReply, type CommandRequest, type Mode } from '@gateway/contracts';
+import { newId, newSecret, webhookUrlProblem, type CommandReply, type CommandRequest, type Mode } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { AppError, validationError } from '@gateway/problem';
 import type { Authenticator } from '../auth/authenticator.js';
@@ -16,6 +16,8 @@ export interface AdminDeps {
   budgets: BudgetDefaults;
   /** The graces a rotated key may keep working for, in seconds (KEY_ROTATION_GRACES_SECONDS). */
   rotationGracesSeconds: readonly number[];
+  /** WEBHOOK_ALLOW_PRIVATE: lifts D11's address rule for a new merchant's webhook URL (development and tests). */
+  allowPrivateWebhooks: boolean;
   afterCommit: () => void;
 }
 
@@ -37,12 +39,17 @@ export async function createMerchant(deps: AdminDeps, command: CommandRequest<'m
   if (!ORDER_PREFIX.test(orderPrefix)) {
     throw validationError([{ field: 'order_prefix', code: 'invalid', message: 'order_prefix must be 1 to 3 upper-case letters or digits.' }]);
   }
+  const webhookUrl = command.webhook_url;
+  const urlProblem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl, { livemode: false, allowPrivate: deps.allowPrivateWebhooks });
+  if (urlProblem) throw validationError([{ field: 'webhook_url', code: 'invalid', message: urlProblem.replace(/^url/, 'webhook_url') }]);
   const merchantId = newId('mer');
   const secret = newSecret('sk_test_');
+  // merchant.created commits with the merchant: the webhook dispatcher provisions its test-mode endpoint from it, so no merchant is left without one.
+  const created = { merchant_id: merchantId, name, order_prefix: orderPrefix, ...(webhookUrl !== undefined && { test_webhook_url: webhookUrl }) };
   await deps.merchants.change(async (tx) => {
     await deps.merchants.insertMerchant(tx, { id: merchantId, name, orderPrefix });
     await deps.merchants.insertKey(tx, { id: newId('key'), merchantId, livemode: false, secret });
-    return { result: undefined, events: [eventEnvelope('merchant.created', { merchant_id: merchantId, name, order_prefix: orderPrefix }, correlationId)] };
+    return { result: undefined, events: [eventEnvelope('merchant.created', created, correlationId)] };
   });
   deps.afterCommit();
   return { merchant_id: merchantId, order_prefix: orderPrefix, test_secret_key: secret };
@@ -55,7 +62,9 @@ export async function approveKyb(deps: AdminDeps, command: CommandRequest<'merch
     requireMerchant(await deps.merchants.lockMerchant(tx, command.merchant_id));
     await deps.merchants.approveKyb(tx, command.merchant_id);
     await deps.merchants.insertKey(tx, { id: newId('key'), merchantId: command.merchant_id, livemode: true, secret });
-    return { result: undefined, events: [eventEnvelope('merchant.updated', { merchant_id: command.merchant_id }, correlationId)] };
+    // merchant.kyb_approved: the webhook dispatcher provisions the live-mode endpoint from it.
+    const events = [eventEnvelope('merchant.updated', { merchant_id: command.merchant_id }, correlationId), eventEnvelope('merchant.kyb_approved', { merchant_id: command.merchant_id }, correlationId)];
+    return { result: undefined, events };
   });
   deps.afterCommit();
   return { merchant_id: command.merchant_id, live_secret_key: secret };

@@ -5,13 +5,12 @@
  * HTTP answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseQuery } from 'node:querystring';
-import express, { type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { buildOpenApi, type ApiContext } from '@gateway/contracts';
 import type { RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
-import { addHealthRoutes, answer, labelRoute, requestIdOf, UNMATCHED_ROUTE, withPlainRoutes, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
+import { addHealthRoutes, labelRoute, requestIdOf, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Budget, Principal } from '../db/merchant.repository.js';
 import type { TestEventStreams } from '../events/test-event-streams.js';
@@ -19,8 +18,8 @@ import type { StoredAnswer } from '../idempotency/idempotency.repository.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, type Answer, type IdempotentCalls } from '../idempotency/idempotent-call.js';
 import { authFailureBucket, bucketsFor, type BudgetDefaults } from '../limits/budgets.js';
 import type { TokenBuckets } from '../limits/token-buckets.js';
-import { readJsonObject, refuseNulCharacter } from './body.js';
-import { matchRoute, type RouteMatch } from './routes.js';
+import { bodyProblem, jsonObjectBody, nulProblem } from './json-body.js';
+import { routes, type Route } from './routes.js';
 
 export interface ApiDependencies {
   auth: Authenticator;
@@ -51,13 +50,12 @@ const API_PREFIX = '/api/v1';
 const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 /** A developer over the stream limit has usually left a listener running; a few seconds is enough to notice. */
 const EVENT_STREAM_RETRY_AFTER_SECONDS = 5;
-const EVENT_STREAM_PATH = /^\/api\/v1\/gateway\/events\/stream\/?$/;
+const EVENT_STREAM_PATH = '/gateway/events/stream';
 
 /**
- * The gateway's request listener. /api/v1's calls are served on node:http
- * directly (runtime's plain routes: every payment starts with one);
- * health, metrics, the OpenAPI document, the /checkout/, /dashboard/ and /ops/
- * pass-throughs and the 404 for anything else go through express.
+ * The gateway's express app: health, metrics and the OpenAPI document, the
+ * /checkout/, /dashboard/ and /ops/ pass-throughs, the API under /api/v1,
+ * and a problem document for anything else and for every error.
  */
 export function createApiListener(deps: ApiDependencies): RequestListener {
   const app = express();
@@ -84,34 +82,62 @@ export function createApiListener(deps: ApiDependencies): RequestListener {
   app.get(OPENAPI_PATH, (_req, res) => {
     res.type('application/json').send(openApi);
   });
+  app.use(API_PREFIX, apiRouter(deps));
 
-  app.use((_req, res) => sendError(deps, res, new AppError('not-found', 'No such route.')));
-
-  return withPlainRoutes(app, deps.log, (method, path) => {
-    if (!path.startsWith(`${API_PREFIX}/`) || path === OPENAPI_PATH) return undefined;
-    if (EVENT_STREAM_PATH.test(path)) {
-      return {
-        route: `${API_PREFIX}/gateway/events/stream`,
-        handle: (req, res) => void handleEventStream(deps, method, req, res).catch((err: unknown) => sendError(deps, res, err)),
-      };
-    }
-    const match = matchRoute(method, path.slice(API_PREFIX.length));
-    return {
-      route: match.kind === 'found' ? `${API_PREFIX}${match.route.path}` : UNMATCHED_ROUTE,
-      handle: (req, res) => void handleApiCall(deps, match, req, res).catch((err: unknown) => sendError(deps, res, err)),
-    };
-  });
+  app.use((_req, _res, next) => next(new AppError('not-found', 'No such route.')));
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => sendError(deps, res, err));
+  return app;
 }
 
-async function handleApiCall(deps: ApiDependencies, match: RouteMatch, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (match.kind === 'not-found') throw new AppError('not-found', 'No such route.');
-  if (match.kind === 'method-not-allowed') {
-    res.setHeader('Allow', match.allow.join(', '));
-    throw new AppError('method-not-allowed', `Use ${match.allow.join(' or ')} on this route.`);
-  }
+/**
+ * The API's routes (routes.ts) and the event stream. Paths match as written
+ * (case included) with or without the trailing slash (D1); a path served
+ * with another method answers 405 with Allow, before any key is asked for.
+ */
+function apiRouter(deps: ApiDependencies): Router {
+  const router = express.Router({ caseSensitive: true });
+  // No id holds a NUL character, and PostgreSQL could not even compare one.
+  router.param('id', (_req, _res, next, id: string) => next(id.includes('\0') ? new AppError('not-found', 'No such route.') : undefined));
 
-  const principal = await authorize(deps, req, res, match.route.budget);
-  const body = match.route.hasBody ? await readJsonObject(req) : undefined;
+  router
+    .route(EVENT_STREAM_PATH)
+    .get(async (req, res) => handleEventStream(deps, req, res))
+    .all(methodNotAllowed(['GET']));
+
+  const byPath = new Map<string, Route[]>();
+  for (const one of routes) byPath.set(one.path, [...(byPath.get(one.path) ?? []), one]);
+  for (const [path, served] of byPath) {
+    const route = router.route(path);
+    for (const one of served) {
+      const handlers: RequestHandler[] = [authorized(deps, one.budget), ...(one.hasBody ? jsonObjectBody() : []), async (req, res) => handleApiCall(deps, one, req, res)];
+      route[one.method.toLowerCase() as Lowercase<Route['method']>](handlers);
+    }
+    route.all(methodNotAllowed(served.map((one) => one.method)));
+  }
+  return router;
+}
+
+/** The 405 of a path served only with `allow` (D1). */
+function methodNotAllowed(allow: readonly string[]): RequestHandler {
+  return (_req, res, next) => {
+    res.setHeader('Allow', allow.join(', '));
+    next(new AppError('method-not-allowed', `Use ${allow.join(' or ')} on this route.`));
+  };
+}
+
+const PRINCIPAL = 'principal';
+
+/** Authenticates the caller and charges its budgets (authorize), keeping its principal for the call. */
+function authorized(deps: ApiDependencies, routeBudget: Budget | undefined): RequestHandler {
+  return async (req, res, next) => {
+    res.locals[PRINCIPAL] = await authorize(deps, req, res, routeBudget);
+    next();
+  };
+}
+
+async function handleApiCall(deps: ApiDependencies, route: Route, req: Request, res: Response): Promise<void> {
+  const principal = res.locals[PRINCIPAL] as Principal;
+  const body: unknown = route.hasBody ? req.body : undefined;
   const requestId = requestIdOf(res);
   const context: ApiContext = {
     merchant_id: principal.merchantId,
@@ -120,11 +146,12 @@ async function handleApiCall(deps: ApiDependencies, match: RouteMatch, req: Inco
     merchant_name: principal.merchantName,
     request_id: requestId,
   };
-  const route = match.route;
-  const query = parseQuery((req.url ?? '').split('?')[1] ?? '');
-  refuseNulCharacter(query);
+  const query = req.query as Record<string, unknown>;
+  const refused = nulProblem(query);
+  if (refused) throw refused;
+  const params = req.params as Record<string, string>;
   const call = async (): Promise<StoredAnswer> => {
-    const command = route.request({ context, params: match.params, body, query });
+    const command = route.request({ context, params, body, query });
     const reply = await deps.rpc.call(route.command, command, { correlationId: requestId, ...(route.waitsForAcquirer && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
     return { status: reply.status, body: JSON.stringify(reply.body) };
   };
@@ -138,7 +165,7 @@ async function handleApiCall(deps: ApiDependencies, match: RouteMatch, req: Inco
     const key = parseIdempotencyKey(keyHeader);
     // Passed on too: a refund whose answer was lost must not be made twice by a retry with this key.
     context.idempotency_key = key;
-    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${pathOf(req).slice(API_PREFIX.length).replace(/\/$/, '')}` };
+    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${req.path.replace(/\/$/, '')}` };
     answer = await deps.idempotency.run(scope, body, call);
   }
   if (answer.replayed) res.setHeader(REPLAYED_HEADER, 'true');
@@ -167,11 +194,7 @@ async function authorize(deps: ApiDependencies, req: IncomingMessage, res: Serve
  * events, each carrying the exact webhook body, until the client goes. Test
  * keys only: a developer's laptop must never receive live payments' data.
  */
-async function handleEventStream(deps: ApiDependencies, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (method !== 'GET') {
-    res.setHeader('Allow', 'GET');
-    throw new AppError('method-not-allowed', 'Use GET on this route.');
-  }
+async function handleEventStream(deps: ApiDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const principal = await authorize(deps, req, res, undefined);
   if (principal.livemode) throw new AppError('forbidden', 'The event stream is for test keys (sk_test_...) only.');
   if (!deps.events.hasRoomFor(principal.merchantId)) {
@@ -208,10 +231,6 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function pathOf(req: IncomingMessage): string {
-  return (req.url ?? '/').split('?')[0] ?? '/';
-}
-
 /**
  * The client's address, for the failed-authentication budget: the first
  * address of X-Forwarded-For when the gateway sits behind a trusted proxy
@@ -222,8 +241,8 @@ function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   return forwarded || req.socket.remoteAddress || 'unknown';
 }
 
-function send(res: ServerResponse, status: number, contentType: string, body: string): void {
-  answer(res, status, `${contentType}; charset=utf-8`, body);
+function send(res: Response, status: number, contentType: string, body: string): void {
+  res.status(status).type(`${contentType}; charset=utf-8`).send(body);
 }
 
 function rateLimited(res: ServerResponse, retryAfterSeconds: number): never {
@@ -231,7 +250,13 @@ function rateLimited(res: ServerResponse, retryAfterSeconds: number): never {
   throw new AppError('rate-limit-exceeded');
 }
 
-function sendError(deps: ApiDependencies, res: ServerResponse, err: unknown): void {
+/**
+ * The problem document of any error: an AppError's own, the body parser's
+ * refusals as D1 has them, a path parameter that is not valid percent-encoding
+ * as an unknown route, and anything else as a 500 that tells nothing.
+ */
+function sendError(deps: ApiDependencies, res: Response, thrown: unknown): void {
+  const err = thrown instanceof URIError ? new AppError('not-found', 'No such route.') : (bodyProblem(thrown) ?? thrown);
   if (!(err instanceof AppError)) {
     deps.log.error({ err: describeError(err), requestId: requestIdOf(res) }, 'request failed');
   }

@@ -1,13 +1,15 @@
 /**
  * The API's routes (INTERFACE 4) and the command each one becomes. Paths are
- * relative to /api/v1 and match with or without the trailing slash (D1).
+ * express route paths relative to /api/v1; they match with or without the
+ * trailing slash (D1).
  */
 import type { ApiContext, CommandRequest, CommandType } from '@gateway/contracts';
 import type { Budget } from '../db/merchant.repository.js';
 
 export interface RouteInput {
   context: ApiContext;
-  params: readonly string[];
+  /** The path's parameters, decoded (`id`). */
+  params: Readonly<Record<string, string>>;
   body: unknown;
   query: Record<string, unknown>;
 }
@@ -30,9 +32,9 @@ export interface Route {
   readonly request: (input: RouteInput) => CommandRequest<CommandType>;
 }
 
-const sessionRef = ({ context, params }: RouteInput) => ({ context, session_id: params[0] ?? '' });
-const endpointRef = ({ context, params }: RouteInput) => ({ context, endpoint_id: params[0] ?? '' });
-const endpointBody = ({ context, params, body }: RouteInput) => ({ context, endpoint_id: params[0] ?? '', body });
+const sessionRef = ({ context, params }: RouteInput) => ({ context, session_id: params['id'] ?? '' });
+const endpointRef = ({ context, params }: RouteInput) => ({ context, endpoint_id: params['id'] ?? '' });
+const endpointBody = ({ context, params, body }: RouteInput) => ({ context, endpoint_id: params['id'] ?? '', body });
 
 export const routes: readonly Route[] = [
   { method: 'POST', path: '/gateway/sessions', command: 'session.create', budget: 'create', hasBody: true, request: ({ context, body }) => ({ context, body }) },
@@ -47,16 +49,16 @@ export const routes: readonly Route[] = [
     budget: 'refund',
     hasBody: true,
     waitsForAcquirer: true,
-    request: ({ context, params, body }) => ({ context, session_id: params[0] ?? '', body }),
+    request: ({ context, params, body }) => ({ context, session_id: params['id'] ?? '', body }),
   },
   { method: 'GET', path: '/gateway/sessions/:id/refunds', command: 'refund.list_session', hasBody: false, request: sessionRef },
-  { method: 'GET', path: '/gateway/refunds/:id', command: 'refund.get', hasBody: false, request: ({ context, params }) => ({ context, refund_id: params[0] ?? '' }) },
+  { method: 'GET', path: '/gateway/refunds/:id', command: 'refund.get', hasBody: false, request: ({ context, params }) => ({ context, refund_id: params['id'] ?? '' }) },
   {
     method: 'GET',
     path: '/gateway/sessions/:id/webhooks',
     command: 'webhook.list_session',
     hasBody: false,
-    request: ({ context, params, query }) => ({ context, session_id: params[0] ?? '', query }),
+    request: ({ context, params, query }) => ({ context, session_id: params['id'] ?? '', query }),
   },
   { method: 'GET', path: '/gateway/webhooks', command: 'webhook.list', hasBody: false, request: ({ context, query }) => ({ context, query }) },
   // Webhook endpoints the merchant manages (issue 19).
@@ -69,35 +71,3 @@ export const routes: readonly Route[] = [
   // A replay queues up to a page of deliveries: it is charged to the refund budget, the lowest (INTERFACE 8).
   { method: 'POST', path: '/gateway/webhook_endpoints/:id/replay', command: 'webhook_endpoint.replay', budget: 'refund', hasBody: true, request: endpointBody },
 ];
-
-interface CompiledRoute {
-  route: Route;
-  pattern: RegExp;
-}
-
-const compiled: CompiledRoute[] = routes.map((route) => ({
-  route,
-  pattern: new RegExp(`^${route.path.replace(/:[a-z]+/g, '([^/]+)')}/?$`),
-}));
-
-export type RouteMatch = { kind: 'found'; route: Route; params: string[] } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'not-found' };
-
-/** The route for `method` and `path`; a known path with another method is 405 (D1). */
-export function matchRoute(method: string, path: string): RouteMatch {
-  const allow: string[] = [];
-  for (const { route, pattern } of compiled) {
-    const m = pattern.exec(path);
-    if (!m) continue;
-    if (route.method === method) {
-      try {
-        const params = m.slice(1).map((p) => decodeURIComponent(p));
-        // No id holds a NUL character, and PostgreSQL could not even compare one.
-        return params.some((p) => p.includes('\0')) ? { kind: 'not-found' } : { kind: 'found', route, params };
-      } catch {
-        return { kind: 'not-found' };
-      }
-    }
-    allow.push(route.method);
-  }
-  return allow.length > 0 ? { kind: 'method-not-allowed', allow } : { kind: 'not-found' };
-}

@@ -137,6 +137,6 @@ export class IdempotentCalls {
  * is `conflict` (something still under way: a payment attempt, a refund):
  * kept, it would be replayed for 24 h after what it waited for had ended.
  */
-function isFinal(err: AppError): boolean {
+export function isFinal(err: AppError): boolean {
   return err.status < 500 && err.status !== 429 && err.code !== 'conflict';
 }

@@ -134,7 +134,7 @@ describe('Dashboard and console commands (D14, D15)', function () {
       assert.equal(after.data[0]?.revealable, false, 'a revoked key is not revealable');
       assert.ok(after.data[0]?.revoked_at);
 
-      // merchant.create, webhook_endpoint.provision, limits.set by the operator; then the user's three changes (lists are reads, not recorded).
+      // merchant.create, webhook_endpoint.reveal_secret (the endpoint comes from merchant.created), limits.set by the operator; then the user's three changes (lists are reads, not recorded).
       const entries = await auditOf(m.merchantId, 6);
       const byUser = entries.filter((e) => e.actor_type === 'user');
       assert.deepEqual(
@@ -208,7 +208,7 @@ describe('Dashboard and console commands (D14, D15)', function () {
       const [theirKeys] = await system.db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_gateway.api_keys WHERE merchant_id = $1', [theirs.merchantId]);
       assert.equal(theirKeys?.n, 1);
       // Refusals are recorded too, under the user.
-      // merchant.create, webhook_endpoint.provision and limits.set by the operator, then the refused approval.
+      // merchant.create, webhook_endpoint.reveal_secret and limits.set by the operator, then the refused approval.
       const entries = (await auditOf(mine.merchantId, 4)).filter((e) => e.actor_id === user.id);
       assert.deepEqual(entries.map((e) => [e.action, e.outcome]), [['merchant.approve_kyb', 'forbidden']]);
     });
@@ -315,7 +315,7 @@ describe('Dashboard and console commands (D14, D15)', function () {
       for (let i = 0; i < 3; i += 1) await system.sendFor(user, 'api_key.create', { merchant_id: m.merchantId, mode: 'test' });
       // A read is no change: not recorded.
       await system.sendFor(user, 'api_key.list', { merchant_id: m.merchantId });
-      // merchant.create, webhook_endpoint.provision, limits.set, then the three creates.
+      // merchant.create, webhook_endpoint.reveal_secret, limits.set, then the three creates.
       const all = await storedAudit(m.merchantId, 6);
       const pages: AuditPage[] = [];
       let before: string | undefined;

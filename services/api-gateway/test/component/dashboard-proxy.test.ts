@@ -23,6 +23,8 @@ describe('Gateway /dashboard/ and /ops/ pass-through', function () {
   let upstream: Server;
   let upstreamOrigin: string;
   const seen: Seen[] = [];
+  /** Ends the streamed page the upstream holds open (see the streaming test). */
+  let endStream: () => void = () => undefined;
 
   before(async () => {
     upstream = createServer((req, res) => {
@@ -34,6 +36,11 @@ describe('Gateway /dashboard/ and /ops/ pass-through', function () {
           // Spelled with the upstream's own origin, as a framework behind a proxy may: the browser must be sent to the gateway's.
           res.writeHead(303, { location: `${upstreamOrigin}/dashboard/payments?mode=test`, 'set-cookie': 'sid=s3ss10n; Path=/; HttpOnly; SameSite=Lax' });
           res.end();
+        } else if (req.url === '/dashboard/export') {
+          // A long answer: its first part is sent at once, the rest only when the test says.
+          res.writeHead(200, { 'content-type': 'text/csv' });
+          res.write('id,amount\n');
+          endStream = () => res.end('ses_1,12.500\n');
         } else if (req.url?.startsWith('/ops')) {
           res.writeHead(302, { location: '/ops/merchants' });
           res.end();
@@ -96,6 +103,19 @@ describe('Gateway /dashboard/ and /ops/ pass-through', function () {
     assert.deepEqual(res.headers.getSetCookie(), ['sid=s3ss10n; Path=/; HttpOnly; SameSite=Lax']);
     const request = last();
     assert.deepEqual([request.method, request.body, request.headers['content-type'], request.headers.cookie], ['POST', form, 'application/x-www-form-urlencoded', 'csrf=t0k3n']);
+  });
+
+  it('when the upstream sends its answer in parts, then the browser gets the first part before the upstream has finished', async () => {
+    const res = await fetch(`${system.baseUrl}/dashboard/export`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/csv');
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    assert.equal(new TextDecoder().decode(first.value), 'id,amount\n');
+    endStream();
+    let rest = '';
+    for (let part = await reader.read(); !part.done; part = await reader.read()) rest += new TextDecoder().decode(part.value);
+    assert.equal(rest, 'ses_1,12.500\n');
   });
 
   it('when the operations console is asked for, then it goes to the same upstream and its relative redirect passes as it is', async () => {

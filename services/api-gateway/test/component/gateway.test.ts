@@ -246,6 +246,19 @@ describe('API gateway', function () {
       assert.equal(wrong.body['type'], `https://${host}/errors/method-not-allowed`);
     });
 
+    it('when a path differs in case, has a bad percent-encoding or is asked with OPTIONS, then 404 or 405 problems, before any key is asked for', async () => {
+      const anonymous = new ApiClient(system.apiUrl);
+      for (const path of ['/GATEWAY/sessions/list/', '/gateway/sessions/%E0%A4%A/', '/gateway/sessions/list//']) {
+        const res = await anonymous.get<Body>(path);
+        assert.equal(res.status, 404, `${path}: ${res.text}`);
+        assert.equal(res.body['type'], `https://${host}/errors/not-found`);
+      }
+      const options = await anonymous.request<Body>('OPTIONS', '/gateway/sessions/ps_x/');
+      assert.equal(options.status, 405);
+      assert.equal(options.headers.get('allow'), 'GET');
+      assert.equal(options.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+    });
+
     it('when a path id or a query value holds a NUL character, then it answers 404 or 422 naming the parameter, never a database error', async () => {
       const m = await merchant();
       for (const path of ['/gateway/sessions/%00/', '/gateway/sessions/%00/refunds/', '/gateway/refunds/%00/', '/gateway/sessions/%00/webhooks/']) {

@@ -237,7 +237,7 @@ describe('Operator commands (D17)', function () {
     const entries = (JSON.parse(listed.stdout) as { data: AuditEntry[] }).data;
     assert.deepEqual(
       entries.map((e) => e.action),
-      ['webhook.resend', 'refund.resolve', 'terminal.set', 'webhook_endpoint.provision', 'merchant.approve_kyb', 'limits.set', 'webhook_endpoint.provision', 'merchant.create'],
+      ['webhook.resend', 'refund.resolve', 'terminal.set', 'webhook_endpoint.reveal_secret', 'merchant.approve_kyb', 'limits.set', 'webhook_endpoint.reveal_secret', 'merchant.create'],
       'newest first',
     );
     for (const entry of entries) {

@@ -1,6 +1,6 @@
 /** The hosted checkout pages: pure functions from a view model to an HTML string. */
 export type { CardField, ItemView, OrderView, PaymentPageView } from './views.js';
-export { escapeHtml, layout, STYLESHEET_PATH, type LayoutOptions } from './html.js';
+export { layout, STYLESHEET_PATH, type LayoutOptions } from './layout.js';
 export { renderPaymentPage } from './payment-page.js';
 export {
   renderChallengePage,

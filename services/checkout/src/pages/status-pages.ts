@@ -1,25 +1,26 @@
-import { escapeHtml, layout } from './html.js';
+import { html, type Html } from '@gateway/runtime';
+import { layout } from './layout.js';
 import { translate, type Language, type MessageKey } from './messages/index.js';
 import { renderOrderSummary } from './order-summary.js';
 import type { OrderView } from './views.js';
 
 /** Shown while the acquirer's answer is awaited; reloads itself every `seconds`. */
 export function renderProcessingPage(language: Language, order: OrderView, refreshUrl: string, seconds: number): string {
-  const t = (key: MessageKey) => escapeHtml(translate(language, key));
-  const body = `<h1>${t('processing_title')}</h1>
+  const t = (key: MessageKey) => translate(language, key);
+  const body = html`<h1>${t('processing_title')}</h1>
 <p>${t('processing_text')}</p>
 <p class="warning">${t('processing_warning')}</p>
 ${renderOrderSummary(order, language)}
-<p><a href="${escapeHtml(refreshUrl)}">${t('check_again')}</a></p>`;
+<p><a href="${refreshUrl}">${t('check_again')}</a></p>`;
   return layout(language, translate(language, 'processing_title'), body, { refresh: { seconds, url: refreshUrl } });
 }
 
 /** The end of the road when the merchant gave no URL to return to; `message` is already in `language`. */
 export function renderOutcomePage(language: Language, outcome: 'succeeded' | 'failed', message: string, order?: OrderView): string {
   const heading = translate(language, outcome === 'succeeded' ? 'succeeded_title' : 'failed_title');
-  const summary = order === undefined ? '' : `\n${renderOrderSummary(order, language)}`;
-  const body = `<h1 class="outcome outcome-${outcome}">${escapeHtml(heading)}</h1>
-<p>${escapeHtml(message)}</p>${summary}`;
+  const summary = order === undefined ? '' : html`\n${renderOrderSummary(order, language)}`;
+  const body = html`<h1 class="outcome outcome-${outcome}">${heading}</h1>
+<p>${message}</p>${summary}`;
   return layout(language, heading, body);
 }
 
@@ -40,7 +41,7 @@ const LINK_EXPIRED_REASONS: Readonly<Record<'expired' | 'paid' | 'closed', Messa
 /** A lapsed, used or unknown link; says nothing that identifies the session. */
 export function renderLinkExpiredPage(language: Language, reason: 'expired' | 'paid' | 'closed'): string {
   const heading = translate(language, 'link_expired_title');
-  return layout(language, heading, `<h1>${escapeHtml(heading)}</h1>\n<p>${escapeHtml(translate(language, LINK_EXPIRED_REASONS[reason]))}</p>`);
+  return layout(language, heading, html`<h1>${heading}</h1>\n<p>${translate(language, LINK_EXPIRED_REASONS[reason])}</p>`);
 }
 
 export interface ChallengeView {
@@ -72,11 +73,11 @@ export function renderErrorPage(language: Language, status: number): string {
   const notFound = status === 404;
   const heading = translate(language, notFound ? 'not_found_title' : 'error_title');
   const text = translate(language, notFound ? 'not_found_text' : 'error_text');
-  return layout(language, heading, `<h1>${escapeHtml(heading)}</h1>\n<p>${escapeHtml(text)}</p>`);
+  return layout(language, heading, html`<h1>${heading}</h1>\n<p>${text}</p>`);
 }
 
-function continueBody(language: Language, heading: string, url: string): string {
-  return `<h1>${escapeHtml(heading)}</h1>
-<p>${escapeHtml(translate(language, 'continue_text'))}</p>
-<p><a class="button" href="${escapeHtml(url)}">${escapeHtml(translate(language, 'continue_button'))}</a></p>`;
+function continueBody(language: Language, heading: string, url: string): Html {
+  return html`<h1>${heading}</h1>
+<p>${translate(language, 'continue_text')}</p>
+<p><a class="button" href="${url}">${translate(language, 'continue_button')}</a></p>`;
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { TEST_CARDS } from '@gateway/contracts';
+import { escapeHtml } from '@gateway/runtime';
 import {
   CHECKOUT_CSS,
-  escapeHtml,
   renderChallengePage,
   renderErrorPage,
   renderLinkExpiredPage,
@@ -187,7 +187,7 @@ describe('checkout pages', () => {
       assert.ok(!/\sonmouseover="/.test(html), 'no attribute escaped its quotes');
     });
 
-    it('When escapeHtml is given the five special characters, then each becomes an entity', () => {
+    it('When the escaping of the pages is given the five special characters, then each becomes an entity', () => {
       assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
       assert.equal(escapeHtml(42), '42');
     });

@@ -3,9 +3,9 @@
  * factor when the person has one; the setup link that sets a password; the
  * language switch; and the guard every signed-in page goes through.
  */
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { AppError } from '@gateway/problem';
-import { html, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
+import { formBody as formParser, html, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
 import { checkSecondFactor, clearFailures, countFailure, refuseWhileThrottled, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
 import type { Door } from '../identity/people.repository.js';
 import { newToken, tokenHash } from '../identity/secrets.js';
@@ -31,7 +31,7 @@ import { isLanguage, LANGUAGE_COOKIE, translator } from './i18n.js';
 import { csrfField, notice } from './layout.js';
 
 /** Form bodies: small, flat, few fields. */
-export const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
+export const formBody = formParser({ maxBytes: 16 * 1024, maxFields: 50 });
 
 /** A path inside the door to go back to, never anywhere else. */
 export function backWithin(base: string, value: unknown): string {

@@ -5,6 +5,7 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from '@gateway/observability';
+import { formBody, html, type Html } from '@gateway/runtime';
 import { openChallenge, type AcsChallenge } from '../domain/acs-challenge.js';
 import type { Sandbox } from '../domain/sandbox.js';
 import { FormFields } from './form.js';
@@ -21,7 +22,7 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export function acsRouter(sandbox: Sandbox, log: Logger): Router {
   const router = express.Router();
   router.get('/acs', (req, res) => showChallenge(sandbox, log, req.query, res));
-  router.post('/acs', express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }), (req: Request, res) =>
+  router.post('/acs', formBody({ maxBytes: 16 * 1024, maxFields: 20 }), (req: Request, res) =>
     showChallenge(sandbox, log, (req.body ?? {}) as Record<string, unknown>, res),
   );
   router.all('/acs', (_req, res) => methodNotAllowed(res, 'GET, POST'));
@@ -45,17 +46,17 @@ function showChallenge(sandbox: Sandbox, log: Logger, fields: Record<string, unk
 export function challengePage(challenge: AcsChallenge): string {
   return page(
     '3-D Secure authentication',
-    `<h1>3-D Secure authentication</h1>
+    html`<h1>3-D Secure authentication</h1>
 <p>Sandbox issuer: choose how the cardholder's authentication ends.</p>
 <dl>
-<dt>Amount</dt><dd>${escapeHtml(challenge.amountTnd)} TND</dd>
-<dt>Card</dt><dd>${escapeHtml(challenge.maskedPan)}</dd>
-<dt>Language asked by the merchant</dt><dd class="language">${escapeHtml(challenge.language)}</dd>
+<dt>Amount</dt><dd>${challenge.amountTnd} TND</dd>
+<dt>Card</dt><dd>${challenge.maskedPan}</dd>
+<dt>Language asked by the merchant</dt><dd class="language">${challenge.language}</dd>
 </dl>
-<form method="post" action="${escapeHtml(challenge.termUrl)}">
-<input type="hidden" name="MD" value="${escapeHtml(challenge.md)}">
-<button type="submit" name="PaRes" value="${escapeHtml(challenge.paResY)}">Complete authentication</button>
-<button type="submit" name="PaRes" value="${escapeHtml(challenge.paResN)}">Fail authentication</button>
+<form method="post" action="${challenge.termUrl}">
+<input type="hidden" name="MD" value="${challenge.md}">
+<button type="submit" name="PaRes" value="${challenge.paResY}">Complete authentication</button>
+<button type="submit" name="PaRes" value="${challenge.paResN}">Fail authentication</button>
 </form>`,
   );
 }
@@ -63,28 +64,23 @@ export function challengePage(challenge: AcsChallenge): string {
 function invalidRequestPage(): string {
   return page(
     '3-D Secure authentication',
-    `<h1>3-D Secure authentication</h1>
+    html`<h1>3-D Secure authentication</h1>
 <p>The authentication request is invalid.</p>`,
   );
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
+function page(title: string, body: Html): string {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
+<title>${title}</title>
 <style>body{font-family:sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}button{margin:.5rem .5rem 0 0;padding:.5rem 1rem}</style>
 </head>
 <body>
 ${body}
 </body>
 </html>
-`;
-}
-
-/** Escapes text for HTML content and double- or single-quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+`.toString();
 }

@@ -11,11 +11,3 @@ export function methodNotAllowed(res: Response, allow: string): void {
   res.status(405).setHeader('Allow', allow);
   res.type('text/plain').send('Method Not Allowed');
 }
-
-/** The body-parser errors a client causes (too large, bad charset, too many fields), by their `type`. */
-export function bodyError(err: unknown): { status: number; type: string } | undefined {
-  if (typeof err !== 'object' || err === null) return undefined;
-  const { status, type } = err as { status?: unknown; type?: unknown };
-  if (typeof status !== 'number' || status < 400 || status >= 500 || typeof type !== 'string') return undefined;
-  return { status, type };
-}

@@ -92,7 +92,8 @@ describe('epg-sandbox: 3-D Secure', () => {
     assert.equal(page.status, 200);
     assert.ok(!page.text.includes('<script>'));
     assert.ok(!page.text.includes('"><b>'));
-    assert.ok(page.text.includes('&#34;&#62;&#60;script&#62;'));
+    assert.ok(page.text.includes('<input type="hidden" name="MD" value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">'));
+    assert.ok(page.text.includes('<form method="post" action="https://merchant.example.tn/r?a=&quot;&gt;&lt;b&gt;">'));
   });
 
   it('When PaReq is forged, TermUrl is not http(s), or the order is no longer authenticating, then 400 saying the request is invalid', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ConfigError } from '@gateway/config';
 import { loadSandboxConfig } from '../../src/config.js';
-import { escapeHtml } from '../../src/http/acs.page.js';
+import { challengePage } from '../../src/http/acs.page.js';
 import { authenticate } from '../../src/domain/terminals.js';
 import { EpgError } from '../../src/domain/epg-error.js';
 
@@ -56,8 +56,14 @@ describe('terminal credentials', () => {
   });
 });
 
-describe('HTML escaping', () => {
-  it('When text holds markup or quotes, then every special character is an entity', () => {
-    assert.equal(escapeHtml(`<a href="x" title='y'>&</a>`), '&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;');
+describe('The 3-D Secure page', () => {
+  it('When the challenge holds markup or quotes, then the page shows them as text and no attribute is broken out of', () => {
+    const evil = `"><script>alert('x')</script>&`;
+    const page = challengePage({ orderId: 'o', amountTnd: '1.000', maskedPan: '4000**3220', language: evil, termUrl: `https://shop.example/3ds?a=1&b=${evil}`, md: evil, paResY: 'Y', paResN: 'N' });
+    const escaped = '&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;';
+    assert.ok(!page.includes('<script>'));
+    assert.ok(page.includes(`<dd class="language">${escaped}</dd>`));
+    assert.ok(page.includes(`<form method="post" action="https://shop.example/3ds?a=1&amp;b=${escaped}">`));
+    assert.ok(page.includes(`<input type="hidden" name="MD" value="${escaped}">`));
   });
 });

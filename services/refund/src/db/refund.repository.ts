@@ -2,12 +2,14 @@
  * Captured payments and their refunds. The refundable balance is
  * `captured - held`, where held counts every refund not FAILED: confirmed,
  * waiting for an operator, or with its acquirer step under way. Reserving a
- * refund is one statement that locks the payment, checks the amount fits and
- * holds it, so concurrent refunds can never together pass what was captured.
+ * refund locks the payment, checks the amount fits (domain/refund-balance.ts)
+ * and holds it in one transaction, so concurrent refunds can never together
+ * pass what was captured.
  */
 import type { Envelope } from '@gateway/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
 import { enqueue } from '@gateway/messaging';
+import { reservationOf, type Balance, type Reservation } from '../domain/refund-balance.js';
 
 export interface CapturedPayment {
   attemptId: string;
@@ -30,11 +32,6 @@ export interface NewRefund {
   idempotencyKey: string | undefined;
 }
 
-export type Reservation =
-  | { kind: 'reserved'; amount: string; whole: boolean }
-  | { kind: 'nothing-left' }
-  | { kind: 'too-large'; remaining: string };
-
 export interface RefundRow {
   id: string;
   session_id: string;
@@ -50,6 +47,13 @@ export interface RefundRow {
   epg_error_message: string;
   created_at: Date;
   resolved_at: Date | null;
+}
+
+/** A captured payment as a reservation reads it. */
+interface CapturedRow extends Balance {
+  session_id: string;
+  merchant_id: string;
+  livemode: boolean;
 }
 
 const ROW = 'id, session_id, attempt_id, merchant_id, livemode, amount::text, reason, metadata, status, automated, epg_error_message, created_at, resolved_at';
@@ -72,28 +76,39 @@ export class RefundRepository {
     });
   }
 
-  /** Holds the refund's amount against its payment and records it PENDING, if it fits; one statement. */
+  /**
+   * Holds the refund's amount against its payment and records it PENDING, if
+   * it fits (reservationOf), in one transaction that holds the payment locked.
+   */
   async reserve(refund: NewRefund): Promise<Reservation> {
-    const result = await this.pool.query<{ amount: string | null; whole: boolean | null; remaining: string }>(
-      `WITH p AS (
-         SELECT attempt_id, session_id, merchant_id, livemode, captured, held FROM payments WHERE attempt_id = $1 FOR UPDATE
-       ), wanted AS (
-         SELECT p.*, coalesce($2::numeric, p.captured - p.held) AS amount FROM p
-       ), reserved AS (
-         UPDATE payments x SET held = x.held + w.amount FROM wanted w
-         WHERE x.attempt_id = w.attempt_id AND w.amount > 0 AND w.held + w.amount <= w.captured
-         RETURNING w.amount, w.held = 0 AND w.amount = w.captured AS whole
-       ), recorded AS (
-         INSERT INTO refunds (id, session_id, attempt_id, merchant_id, livemode, amount, refund_type, reason, metadata, status, idempotency_key)
-         SELECT $3, w.session_id, w.attempt_id, w.merchant_id, w.livemode, r.amount, $4, $5, $6, 'PENDING', $7 FROM reserved r, wanted w
-       )
-       SELECT r.amount::text, r.whole, (w.captured - w.held)::text AS remaining FROM wanted w LEFT JOIN reserved r ON true`,
-      [refund.attemptId, refund.amount ?? null, refund.id, refund.type, refund.reason, JSON.stringify(refund.metadata), refund.idempotencyKey ?? null],
-    );
-    const row = result.rows[0];
-    if (!row) throw new Error(`no captured payment ${refund.attemptId}`);
-    if (row.amount !== null) return { kind: 'reserved', amount: row.amount, whole: row.whole === true };
-    return Number(row.remaining) === 0 ? { kind: 'nothing-left' } : { kind: 'too-large', remaining: row.remaining };
+    return withTransaction(this.pool, async (tx) => {
+      const found = await tx.query<CapturedRow>(
+        'SELECT session_id, merchant_id, livemode, captured::text, held::text FROM payments WHERE attempt_id = $1 FOR UPDATE',
+        [refund.attemptId],
+      );
+      const payment = found.rows[0];
+      if (!payment) throw new Error(`no captured payment ${refund.attemptId}`);
+      const reservation = reservationOf(payment, refund.amount);
+      if (reservation.kind !== 'reserved') return reservation;
+      await tx.query('UPDATE payments SET held = held + $2 WHERE attempt_id = $1', [refund.attemptId, reservation.amount]);
+      await tx.query(
+        `INSERT INTO refunds (id, session_id, attempt_id, merchant_id, livemode, amount, refund_type, reason, metadata, status, idempotency_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PENDING', $10)`,
+        [
+          refund.id,
+          payment.session_id,
+          refund.attemptId,
+          payment.merchant_id,
+          payment.livemode,
+          reservation.amount,
+          refund.type,
+          refund.reason,
+          JSON.stringify(refund.metadata),
+          refund.idempotencyKey ?? null,
+        ],
+      );
+      return reservation;
+    });
   }
 
   /**

@@ -14,13 +14,13 @@
  *    merchant's next read shows it.
  * refund.created commits with the refund's end, except a refused one.
  */
-import { idFrom, RefundRequest, validatorOf, fieldErrorOf, type ApiContext, type RefundResult, type RefundStatus, type SessionDetail, type SessionEventPayload } from '@gateway/contracts';
+import { idFrom, RefundRequest, validatorOf, fieldErrorsOf, type ApiContext, type RefundResult, type RefundStatus } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
-import { accountCurrency, checkAmount } from '@gateway/money';
+import { accountCurrency, amountMessage, checkAmount } from '@gateway/money';
 import { counter, describeError } from '@gateway/observability';
 import { AppError, validationError, type FieldError } from '@gateway/problem';
 import type { NewRefund, RefundRow } from '../db/refund.repository.js';
-import type { RefundDeps } from './deps.js';
+import type { RefundDeps, SessionForEvent } from './deps.js';
 import { recordAtSession, resultOf } from './refund-view.js';
 
 const validRequest = validatorOf<RefundRequest>(RefundRequest);
@@ -37,7 +37,8 @@ const refundsMade = counter('gateway_refunds_total', 'Refunds that reached the a
  */
 export async function createRefund(deps: RefundDeps, context: ApiContext, sessionId: string, body: unknown, commandId: string): Promise<RefundResult> {
   const request = checkRefundRequest(body);
-  const session = await deps.getSession(context, sessionId);
+  const viewed = await deps.getSessionForEvent(context, sessionId);
+  const { session } = viewed;
   if (session.status !== 'SUCCEEDED') throw new AppError('invalid-state', `Only a SUCCEEDED session can be refunded; this one is ${session.status}.`);
   const paid = session.attempts.find((a) => a.status === 'SUCCEEDED');
   if (!paid) throw new AppError('no-payment');
@@ -87,7 +88,7 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
   const event = refundEvent(
     'refund.created',
     context.merchant_id,
-    session,
+    viewed,
     { id: refund.id, amount: reservation.amount, reason: request.reason, metadata: request.metadata, status: automated ? 'succeeded' : 'pending', automated },
     automated ? undefined : answer.message,
     correlationId,
@@ -109,15 +110,15 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
 }
 
 /**
- * refund.created or refund.updated for `refund` of the merchant's `session`: its data is the
- * session as every event carries it (INTERFACE 6.2) with the refund (D10,
- * D16); `unconfirmed` is the acquirer's message when the acquirer did not
- * confirm it.
+ * refund.created or refund.updated for `refund` of the merchant's session: its data is the
+ * session as every event carries it (INTERFACE 6.2), as the session service
+ * built it (`viewed.event`), with the refund (D10, D16); `unconfirmed` is the
+ * acquirer's message when the acquirer did not confirm it.
  */
 export function refundEvent(
   type: 'refund.created' | 'refund.updated',
   merchantId: string,
-  session: SessionDetail,
+  viewed: SessionForEvent,
   refund: { id: string; amount: string; reason: string; metadata: Record<string, string>; status: RefundStatus; automated: boolean },
   unconfirmed: string | undefined,
   correlationId: string,
@@ -126,9 +127,9 @@ export function refundEvent(
     type,
     {
       merchant_id: merchantId,
-      webhook_url: session.webhook_url,
+      webhook_url: viewed.session.webhook_url,
       session: {
-        ...eventPayloadOf(session),
+        ...viewed.event,
         refund: {
           refund_id: refund.id,
           amount: refund.amount,
@@ -179,61 +180,21 @@ function checkRefundRequest(body: unknown): Pick<NewRefund, 'type' | 'amount' | 
     throw validationError([{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }]);
   }
   const input = body as Record<string, unknown>;
-  const errors = new Map<string, FieldError>();
-  if (!validRequest(input)) {
-    for (const error of validRequest.errors ?? []) {
-      const mapped = fieldErrorOf(error);
-      if (mapped.field !== 'amount' && !errors.has(mapped.field)) errors.set(mapped.field, mapped);
-    }
-  }
+  // amount has its rules below (D5, PARTIAL only).
+  const schemaErrors = validRequest(input) ? [] : fieldErrorsOf(validRequest.errors, { skip: (field) => field === 'amount' });
+  const errors = new Map<string, FieldError>(schemaErrors.map((error) => [error.field, error]));
   const type = input['refund_type'] === 'PARTIAL' ? 'PARTIAL' : 'FULL';
   let amount: string | undefined;
   if (type === 'PARTIAL') {
     const check = checkAmount(input['amount'], accountCurrency);
     if (check.ok) amount = check.text;
-    else errors.set('amount', { field: 'amount', code: check.code, message: amountMessage(check.code) });
+    else {
+      const message = check.code === 'required' ? 'amount is required when refund_type is PARTIAL.' : amountMessage(check.code, accountCurrency);
+      errors.set('amount', { field: 'amount', code: check.code, message });
+    }
   } else if (input['amount'] !== undefined) {
     errors.set('amount', { field: 'amount', code: 'invalid', message: 'amount is only given with refund_type PARTIAL; FULL refunds what is left.' });
   }
   if (errors.size > 0) throw validationError([...errors.values()]);
   return { type, amount, reason: String(input['reason']), metadata: (input['metadata'] as Record<string, string> | undefined) ?? {} };
-}
-
-function amountMessage(code: string): string {
-  switch (code) {
-    case 'required':
-      return 'amount is required when refund_type is PARTIAL.';
-    case 'invalid_precision':
-      return 'amount must have exactly 3 decimals (TND).';
-    case 'invalid_value':
-      return 'amount must be greater than zero.';
-    case 'amount_too_large':
-      return 'amount is larger than any payment can be.';
-    default:
-      return 'amount must be a decimal string such as "12.500".';
-  }
-}
-
-/** The session as every event carries it (INTERFACE 6.2), from its detail. */
-function eventPayloadOf(session: SessionDetail): SessionEventPayload {
-  const paid = session.attempts.find((a) => a.status === 'SUCCEEDED');
-  return {
-    id: session.id,
-    order_number: session.order_number,
-    merchant_reference: session.merchant_reference,
-    order_id: session.order_id,
-    amount: session.amount,
-    currency: session.currency,
-    description: session.description,
-    status: session.status,
-    livemode: session.livemode,
-    buyer: { first_name: session.buyer_first_name, last_name: session.buyer_last_name, email: session.buyer_email, phone: session.buyer_phone },
-    items: session.items,
-    metadata: session.metadata,
-    original: session.original,
-    ...(session.completed_at && { paid_at: session.completed_at }),
-    ...(paid && {
-      payment: { method: 'card', card_brand: paid.card_brand, card_last_four: paid.card_last_four, card_country: '', fee_amount: paid.fee_amount, net_amount: paid.net_amount },
-    }),
-  };
 }

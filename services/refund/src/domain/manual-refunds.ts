@@ -100,9 +100,9 @@ export async function resolveManualRefund(
     throw new AppError('conflict', `Refund ${command.refund_id} is already ${refund.status}; only a refund waiting for an operator can be resolved.`);
   }
   // Read before the transaction: the events carry the session as it stands.
-  const session = await deps.getSession(readingContext(refund, correlationId), refund.session_id);
+  const viewed = await deps.getSessionForEvent(readingContext(refund, correlationId), refund.session_id);
   const eventOf = (type: 'refund.created' | 'refund.updated', resolved: RefundRow, message: string) =>
-    refundEvent(type, resolved.merchant_id, session, { ...resolved, status: statusOf(resolved) }, message || undefined, correlationId);
+    refundEvent(type, resolved.merchant_id, viewed, { ...resolved, status: statusOf(resolved) }, message || undefined, correlationId);
   let done;
   if (command.as === 'succeeded') {
     done = await deps.refunds.confirm(command.refund_id, (confirmed, was) => [

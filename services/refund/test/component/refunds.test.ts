@@ -22,7 +22,7 @@ describe('Refunds', function () {
   before(async () => {
     // Seven services starting at once on a shared two-core machine can take longer than the default 20 s.
     system = await TestSystem.start({ readyTimeoutMs: 90_000 });
-    events = await system.captureEvents(['refund.*']);
+    events = await system.captureEvents(['refund.*', 'session.succeeded']);
   });
   after(async () => {
     await events?.stop();
@@ -93,6 +93,26 @@ describe('Refunds', function () {
       assert.equal(again.status, 422, again.text);
       assert.match(again.body.type, /\/errors\/invalid-state$/);
     }
+  });
+
+  it('when a paid session is refunded, then refund.created carries the session as the session service builds it: the payment block of session.succeeded, card_country as the session stores it', async () => {
+    const api = await shop();
+    const paid = await paidSession(api);
+    const [succeeded] = await events.waitFor<SessionEventData>('session.succeeded', (e) => e.data.session.id === paid.id);
+    assert.ok(succeeded?.data.session.payment, 'session.succeeded carries the payment');
+
+    const first = await refund(api, paid.id, { reason: 'first part', refund_type: 'PARTIAL', amount: '10.000' });
+    assert.equal(first.status, 200, first.text);
+    const [created] = await events.waitFor<SessionEventData>('refund.created', (e) => e.data.session.refund?.refund_id === first.body.refund_id);
+    const { refund: _refund, ...asRefunded } = created?.data.session ?? {};
+    assert.deepEqual(asRefunded, succeeded?.data.session, 'the same session payload, payment and paid_at included');
+
+    // The session knows the card's country (the adapter tells it with the approval): the refund's event carries what the session stores.
+    await system.db.query("UPDATE session.attempts SET card_country = 'TN' WHERE id = $1", [paid.attempts[0]?.id]);
+    const second = await refund(api, paid.id, { reason: 'second part', refund_type: 'PARTIAL', amount: '10.000' });
+    assert.equal(second.status, 200, second.text);
+    const [again] = await events.waitFor<SessionEventData>('refund.created', (e) => e.data.session.refund?.refund_id === second.body.refund_id);
+    assert.deepEqual(again?.data.session.payment, { ...succeeded?.data.session.payment, card_country: 'TN' });
   });
 
   it('when two partial refunds are followed by one over what is left, then the third is 422 amount_too_large and a FULL refunds the rest', async () => {

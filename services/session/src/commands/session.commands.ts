@@ -6,7 +6,7 @@ import { cancelForBuyer, finishChallenge, payAttempt, viewForCheckout } from '..
 import { createSession } from '../domain/create-session.js';
 import type { SessionDeps } from '../domain/deps.js';
 import { listRates, removeRate, setRate } from '../domain/exchange-rates.js';
-import { getSession } from '../domain/get-session.js';
+import { getSession, getSessionForEvent } from '../domain/get-session.js';
 import { issueCheckoutLink } from '../domain/issue-checkout-link.js';
 import { listSessions } from '../domain/list-sessions.js';
 import { recordRefund } from '../domain/record-refund.js';
@@ -15,6 +15,7 @@ export function sessionCommands(deps: SessionDeps, sessions: SessionRepository):
   return {
     'session.create': async ({ context, body }) => createSession(deps, context, body),
     'session.get': async ({ context, session_id }) => ({ body: await getSession(deps, context, session_id) }),
+    'session.get_for_event': async ({ context, session_id }) => ({ body: await getSessionForEvent(deps, context, session_id) }),
     'session.list': async ({ context, query }) => ({ body: await listSessions(deps, context, query) }),
     'session.cancel': async ({ context, session_id }) => ({ body: await cancelSession(deps, context, session_id) }),
     'session.issue_checkout': async ({ context, session_id }) => ({ status: 201, body: await issueCheckoutLink(deps, context, session_id) }),

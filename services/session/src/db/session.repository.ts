@@ -354,10 +354,11 @@ export class SessionRepository {
 
   /**
    * Claims up to `limit` attempts PROCESSING since before `startedBefore`
-   * whose next check has come, and puts their next check `backoff(checks)`
-   * seconds on, so no other replica asks about them meanwhile.
+   * whose next check has come, and puts their next check `waitsSeconds[checks]`
+   * seconds on (the last wait once past the end), so no other replica asks
+   * about them meanwhile.
    */
-  async claimStuckAttempts(now: Date, startedBefore: Date, limit: number, maxDelaySeconds: number): Promise<StartedAttempt[]> {
+  async claimStuckAttempts(now: Date, startedBefore: Date, limit: number, waitsSeconds: readonly number[]): Promise<StartedAttempt[]> {
     const result = await this.pool.query<StartedAttempt>(
       `WITH due AS (
          SELECT a.id FROM attempts a
@@ -365,14 +366,14 @@ export class SessionRepository {
          ORDER BY a.created_at LIMIT $3 FOR UPDATE SKIP LOCKED
        ), claimed AS (
          UPDATE attempts a SET checks = a.checks + 1,
-           next_check_at = $1::timestamptz + make_interval(secs => least($4, 5 * power(2, a.checks)))
+           next_check_at = $1::timestamptz + make_interval(secs => ($4::float8[])[least(a.checks + 1, cardinality($4::float8[]))])
          FROM due WHERE a.id = due.id
          RETURNING a.id, a.attempt_number, a.session_id
        )
        SELECT c.id AS attempt_id, c.attempt_number::int, s.id AS session_id, s.merchant_id, s.livemode, s.order_number,
          s.amount::text, s.description
        FROM claimed c JOIN sessions s ON s.id = c.session_id`,
-      [now, startedBefore, limit, maxDelaySeconds],
+      [now, startedBefore, limit, waitsSeconds],
     );
     return result.rows;
   }

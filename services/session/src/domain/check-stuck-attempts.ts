@@ -7,11 +7,14 @@
  * it has an order for through its own reconciliation with the acquirer, and
  * declines, for good, what it never sent.
  */
+import { backoffSteps } from '@gateway/backoff';
 import { describeError } from '@gateway/observability';
 import type { SessionDeps } from './deps.js';
 import { recordStep } from './record-payment-outcome.js';
 
 const BATCH = 100;
+/** The first wait between two checks of one attempt, doubled after each check. */
+const FIRST_CHECK_DELAY_SECONDS = 5;
 
 export interface StuckAttemptRules {
   /** How long after its start an attempt counts as stuck: longer than any payment step. */
@@ -23,7 +26,9 @@ export interface StuckAttemptRules {
 /** One sweep; answers how many attempts it asked about. */
 export async function checkStuckAttempts(deps: SessionDeps, rules: StuckAttemptRules): Promise<number> {
   const now = deps.clock();
-  const stuck = await deps.sessions.claimStuckAttempts(now, new Date(now.getTime() - rules.afterSeconds * 1000), BATCH, rules.maxDelaySeconds);
+  // The query picks each attempt's wait by its own count of checks: it gets every step of the backoff.
+  const waits = backoffSteps({ first: FIRST_CHECK_DELAY_SECONDS, max: rules.maxDelaySeconds });
+  const stuck = await deps.sessions.claimStuckAttempts(now, new Date(now.getTime() - rules.afterSeconds * 1000), BATCH, waits);
   await Promise.all(
     stuck.map(async (attempt) => {
       const correlationId = `check-${attempt.attempt_id}`;

@@ -91,9 +91,14 @@ async function startAttempt(deps: SessionDeps, ref: LinkRef, attemptId: string):
   // Nothing started: say why.
   const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
   if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
-  const status = effectiveStatus(found.row, now);
-  if (status === 'PROCESSING') throw new AppError('conflict', 'A payment attempt for this session is already in progress.');
-  throw new AppError('session-terminal', `The session is ${status}.`);
+  throw refusalToStart(found.row, now);
+}
+
+/** Why no attempt could start on a session the link is known for: one already running (409 conflict), or none can any more. */
+export function refusalToStart(row: SessionRow, now: Date): AppError {
+  const status = effectiveStatus(row, now);
+  if (status === 'PROCESSING') return new AppError('conflict', 'A payment attempt for this session is already in progress.');
+  return new AppError('session-terminal', `The session is ${status}.`);
 }
 
 /** The attempt as the adapter is told of it. */

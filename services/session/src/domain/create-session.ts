@@ -140,7 +140,7 @@ async function newSessionRow(
  * different amount or currency is a conflict.
  */
 async function replay(deps: SessionDeps, existing: SessionRow, request: CheckedRequest): Promise<CreateResult> {
-  if (existing.original_currency !== request.currency.code || existing.original_amount !== request.amountText) {
+  if (!sameAmount(existing, request)) {
     throw new AppError(
       'conflict',
       'A session with this merchant_reference already exists with a different amount or currency. Use a new merchant_reference for a new payment.',
@@ -148,16 +148,24 @@ async function replay(deps: SessionDeps, existing: SessionRow, request: CheckedR
     );
   }
   const now = deps.clock();
-  if (!OPEN_STATUSES.includes(effectiveStatus(existing, now)) || existing.checkout_expires_at > now) {
-    return { status: 200, body: toDetail(existing, now, deps.publicBaseUrl) };
-  }
+  if (!needsFreshLink(existing, now)) return { status: 200, body: toDetail(existing, now, deps.publicBaseUrl) };
   const account = { merchantId: existing.merchant_id, livemode: existing.livemode };
   const row = await deps.sessions.withLockedSession(account, existing.id, async (locked, tx) => {
     // Another replay may have minted one meanwhile.
-    if (!locked || locked.checkout_expires_at > now || !OPEN_STATUSES.includes(effectiveStatus(locked, now))) return locked ?? existing;
+    if (!locked || !needsFreshLink(locked, now)) return locked ?? existing;
     const link = await deps.signer.mint(locked.id, linkExpiry(now, deps.linkTtlSeconds, locked.expires_at));
     await deps.sessions.addLink(tx, locked.id, link, now);
     return { ...locked, checkout_link_id: link.id, checkout_token: link.token, checkout_expires_at: link.expiresAt };
   });
   return { status: 200, body: toDetail(row, now, deps.publicBaseUrl) };
+}
+
+/** D3: a replay must ask for the same amount, as written, in the same currency (its code already upper case); other fields are ignored. */
+export function sameAmount(existing: Pick<SessionRow, 'original_amount' | 'original_currency'>, request: Pick<CheckedRequest, 'amountText' | 'currency'>): boolean {
+  return existing.original_currency === request.currency.code && existing.original_amount === request.amountText;
+}
+
+/** D3: a replay mints a fresh link only while the session can still be paid and its newest link has lapsed. */
+export function needsFreshLink(row: Pick<SessionRow, 'status' | 'expires_at' | 'checkout_expires_at'>, now: Date): boolean {
+  return OPEN_STATUSES.includes(effectiveStatus(row, now)) && row.checkout_expires_at <= now;
 }

@@ -1,11 +1,25 @@
 /** Reading one session (D2): another merchant's or the other mode's is simply not found. */
-import type { ApiContext, SessionDetail } from '@gateway/contracts';
+import type { ApiContext, SessionDetail, SessionEventPayload } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
-import { toDetail } from './session.js';
+import { toDetail, toEventPayload, type SessionRow } from './session.js';
 import type { SessionDeps } from './deps.js';
 
 export async function getSession(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<SessionDetail> {
+  return toDetail(await findOwn(deps, context, sessionId), deps.clock(), deps.publicBaseUrl);
+}
+
+/**
+ * The session and the payload its events carry (session.get_for_event): the
+ * refund service's events carry the session as this service builds it, so a
+ * refund webhook shows the same `payment` as session.succeeded.
+ */
+export async function getSessionForEvent(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<{ session: SessionDetail; event: SessionEventPayload }> {
+  const row = await findOwn(deps, context, sessionId);
+  return { session: toDetail(row, deps.clock(), deps.publicBaseUrl), event: toEventPayload(row) };
+}
+
+async function findOwn(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<SessionRow> {
   const row = await deps.sessions.find({ merchantId: context.merchant_id, livemode: context.livemode }, sessionId);
   if (!row) throw new AppError('not-found', 'No session with this id exists for this account.');
-  return toDetail(row, deps.clock(), deps.publicBaseUrl);
+  return row;
 }

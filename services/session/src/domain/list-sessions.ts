@@ -4,13 +4,11 @@
  * A cursor is a session id; it must itself match the filters it comes with,
  * so a cursor from one filtered list cannot silently page through another.
  */
-import { fieldErrorOf, SessionListQuery, validatorOf, type ApiContext, type SessionList } from '@gateway/contracts';
+import { listFilterErrors, SessionListQuery, type ApiContext, type SessionList } from '@gateway/contracts';
 import { parseListQuery, toPage, type FieldError } from '@gateway/problem';
 import type { SessionFilters } from '../db/session.repository.js';
 import { toListItem } from './session.js';
 import type { SessionDeps } from './deps.js';
-
-const STATUSES = SessionListQuery.properties.status.anyOf.map((literal) => literal.const).join(', ');
 
 export async function listSessions(deps: SessionDeps, context: ApiContext, query: Record<string, unknown>): Promise<SessionList> {
   const account = { merchantId: context.merchant_id, livemode: context.livemode };
@@ -28,16 +26,7 @@ export async function listSessions(deps: SessionDeps, context: ApiContext, query
 
 /** The filters of a list query, checked by its contract: unknown parameters and bad values each name their field. */
 function checkFilters(query: Record<string, unknown>): { filters: SessionFilters; errors: FieldError[] } {
-  const errors = new Map<string, FieldError>();
-  const validate = validatorOf(SessionListQuery);
-  if (!validate(query)) {
-    for (const error of validate.errors ?? []) {
-      const mapped = fieldErrorOf(error);
-      // Paging parameters are parseListQuery's, with the words every list uses.
-      if (['limit', 'starting_after', 'ending_before'].includes(mapped.field) || errors.has(mapped.field)) continue;
-      errors.set(mapped.field, mapped.field === 'status' ? { ...mapped, message: `status must be one of ${STATUSES}.` } : mapped);
-    }
-  }
+  const errors = new Map<string, FieldError>(listFilterErrors(SessionListQuery, query).map((error) => [error.field, error]));
   const filters: SessionFilters = {};
   const pick = (field: keyof SessionListQuery): string | undefined => {
     const value = query[field];

@@ -15,7 +15,7 @@
  * was read (PROCESSING, same attempts): the event carries nothing else that
  * can change meanwhile.
  */
-import type { EventData, PaymentStep } from '@gateway/contracts';
+import type { Envelope, EventData, PaymentStep } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { AttemptOutcome, SessionRepository, SessionSettlement } from '../db/session.repository.js';
@@ -92,19 +92,8 @@ export async function recordApproval(deps: OutcomeDeps, data: EventData<'payment
     at: new Date(data.paid_at),
   };
   return settle(deps, outcome, data.session_id, session, (next) => {
-    const payload = {
-      ...toEventPayload(next),
-      paid_at: data.paid_at,
-      payment: {
-        method: 'card',
-        card_brand: data.card_brand,
-        card_last_four: data.card_last_four,
-        card_country: data.card_country,
-        fee_amount: data.fee_amount,
-        net_amount: data.net_amount,
-      },
-    };
-    return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: payload }, correlationId);
+    const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: data.fee_amount, net_amount: data.net_amount };
+    return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid) }, correlationId);
   });
 }
 
@@ -128,17 +117,20 @@ export async function recordDecline(
     netAmount: null,
     at,
   };
-  return settle(deps, outcome, data.session_id, session, (next) => {
-    const payload = {
-      ...toEventPayload(next),
-      last_failure_code: next.last_failure_code,
-      last_failure_message: next.last_failure_message,
-      attempts_count: next.attempts_count,
-      // Not when the session's lifetime ended meanwhile (a late decline): it is as good as EXPIRED.
-      can_retry: effectiveStatus(next, at) === 'PENDING',
-    };
-    return eventEnvelope('session.failed', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: payload }, correlationId);
-  });
+  return settle(deps, outcome, data.session_id, session, (next) => failedEvent(next, at, correlationId));
+}
+
+/** session.failed for `next`, the session as a decline at `at` left it (D11: the last failure, attempts_count, can_retry). */
+export function failedEvent(next: SessionRow, at: Date, correlationId: string): Envelope<EventData<'session.failed'>> {
+  const payload = {
+    ...toEventPayload(next),
+    last_failure_code: next.last_failure_code,
+    last_failure_message: next.last_failure_message,
+    attempts_count: next.attempts_count,
+    // Not when the session's lifetime ended meanwhile (a late decline): it is as good as EXPIRED.
+    can_retry: effectiveStatus(next, at) === 'PENDING',
+  };
+  return eventEnvelope('session.failed', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: payload }, correlationId);
 }
 
 /**
@@ -155,6 +147,17 @@ export function settlementOf(session: SessionRow, outcome: AttemptOutcome): Sess
     lastFailureCode: approved ? session.last_failure_code : outcome.failureCode,
     lastFailureMessage: approved ? session.last_failure_message : outcome.failureMessage,
     attemptsCount: session.attempts_count,
+  };
+}
+
+/** The session's row once `settlement` is applied: what the event announcing it carries. */
+export function settledRow(session: SessionRow, settlement: SessionSettlement): SessionRow {
+  return {
+    ...session,
+    status: settlement.status,
+    completed_at: settlement.completedAt,
+    last_failure_code: settlement.lastFailureCode,
+    last_failure_message: settlement.lastFailureMessage,
   };
 }
 
@@ -178,13 +181,7 @@ async function settle(
       return undefined;
     }
     const settlement = settlementOf(session, outcome);
-    const next: SessionRow = {
-      ...session,
-      status: settlement.status,
-      completed_at: settlement.completedAt,
-      last_failure_code: settlement.lastFailureCode,
-      last_failure_message: settlement.lastFailureMessage,
-    };
+    const next = settledRow(session, settlement);
     const { settled, open } = await deps.sessions.settleAttempt(outcome, sessionId, settlement, announce(next));
     if (settled) {
       deps.log.info({ attemptId: outcome.attemptId, sessionId, attempt: outcome.status, session: next.status }, 'payment outcome recorded');

@@ -119,8 +119,16 @@ export function toDetail(row: SessionRow, now: Date, publicBaseUrl: string): Ses
   return detail;
 }
 
-/** The session as webhooks carry it (INTERFACE 6.2 with D11's livemode). */
-export function toEventPayload(row: SessionRow): SessionEventPayload {
+/** What an approved attempt tells of the card and the money (INTERFACE 6.2 `payment`). */
+export type PaidAttempt = Pick<AttemptRow, 'card_brand' | 'card_last_four' | 'card_country' | 'fee_amount' | 'net_amount'>;
+
+/**
+ * The session as webhooks carry it (INTERFACE 6.2 with D11's livemode): every
+ * session event, and the refund events through session.get_for_event. Once
+ * paid, with `paid_at` and the `payment` of the approved attempt (`paid`, by
+ * default the row's SUCCEEDED attempt).
+ */
+export function toEventPayload(row: SessionRow, paid: PaidAttempt | undefined = row.attempts?.find((a) => a.status === 'SUCCEEDED')): SessionEventPayload {
   return {
     id: row.id,
     order_number: row.order_number,
@@ -135,6 +143,18 @@ export function toEventPayload(row: SessionRow): SessionEventPayload {
     items: row.items,
     metadata: row.metadata,
     original: original(row),
+    ...(paid && row.completed_at && { paid_at: row.completed_at.toISOString(), payment: paymentOf(paid) }),
+  };
+}
+
+function paymentOf(paid: PaidAttempt): NonNullable<SessionEventPayload['payment']> {
+  return {
+    method: 'card',
+    card_brand: paid.card_brand,
+    card_last_four: paid.card_last_four,
+    card_country: paid.card_country,
+    fee_amount: paid.fee_amount ?? '',
+    net_amount: paid.net_amount ?? '',
   };
 }
 

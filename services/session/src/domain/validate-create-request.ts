@@ -5,8 +5,8 @@
  * table (currency_unsupported and the converted amount) come after, in
  * create-session.
  */
-import { CreateSessionRequest, fieldErrorOf, findProtoKey, validatorOf, webhookUrlProblem } from '@gateway/contracts';
-import { accountCurrency, checkAmount, findCurrency, MAX_AMOUNT, type AmountCheck, type AmountErrorCode, type Big, type Currency } from '@gateway/money';
+import { CreateSessionRequest, fieldErrorsOf, findProtoKey, validatorOf, webhookUrlProblem } from '@gateway/contracts';
+import { accountCurrency, amountMessage, checkAmount, findCurrency, type AmountCheck, type AmountErrorCode, type Big, type Currency } from '@gateway/money';
 import type { FieldError } from '@gateway/problem';
 
 /** A request that passed every check that needs no rate. */
@@ -22,17 +22,8 @@ export type CheckResult = { ok: true; request: CheckedRequest } | { ok: false; e
 const URL_FIELDS = ['return_url', 'cancel_url', 'webhook_url'] as const;
 const SCHEMA_ORDER = Object.keys(CreateSessionRequest.properties);
 
-const AMOUNT_MESSAGES: Record<AmountErrorCode, (currency: Currency) => string> = {
-  required: () => 'amount is required.',
-  invalid_type: () => 'amount must be a string such as "12.500", not a number.',
-  invalid_format: () => 'amount must be a plain decimal string, without separators, signs or leading zeros.',
-  invalid_precision: (c) => `amount must have exactly ${c.minorUnits} decimal places for ${c.code}.`,
-  invalid_value: () => 'amount must be greater than zero.',
-  amount_too_large: () => `amount must not exceed ${MAX_AMOUNT} TND.`,
-};
-
 export function amountError(code: AmountErrorCode, currency: Currency): FieldError {
-  return { field: 'amount', code, message: AMOUNT_MESSAGES[code](currency) };
+  return { field: 'amount', code, message: amountMessage(code, currency) };
 }
 
 /** Checks everything of a create request that needs no exchange rate. */
@@ -48,11 +39,8 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
 
   const validate = validatorOf(CreateSessionRequest);
   if (!validate(input)) {
-    for (const error of validate.errors ?? []) {
-      const mapped = fieldErrorOf(error);
-      // amount and metadata have rules of their own below.
-      if (mapped.field !== 'amount' && !mapped.field.startsWith('metadata')) add(mapped);
-    }
+    // amount and metadata have rules of their own below.
+    for (const error of fieldErrorsOf(validate.errors, { skip: (field) => field === 'amount' || field.startsWith('metadata') })) add(error);
   }
 
   for (const field of URL_FIELDS) {

@@ -87,6 +87,22 @@ export class EndpointRepository {
   ) {}
 
   /**
+   * Creates the default endpoint with `secret` and `url` ('' for none) when
+   * the merchant has none in this mode; true when it did. An existing one is
+   * left as it is (its URL may have been changed since): a redelivered
+   * merchant.created changes nothing.
+   */
+  async provisionIfAbsent(merchantId: string, livemode: boolean, url: string, secret: string): Promise<boolean> {
+    const owner = { id: '', isDefault: true, merchantId, livemode };
+    const result = await this.pool.query(
+      `INSERT INTO endpoints (merchant_id, livemode, url, secret_ciphertext) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (merchant_id, livemode) WHERE is_default DO NOTHING`,
+      [merchantId, livemode, url, this.secrets.encrypt(secret, endpointSecretAad('secret', owner))],
+    );
+    return result.rowCount === 1;
+  }
+
+  /**
    * Creates the default endpoint with `secret` when the merchant has none in
    * this mode, else keeps its secret; sets the URL when one is given.
    */

@@ -10,6 +10,7 @@
  * that (a slow endpoint's backlog) is claimed again just before it is sent;
  * if another replica took it meanwhile, or it is done, it is dropped here.
  */
+import { backoffDelay } from '@gateway/backoff';
 import { signatureHeader } from '@gateway/webhook-signature';
 import { describeError, openSpan, SpanKind, storedTraceContext, withCorrelation, type Logger, type OpenSpan } from '@gateway/observability';
 import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
@@ -207,6 +208,6 @@ export class Dispatcher {
   /** Seconds until the next automatic attempt after `job` fails; null after the last one or a resend. */
   private retryDelay(job: DeliveryJob): number | null {
     if (job.manual) return null;
-    return this.options.retryDelaysSeconds[job.attemptNumber - 1] ?? null;
+    return backoffDelay({ schedule: this.options.retryDelaysSeconds }, Math.max(job.attemptNumber - 1, 0)) ?? null;
   }
 }

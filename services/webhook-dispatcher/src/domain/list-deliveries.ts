@@ -4,12 +4,10 @@
  * takes a status filter (the dashboard's "failed only", D14); as with the
  * session list, a cursor must itself match the filter it comes with.
  */
-import { fieldErrorOf, validatorOf, WebhookListQuery, type ApiContext, type WebhookDelivery, type WebhookDeliveryList } from '@gateway/contracts';
+import { listFilterErrors, WebhookListQuery, type ApiContext, type WebhookDelivery, type WebhookDeliveryList } from '@gateway/contracts';
 import { parseListQuery, toPage, type FieldError } from '@gateway/problem';
 import type { DeliveryFilters, DeliveryRow } from '../db/delivery.repository.js';
 import type { HistoryDeps } from './deps.js';
-
-const STATUSES = WebhookListQuery.properties.status.anyOf.map((literal) => literal.const).join(', ');
 
 /** GET /gateway/webhooks/: the account's attempts, of one status when asked. */
 export async function listDeliveries(deps: HistoryDeps, context: ApiContext, query: Record<string, unknown>): Promise<WebhookDeliveryList> {
@@ -23,16 +21,7 @@ export async function listDeliveries(deps: HistoryDeps, context: ApiContext, que
 
 /** The filter of a list query, checked by its contract: unknown parameters and bad values each name their field. */
 function checkFilters(query: Record<string, unknown>): { filters: DeliveryFilters; errors: FieldError[] } {
-  const errors = new Map<string, FieldError>();
-  const validate = validatorOf(WebhookListQuery);
-  if (!validate(query)) {
-    for (const error of validate.errors ?? []) {
-      const mapped = fieldErrorOf(error);
-      // Paging parameters are parseListQuery's, with the words every list uses.
-      if (['limit', 'starting_after', 'ending_before'].includes(mapped.field) || errors.has(mapped.field)) continue;
-      errors.set(mapped.field, mapped.field === 'status' ? { ...mapped, message: `status must be one of ${STATUSES}.` } : mapped);
-    }
-  }
+  const errors = new Map<string, FieldError>(listFilterErrors(WebhookListQuery, query).map((error) => [error.field, error]));
   const status = query['status'];
   const filters: DeliveryFilters = typeof status === 'string' && !errors.has('status') ? { status: status as NonNullable<DeliveryFilters['status']> } : {};
   return { filters, errors: [...errors.values()] };

@@ -6,7 +6,7 @@
  */
 import {
   CreateWebhookEndpointRequest,
-  fieldErrorOf,
+  fieldErrorsOf,
   newId,
   newSecret,
   UpdateWebhookEndpointRequest,
@@ -134,11 +134,5 @@ function schemaErrors(validate: ReturnType<typeof validatorOf>, body: unknown): 
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return [{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }];
   }
-  if (validate(body)) return [];
-  const errors = new Map<string, FieldError>();
-  for (const error of validate.errors ?? []) {
-    const mapped = fieldErrorOf(error);
-    if (!errors.has(mapped.field)) errors.set(mapped.field, mapped);
-  }
-  return [...errors.values()];
+  return validate(body) ? [] : fieldErrorsOf(validate.errors);
 }

@@ -9,20 +9,35 @@
  * redelivery would count against the queue's delivery limit, and five of them
  * in a few seconds' outage would dead-letter events no merchant then gets.
  * Past that patience, or when this consumer stops, it goes back to the queue.
+ *
+ * merchant.created and merchant.kyb_approved arrive on the same queue (the
+ * service's one event queue): they provision the merchant's test-mode and
+ * live-mode endpoints, idempotently; a failure hands the event back to the
+ * queue (its delivery limit then dead-letters it).
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { WEBHOOK_EVENTS, webhookBody, type Envelope, type SessionEventData } from '@gateway/contracts';
+import { backoffDelay } from '@gateway/backoff';
+import { WEBHOOK_EVENTS, webhookBody, type Envelope, type EventData, type SessionEventData } from '@gateway/contracts';
 import { decodeEventOrDeadLetter, eventsHandled, prepareEventQueue, QueueConsumer, settle, type Broker } from '@gateway/messaging';
 import { describeError, traceContextToStore, tracingOn, type Logger } from '@gateway/observability';
 import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/delivery.repository.js';
 import { Batcher } from '../delivery/batcher.js';
 
 const STORE_BATCH = 500;
-const FIRST_RETRY_PAUSE_MS = 500;
-const LONGEST_RETRY_PAUSE_MS = 30_000;
+/** Pauses between tries at storing one event: 500 ms, doubled each time, 30 s at most. */
+const STORE_RETRY = { first: 500, max: 30_000 };
 const STORE_PATIENCE_MS = 10 * 60_000;
 
 const webhookEvents: ReadonlySet<string> = new Set(WEBHOOK_EVENTS);
+
+/** The merchant events that give a merchant its default endpoint in a mode. */
+type MerchantEvent = { [T in 'merchant.created' | 'merchant.kyb_approved']: Envelope<EventData<T>> & { type: T } }['merchant.created' | 'merchant.kyb_approved'];
+
+/** Provisioning of the default endpoints, by the merchant event that asks for it. */
+export interface EndpointProvisioning {
+  created: (created: EventData<'merchant.created'>) => Promise<void>;
+  kybApproved: (approved: EventData<'merchant.kyb_approved'>) => Promise<void>;
+}
 
 export class WebhookEventsConsumer extends QueueConsumer {
   private readonly store: Batcher<IncomingEvent, undefined>;
@@ -33,6 +48,7 @@ export class WebhookEventsConsumer extends QueueConsumer {
     enqueue: (jobs: readonly DeliveryJob[]) => void,
     private readonly log: Logger,
     prefetch: number,
+    private readonly provisioning: EndpointProvisioning,
   ) {
     super(broker, prefetch);
     this.store = new Batcher(async (events) => {
@@ -59,6 +75,7 @@ export class WebhookEventsConsumer extends QueueConsumer {
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
     const envelope = decodeEventOrDeadLetter(this.broker, channel, msg, this.log);
     if (!envelope) return;
+    if (envelope.type === 'merchant.created' || envelope.type === 'merchant.kyb_approved') return this.provision(channel, msg, envelope as MerchantEvent);
     if (!webhookEvents.has(envelope.type)) {
       eventsHandled.inc({ type: 'unknown', outcome: 'skipped' });
       settle(() => channel.ack(msg));
@@ -68,7 +85,8 @@ export class WebhookEventsConsumer extends QueueConsumer {
     // With tracing on, the event's first attempts continue this delivery's trace.
     if (tracingOn()) event.traceContext = traceContextToStore();
     const patience = Date.now() + STORE_PATIENCE_MS;
-    for (let pause = FIRST_RETRY_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_RETRY_PAUSE_MS)) {
+    for (let retry = 0; ; retry += 1) {
+      const pause = backoffDelay(STORE_RETRY, retry) ?? STORE_RETRY.max;
       try {
         await this.store.add(event);
         eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
@@ -84,6 +102,20 @@ export class WebhookEventsConsumer extends QueueConsumer {
         }
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
+    }
+  }
+
+  private async provision(channel: Channel, msg: ConsumeMessage, envelope: MerchantEvent): Promise<void> {
+    try {
+      if (envelope.type === 'merchant.created') await this.provisioning.created(envelope.data);
+      else await this.provisioning.kybApproved(envelope.data);
+      eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
+      settle(() => channel.ack(msg));
+    } catch (err) {
+      eventsHandled.inc({ type: envelope.type, outcome: 'failed' });
+      this.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, 'endpoint not provisioned; back to the queue');
+      await new Promise((resolve) => setTimeout(resolve, STORE_RETRY.first));
+      settle(() => channel.nack(msg, false, true));
     }
   }
 }

@@ -1,76 +1,19 @@
 /** One webhook attempt over real local HTTP servers: outcomes, the timeout, D11's address rule and no redirects. */
 import { strict as assert } from 'node:assert';
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
+import { closedPort, RecordingServer, type RecordingHandler } from '@gateway/testkit/recording-server';
 import { WebhookHttpClient, type DeliveryOutcome, type WebhookHttpClientOptions } from '../../src/delivery/webhook-http-client.js';
-
-interface Received {
-  method: string;
-  url: string;
-  rawHeaders: string[];
-  body: Buffer;
-}
-
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void;
-
-/** A local merchant endpoint on 127.0.0.1 that records what reached it. */
-class Merchant {
-  connections = 0;
-  readonly requests: Received[] = [];
-  private readonly server: http.Server;
-
-  constructor(handler: Handler = (_req, res) => res.end('ok')) {
-    this.server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        this.requests.push({ method: req.method ?? '', url: req.url ?? '', rawHeaders: req.rawHeaders, body });
-        handler(req, res, body);
-      });
-    });
-    this.server.on('connection', () => {
-      this.connections += 1;
-    });
-  }
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  get port(): number {
-    return (this.server.address() as AddressInfo).port;
-  }
-
-  url(path = '/hooks'): string {
-    return `http://127.0.0.1:${this.port}${path}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));
 const NOT_ALLOWED = /^address \S+ is not allowed \(private, loopback or link-local\)$/;
 
 describe('WebhookHttpClient', () => {
-  const merchants: Merchant[] = [];
+  const merchants: RecordingServer[] = [];
   const clients: WebhookHttpClient[] = [];
 
-  async function merchant(handler?: Handler): Promise<Merchant> {
-    const started = await new Merchant(handler).start();
+  /** A merchant's endpoint on 127.0.0.1 that records what reached it. */
+  async function merchant(handler?: RecordingHandler): Promise<RecordingServer> {
+    const started = await RecordingServer.start(handler);
     merchants.push(started);
     return started;
   }
@@ -82,7 +25,7 @@ describe('WebhookHttpClient', () => {
   }
 
   afterEach(async () => {
-    for (const created of clients.splice(0)) created.close();
+    await Promise.all(clients.splice(0).map((created) => created.close()));
     await Promise.all(merchants.splice(0).map((started) => started.stop()));
   });
 
@@ -98,7 +41,7 @@ describe('WebhookHttpClient', () => {
     it('When the merchant answers 2xx, then the attempt is ok with the status code and an integer response time', async () => {
       for (const status of [200, 201, 202, 204]) {
         const endpoint = await merchant((_req, res) => res.writeHead(status).end(status === 204 ? undefined : 'thanks'));
-        const outcome = await client().post({ url: endpoint.url(), body: json({ id: 'evt_1' }), headers: { 'Content-Type': 'application/json' } });
+        const outcome = await client().post({ url: endpoint.url('/hooks'), body: json({ id: 'evt_1' }), headers: { 'Content-Type': 'application/json' } });
         assert.equal(outcome.ok, true, `status ${status}`);
         assert.equal(outcome.statusCode, status);
         assert.equal(outcome.error, undefined);
@@ -110,7 +53,7 @@ describe('WebhookHttpClient', () => {
     it('When the merchant answers 500 or 4xx, then the attempt failed with the status code', async () => {
       for (const status of [500, 503, 400, 404]) {
         const endpoint = await merchant((_req, res) => res.writeHead(status).end('nope'));
-        assertFailed(await client().post({ url: endpoint.url(), body: json({}), headers: {} }), `HTTP ${status}`, status);
+        assertFailed(await client().post({ url: endpoint.url('/hooks'), body: json({}), headers: {} }), `HTTP ${status}`, status);
       }
     });
 
@@ -118,13 +61,13 @@ describe('WebhookHttpClient', () => {
       const hanging = await merchant(() => undefined);
       const ok = await merchant();
       const webhooks = client({ timeoutMs: 300 });
-      const outcome = await webhooks.post({ url: hanging.url(), body: json({}), headers: {} });
+      const outcome = await webhooks.post({ url: hanging.url('/hooks'), body: json({}), headers: {} });
       assertFailed(outcome, 'timed out after 300 ms');
       assert.ok(outcome.responseTimeMs >= 290 && outcome.responseTimeMs < 1_000, `responseTimeMs ${outcome.responseTimeMs}`);
       assert.equal(hanging.requests.length, 1);
-      const after = await webhooks.post({ url: ok.url(), body: json({}), headers: {} });
+      const after = await webhooks.post({ url: ok.url('/hooks'), body: json({}), headers: {} });
       assert.equal(after.ok, true);
-      const again = await webhooks.post({ url: hanging.url(), body: json({}), headers: {} });
+      const again = await webhooks.post({ url: hanging.url('/hooks'), body: json({}), headers: {} });
       assertFailed(again, 'timed out after 300 ms');
     });
 
@@ -133,7 +76,7 @@ describe('WebhookHttpClient', () => {
         res.writeHead(200, { 'Content-Length': '100' });
         res.write('partial');
       });
-      const outcome = await client({ timeoutMs: 300 }).post({ url: endpoint.url(), body: json({}), headers: {} });
+      const outcome = await client({ timeoutMs: 300 }).post({ url: endpoint.url('/hooks'), body: json({}), headers: {} });
       assertFailed(outcome, 'timed out after 300 ms', 200);
     });
 
@@ -144,31 +87,31 @@ describe('WebhookHttpClient', () => {
 
     it('When the merchant closes the connection without answering, then the attempt failed', async () => {
       const endpoint = await merchant((req) => req.socket.destroy());
-      assertFailed(await client().post({ url: endpoint.url(), body: json({}), headers: {} }), 'connection closed before a response');
+      assertFailed(await client().post({ url: endpoint.url('/hooks'), body: json({}), headers: {} }), 'connection closed before a response');
     });
 
     it('When the merchant answers with a large body, then it is not read to the end and the attempt is ok', async () => {
       const endpoint = await merchant((_req, res) => res.writeHead(200).end(Buffer.alloc(4 * 1024 * 1024, 'x')));
-      const outcome = await client().post({ url: endpoint.url(), body: json({}), headers: {} });
+      const outcome = await client().post({ url: endpoint.url('/hooks'), body: json({}), headers: {} });
       assert.equal(outcome.ok, true);
       assert.equal(outcome.statusCode, 200);
     });
 
     it('When the merchant answers, then the start of its body is kept as text, 4 KiB at most, whatever the status', async () => {
       const large = await merchant((_req, res) => res.writeHead(200).end(Buffer.alloc(4 * 1024 * 1024, 'x')));
-      assert.equal((await client().post({ url: large.url(), body: json({}), headers: {} })).responseBody, 'x'.repeat(4096));
+      assert.equal((await client().post({ url: large.url('/hooks'), body: json({}), headers: {} })).responseBody, 'x'.repeat(4096));
       const refusing = await merchant((_req, res) => res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>down</h1>'));
-      const failed = await client().post({ url: refusing.url(), body: json({}), headers: {} });
+      const failed = await client().post({ url: refusing.url('/hooks'), body: json({}), headers: {} });
       assert.deepEqual([failed.ok, failed.responseBody], [false, '<h1>down</h1>']);
       const empty = await merchant((_req, res) => res.writeHead(204).end());
-      assert.equal((await client().post({ url: empty.url(), body: json({}), headers: {} })).responseBody, '');
+      assert.equal((await client().post({ url: empty.url('/hooks'), body: json({}), headers: {} })).responseBody, '');
     });
 
     it('When the kept body holds NUL, bytes that are not UTF-8 or a character cut by the limit, then it is still text PostgreSQL stores', async () => {
       const odd = Buffer.concat([Buffer.from('a\u0000b', 'utf8'), Buffer.from([0xff]), Buffer.from('c'.repeat(4091)), Buffer.from('é', 'utf8')]);
       assert.equal(odd.length, 4097);
       const endpoint = await merchant((_req, res) => res.writeHead(200).end(odd));
-      const kept = (await client().post({ url: endpoint.url(), body: json({}), headers: {} })).responseBody;
+      const kept = (await client().post({ url: endpoint.url('/hooks'), body: json({}), headers: {} })).responseBody;
       // The é straddles byte 4096: left out, not turned into a replacement character.
       assert.equal(kept, `a\uFFFDb\uFFFD${'c'.repeat(4091)}`);
     });
@@ -191,7 +134,7 @@ describe('WebhookHttpClient', () => {
       const endpoint = await merchant();
       const timers = (): number => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
       const before = timers();
-      const outcome = await client({ timeoutMs: 60_000 }).post({ url: endpoint.url(), body: json({}), headers: {} });
+      const outcome = await client({ timeoutMs: 60_000 }).post({ url: endpoint.url('/hooks'), body: json({}), headers: {} });
       assert.equal(outcome.ok, true);
       assert.equal(timers(), before);
     });
@@ -199,6 +142,7 @@ describe('WebhookHttpClient', () => {
 
   describe('what is sent', () => {
     it('When a webhook is posted, then the headers and body arrive byte-exact with Content-Length and nothing else added but Host and Connection', async () => {
+      // The merchant's headers keep their case; the three the client adds are spelled by it (lower case, as HTTP allows).
       const endpoint = await merchant();
       const body = Buffer.concat([json({ id: 'evt_1', name: 'Dar Zitouna – café' }), Buffer.from(Array.from({ length: 256 }, (_, i) => i))]);
       const headers = {
@@ -215,17 +159,16 @@ describe('WebhookHttpClient', () => {
       assert.equal(received.method, 'POST');
       assert.equal(received.url, '/hooks/in?source=gateway&x=%20');
       assert.ok(received.body.equals(body), 'body byte-exact');
-      const pairs: [string, string][] = [];
-      for (let i = 0; i < received.rawHeaders.length; i += 2) pairs.push([received.rawHeaders[i] ?? '', received.rawHeaders[i + 1] ?? '']);
+      const pairs = endpoint.headerPairs();
       for (const [name, value] of Object.entries(headers)) assert.deepEqual(pairs.filter(([n]) => n === name), [[name, value]], name);
-      assert.deepEqual(pairs.filter(([n]) => n === 'Content-Length'), [['Content-Length', String(body.length)]]);
-      const added = pairs.map(([n]) => n).filter((n) => !(n in headers) && n !== 'Content-Length');
-      assert.deepEqual(added.sort(), ['Connection', 'Host']);
+      assert.deepEqual(pairs.filter(([n]) => n.toLowerCase() === 'content-length').map(([, v]) => v), [String(body.length)]);
+      const added = pairs.map(([n]) => n).filter((n) => !(n in headers) && n.toLowerCase() !== 'content-length');
+      assert.deepEqual(added.map((n) => n.toLowerCase()).sort(), ['connection', 'host']);
     });
 
     it('When the caller passes its own Content-Length, then the length of the body is sent instead', async () => {
       const endpoint = await merchant();
-      await client().post({ url: endpoint.url(), body: Buffer.from('{"a":1}'), headers: { 'content-length': '2' } });
+      await client().post({ url: endpoint.url('/hooks'), body: Buffer.from('{"a":1}'), headers: { 'content-length': '2' } });
       const [received] = endpoint.requests;
       assert.equal(received?.body.toString(), '{"a":1}');
       const lengths = (received?.rawHeaders ?? []).filter((_, i, all) => i % 2 === 1 && all[i - 1]?.toLowerCase() === 'content-length');
@@ -235,8 +178,8 @@ describe('WebhookHttpClient', () => {
     it('When two webhooks are posted one after the other, then they share one keep-alive connection', async () => {
       const endpoint = await merchant();
       const webhooks = client();
-      assert.equal((await webhooks.post({ url: endpoint.url(), body: json({ n: 1 }), headers: {} })).ok, true);
-      assert.equal((await webhooks.post({ url: endpoint.url(), body: json({ n: 2 }), headers: {} })).ok, true);
+      assert.equal((await webhooks.post({ url: endpoint.url('/hooks'), body: json({ n: 1 }), headers: {} })).ok, true);
+      assert.equal((await webhooks.post({ url: endpoint.url('/hooks'), body: json({ n: 2 }), headers: {} })).ok, true);
       assert.equal(endpoint.requests.length, 2);
       assert.equal(endpoint.connections, 1);
     });
@@ -247,7 +190,7 @@ describe('WebhookHttpClient', () => {
       const target = await merchant();
       for (const status of [301, 302, 307, 308]) {
         const redirecting = await merchant((_req, res) => res.writeHead(status, { Location: target.url('/elsewhere') }).end());
-        assertFailed(await client().post({ url: redirecting.url(), body: json({}), headers: {} }), `redirect (${status}) not followed`, status);
+        assertFailed(await client().post({ url: redirecting.url('/hooks'), body: json({}), headers: {} }), `redirect (${status}) not followed`, status);
         assert.equal(redirecting.requests.length, 1);
       }
       assert.equal(target.connections, 0);
@@ -256,8 +199,8 @@ describe('WebhookHttpClient', () => {
 
     it('When private addresses are not allowed, then a redirecting loopback server is refused before any request', async () => {
       const target = await merchant();
-      const redirecting = await merchant((_req, res) => res.writeHead(302, { Location: target.url() }).end());
-      assertFailed(await client({ allowPrivate: false }).post({ url: redirecting.url(), body: json({}), headers: {} }), NOT_ALLOWED);
+      const redirecting = await merchant((_req, res) => res.writeHead(302, { Location: target.url('/hooks') }).end());
+      assertFailed(await client({ allowPrivate: false }).post({ url: redirecting.url('/hooks'), body: json({}), headers: {} }), NOT_ALLOWED);
       assert.equal(redirecting.connections, 0);
       assert.equal(target.connections, 0);
     });
@@ -332,7 +275,7 @@ describe('WebhookHttpClient', () => {
           const lookup = async () => [{ address: '127.0.0.1', family: 4 }];
           const allowed = await client({ allowPrivate: true, lookup }).post({ url: `http://hooks.example.com:${endpoint.port}/hooks`, body: json({}), headers: {} });
           assert.equal(allowed.ok, true, allowed.error);
-          const hostHeader = endpoint.requests[0]?.rawHeaders.findIndex((name) => name === 'Host') ?? -1;
+          const hostHeader = endpoint.requests[0]?.rawHeaders.findIndex((name) => name.toLowerCase() === 'host') ?? -1;
           assert.equal(endpoint.requests[0]?.rawHeaders[hostHeader + 1], `hooks.example.com:${endpoint.port}`);
           const refused = await client({ allowPrivate: false, lookup }).post({ url: `http://hooks.example.com:${endpoint.port}/hooks`, body: json({}), headers: {} });
           assertFailed(refused, 'address 127.0.0.1 is not allowed (private, loopback or link-local)');
@@ -346,7 +289,7 @@ describe('WebhookHttpClient', () => {
     it('When private addresses are allowed, then loopback by IP literal and by localhost is delivered', async () => {
       const endpoint = await merchant();
       const webhooks = client({ allowPrivate: true });
-      assert.equal((await webhooks.post({ url: endpoint.url(), body: json({}), headers: {} })).ok, true);
+      assert.equal((await webhooks.post({ url: endpoint.url('/hooks'), body: json({}), headers: {} })).ok, true);
       assert.equal((await webhooks.post({ url: `http://localhost:${endpoint.port}/hooks`, body: json({}), headers: {} })).ok, true);
       assert.equal(endpoint.requests.length, 2);
     });

@@ -4,9 +4,8 @@
  * transformers. Card fields go into the request body only: never into a URL,
  * a log line or an error.
  */
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { PageLanguage } from '@gateway/contracts';
+import { HttpClient, HttpClientError, type ReadAnswer } from '@gateway/http-client';
 import type { Acquirer, CardData, OrderRequest, OrderState, PayResult, RefundResult, RegisterResult, Terminal } from '../acquirer.js';
 import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
@@ -22,10 +21,17 @@ const acquirerCalls = histogram('gateway_acquirer_call_duration_seconds', 'Time 
 
 export class ClicToPayClient implements Acquirer {
   // Kept-alive connections: a payment makes three calls to the same acquirer.
-  private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 128 });
-  private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 128 });
+  private readonly http: HttpClient;
 
-  constructor(private readonly timeoutMs: number) {}
+  /** `timeoutMs` bounds each call: connecting, the answer and reading it. */
+  constructor(timeoutMs: number) {
+    this.http = new HttpClient({ connectionsPerOrigin: 128, timeoutMs });
+  }
+
+  /** Closes the kept-alive connections to the acquirer. */
+  async close(): Promise<void> {
+    await this.http.close();
+  }
 
   async register(terminal: Terminal, order: OrderRequest): Promise<RegisterResult> {
     const reply = await this.post(terminal, 'register.do', {
@@ -84,66 +90,40 @@ export class ClicToPayClient implements Acquirer {
     return state;
   }
 
-  private post(terminal: Terminal, call: string, fields: Record<string, string>): Promise<Reply> {
+  private async post(terminal: Terminal, call: string, fields: Record<string, string>): Promise<Reply> {
     const body = Buffer.from(new URLSearchParams({ userName: terminal.userName, password: terminal.password, ...fields }).toString());
     const target = new URL(`${terminal.baseUrl.replace(/\/+$/, '')}/${call}`);
-    const secure = target.protocol === 'https:';
     const started = process.hrtime.bigint();
-    const headers: Record<string, string | number> = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length, accept: 'application/json' };
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
     // With tracing on, the call continues the payment's trace at the acquirer (traceparent: ids only).
     const span = httpClientSpan('POST', target, call, headers);
-    return new Promise<Reply>((resolve, reject) => {
-      let settled = false;
-      const timer = setTimeout(() => fail('timed out', true), this.timeoutMs);
-      const fail = (reason: string, maybeDelivered: boolean) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        span?.end(reason);
-        request.destroy();
-        acquirerCalls.observe({ call, outcome: reason === 'timed out' ? 'timeout' : 'failed' }, secondsSince(started));
-        reject(new AcquirerUnreachable(call, reason, maybeDelivered));
-      };
-      const request = (secure ? httpsRequest : httpRequest)(
-        {
-          protocol: target.protocol,
-          hostname: target.hostname,
-          port: target.port,
-          path: `${target.pathname}${target.search}`,
-          method: 'POST',
-          agent: secure ? this.httpsAgent : this.httpAgent,
-          headers,
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > MAX_REPLY_BYTES) fail('answer too large', true);
-            else chunks.push(chunk);
-          });
-          response.on('error', () => fail('answer interrupted', true));
-          response.on('end', () => {
-            if (settled) return;
-            if (response.statusCode !== 200) return fail(`HTTP ${response.statusCode ?? 0}`, true);
-            try {
-              const reply = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-              if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) throw new Error('not an object');
-              settled = true;
-              clearTimeout(timer);
-              span?.set('http.response.status_code', 200).end();
-              acquirerCalls.observe({ call, outcome: errorCode(reply as Reply) === 0 ? 'ok' : 'error_code' }, secondsSince(started));
-              resolve(reply as Reply);
-            } catch {
-              fail('unreadable answer', true);
-            }
-          });
-        },
-      );
+    const fail = (reason: string, maybeDelivered: boolean, outcome: 'timeout' | 'failed' = 'failed'): never => {
+      span?.end(reason);
+      acquirerCalls.observe({ call, outcome }, secondsSince(started));
+      throw new AcquirerUnreachable(call, reason, maybeDelivered);
+    };
+    let answer: ReadAnswer;
+    try {
+      answer = await this.http.send({ url: target, method: 'POST', headers, body, maxResponseBytes: MAX_REPLY_BYTES });
+    } catch (err) {
+      if (!(err instanceof HttpClientError)) throw err;
+      if (err.kind === 'timeout') return fail('timed out', true, 'timeout');
+      if (err.kind === 'interrupted') return fail('answer interrupted', true);
       // Only the error's code: its message could quote the request.
-      request.on('error', (err: NodeJS.ErrnoException) => fail(`connection failed (${err.code ?? 'error'})`, request.reusedSocket || err.code !== 'ECONNREFUSED'));
-      request.end(body);
-    });
+      return fail(`connection failed (${err.code ?? 'error'})`, err.mayHaveReached);
+    }
+    if (!answer.complete) return fail('answer too large', true);
+    if (answer.statusCode !== 200) return fail(`HTTP ${answer.statusCode}`, true);
+    let reply: unknown;
+    try {
+      reply = JSON.parse(answer.body.toString('utf8'));
+    } catch {
+      reply = undefined;
+    }
+    if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) return fail('unreadable answer', true);
+    span?.set('http.response.status_code', 200).end();
+    acquirerCalls.observe({ call, outcome: errorCode(reply as Reply) === 0 ? 'ok' : 'error_code' }, secondsSince(started));
+    return reply as Reply;
   }
 }
 

@@ -4,7 +4,7 @@
  * and shows their answers.
  */
 import type { Request } from 'express';
-import { checkCommandRequest, ContractViolation, type CommandReply, type CommandRequest, type CommandType } from '@gateway/contracts';
+import { checkCommandRequest, ContractViolation, fieldErrorsOf, type CommandReply, type CommandRequest, type CommandType } from '@gateway/contracts';
 import { validationError } from '@gateway/problem';
 import type { HtmlValue } from '@gateway/runtime';
 import { Caller, type DoorDeps, type Outcome, type Viewer } from '../door.js';
@@ -40,7 +40,7 @@ export function opsPage(deps: DoorDeps, viewer: Viewer): OpsPage {
         checkCommandRequest(type, data);
       } catch (err) {
         if (err instanceof ContractViolation) {
-          throw validationError(err.errors.map((e) => ({ field: e.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'form', code: 'invalid', message: e.message ?? 'is invalid' })));
+          throw validationError(fieldErrorsOf(err.errors, { whole: 'form' }));
         }
         throw err;
       }

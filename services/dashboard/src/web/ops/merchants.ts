@@ -113,16 +113,8 @@ ${last && list.has_more ? html`<a href="${SECTION}?${new URLSearchParams([...kee
     const approved = await view.command('merchant.approve_kyb', { merchant_id: merchantId });
     const handOver = 'This is the only time it is shown: hand it to the merchant over a safe channel (never plain email or chat), then leave this page.';
     const key = shownSecret('Live secret key', approved.live_secret_key, handOver);
-    // As gateway-admin's `merchant approve-kyb`, the live webhook endpoint too; its secret is the merchant's to reveal in their dashboard, not shown here.
-    try {
-      await view.command('webhook_endpoint.provision', { merchant_id: merchantId, mode: 'live' });
-      return html`${notice('ok', 'Business verification approved: live mode is open, with its webhook endpoint.')}${key}`;
-    } catch (err) {
-      // The key exists now and is never shown again: it stays on the page whatever befell the endpoint.
-      deps.log.warn({ merchantId, err: describeError(err) }, 'live webhook endpoint not provisioned after KYB approval');
-      return html`${notice('ok', 'Business verification approved: live mode is open.')}${key}
-${notice('error', 'The live webhook endpoint could not be made now; it is made when the merchant sets a live webhook URL.')}`;
-    }
+    // The live webhook endpoint follows from merchant.kyb_approved (the dispatcher provisions it); its secret is the merchant's to reveal in their dashboard, not shown here.
+    return html`${notice('ok', 'Business verification approved: live mode is open, with its webhook endpoint.')}${key}`;
   });
 
   change('suspend', async (view, merchantId) => {

@@ -1,0 +1,170 @@
+/**
+ * The acquirer-adapter's messages: the payment steps it runs at the acquirer, terminals and fees, and the payment.* events.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { type CommandContract, DateTime, DecimalString, MerchantId, MerchantRef, Mode, SecretsRewrap } from './common.js';
+
+/** The language of the hosted page the buyer paid on (D18); the acquirer's own pages (3-D Secure) follow it. */
+export const PageLanguage = Type.Union([Type.Literal('fr'), Type.Literal('en'), Type.Literal('ar')]);
+export type PageLanguage = Static<typeof PageLanguage>;
+
+/** An attempt the session service has just started (CREATED/PENDING → PROCESSING). */
+export const StartedAttempt = Type.Object({
+  attempt_id: Type.String({ pattern: '^pa_' }),
+  attempt_number: Type.Integer({ minimum: 1 }),
+  session_id: Type.String(),
+  merchant_id: MerchantId,
+  livemode: Type.Boolean(),
+  order_number: Type.String(),
+  amount: Type.String(),
+  description: Type.String(),
+});
+export type StartedAttempt = Static<typeof StartedAttempt>;
+
+const PaymentRef = {
+  attempt_id: Type.String({ pattern: '^pa_' }),
+  session_id: Type.String(),
+  merchant_id: MerchantId,
+  livemode: Type.Boolean(),
+  card_brand: Type.String(),
+  card_last_four: Type.String(),
+};
+
+/** An approved payment, as payment.approved announces it. */
+export const PaymentApproved = Type.Object({
+  ...PaymentRef,
+  /** What was captured (TND): the refundable total. */
+  amount: Type.String(),
+  card_country: Type.String(),
+  fee_amount: Type.String(),
+  net_amount: Type.String(),
+  paid_at: DateTime,
+});
+
+/** A declined payment, as payment.declined announces it. */
+export const PaymentDeclined = Type.Object({ ...PaymentRef, failure_code: Type.String(), failure_message: Type.String() });
+
+/** The answer to a payment step, as the hosted page acts on it. */
+export const PaymentStep = Type.Object({
+  outcome: Type.Union([Type.Literal('approved'), Type.Literal('declined'), Type.Literal('challenge'), Type.Literal('pending')]),
+  /**
+   * From the adapter, the outcome it has just committed (and announced): the
+   * session records it at once instead of waiting for the event.
+   */
+  approved: Type.Optional(PaymentApproved),
+  declined: Type.Optional(PaymentDeclined),
+  failure_code: Type.Optional(Type.String()),
+  failure_message: Type.Optional(Type.String()),
+  /** Present with outcome challenge: where the buyer authenticates (3-D Secure). */
+  challenge: Type.Optional(Type.Object({ acs_url: Type.String(), pa_req: Type.String(), term_url: Type.String() })),
+});
+export type PaymentStep = Static<typeof PaymentStep>;
+
+export const TerminalStatus = Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('missing'), Type.Literal('rejected')]);
+export type TerminalStatus = Static<typeof TerminalStatus>;
+
+/** The longest 3-D Secure answer (PaRes) passed on: signed XML, compressed and base64-encoded, it can run to tens of KiB. */
+export const PA_RES_MAX_LENGTH = 48 * 1024;
+
+/** The commands the acquirer-adapter runs. */
+export const acquirerCommands = {
+  'payment.authorize': {
+    service: 'acquirer-adapter',
+    lane: 'slow',
+    request: Type.Object({
+      attempt: StartedAttempt,
+      /** The card, encrypted for the adapter alone (compact JWE). */
+      card: Type.String({ minLength: 1, maxLength: 4096 }),
+      /** Where the bank sends the buyer back after 3-D Secure. */
+      term_url: Type.String(),
+      /** The page's language, for the acquirer's pages; French, the acquirer's own default, when absent. */
+      language: Type.Optional(PageLanguage),
+    }),
+    reply: PaymentStep,
+  },
+  'payment.finish_3ds': {
+    service: 'acquirer-adapter',
+    lane: 'slow',
+    request: Type.Object({ session_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
+    reply: PaymentStep,
+  },
+  /**
+   * Asked by the session's sweep about an attempt left PROCESSING long past
+   * any payment step (its replica died mid-payment, say): the adapter answers
+   * the outcome it knows, or, having no order for it, records it as never sent
+   * and declines it, so it can never be charged afterwards.
+   */
+  'payment.check': { service: 'acquirer-adapter', lane: 'slow', request: Type.Object({ attempt: StartedAttempt }), reply: PaymentStep },
+  // asked by the session service before it takes a live session
+  'terminal.check': { service: 'acquirer-adapter', request: MerchantRef, reply: Type.Object({ status: TerminalStatus }) },
+  // operator commands, sent by gateway-admin (D13)
+  'terminal.set': {
+    operator: true,
+    service: 'acquirer-adapter',
+    request: Type.Object({
+      merchant_id: MerchantId,
+      mode: Type.Literal('live'),
+      user: Type.String({ minLength: 1, maxLength: 100 }),
+      /** writeOnly: a secret, never shown back (the audit log leaves it out). */
+      password: Type.String({ minLength: 1, maxLength: 200, writeOnly: true }),
+      active: Type.Boolean(),
+    }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Type.Literal('live'), user: Type.String(), active: Type.Boolean() }),
+  },
+  'fees.set': {
+    operator: true,
+    service: 'acquirer-adapter',
+    request: Type.Object({ merchant_id: MerchantId, percent: Type.String(), fixed: Type.String() }),
+    reply: Type.Object({ merchant_id: MerchantId, percent: DecimalString, fixed: DecimalString }),
+  },
+  'payment.refund': {
+    service: 'acquirer-adapter',
+    lane: 'slow',
+    request: Type.Object({
+      refund_id: Type.String({ pattern: '^re_' }),
+      attempt_id: Type.String({ pattern: '^pa_' }),
+      merchant_id: MerchantId,
+      livemode: Type.Boolean(),
+      /** TND, at most what is left of the captured amount. */
+      amount: DecimalString,
+      /** The whole captured amount with nothing refunded before: a reversal when the payment is not settled yet. */
+      whole: Type.Boolean(),
+    }),
+    reply: Type.Object({
+      /** refunded: confirmed; refused: definitive, nothing refunded; unconfirmed: an operator must find out. */
+      outcome: Type.Union([Type.Literal('refunded'), Type.Literal('refused'), Type.Literal('unconfirmed')]),
+      operation: Type.Union([Type.Literal('reverse'), Type.Literal('refund')]),
+      /** The acquirer's words when the outcome is not refunded. */
+      message: Type.String(),
+    }),
+  },
+  'acquirer.secrets.rewrap': SecretsRewrap('acquirer-adapter'),
+  'fees.get': {
+    operator: true,
+    readOnly: true,
+    service: 'acquirer-adapter',
+    request: MerchantRef,
+    reply: Type.Object({ merchant_id: MerchantId, percent: Type.String(), fixed: Type.String(), default: Type.Boolean() }),
+  },
+  'terminal.get': {
+    operator: true,
+    readOnly: true,
+    service: 'acquirer-adapter',
+    /** Never the password: whether one is set. */
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
+    reply: Type.Object({
+      merchant_id: MerchantId,
+      mode: Mode,
+      configured: Type.Boolean(),
+      user_name: Type.Union([Type.String(), Type.Null()]),
+      /** Whether payments may use it (`terminal set --inactive` turns it off); null when none is configured. */
+      active: Type.Union([Type.Boolean(), Type.Null()]),
+    }),
+  },
+} as const satisfies Record<string, CommandContract>;
+
+/** The payment.* events the acquirer-adapter publishes. */
+export const acquirerEvents = {
+  'payment.approved': PaymentApproved,
+  'payment.declined': PaymentDeclined,
+} as const satisfies Record<string, TSchema>;

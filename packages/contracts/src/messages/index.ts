@@ -1,0 +1,250 @@
+/**
+ * Every message that crosses the broker, defined once: commands (with their
+ * replies) and events, each with a JSON Schema that both ends validate. Each
+ * service's messages are in its own file; this registry combines them and
+ * says who may send, publish and listen to what.
+ */
+import { type Static, type TSchema } from '@sinclair/typebox';
+import { acquirerCommands, acquirerEvents } from './acquirer.js';
+import { type CommandContract, OPERATOR, type Principal, type ServiceName } from './common.js';
+import { dashboardCommands } from './dashboard.js';
+import { merchantCommands, merchantEvents } from './merchant.js';
+import { refundCommands, refundEvents } from './refund.js';
+import { sessionCommands, sessionEvents } from './session.js';
+import { webhookCommands } from './webhook.js';
+
+export { ApiContext, Envelope, Mode, type Principal, type ServiceName } from './common.js';
+export { CheckoutStep, CheckoutView, SessionEventData, SessionEventPayload } from './session.js';
+export { PageLanguage, PaymentApproved, PaymentDeclined, PaymentStep, StartedAttempt, TerminalStatus } from './acquirer.js';
+export { ManualRefund } from './refund.js';
+export { WebhookAttemptDetail } from './webhook.js';
+export { ApiKeySummary, AuditEntry, MerchantDetail, MerchantSummary } from './merchant.js';
+export { DashboardRole } from './dashboard.js';
+
+/** Every command, from the files of the services that run them. */
+export const commands = {
+  ...sessionCommands,
+  ...acquirerCommands,
+  ...refundCommands,
+  ...webhookCommands,
+  ...merchantCommands,
+  ...dashboardCommands,
+} as const satisfies Record<string, CommandContract>;
+
+/** The services that keep secrets encrypted (D17), and the command that re-wraps each one's data keys. */
+export const SECRETS_REWRAP_COMMANDS = {
+  'api-gateway': 'api_gateway.secrets.rewrap',
+  'acquirer-adapter': 'acquirer.secrets.rewrap',
+  'webhook-dispatcher': 'webhooks.secrets.rewrap',
+  dashboard: 'dashboard.secrets.rewrap',
+} as const satisfies Partial<Record<ServiceName, CommandType>>;
+
+export type CommandType = keyof typeof commands;
+
+export type CommandRequest<C extends CommandType> = Static<(typeof commands)[C]['request']>;
+
+export type CommandReply<C extends CommandType> = Static<(typeof commands)[C]['reply']>;
+
+/**
+ * The operator commands a merchant's dashboard user may have run, signed by the
+ * dashboard for that user (D14). Each names the user's merchant in its data
+ * (`merchant_id`), and the running service checks that whatever else it names
+ * (a key, a delivery) is that merchant's: a user can never act on another
+ * merchant. Every other operator command is for operators only.
+ */
+export const MERCHANT_USER_COMMANDS = [
+  'merchant.get',
+  'api_key.list',
+  'api_key.create',
+  'api_key.revoke',
+  'api_key.reveal',
+  'api_key.rotate',
+  'rate.list',
+  'rate.set',
+  'rate.remove',
+  'webhook_endpoint.show',
+  'webhook_endpoint.provision',
+  'webhook_endpoint.set_url',
+  'webhook_endpoint.reveal_secret',
+  'webhook_endpoint.rotate_secret',
+  'webhook.attempt',
+  'webhook.resend',
+  'audit.list',
+] as const satisfies readonly CommandType[];
+
+/**
+ * Who may send each command (D17). Every publisher stamps its messages with its
+ * broker user (AMQP user_id, which RabbitMQ checks against the connection's
+ * login), and a service's command server refuses a command from any other: a
+ * broker user can put any message on any queue through the default exchange,
+ * so the queue's permissions alone would let the CLI's credentials send an API
+ * command with a forged merchant context. Operator commands come from the CLI
+ * and are signed besides.
+ */
+export const commandSenders = {
+  'session.create': ['api-gateway'],
+  'session.get': ['api-gateway', 'refund', 'webhook-dispatcher', 'dashboard'],
+  'session.get_for_event': ['refund'],
+  'session.list': ['api-gateway', 'dashboard'],
+  'session.cancel': ['api-gateway'],
+  'session.issue_checkout': ['api-gateway'],
+  'webhook.list_session': ['api-gateway', 'dashboard'],
+  'webhook.list': ['api-gateway', 'dashboard'],
+  'webhook_endpoint.create': ['api-gateway'],
+  'webhook_endpoint.list': ['api-gateway'],
+  'webhook_endpoint.get': ['api-gateway'],
+  'webhook_endpoint.update': ['api-gateway'],
+  'webhook_endpoint.delete': ['api-gateway'],
+  'webhook_endpoint.roll_secret': ['api-gateway'],
+  'webhook_endpoint.replay': ['api-gateway'],
+  'checkout.view': ['checkout'],
+  'checkout.cancel': ['checkout'],
+  'attempt.pay': ['checkout'],
+  'attempt.finish_3ds': ['checkout'],
+  'payment.authorize': ['session'],
+  'payment.finish_3ds': ['session'],
+  'payment.check': ['session'],
+  'terminal.check': ['session'],
+  'refund.create': ['api-gateway', 'dashboard'],
+  'refund.get': ['api-gateway', 'dashboard'],
+  'refund.list_session': ['api-gateway', 'dashboard'],
+  'session.record_refund': ['refund'],
+  'payment.refund': ['refund'],
+  'terminal.set': OPERATOR,
+  'fees.set': OPERATOR,
+  'refund.list_manual': OPERATOR,
+  'refund.resolve': OPERATOR,
+  'merchant.create': OPERATOR,
+  'merchant.approve_kyb': OPERATOR,
+  'merchant.suspend': OPERATOR,
+  'merchant.reactivate': OPERATOR,
+  'api_key.create': OPERATOR,
+  'api_key.revoke': OPERATOR,
+  'limits.set': OPERATOR,
+  'rate.set': OPERATOR,
+  'rate.remove': OPERATOR,
+  'webhook_endpoint.provision': OPERATOR,
+  'webhook_endpoint.set_url': OPERATOR,
+  'webhook_endpoint.rotate_secret': OPERATOR,
+  'webhook.resend': OPERATOR,
+  'api_key.reveal': OPERATOR,
+  'api_gateway.secrets.rewrap': OPERATOR,
+  'acquirer.secrets.rewrap': OPERATOR,
+  'webhooks.secrets.rewrap': OPERATOR,
+  'dashboard.secrets.rewrap': OPERATOR,
+  'audit.list': OPERATOR,
+  'merchant.list': OPERATOR,
+  'merchant.get': OPERATOR,
+  'api_key.list': OPERATOR,
+  'api_key.rotate': OPERATOR,
+  'rate.list': OPERATOR,
+  'fees.get': OPERATOR,
+  'terminal.get': OPERATOR,
+  'webhook_endpoint.show': OPERATOR,
+  'webhook_endpoint.reveal_secret': OPERATOR,
+  'webhook.attempt': OPERATOR,
+  'user.create': OPERATOR,
+  'operator.create': OPERATOR,
+} as const satisfies Record<CommandType, readonly Principal[]>;
+
+/** True for the commands only an operator may send: signed, checked and audited (D17). */
+export function isOperatorCommand(type: CommandType): boolean {
+  return (commands[type] as CommandContract).operator === true;
+}
+
+/** True for the operator commands that only read (see CommandContract.readOnly). */
+export function isReadOnlyCommand(type: CommandType): boolean {
+  return (commands[type] as CommandContract).readOnly === true;
+}
+
+/** The command queues of a service: `fast` for everything that answers at once, `slow` for what waits on the acquirer. */
+export const COMMAND_LANES = ['fast', 'slow'] as const;
+export type CommandLane = (typeof COMMAND_LANES)[number];
+
+/** The lane (queue and prefetch at its service) command `type` takes: CommandContract.lane, fast when unsaid. */
+export function commandLane(type: CommandType): CommandLane {
+  return (commands[type] as CommandContract).lane ?? 'fast';
+}
+
+/** The lanes `service` serves: always the fast one, the slow one when some command of its is slow. */
+export function commandLanesOf(service: ServiceName): readonly CommandLane[] {
+  const types = Object.keys(commands) as CommandType[];
+  return COMMAND_LANES.filter((lane) => lane === 'fast' || types.some((type) => commands[type].service === service && commandLane(type) === lane));
+}
+
+export const events = {
+  ...sessionEvents,
+  ...acquirerEvents,
+  ...refundEvents,
+  ...merchantEvents,
+} as const satisfies Record<string, TSchema>;
+
+export type EventType = keyof typeof events;
+
+export type EventData<E extends EventType> = Static<(typeof events)[E]>;
+
+/**
+ * Which services publish each event (through their outbox). Only they may
+ * publish it on the events exchange (topic permissions), and consumers refuse
+ * one that another broker user put on their queue through the default exchange.
+ */
+export const eventPublishers = {
+  'session.created': ['session'],
+  'session.canceled': ['session'],
+  'session.succeeded': ['session'],
+  'session.failed': ['session'],
+  'session.expired': ['session'],
+  'checkout.session.expired': ['session'],
+  'refund.created': ['refund'],
+  'refund.updated': ['refund'],
+  'payment.approved': ['acquirer-adapter'],
+  'payment.declined': ['acquirer-adapter'],
+  'merchant.created': ['api-gateway'],
+  'merchant.updated': ['api-gateway'],
+  'merchant.kyb_approved': ['api-gateway'],
+  'api_key.revoked': ['api-gateway'],
+  // Every service that runs operator commands records them (the dashboard runs user.create and operator.create).
+  'audit.recorded': ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard'],
+} as const satisfies Record<EventType, readonly ServiceName[]>;
+
+/**
+ * Events several services publish, each about itself: the data field naming
+ * the publisher, which must be the service that sent it (an audit entry of one
+ * service cannot be written by another).
+ */
+export const eventPublisherField: Partial<Record<EventType, string>> = { 'audit.recorded': 'service' };
+
+/** The events merchants receive as webhooks (INTERFACE 6.1, D10, D11); session.created is internal. */
+export const WEBHOOK_EVENTS = [
+  'session.succeeded',
+  'session.failed',
+  'session.canceled',
+  'session.expired',
+  'checkout.session.expired',
+  'refund.created',
+  'refund.updated',
+] as const satisfies readonly EventType[];
+
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+export interface ServiceTopology {
+  /** Durable event subscriptions: routing-key patterns bound to the service's quorum queue. */
+  readonly events: readonly string[];
+  /** Per-replica subscriptions (an exclusive queue each), for caches every replica keeps. */
+  readonly broadcasts: readonly string[];
+}
+
+/** Which service listens to what. Every service also has a command queue. */
+export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
+  // The webhook events feed the test-mode event streams of `gateway listen`, one exclusive queue per open stream.
+  'api-gateway': { events: ['audit.recorded'], broadcasts: ['merchant.updated', 'api_key.revoked', ...WEBHOOK_EVENTS] },
+  session: { events: ['payment.approved', 'payment.declined', 'refund.created', 'refund.updated'], broadcasts: [] },
+  checkout: { events: [], broadcasts: [] },
+  'acquirer-adapter': { events: [], broadcasts: [] },
+  // A refund records the captured payment from the session it reads anyway: no event needed.
+  refund: { events: [], broadcasts: [] },
+  // merchant.created and merchant.kyb_approved: the merchant's test-mode and live-mode endpoints are provisioned here, the owner of endpoints.
+  'webhook-dispatcher': { events: [...WEBHOOK_EVENTS, 'merchant.created', 'merchant.kyb_approved'], broadcasts: [] },
+  // The merchant dashboard and the operations console: every read and change is a command to the owning service.
+  dashboard: { events: [], broadcasts: [] },
+};

@@ -1,0 +1,167 @@
+/**
+ * The session service's messages: the commands it runs (API calls, the hosted page's, rates, refund records) and the session.* events, with the payload webhooks carry.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CheckoutLink, Item, Locale, Metadata, Original, RefundStatus, SessionDetail, SessionList, SessionStatus } from '../api.js';
+import { PA_RES_MAX_LENGTH, PageLanguage, PaymentStep } from './acquirer.js';
+import { ApiContext, type CommandContract, DateTime, DecimalString, MerchantId, Mode, SessionRef } from './common.js';
+
+/** A buyer on the hosted page, holding a verified link of this session. */
+const LinkRef = Type.Object({ session_id: Type.String(), link_id: Type.String() });
+
+/** What the hosted page needs to know of a session (from the session service). */
+export const CheckoutView = Type.Object({
+  session_id: Type.String(),
+  status: SessionStatus,
+  merchant_name: Type.String(),
+  livemode: Type.Boolean(),
+  order_number: Type.String(),
+  amount: Type.String(),
+  original: Original,
+  description: Type.String(),
+  items: Type.Array(Item),
+  return_url: Type.String(),
+  cancel_url: Type.String(),
+  max_attempts: Type.Integer(),
+  attempts_count: Type.Integer(),
+  last_failure_code: Type.String(),
+  last_failure_message: Type.String(),
+  locale: Locale,
+});
+export type CheckoutView = Static<typeof CheckoutView>;
+
+/**
+ * A payment step as the hosted page gets it from the session service: the
+ * adapter's answer and, when the session recorded its outcome with it, the
+ * session as it now stands, so the page can answer without looking again.
+ */
+export const CheckoutStep = Type.Object({ ...PaymentStep.properties, session: Type.Optional(CheckoutView) });
+export type CheckoutStep = Static<typeof CheckoutStep>;
+
+/** The session as merchants receive it in webhooks (INTERFACE 6.2, D11 adds livemode). */
+export const SessionEventPayload = Type.Object({
+  id: Type.String(),
+  order_number: Type.String(),
+  merchant_reference: Type.String(),
+  order_id: Type.String(),
+  amount: Type.String(),
+  currency: Type.String(),
+  description: Type.String(),
+  status: SessionStatus,
+  livemode: Type.Boolean(),
+  buyer: Type.Object({ first_name: Type.String(), last_name: Type.String(), email: Type.String(), phone: Type.String() }),
+  items: Type.Array(Item),
+  metadata: Metadata,
+  original: Original,
+  paid_at: Type.Optional(DateTime),
+  payment: Type.Optional(
+    Type.Object({
+      method: Type.String(),
+      card_brand: Type.String(),
+      card_last_four: Type.String(),
+      card_country: Type.String(),
+      fee_amount: Type.String(),
+      net_amount: Type.String(),
+    }),
+  ),
+  last_failure_code: Type.Optional(Type.String()),
+  last_failure_message: Type.Optional(Type.String()),
+  attempts_count: Type.Optional(Type.Integer()),
+  can_retry: Type.Optional(Type.Boolean()),
+  /** refund.created and refund.updated: the refund (D10, D16). */
+  refund: Type.Optional(
+    Type.Object({
+      refund_id: Type.String(),
+      amount: Type.String(),
+      automated_refund: Type.Boolean(),
+      reason: Type.String(),
+      metadata: Metadata,
+      status: RefundStatus,
+      epg_error_message: Type.Optional(Type.String()),
+    }),
+  ),
+});
+export type SessionEventPayload = Static<typeof SessionEventPayload>;
+
+/** Data of every session.* event: who it belongs to, and the webhook payload. */
+export const SessionEventData = Type.Object({
+  merchant_id: MerchantId,
+  webhook_url: Type.String(),
+  session: SessionEventPayload,
+});
+export type SessionEventData = Static<typeof SessionEventData>;
+
+/** The commands the session service runs. */
+export const sessionCommands = {
+  // API calls, sent by the gateway
+  'session.create': { service: 'session', request: Type.Object({ context: ApiContext, body: Type.Unknown() }), reply: SessionDetail },
+  'session.get': { service: 'session', request: SessionRef, reply: SessionDetail },
+  /** A session and the payload its events carry, built by the session service alone: the refund's events carry it as is. */
+  'session.get_for_event': { service: 'session', request: SessionRef, reply: Type.Object({ session: SessionDetail, event: SessionEventPayload }) },
+  'session.list': { service: 'session', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: SessionList },
+  'session.cancel': { service: 'session', request: SessionRef, reply: SessionDetail },
+  'session.issue_checkout': { service: 'session', request: SessionRef, reply: CheckoutLink },
+  // the hosted page, sent by checkout
+  'checkout.view': { service: 'session', request: LinkRef, reply: CheckoutView },
+  'checkout.cancel': { service: 'session', request: LinkRef, reply: CheckoutView },
+  'attempt.pay': {
+    service: 'session',
+    lane: 'slow',
+    request: Type.Object({
+      session_id: Type.String(),
+      link_id: Type.String(),
+      /** Chosen by checkout, because the card is sealed for this attempt. */
+      attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }),
+      card: Type.String({ minLength: 1, maxLength: 4096 }),
+      term_url: Type.String(),
+      language: PageLanguage,
+    }),
+    reply: CheckoutStep,
+  },
+  'attempt.finish_3ds': {
+    service: 'session',
+    lane: 'slow',
+    request: Type.Object({ session_id: Type.String(), link_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
+    reply: CheckoutStep,
+  },
+  /**
+   * Sent by the refund service before it answers a refund call (D16): the
+   * session counts the refund (`held`: confirmed or held for an operator) or
+   * stops counting it (`failed`), once per refund whatever the order of this
+   * command and the refund events, so a read after the answer shows it.
+   */
+  'session.record_refund': {
+    service: 'session',
+    request: Type.Object({ session_id: Type.String(), refund_id: Type.String({ pattern: '^re_' }), amount: DecimalString, outcome: Type.Union([Type.Literal('held'), Type.Literal('failed')]) }),
+    reply: Type.Object({ amount_refunded: DecimalString }),
+  },
+  'rate.set': {
+    operator: true,
+    service: 'session',
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String(), rate: Type.String() }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String(), rate: Type.String() }),
+  },
+  'rate.remove': {
+    operator: true,
+    service: 'session',
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String() }),
+    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String(), removed: Type.Boolean() }),
+  },
+  'rate.list': {
+    operator: true,
+    readOnly: true,
+    service: 'session',
+    request: Type.Object({ merchant_id: MerchantId, mode: Mode }),
+    reply: Type.Object({ data: Type.Array(Type.Object({ currency: Type.String(), rate: Type.String(), updated_at: DateTime })) }),
+  },
+} as const satisfies Record<string, CommandContract>;
+
+/** The session.* events (and checkout.session.expired) the session service publishes. */
+export const sessionEvents = {
+  'session.created': SessionEventData,
+  'session.canceled': SessionEventData,
+  'session.succeeded': SessionEventData,
+  'session.failed': SessionEventData,
+  'session.expired': SessionEventData,
+  'checkout.session.expired': SessionEventData,
+} as const satisfies Record<string, TSchema>;

@@ -1,0 +1,64 @@
+/**
+ * Request bodies, read by express's own parsers with explicit limits: JSON for
+ * the API, forms for the pages and the sandbox's acquirer protocol. Neither
+ * inflates a compressed body: a limit then bounds what is kept in memory.
+ * What a parser refuses reaches the app's error handler as an error carrying
+ * `status` and `type` (413 too large or too many fields, 415 a charset or an
+ * encoding it cannot read, 400 not JSON or empty); bodyRefusal reads them.
+ * The request's context (its correlation id, its span) goes on past them.
+ */
+import express, { type RequestHandler } from 'express';
+
+export interface FormLimits {
+  maxBytes: number;
+  maxFields: number;
+}
+
+/** The `type` of the refusal of an empty JSON body. */
+export const EMPTY_BODY = 'entity.empty';
+
+/**
+ * application/x-www-form-urlencoded fields into req.body, a field given more
+ * than once as an array of its values; any other content type leaves req.body
+ * undefined. Field names are taken as they are (`a[b]` is one name); a field
+ * named `__proto__` is dropped. UTF-8 only: the parser would also decode
+ * Latin-1, which no page of ours sends and the acquirer's protocol refuses.
+ */
+export function formBody(limits: FormLimits): RequestHandler {
+  const parse = express.urlencoded({ extended: false, limit: limits.maxBytes, parameterLimit: limits.maxFields, inflate: false });
+  return (req, res, next) => {
+    const charset = req.is('application/x-www-form-urlencoded') ? CHARSET.exec(req.headers['content-type'] ?? '')?.[2]?.toLowerCase() : undefined;
+    if (charset !== undefined && charset !== 'utf-8') {
+      next(Object.assign(new Error(`unsupported charset "${charset}"`), { status: 415, type: 'charset.unsupported' }));
+      return;
+    }
+    parse(req, res, next);
+  };
+}
+
+/** The charset parameter of a Content-Type header, quoted or not. */
+const CHARSET = /;\s*charset\s*=\s*("?)([^";\s]+)\1/i;
+
+/**
+ * A JSON body into req.body, whatever content type the client declared (the
+ * API has always read every body as JSON). An empty body is refused rather
+ * than read as `{}`, as the parser would: it is not a JSON value.
+ */
+export function jsonBody(maxBytes: number): RequestHandler {
+  return express.json({
+    limit: maxBytes,
+    type: () => true,
+    inflate: false,
+    verify: (_req, _res, raw) => {
+      if (raw.length === 0) throw Object.assign(new Error('empty body'), { status: 400, type: EMPTY_BODY });
+    },
+  });
+}
+
+/** A body parser's refusal, a client's doing: its status (4xx) and `type`; undefined for any other error. */
+export function bodyRefusal(err: unknown): { status: number; type: string } | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { status, type } = err as { status?: unknown; type?: unknown };
+  if (typeof status !== 'number' || status < 400 || status >= 500 || typeof type !== 'string') return undefined;
+  return { status, type };
+}

@@ -1,0 +1,294 @@
+/**
+ * The session and attempt state machine without servers (INTERFACE 3.1, D2,
+ * D11): the status a caller sees, which sessions can be paid or canceled, where
+ * an attempt's outcome takes its session, and what the events of that move say.
+ */
+import assert from 'node:assert/strict';
+import type { Envelope, EventData, SessionStatus } from '@gateway/contracts';
+import { createLogger } from '@gateway/observability';
+import { AppError } from '@gateway/problem';
+import type { PoolClient } from '@gateway/db';
+import type { AttemptOutcome, SessionRepository, SessionSettlement } from '../../src/db/session.repository.js';
+import { assertOpen } from '../../src/domain/cancel-session.js';
+import { refusalToStart } from '../../src/domain/checkout-session.js';
+import { failedEvent, recordApproval, RecordedAttempts, settledRow, settlementOf } from '../../src/domain/record-payment-outcome.js';
+import { recordRefundEvent } from '../../src/domain/record-refund.js';
+import { effectiveStatus, toDetail, toEventPayload, toListItem, type SessionRow } from '../../src/domain/session.js';
+
+const NOW = new Date('2026-11-22T10:00:00.000Z');
+const LATER = new Date('2026-11-23T10:00:00.000Z');
+
+function session(overrides: Partial<SessionRow> = {}): SessionRow {
+  return {
+    id: 'ps_00000000000000000001',
+    merchant_id: 'mer_00000000000000000001',
+    livemode: false,
+    merchant_reference: 'order-1',
+    order_number: 'ABC-7K2M9Q',
+    order_id: '',
+    amount: '33.333',
+    original_amount: '10.00',
+    original_currency: 'EUR',
+    rate: '3.333333',
+    description: 'Two books',
+    items: [],
+    metadata: {},
+    buyer_first_name: 'Amira',
+    buyer_last_name: 'Ben Salah',
+    buyer_email: 'amira@example.tn',
+    buyer_phone: '',
+    return_url: '',
+    cancel_url: '',
+    webhook_url: '',
+    max_attempts: 3,
+    status: 'CREATED',
+    expires_at: LATER,
+    completed_at: null,
+    created_at: new Date('2026-11-22T09:00:00.000Z'),
+    checkout_link_id: 'cl_1',
+    checkout_token: 'token-1',
+    checkout_expires_at: new Date('2026-11-22T10:30:00.000Z'),
+    amount_refunded: '0.000',
+    merchant_name: 'Librairie',
+    attempts_count: 0,
+    last_failure_code: '',
+    last_failure_message: '',
+    locale: 'auto',
+    ...overrides,
+  };
+}
+
+function approval(at = NOW): AttemptOutcome {
+  return {
+    attemptId: 'pa_00000000000000000001',
+    status: 'SUCCEEDED',
+    cardBrand: 'visa',
+    cardLastFour: '4242',
+    cardCountry: 'TN',
+    failureCode: '',
+    failureMessage: '',
+    feeAmount: '1.133',
+    netAmount: '32.200',
+    at,
+  };
+}
+
+function decline(code = 'card_declined', at = NOW): AttemptOutcome {
+  return { ...approval(at), status: 'FAILED', cardCountry: '', failureCode: code, failureMessage: `declined: ${code}`, feeAmount: null, netAmount: null };
+}
+
+/** The problem code `act` throws; fails the test when it throws anything else or nothing. */
+function problemOf(act: () => unknown): string {
+  try {
+    act();
+  } catch (err) {
+    assert.ok(err instanceof AppError, `expected an AppError, got ${String(err)}`);
+    return err.code;
+  }
+  assert.fail('expected a problem, nothing was thrown');
+}
+
+const ALL: readonly SessionStatus[] = ['CREATED', 'PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'EXPIRED'];
+
+describe('Session status as a caller sees it', () => {
+  it('when a session is before its expiry, then every status reads as stored', () => {
+    assert.deepEqual(
+      ALL.map((status) => effectiveStatus(session({ status }), NOW)),
+      ALL,
+    );
+  });
+
+  it('when an open session reaches its expiry, then it reads EXPIRED before the sweep records it, and not a millisecond earlier', () => {
+    for (const status of ['CREATED', 'PENDING'] as const) {
+      const row = session({ status, expires_at: NOW });
+      assert.equal(effectiveStatus(row, new Date(NOW.getTime() - 1)), status);
+      assert.equal(effectiveStatus(row, NOW), 'EXPIRED');
+    }
+  });
+
+  it('when a session past its expiry is PROCESSING or terminal, then its status stands: a payment under way resolves first', () => {
+    for (const status of ['PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'EXPIRED'] as const) {
+      assert.equal(effectiveStatus(session({ status, expires_at: NOW }), LATER), status);
+    }
+  });
+
+  it('when a session is shown past its expiry, then the detail and the list say EXPIRED and the detail has no checkout_url', () => {
+    const row = session({ expires_at: NOW });
+    assert.equal(toListItem(row, LATER).status, 'EXPIRED');
+    const detail = toDetail(row, LATER, 'https://pay.example.tn');
+    assert.equal(detail.status, 'EXPIRED');
+    assert.equal('checkout_url' in detail, false);
+  });
+
+  it('when any other session is shown, then the detail carries the newest link, even a paid one (D2)', () => {
+    for (const status of ['CREATED', 'PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELED'] as const) {
+      assert.equal(toDetail(session({ status }), NOW, 'https://pay.example.tn').checkout_url, 'https://pay.example.tn/checkout/token-1', status);
+    }
+  });
+
+  it('when an attempt has no fee or net yet, then the detail shows empty strings, not nulls (D2)', () => {
+    const row = session({
+      attempts: [{ id: 'pa_1', attempt_number: 1, status: 'PROCESSING', card_brand: '', card_last_four: '', card_country: '', failure_code: '', failure_message: '', fee_amount: null, net_amount: null, created_at: NOW.toISOString() }],
+    });
+    const [attempt] = toDetail(row, NOW, 'https://pay.example.tn').attempts;
+    assert.equal(attempt?.fee_amount, '');
+    assert.equal(attempt?.net_amount, '');
+  });
+});
+
+describe('Which sessions can be canceled or paid', () => {
+  it('when a session is CREATED or PENDING before its expiry, then it is open', () => {
+    assert.doesNotThrow(() => assertOpen(session({ status: 'CREATED' }), NOW));
+    assert.doesNotThrow(() => assertOpen(session({ status: 'PENDING' }), NOW));
+  });
+
+  it('when an attempt is PROCESSING, then a cancel is 409 conflict: the payment resolves first', () => {
+    assert.equal(problemOf(() => assertOpen(session({ status: 'PROCESSING' }), NOW)), 'conflict');
+  });
+
+  it('when a session is terminal, or open but past its expiry, then it is 409 session-terminal', () => {
+    for (const status of ['SUCCEEDED', 'FAILED', 'CANCELED', 'EXPIRED'] as const) {
+      assert.equal(problemOf(() => assertOpen(session({ status }), NOW)), 'session-terminal', status);
+    }
+    assert.equal(problemOf(() => assertOpen(session({ status: 'PENDING', expires_at: NOW }), NOW)), 'session-terminal');
+  });
+
+  it('when no attempt could start, then one already running is 409 conflict and anything else names the status the buyer is in', () => {
+    assert.equal(refusalToStart(session({ status: 'PROCESSING' }), NOW).code, 'conflict');
+    const expired = refusalToStart(session({ status: 'CREATED', expires_at: NOW }), NOW);
+    assert.equal(expired.code, 'session-terminal');
+    assert.match(expired.detail, /EXPIRED/);
+    assert.match(refusalToStart(session({ status: 'SUCCEEDED' }), NOW).detail, /SUCCEEDED/);
+  });
+});
+
+describe("Where an attempt's outcome takes its session", () => {
+  it('when the attempt is approved, then the session SUCCEEDS, completed at the payment, keeping the earlier failure as its last', () => {
+    const row = session({ status: 'PROCESSING', attempts_count: 2, last_failure_code: 'card_declined', last_failure_message: 'declined' });
+    const at = new Date('2026-11-22T10:05:00.000Z');
+    assert.deepEqual(settlementOf(row, approval(at)), {
+      status: 'SUCCEEDED',
+      completedAt: at,
+      lastFailureCode: 'card_declined',
+      lastFailureMessage: 'declined',
+      attemptsCount: 2,
+    });
+  });
+
+  it('when the attempt is declined with attempts left, then the session is PENDING, not completed, with the decline as its last failure', () => {
+    const settlement = settlementOf(session({ status: 'PROCESSING', attempts_count: 2, max_attempts: 3 }), decline('insufficient_funds'));
+    assert.deepEqual(settlement, {
+      status: 'PENDING',
+      completedAt: null,
+      lastFailureCode: 'insufficient_funds',
+      lastFailureMessage: 'declined: insufficient_funds',
+      attemptsCount: 2,
+    });
+  });
+
+  it('when the last allowed attempt is declined, then the session FAILS, completed at the decline', () => {
+    const settlement = settlementOf(session({ status: 'PROCESSING', attempts_count: 3, max_attempts: 3 }), decline('expired_card'));
+    assert.equal(settlement.status, 'FAILED');
+    assert.equal(settlement.completedAt, NOW);
+    assert.equal(settlement.lastFailureCode, 'expired_card');
+  });
+
+  it('when a single-attempt session is declined, then it fails at once', () => {
+    assert.equal(settlementOf(session({ status: 'PROCESSING', attempts_count: 1, max_attempts: 1 }), decline()).status, 'FAILED');
+  });
+
+  it('when a settlement is applied, then the row takes its status, completion and last failure and keeps everything else', () => {
+    const row = session({ status: 'PROCESSING', attempts_count: 1 });
+    const next = settledRow(row, settlementOf(row, decline('incorrect_cvc')));
+    assert.deepEqual(next, { ...row, status: 'PENDING', completed_at: null, last_failure_code: 'incorrect_cvc', last_failure_message: 'declined: incorrect_cvc' });
+  });
+});
+
+describe('The events of a settled attempt', () => {
+  const approved: EventData<'payment.approved'> = {
+    attempt_id: 'pa_00000000000000000001',
+    session_id: 'ps_00000000000000000001',
+    merchant_id: 'mer_00000000000000000001',
+    livemode: false,
+    card_brand: 'visa',
+    card_last_four: '4242',
+    amount: '33.333',
+    card_country: 'TN',
+    fee_amount: '1.133',
+    net_amount: '32.200',
+    paid_at: '2026-11-22T10:05:00.000Z',
+  };
+
+  it('when a decline leaves attempts and time, then session.failed says can_retry with the last failure and the attempts made', () => {
+    const row = session({ status: 'PROCESSING', attempts_count: 1, max_attempts: 3 });
+    const event = failedEvent(settledRow(row, settlementOf(row, decline('card_declined'))), NOW, 'corr-1');
+    assert.equal(event.type, 'session.failed');
+    assert.equal(event.correlation_id, 'corr-1');
+    assert.equal(event.data.session.status, 'PENDING');
+    assert.equal(event.data.session.can_retry, true);
+    assert.equal(event.data.session.last_failure_code, 'card_declined');
+    assert.equal(event.data.session.attempts_count, 1);
+  });
+
+  it('when the last attempt is declined, then session.failed says FAILED and can_retry false', () => {
+    const row = session({ status: 'PROCESSING', attempts_count: 3, max_attempts: 3 });
+    const event = failedEvent(settledRow(row, settlementOf(row, decline())), NOW, 'corr-1');
+    assert.equal(event.data.session.status, 'FAILED');
+    assert.equal(event.data.session.can_retry, false);
+  });
+
+  it('when a decline arrives after the session lifetime ended, then can_retry is false though attempts remain', () => {
+    const row = session({ status: 'PROCESSING', attempts_count: 1, max_attempts: 3, expires_at: NOW });
+    const late = new Date(NOW.getTime() + 1000);
+    const event = failedEvent(settledRow(row, settlementOf(row, decline('card_declined', late))), late, 'corr-1');
+    assert.equal(event.data.session.can_retry, false);
+  });
+
+  it('when an attempt is approved, then session.succeeded carries the payment with its card, fee and net, and when it was paid', async () => {
+    const row = session({ status: 'PROCESSING', attempts_count: 1, webhook_url: 'https://shop.example.tn/hooks' });
+    const announced: Envelope[] = [];
+    // The store applies the move (the statement's own checks are the component tests'); the event it is given is what is announced.
+    const sessions = {
+      settleAttempt: async (_outcome: AttemptOutcome, _id: string, _settlement: SessionSettlement, event: Envelope) => (announced.push(event), { settled: true, open: true }),
+    } as unknown as SessionRepository;
+    const moved = await recordApproval({ sessions, log: createLogger({ service: 'test', level: 'silent' }), recorded: new RecordedAttempts() }, approved, 'corr-2', row);
+    assert.equal(moved?.status, 'SUCCEEDED');
+    const [event] = announced as Array<Envelope<EventData<'session.succeeded'>>>;
+    assert.equal(event?.type, 'session.succeeded');
+    assert.equal(event?.correlation_id, 'corr-2');
+    assert.equal(event?.data.webhook_url, 'https://shop.example.tn/hooks');
+    assert.equal(event?.data.session.status, 'SUCCEEDED');
+    assert.equal(event?.data.session.paid_at, '2026-11-22T10:05:00.000Z');
+    assert.deepEqual(event?.data.session.payment, { method: 'card', card_brand: 'visa', card_last_four: '4242', card_country: 'TN', fee_amount: '1.133', net_amount: '32.200' });
+  });
+
+  it('when a session is announced, then its payload is in TND with the original request, whatever it was asked in', () => {
+    const payload = toEventPayload(session());
+    assert.equal(payload.currency, 'TND');
+    assert.equal(payload.amount, '33.333');
+    assert.deepEqual(payload.original, { amount: '10.00', currency: 'EUR', rate: '3.333333' });
+    assert.deepEqual(payload.buyer, { first_name: 'Amira', last_name: 'Ben Salah', email: 'amira@example.tn', phone: '' });
+  });
+});
+
+describe('Refunds counted in amount_refunded (D16)', () => {
+  /** What recordRefundEvent asks the store to count for a refund in `status`. */
+  async function counted(status: 'succeeded' | 'pending' | 'failed' | undefined) {
+    const asked: Array<{ refundId: string; amount: string; outcome: string }> = [];
+    const sessions = { recordRefund: async (refund: { refundId: string; amount: string; outcome: string }) => (asked.push(refund), '0.000') } as unknown as SessionRepository;
+    const refund = status && { refund_id: 're_1', amount: '5.000', automated_refund: status === 'succeeded', reason: 'damaged', metadata: {}, status };
+    const data = { merchant_id: 'mer_1', webhook_url: '', session: { ...toEventPayload(session({ status: 'SUCCEEDED' })), ...(refund && { refund }) } };
+    await recordRefundEvent(sessions, data as EventData<'refund.created'>, {} as PoolClient);
+    return asked.map(({ refundId, amount, outcome }) => `${refundId}:${amount}:${outcome}`);
+  }
+
+  it('when a refund event says succeeded or pending, then the refund is held in the total; failed, it is taken out', async () => {
+    assert.deepEqual(await counted('succeeded'), ['re_1:5.000:held']);
+    assert.deepEqual(await counted('pending'), ['re_1:5.000:held']);
+    assert.deepEqual(await counted('failed'), ['re_1:5.000:failed']);
+  });
+
+  it('when an event carries no refund, then nothing is counted', async () => {
+    assert.deepEqual(await counted(undefined), []);
+  });
+});
