@@ -256,6 +256,17 @@ export const operatorSettings = {
  */
 export const outboxGatherMs = int('OUTBOX_GATHER_MS', 10, { min: 0, max: 1_000 });
 
+/**
+ * How many commands a replica handles at once, per lane of its command queues
+ * (contracts' commandLane): the fast lane's creates, reads and lists answer in
+ * milliseconds; a slow command (a payment or refund step) holds its slot while
+ * the acquirer answers, up to its timeout, so that lane has room for many.
+ */
+export const commandPrefetch = {
+  commandPrefetch: int('COMMAND_PREFETCH', 256, { min: 1, max: 10_000 }),
+  slowCommandPrefetch: int('SLOW_COMMAND_PREFETCH', 1_024, { min: 1, max: 10_000 }),
+};
+
 /** Settings every service shares: where the shared servers are and how it names itself. */
 export const common = {
   amqpUrl: url('AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:'], { secret: true }),

@@ -13,9 +13,10 @@ const OVERLAYS = ['k8s/overlays/test', 'k8s/overlays/production'];
  * service) more than they compute, so CPU stays low while work piles up.
  */
 const QUEUE_SCALED: Record<string, string[]> = {
-  session: ['events', 'commands'],
-  'acquirer-adapter': ['commands'],
-  refund: ['commands'],
+  // The slow lane's commands (contracts' commandLane) wait on the acquirer; the session's fast lane has deadlines of a few seconds.
+  session: ['events', 'commands', 'commands.slow'],
+  'acquirer-adapter': ['commands.slow'],
+  refund: ['commands.slow'],
   'webhook-dispatcher': ['events'],
 };
 

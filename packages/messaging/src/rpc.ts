@@ -9,6 +9,8 @@ import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import {
   checkCommandReply,
   checkCommandRequest,
+  COMMAND_LANES,
+  commandLane,
   commands,
   commandSenders,
   ContractViolation,
@@ -17,6 +19,7 @@ import {
   isOperatorCommand,
   isReadOnlyCommand,
   newId,
+  type CommandLane,
   type CommandReply,
   type CommandRequest,
   type CommandType,
@@ -134,7 +137,7 @@ export class RpcClient implements BrokerComponent {
     const start = process.hrtime.bigint();
     let outcome = 'error';
     try {
-      const reply = await traceCommandCall(type, () => this.broker.names.commandQueue(commands[type].service), () => this.send(type, data, options));
+      const reply = await traceCommandCall(type, () => this.broker.names.commandQueueOf(type), () => this.send(type, data, options));
       if (!reply.ok) {
         outcome = problemOutcome(reply.problem);
         throw AppError.fromWire(reply.problem);
@@ -176,7 +179,7 @@ export class RpcClient implements BrokerComponent {
         reject(new RpcTimeoutError(type, timeoutMs));
       }, remaining);
       this.pending.set(envelope.id, { type, resolve, reject, timer });
-      channel.publish('', this.broker.names.commandQueue(commands[type].service), Buffer.from(JSON.stringify(envelope)), {
+      channel.publish('', this.broker.names.commandQueueOf(type), Buffer.from(JSON.stringify(envelope)), {
         correlationId: envelope.id,
         replyTo: REPLY_TO,
         type,
@@ -236,28 +239,71 @@ export interface CommandServerOptions {
   service: ServiceName;
   handlers: CommandHandlers;
   log: Logger;
-  prefetch?: number;
+  /** Commands of each lane a replica handles at once (64 when not given): a slow one holds its slot while the acquirer answers. */
+  prefetch?: Partial<Record<CommandLane, number>>;
   /** Checks and records operator commands (D17); required when `handlers` serve any. */
   operators?: OperatorGuard;
 }
 
-/** Serves a service's command queue: validates, runs the handler, replies, acks. */
-export class CommandServer extends QueueConsumer {
+/** One lane's command queue of a service, consumed with the lane's own prefetch. */
+class CommandLaneConsumer extends QueueConsumer {
   constructor(
     broker: Broker,
-    private readonly options: CommandServerOptions,
+    private readonly laneQueue: string,
+    prefetch: number,
+    private readonly serve: (channel: Channel, msg: ConsumeMessage) => Promise<void>,
   ) {
-    super(broker, options.prefetch ?? 64);
-    // Fail closed: a service must never run operator commands it cannot check.
-    const unguarded = Object.keys(options.handlers).filter((type) => isCommandType(type) && isOperatorCommand(type));
-    if (unguarded.length > 0 && !options.operators) throw new Error(`${options.service} serves operator commands (${unguarded.join(', ')}) without an operator guard`);
+    super(broker, prefetch);
   }
 
   protected async prepare(): Promise<string> {
-    return this.broker.names.commandQueue(this.options.service);
+    return this.laneQueue;
   }
 
-  protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
+  protected handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
+    return this.serve(channel, msg);
+  }
+}
+
+/**
+ * Serves a service's command queues: validates, runs the handler, replies,
+ * acks. Each lane its handlers use (contracts' commandLane) is consumed on its
+ * own channel with its own prefetch, so slow commands waiting on the acquirer
+ * never take the slots of fast ones; a command is run only from its own
+ * lane's queue.
+ */
+export class CommandServer implements BrokerComponent {
+  private readonly lanes: readonly CommandLaneConsumer[];
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly options: CommandServerOptions,
+  ) {
+    const served = Object.keys(options.handlers).filter(isCommandType);
+    // Fail closed: a service must never run operator commands it cannot check.
+    const unguarded = served.filter(isOperatorCommand);
+    if (unguarded.length > 0 && !options.operators) throw new Error(`${options.service} serves operator commands (${unguarded.join(', ')}) without an operator guard`);
+    const foreign = served.filter((type) => commands[type].service !== options.service);
+    if (foreign.length > 0) throw new Error(`${options.service} has handlers for commands of other services (${foreign.join(', ')}): they would never arrive`);
+    this.lanes = COMMAND_LANES.filter((lane) => served.some((type) => commandLane(type) === lane)).map(
+      (lane) =>
+        new CommandLaneConsumer(broker, broker.names.commandQueue(options.service, lane), options.prefetch?.[lane] ?? 64, (channel, msg) => this.handle(lane, channel, msg)),
+    );
+  }
+
+  async attach(connection: ChannelModel): Promise<void> {
+    for (const lane of this.lanes) await lane.attach(connection);
+  }
+
+  detach(): void {
+    for (const lane of this.lanes) lane.detach();
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.lanes.map((lane) => lane.drain()));
+  }
+
+  private async handle(lane: CommandLane, channel: Channel, msg: ConsumeMessage): Promise<void> {
     const replyTo = msg.properties.replyTo as string | undefined;
     const correlationId = msg.properties.correlationId as string | undefined;
     const deadline = Number(msg.properties.headers?.[DEADLINE_HEADER] ?? Number.POSITIVE_INFINITY);
@@ -270,7 +316,7 @@ export class CommandServer extends QueueConsumer {
     }
     try {
       const envelope = decodeEnvelope(msg.content);
-      reply = this.mayRun(msg, envelope) ? await this.run(envelope, msg.properties.headers?.[OPERATOR_SIGNATURE_HEADER]) : { ok: false, problem: new AppError('internal-error').toWire() };
+      reply = this.mayRun(msg, envelope) ? await this.run(lane, envelope, msg.properties.headers?.[OPERATOR_SIGNATURE_HEADER]) : { ok: false, problem: new AppError('internal-error').toWire() };
     } catch (err) {
       reply = { ok: false, problem: this.toProblem(err, msg.properties.type as string | undefined) };
     }
@@ -306,10 +352,12 @@ export class CommandServer extends QueueConsumer {
     return false;
   }
 
-  private async run(envelope: Envelope, signature: unknown): Promise<Reply> {
+  private async run(lane: CommandLane, envelope: Envelope, signature: unknown): Promise<Reply> {
     const type = envelope.type;
     const handler = isCommandType(type) ? this.options.handlers[type] : undefined;
     if (!handler || !isCommandType(type)) throw new Error(`no handler for command ${type}`);
+    // Only a sender that bypasses RpcClient puts a command on another lane's queue: it would take a slot that lane's prefetch does not count on.
+    if (commandLane(type) !== lane) throw new Error(`command ${type} arrived on the ${lane} command queue`);
     if (!isOperatorCommand(type)) return (await this.runHandler(type, handler, envelope)).reply;
     // The constructor refuses operator handlers without a guard.
     const guard = this.options.operators as OperatorGuard;

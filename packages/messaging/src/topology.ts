@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Channel, ChannelModel } from 'amqplib';
-import { eventPublishers, topology, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
+import { commandLane, commandLanesOf, commands, eventPublishers, topology, type CommandLane, type CommandType, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
 
 /** How many times a message is redelivered before it is dead-lettered. */
 export const DELIVERY_LIMIT = 5;
@@ -15,7 +15,10 @@ const DEAD_LETTER_TTL_MS = 7 * 24 * 3600 * 1000;
 export interface Names {
   readonly events: string;
   readonly deadLetter: string;
-  commandQueue(service: ServiceName): string;
+  /** The queue of `service`'s commands of `lane` (contracts' commandLane): fast ones by default. */
+  commandQueue(service: ServiceName, lane?: CommandLane): string;
+  /** The queue command `type` is sent to: its service's queue of its lane. */
+  commandQueueOf(type: CommandType): string;
   eventQueue(service: ServiceName): string;
   /** A fresh name for one replica's exclusive broadcast queue, in the service's own namespace. */
   broadcastQueue(service: ServiceName): string;
@@ -23,10 +26,12 @@ export interface Names {
 
 /** The names of the broker objects of the system whose prefix is `prefix`. */
 export function namesFor(prefix: string): Names {
+  const commandQueue = (service: ServiceName, lane: CommandLane = 'fast') => (lane === 'fast' ? `${prefix}.${service}.commands` : `${prefix}.${service}.commands.${lane}`);
   return {
     events: `${prefix}.events`,
     deadLetter: `${prefix}.dead-letter`,
-    commandQueue: (service) => `${prefix}.${service}.commands`,
+    commandQueue,
+    commandQueueOf: (type) => commandQueue(commands[type].service, commandLane(type)),
     eventQueue: (service) => `${prefix}.${service}.events`,
     broadcastQueue: (service) => `${prefix}.${service}.broadcast.${randomBytes(8).toString('hex')}`,
   };
@@ -76,7 +81,9 @@ export function durableQueue(names: Names, name: string, bindings: QueueDeclarat
  * a broker node is lost it is declared again on a surviving one; a command
  * published while no queue exists comes back at once (mandatory) instead of
  * waiting out its deadline. Expired commands are simply dropped: their callers
- * have already answered.
+ * have already answered. A service whose commands include slow ones (waiting
+ * on the acquirer) has a second command queue for them, so that a backlog of
+ * payments never stands in front of a create or a read.
  */
 function commandQueue(name: string): QueueDeclaration {
   return { name, durable: false, arguments: { 'x-queue-type': 'classic' }, bindings: [] };
@@ -91,7 +98,7 @@ export function declarationsFor(prefix: string, services: readonly ServiceName[]
   ];
   const queues: QueueDeclaration[] = [];
   for (const service of services) {
-    queues.push(commandQueue(names.commandQueue(service)));
+    for (const lane of commandLanesOf(service)) queues.push(commandQueue(names.commandQueue(service, lane)));
     const patterns = topology[service].events;
     if (patterns.length > 0) {
       queues.push(...durableQueue(names, names.eventQueue(service), patterns.map((routingKey) => ({ exchange: names.events, routingKey }))));
@@ -193,7 +200,7 @@ const anyOf = (alternatives: readonly string[]) => (alternatives.length === 0 ? 
 /**
  * What `principal`'s broker user may do, from the same topology the queues come
  * from. A service configures and reads only its own queues (`<prefix>.<service>.*`:
- * command queue, event queue and its dead letters, broadcast queues), so it can
+ * command queues, event queue and its dead letters, broadcast queues), so it can
  * neither take another service's commands nor declare, bind, purge or delete
  * another's queue. It reads (binds to) the events exchange only when it subscribes,
  * and then only with its own binding keys; it writes to the dead-letter exchange

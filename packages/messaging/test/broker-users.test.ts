@@ -62,12 +62,14 @@ describe('broker users (D17)', function () {
     await deleteBrokerUsers(prefix);
   });
 
-  it("when the webhook dispatcher's user consumes the acquirer adapter's command queue, then the broker refuses it (403) and closes the channel", async () => {
-    const { channel, closed } = await channelAs(urls['webhook-dispatcher']);
-    assert.equal(await replyCode(channel.consume(names.commandQueue('acquirer-adapter'), () => undefined)), 403);
-    assert.ok(closed(), 'the channel stayed open');
-    const again = await channelAs(urls['webhook-dispatcher']);
-    assert.equal(await replyCode(again.channel.get(names.commandQueue('acquirer-adapter'))), 403, 'basic.get was allowed');
+  it("when the webhook dispatcher's user consumes either of the acquirer adapter's command queues, then the broker refuses it (403) and closes the channel", async () => {
+    for (const lane of ['fast', 'slow'] as const) {
+      const { channel, closed } = await channelAs(urls['webhook-dispatcher']);
+      assert.equal(await replyCode(channel.consume(names.commandQueue('acquirer-adapter', lane), () => undefined)), 403, lane);
+      assert.ok(closed(), `the channel stayed open (${lane})`);
+      const again = await channelAs(urls['webhook-dispatcher']);
+      assert.equal(await replyCode(again.channel.get(names.commandQueue('acquirer-adapter', lane))), 403, `basic.get was allowed (${lane})`);
+    }
   });
 
   it("when a service's user declares, binds, purges or deletes another service's queue, then each is refused (403)", async () => {

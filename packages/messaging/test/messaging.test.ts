@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { connect } from 'amqplib';
-import { newId, type Envelope } from '@gateway/contracts';
+import { newId, type Envelope, type ServiceName } from '@gateway/contracts';
 import { createPool, migrate, withTransaction, type Pool } from '@gateway/db';
 import {
   assertDeclarations,
@@ -29,7 +29,7 @@ import {
 } from '@gateway/messaging';
 import { createLogger, renderMetrics } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
-import { createTestDatabase, deleteBrokerObjects, EventCapture, testEnvironment, uniqueName, type TestDatabase } from '@gateway/testkit';
+import { createTestDatabase, deleteBrokerObjects, EventCapture, pollUntil, testEnvironment, uniqueName, type TestDatabase } from '@gateway/testkit';
 
 const log = createLogger({ service: 'messaging-test', level: 'silent' });
 const MERCHANT = `mer_${'a'.repeat(24)}`;
@@ -89,7 +89,7 @@ describe('messaging', function () {
     for (const prefix of prefixes) await deleteBrokerObjects(prefix, [`${prefix}.probe`, `${prefix}.probe.dead`, `${prefix}.probe-idempotent`, `${prefix}.probe-idempotent.dead`]);
   });
 
-  function newBroker(service?: 'session'): Broker {
+  function newBroker(service?: ServiceName): Broker {
     const prefix = uniqueName('t');
     prefixes.push(prefix);
     return new Broker({ url: amqpUrl, prefix, log, ...(service && { service, sharedUser: true }) });
@@ -272,6 +272,77 @@ describe('messaging', function () {
         assert.ok(Date.now() - started < 1_000);
       } finally {
         await stranger.stop();
+      }
+    });
+  });
+
+  describe('command lanes', () => {
+    let server: Broker;
+    let client: Broker;
+    let rpc: RpcClient;
+    let refundsStarted = 0;
+    const release: (() => void)[] = [];
+    const refundRequest = () => ({ refund_id: newId('re'), attempt_id: newId('pa'), merchant_id: MERCHANT, livemode: false, amount: '1.000', whole: true });
+
+    before(async () => {
+      server = newBroker('acquirer-adapter');
+      await server.start();
+      // payment.refund waits on the acquirer (slow lane); terminal.check answers at once (fast lane).
+      const handlers: CommandHandlers = {
+        'payment.refund': async () => {
+          refundsStarted += 1;
+          await new Promise<void>((resolve) => release.push(resolve));
+          return { body: { outcome: 'refunded', operation: 'reverse', message: '' } };
+        },
+        'terminal.check': async () => ({ body: { status: 'active' } }),
+      };
+      await server.register(new CommandServer(server, { service: 'acquirer-adapter', handlers, log, prefetch: { fast: 1, slow: 2 } }));
+      client = new Broker({ url: amqpUrl, prefix: server.prefix, log });
+      await client.start();
+      rpc = await client.register(new RpcClient(client, 5_000));
+    });
+    after(async () => {
+      for (const resolve of release.splice(0)) resolve();
+      await client?.stop();
+      await server?.stop();
+    });
+
+    it('when slow commands fill their lane and more wait behind them, then a fast command is still answered at once', async () => {
+      const refunds = Array.from({ length: 5 }, () => rpc.call('payment.refund', refundRequest(), { timeoutMs: 20_000 }));
+      await pollUntil(() => refundsStarted === 2, 5_000, 'two refunds under way');
+      const started = Date.now();
+      const { body } = await rpc.call('terminal.check', { merchant_id: MERCHANT }, { timeoutMs: 2_000 });
+      assert.deepEqual(body, { status: 'active' });
+      assert.ok(Date.now() - started < 1_000, `terminal.check took ${Date.now() - started} ms`);
+      // The slow lane's prefetch holds: two at a time, the others wait in its own queue.
+      assert.equal(refundsStarted, 2);
+      while (refundsStarted < 5 || release.length > 0) {
+        release.shift()?.();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const answers = await Promise.all(refunds);
+      assert.deepEqual(
+        answers.map((a) => a.body.outcome),
+        ['refunded', 'refunded', 'refunded', 'refunded', 'refunded'],
+      );
+    });
+
+    it("when a slow command is put on the fast lane's queue, then it is refused as an internal error and its handler never runs", async () => {
+      const before = refundsStarted;
+      const connection = await connect(amqpUrl);
+      try {
+        const channel = await connection.createChannel();
+        const queue = 'amq.rabbitmq.reply-to';
+        let answer: (reply: Record<string, unknown>) => void = () => undefined;
+        const got = new Promise<Record<string, unknown>>((resolve) => (answer = resolve));
+        await channel.consume(queue, (msg) => msg && answer(JSON.parse(msg.content.toString()) as Record<string, unknown>), { noAck: true });
+        const envelope = { id: newId('cmd'), type: 'payment.refund', version: 1, occurred_at: new Date().toISOString(), correlation_id: 'c', data: refundRequest() };
+        channel.sendToQueue(server.names.commandQueue('acquirer-adapter', 'fast'), Buffer.from(JSON.stringify(envelope)), { replyTo: queue, correlationId: 'x2', type: 'payment.refund' });
+        const reply = (await got) as { ok: boolean; problem: { code: string } };
+        assert.deepEqual([reply.ok, reply.problem.code], [false, 'internal-error']);
+        assert.equal(refundsStarted, before);
+      } finally {
+        await connection.close();
       }
     });
   });

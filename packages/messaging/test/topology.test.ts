@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { topology } from '@gateway/contracts';
+import { commandLane, commands, topology, type CommandType } from '@gateway/contracts';
 import { definitionsDocument, durableQueue, namesFor } from '@gateway/messaging';
 import { repoRoot } from '@gateway/testkit';
 
@@ -24,10 +24,23 @@ describe('broker topology', () => {
     assert.deepEqual(dead?.bindings, [{ exchange: 'gw.dead-letter', routingKey: 'gw.x.events' }]);
   });
 
-  it('when command queues are declared, then each service has one, a transient classic queue (see topology.ts for why)', () => {
+  it('when command queues are declared, then each service has a fast one and the services with slow commands a slow one, all transient classic queues (see topology.ts for why)', () => {
     const doc = definitionsDocument('gw') as { queues: { name: string; durable: boolean; arguments: Record<string, unknown> }[] };
-    const commands = doc.queues.filter((q) => q.name.endsWith('.commands'));
-    assert.deepEqual(commands.map((q) => q.name).sort(), Object.keys(topology).map((s) => `gw.${s}.commands`).sort());
-    for (const q of commands) assert.deepEqual([q.durable, q.arguments['x-queue-type']], [false, 'classic']);
+    const commandQueues = doc.queues.filter((q) => /\.commands(\.slow)?$/.test(q.name));
+    const fast = Object.keys(topology).map((s) => `gw.${s}.commands`);
+    const slow = ['session', 'acquirer-adapter', 'refund'].map((s) => `gw.${s}.commands.slow`);
+    assert.deepEqual(commandQueues.map((q) => q.name).sort(), [...fast, ...slow].sort());
+    for (const q of commandQueues) assert.deepEqual([q.durable, q.arguments['x-queue-type']], [false, 'classic']);
+  });
+
+  it('when a command is sent, then the queue of its lane exists in the definitions, and what waits on the acquirer takes the slow lane', () => {
+    const doc = definitionsDocument('gw') as { queues: { name: string }[] };
+    const declared = new Set(doc.queues.map((q) => q.name));
+    const names = namesFor('gw');
+    for (const type of Object.keys(commands) as CommandType[]) assert.ok(declared.has(names.commandQueue(commands[type].service, commandLane(type))), type);
+    const slow = (Object.keys(commands) as CommandType[]).filter((type) => commandLane(type) === 'slow');
+    assert.deepEqual(slow.sort(), ['attempt.finish_3ds', 'attempt.pay', 'payment.authorize', 'payment.check', 'payment.finish_3ds', 'payment.refund', 'refund.create']);
+    assert.equal(names.commandQueue('session', 'slow'), 'gw.session.commands.slow');
+    assert.equal(names.commandQueue('session'), 'gw.session.commands');
   });
 });

@@ -469,7 +469,7 @@ export class TestSystem {
   }
 
   /**
-   * Puts the command `envelope` on `service`'s queue `times` times, as a
+   * Puts the command `envelope` on `service`'s queue (of its lane) `times` times, as a
    * service that may send it and with no one waiting for the reply: what the
    * broker does when the replica handling it dies before acking, and another
    * takes it again. Raw: nothing signs it.
@@ -478,7 +478,8 @@ export class TestSystem {
     const sender = isCommandType(envelope.type) ? commandSenders[envelope.type][0] : 'api-gateway';
     await this.publishConfirmedAs(sender, async (channel, userId) => {
       for (let i = 0; i < times; i += 1) {
-        channel.publish('', namesFor(this.prefix).commandQueue(service), Buffer.from(JSON.stringify(envelope)), { type: envelope.type, contentType: 'application/json', userId });
+        const queue = isCommandType(envelope.type) ? namesFor(this.prefix).commandQueueOf(envelope.type) : namesFor(this.prefix).commandQueue(service);
+        channel.publish('', queue, Buffer.from(JSON.stringify(envelope)), { type: envelope.type, contentType: 'application/json', userId });
       }
     });
   }

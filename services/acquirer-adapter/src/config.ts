@@ -1,5 +1,5 @@
 /** The acquirer adapter's settings, read and checked before it starts. */
-import { common, ConfigError, int, loadConfig, operatorSettings, outboxGatherMs, secretsKeys, str, sweepInterval, url } from '@gateway/config';
+import { commandPrefetch, common, ConfigError, int, loadConfig, operatorSettings, outboxGatherMs, secretsKeys, str, sweepInterval, url } from '@gateway/config';
 
 export const adapterSettings = {
   ...common,
@@ -8,8 +8,7 @@ export const adapterSettings = {
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   port: int('PORT', 8083, { min: 0, max: 65535 }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
-  /** Commands handled at once; each payment holds one while the acquirer answers. */
-  commandPrefetch: int('COMMAND_PREFETCH', 256, { min: 1, max: 10_000 }),
+  ...commandPrefetch,
   outboxGatherMs,
   /** Private JWK (ECDH P-256) that opens the card data the checkout page encrypts. */
   cardDecryptionKey: str('CARD_DECRYPTION_KEY', undefined, { secret: true }),

@@ -50,7 +50,7 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   await broker.start();
   await broker.register(relay);
   const operators = new OperatorGuard({ service: 'acquirer-adapter', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
-  await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps, secrets), log, prefetch: config.commandPrefetch, operators }));
+  await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps, secrets), log, prefetch: { fast: config.commandPrefetch, slow: config.slowCommandPrefetch }, operators }));
   const policy = reconcilePolicy(config);
   let stopping = false;
   const reconciliation = every(config.sweepIntervalSeconds, 'reconcile-orders', async () => void (await reconcileDueOrders(deps, policy, () => stopping)), log);

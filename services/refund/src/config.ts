@@ -1,5 +1,5 @@
 /** The refund service's settings, read and checked before it starts. */
-import { common, int, loadConfig, operatorSettings, outboxGatherMs, url } from '@gateway/config';
+import { commandPrefetch, common, int, loadConfig, operatorSettings, outboxGatherMs, url } from '@gateway/config';
 
 export const refundSettings = {
   ...common,
@@ -7,6 +7,7 @@ export const refundSettings = {
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   port: int('PORT', 8084, { min: 0, max: 65535 }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
+  ...commandPrefetch,
   /**
    * How long the acquirer step of a refund may take at the adapter before it is
    * held for an operator. Longer than the adapter's ACQUIRER_TIMEOUT_MS, shorter

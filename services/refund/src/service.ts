@@ -28,6 +28,7 @@ export async function startRefundService(config: RefundConfig, log: Logger): Pro
     new CommandServer(broker, {
       service: 'refund',
       log,
+      prefetch: { fast: config.commandPrefetch, slow: config.slowCommandPrefetch },
       operators: new OperatorGuard({ service: 'refund', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() }),
       handlers: refundCommands({
         refunds,

@@ -1,5 +1,5 @@
 /** The session service's settings, read and checked before it starts. */
-import { bool, common, ConfigError, int, loadConfig, operatorSettings, outboxGatherMs, str, sweepInterval, url } from '@gateway/config';
+import { bool, commandPrefetch, common, ConfigError, int, loadConfig, operatorSettings, outboxGatherMs, str, sweepInterval, url } from '@gateway/config';
 
 export const sessionSettings = {
   ...common,
@@ -12,8 +12,7 @@ export const sessionSettings = {
   /** Private Ed25519 JWK that signs checkout links; the checkout service holds the public half. */
   linkSigningKey: str('LINK_SIGNING_KEY', undefined, { secret: true }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
-  /** Commands handled at once; a payment holds one while the acquirer answers, so there is room for many. */
-  commandPrefetch: int('COMMAND_PREFETCH', 256, { min: 1, max: 10_000 }),
+  ...commandPrefetch,
   /** How long a payment step at the acquirer adapter may take before the attempt is left pending. */
   adapterTimeoutMs: int('ADAPTER_TIMEOUT_MS', 60_000, { min: 1 }),
   outboxGatherMs,

@@ -74,7 +74,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     }),
   );
   const operators = new OperatorGuard({ service: 'session', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
-  await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: config.commandPrefetch, operators }));
+  await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: { fast: config.commandPrefetch, slow: config.slowCommandPrefetch }, operators }));
   const expiry = every(config.sweepIntervalSeconds, 'session-expiry', async () => void (await sweepExpiry(deps)), log);
   const stuck = every(
     config.sweepIntervalSeconds,

@@ -70,6 +70,7 @@ export const PA_RES_MAX_LENGTH = 48 * 1024;
 export const acquirerCommands = {
   'payment.authorize': {
     service: 'acquirer-adapter',
+    lane: 'slow',
     request: Type.Object({
       attempt: StartedAttempt,
       /** The card, encrypted for the adapter alone (compact JWE). */
@@ -83,6 +84,7 @@ export const acquirerCommands = {
   },
   'payment.finish_3ds': {
     service: 'acquirer-adapter',
+    lane: 'slow',
     request: Type.Object({ session_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
     reply: PaymentStep,
   },
@@ -92,7 +94,7 @@ export const acquirerCommands = {
    * the outcome it knows, or, having no order for it, records it as never sent
    * and declines it, so it can never be charged afterwards.
    */
-  'payment.check': { service: 'acquirer-adapter', request: Type.Object({ attempt: StartedAttempt }), reply: PaymentStep },
+  'payment.check': { service: 'acquirer-adapter', lane: 'slow', request: Type.Object({ attempt: StartedAttempt }), reply: PaymentStep },
   // asked by the session service before it takes a live session
   'terminal.check': { service: 'acquirer-adapter', request: MerchantRef, reply: Type.Object({ status: TerminalStatus }) },
   // operator commands, sent by gateway-admin (D13)
@@ -117,6 +119,7 @@ export const acquirerCommands = {
   },
   'payment.refund': {
     service: 'acquirer-adapter',
+    lane: 'slow',
     request: Type.Object({
       refund_id: Type.String({ pattern: '^re_' }),
       attempt_id: Type.String({ pattern: '^pa_' }),

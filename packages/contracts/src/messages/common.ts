@@ -62,6 +62,13 @@ export interface CommandContract {
    * changes it is for are not lost among page views. Reveals are not reads.
    */
   readonly readOnly?: true;
+  /**
+   * `slow`: the handler waits on the acquirer (up to its timeout), so the
+   * command has a queue and a prefetch of its own at its service: a backlog of
+   * payments never holds up the creates, reads and lists behind it. Every
+   * other command takes the fast lane.
+   */
+  readonly lane?: 'slow';
 }
 
 export const MerchantRef = Type.Object({ merchant_id: MerchantId });

@@ -157,6 +157,21 @@ export function isReadOnlyCommand(type: CommandType): boolean {
   return (commands[type] as CommandContract).readOnly === true;
 }
 
+/** The command queues of a service: `fast` for everything that answers at once, `slow` for what waits on the acquirer. */
+export const COMMAND_LANES = ['fast', 'slow'] as const;
+export type CommandLane = (typeof COMMAND_LANES)[number];
+
+/** The lane (queue and prefetch at its service) command `type` takes: CommandContract.lane, fast when unsaid. */
+export function commandLane(type: CommandType): CommandLane {
+  return (commands[type] as CommandContract).lane ?? 'fast';
+}
+
+/** The lanes `service` serves: always the fast one, the slow one when some command of its is slow. */
+export function commandLanesOf(service: ServiceName): readonly CommandLane[] {
+  const types = Object.keys(commands) as CommandType[];
+  return COMMAND_LANES.filter((lane) => lane === 'fast' || types.some((type) => commands[type].service === service && commandLane(type) === lane));
+}
+
 export const events = {
   ...sessionEvents,
   ...acquirerEvents,

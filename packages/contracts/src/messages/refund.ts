@@ -24,6 +24,7 @@ export const refundCommands = {
   // refunds (D10): the API call, sent by the gateway, and the acquirer step, sent by the refund service
   'refund.create': {
     service: 'refund',
+    lane: 'slow',
     request: Type.Object({ context: ApiContext, session_id: Type.String(), body: Type.Unknown() }),
     reply: RefundResult,
   },

@@ -106,6 +106,7 @@ export const sessionCommands = {
   'checkout.cancel': { service: 'session', request: LinkRef, reply: CheckoutView },
   'attempt.pay': {
     service: 'session',
+    lane: 'slow',
     request: Type.Object({
       session_id: Type.String(),
       link_id: Type.String(),
@@ -119,6 +120,7 @@ export const sessionCommands = {
   },
   'attempt.finish_3ds': {
     service: 'session',
+    lane: 'slow',
     request: Type.Object({ session_id: Type.String(), link_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
     reply: CheckoutStep,
   },

@@ -64,7 +64,7 @@ describe('Acquirer adapter, graceful stop', function () {
 
     const orders = await system.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM acquirer.orders WHERE attempt_id = ANY($1) GROUP BY status', [attempts]);
     assert.deepEqual(orders, [{ status: 'APPROVED', n: attempts.length }]);
-    const queue = namesFor(system.prefix).commandQueue('acquirer-adapter');
+    const queue = namesFor(system.prefix).commandQueueOf('payment.authorize');
     await system.waitForQueueDrained(queue);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
-import { buildOpenApi, type ApiContext } from '@gateway/contracts';
+import { buildOpenApi, commandLane, type ApiContext } from '@gateway/contracts';
 import type { RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
@@ -152,7 +152,8 @@ async function handleApiCall(deps: ApiDependencies, route: Route, req: Request, 
   const params = req.params as Record<string, string>;
   const call = async (): Promise<StoredAnswer> => {
     const command = route.request({ context, params, body, query });
-    const reply = await deps.rpc.call(route.command, command, { correlationId: requestId, ...(route.waitsForAcquirer && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
+    // A command of the slow lane waits on the acquirer: it gets the longer deadline.
+    const reply = await deps.rpc.call(route.command, command, { correlationId: requestId, ...(commandLane(route.command) === 'slow' && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
     return { status: reply.status, body: JSON.stringify(reply.body) };
   };
 

@@ -27,8 +27,6 @@ export interface Route {
    * replay, which would store the secret in clear (D17).
    */
   readonly answerHoldsSecret?: true;
-  /** Whether the command waits on the acquirer, and so gets the longer deadline. */
-  readonly waitsForAcquirer?: boolean;
   readonly request: (input: RouteInput) => CommandRequest<CommandType>;
 }
 
@@ -48,7 +46,6 @@ export const routes: readonly Route[] = [
     command: 'refund.create',
     budget: 'refund',
     hasBody: true,
-    waitsForAcquirer: true,
     request: ({ context, params, body }) => ({ context, session_id: params['id'] ?? '', body }),
   },
   { method: 'GET', path: '/gateway/sessions/:id/refunds', command: 'refund.list_session', hasBody: false, request: sessionRef },

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
-import { newId, type AuditEntry, type Envelope, type ServiceName } from '@gateway/contracts';
+import { isCommandType, newId, type AuditEntry, type Envelope, type ServiceName } from '@gateway/contracts';
 import { brokerUser, generateOperatorKey, namesFor, type BrokerPrincipal, OPERATOR_SIGNATURE_HEADER, OperatorSigner, type JWK } from '@gateway/messaging';
 import { LIVE_TERMINAL, payOnPage, pollUntil, repoRoot, sessionRequest, TEST_OPERATOR, TestSystem, type ServiceProcess } from '@gateway/testkit';
 
@@ -50,7 +50,7 @@ describe('Operator commands (D17)', function () {
       await channel.consume(REPLY_TO, (msg) => msg && replies.push(JSON.parse(msg.content.toString()) as Reply), { noAck: true });
       for (let i = 0; i < times; i += 1) {
         // One after the other, so that "the first" is well defined.
-        channel.sendToQueue(namesFor(system.prefix).commandQueue(service), Buffer.from(JSON.stringify(envelope)), {
+        channel.sendToQueue(isCommandType(envelope.type) ? namesFor(system.prefix).commandQueueOf(envelope.type) : namesFor(system.prefix).commandQueue(service), Buffer.from(JSON.stringify(envelope)), {
           type: envelope.type,
           replyTo: REPLY_TO,
           correlationId: `${envelope.id}-${i}`,

@@ -63,7 +63,7 @@ describe('Refund service, graceful stop', function () {
     assert.deepEqual(stored, [{ status: 'SUCCEEDED', n: refunds.length }]);
     const [ops] = await system.db.query<{ n: number }>('SELECT count(*)::int AS n FROM acquirer.refund_operations WHERE refund_id = ANY($1)', [refunds]);
     assert.equal(ops?.n, refunds.length, 'one acquirer operation per refund');
-    const queue = namesFor(system.prefix).commandQueue('refund');
+    const queue = namesFor(system.prefix).commandQueueOf('refund.create');
     await system.waitForQueueDrained(queue);
   });
 });
