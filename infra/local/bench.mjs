@@ -231,7 +231,12 @@ let sequence = 0;
 let paymentsWarm = false;
 let refundable;
 
-function createRequest(req, bearerKeys = keys) {
+// autocannon calls setupRequest(req, context): the keys are bound by the caller, never defaulted from a second argument.
+function createRequest(req) {
+  return createRequestWith(req, keys);
+}
+
+function createRequestWith(req, bearerKeys) {
   sequence += 1;
   const key = bearerKeys[sequence % bearerKeys.length];
   return {
@@ -279,7 +284,7 @@ async function startReference() {
   });
   child.stdout.pipe(out);
   reference = { port, keys: ready.keys, pid: child.pid };
-  await load({ url: `http://127.0.0.1:${port}`, duration: 3, requests: [{ method: 'POST', path: '/', setupRequest: (req) => createRequest(req, reference.keys) }] });
+  await load({ url: `http://127.0.0.1:${port}`, duration: 3, requests: [{ method: 'POST', path: '/', setupRequest: (req) => createRequestWith(req, reference.keys) }] });
   return reference;
 }
 
@@ -441,7 +446,7 @@ const scenarios = {
     const measured = async (url, path, bearerKeys, pids) => {
       const window = cpuWindow(pids);
       const load1 = os.loadavg()[0];
-      const result = fromAutocannon(await load({ url, requests: [{ method: 'POST', path, setupRequest: (req) => createRequest(req, bearerKeys) }] }));
+      const result = fromAutocannon(await load({ url, requests: [{ method: 'POST', path, setupRequest: (req) => createRequestWith(req, bearerKeys) }] }));
       return { ...result, cpuMsPerCreate: perUnit(window.stop(), result.rps * duration), load1: Math.round(load1 * 100) / 100 };
     };
     const system = await measured(`http://127.0.0.1:${gatewayPort}`, createPath, keys, new Map(children.filter(({ name }) => name !== 'reference').map(({ name, child }) => [child.pid, name])));
