@@ -19,7 +19,7 @@ import type { SessionRow } from '../domain/session.js';
 /** The most creates in one statement; more wait for the next. */
 const MAX_BATCH = 128;
 
-/** The columns of one new session, its link and its outbox row, in the statement's order. */
+/** The columns of one new session, its link and its outbox row, with their types in the statement's input. */
 const COLUMNS = [
   ['id', 'text'],
   ['merchant_id', 'text'],
@@ -32,8 +32,8 @@ const COLUMNS = [
   ['original_currency', 'text'],
   ['rate', 'numeric'],
   ['description', 'text'],
-  ['items', 'text'],
-  ['metadata', 'text'],
+  ['items', 'json'],
+  ['metadata', 'json'],
   ['buyer_first_name', 'text'],
   ['buyer_last_name', 'text'],
   ['buyer_email', 'text'],
@@ -56,24 +56,19 @@ const COLUMNS = [
   ['trace_context', 'text'],
 ] as const;
 
-type Column = (typeof COLUMNS)[number][0];
-export type NewSessionValues = Record<Column, string | boolean | number | null>;
-
 const SESSION_COLUMNS = COLUMNS.slice(0, COLUMNS.findIndex(([name]) => name === 'message_id')).map(([name]) => name);
 
 /**
- * Named, so each connection parses and plans it once. The input rows are
- * numbered so that a session and its link and outbox row are matched by
- * position, whatever the order RETURNING gives.
+ * Named, so each connection parses and plans it once. The creates travel as
+ * one JSON array of records (JSON.stringify is native; pg's array literals
+ * escape every element in JavaScript); a session's link and outbox row are
+ * matched to it by id, whatever order RETURNING gives.
  */
-const STATEMENT = {
-  name: 'session-insert-batch',
-  text: `WITH input AS (
-     SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
-       AS t(${COLUMNS.map(([name]) => name).join(', ')})
+const STATEMENT_TEXT = `WITH input AS (
+     SELECT * FROM json_to_recordset($1::json) AS t(${COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
    ), inserted AS (
      INSERT INTO sessions (${SESSION_COLUMNS.join(', ')})
-     SELECT ${SESSION_COLUMNS.map((name) => (name === 'items' || name === 'metadata' ? `${name}::json` : name)).join(', ')} FROM input
+     SELECT ${SESSION_COLUMNS.join(', ')} FROM input
      ON CONFLICT DO NOTHING
      RETURNING id
    ), link AS (
@@ -83,8 +78,13 @@ const STATEMENT = {
      INSERT INTO outbox (message_id, routing_key, body, trace_context)
      SELECT input.message_id, input.routing_key, input.body, input.trace_context FROM input JOIN inserted USING (id)
    )
-   SELECT id FROM inserted`,
-};
+   SELECT id FROM inserted`;
+
+/** One create as a record of the statement's input. */
+export interface NewSessionValues {
+  readonly id: string;
+  readonly [column: string]: unknown;
+}
 
 /** The statement's values of one create. */
 export function newSessionValues(row: SessionRow, outbox: { messageId: string; routingKey: string; body: string; traceContext: string | null }): NewSessionValues {
@@ -100,8 +100,8 @@ export function newSessionValues(row: SessionRow, outbox: { messageId: string; r
     original_currency: row.original_currency,
     rate: row.rate,
     description: row.description,
-    items: JSON.stringify(row.items),
-    metadata: JSON.stringify(row.metadata),
+    items: row.items,
+    metadata: row.metadata,
     buyer_first_name: row.buyer_first_name,
     buyer_last_name: row.buyer_last_name,
     buyer_email: row.buyer_email,
@@ -156,7 +156,7 @@ export class NewSessionBatches {
   private async run(batch: Waiting[]): Promise<void> {
     try {
       const inserted = await this.execute(batch.map((w) => w.values));
-      for (const w of batch) w.resolve(inserted.has(w.values.id as string));
+      for (const w of batch) w.resolve(inserted.has(w.values.id));
     } catch (err) {
       if (batch.length === 1) {
         batch[0]?.reject(err);
@@ -169,7 +169,7 @@ export class NewSessionBatches {
 
   /** The ids of the sessions the statement inserted. */
   private async execute(rows: readonly NewSessionValues[]): Promise<Set<string>> {
-    const result = await this.pool.query<{ id: string }>({ ...STATEMENT, values: COLUMNS.map(([name]) => rows.map((row) => row[name])) });
+    const result = await this.pool.query<{ id: string }>({ name: 'session-insert-batch', text: STATEMENT_TEXT, values: [JSON.stringify(rows)] });
     return new Set(result.rows.map((r) => r.id));
   }
 }

@@ -104,6 +104,9 @@ describe('new sessions inserted together', function () {
     assert.equal((back?.['expires_at'] as Date).getTime(), sample?.expires_at.getTime());
     assert.equal(back?.['link'], sample?.checkout_link_id);
     assert.equal((back?.['link_expires'] as Date).getTime(), sample?.checkout_expires_at.getTime());
+    const [event] = await db.query<{ routing_key: string; body: string }>('SELECT routing_key, body FROM session.outbox WHERE message_id = $1', [`evt_${String(sample?.id)}`]);
+    assert.equal(event?.routing_key, 'session.created');
+    assert.equal(event?.body, JSON.stringify(eventOf(sample as SessionRow)));
   });
 
   it('when creates of one merchant_reference come together, then one is inserted with one link and one event, the others answered false', async () => {
