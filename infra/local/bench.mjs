@@ -443,8 +443,10 @@ const scenarios = {
    */
   'create-vs-reference': async () => {
     const ref = await startReference();
+    // The servers are shared with whatever else runs here: PostgreSQL backends are told apart by database.
+    const databases = new Map([[database, 'postgres (system)'], [`ref_${database}`, 'postgres (reference)']]);
     const measured = async (url, path, bearerKeys, pids) => {
-      const window = cpuWindow(pids);
+      const window = cpuWindow(pids, databases);
       const load1 = os.loadavg()[0];
       const result = fromAutocannon(await load({ url, requests: [{ method: 'POST', path, setupRequest: (req) => createRequestWith(req, bearerKeys) }] }));
       return { ...result, cpuMsPerCreate: perUnit(window.stop(), result.rps * duration), load1: Math.round(load1 * 100) / 100 };
