@@ -9,9 +9,11 @@
  * and each caller answered only after that commit. Measured in BENCHMARKS.md
  * (issue 18).
  *
- * A statement that fails fails every create in it; so a failed batch of more
- * than one is tried again one create per statement, and only the create at
- * fault fails, as it would have alone.
+ * A statement that fails fails every create in it; so a batch of more than
+ * one that the database refuses for its data (SQLSTATE classes 22 and 23) is
+ * tried again one create per statement, and only the create at fault fails,
+ * as it would have alone. Any other failure (the database unreachable, say)
+ * fails them all at once rather than trying each again.
  */
 import type { Pool } from '@gateway/db';
 import type { SessionRow } from '../domain/session.js';
@@ -158,8 +160,8 @@ export class NewSessionBatches {
       const inserted = await this.execute(batch.map((w) => w.values));
       for (const w of batch) w.resolve(inserted.has(w.values.id));
     } catch (err) {
-      if (batch.length === 1) {
-        batch[0]?.reject(err);
+      if (batch.length === 1 || !refusedForItsData(err)) {
+        for (const w of batch) w.reject(err);
         return;
       }
       // One create's fault must not fail the others: each alone, as it would have gone without batching.
@@ -172,4 +174,10 @@ export class NewSessionBatches {
     const result = await this.pool.query<{ id: string }>({ name: 'session-insert-batch', text: STATEMENT_TEXT, values: [JSON.stringify(rows)] });
     return new Set(result.rows.map((r) => r.id));
   }
+}
+
+/** Whether PostgreSQL refused the statement for the data it carried: a data exception (22) or a constraint (23). */
+function refusedForItsData(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }

@@ -129,4 +129,20 @@ describe('new sessions inserted together', function () {
     assert.deepEqual(await stored(rows.map((r) => r.id)), { sessions: 10, links: 10, events: 10 });
     assert.deepEqual(await stored([refused.id]), { sessions: 0, links: 0, events: 0 });
   });
+
+  it('when the database cannot be reached, then every create of the batch fails with the connection error', async () => {
+    // Port 1 on loopback: refused at once, no SQLSTATE.
+    const unreachable = createPool({ url: 'postgres://nobody@127.0.0.1:1/none', schema: 'session', max: 2 });
+    try {
+      const away = new SessionRepository(unreachable);
+      const rows = Array.from({ length: 5 }, () => newRow());
+      const results = await Promise.allSettled(rows.map((row) => away.insertNew(row, eventOf(row))));
+      assert.deepEqual(
+        results.map((r) => r.status === 'rejected' && (r.reason as { code?: string }).code),
+        Array(5).fill('ECONNREFUSED'),
+      );
+    } finally {
+      await unreachable.end();
+    }
+  });
 });
