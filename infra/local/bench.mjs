@@ -17,6 +17,10 @@
 //                                      100,000 sessions (--list-sessions), first page, filters, search, page 500
 //   npm run bench -- --only slow-payments --duration 10   creates and gets while 300 slow-card payments
 //                                      (--slow-payments) are in flight: p50/p99 and 5xx of each
+//   npm run bench -- --only create-vs-reference   saturated creates through the system and through
+//                                      ../shared/perf/reference-create.mjs (one process doing the same
+//                                      durable work) in turn, same generator, body and connections:
+//                                      the ratio system/reference (--reference PATH to name another)
 //   npm run bench -- --port-base 18280 ports 18280-18287, database gateway_bench_18280 and broker
 //                                      prefix bench18280: beside another benchmark running on the defaults
 import { spawn, spawnSync } from 'node:child_process';
@@ -56,6 +60,7 @@ const { values: args } = parseArgs({
     'list-concurrency': { type: 'string', default: '1' },
     'slow-payments': { type: 'string', default: '300' },
     'slow-clients': { type: 'string', default: '8' },
+    reference: { type: 'string', default: path.join('..', 'shared', 'perf', 'reference-create.mjs') },
   },
 });
 const runs = Number(args.runs);
@@ -63,7 +68,7 @@ const duration = Number(args.duration);
 const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const portBase = Number(args['port-base']);
-/** The port of process `offset` (gateway 0, checkout 1, session 2, adapter 3, refund 4, dispatcher 5, sandbox 6, second session 7). */
+/** The port of process `offset` (gateway 0, checkout 1, session 2, adapter 3, refund 4, dispatcher 5, sandbox 6, second session 7, dashboard 8, reference 9). */
 const portAt = (offset) => portBase + offset;
 const database = portBase === 18180 ? 'gateway_bench' : `gateway_bench_${portBase}`;
 const prefix = portBase === 18180 ? 'bench' : `bench${portBase}`;
@@ -231,9 +236,14 @@ let sequence = 0;
 let paymentsWarm = false;
 let refundable;
 
+// autocannon calls setupRequest(req, context): the keys are bound by the caller, never defaulted from a second argument.
 function createRequest(req) {
+  return createRequestWith(req, keys);
+}
+
+function createRequestWith(req, bearerKeys) {
   sequence += 1;
-  const key = keys[sequence % keys.length];
+  const key = bearerKeys[sequence % bearerKeys.length];
   return {
     ...req,
     headers: { ...req.headers, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -247,6 +257,40 @@ function createRequest(req) {
       metadata: { cart: String(sequence) },
     }),
   };
+}
+
+/**
+ * The reference of create-vs-reference (../shared/perf/reference-create.mjs, one
+ * process doing the create's durable work): started on first use from the project
+ * root, on port base + 9 with a database of its own, and warmed up like the system.
+ */
+let reference;
+async function startReference() {
+  if (reference) return reference;
+  const port = portAt(9);
+  const db = new URL(adminUrl);
+  db.pathname = `/ref_${database}`;
+  const child = spawn(process.execPath, [path.resolve(root, args.reference), '--port', String(port), '--db', db.toString()], {
+    cwd: root,
+    env: { ...process.env, AMQP_URL: amqpUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push({ name: 'reference', child });
+  const out = createWriteStream(path.join(local, 'reference.log'), { flags: 'a' });
+  child.stderr.pipe(out);
+  const ready = await new Promise((resolve, reject) => {
+    let text = '';
+    child.once('exit', (code) => reject(new Error(`the reference ended (${code}); see ${local}/reference.log`)));
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const line = text.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line));
+    });
+  });
+  child.stdout.pipe(out);
+  reference = { port, keys: ready.keys, pid: child.pid };
+  await load({ url: `http://127.0.0.1:${port}`, duration: 3, requests: [{ method: 'POST', path: '/', setupRequest: (req) => createRequestWith(req, reference.keys) }] });
+  return reference;
 }
 
 function load(options) {
@@ -409,6 +453,26 @@ const scenarios = {
     })),
     calibrationMs: calibration(),
   }),
+  /**
+   * Saturated creates through the system, then through the reference, with the
+   * same generator, connections, body and duration (issue 18): requests/s and
+   * latency of each, their ratio, CPU per create by process (the servers are
+   * shared, so their share is read in each half) and the 1-minute load average.
+   */
+  'create-vs-reference': async () => {
+    const ref = await startReference();
+    // The servers are shared with whatever else runs here: PostgreSQL backends are told apart by database.
+    const databases = new Map([[database, 'postgres (system)'], [`ref_${database}`, 'postgres (reference)']]);
+    const measured = async (url, path, bearerKeys, pids) => {
+      const window = cpuWindow(pids, databases);
+      const load1 = os.loadavg()[0];
+      const result = fromAutocannon(await load({ url, requests: [{ method: 'POST', path, setupRequest: (req) => createRequestWith(req, bearerKeys) }] }));
+      return { ...result, cpuMsPerCreate: perUnit(window.stop(), result.rps * duration), load1: Math.round(load1 * 100) / 100 };
+    };
+    const system = await measured(`http://127.0.0.1:${gatewayPort}`, createPath, keys, new Map(children.filter(({ name }) => name !== 'reference').map(({ name, child }) => [child.pid, name])));
+    const referenceRow = await measured(`http://127.0.0.1:${ref.port}`, '/', ref.keys, new Map([[ref.pid, 'reference']]));
+    return { system, reference: referenceRow, ratio: Math.round((system.rps / referenceRow.rps) * 1000) / 1000, calibrationMs: calibration() };
+  },
   // The dashboard's Payments page (issue 15: p99 under 150 ms with 100,000 sessions on one merchant), closed loop.
   'lists-100k': async () => lists.run({ requests: Number(args['list-requests']), concurrency: Number(args['list-concurrency']) }),
   'get-saturated': async () =>
@@ -457,7 +521,14 @@ const summary = {
     Object.entries(results).map(([name, rows]) => [
       name,
       // A paired scenario (create-session-replicas) has a row per variant in each run.
-      rows[0]?.one
+      rows[0]?.reference
+        ? (() => {
+            const side = (key) => ({ rps: spread(rows.map((r) => r[key]), 'rps'), p50: spread(rows.map((r) => r[key]), 'p50'), p99: spread(rows.map((r) => r[key]), 'p99'), load1: spread(rows.map((r) => r[key]), 'load1') });
+            const system = side('system');
+            const ref = side('reference');
+            return { system, reference: ref, ratioOfMedians: Math.round((system.rps.median / ref.rps.median) * 1000) / 1000, ratio: spread(rows, 'ratio'), runs: rows };
+          })()
+        : rows[0]?.one
         ? {
             ...Object.fromEntries(
               ['one', 'two'].map((variant) => {

@@ -12,8 +12,26 @@ const SERVERS = [
   ['redis', /^redis-server/],
 ];
 
-/** `named` maps pids to names; returns CPU seconds by name so far. */
-function snapshot(named) {
+/**
+ * The database a PostgreSQL backend serves, from its process title
+ * ("postgres: [cluster: ]user database host(port) state"); undefined for the server's own processes.
+ */
+function backendDatabase(pid) {
+  try {
+    const title = readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ');
+    return /^postgres: (?:[^:\s]+: )?\S+ (\S+) /.exec(title)?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `named` maps pids to names; returns CPU seconds by name so far. With
+ * `databases` (database name → label), the backends serving one of them are
+ * counted under its label rather than under "postgres": on a server shared
+ * with other work, what one system's statements cost.
+ */
+function snapshot(named, databases) {
   const totals = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -31,6 +49,7 @@ function snapshot(named) {
     let ticks = own;
     if (!name) {
       name = SERVERS.find(([, pattern]) => pattern.test(comm))?.[0];
+      if (name === 'postgres' && databases) name = databases.get(backendDatabase(entry)) ?? name;
       // A server's helper that ends during the window (a PostgreSQL backend whose
       // pool connection idled out) takes its own time with it, but its parent,
       // counted under the same name, then holds it as its children's time.
@@ -44,15 +63,16 @@ function snapshot(named) {
 /**
  * Starts a window; `stop()` returns CPU seconds by name spent during it.
  * `named` maps the pids of the processes to report by name (the generator's
- * own pid is added as "load generator").
+ * own pid is added as "load generator"); `databases`, optional, names the
+ * PostgreSQL backends of some databases apart (see snapshot).
  */
-export function cpuWindow(named) {
+export function cpuWindow(named, databases) {
   const names = new Map(named);
   names.set(process.pid, 'load generator');
-  const before = snapshot(names);
+  const before = snapshot(names, databases);
   return {
     stop() {
-      const after = snapshot(names);
+      const after = snapshot(names, databases);
       const spent = new Map();
       for (const [name, seconds] of after) spent.set(name, seconds - (before.get(name) ?? 0));
       return spent;

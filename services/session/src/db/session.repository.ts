@@ -7,6 +7,7 @@ import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
 import { enqueue, outboxRow } from '@gateway/messaging';
 import type { MintedLink } from '../domain/checkout-links.js';
 import type { SessionRow } from '../domain/session.js';
+import { NewSessionBatches, newSessionValues } from './new-session-batches.js';
 
 const COLUMNS = `id, merchant_id, livemode, merchant_reference, order_number, order_id, amount, original_amount,
   original_currency, rate, description, items, metadata, buyer_first_name, buyer_last_name, buyer_email,
@@ -81,70 +82,21 @@ function filterConditions(filters: SessionFilters, params: unknown[]): string {
 }
 
 export class SessionRepository {
-  constructor(private readonly pool: Pool) {}
+  private readonly newSessions: NewSessionBatches;
+
+  constructor(private readonly pool: Pool) {
+    this.newSessions = new NewSessionBatches(pool);
+  }
 
   /**
    * Inserts a new session with its first link and its `session.created` event,
    * in one statement. Returns false, inserting nothing, when the merchant
-   * reference or the order number is already taken.
+   * reference or the order number is already taken. The creates asked for in
+   * one pass of the event loop go together in one statement and one commit
+   * (NewSessionBatches); each is answered only once that commit is done.
    */
   async insertNew(row: SessionRow, event: Envelope): Promise<boolean> {
-    const outbox = outboxRow(event);
-    // Named, so each connection parses and plans this statement once.
-    const result = await this.pool.query({
-      name: 'session-insert',
-      text: `WITH inserted AS (
-         INSERT INTO sessions (id, merchant_id, livemode, merchant_reference, order_number, order_id, amount, original_amount,
-           original_currency, rate, description, items, metadata, buyer_first_name, buyer_last_name, buyer_email, buyer_phone,
-           return_url, cancel_url, webhook_url, max_attempts, status, expires_at, created_at, checkout_link_id, checkout_token,
-           checkout_expires_at, merchant_name, locale)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $31, $32)
-         ON CONFLICT DO NOTHING
-         RETURNING id
-       ), link AS (
-         INSERT INTO checkout_links (id, session_id, expires_at, created_at)
-         SELECT $25::text, id, $27::timestamptz, $24::timestamptz FROM inserted
-       ), event AS (
-         INSERT INTO outbox (message_id, routing_key, body, trace_context) SELECT $28::text, $29::text, $30::text, $33::text FROM inserted
-       )
-       SELECT id FROM inserted`,
-      values: [
-        row.id,
-        row.merchant_id,
-        row.livemode,
-        row.merchant_reference,
-        row.order_number,
-        row.order_id,
-        row.amount,
-        row.original_amount,
-        row.original_currency,
-        row.rate,
-        row.description,
-        JSON.stringify(row.items),
-        JSON.stringify(row.metadata),
-        row.buyer_first_name,
-        row.buyer_last_name,
-        row.buyer_email,
-        row.buyer_phone,
-        row.return_url,
-        row.cancel_url,
-        row.webhook_url,
-        row.max_attempts,
-        row.status,
-        row.expires_at,
-        row.created_at,
-        row.checkout_link_id,
-        row.checkout_token,
-        row.checkout_expires_at,
-        outbox.messageId,
-        outbox.routingKey,
-        outbox.body,
-        row.merchant_name,
-        row.locale,
-        outbox.traceContext,
-      ],
-    });
-    return result.rowCount === 1;
+    return this.newSessions.insert(newSessionValues(row, outboxRow(event)));
   }
 
   async findByReference(account: Account, merchantReference: string): Promise<SessionRow | undefined> {

@@ -1,0 +1,183 @@
+/**
+ * Group commit of new sessions. Every create is a session row, its first link
+ * and its outbox row, all or nothing. A busy service receives many creates in
+ * one read from the broker; inserting them one statement (and one commit) each
+ * costs PostgreSQL a round trip, a transaction and a WAL flush per session.
+ * Here the creates asked for within one pass of the event loop go as one
+ * statement over arrays: one round trip and one commit for the lot, each
+ * session still inserted or not on its own (ON CONFLICT DO NOTHING per row),
+ * and each caller answered only after that commit. Measured in BENCHMARKS.md
+ * (issue 18).
+ *
+ * A statement that fails fails every create in it; so a batch of more than
+ * one that the database refuses for its data (SQLSTATE classes 22 and 23) is
+ * tried again one create per statement, and only the create at fault fails,
+ * as it would have alone. Any other failure (the database unreachable, say)
+ * fails them all at once rather than trying each again.
+ */
+import type { Pool } from '@gateway/db';
+import type { SessionRow } from '../domain/session.js';
+
+/** The most creates in one statement; more wait for the next. */
+const MAX_BATCH = 128;
+
+/** The columns of one new session, its link and its outbox row, with their types in the statement's input. */
+const COLUMNS = [
+  ['id', 'text'],
+  ['merchant_id', 'text'],
+  ['livemode', 'boolean'],
+  ['merchant_reference', 'text'],
+  ['order_number', 'text'],
+  ['order_id', 'text'],
+  ['amount', 'numeric'],
+  ['original_amount', 'numeric'],
+  ['original_currency', 'text'],
+  ['rate', 'numeric'],
+  ['description', 'text'],
+  ['items', 'json'],
+  ['metadata', 'json'],
+  ['buyer_first_name', 'text'],
+  ['buyer_last_name', 'text'],
+  ['buyer_email', 'text'],
+  ['buyer_phone', 'text'],
+  ['return_url', 'text'],
+  ['cancel_url', 'text'],
+  ['webhook_url', 'text'],
+  ['max_attempts', 'smallint'],
+  ['status', 'text'],
+  ['expires_at', 'timestamptz'],
+  ['created_at', 'timestamptz'],
+  ['checkout_link_id', 'text'],
+  ['checkout_token', 'text'],
+  ['checkout_expires_at', 'timestamptz'],
+  ['merchant_name', 'text'],
+  ['locale', 'text'],
+  ['message_id', 'text'],
+  ['routing_key', 'text'],
+  ['body', 'text'],
+  ['trace_context', 'text'],
+] as const;
+
+const SESSION_COLUMNS = COLUMNS.slice(0, COLUMNS.findIndex(([name]) => name === 'message_id')).map(([name]) => name);
+
+/**
+ * Named, so each connection parses and plans it once. The creates travel as
+ * one JSON array of records (JSON.stringify is native; pg's array literals
+ * escape every element in JavaScript); a session's link and outbox row are
+ * matched to it by id, whatever order RETURNING gives.
+ */
+const STATEMENT_TEXT = `WITH input AS (
+     SELECT * FROM json_to_recordset($1::json) AS t(${COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
+   ), inserted AS (
+     INSERT INTO sessions (${SESSION_COLUMNS.join(', ')})
+     SELECT ${SESSION_COLUMNS.join(', ')} FROM input
+     ON CONFLICT DO NOTHING
+     RETURNING id
+   ), link AS (
+     INSERT INTO checkout_links (id, session_id, expires_at, created_at)
+     SELECT input.checkout_link_id, input.id, input.checkout_expires_at, input.created_at FROM input JOIN inserted USING (id)
+   ), event AS (
+     INSERT INTO outbox (message_id, routing_key, body, trace_context)
+     SELECT input.message_id, input.routing_key, input.body, input.trace_context FROM input JOIN inserted USING (id)
+   )
+   SELECT id FROM inserted`;
+
+/** One create as a record of the statement's input. */
+export interface NewSessionValues {
+  readonly id: string;
+  readonly [column: string]: unknown;
+}
+
+/** The statement's values of one create. */
+export function newSessionValues(row: SessionRow, outbox: { messageId: string; routingKey: string; body: string; traceContext: string | null }): NewSessionValues {
+  return {
+    id: row.id,
+    merchant_id: row.merchant_id,
+    livemode: row.livemode,
+    merchant_reference: row.merchant_reference,
+    order_number: row.order_number,
+    order_id: row.order_id,
+    amount: row.amount,
+    original_amount: row.original_amount,
+    original_currency: row.original_currency,
+    rate: row.rate,
+    description: row.description,
+    items: row.items,
+    metadata: row.metadata,
+    buyer_first_name: row.buyer_first_name,
+    buyer_last_name: row.buyer_last_name,
+    buyer_email: row.buyer_email,
+    buyer_phone: row.buyer_phone,
+    return_url: row.return_url,
+    cancel_url: row.cancel_url,
+    webhook_url: row.webhook_url,
+    max_attempts: row.max_attempts,
+    status: row.status,
+    expires_at: row.expires_at.toISOString(),
+    created_at: row.created_at.toISOString(),
+    checkout_link_id: row.checkout_link_id,
+    checkout_token: row.checkout_token,
+    checkout_expires_at: row.checkout_expires_at.toISOString(),
+    merchant_name: row.merchant_name,
+    locale: row.locale,
+    message_id: outbox.messageId,
+    routing_key: outbox.routingKey,
+    body: outbox.body,
+    trace_context: outbox.traceContext,
+  };
+}
+
+interface Waiting {
+  values: NewSessionValues;
+  resolve: (inserted: boolean) => void;
+  reject: (err: unknown) => void;
+}
+
+export class NewSessionBatches {
+  private waiting: Waiting[] = [];
+  private scheduled = false;
+
+  constructor(private readonly pool: Pool) {}
+
+  /** Inserts one create with whatever others are asked for in this pass; true when its session was inserted. */
+  insert(values: NewSessionValues): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.waiting.push({ values, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    while (this.waiting.length > 0) void this.run(this.waiting.splice(0, MAX_BATCH));
+  }
+
+  private async run(batch: Waiting[]): Promise<void> {
+    try {
+      const inserted = await this.execute(batch.map((w) => w.values));
+      for (const w of batch) w.resolve(inserted.has(w.values.id));
+    } catch (err) {
+      if (batch.length === 1 || !refusedForItsData(err)) {
+        for (const w of batch) w.reject(err);
+        return;
+      }
+      // One create's fault must not fail the others: each alone, as it would have gone without batching.
+      await Promise.all(batch.map((w) => this.run([w])));
+    }
+  }
+
+  /** The ids of the sessions the statement inserted. */
+  private async execute(rows: readonly NewSessionValues[]): Promise<Set<string>> {
+    const result = await this.pool.query<{ id: string }>({ name: 'session-insert-batch', text: STATEMENT_TEXT, values: [JSON.stringify(rows)] });
+    return new Set(result.rows.map((r) => r.id));
+  }
+}
+
+/** Whether PostgreSQL refused the statement for the data it carried: a data exception (22) or a constraint (23). */
+function refusedForItsData(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
