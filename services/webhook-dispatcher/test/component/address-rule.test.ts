@@ -29,7 +29,7 @@ describe('webhook address rule (WEBHOOK_ALLOW_PRIVATE off)', function () {
   before(async () => {
     system = await TestSystem.start({
       services: ['api-gateway', 'session', 'webhook-dispatcher'],
-      serviceEnv: { 'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'false', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_SECONDS: '3' }, session: { WEBHOOK_ALLOW_PRIVATE: 'false' } },
+      serviceEnv: { 'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'false', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_SECONDS: '3' }, session: { WEBHOOK_ALLOW_PRIVATE: 'false' }, 'api-gateway': { WEBHOOK_ALLOW_PRIVATE: 'false' } },
     });
     receiver = await WebhookReceiver.start();
   });
