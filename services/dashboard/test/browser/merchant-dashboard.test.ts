@@ -159,6 +159,8 @@ describe('merchant dashboard, in a browser', function () {
 
     failing = false;
     const before = receiver.received.length;
+    // A signature covers its timestamp in whole seconds: a resend within the first delivery's second would sign the same.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     await page.getByRole('button', { name: 'Resend' }).click();
     await page.getByText('Sent again').waitFor();
     await receiver.waitFor((all) => all.length > before && all.slice(before).some((r) => r.path === path), 30_000);
