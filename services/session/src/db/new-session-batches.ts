@@ -4,7 +4,7 @@
  * one read from the broker; inserting them one statement (and one commit) each
  * costs PostgreSQL a round trip, a transaction and a WAL flush per session.
  * Here the creates asked for within one pass of the event loop go as one
- * statement over arrays: one round trip and one commit for the lot, each
+ * statement over one JSON array of records (json_to_recordset): one round trip and one commit for the lot, each
  * session still inserted or not on its own (ON CONFLICT DO NOTHING per row),
  * and each caller answered only after that commit. Measured in BENCHMARKS.md
  * (issue 18).
