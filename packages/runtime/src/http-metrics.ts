@@ -11,8 +11,10 @@ import { counter, histogram, renderMetrics, secondsSince } from '@gateway/observ
 
 export const UNMATCHED_ROUTE = 'unmatched';
 
-const ROUTE_LABEL = 'metricsRoute';
+const ROUTE_LABEL = Symbol('metricsRoute');
 const TIMED = 'metricsTimed';
+
+type Labelled = ServerResponse & { [ROUTE_LABEL]?: string };
 const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 const requests = counter('gateway_http_requests_total', 'HTTP requests answered, by route pattern, method and status.', ['route', 'method', 'status']);
@@ -34,9 +36,14 @@ function series(route: string, method: string, status: string) {
   return found;
 }
 
-/** Names the route pattern a request matched, for apps that route by hand (the gateway's API). */
-export function labelRoute(res: Response, pattern: string): void {
-  res.locals[ROUTE_LABEL] = pattern;
+/** Names the route pattern a request matched: for a route that stands for many (a pass-through), or a router other than express's. */
+export function labelRoute(res: ServerResponse, pattern: string): void {
+  (res as Labelled)[ROUTE_LABEL] = pattern;
+}
+
+/** The route pattern named by labelRoute, else `unmatched`. */
+export function labelledRoute(res: ServerResponse): string {
+  return (res as Labelled)[ROUTE_LABEL] ?? UNMATCHED_ROUTE;
 }
 
 /**
@@ -51,8 +58,8 @@ export const labelMatchedRoute: RequestHandler = (req, res, next) => {
 
 /** The route label of an answered request: the pattern the app named, else express's matched route, else `unmatched`. */
 export function routeLabel(req: Request, res: Response): string {
-  const named = res.locals[ROUTE_LABEL] as unknown;
-  if (typeof named === 'string') return named;
+  const named = (res as Labelled)[ROUTE_LABEL];
+  if (named !== undefined) return named;
   const path = (req.route as { path?: unknown } | undefined)?.path;
   return typeof path === 'string' ? `${req.baseUrl}${path}` : UNMATCHED_ROUTE;
 }

@@ -13,7 +13,7 @@ export { enterRequest, requestIdOf, serverSpans, withServerSpan } from './reques
 
 export type ReadinessCheck = () => Promise<boolean>;
 
-/** What node:http calls for each request: an express app is one. */
+/** What node:http calls for each request: an express app is one, as is a fastify app's `routing`. */
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
@@ -32,12 +32,21 @@ export function addHealthRoutes(app: Express, checks: Record<string, ReadinessCh
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const results = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await check().catch(() => false)] as const));
-    // A degradable dependency down leaves the process serving, in a reduced way: ready, and said so.
-    const ready = results.every(([name, ok]) => ok || degradable.has(name));
-    const status = !ready ? 'not ready' : results.every(([, ok]) => ok) ? 'ready' : 'degraded';
-    res.status(ready ? 200 : 503).json({ status, checks: Object.fromEntries(results) });
+    const { statusCode, body } = await readiness(checks, degradable);
+    res.status(statusCode).json(body);
   });
+}
+
+/** The answer of GET /readyz: 200 when every check passes or only `degradable` ones fail ("degraded"), else 503. */
+export async function readiness(
+  checks: Record<string, ReadinessCheck>,
+  degradable: ReadonlySet<string>,
+): Promise<{ statusCode: 200 | 503; body: { status: 'ready' | 'degraded' | 'not ready'; checks: Record<string, boolean> } }> {
+  const results = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await check().catch(() => false)] as const));
+  // A degradable dependency down leaves the process serving, in a reduced way: ready, and said so.
+  const ready = results.every(([name, ok]) => ok || degradable.has(name));
+  const status = !ready ? 'not ready' : results.every(([, ok]) => ok) ? 'ready' : 'degraded';
+  return { statusCode: ready ? 200 : 503, body: { status, checks: Object.fromEntries(results) } };
 }
 
 /** A bare app with only the health routes, for services whose work arrives by broker. */

@@ -35,7 +35,7 @@ const DASHBOARD_UNAVAILABLE = {
 };
 
 export interface GatewayOptions {
-  /** Builds the HTTP listener from the API's dependencies: express (createApiListener) unless given; bench/http-stack measures another stack through it. */
+  /** Builds the HTTP listener from the API's dependencies: fastify (createApiListener) unless given; bench/http-stack measures express through it. */
   listener?: (deps: ApiDependencies) => RequestListener | Promise<RequestListener>;
 }
 

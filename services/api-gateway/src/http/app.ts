@@ -1,16 +1,21 @@
 /**
- * The public HTTP API. Every call takes the same path: route, authenticate,
- * charge the budgets, read the body, send the command to the owning service
- * (once per Idempotency-Key, D10), and turn its reply (or any error) into the
- * HTTP answer.
+ * The public HTTP API, on fastify. Every call takes the same path: route,
+ * authenticate, charge the budgets, read the body, send the command to the
+ * owning service (once per Idempotency-Key, D10), and turn its reply (or any
+ * error) into the HTTP answer.
+ *
+ * fastify rather than express here alone: the gateway is every merchant call's
+ * hot path, and it spends about half the CPU per create express does
+ * (BENCHMARKS.md, issue 18). The other services' pages stay on express.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import { parse as parseQuery } from 'node:querystring';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods, type onRequestHookHandler } from 'fastify';
 import { buildOpenApi, commandLane, type ApiContext } from '@gateway/contracts';
 import type { RpcClient } from '@gateway/messaging';
-import { describeError, type Logger } from '@gateway/observability';
+import { describeError, renderMetrics, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
-import { addHealthRoutes, labelRoute, requestIdOf, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
+import { enterRequest, labelledRoute, labelRoute, readiness, requestIdOf, timeRequest, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Budget, Principal } from '../db/merchant.repository.js';
 import type { TestEventStreams } from '../events/test-event-streams.js';
@@ -18,8 +23,11 @@ import type { StoredAnswer } from '../idempotency/idempotency.repository.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, type Answer, type IdempotentCalls } from '../idempotency/idempotent-call.js';
 import { authFailureBucket, bucketsFor, type BudgetDefaults } from '../limits/budgets.js';
 import type { TokenBuckets } from '../limits/token-buckets.js';
-import { bodyProblem, jsonObjectBody, nulProblem } from './json-body.js';
+import { bodyProblem, jsonObjectBody, MAX_BODY_BYTES, nulProblem } from './json-body.js';
 import { routes, type Route } from './routes.js';
+
+/** A handler that answers a request by itself on the raw request and answer (a pass-through). */
+export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface ApiDependencies {
   auth: Authenticator;
@@ -41,9 +49,9 @@ export interface ApiDependencies {
   /** Seconds between the comments that keep an idle event stream's proxies from closing it. */
   eventStreamHeartbeatSeconds: number;
   /** Passes /checkout/ requests to the checkout service, when set. */
-  checkout?: (req: Request, res: Response) => void;
+  checkout?: RawHandler;
   /** Passes /dashboard/ and /ops/ requests to the dashboard service (D14, D15), when set. */
-  dashboard?: (req: Request, res: Response) => void;
+  dashboard?: RawHandler;
 }
 
 const API_PREFIX = '/api/v1';
@@ -51,94 +59,139 @@ const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 /** A developer over the stream limit has usually left a listener running; a few seconds is enough to notice. */
 const EVENT_STREAM_RETRY_AFTER_SECONDS = 5;
 const EVENT_STREAM_PATH = '/gateway/events/stream';
+/** Without Redis the limits hold per replica (TokenBuckets): still ready. */
+const DEGRADABLE: ReadonlySet<string> = new Set(['redis']);
+/** Longer than any id we make; a longer path segment is simply no resource (404), not fastify's 414. */
+const MAX_PARAM_LENGTH = 200;
 
-/**
- * The gateway's express app: health, metrics and the OpenAPI document, the
- * /checkout/, /dashboard/ and /ops/ pass-throughs, the API under /api/v1,
- * and a problem document for anything else and for every error.
- */
-export function createApiListener(deps: ApiDependencies): RequestListener {
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.set('trust proxy', deps.trustProxy);
-  const openApi = JSON.stringify(buildOpenApi(`${deps.publicBaseUrl}${API_PREFIX}`));
-
-  // Request ids (D1) and access logs; metrics, health and readiness sit outside /api/v1: no key, no budget.
-  // Without Redis the limits hold per replica (TokenBuckets): still ready.
-  addHealthRoutes(app, deps.readiness, deps.log, { degradable: ['redis'] });
-
-  const passThrough = (prefix: string, proxy: ((req: Request, res: Response) => void) | undefined) => {
-    if (!proxy) return;
-    app.use(prefix, (req, res) => {
-      labelRoute(res, `${prefix}/*`);
-      proxy(Object.assign(req, { url: req.originalUrl }), res);
-    });
-  };
-  passThrough('/checkout', deps.checkout);
-  passThrough('/dashboard', deps.dashboard);
-  passThrough('/ops', deps.dashboard);
-
-  app.get(OPENAPI_PATH, (_req, res) => {
-    res.type('application/json').send(openApi);
-  });
-  app.use(API_PREFIX, apiRouter(deps));
-
-  app.use((_req, _res, next) => next(new AppError('not-found', 'No such route.')));
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => sendError(deps, res, err));
-  return app;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller, set by the API routes' onRequest step. */
+    principal: Principal | null;
+  }
 }
 
 /**
- * The API's routes (routes.ts) and the event stream. Paths match as written
- * (case included) with or without the trailing slash (D1); a path served
- * with another method answers 405 with Allow, before any key is asked for.
+ * The gateway's request listener: request ids and access logs (D1) and
+ * metrics for every request, then fastify: health, metrics and the OpenAPI
+ * document, the /checkout/, /dashboard/ and /ops/ pass-throughs, the API under
+ * /api/v1, and a problem document for anything else and for every error.
  */
-function apiRouter(deps: ApiDependencies): Router {
-  const router = express.Router({ caseSensitive: true });
-  // No id holds a NUL character, and PostgreSQL could not even compare one.
-  router.param('id', (_req, _res, next, id: string) => next(id.includes('\0') ? new AppError('not-found', 'No such route.') : undefined));
+export async function createApiListener(deps: ApiDependencies): Promise<RequestListener> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: MAX_BODY_BYTES,
+    // Paths match as written (case included) with or without one trailing slash (D1).
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: MAX_PARAM_LENGTH, querystringParser: (query) => parseQuery(query) },
+    // A path that is not valid percent-encoding, or a segment too long for any id: no such route.
+    frameworkErrors: (_err, _request, reply) => void sendProblem(deps, reply, new AppError('not-found', 'No such route.')),
+  });
+  app.decorateRequest('principal', null);
+  // Every request is labelled for the metrics and traces with the route pattern it matched, before any step may fail.
+  app.addHook('onRequest', (request, reply, done) => {
+    const pattern = request.routeOptions.url;
+    if (pattern !== undefined) labelRoute(reply.raw, pattern);
+    done();
+  });
+  // Every body is kept as text, whatever its declared type: the API's routes parse theirs as JSON, the others ignore it.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, text));
+  app.setErrorHandler((err, _request, reply) => sendError(deps, reply, err));
+  app.setNotFoundHandler((_request, reply) => sendProblem(deps, reply, new AppError('not-found', 'No such route.')));
 
-  router
-    .route(EVENT_STREAM_PATH)
-    .get(async (req, res) => handleEventStream(deps, req, res))
-    .all(methodNotAllowed(['GET']));
+  addHealthRoutes(app, deps.readiness);
+  for (const [prefix, proxy] of [['/checkout', deps.checkout], ['/dashboard', deps.dashboard], ['/ops', deps.dashboard]] as const) {
+    if (proxy) addPassThrough(app, prefix, proxy);
+  }
+  const openApi = JSON.stringify(buildOpenApi(`${deps.publicBaseUrl}${API_PREFIX}`));
+  app.get(OPENAPI_PATH, (_request, reply) => void reply.type('application/json; charset=utf-8').send(openApi));
+  addApiRoutes(app, deps);
+  await app.ready();
 
+  return (req, res) => {
+    const route = () => labelledRoute(res);
+    timeRequest(req, res, route);
+    enterRequest(req, res, deps.log, route, () => app.routing(req, res));
+  };
+}
+
+/** GET /metrics (Prometheus text), /healthz (alive) and /readyz (every dependency, Redis degradable): no key, no budget. */
+function addHealthRoutes(app: FastifyInstance, checks: Record<string, ReadinessCheck>): void {
+  app.get('/metrics', async (_request, reply) => {
+    const { contentType, body } = await renderMetrics();
+    return reply.header('Cache-Control', 'no-store').type(contentType).send(body);
+  });
+  app.get('/healthz', async (_request, reply) => reply.send({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const { statusCode, body } = await readiness(checks, DEGRADABLE);
+    return reply.code(statusCode).send(body);
+  });
+}
+
+/**
+ * Every method on `prefix` and below it goes to `proxy` as it came: the body
+ * unread, the path and query as the client sent them.
+ */
+function addPassThrough(app: FastifyInstance, prefix: string, proxy: RawHandler): void {
+  const passOn: onRequestHookHandler = (request, reply, done) => {
+    labelRoute(reply.raw, `${prefix}/*`);
+    // From here the answer is the proxy's: fastify reads no body and sends nothing.
+    reply.hijack();
+    proxy(request.raw, reply.raw);
+    done();
+  };
+  const handler = () => undefined;
+  app.all(prefix, { onRequest: passOn }, handler);
+  app.all(`${prefix}/*`, { onRequest: passOn }, handler);
+}
+
+/**
+ * The API's routes (routes.ts) and the event stream. A path served with
+ * another method answers 405 with Allow, before any key is asked for (D1).
+ */
+function addApiRoutes(app: FastifyInstance, deps: ApiDependencies): void {
   const byPath = new Map<string, Route[]>();
   for (const one of routes) byPath.set(one.path, [...(byPath.get(one.path) ?? []), one]);
   for (const [path, served] of byPath) {
-    const route = router.route(path);
-    for (const one of served) {
-      const handlers: RequestHandler[] = [authorized(deps, one.budget), ...(one.hasBody ? jsonObjectBody() : []), async (req, res) => handleApiCall(deps, one, req, res)];
-      route[one.method.toLowerCase() as Lowercase<Route['method']>](handlers);
+    const url = `${API_PREFIX}${path}`;
+    for (const route of served) {
+      app.route({
+        method: route.method,
+        url,
+        onRequest: async (request, reply) => {
+          // No id holds a NUL character, and PostgreSQL could not even compare one.
+          if ((request.params as Record<string, string>)['id']?.includes('\0')) throw new AppError('not-found', 'No such route.');
+          request.principal = await authorize(deps, request, reply, route.budget);
+        },
+        handler: async (request, reply) => handleApiCall(deps, route, request, reply),
+      });
     }
-    route.all(methodNotAllowed(served.map((one) => one.method)));
+    addMethodNotAllowed(app, url, served.map((one) => one.method));
   }
-  return router;
+
+  const stream = `${API_PREFIX}${EVENT_STREAM_PATH}`;
+  app.get(stream, async (request, reply) => handleEventStream(deps, request, reply));
+  addMethodNotAllowed(app, stream, ['GET']);
 }
 
-/** The 405 of a path served only with `allow` (D1). */
-function methodNotAllowed(allow: readonly string[]): RequestHandler {
-  return (_req, res, next) => {
-    res.setHeader('Allow', allow.join(', '));
-    next(new AppError('method-not-allowed', `Use ${allow.join(' or ')} on this route.`));
-  };
+/** Every other method fastify knows on `url` answers 405 with Allow (HEAD goes with GET). */
+function addMethodNotAllowed(app: FastifyInstance, url: string, allow: readonly string[]): void {
+  const taken = new Set([...allow, ...(allow.includes('GET') ? ['HEAD'] : [])]);
+  const others = app.supportedMethods.filter((method) => !taken.has(method)) as HTTPMethods[];
+  app.route({
+    method: others,
+    url,
+    handler: async (_request, reply) => {
+      reply.header('Allow', allow.join(', '));
+      throw new AppError('method-not-allowed', `Use ${allow.join(' or ')} on this route.`);
+    },
+  });
 }
 
-const PRINCIPAL = 'principal';
-
-/** Authenticates the caller and charges its budgets (authorize), keeping its principal for the call. */
-function authorized(deps: ApiDependencies, routeBudget: Budget | undefined): RequestHandler {
-  return async (req, res, next) => {
-    res.locals[PRINCIPAL] = await authorize(deps, req, res, routeBudget);
-    next();
-  };
-}
-
-async function handleApiCall(deps: ApiDependencies, route: Route, req: Request, res: Response): Promise<void> {
-  const principal = res.locals[PRINCIPAL] as Principal;
-  const body: unknown = route.hasBody ? req.body : undefined;
-  const requestId = requestIdOf(res);
+async function handleApiCall(deps: ApiDependencies, route: Route, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const principal = request.principal as Principal;
+  const body: unknown = route.hasBody ? jsonObjectBody(request.body as string | undefined) : undefined;
+  const requestId = requestIdOf(reply.raw);
   const context: ApiContext = {
     merchant_id: principal.merchantId,
     livemode: principal.livemode,
@@ -146,18 +199,18 @@ async function handleApiCall(deps: ApiDependencies, route: Route, req: Request, 
     merchant_name: principal.merchantName,
     request_id: requestId,
   };
-  const query = req.query as Record<string, unknown>;
+  const query = request.query as Record<string, unknown>;
   const refused = nulProblem(query);
   if (refused) throw refused;
-  const params = req.params as Record<string, string>;
+  const params = request.params as Record<string, string>;
   const call = async (): Promise<StoredAnswer> => {
     const command = route.request({ context, params, body, query });
     // A command of the slow lane waits on the acquirer: it gets the longer deadline.
-    const reply = await deps.rpc.call(route.command, command, { correlationId: requestId, ...(commandLane(route.command) === 'slow' && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
-    return { status: reply.status, body: JSON.stringify(reply.body) };
+    const answer = await deps.rpc.call(route.command, command, { correlationId: requestId, ...(commandLane(route.command) === 'slow' && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
+    return { status: answer.status, body: JSON.stringify(answer.body) };
   };
 
-  const keyHeader = req.method === 'POST' && !route.answerHoldsSecret ? headerOf(req, IDEMPOTENCY_KEY_HEADER) : undefined;
+  const keyHeader = request.method === 'POST' && !route.answerHoldsSecret ? headerOf(request.raw, IDEMPOTENCY_KEY_HEADER) : undefined;
   let answer: Answer;
   if (keyHeader === undefined) {
     answer = { ...(await call()), replayed: false };
@@ -166,27 +219,34 @@ async function handleApiCall(deps: ApiDependencies, route: Route, req: Request, 
     const key = parseIdempotencyKey(keyHeader);
     // Passed on too: a refund whose answer was lost must not be made twice by a retry with this key.
     context.idempotency_key = key;
-    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${req.path.replace(/\/$/, '')}` };
+    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${apiPathOf(request.raw).replace(/\/$/, '')}` };
     answer = await deps.idempotency.run(scope, body, call);
   }
-  if (answer.replayed) res.setHeader(REPLAYED_HEADER, 'true');
+  if (answer.replayed) reply.header(REPLAYED_HEADER, 'true');
   // Commands answer successes; a stored answer of 400 or more is a problem document (D10 keeps 4xx answers).
-  send(res, answer.status, answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json', answer.body);
+  return send(reply, answer.status, answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json', answer.body);
+}
+
+/** The request's path below /api/v1, as the client wrote it (not decoded), without its query. */
+function apiPathOf(req: IncomingMessage): string {
+  const url = req.url ?? '';
+  const end = url.indexOf('?');
+  return (end === -1 ? url : url.slice(0, end)).slice(API_PREFIX.length);
 }
 
 /** The caller's principal once its key and its budgets allow the call (D12); throws the problem otherwise. */
-async function authorize(deps: ApiDependencies, req: IncomingMessage, res: ServerResponse, routeBudget: Budget | undefined): Promise<Principal> {
-  const principal = await deps.auth.authenticate(headerOf(req, 'authorization'));
+async function authorize(deps: ApiDependencies, request: FastifyRequest, reply: FastifyReply, routeBudget: Budget | undefined): Promise<Principal> {
+  const principal = await deps.auth.authenticate(headerOf(request.raw, 'authorization'));
   if (!principal) {
-    const budget = await deps.buckets.take([authFailureBucket(clientAddress(req, deps.trustProxy), deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
-    if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
-    res.setHeader('WWW-Authenticate', 'Bearer');
+    const budget = await deps.buckets.take([authFailureBucket(clientAddress(request.raw, deps.trustProxy), deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
+    if (!budget.allowed) rateLimited(reply, budget.retryAfterSeconds);
+    reply.header('WWW-Authenticate', 'Bearer');
     throw new AppError('unauthorized');
   }
   if (principal.suspended) throw new AppError('forbidden', 'This merchant account is suspended.');
 
   const budget = await deps.buckets.take(bucketsFor(principal, routeBudget, deps.budgets, deps.rateLimitKeyPrefix));
-  if (!budget.allowed) rateLimited(res, budget.retryAfterSeconds);
+  if (!budget.allowed) rateLimited(reply, budget.retryAfterSeconds);
   return principal;
 }
 
@@ -195,14 +255,15 @@ async function authorize(deps: ApiDependencies, req: IncomingMessage, res: Serve
  * events, each carrying the exact webhook body, until the client goes. Test
  * keys only: a developer's laptop must never receive live payments' data.
  */
-async function handleEventStream(deps: ApiDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const principal = await authorize(deps, req, res, undefined);
+async function handleEventStream(deps: ApiDependencies, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const principal = await authorize(deps, request, reply, undefined);
   if (principal.livemode) throw new AppError('forbidden', 'The event stream is for test keys (sk_test_...) only.');
   if (!deps.events.hasRoomFor(principal.merchantId)) {
-    res.setHeader('Retry-After', String(EVENT_STREAM_RETRY_AFTER_SECONDS));
+    reply.header('Retry-After', String(EVENT_STREAM_RETRY_AFTER_SECONDS));
     throw new AppError('rate-limit-exceeded', 'This account has as many event streams open as it may; close one first.');
   }
 
+  const res = reply.raw;
   // Events may arrive while the queue is being bound, before the answer has started: they wait here.
   const early: string[] = [];
   let write = (chunk: string) => void early.push(chunk);
@@ -211,6 +272,8 @@ async function handleEventStream(deps: ApiDependencies, req: IncomingMessage, re
     event: (id, type, body) => write(`id: ${id}\nevent: ${type}\ndata: ${body}\n\n`),
     end: () => res.end(),
   });
+  // The stream is written on the raw answer from here on: fastify sends nothing more.
+  reply.hijack();
   // The client may have gone while the queue was being bound.
   if (res.destroyed) {
     unsubscribe();
@@ -235,34 +298,37 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
 /**
  * The client's address, for the failed-authentication budget: the first
  * address of X-Forwarded-For when the gateway sits behind a trusted proxy
- * (TRUST_PROXY), as express's `trust proxy` true has it; else the peer's.
+ * (TRUST_PROXY); else the peer's.
  */
 function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   const forwarded = trustProxy ? headerOf(req, 'x-forwarded-for')?.split(',')[0]?.trim() : undefined;
   return forwarded || req.socket.remoteAddress || 'unknown';
 }
 
-function send(res: Response, status: number, contentType: string, body: string): void {
-  res.status(status).type(`${contentType}; charset=utf-8`).send(body);
+function send(reply: FastifyReply, status: number, contentType: string, body: string): FastifyReply {
+  return reply.code(status).type(`${contentType}; charset=utf-8`).send(body);
 }
 
-function rateLimited(res: ServerResponse, retryAfterSeconds: number): never {
-  res.setHeader('Retry-After', String(retryAfterSeconds));
+function rateLimited(reply: FastifyReply, retryAfterSeconds: number): never {
+  reply.header('Retry-After', String(retryAfterSeconds));
   throw new AppError('rate-limit-exceeded');
 }
 
 /**
- * The problem document of any error: an AppError's own, the body parser's
- * refusals as D1 has them, a path parameter that is not valid percent-encoding
- * as an unknown route, and anything else as a 500 that tells nothing.
+ * The problem document of any error: an AppError's own, fastify's refusals
+ * of a body as D1 has them, and anything else as a 500 that tells nothing.
  */
-function sendError(deps: ApiDependencies, res: Response, thrown: unknown): void {
-  const err = thrown instanceof URIError ? new AppError('not-found', 'No such route.') : (bodyProblem(thrown) ?? thrown);
+function sendError(deps: ApiDependencies, reply: FastifyReply, thrown: unknown): FastifyReply {
+  const err = bodyProblem(thrown) ?? thrown;
   if (!(err instanceof AppError)) {
-    deps.log.error({ err: describeError(err), requestId: requestIdOf(res) }, 'request failed');
+    deps.log.error({ err: describeError(err), requestId: requestIdOf(reply.raw) }, 'request failed');
   }
+  return sendProblem(deps, reply, err);
+}
+
+function sendProblem(deps: ApiDependencies, reply: FastifyReply, err: unknown): FastifyReply {
   const problem = toProblem(err, deps.errorsHost);
-  if (res.headersSent) return;
-  if (problem.status === 413) res.setHeader('Connection', 'close');
-  send(res, problem.status, PROBLEM_CONTENT_TYPE, JSON.stringify(problem));
+  // The rest of a body too large is not read: the connection cannot carry another request.
+  if (problem.status === 413) reply.header('Connection', 'close');
+  return send(reply, problem.status, PROBLEM_CONTENT_TYPE, JSON.stringify(problem));
 }

@@ -1,29 +1,35 @@
 /**
  * The API's JSON request body: at most 64 KiB (413 beyond, D1), read by
- * express's parser, then held to what the API takes: an object, with no
+ * fastify (its body limit, its decoding), parsed here as JSON whatever type
+ * the client declared, then held to what the API takes: an object, with no
  * `__proto__` key nor NUL character at any depth (422), before anything is
  * sent on.
  */
-import type { RequestHandler } from 'express';
 import { findNulCharacter, findProtoKey } from '@gateway/contracts';
 import { AppError, validationError } from '@gateway/problem';
-import { bodyRefusal, jsonBody } from '@gateway/runtime';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** Reads the body (req.body) and refuses any that is not a JSON object the API may pass on. */
-export function jsonObjectBody(limit = MAX_BODY_BYTES): RequestHandler[] {
-  return [jsonBody(limit), (req, _res, next) => next(objectProblem(req.body))];
-}
-
-/** The problem of a body that is not an object fit to pass on; undefined for one that is. */
-function objectProblem(value: unknown): AppError | undefined {
+/**
+ * The object a body's text holds, or the problem of a body that is not an
+ * object fit to pass on. `text` is undefined when the request carried no body.
+ */
+export function jsonObjectBody(text: string | undefined): object {
+  if (!text) throw notJson();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw notJson();
+  }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return validationError([{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }]);
+    throw validationError([{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }]);
   }
   const poisoned = findProtoKey(value);
-  if (poisoned !== undefined) return validationError([{ field: poisoned, code: 'invalid', message: '__proto__ is not an allowed key.' }]);
-  return nulProblem(value);
+  if (poisoned !== undefined) throw validationError([{ field: poisoned, code: 'invalid', message: '__proto__ is not an allowed key.' }]);
+  const nul = nulProblem(value);
+  if (nul) throw nul;
+  return value;
 }
 
 /** A validation problem naming the first field of `value` (a body or a query) that holds a NUL character. */
@@ -33,13 +39,17 @@ export function nulProblem(value: unknown): AppError | undefined {
 }
 
 /**
- * The problem for what the body parser refused: too large is 413 (D1), and
- * anything else it could not read (not JSON, empty, a charset or encoding it
- * does not take) is not a JSON body (422); undefined for other errors.
+ * The problem for what fastify refused while reading a body: too large is 413
+ * (D1), anything else it could not read (a malformed Content-Type or
+ * Content-Length, a body cut short) is not a JSON body (422); undefined for
+ * other errors.
  */
 export function bodyProblem(err: unknown): AppError | undefined {
-  const refused = bodyRefusal(err);
-  if (!refused) return undefined;
-  if (refused.status === 413) return new AppError('payload-too-large');
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('FST_ERR_CTP_')) return undefined;
+  return code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? new AppError('payload-too-large') : notJson();
+}
+
+function notJson(): AppError {
   return validationError([{ field: 'body', code: 'invalid', message: 'The request body must be valid JSON.' }]);
 }

@@ -1,7 +1,7 @@
 /**
  * The API's routes (INTERFACE 4) and the command each one becomes. Paths are
- * express route paths relative to /api/v1; they match with or without the
- * trailing slash (D1).
+ * route paths relative to /api/v1 (`:id` a parameter); they match with or
+ * without the trailing slash (D1).
  */
 import type { ApiContext, CommandRequest, CommandType } from '@gateway/contracts';
 import type { Budget } from '../db/merchant.repository.js';
