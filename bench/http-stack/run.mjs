@@ -4,7 +4,8 @@
 // (Redis), body checks and the command to the session service (RabbitMQ,
 // PostgreSQL). Both gateways run at once beside one test system (session
 // service, database, broker), built by startGateway with the same
-// dependencies; only the HTTP stack differs (fastify-api.mjs). The same
+// dependencies; only the HTTP stack differs (express-api.mjs against the
+// fastify app the gateway ships). The same
 // autocannon settings for both, interleaved run by run (the order flips
 // each run), medians reported with the load average.
 //

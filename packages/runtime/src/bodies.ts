@@ -1,10 +1,11 @@
 /**
- * Request bodies, read by express's own parsers with explicit limits: JSON for
- * the API, forms for the pages and the sandbox's acquirer protocol. Neither
- * inflates a compressed body: a limit then bounds what is kept in memory.
- * What a parser refuses reaches the app's error handler as an error carrying
+ * Form bodies of the express apps (the pages and the sandbox's acquirer
+ * protocol), read by express's own parser with explicit limits; it does not
+ * inflate a compressed body: a limit then bounds what is kept in memory.
+ * (The gateway's API reads its JSON bodies through fastify: json-body.ts.)
+ * What the parser refuses reaches the app's error handler as an error carrying
  * `status` and `type` (413 too large or too many fields, 415 a charset or an
- * encoding it cannot read, 400 not JSON or empty); bodyRefusal reads them.
+ * encoding it cannot read); bodyRefusal reads them.
  * The request's context (its correlation id, its span) goes on past them.
  */
 import express, { type RequestHandler } from 'express';
@@ -13,9 +14,6 @@ export interface FormLimits {
   maxBytes: number;
   maxFields: number;
 }
-
-/** The `type` of the refusal of an empty JSON body. */
-export const EMPTY_BODY = 'entity.empty';
 
 /**
  * application/x-www-form-urlencoded fields into req.body, a field given more
@@ -38,22 +36,6 @@ export function formBody(limits: FormLimits): RequestHandler {
 
 /** The charset parameter of a Content-Type header, quoted or not. */
 const CHARSET = /;\s*charset\s*=\s*("?)([^";\s]+)\1/i;
-
-/**
- * A JSON body into req.body, whatever content type the client declared (the
- * API has always read every body as JSON). An empty body is refused rather
- * than read as `{}`, as the parser would: it is not a JSON value.
- */
-export function jsonBody(maxBytes: number): RequestHandler {
-  return express.json({
-    limit: maxBytes,
-    type: () => true,
-    inflate: false,
-    verify: (_req, _res, raw) => {
-      if (raw.length === 0) throw Object.assign(new Error('empty body'), { status: 400, type: EMPTY_BODY });
-    },
-  });
-}
 
 /** A body parser's refusal, a client's doing: its status (4xx) and `type`; undefined for any other error. */
 export function bodyRefusal(err: unknown): { status: number; type: string } | undefined {

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { AppError } from '@gateway/problem';
+import { bodyProblem, jsonObjectBody } from '../../src/http/json-body.js';
+
+/** The [field, code] pairs of the validation problem `run` throws. */
+function refusal(run: () => unknown): [string, string][] {
+  try {
+    run();
+  } catch (err) {
+    assert.ok(err instanceof AppError, String(err));
+    assert.equal(err.code, 'validation-error');
+    return err.errors.map((e) => [e.field, e.code]);
+  }
+  assert.fail('the body was taken');
+}
+
+describe('The API body: JSON object rules', () => {
+  it('when the text is a JSON object, then it is taken as it is, nested values and all', () => {
+    assert.deepEqual(jsonObjectBody('{"amount":"1.000","metadata":{"a":"b"},"items":[{"name":"x"}]}'), { amount: '1.000', metadata: { a: 'b' }, items: [{ name: 'x' }] });
+  });
+
+  it('when there is no body, an empty one, malformed JSON, or JSON that is not an object, then the field named is body', () => {
+    for (const text of [undefined, '', '{"a":', 'nul', '[1,2]', '"hello"', '3', 'null']) {
+      assert.deepEqual(refusal(() => jsonObjectBody(text)), [['body', 'invalid']], String(text));
+    }
+  });
+
+  it('when a __proto__ key or a NUL character hides at any depth, then the field is named and no prototype changes', () => {
+    assert.deepEqual(refusal(() => jsonObjectBody('{"__proto__":{"admin":true}}')), [['__proto__', 'invalid']]);
+    assert.deepEqual(refusal(() => jsonObjectBody('{"items":[{"name":"a","__proto__":{}}]}')), [['items[0].__proto__', 'invalid']]);
+    assert.deepEqual(refusal(() => jsonObjectBody('{"metadata":{"k":"a\\u0000b"}}')), [['metadata.k', 'invalid']]);
+    assert.equal(({} as Record<string, unknown>)['admin'], undefined);
+  });
+
+  it('when fastify refuses a body, then too large is payload-too-large and anything else it could not read is not JSON; other errors are not its', () => {
+    assert.equal(bodyProblem({ code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 })?.code, 'payload-too-large');
+    for (const code of ['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_CTP_INVALID_CONTENT_LENGTH', 'FST_ERR_CTP_EMPTY_JSON_BODY']) {
+      assert.deepEqual(refusal(() => { throw bodyProblem({ code }); }), [['body', 'invalid']], code);
+    }
+    assert.equal(bodyProblem(new Error('database down')), undefined);
+    assert.equal(bodyProblem({ code: 'ECONNRESET' }), undefined);
+    assert.equal(bodyProblem(null), undefined);
+  });
+});
