@@ -58,11 +58,6 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
 
   const metadataError = checkMetadata(input['metadata']);
   if (metadataError) add(metadataError);
-  // PostgreSQL text and jsonb cannot hold U+0000: the insert would fail, a 500 the merchant retries for ever.
-  for (const [field, value] of Object.entries(input)) {
-    const at = nulPath(value, field);
-    if (at) add({ field: field === 'metadata' ? 'metadata' : at, code: 'invalid', message: `${at} must not contain the NUL character (U+0000).` });
-  }
   const poisonedItem = findProtoKey(input['items'], 'items');
   if (poisonedItem) add({ field: poisonedItem, code: 'invalid', message: '__proto__ is not an allowed key.' });
 
@@ -118,25 +113,6 @@ function checkMetadata(value: unknown): FieldError | undefined {
     if (key.length > 40) return fail('metadata keys must be at most 40 characters long.');
     if (typeof v !== 'string') return fail('metadata values must be strings.');
     if (v.length > 500) return fail('metadata values must be at most 500 characters long.');
-  }
-  return undefined;
-}
-
-/** The path (`items[0].name`) of the first string, value or key, in `value` that holds U+0000; undefined when none does. */
-function nulPath(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) {
-      const found = nulPath(value[i], `${path}[${i}]`);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (typeof value === 'object' && value !== null) {
-    for (const [key, child] of Object.entries(value)) {
-      const found = key.includes('\u0000') ? `${path}.${key.replaceAll('\u0000', '\\u0000')}` : nulPath(child, `${path}.${key}`);
-      if (found) return found;
-    }
   }
   return undefined;
 }
