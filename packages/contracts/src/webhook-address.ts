@@ -19,8 +19,9 @@ export function isIpLiteral(value: string): boolean {
 /**
  * True when a webhook may not be delivered to `ip`: IPv4 0/8, 10/8, 100.64/10, 127/8, 169.254/16,
  * 172.16/12, 192.0.0/24, 192.168/16, 198.18/15, 224/4 and 240/4; IPv6 ::, ::1, fc00::/7, fe80::/10,
- * fec0::/10 and ff00::/8. An IPv4 address carried in IPv6 (mapped `::ffff:a.b.c.d` in either
- * notation, compatible `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) is judged as that IPv4.
+ * fec0::/10, ff00::/8 and the local-use NAT64 prefix 64:ff9b:1::/48. An IPv4 address carried in IPv6
+ * (mapped `::ffff:a.b.c.d` in either notation, translated `::ffff:0:a.b.c.d`, compatible `::a.b.c.d`,
+ * NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) is judged as that IPv4.
  *
  * Takes IP addresses only: anything `isIpLiteral` refuses, a host name or a bracketed `[::1]`
  * included, throws a TypeError rather than being called allowed.
@@ -136,6 +137,8 @@ function isForbiddenIpv6(g: number[]): boolean {
   const zeroTo4 = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
   if (zeroTo4 && g5 === 0 && g6 === 0 && (g7 === 0 || g7 === 1)) return true; // :: and ::1
   if (zeroTo4 && (g5 === 0xffff || g5 === 0)) return isForbiddenIpv4(embeddedIpv4(g6, g7)); // ::ffff:a.b.c.d, ::a.b.c.d
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) return isForbiddenIpv4(embeddedIpv4(g6, g7)); // ::ffff:0:a.b.c.d SIIT
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return true; // 64:ff9b:1::/48 local-use NAT64 (RFC 8215): a site's own translator, to any of its IPv4
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
     return isForbiddenIpv4(embeddedIpv4(g6, g7)); // 64:ff9b::/96 NAT64
   }

@@ -105,6 +105,34 @@ function count(values: Options, name: string): number | undefined {
   return Number(value);
 }
 
+/**
+ * A command whose change was made, though not all it prints could be read:
+ * `output` is printed as far as it is known (a key shown only once among it)
+ * and the command exits 1 with `message`, so nobody runs it again blindly.
+ */
+export class IncompleteOutput extends Error {
+  constructor(
+    readonly output: Record<string, unknown>,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IncompleteOutput';
+  }
+}
+
+/** The webhook secret of the endpoint provisioned from a merchant event; when it cannot be read, what was made, still printed. */
+async function secretOrIncomplete(send: Send, merchantId: string, mode: Mode, made: Record<string, unknown>): Promise<string> {
+  try {
+    return (await provisionedSecret(send, merchantId, mode)).webhook_secret;
+  } catch (err) {
+    const reason = typeof (err as { code?: unknown }).code === 'string' ? String((err as { code: string }).code) : (err as Error).message;
+    throw new IncompleteOutput(
+      made,
+      `${mode === 'test' ? 'the merchant was created' : 'KYB was approved'}, but its ${mode}-mode webhook secret could not be read (${reason}): the webhook dispatcher provisions it from the merchant event once it runs; read it later (dashboard: Developers, Webhooks, Reveal) and do not run this command again`,
+    );
+  }
+}
+
 /** Reads the secret of the endpoint the dispatcher is provisioning for the merchant in `mode` (from a merchant event), waiting for it a few seconds in all. */
 async function provisionedSecret(send: Send, merchantId: string, mode: Mode): Promise<{ webhook_secret: string }> {
   for (let tries = 1; ; tries += 1) {
@@ -130,15 +158,16 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
         ...(values['webhook-url'] !== undefined && { webhook_url: values['webhook-url'] }),
       });
       // The dispatcher provisions the test-mode endpoint from merchant.created; this reads its secret once it exists.
-      const endpoint = await provisionedSecret(send, created.merchant_id, 'test');
-      return { merchant_id: created.merchant_id, test_secret_key: created.test_secret_key, test_webhook_secret: endpoint.webhook_secret };
+      const made = { merchant_id: created.merchant_id, test_secret_key: created.test_secret_key };
+      return { ...made, test_webhook_secret: await secretOrIncomplete(send, created.merchant_id, 'test', made) };
     }
     case 'merchant approve-kyb': {
       const merchantId = one(parse(rest, []).positionals, 'MERCHANT_ID');
       const approved = await send('merchant.approve_kyb', { merchant_id: merchantId });
-      // The dispatcher provisions the live-mode endpoint from merchant.kyb_approved.
-      const endpoint = await provisionedSecret(send, merchantId, 'live');
-      return { merchant_id: merchantId, live_secret_key: approved.live_secret_key, live_webhook_secret: endpoint.webhook_secret };
+      // The dispatcher provisions the live-mode endpoint from merchant.kyb_approved. The live key is shown only
+      // now (stored hashed): a secret that cannot be read must not take it down with it.
+      const made = { merchant_id: merchantId, live_secret_key: approved.live_secret_key };
+      return { ...made, live_webhook_secret: await secretOrIncomplete(send, merchantId, 'live', made) };
     }
     case 'merchant suspend':
       return send('merchant.suspend', { merchant_id: one(parse(rest, []).positionals, 'MERCHANT_ID') });

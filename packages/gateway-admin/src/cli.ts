@@ -1,6 +1,8 @@
 /**
  * The gateway-admin executable: JSON on stdout and exit 0 on success; a JSON
- * error on stderr and exit 1 when a service refuses, 2 on a usage error.
+ * error on stderr and exit 1 when a service refuses, 2 on a usage error; a
+ * change made whose output could not all be read prints what it has on stdout,
+ * the error on stderr, and exits 1.
  * The broker is reached, and the operator's key read, only when a command
  * is sent: `operator keygen` needs neither.
  */
@@ -9,7 +11,7 @@ import { common, loadConfig, str } from '@gateway/config';
 import { Broker, OperatorSigner, RpcClient, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
-import { runAdmin, USAGE, UsageError, type Send } from './admin.js';
+import { IncompleteOutput, runAdmin, USAGE, UsageError, type Send } from './admin.js';
 
 const config = loadConfig({
   amqpUrl: common.amqpUrl,
@@ -64,6 +66,11 @@ try {
   if (err instanceof UsageError) {
     process.stderr.write(`${JSON.stringify({ error: 'usage', detail: err.message })}\n${USAGE}\n`);
     exitCode = 2;
+  } else if (err instanceof IncompleteOutput) {
+    // The change stands: what it made (a key shown only once among it) is printed, and the exit says not all of it.
+    process.stdout.write(`${JSON.stringify(err.output)}\n`);
+    process.stderr.write(`${JSON.stringify({ error: 'incomplete', detail: err.message })}\n`);
+    exitCode = 1;
   } else if (err instanceof OperatorKeyError) {
     process.stderr.write(`${JSON.stringify({ error: 'operator-key', detail: err.message })}\n`);
     exitCode = 1;

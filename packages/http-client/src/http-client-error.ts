@@ -77,7 +77,9 @@ export function toHttpClientError(err: unknown, context: FailureContext): HttpCl
   if (code === undefined) return make('connect', 'connection error', true);
   if (DNS_ERRORS.has(code)) return make('dns', 'DNS lookup failed', false, code);
   if (code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR' || (err as Error).name === 'AbortError') return make('aborted', 'request aborted', true, code);
-  if (code === 'UND_ERR_CLOSED' || code === 'UND_ERR_DESTROYED') return make('client-closed', 'client closed', false, code);
+  // undici says so of requests it had taken when the client was closed: written to the socket, or maybe
+  // (a queued one cannot be told apart). A request sent after close never reaches undici (dispatch refuses it).
+  if (code === 'UND_ERR_CLOSED' || code === 'UND_ERR_DESTROYED') return make('client-closed', 'client closed', true, code);
   if (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED') return make('invalid-request', 'invalid request', false, code);
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
     return answer

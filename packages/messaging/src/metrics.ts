@@ -49,6 +49,12 @@ export const messagesRefused = counter(
   ['kind', 'type'],
 );
 
+export const commandsOnOtherLane = counter(
+  'gateway_rpc_commands_on_other_lane_total',
+  "Commands a service took from the queue of another lane than their own (contracts' commandLane) and ran all the same: sent by a caller of an older version, during a rolling deploy; by command type and the queue's lane.",
+  ['command', 'lane'],
+);
+
 /** An event type as a label: only the contract's types, anything else `unknown`. */
 export function eventLabel(type: string | undefined): string {
   return type && isEventType(type) ? type : 'unknown';

@@ -30,7 +30,7 @@ import { AppError, validationError, type WireProblem } from '@gateway/problem';
 import { currentCorrelationId, describeError, secondsSince, withCorrelation, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
-import { commandLabel, messagesRefused, problemOutcome, rpcClientDuration, rpcServerDuration } from './metrics.js';
+import { commandLabel, commandsOnOtherLane, messagesRefused, problemOutcome, rpcClientDuration, rpcServerDuration } from './metrics.js';
 import type { OperatorGuard } from './operator-guard.js';
 import { OPERATOR_SIGNATURE_HEADER, type Actor, type OperatorSigner } from './operator-signature.js';
 
@@ -269,8 +269,9 @@ class CommandLaneConsumer extends QueueConsumer {
  * Serves a service's command queues: validates, runs the handler, replies,
  * acks. Each lane its handlers use (contracts' commandLane) is consumed on its
  * own channel with its own prefetch, so slow commands waiting on the acquirer
- * never take the slots of fast ones; a command is run only from its own
- * lane's queue.
+ * never take the slots of fast ones. RpcClient sends a command only to its own
+ * lane's queue; one found on the other lane's (sent by an older version during
+ * a rolling deploy) is run all the same, and counted.
  */
 export class CommandServer implements BrokerComponent {
   private readonly lanes: readonly CommandLaneConsumer[];
@@ -356,8 +357,14 @@ export class CommandServer implements BrokerComponent {
     const type = envelope.type;
     const handler = isCommandType(type) ? this.options.handlers[type] : undefined;
     if (!handler || !isCommandType(type)) throw new Error(`no handler for command ${type}`);
-    // Only a sender that bypasses RpcClient puts a command on another lane's queue: it would take a slot that lane's prefetch does not count on.
-    if (commandLane(type) !== lane) throw new Error(`command ${type} arrived on the ${lane} command queue`);
+    // A command on another lane's queue is still run, once, like any other: during a rolling deploy
+    // (and after it, until drained) the queue of an older version's callers holds commands of the
+    // other lane (the fast queue was every command's before lanes), and refusing them would fail
+    // payments, and hold refunds for an operator that were never sent to the acquirer.
+    if (commandLane(type) !== lane) {
+      commandsOnOtherLane.inc({ command: type, lane });
+      this.options.log.warn({ command: type, lane, message_id: envelope.id }, 'command taken from another lane\'s queue (a caller of an older version?): run all the same');
+    }
     if (!isOperatorCommand(type)) return (await this.runHandler(type, handler, envelope)).reply;
     // The constructor refuses operator handlers without a guard.
     const guard = this.options.operators as OperatorGuard;

@@ -13,7 +13,7 @@ import { RefundOperationRepository } from './db/refund-operation.repository.js';
 import { PLAINTEXT_TERMINAL_PASSWORDS, TerminalRepository } from './db/terminal.repository.js';
 import { CardOpener } from './domain/card.js';
 import type { AdapterDeps } from './domain/deps.js';
-import { reconcileDueOrders, type ReconcilePolicy } from './domain/reconcile-orders.js';
+import { RECONCILE_BATCH, reconcileDueOrders, type ReconcilePolicy } from './domain/reconcile-orders.js';
 import { watchReconciliationBacklog } from './domain/reconciliation-metrics.js';
 
 export { loadAdapterConfig, type AdapterConfig } from './config.js';
@@ -23,13 +23,26 @@ export const SCHEMA = 'acquirer';
 export const migrations = [...serviceMigrations('acquirer-adapter', import.meta.url), secretsMigrations];
 
 /** Starts the acquirer adapter; `stop` drains it. */
+/**
+ * Connections to the acquirer, per origin: one for each slow command a
+ * replica runs at once (a payment or a refund makes its calls one after
+ * another) and one for each order a reconciliation round asks about. With
+ * fewer, a call would wait inside the client for a connection while its
+ * deadline runs: behind a few hundred slow payments, a fresh payment's
+ * register.do would time out unsent (declined "processor unavailable"), and
+ * the slow lane's queue would show nothing ready for the autoscaler to see.
+ */
+export function acquirerConnections(config: Pick<AdapterConfig, 'slowCommandPrefetch'>): number {
+  return config.slowCommandPrefetch + RECONCILE_BATCH;
+}
+
 export async function startAdapter(config: AdapterConfig, log: Logger): Promise<RunningService> {
   const defaultPricing = parsePricing(config.defaultFeePercent, config.defaultFeeFixed);
   if (!defaultPricing) throw new Error('DEFAULT_FEE_PERCENT or DEFAULT_FEE_FIXED is not a valid pricing');
   const { pool, broker, readiness, close } = openServiceBase('acquirer-adapter', SCHEMA, config, log);
   const secrets = await openSecrets(pool, config, log);
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
-  const acquirer = new ClicToPayClient(config.acquirerTimeoutMs);
+  const acquirer = new ClicToPayClient(config.acquirerTimeoutMs, acquirerConnections(config));
   const deps: AdapterDeps = {
     orders: new OrderRepository(pool, config.reconcileAfterSeconds),
     terminals: new TerminalRepository(pool, secrets),

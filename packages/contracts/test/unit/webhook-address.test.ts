@@ -76,13 +76,15 @@ describe('isForbiddenAddress', () => {
       '::127.0.0.1', '::7f00:1', '::10.0.0.1', '::169.254.169.254',
       '64:ff9b::127.0.0.1', '64:ff9b::7f00:1', '64:ff9b::a00:1', '64:ff9b::169.254.169.254',
       '2002:7f00:1::', '2002:a00:1::1', '2002:a9fe:a9fe::', '2002:c0a8:101:1::1',
+      // SIIT's IPv4-translated form, and the local-use NAT64 prefix (RFC 8215), whose translator is the site's own.
+      '::ffff:0:7f00:1', '::ffff:0:10.0.0.1', '::ffff:0:169.254.169.254', '64:ff9b:1::a00:1', '64:ff9b:1:ffff::5db8:d822',
     ]) {
       assert.equal(isForbiddenAddress(ip), true, ip);
     }
   });
 
   it('When an IPv6 address carries a public IPv4 address, then it is judged by that address and allowed', () => {
-    for (const ip of ['::ffff:93.184.216.34', '::ffff:5db8:d822', '::ffff:100.63.255.255', '::ffff:172.15.255.255', '64:ff9b::8.8.8.8', '2002:5db8:d822::1', '::8.8.8.8']) {
+    for (const ip of ['::ffff:93.184.216.34', '::ffff:5db8:d822', '::ffff:100.63.255.255', '::ffff:172.15.255.255', '64:ff9b::8.8.8.8', '2002:5db8:d822::1', '::8.8.8.8', '::ffff:0:8.8.8.8']) {
       assert.equal(isForbiddenAddress(ip), false, ip);
     }
   });

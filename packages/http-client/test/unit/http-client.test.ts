@@ -155,6 +155,19 @@ describe('HttpClient', () => {
       assert.equal((await rejection(http1.send({ url: 'http://example.com/', method: 'GET', maxResponseBytes: 1 }))).kind, 'client-closed');
     });
 
+    it('When the client is closed while a request waits for its answer, then the request fails as one that may have reached the server (the acquirer may have charged), never as one surely unsent', async () => {
+      const hanging = await server(() => undefined);
+      const http1 = client();
+      const sent = rejection(http1.send({ url: hanging.url('/pay'), method: 'POST', body: 'x', maxResponseBytes: 100 }));
+      while (hanging.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await http1.close();
+      const err = await sent;
+      assert.equal(err.mayHaveReached, true, `${err.kind} (${String(err.code)}) said not to have reached the server`);
+      // A request asked for after close is refused before undici sees it: that one surely never left.
+      const after = await rejection(http1.send({ url: hanging.url('/pay'), method: 'POST', body: 'x', maxResponseBytes: 100 }));
+      assert.deepEqual([after.kind, after.mayHaveReached], ['client-closed', false]);
+    });
+
     it('When the caller aborts, then the request ends at once as aborted', async () => {
       const hanging = await server(() => undefined);
       const controller = new AbortController();

@@ -43,8 +43,9 @@ export interface ReconcilePolicy {
   leaseSeconds: number;
 }
 
-/** Orders claimed, and asked about side by side, at once. */
-const BATCH = 20;
+/** Orders claimed, and asked about side by side, at once: each with its own acquirer call. */
+export const RECONCILE_BATCH = 20;
+const BATCH = RECONCILE_BATCH;
 
 const NEVER_RECEIVED = 'The card processor never received this payment; nothing was charged.';
 /** The failure message of a payment that never reached the acquirer. */

@@ -14,6 +14,17 @@ import { AcquirerUnreachable, type Terminal } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
 import type { AdapterDeps } from './deps.js';
 
+/**
+ * payment.approved's card_country (INTERFACE 6.2 `payment.card_country`), on
+ * every path that announces or answers an approval. The acquirer's protocol
+ * (spec/ACQUIRER.md: getOrderStatusExtended answers a masked PAN, no issuer
+ * country) tells no card's country, and nothing here maps a BIN to one, so it
+ * is never known: an empty string, as DECISIONS D2 writes every card field
+ * that has no value, never omitted and never null (another type would break
+ * v1, INTERFACE 9.5). Once the protocol carries a country, it goes here.
+ */
+export const CARD_COUNTRY_UNKNOWN = '';
+
 /** The part of an order settling needs. */
 export type SettlingOrder = Pick<
   OrderRow,
@@ -82,7 +93,7 @@ export async function recordApproval(deps: AdapterDeps, order: SettlingOrder, co
     {
       ...paymentRef(order),
       amount: order.amount,
-      card_country: '',
+      card_country: CARD_COUNTRY_UNKNOWN,
       fee_amount: fee,
       net_amount: net,
       paid_at: deps.clock().toISOString(),
@@ -150,7 +161,7 @@ export function settledStep(order: OrderRow): PaymentStep {
       approved: {
         ...paymentRef(order),
         amount: order.amount,
-        card_country: '',
+        card_country: CARD_COUNTRY_UNKNOWN,
         fee_amount: order.fee_amount ?? '0.000',
         net_amount: order.net_amount ?? order.amount,
         paid_at: order.updated_at.toISOString(),

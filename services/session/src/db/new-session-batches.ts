@@ -12,8 +12,19 @@
  * A statement that fails fails every create in it; so a batch of more than
  * one that the database refuses for its data (SQLSTATE classes 22 and 23) is
  * tried again one create per statement, and only the create at fault fails,
- * as it would have alone. Any other failure (the database unreachable, say)
- * fails them all at once rather than trying each again.
+ * as it would have alone. So is a batch chosen as a deadlock's victim (40P01):
+ * a statement of many rows holds many keys, which a single create never did.
+ * Any other failure (the database unreachable, say) fails them all at once
+ * rather than trying each again.
+ *
+ * Two batches that insert the same merchant references (a merchant's
+ * concurrent retries) in opposite orders would each wait for the other's
+ * uncommitted row: each batch's rows go in the order of their idempotency key,
+ * so two batches meet at their first common key and one simply waits.
+ *
+ * The text travels inside JSON, which PostgreSQL decodes: a lone UTF-16
+ * surrogate (which JSON.stringify writes as an escape PostgreSQL refuses) is
+ * sent as U+FFFD, as it was when each value went as its own UTF-8 parameter.
  */
 import type { Pool } from '@gateway/db';
 import type { SessionRow } from '../domain/session.js';
@@ -160,7 +171,7 @@ export class NewSessionBatches {
       const inserted = await this.execute(batch.map((w) => w.values));
       for (const w of batch) w.resolve(inserted.has(w.values.id));
     } catch (err) {
-      if (batch.length === 1 || !refusedForItsData(err)) {
+      if (batch.length === 1 || !worthTryingEachAlone(err)) {
         for (const w of batch) w.reject(err);
         return;
       }
@@ -171,13 +182,37 @@ export class NewSessionBatches {
 
   /** The ids of the sessions the statement inserted. */
   private async execute(rows: readonly NewSessionValues[]): Promise<Set<string>> {
-    const result = await this.pool.query<{ id: string }>({ name: 'session-insert-batch', text: STATEMENT_TEXT, values: [JSON.stringify(rows)] });
+    const result = await this.pool.query<{ id: string }>({ name: 'session-insert-batch', text: STATEMENT_TEXT, values: [recordsJson(rows)] });
     return new Set(result.rows.map((r) => r.id));
   }
 }
 
-/** Whether PostgreSQL refused the statement for the data it carried: a data exception (22) or a constraint (23). */
-function refusedForItsData(err: unknown): boolean {
+/** The order rows take in a statement: by the idempotency key (merchant, mode, merchant_reference), the same in every batch. */
+function byIdempotencyKey(a: NewSessionValues, b: NewSessionValues): number {
+  const key = (row: NewSessionValues) => `${String(row['merchant_id'])}\u0000${String(row['livemode'])}\u0000${String(row['merchant_reference'])}`;
+  const [ka, kb] = [key(a), key(b)];
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/** A surrogate without its other half: JSON.stringify escapes it (\udXXX), and PostgreSQL's json refuses the escape. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/i;
+
+/** The statement's input: the rows in key order, as JSON PostgreSQL accepts. */
+export function recordsJson(rows: readonly NewSessionValues[]): string {
+  const ordered = rows.length > 1 ? [...rows].sort(byIdempotencyKey) : rows;
+  const json = JSON.stringify(ordered);
+  // Rare, so looked for in the output first: a well-formed pair is written as itself, never escaped.
+  if (!LONE_SURROGATE_ESCAPE.test(json)) return json;
+  return JSON.stringify(ordered, (_key, value: unknown) => (typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value));
+}
+
+/**
+ * Whether each create of the failed statement should be tried alone:
+ * PostgreSQL refused it for the data it carried (a data exception, 22, or a
+ * constraint, 23), or chose it as a deadlock's victim (40P01).
+ */
+function worthTryingEachAlone(err: unknown): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23') || code === '40P01');
 }

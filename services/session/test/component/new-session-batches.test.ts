@@ -130,6 +130,41 @@ describe('new sessions inserted together', function () {
     assert.deepEqual(await stored([refused.id]), { sessions: 0, links: 0, events: 0 });
   });
 
+  it('when a text field holds a lone UTF-16 surrogate, then the create is stored with U+FFFD in its place (as before group commit), and its batch with it', async () => {
+    const rows = Array.from({ length: 5 }, () => newRow());
+    const odd = newRow({ buyer_first_name: 'Am\ud800ina', description: 'tail \udc00', merchant_reference: 'lone-\udbff' });
+    const results = await Promise.allSettled([...rows, odd].map((row) => sessions.insertNew(row, eventOf(row))));
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
+      Array(6).fill(true),
+    );
+    const [back] = await db.query<{ buyer_first_name: string; description: string; merchant_reference: string }>(
+      'SELECT buyer_first_name, description, merchant_reference FROM session.sessions WHERE id = $1',
+      [odd.id],
+    );
+    assert.deepEqual(back, { buyer_first_name: 'Am\ufffdina', description: 'tail \ufffd', merchant_reference: 'lone-\ufffd' });
+    assert.deepEqual(await stored([...rows, odd].map((r) => r.id)), { sessions: 6, links: 6, events: 6 });
+  });
+
+  it('when two batches carry the same two merchant references in opposite orders (a merchant retrying both at once), then neither deadlocks: each reference is inserted once and every other create of both batches is stored', async () => {
+    // 256 creates in one pass: two statements of 128 at once, on two connections.
+    const first = Array.from({ length: 128 }, () => newRow());
+    const second = Array.from({ length: 128 }, () => newRow());
+    const [a, b] = ['crossed-a', 'crossed-b'];
+    first[0] = newRow({ merchant_reference: a });
+    first[127] = newRow({ merchant_reference: b });
+    second[0] = newRow({ merchant_reference: b });
+    second[127] = newRow({ merchant_reference: a });
+    const all = [...first, ...second];
+    const results = await Promise.allSettled(all.map((row) => sessions.insertNew(row, eventOf(row))));
+    const failed = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as { code?: string });
+    assert.deepEqual(failed.map((err) => err.code), []);
+    const crossed = all.map((row, i) => [row.merchant_reference, results[i]]).filter(([ref]) => ref === a || ref === b);
+    assert.equal(crossed.filter(([, r]) => (r as PromiseSettledResult<boolean>).status === 'fulfilled' && (r as PromiseFulfilledResult<boolean>).value).length, 2);
+    const others = all.filter((row) => row.merchant_reference !== a && row.merchant_reference !== b);
+    assert.deepEqual(await stored(others.map((r) => r.id)), { sessions: 252, links: 252, events: 252 });
+  });
+
   it('when the database cannot be reached, then every create of the batch fails with the connection error', async () => {
     // Port 1 on loopback: refused at once, no SQLSTATE.
     const unreachable = createPool({ url: 'postgres://nobody@127.0.0.1:1/none', schema: 'session', max: 2 });

@@ -12,8 +12,8 @@
  *
  * merchant.created and merchant.kyb_approved arrive on the same queue (the
  * service's one event queue): they provision the merchant's test-mode and
- * live-mode endpoints, idempotently; a failure hands the event back to the
- * queue (its delivery limit then dead-letters it).
+ * live-mode endpoints, idempotently, with the same in-process patience as
+ * the events above before the event goes back to the queue.
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { backoffDelay } from '@gateway/backoff';
@@ -105,17 +105,32 @@ export class WebhookEventsConsumer extends QueueConsumer {
     }
   }
 
+  /**
+   * Provisions from a merchant event, trying again in process as events are
+   * stored above: handed back to the queue at once, a few seconds' database
+   * outage would spend its delivery limit and dead-letter the event, leaving
+   * the merchant with no endpoint (and the CLI with no secret to show).
+   */
   private async provision(channel: Channel, msg: ConsumeMessage, envelope: MerchantEvent): Promise<void> {
-    try {
-      if (envelope.type === 'merchant.created') await this.provisioning.created(envelope.data);
-      else await this.provisioning.kybApproved(envelope.data);
-      eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
-      settle(() => channel.ack(msg));
-    } catch (err) {
-      eventsHandled.inc({ type: envelope.type, outcome: 'failed' });
-      this.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, 'endpoint not provisioned; back to the queue');
-      await new Promise((resolve) => setTimeout(resolve, STORE_RETRY.first));
-      settle(() => channel.nack(msg, false, true));
+    const patience = Date.now() + STORE_PATIENCE_MS;
+    for (let retry = 0; ; retry += 1) {
+      const pause = backoffDelay(STORE_RETRY, retry) ?? STORE_RETRY.max;
+      try {
+        if (envelope.type === 'merchant.created') await this.provisioning.created(envelope.data);
+        else await this.provisioning.kybApproved(envelope.data);
+        eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
+        settle(() => channel.ack(msg));
+        return;
+      } catch (err) {
+        eventsHandled.inc({ type: envelope.type, outcome: 'failed' });
+        const again = this.holds(channel) && Date.now() + pause < patience;
+        this.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, again ? 'endpoint not provisioned; trying again' : 'endpoint not provisioned; back to the queue');
+        if (!again) {
+          settle(() => channel.nack(msg, false, true));
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
     }
   }
 }

@@ -23,9 +23,13 @@ export class ClicToPayClient implements Acquirer {
   // Kept-alive connections: a payment makes three calls to the same acquirer.
   private readonly http: HttpClient;
 
-  /** `timeoutMs` bounds each call: connecting, the answer and reading it. */
-  constructor(timeoutMs: number) {
-    this.http = new HttpClient({ connectionsPerOrigin: 128, timeoutMs });
+  /**
+   * `timeoutMs` bounds each call: connecting, the answer and reading it, and
+   * any wait for a free connection too; so `connections` (per acquirer
+   * origin) must cover every call the adapter can have in flight at once.
+   */
+  constructor(timeoutMs: number, connections = 128) {
+    this.http = new HttpClient({ connectionsPerOrigin: connections, timeoutMs });
   }
 
   /** Closes the kept-alive connections to the acquirer. */
