@@ -22,7 +22,6 @@ export const SCHEMA = 'acquirer';
 
 export const migrations = [...serviceMigrations('acquirer-adapter', import.meta.url), secretsMigrations];
 
-/** Starts the acquirer adapter; `stop` drains it. */
 /**
  * Connections to the acquirer, per origin: one for each slow command a
  * replica runs at once (a payment or a refund makes its calls one after
@@ -36,6 +35,7 @@ export function acquirerConnections(config: Pick<AdapterConfig, 'slowCommandPref
   return config.slowCommandPrefetch + RECONCILE_BATCH;
 }
 
+/** Starts the acquirer adapter; `stop` drains it. */
 export async function startAdapter(config: AdapterConfig, log: Logger): Promise<RunningService> {
   const defaultPricing = parsePricing(config.defaultFeePercent, config.defaultFeeFixed);
   if (!defaultPricing) throw new Error('DEFAULT_FEE_PERCENT or DEFAULT_FEE_FIXED is not a valid pricing');
