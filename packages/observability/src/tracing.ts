@@ -124,6 +124,10 @@ export interface SpanStart {
   from?: TraceCarrier;
   /** Only as the child of a current span: work that no traced work led to (a sweep, a poll) makes none. */
   childOnly?: boolean;
+  /** The first span of a trace of its own, whatever span is current: work done for many traces at once. */
+  root?: boolean;
+  /** Spans of other traces this one works for (a batch's requests), linked to it. */
+  links?: readonly OpenSpan[];
 }
 
 /** A span under way, with the context in which work becomes its children. */
@@ -141,6 +145,12 @@ export class OpenSpan {
   /** Propagation headers naming this span, added to `carrier` (an outgoing request's or message's). */
   inject(carrier: TraceCarrier): void {
     propagation.inject(this.context, carrier);
+  }
+
+  /** Links this span to `other`, a span of another trace it is bound up with. */
+  link(other: OpenSpan): this {
+    this.span.addLink({ context: other.span.spanContext() });
+    return this;
   }
 
   set(key: string, value: string | number | boolean): this {
@@ -181,9 +191,10 @@ export class OpenSpan {
 /** A new span, or undefined when tracing is off (or `childOnly` and no span is current). */
 export function openSpan(name: string, start: SpanStart): OpenSpan | undefined {
   if (!tracer) return undefined;
-  const parent = start.from ? propagation.extract(ROOT_CONTEXT, start.from) : context.active();
+  const parent = start.root ? ROOT_CONTEXT : start.from ? propagation.extract(ROOT_CONTEXT, start.from) : context.active();
   if (start.childOnly && !trace.getSpan(parent)) return undefined;
-  const span = tracer.startSpan(name, { kind: start.kind, ...(start.attributes && { attributes: start.attributes }) }, parent);
+  const links = start.links?.map((other) => ({ context: other.span.spanContext() }));
+  const span = tracer.startSpan(name, { kind: start.kind, ...(start.attributes && { attributes: start.attributes }), ...(links && { links }) }, parent);
   return new OpenSpan(span, trace.setSpan(parent, span));
 }
 

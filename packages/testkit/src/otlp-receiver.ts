@@ -26,6 +26,8 @@ export interface ReceivedSpan {
   attributes: Record<string, SpanAttributeValue>;
   /** The span's status code: 0 unset, 1 ok, 2 error. */
   status: number;
+  /** The spans of other traces it is linked to. */
+  links: { traceId: string; spanId: string }[];
 }
 
 interface OtlpValue {
@@ -46,6 +48,7 @@ interface OtlpSpan {
   kind?: number;
   attributes?: OtlpAttribute[];
   status?: { code?: number };
+  links?: { traceId?: string; spanId?: string }[];
 }
 interface OtlpExport {
   resourceSpans?: { resource?: { attributes?: OtlpAttribute[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
@@ -80,6 +83,7 @@ export function spansOfExport(body: OtlpExport): ReceivedSpan[] {
           kind: span.kind ?? 0,
           attributes: attributes(span.attributes),
           status: span.status?.code ?? 0,
+          links: (span.links ?? []).map((link) => ({ traceId: link.traceId ?? '', spanId: link.spanId ?? '' })),
         });
       }
     }

@@ -27,6 +27,7 @@
  * sent as U+FFFD, as it was when each value went as its own UTF-8 parameter.
  */
 import type { Pool } from '@gateway/db';
+import { openSpan, outsideTrace, SpanKind, type OpenSpan } from '@gateway/observability';
 import type { SessionRow } from '../domain/session.js';
 
 /** The most creates in one statement; more wait for the next. */
@@ -142,6 +143,8 @@ interface Waiting {
   values: NewSessionValues;
   resolve: (inserted: boolean) => void;
   reject: (err: unknown) => void;
+  /** The create's wait for its statement, in its request's trace; undefined when tracing is off or no trace led here. */
+  span: OpenSpan | undefined;
 }
 
 export class NewSessionBatches {
@@ -152,13 +155,15 @@ export class NewSessionBatches {
 
   /** Inserts one create with whatever others are asked for in this pass; true when its session was inserted. */
   insert(values: NewSessionValues): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.waiting.push({ values, resolve, reject });
+    const span = openSpan('session insert (group commit)', { kind: SpanKind.INTERNAL, childOnly: true });
+    const inserted = new Promise<boolean>((resolve, reject) => {
+      this.waiting.push({ values, resolve, reject, span });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
       }
     });
+    return span ? span.endWhenSettled(inserted) : inserted;
   }
 
   private flush(): void {
@@ -168,7 +173,7 @@ export class NewSessionBatches {
 
   private async run(batch: Waiting[]): Promise<void> {
     try {
-      const inserted = await this.execute(batch.map((w) => w.values));
+      const inserted = await this.traced(batch, () => this.execute(batch.map((w) => w.values)));
       for (const w of batch) w.resolve(inserted.has(w.values.id));
     } catch (err) {
       if (batch.length === 1 || !worthTryingEachAlone(err)) {
@@ -178,6 +183,21 @@ export class NewSessionBatches {
       // One create's fault must not fail the others: each alone, as it would have gone without batching.
       await Promise.all(batch.map((w) => this.run([w])));
     }
+  }
+
+  /**
+   * Runs a batch's statement in a trace of its own, linked both ways to the
+   * span of each create it carries: it works for many requests' traces at
+   * once, so it belongs to none of them,
+   * and each create's trace shows its wait and leads to the statement.
+   */
+  private async traced<T>(batch: readonly Waiting[], work: () => Promise<T>): Promise<T> {
+    const waits = batch.flatMap((w) => (w.span ? [w.span] : []));
+    const size = { 'db.operation.batch.size': batch.length };
+    const statement = waits.length > 0 ? openSpan('session insert batch', { kind: SpanKind.INTERNAL, root: true, links: waits, attributes: size }) : undefined;
+    if (!statement) return outsideTrace(work);
+    for (const wait of waits) wait.link(statement).set('db.operation.batch.size', batch.length);
+    return statement.endWhenSettled(statement.run(work));
   }
 
   /** The ids of the sessions the statement inserted. */
