@@ -120,10 +120,10 @@ export class IncompleteOutput extends Error {
   }
 }
 
-/** The webhook secret of the endpoint provisioned from a merchant event; when it cannot be read, what was made, still printed. */
-async function secretOrIncomplete(send: Send, merchantId: string, mode: Mode, made: Record<string, unknown>): Promise<string> {
+/** The endpoint provisioned from a merchant event (its secret and URL); when it cannot be read, what was made, still printed. */
+async function endpointOrIncomplete(send: Send, merchantId: string, mode: Mode, made: Record<string, unknown>): Promise<{ url: string; webhook_secret: string }> {
   try {
-    return (await provisionedSecret(send, merchantId, mode)).webhook_secret;
+    return await provisionedSecret(send, merchantId, mode);
   } catch (err) {
     const reason = typeof (err as { code?: unknown }).code === 'string' ? String((err as { code: string }).code) : (err as Error).message;
     throw new IncompleteOutput(
@@ -134,7 +134,7 @@ async function secretOrIncomplete(send: Send, merchantId: string, mode: Mode, ma
 }
 
 /** Reads the secret of the endpoint the dispatcher is provisioning for the merchant in `mode` (from a merchant event), waiting for it a few seconds in all. */
-async function provisionedSecret(send: Send, merchantId: string, mode: Mode): Promise<{ webhook_secret: string }> {
+async function provisionedSecret(send: Send, merchantId: string, mode: Mode): Promise<{ url: string; webhook_secret: string }> {
   for (let tries = 1; ; tries += 1) {
     try {
       return await send('webhook_endpoint.reveal_secret', { merchant_id: merchantId, mode, wait_ms: 3000 });
@@ -159,7 +159,16 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
       });
       // The dispatcher provisions the test-mode endpoint from merchant.created; this reads its secret once it exists.
       const made = { merchant_id: created.merchant_id, test_secret_key: created.test_secret_key };
-      return { ...made, test_webhook_secret: await secretOrIncomplete(send, created.merchant_id, 'test', made) };
+      const endpoint = await endpointOrIncomplete(send, created.merchant_id, 'test', made);
+      const output = { ...made, test_webhook_secret: endpoint.webhook_secret };
+      // The gateway checked the URL as written; the dispatcher refuses one whose name resolves to a private address (D11).
+      if (values['webhook-url'] !== undefined && endpoint.url === '') {
+        throw new IncompleteOutput(
+          output,
+          'the merchant was created, but the webhook dispatcher refused its webhook URL (its name resolves to an address webhooks may not go to, D11): the test-mode endpoint has no URL; give it one with `webhook set-url` and do not run this command again',
+        );
+      }
+      return output;
     }
     case 'merchant approve-kyb': {
       const merchantId = one(parse(rest, []).positionals, 'MERCHANT_ID');
@@ -167,7 +176,7 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
       // The dispatcher provisions the live-mode endpoint from merchant.kyb_approved. The live key is shown only
       // now (stored hashed): a secret that cannot be read must not take it down with it.
       const made = { merchant_id: merchantId, live_secret_key: approved.live_secret_key };
-      return { ...made, live_webhook_secret: await secretOrIncomplete(send, merchantId, 'live', made) };
+      return { ...made, live_webhook_secret: (await endpointOrIncomplete(send, merchantId, 'live', made)).webhook_secret };
     }
     case 'merchant suspend':
       return send('merchant.suspend', { merchant_id: one(parse(rest, []).positionals, 'MERCHANT_ID') });

@@ -76,7 +76,8 @@ export const webhookCommands = {
     service: 'webhook-dispatcher',
     /** wait_ms: how long to wait for an endpoint still being provisioned (a merchant just created, from merchant.created) before not-found. */
     request: Type.Object({ merchant_id: MerchantId, mode: Mode, wait_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 4000 })) }),
-    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, webhook_secret: Secret('whsec_') }),
+    /** url: where the default endpoint's webhooks go, '' for nowhere yet. */
+    reply: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.String(), webhook_secret: Secret('whsec_') }),
   },
   'webhook.attempt': {
     operator: true,

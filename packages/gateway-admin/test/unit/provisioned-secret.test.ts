@@ -53,9 +53,26 @@ describe('gateway-admin: a webhook secret that cannot be read after the change w
       if (type === 'merchant.create') return { merchant_id: MERCHANT, order_prefix: 'KS', test_secret_key: 'sk_test_abc' };
       reveals += 1;
       if (reveals === 1) throw new AppError('not-found', 'no endpoint yet');
-      return { merchant_id: MERCHANT, mode: 'test', webhook_secret: 'whsec_1' };
+      return { merchant_id: MERCHANT, mode: 'test', url: '', webhook_secret: 'whsec_1' };
     }) as Send;
     assert.deepEqual(await runAdmin(['merchant', 'create', '--name', 'Kept Shop'], send), { merchant_id: MERCHANT, test_secret_key: 'sk_test_abc', test_webhook_secret: 'whsec_1' });
     assert.equal(reveals, 2);
+  });
+
+  it('when the dispatcher refused the webhook URL the merchant was created with (a private address after DNS), then everything made is printed, with an error saying the URL is not set', async () => {
+    const given = 'https://hooks.kept-shop.example/gateway';
+    const answer = (url: string) =>
+      (async (type: string) => {
+        if (type === 'merchant.create') return { merchant_id: MERCHANT, order_prefix: 'KS', test_secret_key: 'sk_test_abc' };
+        return { merchant_id: MERCHANT, mode: 'test', url, webhook_secret: 'whsec_1' };
+      }) as Send;
+    const err = await incomplete(runAdmin(['merchant', 'create', '--name', 'Kept Shop', '--webhook-url', given], answer('')));
+    assert.deepEqual(err.output, { merchant_id: MERCHANT, test_secret_key: 'sk_test_abc', test_webhook_secret: 'whsec_1' });
+    assert.match(err.message, /refused its webhook URL/);
+    assert.match(err.message, /webhook set-url/);
+    // Kept, it is the whole output; with no URL asked for, none is missing.
+    const whole = { merchant_id: MERCHANT, test_secret_key: 'sk_test_abc', test_webhook_secret: 'whsec_1' };
+    assert.deepEqual(await runAdmin(['merchant', 'create', '--name', 'Kept Shop', '--webhook-url', given], answer(given)), whole);
+    assert.deepEqual(await runAdmin(['merchant', 'create', '--name', 'Kept Shop'], answer('')), whole);
   });
 });

@@ -135,15 +135,15 @@ export class EndpointRepository {
     return row && { url: row.url, previousSecretExpiresAt: row.previous_secret_expires_at };
   }
 
-  /** The current secret of the account's default endpoint, decrypted (D17); undefined when it has none. */
-  async defaultSecret(account: Account): Promise<string | undefined> {
-    const result = await this.pool.query<{ id: string; secret_ciphertext: string }>(
-      'SELECT id, secret_ciphertext FROM endpoints WHERE merchant_id = $1 AND livemode = $2 AND is_default',
+  /** The current secret of the account's default endpoint, decrypted (D17), and its URL ('' for none); undefined when it has none. */
+  async defaultSecret(account: Account): Promise<{ secret: string; url: string } | undefined> {
+    const result = await this.pool.query<{ id: string; url: string; secret_ciphertext: string }>(
+      'SELECT id, url, secret_ciphertext FROM endpoints WHERE merchant_id = $1 AND livemode = $2 AND is_default',
       [account.merchantId, account.livemode],
     );
     const row = result.rows[0];
     if (!row) return undefined;
-    return this.secrets.decrypt(row.secret_ciphertext, endpointSecretAad('secret', { id: row.id, isDefault: true, ...account }));
+    return { secret: await this.secrets.decrypt(row.secret_ciphertext, endpointSecretAad('secret', { id: row.id, isDefault: true, ...account })), url: row.url };
   }
 
   /** Sets the default URL of an existing default endpoint; false when the merchant has none in this mode. */

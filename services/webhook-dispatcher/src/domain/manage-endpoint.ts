@@ -21,7 +21,7 @@ export async function showWebhookEndpoint(deps: EndpointDeps, command: CommandRe
 
 const PROVISION_POLL_MS = 50;
 
-/** "Reveal" (D14): the secret that signs the default endpoint's webhooks now, decrypted from its stored form (D17). */
+/** "Reveal" (D14): the secret that signs the default endpoint's webhooks now, decrypted from its stored form (D17), and the URL they go to ('' for none). */
 export async function revealWebhookSecret(
   deps: EndpointDeps,
   command: CommandRequest<'webhook_endpoint.reveal_secret'>,
@@ -29,13 +29,13 @@ export async function revealWebhookSecret(
   const account = { merchantId: command.merchant_id, livemode: command.mode === 'live' };
   // A merchant just created gets its endpoint from merchant.created, moments later: `wait_ms` waits for it.
   const deadline = Date.now() + (command.wait_ms ?? 0);
-  let secret = await deps.endpoints.defaultSecret(account);
-  while (secret === undefined && Date.now() < deadline) {
+  let endpoint = await deps.endpoints.defaultSecret(account);
+  while (endpoint === undefined && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, PROVISION_POLL_MS));
-    secret = await deps.endpoints.defaultSecret(account);
+    endpoint = await deps.endpoints.defaultSecret(account);
   }
-  if (secret === undefined) throw noEndpoint(command);
-  return { merchant_id: command.merchant_id, mode: command.mode, webhook_secret: secret };
+  if (endpoint === undefined) throw noEndpoint(command);
+  return { merchant_id: command.merchant_id, mode: command.mode, url: endpoint.url, webhook_secret: endpoint.secret };
 }
 
 /** `webhook set-url`: the URL events go to when their session names none. */

@@ -42,6 +42,9 @@ describe('merchant.created and merchant.kyb_approved: the default webhook endpoi
     assert.match(created.test_webhook_secret, /^whsec_/);
     assert.deepEqual(await defaultEndpoint(created.merchant_id), { url: 'https://hooked.example.tn/events', n: 1 });
     assert.equal(await revealed(created.merchant_id), created.test_webhook_secret);
+    // Reveal names the URL too: gateway-admin tells from it whether the URL it gave was kept.
+    const shown = await system.send<{ url: string }>('webhook_endpoint.reveal_secret', { merchant_id: created.merchant_id, mode: 'test' });
+    assert.equal(shown.url, 'https://hooked.example.tn/events');
 
     const [event] = await events.waitFor<EventData<'merchant.created'>>('merchant.created', (e) => e.data.merchant_id === created.merchant_id);
     assert.equal(event?.data.test_webhook_url, 'https://hooked.example.tn/events');
