@@ -84,47 +84,37 @@ export class WebhookEventsConsumer extends QueueConsumer {
     const event = toIncomingEvent(envelope as Envelope<SessionEventData>);
     // With tracing on, the event's first attempts continue this delivery's trace.
     if (tracingOn()) event.traceContext = traceContextToStore();
-    const patience = Date.now() + STORE_PATIENCE_MS;
-    for (let retry = 0; ; retry += 1) {
-      const pause = backoffDelay(STORE_RETRY, retry) ?? STORE_RETRY.max;
-      try {
-        await this.store.add(event);
-        eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
-        settle(() => channel.ack(msg));
-        return;
-      } catch (err) {
-        eventsHandled.inc({ type: envelope.type, outcome: 'failed' });
-        const again = this.holds(channel) && Date.now() + pause < patience;
-        this.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, again ? 'event not stored; trying again' : 'event not stored; back to the queue');
-        if (!again) {
-          settle(() => channel.nack(msg, false, true));
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, pause));
-      }
-    }
+    return this.patiently(channel, msg, envelope, 'event not stored', () => this.store.add(event));
+  }
+
+  /** Provisions from a merchant event: a failure waits in process as a failed store does (patiently). */
+  private provision(channel: Channel, msg: ConsumeMessage, envelope: MerchantEvent): Promise<void> {
+    return this.patiently(channel, msg, envelope, 'endpoint not provisioned', () =>
+      envelope.type === 'merchant.created' ? this.provisioning.created(envelope.data) : this.provisioning.kybApproved(envelope.data),
+    );
   }
 
   /**
-   * Provisions from a merchant event, trying again in process as events are
-   * stored above: handed back to the queue at once, a few seconds' database
-   * outage would spend its delivery limit and dead-letter the event, leaving
-   * the merchant with no endpoint (and the CLI with no secret to show).
+   * Does `work` for a delivery and acks it; a failure is tried again here,
+   * unacked, with growing pauses, while this consumer holds the channel and
+   * within STORE_PATIENCE_MS, then the delivery goes back to the queue. Handed
+   * back at once, a few seconds' database outage would spend its delivery
+   * limit and dead-letter it: an event no merchant gets, or a merchant with no
+   * endpoint (and the CLI with no secret to show).
    */
-  private async provision(channel: Channel, msg: ConsumeMessage, envelope: MerchantEvent): Promise<void> {
+  private async patiently(channel: Channel, msg: ConsumeMessage, envelope: Envelope, failure: string, work: () => Promise<unknown>): Promise<void> {
     const patience = Date.now() + STORE_PATIENCE_MS;
     for (let retry = 0; ; retry += 1) {
       const pause = backoffDelay(STORE_RETRY, retry) ?? STORE_RETRY.max;
       try {
-        if (envelope.type === 'merchant.created') await this.provisioning.created(envelope.data);
-        else await this.provisioning.kybApproved(envelope.data);
+        await work();
         eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
         settle(() => channel.ack(msg));
         return;
       } catch (err) {
         eventsHandled.inc({ type: envelope.type, outcome: 'failed' });
         const again = this.holds(channel) && Date.now() + pause < patience;
-        this.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, again ? 'endpoint not provisioned; trying again' : 'endpoint not provisioned; back to the queue');
+        this.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, `${failure}; ${again ? 'trying again' : 'back to the queue'}`);
         if (!again) {
           settle(() => channel.nack(msg, false, true));
           return;
