@@ -7,14 +7,22 @@
  */
 import { findNulCharacter, findProtoKey } from '@gateway/contracts';
 import { AppError, validationError } from '@gateway/problem';
+import { charsetOf } from '@gateway/runtime';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * The object a body's text holds, or the problem of a body that is not an
- * object fit to pass on. `text` is undefined when the request carried no body.
+ * object fit to pass on. `text` is undefined when the request carried no body;
+ * `contentType` is the request's header. The body is read as UTF-8 (fastify
+ * decodes it so): one declaring another charset is not JSON the API takes,
+ * rather than text whose letters would be replaced (U+FFFD) and stored so; a
+ * leading byte order mark is dropped, as express's reader did.
  */
-export function jsonObjectBody(text: string | undefined): object {
+export function jsonObjectBody(text: string | undefined, contentType?: string): object {
+  const charset = charsetOf(contentType);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw notJson();
+  if (text?.startsWith('\ufeff')) text = text.slice(1);
   if (!text) throw notJson();
   let value: unknown;
   try {
