@@ -39,6 +39,8 @@ describe('The API body: JSON object rules', () => {
     }
     assert.equal(bodyProblem(new Error('database down')), undefined);
     assert.equal(bodyProblem({ code: 'ECONNRESET' }), undefined);
+    // A client gone mid-body: fastify's reader passes on Node's "aborted", marked 400. The client's doing, as express's request.aborted was.
+    assert.deepEqual(refusal(() => { throw bodyProblem(Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 })); }), [['body', 'invalid']]);
     assert.equal(bodyProblem(null), undefined);
   });
 
