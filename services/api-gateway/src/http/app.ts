@@ -223,7 +223,7 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
     const key = parseIdempotencyKey(keyHeader);
     // Passed on too: a refund whose answer was lost must not be made twice by a retry with this key.
     context.idempotency_key = key;
-    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${apiPathOf(request.raw.url ?? '').replace(/\/$/, '')}` };
+    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${scopePathOf(request.routeOptions.url ?? '', request.raw.url ?? '')}` };
     answer = await deps.idempotency.run(scope, body, call);
   }
   if (answer.replayed) reply.header(REPLAYED_HEADER, 'true');
@@ -232,17 +232,26 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
 }
 
 /**
- * The request's path below /api/v1, as the client wrote it (not decoded), as
- * express's req.path had it: without its query or fragment, and without the
- * scheme and host of an absolute-form target (`POST http://host/api/v1/...`),
- * which fastify routes as the same path. An Idempotency-Key's scope must not
- * depend on how the request line was written.
+ * The path below /api/v1 of an Idempotency-Key's scope, without a trailing
+ * slash: the route's own `pattern` (fastify's, /api/v1/gateway/sessions/:id/cancel)
+ * with each parameter as the client wrote it in `url` (not decoded). For every
+ * request express routed this is the path it stored (req.path); and a request
+ * fastify routes to the same call however its line was written (an
+ * absolute-form target, a fragment, a percent-encoded letter of the route's
+ * own text: /%61pi/v1/..., .../%63ancel) shares its scope, so that a retry
+ * written another way is a replay, not the command run again.
  */
-export function apiPathOf(url: string): string {
+export function scopePathOf(pattern: string, url: string): string {
   const origin = url.startsWith('/') ? undefined : /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i.exec(url)?.[0];
-  const path = origin === undefined ? url : url.slice(origin.length) || '/';
-  const end = path.search(/[?#]/);
-  return (end === -1 ? path : path.slice(0, end)).slice(API_PREFIX.length);
+  const target = origin === undefined ? url : url.slice(origin.length);
+  const end = target.search(/[?#]/);
+  const written = (end === -1 ? target : target.slice(0, end)).split('/');
+  const path = pattern
+    .replace(/\/$/, '')
+    .split('/')
+    .map((segment, i) => (segment.startsWith(':') ? (written[i] ?? '') : segment))
+    .join('/');
+  return path.slice(API_PREFIX.length);
 }
 
 /** The caller's principal once its key and its budgets allow the call (D12); throws the problem otherwise. */
