@@ -25,7 +25,7 @@ export interface FormLimits {
 export function formBody(limits: FormLimits): RequestHandler {
   const parse = express.urlencoded({ extended: false, limit: limits.maxBytes, parameterLimit: limits.maxFields, inflate: false });
   return (req, res, next) => {
-    const charset = req.is('application/x-www-form-urlencoded') ? CHARSET.exec(req.headers['content-type'] ?? '')?.[2]?.toLowerCase() : undefined;
+    const charset = req.is('application/x-www-form-urlencoded') ? charsetOf(req.headers['content-type']) : undefined;
     if (charset !== undefined && charset !== 'utf-8') {
       next(Object.assign(new Error(`unsupported charset "${charset}"`), { status: 415, type: 'charset.unsupported' }));
       return;
@@ -34,7 +34,11 @@ export function formBody(limits: FormLimits): RequestHandler {
   };
 }
 
-/** The charset parameter of a Content-Type header, quoted or not. */
+/** The charset parameter of a Content-Type header, quoted or not, in lower case; undefined when it names none. */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  return CHARSET.exec(contentType ?? '')?.[2]?.toLowerCase();
+}
+
 const CHARSET = /;\s*charset\s*=\s*("?)([^";\s]+)\1/i;
 
 /** A body parser's refusal, a client's doing: its status (4xx) and `type`; undefined for any other error. */

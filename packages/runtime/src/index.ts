@@ -2,6 +2,7 @@
  * What every service process shares: health, readiness and metrics endpoints, listening
  * on a port, and a main that stops gracefully on SIGTERM within a bound.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import express, { type Express } from 'express';
@@ -102,6 +103,7 @@ export async function listen(app: RequestListener, port: number, host = '0.0.0.0
     });
   });
   server.on('request', app);
+  server.on('clientError', refuseUnparsed);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -117,6 +119,29 @@ export async function listen(app: RequestListener, port: number, host = '0.0.0.0
         for (const [socket, requests] of busy) if (requests === 0) idleAfterClose(socket);
       }),
   };
+}
+
+/** Node's own answers to a request it could not parse, by its parser's error code; 400 for any other. */
+const UNPARSED: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+};
+
+/**
+ * What Node answers a request it could not parse (an unknown method, both
+ * Content-Length and Transfer-Encoding, headers too large), before any app
+ * sees it, as it does without a handler, but with an X-Request-Id: D1 wants
+ * one on every answer. Nothing is written into an answer already under way
+ * on the connection, as Node does not either.
+ */
+function refuseUnparsed(err: Error & { code?: string }, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (err.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
+    const status = UNPARSED[err.code ?? ''] ?? '400 Bad Request';
+    socket.write(`HTTP/1.1 ${status}\r\nX-Request-Id: ${randomUUID()}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  }
+  socket.destroy(err);
 }
 
 export interface RunningService {

@@ -8,7 +8,7 @@
  * hot path, and it spends about half the CPU per create express does
  * (BENCHMARKS.md, issue 18). The other services' pages stay on express.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods, type onRequestHookHandler } from 'fastify';
 import { buildOpenApi, commandLane, type ApiContext } from '@gateway/contracts';
@@ -87,6 +87,10 @@ export async function createApiListener(deps: ApiDependencies): Promise<RequestL
     frameworkErrors: (_err, _request, reply) => void sendProblem(deps, reply, new AppError('not-found', 'No such route.')),
   });
   app.decorateRequest('principal', null);
+  // Every method Node parses is routed, as express's did: a known path answers 405 to any it does not serve (D1), a pass-through passes it on.
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
+  }
   // Every request is labelled for the metrics and traces with the route pattern it matched, before any step may fail.
   app.addHook('onRequest', (request, reply, done) => {
     const pattern = request.routeOptions.url;
@@ -190,7 +194,7 @@ function addMethodNotAllowed(app: FastifyInstance, url: string, allow: readonly 
 
 async function handleApiCall(deps: ApiDependencies, route: Route, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const principal = request.principal as Principal;
-  const body: unknown = route.hasBody ? jsonObjectBody(request.body as string | undefined) : undefined;
+  const body: unknown = route.hasBody ? jsonObjectBody(request.body as string | undefined, request.headers['content-type']) : undefined;
   const requestId = requestIdOf(reply.raw);
   const context: ApiContext = {
     merchant_id: principal.merchantId,
@@ -219,7 +223,7 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
     const key = parseIdempotencyKey(keyHeader);
     // Passed on too: a refund whose answer was lost must not be made twice by a retry with this key.
     context.idempotency_key = key;
-    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${apiPathOf(request.raw).replace(/\/$/, '')}` };
+    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${scopePathOf(request.routeOptions.url ?? '', request.raw.url ?? '')}` };
     answer = await deps.idempotency.run(scope, body, call);
   }
   if (answer.replayed) reply.header(REPLAYED_HEADER, 'true');
@@ -227,11 +231,27 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
   return send(reply, answer.status, answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json', answer.body);
 }
 
-/** The request's path below /api/v1, as the client wrote it (not decoded), without its query. */
-function apiPathOf(req: IncomingMessage): string {
-  const url = req.url ?? '';
-  const end = url.indexOf('?');
-  return (end === -1 ? url : url.slice(0, end)).slice(API_PREFIX.length);
+/**
+ * The path below /api/v1 of an Idempotency-Key's scope, without a trailing
+ * slash: the route's own `pattern` (fastify's, /api/v1/gateway/sessions/:id/cancel)
+ * with each parameter as the client wrote it in `url` (not decoded). For every
+ * request express routed this is the path it stored (req.path); and a request
+ * fastify routes to the same call however its line was written (an
+ * absolute-form target, a fragment, a percent-encoded letter of the route's
+ * own text: /%61pi/v1/..., .../%63ancel) shares its scope, so that a retry
+ * written another way is a replay, not the command run again.
+ */
+export function scopePathOf(pattern: string, url: string): string {
+  const origin = url.startsWith('/') ? undefined : /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i.exec(url)?.[0];
+  const target = origin === undefined ? url : url.slice(origin.length);
+  const end = target.search(/[?#]/);
+  const written = (end === -1 ? target : target.slice(0, end)).split('/');
+  const path = pattern
+    .replace(/\/$/, '')
+    .split('/')
+    .map((segment, i) => (segment.startsWith(':') ? (written[i] ?? '') : segment))
+    .join('/');
+  return path.slice(API_PREFIX.length);
 }
 
 /** The caller's principal once its key and its budgets allow the call (D12); throws the problem otherwise. */

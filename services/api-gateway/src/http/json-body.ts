@@ -7,14 +7,22 @@
  */
 import { findNulCharacter, findProtoKey } from '@gateway/contracts';
 import { AppError, validationError } from '@gateway/problem';
+import { charsetOf } from '@gateway/runtime';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * The object a body's text holds, or the problem of a body that is not an
- * object fit to pass on. `text` is undefined when the request carried no body.
+ * object fit to pass on. `text` is undefined when the request carried no body;
+ * `contentType` is the request's header. The body is read as UTF-8 (fastify
+ * decodes it so): one declaring another charset is not JSON the API takes,
+ * rather than text whose letters would be replaced (U+FFFD) and stored so; a
+ * leading byte order mark is dropped, as express's reader did.
  */
-export function jsonObjectBody(text: string | undefined): object {
+export function jsonObjectBody(text: string | undefined, contentType?: string): object {
+  const charset = charsetOf(contentType);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw notJson();
+  if (text?.startsWith('\ufeff')) text = text.slice(1);
   if (!text) throw notJson();
   let value: unknown;
   try {
@@ -41,12 +49,15 @@ export function nulProblem(value: unknown): AppError | undefined {
 /**
  * The problem for what fastify refused while reading a body: too large is 413
  * (D1), anything else it could not read (a malformed Content-Type or
- * Content-Length, a body cut short) is not a JSON body (422); undefined for
- * other errors.
+ * Content-Length, a body cut short, a client gone before its body ended) is
+ * not a JSON body (422), a client's doing, as express's reader had it: never
+ * a 500 logged as the gateway's failure. Undefined for other errors.
  */
 export function bodyProblem(err: unknown): AppError | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !code.startsWith('FST_ERR_CTP_')) return undefined;
+  const { code, statusCode } = (err ?? {}) as { code?: unknown; statusCode?: unknown };
+  // fastify's body reader passes on the request's own error, marked 400: Node's "aborted" when the client went.
+  const cutOff = code === 'ECONNRESET' && statusCode === 400;
+  if (!cutOff && (typeof code !== 'string' || !code.startsWith('FST_ERR_CTP_'))) return undefined;
   return code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? new AppError('payload-too-large') : notJson();
 }
 

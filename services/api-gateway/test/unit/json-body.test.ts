@@ -39,6 +39,18 @@ describe('The API body: JSON object rules', () => {
     }
     assert.equal(bodyProblem(new Error('database down')), undefined);
     assert.equal(bodyProblem({ code: 'ECONNRESET' }), undefined);
+    // A client gone mid-body: fastify's reader passes on Node's "aborted", marked 400. The client's doing, as express's request.aborted was.
+    assert.deepEqual(refusal(() => { throw bodyProblem(Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 })); }), [['body', 'invalid']]);
     assert.equal(bodyProblem(null), undefined);
+  });
+
+  it('when the body declares a charset other than UTF-8, then it is not JSON the API takes; UTF-8 (any spelling) and a leading byte order mark are taken', () => {
+    for (const type of ['application/json; charset=iso-8859-1', 'application/json;charset="windows-1252"', 'text/plain; charset=utf-16']) {
+      assert.deepEqual(refusal(() => jsonObjectBody('{"a":"b"}', type)), [['body', 'invalid']], type);
+    }
+    for (const type of [undefined, '', 'application/json', 'application/json; charset=UTF-8', 'application/json; charset="utf-8"', 'text/plain;charset=utf8']) {
+      assert.deepEqual(jsonObjectBody('\ufeff{"a":"café"}', type), { a: 'café' }, String(type));
+    }
+    assert.deepEqual(refusal(() => jsonObjectBody('\ufeff')), [['body', 'invalid']]);
   });
 });
