@@ -68,6 +68,35 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs = 5_000)
   }
 }
 
+/**
+ * Sends `envelope` straight to `queue`, as a caller that does not go through
+ * RpcClient would (an older version, a misbehaving one), with a direct
+ * reply-to address; runs `meanwhile` once it is sent, then resolves with the
+ * reply.
+ */
+async function sendRaw(
+  amqpUrl: string,
+  queue: string,
+  envelope: { id: string; type: string },
+  options: { headers?: Record<string, string>; meanwhile?: () => Promise<void> } = {},
+): Promise<Record<string, unknown>> {
+  const connection = await connect(amqpUrl);
+  try {
+    const channel = await connection.createChannel();
+    // Answers go only to direct reply-to addresses.
+    const replyTo = 'amq.rabbitmq.reply-to';
+    let answer: (reply: Record<string, unknown>) => void = () => undefined;
+    const got = new Promise<Record<string, unknown>>((resolve) => (answer = resolve));
+    // Consuming direct reply-to must start before anything is sent with it.
+    await channel.consume(replyTo, (msg) => msg && answer(JSON.parse(msg.content.toString()) as Record<string, unknown>), { noAck: true });
+    channel.sendToQueue(queue, Buffer.from(JSON.stringify(envelope)), { replyTo, correlationId: envelope.id, type: envelope.type, headers: options.headers ?? {} });
+    await options.meanwhile?.();
+    return await got;
+  } finally {
+    await connection.close();
+  }
+}
+
 describe('messaging', function () {
   this.timeout(60_000);
   let db: TestDatabase;
@@ -205,39 +234,23 @@ describe('messaging', function () {
     });
 
     it('when a malformed request reaches the server, then it answers validation-error without calling the handler', async () => {
-      const connection = await connect(amqpUrl);
-      try {
-        const channel = await connection.createChannel();
-        // Answers go only to direct reply-to addresses.
-        const queue = 'amq.rabbitmq.reply-to';
-        let answer: (reply: Record<string, unknown>) => void = () => undefined;
-        const got = new Promise<Record<string, unknown>>((resolve) => (answer = resolve));
-        // Consuming direct reply-to must start before anything is sent with it.
-        await channel.consume(queue, (msg) => msg && answer(JSON.parse(msg.content.toString()) as Record<string, unknown>), { noAck: true });
-        const before = calls;
-        const envelope = { id: 'cmd_1', type: 'rate.set', version: 1, occurred_at: new Date().toISOString(), correlation_id: 'c', data: { merchant_id: 42 } };
-        channel.sendToQueue(server.names.commandQueue('session'), Buffer.from(JSON.stringify(envelope)), {
-          replyTo: queue,
-          correlationId: 'x1',
-          headers: { [OPERATOR_SIGNATURE_HEADER]: await signer.sign(envelope) },
-        });
-        const reply = (await got) as { ok: boolean; problem: { code: string; errors: { field: string; code: string }[] } };
-        assert.equal(reply.ok, false);
-        assert.equal(reply.problem.code, 'validation-error');
-        // One entry per field, from the contracts' one mapping of schema errors (D6).
-        assert.deepEqual(
-          reply.problem.errors.map((e) => [e.field, e.code]).sort(),
-          [
-            ['currency', 'required'],
-            ['merchant_id', 'invalid'],
-            ['mode', 'required'],
-            ['rate', 'required'],
-          ],
-        );
-        assert.equal(calls, before);
-      } finally {
-        await connection.close();
-      }
+      const before = calls;
+      const envelope = { id: 'cmd_1', type: 'rate.set', version: 1, occurred_at: new Date().toISOString(), correlation_id: 'c', data: { merchant_id: 42 } };
+      const answered = await sendRaw(amqpUrl, server.names.commandQueue('session'), envelope, { headers: { [OPERATOR_SIGNATURE_HEADER]: await signer.sign(envelope) } });
+      const reply = answered as { ok: boolean; problem: { code: string; errors: { field: string; code: string }[] } };
+      assert.equal(reply.ok, false);
+      assert.equal(reply.problem.code, 'validation-error');
+      // One entry per field, from the contracts' one mapping of schema errors (D6).
+      assert.deepEqual(
+        reply.problem.errors.map((e) => [e.field, e.code]).sort(),
+        [
+          ['currency', 'required'],
+          ['merchant_id', 'invalid'],
+          ['mode', 'required'],
+          ['rate', 'required'],
+        ],
+      );
+      assert.equal(calls, before);
     });
 
     it('when no service consumes the queue, then the call fails at its deadline', async () => {
@@ -329,26 +342,19 @@ describe('messaging', function () {
 
     it("when a slow command is put on the fast lane's queue (a caller of an older version, during a rolling deploy), then it is run once and answered, not refused", async () => {
       const before = refundsStarted;
-      const connection = await connect(amqpUrl);
-      try {
-        const channel = await connection.createChannel();
-        const queue = 'amq.rabbitmq.reply-to';
-        let answer: (reply: Record<string, unknown>) => void = () => undefined;
-        const got = new Promise<Record<string, unknown>>((resolve) => (answer = resolve));
-        await channel.consume(queue, (msg) => msg && answer(JSON.parse(msg.content.toString()) as Record<string, unknown>), { noAck: true });
-        const envelope = { id: newId('cmd'), type: 'payment.refund', version: 1, occurred_at: new Date().toISOString(), correlation_id: 'c', data: refundRequest() };
-        // The queue every command of the adapter went to before lanes: what an older refund service still sends to.
-        channel.sendToQueue(server.names.commandQueue('acquirer-adapter', 'fast'), Buffer.from(JSON.stringify(envelope)), { replyTo: queue, correlationId: 'x2', type: 'payment.refund' });
-        await pollUntil(() => refundsStarted === before + 1, 5_000, 'the refund handler ran');
-        release.shift()?.();
-        const reply = (await got) as { ok: boolean; body: { outcome: string } };
-        assert.deepEqual([reply.ok, reply.body.outcome], [true, 'refunded']);
-        assert.equal(refundsStarted, before + 1);
-        const metrics = (await renderMetrics()).body;
-        assert.match(metrics, /gateway_rpc_commands_on_other_lane_total\{command="payment.refund",lane="fast"\} 1/);
-      } finally {
-        await connection.close();
-      }
+      const envelope = { id: newId('cmd'), type: 'payment.refund', version: 1, occurred_at: new Date().toISOString(), correlation_id: 'c', data: refundRequest() };
+      // The queue every command of the adapter went to before lanes: what an older refund service still sends to.
+      const answered = await sendRaw(amqpUrl, server.names.commandQueue('acquirer-adapter', 'fast'), envelope, {
+        meanwhile: async () => {
+          await pollUntil(() => refundsStarted === before + 1, 5_000, 'the refund handler ran');
+          release.shift()?.();
+        },
+      });
+      const reply = answered as { ok: boolean; body: { outcome: string } };
+      assert.deepEqual([reply.ok, reply.body.outcome], [true, 'refunded']);
+      assert.equal(refundsStarted, before + 1);
+      const metrics = (await renderMetrics()).body;
+      assert.match(metrics, /gateway_rpc_commands_on_other_lane_total\{command="payment.refund",lane="fast"\} 1/);
     });
   });
 

@@ -25,8 +25,8 @@ export interface FormLimits {
 export function formBody(limits: FormLimits): RequestHandler {
   const parse = express.urlencoded({ extended: false, limit: limits.maxBytes, parameterLimit: limits.maxFields, inflate: false });
   return (req, res, next) => {
-    const charset = req.is('application/x-www-form-urlencoded') ? charsetOf(req.headers['content-type']) : undefined;
-    if (charset !== undefined && charset !== 'utf-8') {
+    const charset = req.is('application/x-www-form-urlencoded') ? otherCharsetThanUtf8(req.headers['content-type']) : undefined;
+    if (charset !== undefined) {
       next(Object.assign(new Error(`unsupported charset "${charset}"`), { status: 415, type: 'charset.unsupported' }));
       return;
     }
@@ -34,9 +34,14 @@ export function formBody(limits: FormLimits): RequestHandler {
   };
 }
 
-/** The charset parameter of a Content-Type header, quoted or not, in lower case; undefined when it names none. */
-export function charsetOf(contentType: string | undefined): string | undefined {
-  return CHARSET.exec(contentType ?? '')?.[2]?.toLowerCase();
+/**
+ * The charset a Content-Type header names (quoted or not, in lower case) when
+ * it is not UTF-8 (`utf-8`, or its alias `utf8`); undefined when it names UTF-8
+ * or none. Every body we read is UTF-8: the one rule for forms and JSON.
+ */
+export function otherCharsetThanUtf8(contentType: string | undefined): string | undefined {
+  const charset = CHARSET.exec(contentType ?? '')?.[2]?.toLowerCase();
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8' ? undefined : charset;
 }
 
 const CHARSET = /;\s*charset\s*=\s*("?)([^";\s]+)\1/i;

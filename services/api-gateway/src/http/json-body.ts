@@ -7,7 +7,7 @@
  */
 import { findNulCharacter, findProtoKey } from '@gateway/contracts';
 import { AppError, validationError } from '@gateway/problem';
-import { charsetOf } from '@gateway/runtime';
+import { otherCharsetThanUtf8 } from '@gateway/runtime';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -20,8 +20,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * leading byte order mark is dropped, as express's reader did.
  */
 export function jsonObjectBody(text: string | undefined, contentType?: string): object {
-  const charset = charsetOf(contentType);
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw notJson();
+  if (otherCharsetThanUtf8(contentType) !== undefined) throw notJson();
   if (text?.startsWith('\ufeff')) text = text.slice(1);
   if (!text) throw notJson();
   let value: unknown;
