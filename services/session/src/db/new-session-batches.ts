@@ -207,11 +207,17 @@ export class NewSessionBatches {
   }
 }
 
-/** The order rows take in a statement: by the idempotency key (merchant, mode, merchant_reference), the same in every batch. */
-function byIdempotencyKey(a: NewSessionValues, b: NewSessionValues): number {
-  const key = (row: NewSessionValues) => `${String(row['merchant_id'])}\u0000${String(row['livemode'])}\u0000${String(row['merchant_reference'])}`;
-  const [ka, kb] = [key(a), key(b)];
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
+/** The key rows are ordered by in a statement, the same in every batch: the idempotency key (merchant, mode, merchant_reference). */
+function idempotencyKeyOf(row: NewSessionValues): string {
+  return `${String(row['merchant_id'])}\u0000${String(row['livemode'])}\u0000${String(row['merchant_reference'])}`;
+}
+
+/** `rows` in key order, each key made once. */
+function inKeyOrder(rows: readonly NewSessionValues[]): readonly NewSessionValues[] {
+  if (rows.length < 2) return rows;
+  const keyed = rows.map((row) => ({ row, key: idempotencyKeyOf(row) }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map(({ row }) => row);
 }
 
 /** A surrogate without its other half: JSON.stringify escapes it (\udXXX), and PostgreSQL's json refuses the escape. */
@@ -220,7 +226,7 @@ const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/i;
 
 /** The statement's input: the rows in key order, as JSON PostgreSQL accepts. */
 export function recordsJson(rows: readonly NewSessionValues[]): string {
-  const ordered = rows.length > 1 ? [...rows].sort(byIdempotencyKey) : rows;
+  const ordered = inKeyOrder(rows);
   const json = JSON.stringify(ordered);
   // Rare, so looked for in the output first: a well-formed pair is written as itself, never escaped.
   if (!LONE_SURROGATE_ESCAPE.test(json)) return json;
