@@ -4,6 +4,7 @@
  * URL check here looks at the URL only; the dispatcher checks again at connect time, after DNS.
  */
 import { isIP } from 'node:net';
+import type { SchemaFieldError } from './validation.js';
 
 /** The longest webhook URL accepted, in characters. */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
@@ -42,7 +43,18 @@ export interface WebhookUrlOptions {
   allowPrivate: boolean;
 }
 
-const PRIVATE_ADDRESS = 'url must not point to a private, loopback or link-local address.';
+/** Why a URL whose host is, or resolves to, a forbidden address is refused. */
+export const PRIVATE_ADDRESS_PROBLEM = 'url must not point to a private, loopback or link-local address.';
+
+/**
+ * The validation entry (D6) of a webhook URL refused by webhookUrlProblem,
+ * naming `field` (the request's name for the URL: `webhook_url`, `url`);
+ * undefined when the URL is acceptable.
+ */
+export function webhookUrlError(field: string, url: string, options: WebhookUrlOptions): SchemaFieldError | undefined {
+  const problem = webhookUrlProblem(url, options);
+  return problem === undefined ? undefined : { field, code: 'invalid', message: problem.replace(/^url\b/, field) };
+}
 
 /**
  * Why a webhook URL is refused when it is configured, or undefined when it is acceptable. Looks at
@@ -67,7 +79,7 @@ export function webhookUrlProblem(url: string, options: WebhookUrlOptions): stri
   if (options.allowPrivate) return undefined;
 
   const host = unbracket(parsed.hostname);
-  if (isIpLiteral(host)) return isForbiddenAddress(host) ? PRIVATE_ADDRESS : undefined;
+  if (isIpLiteral(host)) return isForbiddenAddress(host) ? PRIVATE_ADDRESS_PROBLEM : undefined;
 
   const name = host.replace(/\.+$/, '');
   if (name === 'localhost' || /\.(localhost|local|internal)$/.test(name)) {

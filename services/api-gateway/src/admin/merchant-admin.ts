@@ -2,7 +2,7 @@
  * Operator commands on merchants, keys and limits (D13). Each change commits
  * with the event that tells every gateway replica to drop what it cached.
  */
-import { newId, newSecret, webhookUrlProblem, type CommandReply, type CommandRequest, type Mode } from '@gateway/contracts';
+import { newId, newSecret, webhookUrlError, type CommandReply, type CommandRequest, type Mode } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { AppError, validationError } from '@gateway/problem';
 import type { Authenticator } from '../auth/authenticator.js';
@@ -40,8 +40,8 @@ export async function createMerchant(deps: AdminDeps, command: CommandRequest<'m
     throw validationError([{ field: 'order_prefix', code: 'invalid', message: 'order_prefix must be 1 to 3 upper-case letters or digits.' }]);
   }
   const webhookUrl = command.webhook_url;
-  const urlProblem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl, { livemode: false, allowPrivate: deps.allowPrivateWebhooks });
-  if (urlProblem) throw validationError([{ field: 'webhook_url', code: 'invalid', message: urlProblem.replace(/^url/, 'webhook_url') }]);
+  const refused = webhookUrl === undefined ? undefined : webhookUrlError('webhook_url', webhookUrl, { livemode: false, allowPrivate: deps.allowPrivateWebhooks });
+  if (refused) throw validationError([refused]);
   const merchantId = newId('mer');
   const secret = newSecret('sk_test_');
   // merchant.created commits with the merchant: the webhook dispatcher provisions its test-mode endpoint from it, so no merchant is left without one.

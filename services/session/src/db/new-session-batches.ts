@@ -4,10 +4,10 @@
  * one read from the broker; inserting them one statement (and one commit) each
  * costs PostgreSQL a round trip, a transaction and a WAL flush per session.
  * Here the creates asked for within one pass of the event loop go as one
- * statement over one JSON array of records (json_to_recordset): one round trip and one commit for the lot, each
- * session still inserted or not on its own (ON CONFLICT DO NOTHING per row),
- * and each caller answered only after that commit. Measured in BENCHMARKS.md
- * (issue 18).
+ * statement over one JSON array of records (json_to_recordset): one round
+ * trip and one commit for the lot, each session still inserted or not on its
+ * own (ON CONFLICT DO NOTHING per row), and each caller answered only after
+ * that commit. Measured in BENCHMARKS.md (issue 18).
  *
  * A statement that fails fails every create in it; so a batch of more than
  * one that the database refuses for its data (SQLSTATE classes 22 and 23) is
@@ -24,7 +24,7 @@
  *
  * The text travels inside JSON, which PostgreSQL decodes: a lone UTF-16
  * surrogate (which JSON.stringify writes as an escape PostgreSQL refuses) is
- * sent as U+FFFD, as it was when each value went as its own UTF-8 parameter.
+ * sent as U+FFFD, which is what a text parameter holding it stores.
  */
 import type { Pool } from '@gateway/db';
 import { openSpan, outsideTrace, SpanKind, type OpenSpan } from '@gateway/observability';
@@ -188,8 +188,8 @@ export class NewSessionBatches {
   /**
    * Runs a batch's statement in a trace of its own, linked both ways to the
    * span of each create it carries: it works for many requests' traces at
-   * once, so it belongs to none of them,
-   * and each create's trace shows its wait and leads to the statement.
+   * once, so it belongs to none of them, and each create's trace shows its
+   * wait and leads to the statement.
    */
   private async traced<T>(batch: readonly Waiting[], work: () => Promise<T>): Promise<T> {
     const waits = batch.flatMap((w) => (w.span ? [w.span] : []));

@@ -5,7 +5,7 @@
  * table (currency_unsupported and the converted amount) come after, in
  * create-session.
  */
-import { CreateSessionRequest, fieldErrorsOf, findProtoKey, validatorOf, webhookUrlProblem } from '@gateway/contracts';
+import { CreateSessionRequest, fieldErrorsOf, findProtoKey, validatorOf, webhookUrlError } from '@gateway/contracts';
 import { accountCurrency, amountMessage, checkAmount, findCurrency, type AmountCheck, type AmountErrorCode, type Big, type Currency } from '@gateway/money';
 import type { FieldError } from '@gateway/problem';
 
@@ -52,8 +52,8 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
   // D11: webhooks never go to loopback, private, link-local or metadata addresses.
   const webhookUrl = input['webhook_url'];
   if (typeof webhookUrl === 'string' && webhookUrl.length > 0 && !errors.has('webhook_url')) {
-    const problem = webhookUrlProblem(webhookUrl, { livemode, allowPrivate: options.allowPrivateWebhooks ?? false });
-    if (problem) add({ field: 'webhook_url', code: 'invalid', message: problem.replace(/^url/, 'webhook_url') });
+    const refused = webhookUrlError('webhook_url', webhookUrl, { livemode, allowPrivate: options.allowPrivateWebhooks ?? false });
+    if (refused) add(refused);
   }
 
   const metadataError = checkMetadata(input['metadata']);
