@@ -12,32 +12,29 @@ export interface FixedSchedule {
   schedule: readonly number[];
 }
 
-/** `first × factor^retry`, never above `max`; without `retries`, no end. */
+/** `first × 2^retry`, never above `max`, without end. */
 export interface GrowingWait {
   first: number;
   max: number;
-  /** Growth per retry; 2 unless said. */
-  factor?: number;
   /**
    * Spread as a fraction of the wait: 0.2 draws it uniformly from 80 % to 120 %
    * of the wait, so that many clients failing together do not retry together.
    */
   jitter?: number;
-  /** How many retries there are; unlimited unless said. */
-  retries?: number;
 }
 
 export type Backoff = FixedSchedule | GrowingWait;
 
 /**
  * The wait before retry number `retry` (0 for the first retry, after the first
- * failure), or undefined when the policy has no such retry.
+ * failure): always one for a growing wait; undefined past a schedule's end.
  * `random` (in [0, 1)) is taken only for jitter.
  */
+export function backoffDelay(policy: GrowingWait, retry: number, random?: () => number): number;
+export function backoffDelay(policy: Backoff, retry: number, random?: () => number): number | undefined;
 export function backoffDelay(policy: Backoff, retry: number, random: () => number = Math.random): number | undefined {
   if (!Number.isInteger(retry) || retry < 0) throw new RangeError(`retry must be a non-negative integer, got ${retry}`);
   if ('schedule' in policy) return policy.schedule[retry];
-  if (policy.retries !== undefined && retry >= policy.retries) return undefined;
   const wait = grownWait(policy, retry);
   const jitter = policy.jitter ?? 0;
   return jitter > 0 ? wait * (1 - jitter + 2 * jitter * random()) : wait;
@@ -52,21 +49,18 @@ export function backoffSteps(policy: Backoff): number[] {
   if ('schedule' in policy) return [...policy.schedule];
   if ((policy.jitter ?? 0) > 0) throw new RangeError('a policy with jitter has no fixed steps');
   const steps: number[] = [];
-  const last = policy.retries ?? Number.POSITIVE_INFINITY;
-  for (let retry = 0; retry < last; retry += 1) {
+  for (let retry = 0; ; retry += 1) {
     const wait = grownWait(policy, retry);
     steps.push(wait);
-    // At the ceiling, or not growing at all (a first wait of 0, a factor of 1): later retries wait the same.
-    if (wait >= policy.max || grownWait(policy, retry + 1) === wait) break;
+    // At the ceiling, or not growing at all (a first wait of 0): later retries wait the same.
+    if (wait >= policy.max || wait === 0) return steps;
   }
-  return steps;
 }
 
 function grownWait(policy: GrowingWait, retry: number): number {
-  const factor = policy.factor ?? 2;
-  if (!(policy.first >= 0) || !(policy.max >= 0) || !(factor >= 1)) throw new RangeError('first and max must be non-negative and factor at least 1');
-  if (policy.first === 0 || factor === 1) return Math.min(policy.first, policy.max);
+  if (!(policy.first >= 0) || !(policy.max >= 0)) throw new RangeError('first and max must be non-negative');
+  if (policy.first === 0) return 0;
   // No more growth than reaching the ceiling needs: a large retry count stays finite.
-  const toCeiling = Math.max(0, Math.ceil(Math.log(policy.max / policy.first) / Math.log(factor)));
-  return Math.min(policy.max, policy.first * factor ** Math.min(retry, toCeiling));
+  const toCeiling = Math.max(0, Math.ceil(Math.log2(policy.max / policy.first)));
+  return Math.min(policy.max, policy.first * 2 ** Math.min(retry, toCeiling));
 }

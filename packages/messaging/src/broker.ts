@@ -199,7 +199,7 @@ export class Broker {
     if (this.stopping || this.reconnectTimer) return;
     // Jittered, so that replicas which lost the broker together do not all knock at once.
     const policy = { first: this.options.reconnectMinMs ?? 100, max: this.options.reconnectMaxMs ?? 5_000, jitter: 0.2 };
-    const delay = backoffDelay(policy, this.attempt) ?? policy.max;
+    const delay = backoffDelay(policy, this.attempt);
     this.attempt += 1;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;

@@ -214,7 +214,7 @@ export class OutboxRelay implements BrokerComponent {
 
   private scheduleRetry(): void {
     if (this.retryTimer) return;
-    const delay = backoffDelay(RELAY_RETRY, this.failures - 1) ?? RELAY_RETRY.max;
+    const delay = backoffDelay(RELAY_RETRY, this.failures - 1);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.wake();

@@ -1,8 +1,8 @@
 /** The one backoff rule: fixed schedules, doubling waits with a ceiling, jitter and steps for a query. */
 import { strict as assert } from 'node:assert';
-import { backoffDelay, backoffSteps } from '../../src/index.js';
+import { backoffDelay, backoffSteps, type Backoff } from '../../src/index.js';
 
-const waits = (policy: Parameters<typeof backoffDelay>[0], count: number): (number | undefined)[] =>
+const waits = (policy: Backoff, count: number): (number | undefined)[] =>
   Array.from({ length: count }, (_, retry) => backoffDelay(policy, retry));
 
 describe('backoffDelay', () => {
@@ -15,7 +15,6 @@ describe('backoffDelay', () => {
   it('When the wait grows, then it doubles from the first wait and stays at the ceiling', () => {
     assert.deepEqual(waits({ first: 50, max: 5_000 }, 9), [50, 100, 200, 400, 800, 1_600, 3_200, 5_000, 5_000]);
     assert.deepEqual(waits({ first: 500, max: 30_000 }, 8), [500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
-    assert.deepEqual(waits({ first: 1, max: 100, factor: 3 }, 6), [1, 3, 9, 27, 81, 100]);
   });
 
   it('When a retry count is very large, then the wait is the ceiling, not Infinity or NaN', () => {
@@ -24,17 +23,13 @@ describe('backoffDelay', () => {
     assert.equal(backoffDelay({ first: 10, max: 5 }, 3), 5);
   });
 
-  it('When the policy has a number of retries, then there is no wait past them', () => {
-    assert.deepEqual(waits({ first: 100, max: 1_000, retries: 2 }, 3), [100, 200, undefined]);
-  });
-
   it('When the policy has jitter, then the wait is spread by that fraction either side', () => {
     const policy = { first: 100, max: 5_000, jitter: 0.2 };
     assert.equal(backoffDelay(policy, 2, () => 0), 320);
     assert.equal(backoffDelay(policy, 2, () => 0.5), 400);
-    assert.ok(Math.abs((backoffDelay(policy, 2, () => 0.999_999) ?? 0) - 480) < 0.001);
+    assert.ok(Math.abs(backoffDelay(policy, 2, () => 0.999_999) - 480) < 0.001);
     for (let i = 0; i < 200; i += 1) {
-      const wait = backoffDelay(policy, 10) ?? 0;
+      const wait = backoffDelay(policy, 10);
       assert.ok(wait >= 4_000 && wait <= 6_000, String(wait));
     }
   });
@@ -43,7 +38,6 @@ describe('backoffDelay', () => {
     assert.throws(() => backoffDelay({ first: 1, max: 2 }, -1), RangeError);
     assert.throws(() => backoffDelay({ first: 1, max: 2 }, 1.5), RangeError);
     assert.throws(() => backoffDelay({ first: -1, max: 2 }, 0), RangeError);
-    assert.throws(() => backoffDelay({ first: 1, max: 2, factor: 0.5 }, 0), RangeError);
   });
 });
 
@@ -52,7 +46,6 @@ describe('backoffSteps', () => {
     assert.deepEqual(backoffSteps({ first: 5, max: 3_600 }), [5, 10, 20, 40, 80, 160, 320, 640, 1_280, 2_560, 3_600]);
     assert.deepEqual(backoffSteps({ first: 5, max: 5 }), [5]);
     assert.deepEqual(backoffSteps({ first: 0, max: 5 }), [0]);
-    assert.deepEqual(backoffSteps({ first: 1, max: 1_000, retries: 3 }), [1, 2, 4]);
   });
 
   it('When the steps are indexed by the retry number, capped at the last, then they give what backoffDelay gives', () => {

@@ -45,7 +45,6 @@ export interface ReconcilePolicy {
 
 /** Orders claimed, and asked about side by side, at once: each with its own acquirer call. */
 export const RECONCILE_BATCH = 20;
-const BATCH = RECONCILE_BATCH;
 
 const NEVER_RECEIVED = 'The card processor never received this payment; nothing was charged.';
 /** The failure message of a payment that never reached the acquirer. */
@@ -57,10 +56,10 @@ const NEVER_COMPLETED = 'The card processor never completed this payment; nothin
 export async function reconcileDueOrders(deps: AdapterDeps, policy: ReconcilePolicy, stopping: () => boolean = () => false): Promise<number> {
   let settled = 0;
   while (!stopping()) {
-    const due = await deps.orders.claimDue(BATCH, policy.leaseSeconds);
+    const due = await deps.orders.claimDue(RECONCILE_BATCH, policy.leaseSeconds);
     const results = await Promise.all(due.map((order) => reconcileOrder(deps, policy, order)));
     settled += results.filter(Boolean).length;
-    if (due.length < BATCH) break;
+    if (due.length < RECONCILE_BATCH) break;
   }
   return settled;
 }
@@ -166,7 +165,7 @@ async function orderTerminal(deps: AdapterDeps, order: ClaimedOrder): Promise<{ 
  * moment the order could be given up on, so that happens on time.
  */
 export function nextCheckDelay(policy: ReconcilePolicy, order: Pick<ClaimedOrder, 'status' | 'checks' | 'age_seconds'>): number {
-  const backoff = backoffDelay({ first: policy.baseDelaySeconds, max: policy.maxDelaySeconds }, Math.max(order.checks - 1, 0)) ?? policy.maxDelaySeconds;
+  const backoff = backoffDelay({ first: policy.baseDelaySeconds, max: policy.maxDelaySeconds }, Math.max(order.checks - 1, 0));
   const giveUpAges =
     order.status === 'CHALLENGED'
       ? [policy.challengeTimeoutSeconds]

@@ -105,7 +105,7 @@ export class WebhookEventsConsumer extends QueueConsumer {
   private async patiently(channel: Channel, msg: ConsumeMessage, envelope: Envelope, failure: string, work: () => Promise<unknown>): Promise<void> {
     const patience = Date.now() + STORE_PATIENCE_MS;
     for (let retry = 0; ; retry += 1) {
-      const pause = backoffDelay(STORE_RETRY, retry) ?? STORE_RETRY.max;
+      const pause = backoffDelay(STORE_RETRY, retry);
       try {
         await work();
         eventsHandled.inc({ type: envelope.type, outcome: 'handled' });
