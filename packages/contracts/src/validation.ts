@@ -112,7 +112,7 @@ export interface SchemaFieldError {
  * (`items[0].quantity`), a code, a sentence. `whole` names the input itself
  * (`body` for an API request, `form` for a page's form).
  */
-export function fieldErrorOf(error: ErrorObject, whole = 'body'): SchemaFieldError {
+function fieldErrorOf(error: ErrorObject, whole = 'body'): SchemaFieldError {
   if (error.keyword === 'required') {
     const field = joinPath(error.instancePath, whole, String(error.params['missingProperty']));
     return { field, code: 'required', message: `${field} is required.` };

@@ -43,8 +43,10 @@ export interface WebhookUrlOptions {
   allowPrivate: boolean;
 }
 
-/** Why a URL whose host is, or resolves to, a forbidden address is refused. */
-export const PRIVATE_ADDRESS_PROBLEM = 'url must not point to a private, loopback or link-local address.';
+/** Why a URL whose host is, or resolves to, a forbidden address is refused; `field` names the URL. */
+export function privateAddressProblem(field = 'url'): string {
+  return `${field} must not point to a private, loopback or link-local address.`;
+}
 
 /**
  * The validation entry (D6) of a webhook URL refused by webhookUrlProblem,
@@ -52,46 +54,53 @@ export const PRIVATE_ADDRESS_PROBLEM = 'url must not point to a private, loopbac
  * undefined when the URL is acceptable.
  */
 export function webhookUrlError(field: string, url: string, options: WebhookUrlOptions): SchemaFieldError | undefined {
-  const problem = webhookUrlProblem(url, options);
-  return problem === undefined ? undefined : { field, code: 'invalid', message: problem.replace(/^url\b/, field) };
+  const message = webhookUrlProblem(url, options, field);
+  return message === undefined ? undefined : { field, code: 'invalid', message };
 }
 
 /**
- * Why a webhook URL is refused when it is configured, or undefined when it is acceptable. Looks at
- * the URL only (no DNS): a host name that resolves to a forbidden address is caught at delivery.
+ * Why a webhook URL is refused when it is configured, or undefined when it is acceptable; the
+ * message names the URL `field`. Looks at the URL only (no DNS): a host name that resolves to a
+ * forbidden address is caught at delivery.
  */
-export function webhookUrlProblem(url: string, options: WebhookUrlOptions): string | undefined {
-  if (typeof url !== 'string' || url.length === 0) return 'url must be an absolute http or https URL.';
-  if (url.length > WEBHOOK_URL_MAX_LENGTH) return `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.`;
+export function webhookUrlProblem(url: string, options: WebhookUrlOptions, field = 'url'): string | undefined {
+  if (typeof url !== 'string' || url.length === 0) return `${field} must be an absolute http or https URL.`;
+  if (url.length > WEBHOOK_URL_MAX_LENGTH) return `${field} must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.`;
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return 'url must be an absolute http or https URL.';
+    return `${field} must be an absolute http or https URL.`;
   }
   if (options.livemode) {
-    if (parsed.protocol !== 'https:') return 'url must use https in live mode.';
+    if (parsed.protocol !== 'https:') return `${field} must use https in live mode.`;
   } else if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    return 'url must use http or https.';
+    return `${field} must use http or https.`;
   }
-  if (parsed.username !== '' || parsed.password !== '') return 'url must not contain a username or password.';
-  if (parsed.hostname === '') return 'url must name a host.';
+  if (parsed.username !== '' || parsed.password !== '') return `${field} must not contain a username or password.`;
+  if (parsed.hostname === '') return `${field} must name a host.`;
   if (options.allowPrivate) return undefined;
 
   const host = unbracket(parsed.hostname);
-  if (isIpLiteral(host)) return isForbiddenAddress(host) ? PRIVATE_ADDRESS_PROBLEM : undefined;
+  if (isIpLiteral(host)) return isForbiddenAddress(host) ? privateAddressProblem(field) : undefined;
 
   const name = host.replace(/\.+$/, '');
   if (name === 'localhost' || /\.(localhost|local|internal)$/.test(name)) {
-    return 'url must not point to localhost or a .local or .internal host name.';
+    return `${field} must not point to localhost or a .local or .internal host name.`;
   }
-  if (!name.includes('.')) return 'url host must be a fully qualified domain name, not a single-label name.';
+  if (!name.includes('.')) return `${field} host must be a fully qualified domain name, not a single-label name.`;
   return undefined;
 }
 
 /** A WHATWG URL hostname without the brackets of an IPv6 address: `[::1]` → `::1`. */
-function unbracket(hostname: string): string {
+export function unbracket(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
+
+/** The address of a URL hostname that is a forbidden IP literal (D11); undefined for a name or an allowed address. */
+export function forbiddenLiteral(hostname: string): string | undefined {
+  const host = unbracket(hostname);
+  return isIpLiteral(host) && isForbiddenAddress(host) ? host : undefined;
 }
 
 type Ipv4 = readonly [number, number, number, number];

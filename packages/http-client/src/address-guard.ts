@@ -27,12 +27,6 @@ export class AddressNotAllowed extends Error {
   }
 }
 
-/** The refused address of a URL host that is a forbidden IP literal; undefined for anything else. */
-export function forbiddenLiteral(hostname: string): string | undefined {
-  const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
-  return isIpLiteral(host) && isForbiddenAddress(host) ? host : undefined;
-}
-
 /**
  * A `lookup` for net.connect: resolves every address of the name through
  * `resolver` and, when `refusePrivate`, fails with AddressNotAllowed when any

@@ -9,7 +9,8 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
-import { AddressNotAllowed, forbiddenLiteral, guardedLookup, systemResolver, type HostResolver } from './address-guard.js';
+import { forbiddenLiteral } from '@gateway/contracts';
+import { AddressNotAllowed, guardedLookup, systemResolver, type HostResolver } from './address-guard.js';
 import { HttpClientError, toHttpClientError } from './http-client-error.js';
 
 export interface HttpClientOptions {

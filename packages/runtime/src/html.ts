@@ -43,6 +43,11 @@ export function html(strings: TemplateStringsArray, ...values: readonly HtmlValu
   return Html.of(out);
 }
 
+/** `parts` one after another with `separator` (text, escaped like any) between them: lines, attributes. */
+export function joinHtml(parts: readonly HtmlValue[], separator: string): Html {
+  return Html.of(parts.map(render).join(escapeHtml(separator)));
+}
+
 /**
  * Markup written as it is, unescaped: only for text this program wrote itself
  * (a stylesheet, a fixed fragment), never for anything a person or another

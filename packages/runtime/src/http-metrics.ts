@@ -46,16 +46,6 @@ export function labelledRoute(res: ServerResponse): string {
   return (res as Labelled)[ROUTE_LABEL] ?? UNMATCHED_ROUTE;
 }
 
-/**
- * Middleware naming the route it stands in, for the metrics, before a later step of
- * the route (a body parser) may fail: express forgets the matched route once an error
- * leaves it.
- */
-export const labelMatchedRoute: RequestHandler = (req, res, next) => {
-  labelRoute(res, `${req.baseUrl}${String((req.route as { path?: unknown } | undefined)?.path ?? '')}`);
-  next();
-};
-
 /** The route label of an answered request: the pattern the app named, else express's matched route, else `unmatched`. */
 export function routeLabel(req: Request, res: Response): string {
   const named = (res as Labelled)[ROUTE_LABEL];

@@ -6,7 +6,7 @@
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { describeError, type Logger } from '@gateway/observability';
-import { bodyRefusal, formBody, labelMatchedRoute, pageSecurityHeaders, type FormLimits } from '@gateway/runtime';
+import { bodyRefusal, formBody, pageSecurityHeaders, type FormLimits } from '@gateway/runtime';
 import { CHECKOUT_CSS, chooseLanguage, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
 import { cancelPayment, pay, returnFromChallenge, showPage, showResult, type Answer, type FlowDeps } from '../domain/checkout-flow.js';
 
@@ -36,8 +36,8 @@ export function addCheckoutRoutes(app: Express, deps: FlowDeps, log: Logger): vo
   // Express would answer HEAD with a GET route; the steps are for browsers, which never send one (cancel even changes the session).
   router.use('/checkout', (req, _res, next) => next(req.method === 'HEAD' ? 'router' : undefined));
   router.get('/checkout/:token', step(deps, log, (d, token, _form, language) => showPage(d, token, language)));
-  router.post('/checkout/:token/pay', labelMatchedRoute, formBody(CARD_FORM_LIMITS), step(deps, log, pay));
-  router.post('/checkout/:token/3ds', labelMatchedRoute, formBody(CHALLENGE_RETURN_LIMITS), step(deps, log, returnFromChallenge));
+  router.post('/checkout/:token/pay', formBody(CARD_FORM_LIMITS), step(deps, log, pay));
+  router.post('/checkout/:token/3ds', formBody(CHALLENGE_RETURN_LIMITS), step(deps, log, returnFromChallenge));
   router.get('/checkout/:token/result', step(deps, log, (d, token, _form, language) => showResult(d, token, language)));
   router.get('/checkout/:token/cancel', step(deps, log, (d, token, _form, language) => cancelPayment(d, token, language)));
   app.use(router);

@@ -1,5 +1,5 @@
 import { TEST_CARDS } from '@gateway/contracts';
-import { html, trustedHtml, type Html } from '@gateway/runtime';
+import { html, joinHtml, trustedHtml, type Html } from '@gateway/runtime';
 import { layout } from './layout.js';
 import { formatAmount, translate, type Language, type MessageKey } from './messages/index.js';
 import { chargedAmount } from './order-summary.js';
@@ -16,7 +16,7 @@ export function renderPaymentPage(view: PaymentPageView): string {
 
 /** Pieces of markup one per line. */
 function onLines(parts: readonly Html[]): Html {
-  return html`${parts.map((part, i) => (i === 0 ? part : html`\n${part}`))}`;
+  return joinHtml(parts, '\n');
 }
 
 function renderTestBanner(language: Language): Html {
@@ -138,6 +138,6 @@ function renderField(language: Language, field: FieldSpec, error: string | undef
   if (error !== undefined) {
     lines.push(html`<p class="field-error" id="${errorId}"><span class="visually-hidden">${translate(language, 'error_prefix')}</span>${error}</p>`);
   }
-  lines.push(html`<input ${attributes.map((attribute, i) => (i === 0 ? attribute : html` ${attribute}`))}>`, html`</div>`);
+  lines.push(html`<input ${joinHtml(attributes, ' ')}>`, html`</div>`);
   return onLines(lines);
 }

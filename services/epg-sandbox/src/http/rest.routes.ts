@@ -48,7 +48,12 @@ export function restRouter(deps: RestDependencies): Router {
   router.use(REST_PATH, serverSpans());
   router
     .route(`${REST_PATH}:call`)
-    .all((req, res, next) => (CALLS.has(callOf(req)) ? next() : notFound(res)))
+    .all((req, res, next) => {
+      // Kept for the error steps below, which run outside the route and see no params.
+      res.locals[CALL] = callOf(req);
+      if (CALLS.has(callOf(req))) next();
+      else notFound(res);
+    })
     .post(formBody(FORM_LIMITS), async (req, res) => {
       const name = callOf(req);
       const body = req.body as Record<string, unknown> | undefined;
@@ -56,15 +61,15 @@ export function restRouter(deps: RestDependencies): Router {
       json(res, status, reply);
     })
     .all((_req, res) => methodNotAllowed(res, 'POST'));
-  router.use(REST_PATH, (err: unknown, req: Request, res: Response, next: NextFunction) => {
+  router.use(REST_PATH, (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     const refused = bodyRefusal(err);
     if (!refused) return next(err);
-    deps.log.info({ call: callOf(req), errorCode: '4', reason: refused.type }, 'call refused');
+    deps.log.info({ call: res.locals[CALL] as unknown, errorCode: '4', reason: refused.type }, 'call refused');
     // Too large is said with 413 as well; anything else unreadable is a business error (HTTP 200).
     json(res, refused.status === 413 ? 413 : 200, { errorCode: '4', errorMessage: 'Unreadable request body' });
   });
-  router.use(REST_PATH, (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    deps.log.error({ call: callOf(req), err: describeError(err) }, 'call failed');
+  router.use(REST_PATH, (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    deps.log.error({ call: res.locals[CALL] as unknown, err: describeError(err) }, 'call failed');
     if (!res.headersSent) json(res, 500, { errorCode: '7', errorMessage: 'System error' });
   });
   return router;
@@ -94,6 +99,9 @@ async function handleCall(deps: RestDependencies, name: string, call: Call, form
   );
   return { status: 200, reply };
 }
+
+/** res.locals' key of the call a request names. */
+const CALL = 'call';
 
 function callOf(req: Request): string {
   return String(req.params['call']);

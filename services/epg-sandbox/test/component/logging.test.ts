@@ -76,4 +76,15 @@ describe('epg-sandbox: logging', () => {
       assert.ok(!Object.keys(line).some((key) => /pan|cvc|password|pares|pareq/i.test(key)), JSON.stringify(Object.keys(line)));
     }
   });
+
+  it('When a call is refused for its body (too large), then its log line still names the call', async () => {
+    const res = await fetch(`${sandbox.baseUrl}/payment/rest/register.do`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `orderNumber=${'x'.repeat(70_000)}`,
+    });
+    assert.equal(res.status, 413);
+    const refused = sandbox.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['msg'] === 'call refused');
+    assert.deepEqual(refused.map((line) => line['call']), ['register.do']);
+  });
 });

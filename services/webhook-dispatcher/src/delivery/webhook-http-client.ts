@@ -30,7 +30,6 @@ export interface DeliveryOutcome {
   responseBody?: string;
 }
 
-export type { HostResolver };
 
 export interface WebhookHttpClientOptions {
   /** Bounds the whole attempt: DNS, connect, waiting for the headers and reading the response. */
@@ -46,7 +45,7 @@ export interface WebhookHttpClientOptions {
 /** Response bytes read; past this the connection is dropped rather than drained. */
 const MAX_DRAIN_BYTES = 64 * 1024;
 /** How much of a response body is kept for the delivery record (D14: the response of one attempt). */
-export const RESPONSE_BODY_KEPT_BYTES = 4 * 1024;
+const RESPONSE_BODY_KEPT_BYTES = 4 * 1024;
 
 export class WebhookHttpClient {
   private readonly http: HttpClient;
@@ -88,16 +87,12 @@ export class WebhookHttpClient {
   }
 }
 
-function keptText(body: Buffer): string {
-  return responseText([body.subarray(0, RESPONSE_BODY_KEPT_BYTES)]);
-}
-
 /**
- * The kept start of a response body as text: UTF-8, a character cut by the
- * size limit left out, bytes that are not UTF-8 and NUL (which PostgreSQL text
- * cannot hold) as U+FFFD.
+ * The kept start of a response body as text: at most RESPONSE_BODY_KEPT_BYTES
+ * of UTF-8, a character cut by that limit left out, bytes that are not UTF-8
+ * and NUL (which PostgreSQL text cannot hold) as U+FFFD.
  */
-export function responseText(chunks: readonly Buffer[]): string {
+function keptText(body: Buffer): string {
   // stream: true holds back an incomplete last character instead of replacing it.
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks), { stream: true }).replaceAll('\u0000', '\uFFFD');
+  return new TextDecoder('utf-8').decode(body.subarray(0, RESPONSE_BODY_KEPT_BYTES), { stream: true }).replaceAll('\u0000', '\uFFFD');
 }

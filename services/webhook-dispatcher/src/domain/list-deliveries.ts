@@ -21,10 +21,10 @@ export async function listDeliveries(deps: HistoryDeps, context: ApiContext, que
 
 /** The filter of a list query, checked by its contract: unknown parameters and bad values each name their field. */
 function checkFilters(query: Record<string, unknown>): { filters: DeliveryFilters; errors: FieldError[] } {
-  const errors = new Map<string, FieldError>(listFilterErrors(WebhookListQuery, query).map((error) => [error.field, error]));
+  const errors = listFilterErrors(WebhookListQuery, query);
   const status = query['status'];
-  const filters: DeliveryFilters = typeof status === 'string' && !errors.has('status') ? { status: status as NonNullable<DeliveryFilters['status']> } : {};
-  return { filters, errors: [...errors.values()] };
+  const filters: DeliveryFilters = typeof status === 'string' && !errors.some((error) => error.field === 'status') ? { status: status as NonNullable<DeliveryFilters['status']> } : {};
+  return { filters, errors };
 }
 
 /**

@@ -5,7 +5,7 @@
  * as its name resolves now. The same rule runs again at connect time.
  */
 import { lookup } from 'node:dns/promises';
-import { isForbiddenAddress, isIpLiteral, PRIVATE_ADDRESS_PROBLEM, webhookUrlError } from '@gateway/contracts';
+import { isForbiddenAddress, isIpLiteral, privateAddressProblem, unbracket, webhookUrlError } from '@gateway/contracts';
 import { validationError } from '@gateway/problem';
 
 export type Resolve = (hostname: string) => Promise<readonly { address: string }[]>;
@@ -14,11 +14,10 @@ const resolveAll: Resolve = (hostname) => lookup(hostname, { all: true });
 
 /** Throws a validation problem on field `url` when `url` may not receive webhooks. */
 export async function checkWebhookUrl(url: string, options: { livemode: boolean; allowPrivate: boolean; resolve?: Resolve }): Promise<void> {
-  const refuse = (message: string) => validationError([{ field: 'url', code: 'invalid', message }]);
   const refused = webhookUrlError('url', url, options);
   if (refused) throw validationError([refused]);
   if (options.allowPrivate) return;
-  const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  const hostname = unbracket(new URL(url).hostname);
   if (isIpLiteral(hostname)) return;
   let addresses: readonly { address: string }[];
   try {
@@ -27,5 +26,5 @@ export async function checkWebhookUrl(url: string, options: { livemode: boolean;
     // A name that does not resolve yet is the merchant's to fix; each attempt checks again.
     return;
   }
-  if (addresses.some((a) => isForbiddenAddress(a.address))) throw refuse(PRIVATE_ADDRESS_PROBLEM);
+  if (addresses.some((a) => isForbiddenAddress(a.address))) throw validationError([{ field: 'url', code: 'invalid', message: privateAddressProblem() }]);
 }

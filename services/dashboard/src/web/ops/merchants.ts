@@ -114,7 +114,7 @@ ${last && list.has_more ? html`<a href="${SECTION}?${new URLSearchParams([...kee
     const handOver = 'This is the only time it is shown: hand it to the merchant over a safe channel (never plain email or chat), then leave this page.';
     const key = shownSecret('Live secret key', approved.live_secret_key, handOver);
     // The live webhook endpoint follows from merchant.kyb_approved (the dispatcher provisions it); its secret is the merchant's to reveal in their dashboard, not shown here.
-    return html`${notice('ok', 'Business verification approved: live mode is open, with its webhook endpoint.')}${key}`;
+    return html`${notice('ok', 'Business verification approved: live mode is open; its webhook endpoint follows in a moment.')}${key}`;
   });
 
   change('suspend', async (view, merchantId) => {
