@@ -151,6 +151,7 @@ export async function migrate(url: string, schema: string, sources: readonly Mig
 }
 
 export * from './bootstrap.js';
+export * from './group-commit.js';
 
 /** Entry of a migration job: applies `sources` to `schema` at DATABASE_URL and prints what it applied. */
 export async function migrateFromEnv(service: string, schema: string, sources: readonly MigrationSource[]): Promise<void> {
@@ -161,4 +162,25 @@ export async function migrateFromEnv(service: string, schema: string, sources: r
   }
   const applied = await migrate(url, schema, sources);
   console.log(JSON.stringify({ service, schema, applied }));
+}
+
+/** Node's codes of a connection that could not be made or was lost. */
+const LOST_CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * Whether `err` says a server (the database, most often) is away for a while rather than that the
+ * work is wrong: no connection (refused, reset, timed out, ended), a server
+ * shutting down or starting (SQLSTATE 57P01-57P03), a connection exception
+ * (class 08), too many connections (53300), a read-only server (25006: a
+ * primary just demoted), a serialization failure or deadlock (40001, 40P01).
+ * Such work is worth trying again as it is, after a pause.
+ */
+export function unreachable(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (LOST_CONNECTION.has(code) || code.startsWith('08') || code.startsWith('57P0')) return true;
+    if (code === '53300' || code === '25006' || code === '40001' || code === '40P01') return true;
+  }
+  // pg's own words for a connection it lost or could not get from the pool.
+  return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(message);
 }

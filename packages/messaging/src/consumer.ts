@@ -1,56 +1,51 @@
 /**
- * Event consumers. A durable consumer records each message id in its inbox in
- * the same transaction as its effect and acks only after commit, so a
- * redelivery changes nothing; an effect keyed so that it cannot happen twice
- * needs neither inbox nor transaction. A message that fails is retried by the broker up
- * to the queue's delivery limit, then dead-lettered; a malformed one is
- * dead-lettered at once.
+ * Event consumers. A service's durable consumer applies, for each event it
+ * takes, the changes that event announces (apply-once.ts): each change is
+ * keyed on what it changes, so a redelivery, or the same change already
+ * applied from a reply, changes nothing; the event is acked only once its
+ * change has committed.
+ *
+ * An event whose change fails because the database is away for a while is
+ * tried again here, unacked, with growing pauses, for up to `patienceMs`
+ * while this consumer holds its channel: handed back at once, a few seconds'
+ * outage would spend the event's delivery limit and dead-letter it (a
+ * payment no session records, a webhook no merchant gets). Any other failure
+ * hands it back to the queue after a short pause; the queue's delivery limit
+ * then dead-letters it. A malformed event is dead-lettered at once.
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { checkEventData, eventPublisherField, eventPublishers, isEventType, topology, type Envelope, type EventData, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
-import { withTransaction, type Pool, type PoolClient, type Queryable } from '@gateway/db';
+import { backoffDelay } from '@gateway/backoff';
+import { checkEventData, eventPublisherField, eventPublishers, isEventType, topology, type Envelope, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
+import { unreachable } from '@gateway/db';
 import { describeError, withCorrelation, type Logger } from '@gateway/observability';
+import { applyOnce, type AnyChange } from './apply-once.js';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
 import { eventLabel, eventsHandled, messagesRefused } from './metrics.js';
-import { QueueConsumer, settle } from './queue-consumer.js';
+import { acknowledge, QueueConsumer } from './queue-consumer.js';
 import { assertDeclarations, durableQueue } from './topology.js';
-
-export type EventHandlers = {
-  [E in EventType]?: (data: EventData<E>, envelope: Envelope<EventData<E>>, tx: PoolClient) => Promise<void>;
-};
-
-/** Handlers whose effect is idempotent by itself: given the pool, not a transaction. */
-export type IdempotentEventHandlers = {
-  [E in EventType]?: (data: EventData<E>, envelope: Envelope<EventData<E>>, db: Queryable) => Promise<void>;
-};
 
 export interface EventConsumerOptions {
   service: ServiceName;
   /** The queue and the routing-key patterns bound to it; the service's own (topology) by default. */
   subscription?: { queue: string; patterns: readonly string[] };
-  pool: Pool;
-  handlers: EventHandlers;
-  /**
-   * Handlers whose effect is keyed so that a second delivery changes nothing
-   * (one statement with ON CONFLICT DO NOTHING, say): they run on the pool,
-   * without the inbox and its transaction.
-   */
-  idempotentHandlers?: IdempotentEventHandlers;
+  /** The changes this service applies from its events; an event that announces none of them is acked and skipped. */
+  changes: readonly AnyChange[];
   log: Logger;
   prefetch?: number;
-  /** Pause before handing a failed message back, so a failing dependency is not hammered. */
+  /** Pause before handing a failed event back to the queue, so a failing dependency is not hammered. */
   retryDelayMs?: number;
-  /** Called after a handler's transaction commits (to wake the outbox relay, say). */
+  /** Pauses between tries while the database is away: the first, doubled each time up to the last. */
+  unavailableRetry?: { first: number; max: number };
+  /** How long an event whose database is away is tried again in process before it goes back to the queue. */
+  patienceMs?: number;
+  /** Called after a change was applied (to wake the outbox relay, say). */
   afterCommit?: () => void;
-  /**
-   * True when this replica knows the message's effect is already committed
-   * (it applied the same change by another path, or is applying it and
-   * answers once that commits): the message is acked without a transaction.
-   * Only a hint; without it the inbox decides.
-   */
-  alreadyApplied?: (envelope: Envelope) => boolean | Promise<boolean>;
 }
+
+/** While the database is away: 500 ms, doubled each time, 30 s at most; for ten minutes. */
+const UNAVAILABLE_RETRY = { first: 500, max: 30_000 };
+const PATIENCE_MS = 10 * 60_000;
 
 /**
  * Declares the durable queue (with its dead-letter queue) a service's events
@@ -98,20 +93,23 @@ export function decodeEventOrDeadLetter(broker: Broker, channel: Channel, msg: C
   } catch (err) {
     log.error({ err: describeError(err), messageId: msg.properties.messageId as unknown }, 'malformed event dead-lettered');
     eventsHandled.inc({ type: 'unknown', outcome: 'malformed' });
-    settle(() => channel.nack(msg, false, false));
+    acknowledge(() => channel.nack(msg, false, false));
     return undefined;
   }
   if (fromItsPublisher(broker, msg, envelope, 'event')) return envelope;
-  settle(() => channel.nack(msg, false, false));
+  acknowledge(() => channel.nack(msg, false, false));
   return undefined;
 }
 
 export class EventConsumer extends QueueConsumer {
+  private readonly byType = new Map<string, AnyChange>();
+
   constructor(
     broker: Broker,
     private readonly options: EventConsumerOptions,
   ) {
     super(broker, options.prefetch ?? 32);
+    for (const change of options.changes) for (const type of change.events) this.byType.set(type, change);
   }
 
   protected async prepare(channel: Channel): Promise<string> {
@@ -126,37 +124,40 @@ export class EventConsumer extends QueueConsumer {
   protected async handle(channel: Channel, msg: ConsumeMessage): Promise<void> {
     const envelope = decodeEventOrDeadLetter(this.broker, channel, msg, this.options.log);
     if (!envelope) return;
-    const known = isEventType(envelope.type) ? envelope.type : undefined;
-    const type = known ?? 'unknown';
-    const handler = known && this.options.handlers[known];
-    const idempotent = known && this.options.idempotentHandlers?.[known];
-    const skip = () => {
+    const change = this.byType.get(envelope.type);
+    if (!change) {
+      eventsHandled.inc({ type: eventLabel(envelope.type), outcome: 'skipped' });
+      acknowledge(() => channel.ack(msg));
+      return;
+    }
+    const type = envelope.type as EventType;
+    const context = { correlationId: envelope.correlation_id, at: new Date(envelope.occurred_at), event: envelope };
+    const input = change.fromEvent(envelope.data as never, context);
+    if (input === undefined) {
       eventsHandled.inc({ type, outcome: 'skipped' });
-      settle(() => channel.ack(msg));
-    };
-    if (!handler && !idempotent) return skip();
-    try {
-      if (await this.options.alreadyApplied?.(envelope)) return skip();
-      const fresh = await withCorrelation(envelope.correlation_id, async () => {
-        if (idempotent) {
-          await (idempotent as (data: unknown, envelope: Envelope, db: Queryable) => Promise<void>)(envelope.data, envelope, this.options.pool);
-          return true;
+      acknowledge(() => channel.ack(msg));
+      return;
+    }
+    const patience = Date.now() + (this.options.patienceMs ?? PATIENCE_MS);
+    for (let retry = 0; ; retry += 1) {
+      try {
+        const applied = await withCorrelation(envelope.correlation_id, () => applyOnce(change, 'event', input as never, context));
+        eventsHandled.inc({ type, outcome: applied === undefined ? 'duplicate' : 'handled' });
+        if (applied !== undefined) this.options.afterCommit?.();
+        acknowledge(() => channel.ack(msg));
+        return;
+      } catch (err) {
+        eventsHandled.inc({ type, outcome: 'failed' });
+        const pause = backoffDelay(this.options.unavailableRetry ?? UNAVAILABLE_RETRY, retry);
+        const again = unreachable(err) && this.holds(channel) && Date.now() + pause < patience;
+        this.options.log.warn({ err: describeError(err), type, eventId: envelope.id }, `event not applied; ${again ? 'trying again' : 'back to the queue'}`);
+        if (!again) {
+          await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs ?? 500));
+          acknowledge(() => channel.nack(msg, false, true));
+          return;
         }
-        return withTransaction(this.options.pool, async (tx) => {
-          const inserted = await tx.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
-          if (inserted.rowCount === 0) return false;
-          await (handler as (data: unknown, envelope: Envelope, tx: PoolClient) => Promise<void>)(envelope.data, envelope, tx);
-          return true;
-        });
-      });
-      eventsHandled.inc({ type, outcome: fresh ? 'handled' : 'duplicate' });
-      this.options.afterCommit?.();
-      settle(() => channel.ack(msg));
-    } catch (err) {
-      eventsHandled.inc({ type, outcome: 'failed' });
-      this.options.log.warn({ err: describeError(err), type: envelope.type, eventId: envelope.id }, 'event handling failed; will be redelivered');
-      await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs ?? 500));
-      settle(() => channel.nack(msg, false, true));
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
     }
   }
 }

@@ -4,6 +4,7 @@ export * from './envelope.js';
 export * from './rpc.js';
 export * from './outbox.js';
 export * from './consumer.js';
+export * from './apply-once.js';
 export * from './queue-consumer.js';
 export * from './operator-signature.js';
 export * from './operator-guard.js';

@@ -23,8 +23,14 @@ export const outboxPublished = counter('gateway_outbox_events_published_total', 
 
 export const eventsHandled = counter(
   'gateway_consumer_events_handled_total',
-  'Events a durable consumer took, by event type and outcome (handled, duplicate, skipped, failed, malformed).',
+  'Events a durable consumer took, by event type and outcome (handled: its change applied; duplicate: found applied; skipped: no change of this service; failed; malformed).',
   ['type', 'outcome'],
+);
+
+export const changesApplied = counter(
+  'gateway_changes_total',
+  'Changes applied once (apply-once.ts), by change, the path that carried it (event, reply, command, check) and outcome (applied, or unchanged: found applied by another path or an earlier delivery).',
+  ['change', 'path', 'outcome'],
 );
 
 /** The outcome label of a problem reply: its status class, never its detail. */

@@ -47,25 +47,48 @@ function registerOutboxGauges(): void {
   );
 }
 
+/** One outbox row, as its columns are named: what outboxRows reads from JSON. */
+export interface OutboxRecord {
+  message_id: string;
+  routing_key: string;
+  body: string;
+  /** The writer's span (W3C traceparent and tracestate, as JSON), null when tracing is off. */
+  trace_context: string | null;
+}
+
+/** The outbox row of one envelope, for callers that carry it within a larger input (a batch's records). */
+export function outboxRecord(envelope: Envelope): OutboxRecord {
+  return { message_id: envelope.id, routing_key: envelope.type, body: JSON.stringify(envelope), trace_context: outboxTraceContext() };
+}
+
+/** The outbox rows of `envelopes`, as the JSON that outboxRows reads from a parameter. */
+export function outboxJson(envelopes: readonly Envelope[]): string {
+  return JSON.stringify(envelopes.map(outboxRecord));
+}
+
+const OUTBOX_COLUMNS = 'message_id, routing_key, body, trace_context';
+
 /**
- * The outbox columns of one envelope, for callers that insert it within a
- * larger statement; `traceContext` (the writer's span, null when tracing is
- * off) goes in `trace_context`.
+ * The one statement that writes outbox rows, usable on its own or as a
+ * data-modifying CTE of a larger statement (the state change and its event
+ * in one statement): it inserts every row of `source`, a FROM clause whose
+ * relation has the outbox's columns (outboxRows of a parameter, or a CTE of
+ * records holding OutboxRecord's columns), with an optional WHERE (to announce
+ * only what the statement changed).
  */
-export function outboxRow(envelope: Envelope): { messageId: string; routingKey: string; body: string; traceContext: string | null } {
-  return { messageId: envelope.id, routingKey: envelope.type, body: JSON.stringify(envelope), traceContext: outboxTraceContext() };
+export function outboxInsert(source: string): string {
+  return `INSERT INTO outbox (${OUTBOX_COLUMNS}) SELECT ${OUTBOX_COLUMNS} FROM ${source}`;
+}
+
+/** The FROM clause of the outbox rows that the JSON parameter `param` (outboxJson) holds. */
+export function outboxRows(param: string): string {
+  return `json_to_recordset(${param}::json) AS outbox_rows(message_id text, routing_key text, body text, trace_context text)`;
 }
 
 /** Adds `envelopes` to the outbox within the caller's transaction. */
 export async function enqueue(client: Queryable, envelopes: readonly Envelope[]): Promise<void> {
   if (envelopes.length === 0) return;
-  const rows = envelopes.map(outboxRow);
-  await client.query('INSERT INTO outbox (message_id, routing_key, body, trace_context) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])', [
-    rows.map((r) => r.messageId),
-    rows.map((r) => r.routingKey),
-    rows.map((r) => r.body),
-    rows.map((r) => r.traceContext),
-  ]);
+  await client.query({ name: 'outbox-enqueue', text: outboxInsert(outboxRows('$1')), values: [outboxJson(envelopes)] });
 }
 
 export interface OutboxRelayOptions {

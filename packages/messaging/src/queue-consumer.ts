@@ -116,8 +116,8 @@ export abstract class QueueConsumer implements BrokerComponent {
   }
 }
 
-/** Acks and nacks on a channel that closed are moot: the broker redelivers. */
-export function settle(action: () => void): void {
+/** Acks or nacks a delivery; on a channel that closed it is moot: the broker redelivers. */
+export function acknowledge(action: () => void): void {
   try {
     action();
   } catch {

@@ -40,7 +40,7 @@ export interface CallOptions {
   /** The person an operator command is signed for (the dashboard's and console's users, D14, D15). */
   actor?: Actor;
 }
-import { QueueConsumer, settle } from './queue-consumer.js';
+import { acknowledge, QueueConsumer } from './queue-consumer.js';
 import { traceCommandCall, withTraceHeaders } from './trace-context.js';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';
@@ -312,7 +312,7 @@ export class CommandServer implements BrokerComponent {
     const start = process.hrtime.bigint();
     if (Date.now() > deadline) {
       // The caller has given up; answering or acting now would only surprise it.
-      settle(() => channel.ack(msg));
+      acknowledge(() => channel.ack(msg));
       return;
     }
     try {
@@ -334,7 +334,7 @@ export class CommandServer implements BrokerComponent {
         this.options.log.warn({ err: describeError(err) }, 'reply could not be sent');
       }
     }
-    settle(() => channel.ack(msg));
+    acknowledge(() => channel.ack(msg));
   }
 
   /**

@@ -1,12 +1,14 @@
 /**
  * The messaging layer against a real RabbitMQ and PostgreSQL: RPC with a
- * deadline, the outbox relay with publisher confirms, the inbox, dead letters.
+ * deadline, the outbox relay with publisher confirms, changes applied once
+ * from events and replies, dead letters.
  */
 import assert from 'node:assert/strict';
 import { connect } from 'amqplib';
 import { newId, type Envelope, type ServiceName } from '@gateway/contracts';
 import { createPool, migrate, withTransaction, type Pool } from '@gateway/db';
 import {
+  applyOnce,
   assertDeclarations,
   Broker,
   CommandServer,
@@ -25,6 +27,7 @@ import {
   RpcClient,
   RpcTimeoutError,
   UnroutableCommandError,
+  type Change,
   type CommandHandlers,
 } from '@gateway/messaging';
 import { createLogger, renderMetrics } from '@gateway/observability';
@@ -110,12 +113,13 @@ describe('messaging', function () {
     await db.query('CREATE SCHEMA probe');
     await migrate(db.adminUrl, 'probe', [messagingMigrations]);
     await db.query('CREATE TABLE probe.effects (message_id text NOT NULL)');
+    await db.query('CREATE UNIQUE INDEX effects_once ON probe.effects (message_id)');
     pool = createPool({ url: db.adminUrl, schema: 'probe' });
   });
   after(async () => {
     await pool?.end();
     await db?.drop();
-    for (const prefix of prefixes) await deleteBrokerObjects(prefix, [`${prefix}.probe`, `${prefix}.probe.dead`, `${prefix}.probe-idempotent`, `${prefix}.probe-idempotent.dead`]);
+    for (const prefix of prefixes) await deleteBrokerObjects(prefix, [`${prefix}.probe`, `${prefix}.probe.dead`]);
   });
 
   function newBroker(service?: ServiceName): Broker {
@@ -358,7 +362,7 @@ describe('messaging', function () {
     });
   });
 
-  describe('outbox and inbox', () => {
+  describe('outbox, and changes applied once', () => {
     let broker: Broker;
     let relay: OutboxRelay;
     let capture: EventCapture;
@@ -496,80 +500,56 @@ describe('messaging', function () {
       }
     });
 
-    it('when an event is delivered twice, then the inbox lets its effect happen once', async () => {
+    it('when an event is delivered twice, then its change, keyed on what it changes, happens once, and the second delivery is counted unchanged', async () => {
       const consumer = newConsumer();
       await broker.register(consumer);
       const event = canceledEvent();
+      const unchangedBefore = await changesCounted('event', 'unchanged');
       await publishRaw(broker.prefix, event);
       await publishRaw(broker.prefix, event);
-      await until(async () => (await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [event.id])).rowCount === 1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [event.id])).rowCount, 1);
-      await consumer.drain();
-    });
-
-    it('when the replica knows an event is already applied, then it is acked without a transaction; others still are handled', async () => {
-      const known = canceledEvent();
-      const unknown = canceledEvent();
-      const consumer = newConsumer(undefined, (envelope) => envelope.id === known.id);
-      await broker.register(consumer);
-      await publishRaw(broker.prefix, known);
-      await publishRaw(broker.prefix, unknown);
-      await until(async () => (await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [unknown.id])).rowCount === 1);
-      await consumer.drain();
-      assert.equal((await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [known.id])).rowCount, 0);
-      assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [known.id])).rowCount, 0);
-    });
-
-    it('when the already-applied hint fails, then the event is redelivered and handled once, and the process lives on', async () => {
-      const event = canceledEvent();
-      let asked = 0;
-      const consumer = newConsumer(undefined, async () => {
-        asked += 1;
-        if (asked === 1) throw new Error('hint unavailable');
-        return false;
-      });
-      await broker.register(consumer);
-      await publishRaw(broker.prefix, event);
-      await until(async () => (await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [event.id])).rowCount === 1);
-      await consumer.drain();
-      assert.equal(asked, 2);
-    });
-
-    it('when a handler is idempotent by itself, then it runs on the pool without an inbox row, and a second delivery changes nothing', async () => {
-      await pool.query('CREATE UNIQUE INDEX IF NOT EXISTS effects_once ON effects (message_id)');
-      const consumer = new EventConsumer(broker, {
-        service: 'session',
-        // A routing key of its own, so that nothing it is sent reaches the other tests' queue.
-        subscription: { queue: `${broker.prefix}.probe-idempotent`, patterns: ['probe.idempotent'] },
-        pool,
-        log,
-        handlers: {},
-        idempotentHandlers: {
-          'session.canceled': async (_data, envelope, db) => {
-            await db.query('INSERT INTO effects (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
-          },
-        },
-      });
-      await broker.register(consumer);
-      const event = canceledEvent();
-      await publishRaw(broker.prefix, event, 'probe.idempotent');
-      await publishRaw(broker.prefix, event, 'probe.idempotent');
-      await until(async () => (await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [event.id])).rowCount === 1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await until(async () => (await changesCounted('event', 'unchanged')) === unchangedBefore + 1);
       await consumer.drain();
       assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [event.id])).rowCount, 1);
-      assert.equal((await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [event.id])).rowCount, 0);
     });
 
-    it('when a handler fails once, then the event is redelivered and its effect happens exactly once', async () => {
+    it('when the change came first by its reply, then its event changes nothing more, and neither path needs an inbox', async () => {
+      const consumer = newConsumer();
+      await broker.register(consumer);
+      const event = canceledEvent();
+      const change = probeChange();
+      assert.equal(await applyOnce(change, 'reply', event.id, { correlationId: 'corr-1', at: new Date() }), true);
+      const unchangedBefore = await changesCounted('event', 'unchanged');
+      await publishRaw(broker.prefix, event);
+      await until(async () => (await changesCounted('event', 'unchanged')) === unchangedBefore + 1);
+      await consumer.drain();
+      assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [event.id])).rowCount, 1);
+      assert.equal((await pool.query('SELECT 1 FROM inbox')).rowCount, 0);
+    });
+
+    it('when the database is away for a moment, then the change is tried again in process, unacked, and applied once without a redelivery', async () => {
       let failures = 0;
-      const consumer = newConsumer(async (envelope) => {
+      const consumer = newConsumer(async () => {
         if (failures === 0) {
           failures += 1;
-          throw new Error('transient');
+          throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
         }
-        return envelope;
+      });
+      await broker.register(consumer);
+      const event = canceledEvent();
+      await publishRaw(broker.prefix, event);
+      await until(async () => (await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [event.id])).rowCount === 1);
+      await consumer.drain();
+      assert.equal(failures, 1);
+      assert.equal(deliveries.get(event.id), 1);
+    });
+
+    it('when a change fails once for a fault of its own, then the event is handed back, redelivered and its effect happens exactly once', async () => {
+      let failures = 0;
+      const consumer = newConsumer(async () => {
+        if (failures === 0) {
+          failures += 1;
+          throw new Error('a fault of its own');
+        }
       });
       await broker.register(consumer);
       const event = canceledEvent();
@@ -579,7 +559,7 @@ describe('messaging', function () {
       await consumer.drain();
     });
 
-    it('when a handler always fails, then the event is dead-lettered after the delivery limit; a malformed one at once', async () => {
+    it('when a change always fails, then the event is dead-lettered after the delivery limit; a malformed one at once', async () => {
       let attempts = 0;
       const consumer = newConsumer(async () => {
         attempts += 1;
@@ -639,21 +619,44 @@ describe('messaging', function () {
       }
     });
 
-    function newConsumer(before?: (envelope: Envelope) => Promise<unknown>, alreadyApplied?: (envelope: Envelope) => boolean | Promise<boolean>): EventConsumer {
+    /** How many deliveries of each event the probe's consumers took (fromEvent runs once per delivery). */
+    const deliveries = new Map<string, number>();
+
+    /** The probe's change: an effect row keyed on the event's id, after `before` (which may fail). */
+    function probeChange(before?: (id: string) => Promise<unknown>): Change<'session.canceled', string, true> {
+      return {
+        name: 'probe-effect',
+        events: ['session.canceled'],
+        fromEvent: (_data, context) => {
+          const id = context.event?.id ?? '';
+          deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
+          return id;
+        },
+        apply: async (id) => {
+          await before?.(id);
+          const inserted = await pool.query('INSERT INTO effects (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+          return inserted.rowCount === 1 ? true : undefined;
+        },
+      };
+    }
+
+    function newConsumer(before?: (id: string) => Promise<unknown>): EventConsumer {
       return new EventConsumer(broker, {
         service: 'session',
         subscription: { queue: `${broker.prefix}.probe`, patterns: ['session.canceled'] },
-        pool,
         log,
         retryDelayMs: 20,
-        ...(alreadyApplied ? { alreadyApplied } : {}),
-        handlers: {
-          'session.canceled': async (_data, envelope, tx) => {
-            await before?.(envelope);
-            await tx.query('INSERT INTO effects (message_id) VALUES ($1)', [envelope.id]);
-          },
-        },
+        unavailableRetry: { first: 20, max: 100 },
+        changes: [probeChange(before)],
       });
+    }
+
+    /** gateway_changes_total of the probe's change by `path` and `outcome`, in this process. */
+    async function changesCounted(path: string, outcome: string): Promise<number> {
+      const line = (await renderMetrics()).body
+        .split('\n')
+        .find((l) => l.startsWith('gateway_changes_total{') && l.includes('change="probe-effect"') && l.includes(`path="${path}"`) && l.includes(`outcome="${outcome}"`));
+      return line === undefined ? 0 : Number(line.split(' ').pop());
     }
   });
 

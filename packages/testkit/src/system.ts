@@ -638,3 +638,8 @@ export async function commandsHandled(port: number, command: string): Promise<nu
 export async function eventsTaken(port: number, type: string, outcome: string): Promise<number> {
   return metricSum(port, 'gateway_consumer_events_handled_total', { type, outcome });
 }
+
+/** How many times the process on `port` applied `change` (apply-once) that arrived by `path` with `outcome` (applied, unchanged): gateway_changes_total. */
+export async function changesCounted(port: number, change: string, path: string, outcome: string): Promise<number> {
+  return metricSum(port, 'gateway_changes_total', { change, path, outcome });
+}

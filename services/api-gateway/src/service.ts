@@ -88,11 +88,8 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   await broker.register(
     new EventConsumer(broker, {
       service: 'api-gateway',
-      pool,
       log,
-      handlers: {},
-      // Keyed by the entry's id: a redelivered entry is stored once.
-      idempotentHandlers: { 'audit.recorded': async (entry, _envelope, db) => auditLog.record(db, entry) },
+      changes: [auditLog.entries],
     }),
   );
   await broker.register(

@@ -8,8 +8,8 @@ import { SessionRepository } from './db/session.repository.js';
 import { LinkSigner } from './domain/checkout-links.js';
 import { checkStuckAttempts } from './domain/check-stuck-attempts.js';
 import { sweepExpiry } from './domain/expire-sessions.js';
-import { recordApproval, recordDecline, RecordedAttempts } from './domain/record-payment-outcome.js';
-import { recordRefundEvent } from './domain/record-refund.js';
+import { paymentOutcome } from './domain/payment-outcome.js';
+import { refundRecord } from './domain/record-refund.js';
 import { countSessionOutcome } from './domain/session-metrics.js';
 
 export { loadSessionConfig, type SessionConfig } from './config.js';
@@ -45,9 +45,9 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     adapter: rpc,
     adapterTimeoutMs: config.adapterTimeoutMs,
     log,
-    recorded: new RecordedAttempts(),
+    outcomes: paymentOutcome({ sessions, log }),
   };
-  const outcomes = { sessions, log, recorded: deps.recorded };
+  const refunds = refundRecord(sessions);
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
@@ -55,26 +55,14 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
   await broker.register(
     new EventConsumer(broker, {
       service: 'session',
-      pool,
       log,
-      // An outcome moves its attempt once: another delivery finds it resolved.
-      idempotentHandlers: {
-        'payment.approved': async (data, envelope) => void (await recordApproval(outcomes, data, envelope.correlation_id)),
-        'payment.declined': async (data, envelope) => void (await recordDecline(outcomes, data, envelope.correlation_id, new Date(envelope.occurred_at))),
-      },
-      handlers: {
-        // amount_refunded (D2, D16): usually recorded already by session.record_refund before the refund call answered.
-        'refund.created': async (data, _envelope, tx) => void (await recordRefundEvent(sessions, data, tx)),
-        'refund.updated': async (data, _envelope, tx) => void (await recordRefundEvent(sessions, data, tx)),
-      },
+      // Each change applies once, whichever path brings it first: a payment step's answer, a refund's record, or the event.
+      changes: [deps.outcomes, refunds],
       afterCommit: () => relay.wake(),
-      // A payment's outcome usually came in the adapter's answer already, on this replica.
-      alreadyApplied: async (envelope) =>
-        (envelope.type === 'payment.approved' || envelope.type === 'payment.declined') && outcomes.recorded.has((envelope.data as { attempt_id: string }).attempt_id),
     }),
   );
   const operators = new OperatorGuard({ service: 'session', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
-  await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions), log, prefetch: { fast: config.commandPrefetch, slow: config.slowCommandPrefetch }, operators }));
+  await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions, refunds), log, prefetch: { fast: config.commandPrefetch, slow: config.slowCommandPrefetch }, operators }));
   const expiry = every(config.sweepIntervalSeconds, 'session-expiry', async () => void (await sweepExpiry(deps)), log);
   const stuck = every(
     config.sweepIntervalSeconds,

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Pool } from '@gateway/db';
-import { CommandServer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
+import { CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { encryptPlaintextColumns, SecretBox, secretsMigrations } from '@gateway/secrets';
@@ -15,7 +15,7 @@ import { Sweeper } from './delivery/sweeper.js';
 import { disableFailingEndpoints } from './domain/disable-failing-endpoints.js';
 import { purgeOldDeliveries } from './domain/purge-old-deliveries.js';
 import { WebhookHttpClient } from './delivery/webhook-http-client.js';
-import { WebhookEventsConsumer } from './messaging/webhook-events.consumer.js';
+import { webhookEventChanges } from './messaging/webhook-events.js';
 import { provisionLiveEndpoint, provisionNewMerchant } from './domain/provision-endpoint.js';
 
 export { loadDispatcherConfig, type DispatcherConfig } from './config.js';
@@ -52,9 +52,15 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
   await broker.register(rpc);
   await broker.register(relay);
   const endpointDeps = { endpoints, allowPrivate: config.allowPrivate, secretGraceSeconds: config.secretGraceSeconds, maxEndpoints: config.maxEndpoints };
-  await broker.register(new WebhookEventsConsumer(broker, deliveries, enqueue, log, config.eventPrefetch, {
-      created: (created) => provisionNewMerchant({ ...endpointDeps, log }, created),
-      kybApproved: (approved) => provisionLiveEndpoint({ ...endpointDeps, log }, approved),
+  await broker.register(
+    new EventConsumer(broker, {
+      service: 'webhook-dispatcher',
+      log,
+      prefetch: config.eventPrefetch,
+      changes: webhookEventChanges(deliveries, enqueue, {
+        created: (created) => provisionNewMerchant({ ...endpointDeps, log }, created),
+        kybApproved: (approved) => provisionLiveEndpoint({ ...endpointDeps, log }, approved),
+      }),
     }),
   );
   await broker.register(

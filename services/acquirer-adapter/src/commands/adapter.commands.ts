@@ -3,7 +3,7 @@ import type { CommandHandlers } from '@gateway/messaging';
 import type { SecretBox } from '@gateway/secrets';
 import { authorizePayment } from '../domain/authorize-payment.js';
 import { checkPayment } from '../domain/check-payment.js';
-import { finishChallenge } from '../domain/finish-3ds.js';
+import { finish3dsPayment } from '../domain/finish-3ds.js';
 import { refundPayment } from '../domain/refund-payment.js';
 import { checkTerminal, getFees, getTerminal, setFees, setTerminal } from '../domain/terminals.js';
 import type { AdapterDeps } from '../domain/deps.js';
@@ -11,7 +11,7 @@ import type { AdapterDeps } from '../domain/deps.js';
 export function adapterCommands(deps: AdapterDeps, secrets: SecretBox): CommandHandlers {
   return {
     'payment.authorize': async (request, meta) => ({ body: await authorizePayment(deps, request, meta.correlationId) }),
-    'payment.finish_3ds': async (request, meta) => ({ body: await finishChallenge(deps, request, meta.correlationId) }),
+    'payment.finish_3ds': async (request, meta) => ({ body: await finish3dsPayment(deps, request, meta.correlationId) }),
     'payment.check': async (request, meta) => ({ body: await checkPayment(deps, request, meta.correlationId) }),
     'payment.refund': async (request) => ({ body: await refundPayment(deps, request) }),
     'terminal.check': async ({ merchant_id }) => ({ body: { status: await checkTerminal(deps, merchant_id) } }),

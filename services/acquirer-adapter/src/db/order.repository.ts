@@ -6,7 +6,7 @@
  */
 import type { Envelope } from '@gateway/contracts';
 import type { Pool } from '@gateway/db';
-import { outboxRow } from '@gateway/messaging';
+import { outboxInsert, outboxJson, outboxRows } from '@gateway/messaging';
 
 export type OrderStatus = 'STARTED' | 'CHALLENGED' | 'UNKNOWN' | 'APPROVED' | 'DECLINED';
 
@@ -28,7 +28,7 @@ export interface OrderRow {
   net_amount: string | null;
   /** When the order was recorded, before anything was sent to the acquirer. */
   created_at: Date;
-  /** When the order last changed: for a final order, when it was settled. */
+  /** When the order last changed: for a final order, when it was finished. */
   updated_at: Date;
   /** The merchant's own pricing when it has one (read with the order, to spare a query). */
   pricing_percent: string | null;
@@ -202,7 +202,6 @@ export class OrderRepository {
    * when it changed more recently than that (its payment is moving again).
    */
   async finish(attemptId: string, acquirerOrderId: string | undefined, outcome: FinalOutcome, event: Envelope, unchangedForSeconds?: number): Promise<boolean> {
-    const outbox = outboxRow(event);
     const approved = outcome.status === 'APPROVED';
     const result = await this.pool.query({
       name: 'order-finish',
@@ -210,10 +209,10 @@ export class OrderRepository {
                UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), fee_amount = $4, net_amount = $5,
                  failure_code = $6, failure_message = $7, updated_at = now()
                WHERE attempt_id = $1 AND status IN ${UNRESOLVED}
-                 AND ($11::float8 IS NULL OR updated_at <= now() - make_interval(secs => $11::float8))
+                 AND ($9::float8 IS NULL OR updated_at <= now() - make_interval(secs => $9::float8))
                RETURNING attempt_id
              )
-             INSERT INTO outbox (message_id, routing_key, body, trace_context) SELECT $8, $9, $10, $12 FROM finished`,
+             ${outboxInsert(`${outboxRows('$8')} WHERE EXISTS (SELECT 1 FROM finished)`)}`,
       values: [
         attemptId,
         outcome.status,
@@ -222,11 +221,8 @@ export class OrderRepository {
         approved ? outcome.netAmount : null,
         approved ? '' : outcome.failureCode,
         approved ? '' : outcome.failureMessage,
-        outbox.messageId,
-        outbox.routingKey,
-        outbox.body,
+        outboxJson([event]),
         unchangedForSeconds ?? null,
-        outbox.traceContext,
       ],
     });
     return result.rowCount === 1;

@@ -10,7 +10,7 @@ import { findTestCard, type CommandRequest, type PaymentStep, type StartedAttemp
 import { AcquirerUnreachable } from '../acquirer/acquirer.js';
 import type { NewOrder, OrderRow } from '../db/order.repository.js';
 import { cardBrand, lastFour, UnreadableCard } from './card.js';
-import { confirmOutcome, decline, leaveUnknown, type SettlingOrder } from './settle-order.js';
+import { confirmOutcome, decline, leaveUnknown, type FinishingOrder } from './finish-order.js';
 import { resolveTerminal } from './terminals.js';
 import type { AdapterDeps } from './deps.js';
 
@@ -31,7 +31,7 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
 
   const order = await recordOrder(deps, request, cardBrand(card.pan), lastFour(card.pan));
   if (!order.fresh) return stepOf(order.row);
-  let settling: SettlingOrder = order.row;
+  let settling: FinishingOrder = order.row;
 
   if (attempt.livemode && findTestCard(card.pan)) {
     return decline(deps, settling, 'test_card_live_mode', 'Test cards cannot be used for live payments.', correlationId);

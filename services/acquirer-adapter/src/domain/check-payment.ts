@@ -2,7 +2,7 @@
  * payment.check: the session asks about an attempt it has left PROCESSING
  * long past any payment step (the replica running the payment died, say).
  * An order the adapter has is reported where it stands: final with its
- * outcome, or unresolved, which reconciliation settles with the acquirer. An
+ * outcome, or unresolved, which reconciliation resolves with the acquirer. An
  * attempt with no order never reached the acquirer: it is recorded as
  * declined, in the same insert that claims its attempt id, so a late
  * payment.authorize for it finds it final and can never charge the card.
@@ -11,7 +11,7 @@ import type { CommandRequest, PaymentStep } from '@gateway/contracts';
 import { newOrder } from './authorize-payment.js';
 import type { AdapterDeps } from './deps.js';
 import { NEVER_SENT } from './reconcile-orders.js';
-import { decline, settledStep } from './settle-order.js';
+import { decline, stepOf } from './finish-order.js';
 
 
 export async function checkPayment(deps: AdapterDeps, request: CommandRequest<'payment.check'>, correlationId: string): Promise<PaymentStep> {
@@ -23,5 +23,5 @@ export async function checkPayment(deps: AdapterDeps, request: CommandRequest<'p
   }
   const order = await deps.orders.find(attempt.attempt_id);
   if (!order) throw new Error('order vanished after a conflicting insert');
-  return settledStep(order);
+  return stepOf(order);
 }

@@ -6,11 +6,11 @@
 import type { CommandRequest, PaymentStep } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import { stepOf } from './authorize-payment.js';
-import { confirmOutcome, decline, leaveUnknown } from './settle-order.js';
+import { confirmOutcome, decline, leaveUnknown } from './finish-order.js';
 import { resolveTerminal } from './terminals.js';
 import type { AdapterDeps } from './deps.js';
 
-export async function finishChallenge(deps: AdapterDeps, request: CommandRequest<'payment.finish_3ds'>, correlationId: string): Promise<PaymentStep> {
+export async function finish3dsPayment(deps: AdapterDeps, request: CommandRequest<'payment.finish_3ds'>, correlationId: string): Promise<PaymentStep> {
   const order = await deps.orders.find(request.attempt_id);
   if (!order || order.session_id !== request.session_id) throw new AppError('not-found', 'No payment attempt with this id awaits 3-D Secure.');
   const acquirerOrderId = order.acquirer_order_id;

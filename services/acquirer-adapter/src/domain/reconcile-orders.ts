@@ -1,12 +1,12 @@
 /**
  * Reconciliation (ACQUIRER.md: "Timeouts are unknown outcomes, not failures:
- * reconcile by orderNumber"). An order the adapter could not settle stays
+ * reconcile by orderNumber"). An order the adapter could not finish stays
  * unresolved: STARTED (its replica died mid-payment, perhaps after the card
  * was charged), CHALLENGED (the buyer never came back from 3-D Secure) or
  * UNKNOWN (the acquirer did not answer in time). Every sweep claims the
  * orders whose check has come (SKIP LOCKED, a lease: any number of replicas
  * sweep side by side), asks the acquirer about each by the order number it
- * was registered under, outside any transaction, and settles it through the
+ * was registered under, outside any transaction, and finishes it through the
  * same path as a payment, so the attempt moves on through payment.approved
  * or payment.declined. What the acquirer cannot tell yet is asked again
  * later, with backoff.
@@ -16,7 +16,7 @@
  * was paid and nothing more will be) is only done on an order left untouched
  * long enough that no payment step of ours can still be moving it, and the
  * write itself checks that again, so it never overtakes a payment step that
- * took the order meanwhile. Settling loses any race to a normal settle
+ * took the order meanwhile. Finishing loses any race to a normal finish
  * quietly: an order already final changes nothing and emits nothing.
  */
 import { backoffDelay } from '@gateway/backoff';
@@ -24,7 +24,7 @@ import { describeError } from '@gateway/observability';
 import { AcquirerUnreachable, type OrderState, type Terminal } from '../acquirer/acquirer.js';
 import type { ClaimedOrder } from '../db/order.repository.js';
 import type { AdapterDeps } from './deps.js';
-import { recordApproval, recordDecline, type Settled } from './settle-order.js';
+import { approveOrder, declineOrder, type Finished } from './finish-order.js';
 
 /** When orders are looked at, and when they are given up on. */
 export interface ReconcilePolicy {
@@ -36,7 +36,7 @@ export interface ReconcilePolicy {
    * whose card or finish never took effect.
    */
   challengeTimeoutSeconds: number;
-  /** The first wait after a check that settled nothing; doubled after each further one. */
+  /** The first wait after a check that finished nothing; doubled after each further one. */
   baseDelaySeconds: number;
   maxDelaySeconds: number;
   /** How long a claimed order is left to the replica asking about it. */
@@ -52,19 +52,19 @@ export const NEVER_SENT = 'The payment was interrupted before the card was sent;
 const CHALLENGE_ABANDONED = '3-D Secure was not completed.';
 const NEVER_COMPLETED = 'The card processor never completed this payment; nothing was charged.';
 
-/** One sweep: batch after batch until nothing is due (or `stopping` says so); answers how many orders it settled. */
+/** One sweep: batch after batch until nothing is due (or `stopping` says so); answers how many orders it finished. */
 export async function reconcileDueOrders(deps: AdapterDeps, policy: ReconcilePolicy, stopping: () => boolean = () => false): Promise<number> {
-  let settled = 0;
+  let finished = 0;
   while (!stopping()) {
     const due = await deps.orders.claimDue(RECONCILE_BATCH, policy.leaseSeconds);
     const results = await Promise.all(due.map((order) => reconcileOrder(deps, policy, order)));
-    settled += results.filter(Boolean).length;
+    finished += results.filter(Boolean).length;
     if (due.length < RECONCILE_BATCH) break;
   }
-  return settled;
+  return finished;
 }
 
-/** Asks the acquirer about one claimed order and settles it, or puts its next check on; true when it settled it. */
+/** Asks the acquirer about one claimed order and finishes it, or puts its next check on; true when it finished it. */
 export async function reconcileOrder(deps: AdapterDeps, policy: ReconcilePolicy, order: ClaimedOrder): Promise<boolean> {
   try {
     const resolution = await resolve(deps, policy, order);
@@ -72,13 +72,13 @@ export async function reconcileOrder(deps: AdapterDeps, policy: ReconcilePolicy,
       await deps.orders.reschedule(order.attempt_id, order.checks, nextCheckDelay(policy, order));
       return false;
     }
-    const { acquirer, settled } = resolution;
-    const { outcome, failure_code: failureCode } = settled.step;
+    const { acquirer, finished } = resolution;
+    const { outcome, failure_code: failureCode } = finished.step;
     deps.log.info(
-      { attemptId: order.attempt_id, was: order.status, acquirer, outcome, ...(failureCode ? { failureCode } : {}), checks: order.checks, recorded: settled.recorded },
-      settled.recorded ? 'order reconciled' : 'order already settled elsewhere; reconciliation changed nothing',
+      { attemptId: order.attempt_id, was: order.status, acquirer, outcome, ...(failureCode ? { failureCode } : {}), checks: order.checks, recorded: finished.recorded },
+      finished.recorded ? 'order reconciled' : 'order already finished elsewhere; reconciliation changed nothing',
     );
-    return settled.recorded;
+    return finished.recorded;
   } catch (err) {
     // Its lease runs out and a later sweep asks again.
     deps.log.warn({ attemptId: order.attempt_id, err: describeError(err) }, 'reconciliation of an order failed');
@@ -87,20 +87,20 @@ export async function reconcileOrder(deps: AdapterDeps, policy: ReconcilePolicy,
 }
 
 /** How the order ended, and what the acquirer said of it; undefined: not yet. */
-type Resolution = { acquirer: OrderState['kind']; settled: Settled } | undefined;
+type Resolution = { acquirer: OrderState['kind']; finished: Finished } | undefined;
 
 async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: ClaimedOrder): Promise<Resolution> {
   const correlationId = `reconcile-${order.attempt_id}`;
   const giveUp = async (acquirer: OrderState['kind'], code: string, message: string, unchangedForSeconds: number): Promise<Resolution> => ({
     acquirer,
-    settled: await recordDecline(deps, order, code, message, correlationId, unchangedForSeconds),
+    finished: await declineOrder(deps, order, code, message, correlationId, unchangedForSeconds),
   });
-  const settledEnough = order.age_seconds >= policy.reconcileAfterSeconds;
+  const oldEnough = order.age_seconds >= policy.reconcileAfterSeconds;
 
   const asked = await orderTerminal(deps, order);
   if (!asked) {
     // A live order with no terminal at all: nothing can have been sent for it.
-    return settledEnough ? giveUp('not-found', 'processing_error', NEVER_RECEIVED, policy.reconcileAfterSeconds) : undefined;
+    return oldEnough ? giveUp('not-found', 'processing_error', NEVER_RECEIVED, policy.reconcileAfterSeconds) : undefined;
   }
   let state: OrderState;
   try {
@@ -117,11 +117,11 @@ async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: Claime
         // Never expected; the amount we registered is what we record, and an operator must look.
         deps.log.error({ attemptId: order.attempt_id, acquirerAmount: state.amount, amount: order.amount }, 'acquirer paid a different amount');
       }
-      return { acquirer: 'paid', settled: await recordApproval(deps, order, correlationId) };
+      return { acquirer: 'paid', finished: await approveOrder(deps, order, correlationId) };
     case 'declined':
-      return { acquirer: 'declined', settled: await recordDecline(deps, order, state.failureCode, state.failureMessage, correlationId) };
+      return { acquirer: 'declined', finished: await declineOrder(deps, order, state.failureCode, state.failureMessage, correlationId) };
     case 'not-found':
-      if (!settledEnough) return undefined;
+      if (!oldEnough) return undefined;
       if (asked.changedSinceOrder) {
         // Asked on other credentials than the order may have been made with: "unknown" proves nothing.
         deps.log.error({ attemptId: order.attempt_id, merchantId: order.merchant_id }, 'order unknown to the acquirer, but the live terminal was set again since; an operator must look');
@@ -133,7 +133,7 @@ async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: Claime
         return giveUp('open', 'authentication_failed', CHALLENGE_ABANDONED, policy.challengeTimeoutSeconds);
       }
       // Registered, but the replica died before the card was sent or answered for.
-      if (order.status === 'STARTED' && settledEnough) return giveUp('open', 'processing_error', NEVER_SENT, policy.reconcileAfterSeconds);
+      if (order.status === 'STARTED' && oldEnough) return giveUp('open', 'processing_error', NEVER_SENT, policy.reconcileAfterSeconds);
       // A card or 3-D Secure finish that may have been sent, yet the acquirer still has the order
       // unpaid long after any payment step could still be moving it: it never took that step.
       if (order.status === 'UNKNOWN' && order.age_seconds >= policy.challengeTimeoutSeconds) {

@@ -36,7 +36,7 @@ function backlog(): Promise<Backlog | undefined> {
 export function watchReconciliationBacklog(orders: OrderRepository): () => void {
   const read = () => orders.reconciliationBacklog();
   sources.add(read);
-  gauge('gateway_reconciliation_unresolved_orders', 'Acquirer orders whose outcome is not settled yet, by status (STARTED, CHALLENGED, UNKNOWN), read at scrape time.', ['status'], async (g) => {
+  gauge('gateway_reconciliation_unresolved_orders', 'Acquirer orders whose outcome is not known yet, by status (STARTED, CHALLENGED, UNKNOWN), read at scrape time.', ['status'], async (g) => {
     const read = await backlog();
     if (read) for (const status of STATUSES) g.set({ status }, read.byStatus.get(status) ?? 0);
   });

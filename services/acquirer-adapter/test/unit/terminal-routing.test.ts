@@ -11,7 +11,7 @@ import type { Terminal } from '../../src/acquirer/acquirer.js';
 import type { TerminalRow } from '../../src/db/terminal.repository.js';
 import { acquirerOrderNumber } from '../../src/domain/authorize-payment.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
-import { pricingOf } from '../../src/domain/settle-order.js';
+import { pricingOf } from '../../src/domain/finish-order.js';
 import { liveTerminal, resolveTerminal } from '../../src/domain/terminals.js';
 
 const LIVE_URL = 'https://acquirer.example.tn/payment/rest/';

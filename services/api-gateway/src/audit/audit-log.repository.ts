@@ -4,7 +4,8 @@
  * read newest first, a page at a time.
  */
 import type { AuditEntry, CommandReply, CommandRequest } from '@gateway/contracts';
-import type { Pool, Queryable } from '@gateway/db';
+import type { Change } from '@gateway/messaging';
+import type { Pool } from '@gateway/db';
 import { validationError } from '@gateway/problem';
 
 interface AuditRow extends Omit<AuditEntry, 'at'> {
@@ -17,9 +18,17 @@ const COLUMNS = 'audit_id, actor_type, actor_id, actor_email, address, actor_key
 export class AuditLogRepository {
   constructor(private readonly pool: Pool) {}
 
-  /** Stores `entry` once: a redelivered event changes nothing. */
-  async record(db: Queryable, entry: AuditEntry): Promise<void> {
-    await db.query(
+  /** The entries as a change keyed on the entry's id (apply-once): a redelivered event changes nothing. */
+  readonly entries: Change<'audit.recorded', AuditEntry, true> = {
+    name: 'audit-entry',
+    events: ['audit.recorded'],
+    fromEvent: (entry) => entry,
+    apply: async (entry) => ((await this.record(entry)) ? true : undefined),
+  };
+
+  /** Stores `entry` once; false when it was stored already. */
+  private async record(entry: AuditEntry): Promise<boolean> {
+    const result = await this.pool.query(
       `INSERT INTO audit_log (${COLUMNS})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (audit_id) DO NOTHING`,
@@ -41,6 +50,7 @@ export class AuditLogRepository {
         entry.at,
       ],
     );
+    return result.rowCount === 1;
   }
 
   /**

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Big } from 'big.js';
 import type { Browser, Page } from 'playwright-core';
 import { TEST_CARDS, type SessionDetail, type SessionEventData } from '@gateway/contracts';
-import { BrokerTrace, commandsHandled, eventsTaken, launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
+import { BrokerTrace, changesCounted, commandsHandled, eventsTaken, launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
 import { payWith } from './browser.js';
 import { MerchantSite } from './merchant-site.js';
 
@@ -242,7 +242,8 @@ describe('Hosted checkout, in a browser', function () {
     const paying = await newSession(merchant);
     const viewsBefore = await commandsHandled(sessionPort, 'checkout.view');
     const recordedBefore = await eventsTaken(sessionPort, 'payment.approved', 'handled');
-    const skippedBefore = await eventsTaken(sessionPort, 'payment.approved', 'skipped');
+    const repliedBefore = await changesCounted(sessionPort, 'payment-outcome', 'reply', 'applied');
+    const unchangedBefore = await changesCounted(sessionPort, 'payment-outcome', 'event', 'unchanged');
     const paid = await pay(paying.checkout_url ?? '', '4242424242424242');
     assert.equal(paid.status, 200);
     const html = await paid.text();
@@ -252,8 +253,9 @@ describe('Hosted checkout, in a browser', function () {
     assert.ok(html.includes(target.toString().replaceAll('&', '&amp;')), 'the page leaves for return_url with session_id');
     assert.equal(await commandsHandled(sessionPort, 'checkout.view'), viewsBefore);
     assert.equal((await session(merchant, paying.id)).status, 'SUCCEEDED');
-    // The session recorded the outcome from the adapter's answer: its payment.approved is acked without a transaction of its own.
-    await pollUntil(async () => (await eventsTaken(sessionPort, 'payment.approved', 'skipped')) > skippedBefore, 5_000, 'payment.approved taken');
+    // The session applied the outcome from the adapter's answer: its payment.approved then finds it applied and changes nothing.
+    assert.equal(await changesCounted(sessionPort, 'payment-outcome', 'reply', 'applied'), repliedBefore + 1);
+    await pollUntil(async () => (await changesCounted(sessionPort, 'payment-outcome', 'event', 'unchanged')) > unchangedBefore, 5_000, 'payment.approved taken');
     assert.equal(await eventsTaken(sessionPort, 'payment.approved', 'handled'), recordedBefore);
 
     // A refresh re-posts the form: the closed session takes nothing more.

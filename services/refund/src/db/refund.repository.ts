@@ -116,15 +116,15 @@ export class RefundRepository {
    * for an operator), with refund.created, in one transaction. False, and no
    * event, when it was no longer PENDING (an operator resolved it meanwhile).
    */
-  async settle(refundId: string, status: 'SUCCEEDED' | 'MANUAL', operation: string, message: string, event: Envelope): Promise<boolean> {
+  async conclude(refundId: string, status: 'SUCCEEDED' | 'MANUAL', operation: string, message: string, event: Envelope): Promise<boolean> {
     return withTransaction(this.pool, async (tx) => {
-      const settled = await tx.query(
+      const concluded = await tx.query(
         `UPDATE refunds SET status = $2, operation = $3, epg_error_message = $4, automated = $2 = 'SUCCEEDED',
            resolved_at = CASE WHEN $2 = 'SUCCEEDED' THEN now() END
          WHERE id = $1 AND status = 'PENDING'`,
         [refundId, status, operation, message],
       );
-      if (settled.rowCount !== 1) return false;
+      if (concluded.rowCount !== 1) return false;
       await enqueue(tx, [event]);
       return true;
     });

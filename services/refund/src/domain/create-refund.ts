@@ -93,7 +93,7 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
     automated ? undefined : answer.message,
     correlationId,
   );
-  if (!(await deps.refunds.settle(refund.id, automated ? 'SUCCEEDED' : 'MANUAL', answer.operation, automated ? '' : answer.message, event))) {
+  if (!(await deps.refunds.conclude(refund.id, automated ? 'SUCCEEDED' : 'MANUAL', answer.operation, automated ? '' : answer.message, event))) {
     return replay(deps, await resolved(deps, refund.id), sessionId, correlationId);
   }
   deps.afterCommit();

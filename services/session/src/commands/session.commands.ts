@@ -2,16 +2,16 @@
 import type { CommandHandlers } from '@gateway/messaging';
 import type { SessionRepository } from '../db/session.repository.js';
 import { cancelSession } from '../domain/cancel-session.js';
-import { cancelForBuyer, finishChallenge, payAttempt, viewForCheckout } from '../domain/checkout-session.js';
+import { cancelForBuyer, payAfterChallenge, payAttempt, viewForCheckout } from '../domain/checkout-session.js';
 import { createSession } from '../domain/create-session.js';
 import type { SessionDeps } from '../domain/deps.js';
 import { listRates, removeRate, setRate } from '../domain/exchange-rates.js';
 import { getSession, getSessionForEvent } from '../domain/get-session.js';
 import { issueCheckoutLink } from '../domain/issue-checkout-link.js';
 import { listSessions } from '../domain/list-sessions.js';
-import { recordRefund } from '../domain/record-refund.js';
+import { recordRefund, type refundRecord } from '../domain/record-refund.js';
 
-export function sessionCommands(deps: SessionDeps, sessions: SessionRepository): CommandHandlers {
+export function sessionCommands(deps: SessionDeps, sessions: SessionRepository, refunds: ReturnType<typeof refundRecord>): CommandHandlers {
   return {
     'session.create': async ({ context, body }) => createSession(deps, context, body),
     'session.get': async ({ context, session_id }) => ({ body: await getSession(deps, context, session_id) }),
@@ -22,8 +22,8 @@ export function sessionCommands(deps: SessionDeps, sessions: SessionRepository):
     'checkout.view': async (ref) => ({ body: await viewForCheckout(deps, ref) }),
     'checkout.cancel': async (ref, meta) => ({ body: await cancelForBuyer(deps, ref, meta.correlationId) }),
     'attempt.pay': async (request, meta) => ({ body: await payAttempt(deps, request, meta.correlationId) }),
-    'attempt.finish_3ds': async (request, meta) => ({ body: await finishChallenge(deps, request, meta.correlationId) }),
-    'session.record_refund': async (refund) => ({ body: { amount_refunded: await recordRefund(sessions, refund) } }),
+    'attempt.finish_3ds': async (request, meta) => ({ body: await payAfterChallenge(deps, request, meta.correlationId) }),
+    'session.record_refund': async (refund, meta) => ({ body: { amount_refunded: await recordRefund(refunds, sessions, refund, { correlationId: meta.correlationId, at: deps.clock() }) } }),
     'rate.set': async (command) => ({ body: await setRate(sessions, command) }),
     'rate.remove': async (command) => ({ body: await removeRate(sessions, command) }),
     'rate.list': async (command) => ({ body: await listRates(sessions, command) }),

@@ -1,21 +1,10 @@
 /**
- * Group commit of new sessions. Every create is a session row, its first link
- * and its outbox row, all or nothing. A busy service receives many creates in
- * one read from the broker; inserting them one statement (and one commit) each
- * costs PostgreSQL a round trip, a transaction and a WAL flush per session.
- * Here the creates asked for within one pass of the event loop go as one
- * statement over one JSON array of records (json_to_recordset): one round
- * trip and one commit for the lot, each session still inserted or not on its
- * own (ON CONFLICT DO NOTHING per row), and each caller answered only after
- * that commit. Measured in BENCHMARKS.md (issue 18).
- *
- * A statement that fails fails every create in it; so a batch of more than
- * one that the database refuses for its data (SQLSTATE classes 22 and 23) is
- * tried again one create per statement, and only the create at fault fails,
- * as it would have alone. So is a batch chosen as a deadlock's victim (40P01):
- * a statement of many rows holds many keys, which a single create never did.
- * Any other failure (the database unreachable, say) fails them all at once
- * rather than trying each again.
+ * The statement that inserts new sessions in groups (GroupCommit, packages/db):
+ * every create is a session row, its first link and its outbox row, all or
+ * nothing, and the creates asked for within one pass of the event loop go as
+ * one statement over one JSON array of records (json_to_recordset): one
+ * round trip and one commit for the lot, each session still inserted or not
+ * on its own (ON CONFLICT DO NOTHING per row). Measured in BENCHMARKS.md.
  *
  * Two batches that insert the same merchant references (a merchant's
  * concurrent retries) in opposite orders would each wait for the other's
@@ -26,8 +15,8 @@
  * surrogate (which JSON.stringify writes as an escape PostgreSQL refuses) is
  * sent as U+FFFD, which is what a text parameter holding it stores.
  */
-import type { Pool } from '@gateway/db';
-import { openSpan, outsideTrace, SpanKind, type OpenSpan } from '@gateway/observability';
+import { GroupCommit, type Pool } from '@gateway/db';
+import { outboxInsert, type OutboxRecord } from '@gateway/messaging';
 import type { SessionRow } from '../domain/session.js';
 
 /** The most creates in one statement; more wait for the next. */
@@ -89,8 +78,7 @@ const STATEMENT_TEXT = `WITH input AS (
      INSERT INTO checkout_links (id, session_id, expires_at, created_at)
      SELECT input.checkout_link_id, input.id, input.checkout_expires_at, input.created_at FROM input JOIN inserted USING (id)
    ), event AS (
-     INSERT INTO outbox (message_id, routing_key, body, trace_context)
-     SELECT input.message_id, input.routing_key, input.body, input.trace_context FROM input JOIN inserted USING (id)
+     ${outboxInsert('input JOIN inserted USING (id)')}
    )
    SELECT id FROM inserted`;
 
@@ -101,7 +89,7 @@ export interface NewSessionValues {
 }
 
 /** The statement's values of one create. */
-export function newSessionValues(row: SessionRow, outbox: { messageId: string; routingKey: string; body: string; traceContext: string | null }): NewSessionValues {
+export function newSessionValues(row: SessionRow, outbox: OutboxRecord): NewSessionValues {
   return {
     id: row.id,
     merchant_id: row.merchant_id,
@@ -132,78 +120,29 @@ export function newSessionValues(row: SessionRow, outbox: { messageId: string; r
     checkout_expires_at: row.checkout_expires_at.toISOString(),
     merchant_name: row.merchant_name,
     locale: row.locale,
-    message_id: outbox.messageId,
-    routing_key: outbox.routingKey,
-    body: outbox.body,
-    trace_context: outbox.traceContext,
+    ...outbox,
   };
 }
 
-interface Waiting {
-  values: NewSessionValues;
-  resolve: (inserted: boolean) => void;
-  reject: (err: unknown) => void;
-  /** The create's wait for its statement, in its request's trace; undefined when tracing is off or no trace led here. */
-  span: OpenSpan | undefined;
-}
-
+/** Inserts new sessions in groups; each create is answered whether its session was inserted, once its group has committed. */
 export class NewSessionBatches {
-  private waiting: Waiting[] = [];
-  private scheduled = false;
+  private readonly group: GroupCommit<NewSessionValues, boolean>;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(pool: Pool) {
+    this.group = new GroupCommit({
+      name: 'session insert',
+      maxBatch: MAX_BATCH,
+      run: async (rows) => {
+        const result = await pool.query<{ id: string }>({ name: 'session-insert-batch', text: STATEMENT_TEXT, values: [recordsJson(rows)] });
+        const inserted = new Set(result.rows.map((r) => r.id));
+        return rows.map((row) => inserted.has(row.id));
+      },
+    });
+  }
 
   /** Inserts one create with whatever others are asked for in this pass; true when its session was inserted. */
   insert(values: NewSessionValues): Promise<boolean> {
-    const span = openSpan('session insert (group commit)', { kind: SpanKind.INTERNAL, childOnly: true });
-    const inserted = new Promise<boolean>((resolve, reject) => {
-      this.waiting.push({ values, resolve, reject, span });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
-    return span ? span.endWhenSettled(inserted) : inserted;
-  }
-
-  private flush(): void {
-    this.scheduled = false;
-    while (this.waiting.length > 0) void this.run(this.waiting.splice(0, MAX_BATCH));
-  }
-
-  private async run(batch: Waiting[]): Promise<void> {
-    try {
-      const inserted = await this.traced(batch, () => this.execute(batch.map((w) => w.values)));
-      for (const w of batch) w.resolve(inserted.has(w.values.id));
-    } catch (err) {
-      if (batch.length === 1 || !worthTryingEachAlone(err)) {
-        for (const w of batch) w.reject(err);
-        return;
-      }
-      // One create's fault must not fail the others: each alone, as it would have gone without batching.
-      await Promise.all(batch.map((w) => this.run([w])));
-    }
-  }
-
-  /**
-   * Runs a batch's statement in a trace of its own, linked both ways to the
-   * span of each create it carries: it works for many requests' traces at
-   * once, so it belongs to none of them, and each create's trace shows its
-   * wait and leads to the statement.
-   */
-  private async traced<T>(batch: readonly Waiting[], work: () => Promise<T>): Promise<T> {
-    const waits = batch.flatMap((w) => (w.span ? [w.span] : []));
-    const size = { 'db.operation.batch.size': batch.length };
-    const statement = waits.length > 0 ? openSpan('session insert batch', { kind: SpanKind.INTERNAL, root: true, links: waits, attributes: size }) : undefined;
-    if (!statement) return outsideTrace(work);
-    for (const wait of waits) wait.link(statement).set('db.operation.batch.size', batch.length);
-    return statement.endWhenSettled(statement.run(work));
-  }
-
-  /** The ids of the sessions the statement inserted. */
-  private async execute(rows: readonly NewSessionValues[]): Promise<Set<string>> {
-    const result = await this.pool.query<{ id: string }>({ name: 'session-insert-batch', text: STATEMENT_TEXT, values: [recordsJson(rows)] });
-    return new Set(result.rows.map((r) => r.id));
+    return this.group.add(values);
   }
 }
 
@@ -231,14 +170,4 @@ export function recordsJson(rows: readonly NewSessionValues[]): string {
   // Rare, so looked for in the output first: a well-formed pair is written as itself, never escaped.
   if (!LONE_SURROGATE_ESCAPE.test(json)) return json;
   return JSON.stringify(ordered, (_key, value: unknown) => (typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value));
-}
-
-/**
- * Whether each create of the failed statement should be tried alone:
- * PostgreSQL refused it for the data it carried (a data exception, 22, or a
- * constraint, 23), or chose it as a deadlock's victim (40P01).
- */
-function worthTryingEachAlone(err: unknown): boolean {
-  const code = (err as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23') || code === '40P01');
 }

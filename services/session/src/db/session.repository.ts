@@ -4,7 +4,7 @@
  */
 import type { Envelope, StartedAttempt } from '@gateway/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
-import { enqueue, outboxRow } from '@gateway/messaging';
+import { enqueue, outboxInsert, outboxJson, outboxRecord, outboxRows } from '@gateway/messaging';
 import type { MintedLink } from '../domain/checkout-links.js';
 import type { SessionRow } from '../domain/session.js';
 import { NewSessionBatches, newSessionValues } from './new-session-batches.js';
@@ -44,7 +44,7 @@ export interface AttemptOutcome {
 }
 
 /** Where a PROCESSING session goes with an attempt's outcome, decided from its row. */
-export interface SessionSettlement {
+export interface AttemptResolution {
   status: 'SUCCEEDED' | 'PENDING' | 'FAILED';
   completedAt: Date | null;
   lastFailureCode: string;
@@ -96,7 +96,7 @@ export class SessionRepository {
    * (NewSessionBatches); each is answered only once that commit is done.
    */
   async insertNew(row: SessionRow, event: Envelope): Promise<boolean> {
-    return this.newSessions.insert(newSessionValues(row, outboxRow(event)));
+    return this.newSessions.insert(newSessionValues(row, outboxRecord(event)));
   }
 
   async findByReference(account: Account, merchantReference: string): Promise<SessionRow | undefined> {
@@ -173,9 +173,18 @@ export class SessionRepository {
     return result.rows[0];
   }
 
-  /** The session, whoever's it is: for recording a payment outcome, which names it. */
-  async findById(sessionId: string): Promise<SessionRow | undefined> {
-    const result = await this.pool.query<SessionRow>({ name: 'session-of-outcome', text: `SELECT ${COLUMNS} FROM sessions WHERE id = $1`, values: [sessionId] });
+  /**
+   * The session, whoever's it is, when attempt `attemptId` is still
+   * PROCESSING under it: for applying a payment outcome, which names both.
+   * Undefined when the attempt was resolved already (or is unknown).
+   */
+  async findWithOpenAttempt(sessionId: string, attemptId: string): Promise<SessionRow | undefined> {
+    const result = await this.pool.query<SessionRow>({
+      name: 'session-with-open-attempt',
+      text: `SELECT ${COLUMNS} FROM sessions
+             WHERE id = $1 AND EXISTS (SELECT 1 FROM attempts a WHERE a.id = $2 AND a.session_id = $1 AND a.status = 'PROCESSING')`,
+      values: [sessionId, attemptId],
+    });
     return result.rows[0];
   }
 
@@ -183,30 +192,29 @@ export class SessionRepository {
    * Records the outcome of attempt `outcome.attemptId` of session `sessionId`
    * and the session's move, with the event announcing it, in one statement.
    * All or nothing: it applies only while the attempt is PROCESSING under that
-   * session and the session is still PROCESSING with `settle.attemptsCount`
+   * session and the session is still PROCESSING with `resolution.attemptsCount`
    * attempts (so the caller decided its move from the row as it stands).
-   * `settled` says it applied; otherwise `open` says whether the attempt was
+   * `resolved` says it applied; otherwise `open` says whether the attempt was
    * still PROCESSING under that session when the statement looked (a caller
    * whose row was stale may read it again and retry).
    */
-  async settleAttempt(outcome: AttemptOutcome, sessionId: string, settle: SessionSettlement, event: Envelope): Promise<{ settled: boolean; open: boolean }> {
-    const row = outboxRow(event);
-    const result = await this.pool.query<{ settled: boolean; open: boolean }>({
-      name: 'attempt-settle',
+  async resolveAttempt(outcome: AttemptOutcome, sessionId: string, resolution: AttemptResolution, event: Envelope): Promise<{ resolved: boolean; open: boolean }> {
+    const result = await this.pool.query<{ resolved: boolean; open: boolean }>({
+      name: 'attempt-resolve',
       text: `WITH open AS (
-               SELECT 1 FROM attempts WHERE id = $1 AND session_id = $19 AND status = 'PROCESSING'
-             ), settled AS (
+               SELECT 1 FROM attempts WHERE id = $1 AND session_id = $17 AND status = 'PROCESSING'
+             ), resolved AS (
                UPDATE sessions SET status = $11, completed_at = $12, last_failure_code = $13, last_failure_message = $14
-               WHERE id = $19 AND status = 'PROCESSING' AND attempts_count = $15 AND EXISTS (SELECT 1 FROM open)
+               WHERE id = $17 AND status = 'PROCESSING' AND attempts_count = $15 AND EXISTS (SELECT 1 FROM open)
                RETURNING id
              ), attempt AS (
                UPDATE attempts SET status = $2, card_brand = $3, card_last_four = $4, card_country = $5, failure_code = $6,
                  failure_message = $7, fee_amount = $8, net_amount = $9, completed_at = $10
-               WHERE id = $1 AND session_id = (SELECT id FROM settled) AND status = 'PROCESSING'
+               WHERE id = $1 AND session_id = (SELECT id FROM resolved) AND status = 'PROCESSING'
              ), announced AS (
-               INSERT INTO outbox (message_id, routing_key, body, trace_context) SELECT $16, $17, $18, $20 FROM settled
+               ${outboxInsert(`${outboxRows('$16')} WHERE EXISTS (SELECT 1 FROM resolved)`)}
              )
-             SELECT EXISTS (SELECT 1 FROM settled) AS settled, EXISTS (SELECT 1 FROM open) AS open`,
+             SELECT EXISTS (SELECT 1 FROM resolved) AS resolved, EXISTS (SELECT 1 FROM open) AS open`,
       values: [
         outcome.attemptId,
         outcome.status,
@@ -218,19 +226,16 @@ export class SessionRepository {
         outcome.feeAmount,
         outcome.netAmount,
         outcome.at,
-        settle.status,
-        settle.completedAt,
-        settle.lastFailureCode,
-        settle.lastFailureMessage,
-        settle.attemptsCount,
-        row.messageId,
-        row.routingKey,
-        row.body,
+        resolution.status,
+        resolution.completedAt,
+        resolution.lastFailureCode,
+        resolution.lastFailureMessage,
+        resolution.attemptsCount,
+        outboxJson([event]),
         sessionId,
-        row.traceContext,
       ],
     });
-    return result.rows[0] ?? { settled: false, open: false };
+    return result.rows[0] ?? { resolved: false, open: false };
   }
 
   /** Records a new link as the session's newest (within the caller's transaction). */
@@ -334,11 +339,11 @@ export class SessionRepository {
    * Counts a refund in the session's amount_refunded (`held`) or stops
    * counting it (`failed`), once per refund: a refund seen again changes
    * nothing, a failed one is never counted again, and one first seen as
-   * failed never counts. Within `tx` when given (an event's inbox
-   * transaction), else in its own. Resolves with the session's total.
+   * failed never counts. Resolves with the session's new total when this call
+   * changed what is recorded of the refund, undefined when it found it so.
    */
-  async recordRefund(refund: { sessionId: string; refundId: string; amount: string; outcome: 'held' | 'failed' }, tx?: PoolClient): Promise<string> {
-    const apply = async (client: PoolClient): Promise<string> => {
+  async recordRefund(refund: { sessionId: string; refundId: string; amount: string; outcome: 'held' | 'failed' }): Promise<string | undefined> {
+    return withTransaction(this.pool, async (client) => {
       const held = refund.outcome === 'held';
       const inserted = await client.query<{ delta: string }>(
         `INSERT INTO session_refunds (refund_id, session_id, amount, counted) VALUES ($1, $2, $3, $4)
@@ -354,15 +359,21 @@ export class SessionRepository {
         );
         delta = uncounted.rows[0]?.delta;
       }
+      if (delta === undefined) return undefined;
       const result = await client.query<{ amount_refunded: string }>(
         'UPDATE sessions SET amount_refunded = amount_refunded + $2::numeric WHERE id = $1 RETURNING amount_refunded::text',
-        [refund.sessionId, delta ?? '0'],
+        [refund.sessionId, delta],
       );
       const row = result.rows[0];
       if (!row) throw new Error(`no session ${refund.sessionId}`);
       return row.amount_refunded;
-    };
-    return tx ? apply(tx) : withTransaction(this.pool, apply);
+    });
+  }
+
+  /** The session's amount_refunded; undefined when there is no such session. */
+  async amountRefunded(sessionId: string): Promise<string | undefined> {
+    const result = await this.pool.query<{ amount_refunded: string }>('SELECT amount_refunded::text FROM sessions WHERE id = $1', [sessionId]);
+    return result.rows[0]?.amount_refunded;
   }
 
   /** Whether `sessionId` is one of the account's sessions matching `filters` (a valid list cursor). */

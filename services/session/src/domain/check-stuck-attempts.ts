@@ -3,14 +3,14 @@
  * the replica running the payment died, or every answer and event was lost.
  * Each is asked about at the acquirer adapter (payment.check) with backoff
  * until its outcome is known, and that outcome is recorded as any other, so
- * session.succeeded or session.failed follows once. The adapter settles what
+ * session.succeeded or session.failed follows once. The adapter finishes what
  * it has an order for through its own reconciliation with the acquirer, and
  * declines, for good, what it never sent.
  */
 import { backoffSteps } from '@gateway/backoff';
 import { describeError } from '@gateway/observability';
 import type { SessionDeps } from './deps.js';
-import { recordStep } from './record-payment-outcome.js';
+import { applyPaymentStep } from './payment-outcome.js';
 
 const BATCH = 100;
 /** The first wait between two checks of one attempt, doubled after each check. */
@@ -34,7 +34,7 @@ export async function checkStuckAttempts(deps: SessionDeps, rules: StuckAttemptR
       const correlationId = `check-${attempt.attempt_id}`;
       try {
         const { body: step } = await deps.adapter.call('payment.check', { attempt }, { correlationId, timeoutMs: deps.adapterTimeoutMs });
-        if (await recordStep(deps, step, correlationId, deps.clock())) deps.afterCommit();
+        if (await applyPaymentStep(deps.outcomes, 'check', step, { correlationId, at: deps.clock() })) deps.afterCommit();
         deps.log.info({ attemptId: attempt.attempt_id, outcome: step.outcome }, 'stuck attempt checked');
       } catch (err) {
         deps.log.warn({ err: describeError(err), attemptId: attempt.attempt_id }, 'stuck attempt not checked; asked again later');

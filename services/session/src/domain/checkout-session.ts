@@ -10,7 +10,7 @@ import { RpcTimeoutError } from '@gateway/messaging';
 import { describeError } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import { cancel } from './cancel-session.js';
-import { recordStep } from './record-payment-outcome.js';
+import { applyPaymentStep } from './payment-outcome.js';
 import { effectiveStatus, type SessionRow } from './session.js';
 import type { SessionDeps } from './deps.js';
 
@@ -53,7 +53,7 @@ export async function payAttempt(deps: SessionDeps, request: CommandRequest<'att
 }
 
 /** The buyer is back from 3-D Secure: the adapter finishes the payment; its outcome is recorded as above. */
-export async function finishChallenge(deps: SessionDeps, request: CommandRequest<'attempt.finish_3ds'>, correlationId: string): Promise<CheckoutStep> {
+export async function payAfterChallenge(deps: SessionDeps, request: CommandRequest<'attempt.finish_3ds'>, correlationId: string): Promise<CheckoutStep> {
   const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
   if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
   return adapterStep(deps, correlationId, found.row, () =>
@@ -77,7 +77,7 @@ async function adapterStep(deps: SessionDeps, correlationId: string, session: Se
     return { outcome: 'pending' };
   }
   const now = deps.clock();
-  const moved = await recordStep(deps, step, correlationId, now, session);
+  const moved = await applyPaymentStep(deps.outcomes, 'reply', step, { correlationId, at: now, session });
   if (!moved) return step;
   deps.afterCommit();
   return { ...step, session: toCheckoutView(moved, now) };

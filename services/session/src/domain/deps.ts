@@ -4,7 +4,7 @@ import type { RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { SessionRepository } from '../db/session.repository.js';
 import type { LinkSigner } from './checkout-links.js';
-import type { RecordedAttempts } from './record-payment-outcome.js';
+import type { PaymentOutcomeChange } from './payment-outcome.js';
 
 export interface SessionDeps {
   sessions: SessionRepository;
@@ -22,8 +22,8 @@ export interface SessionDeps {
   adapter: Pick<RpcClient, 'call'>;
   adapterTimeoutMs: number;
   log: Logger;
-  /** Attempts whose outcome this replica has committed. */
-  recorded: RecordedAttempts;
+  /** An attempt's outcome, applied once whichever path brings it first. */
+  outcomes: PaymentOutcomeChange;
   /** Called after a commit that enqueued events, so the outbox relay sends them now. */
   afterCommit: () => void;
 }

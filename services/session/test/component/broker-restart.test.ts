@@ -1,13 +1,14 @@
 /**
  * An event committed while the broker goes away is not lost: RabbitMQ is
  * restarted between a session's creation and the outbox relay's publish, and
- * a durable consumer with an inbox still receives session.created exactly once.
+ * a durable consumer whose change is keyed on the event's id still applies
+ * session.created exactly once.
  */
 import assert from 'node:assert/strict';
 import { connect } from 'amqplib';
-import type { SessionDetail } from '@gateway/contracts';
+import type { EventData, SessionDetail } from '@gateway/contracts';
 import { createPool, migrate, type Pool } from '@gateway/db';
-import { Broker, EventConsumer, messagingMigrations, RpcClient } from '@gateway/messaging';
+import { Broker, EventConsumer, messagingMigrations, RpcClient, type ChangeContext } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { createTestDatabase, deleteBrokerObjects, linkKeys, operatorKeys, sessionRequest, testEnvironment, uniqueName, type TestDatabase } from '@gateway/testkit';
 import { loadSessionConfig, startSessionService, type SessionService } from '../../src/service.js';
@@ -23,13 +24,15 @@ describe('session.created across a broker restart', function () {
   let client: Broker;
   let consumerBroker: Broker;
   const prefix = uniqueName('t');
+  /** Deliveries of session.created the probe consumer took. */
+  let deliveriesTaken = 0;
 
   before(async () => {
     const env = await testEnvironment();
     db = await createTestDatabase(['session']);
     await db.query('CREATE SCHEMA probe');
     await migrate(db.adminUrl, 'probe', [messagingMigrations]);
-    await db.query('CREATE TABLE probe.received (message_id text NOT NULL, session_id text NOT NULL)');
+    await db.query('CREATE TABLE probe.received (message_id text PRIMARY KEY, session_id text NOT NULL)');
     probePool = createPool({ url: db.adminUrl, schema: 'probe' });
 
     const config = loadSessionConfig({
@@ -49,13 +52,19 @@ describe('session.created across a broker restart', function () {
       new EventConsumer(consumerBroker, {
         service: 'session',
         subscription: { queue: `${prefix}.probe`, patterns: ['session.created'] },
-        pool: probePool,
         log,
-        handlers: {
-          'session.created': async (data, envelope, tx) => {
-            await tx.query('INSERT INTO received (message_id, session_id) VALUES ($1, $2)', [envelope.id, data.session.id]);
+        changes: [
+          {
+            name: 'probe-received',
+            events: ['session.created'],
+            fromEvent: (data: EventData<'session.created'>, context: ChangeContext) => ({ messageId: context.event?.id ?? '', sessionId: data.session.id }),
+            apply: async (received: { messageId: string; sessionId: string }) => {
+              deliveriesTaken += 1;
+              const inserted = await probePool.query('INSERT INTO received (message_id, session_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [received.messageId, received.sessionId]);
+              return inserted.rowCount === 1 ? true : undefined;
+            },
           },
-        },
+        ],
       }),
     );
     client = new Broker({ url: env.amqpUrl, prefix, log, reconnectMaxMs: 500 });
@@ -92,13 +101,13 @@ describe('session.created across a broker restart', function () {
     await waitFor(async () => (await db.query('SELECT 1 FROM session.outbox')).length === 0, 10_000);
 
     // The broker may deliver a message again (an unconfirmed publish repeated by the relay): simulate it.
+    const taken = deliveriesTaken;
     const connection = await connect(env.amqpUrl);
     const channel = await connection.createConfirmChannel();
     channel.publish(`${prefix}.events`, 'session.created', Buffer.from(outbox[0]?.body ?? ''), { persistent: true });
     await channel.waitForConfirms();
     await connection.close();
-    await waitFor(async () => (await probePool.query('SELECT 1 FROM inbox WHERE message_id = $1', [outbox[0]?.message_id])).rowCount === 1, 5_000);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitFor(async () => deliveriesTaken > taken, 5_000);
 
     const received = await probePool.query('SELECT message_id FROM received WHERE session_id = $1', [session.id]);
     assert.equal(received.rowCount, 1);

@@ -7,12 +7,11 @@ import assert from 'node:assert/strict';
 import type { Envelope, EventData, SessionStatus } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
-import type { PoolClient } from '@gateway/db';
-import type { AttemptOutcome, SessionRepository, SessionSettlement } from '../../src/db/session.repository.js';
+import type { AttemptOutcome, AttemptResolution, SessionRepository } from '../../src/db/session.repository.js';
 import { assertOpen } from '../../src/domain/cancel-session.js';
 import { refusalToStart } from '../../src/domain/checkout-session.js';
-import { failedEvent, recordApproval, RecordedAttempts, settledRow, settlementOf } from '../../src/domain/record-payment-outcome.js';
-import { recordRefundEvent } from '../../src/domain/record-refund.js';
+import { applyPaymentStep, failedEvent, paymentOutcome, resolutionOf, resolvedRow } from '../../src/domain/payment-outcome.js';
+import { refundRecord } from '../../src/domain/record-refund.js';
 import { effectiveStatus, toDetail, toEventPayload, toListItem, type SessionRow } from '../../src/domain/session.js';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
@@ -166,7 +165,7 @@ describe("Where an attempt's outcome takes its session", () => {
   it('when the attempt is approved, then the session SUCCEEDS, completed at the payment, keeping the earlier failure as its last', () => {
     const row = session({ status: 'PROCESSING', attempts_count: 2, last_failure_code: 'card_declined', last_failure_message: 'declined' });
     const at = new Date('2026-11-22T10:05:00.000Z');
-    assert.deepEqual(settlementOf(row, approval(at)), {
+    assert.deepEqual(resolutionOf(row, approval(at)), {
       status: 'SUCCEEDED',
       completedAt: at,
       lastFailureCode: 'card_declined',
@@ -176,8 +175,8 @@ describe("Where an attempt's outcome takes its session", () => {
   });
 
   it('when the attempt is declined with attempts left, then the session is PENDING, not completed, with the decline as its last failure', () => {
-    const settlement = settlementOf(session({ status: 'PROCESSING', attempts_count: 2, max_attempts: 3 }), decline('insufficient_funds'));
-    assert.deepEqual(settlement, {
+    const resolution = resolutionOf(session({ status: 'PROCESSING', attempts_count: 2, max_attempts: 3 }), decline('insufficient_funds'));
+    assert.deepEqual(resolution, {
       status: 'PENDING',
       completedAt: null,
       lastFailureCode: 'insufficient_funds',
@@ -187,24 +186,24 @@ describe("Where an attempt's outcome takes its session", () => {
   });
 
   it('when the last allowed attempt is declined, then the session FAILS, completed at the decline', () => {
-    const settlement = settlementOf(session({ status: 'PROCESSING', attempts_count: 3, max_attempts: 3 }), decline('expired_card'));
-    assert.equal(settlement.status, 'FAILED');
-    assert.equal(settlement.completedAt, NOW);
-    assert.equal(settlement.lastFailureCode, 'expired_card');
+    const resolution = resolutionOf(session({ status: 'PROCESSING', attempts_count: 3, max_attempts: 3 }), decline('expired_card'));
+    assert.equal(resolution.status, 'FAILED');
+    assert.equal(resolution.completedAt, NOW);
+    assert.equal(resolution.lastFailureCode, 'expired_card');
   });
 
   it('when a single-attempt session is declined, then it fails at once', () => {
-    assert.equal(settlementOf(session({ status: 'PROCESSING', attempts_count: 1, max_attempts: 1 }), decline()).status, 'FAILED');
+    assert.equal(resolutionOf(session({ status: 'PROCESSING', attempts_count: 1, max_attempts: 1 }), decline()).status, 'FAILED');
   });
 
-  it('when a settlement is applied, then the row takes its status, completion and last failure and keeps everything else', () => {
+  it('when a resolution is applied, then the row takes its status, completion and last failure and keeps everything else', () => {
     const row = session({ status: 'PROCESSING', attempts_count: 1 });
-    const next = settledRow(row, settlementOf(row, decline('incorrect_cvc')));
+    const next = resolvedRow(row, resolutionOf(row, decline('incorrect_cvc')));
     assert.deepEqual(next, { ...row, status: 'PENDING', completed_at: null, last_failure_code: 'incorrect_cvc', last_failure_message: 'declined: incorrect_cvc' });
   });
 });
 
-describe('The events of a settled attempt', () => {
+describe('The events of a resolved attempt', () => {
   const approved: EventData<'payment.approved'> = {
     attempt_id: 'pa_00000000000000000001',
     session_id: 'ps_00000000000000000001',
@@ -221,7 +220,7 @@ describe('The events of a settled attempt', () => {
 
   it('when a decline leaves attempts and time, then session.failed says can_retry with the last failure and the attempts made', () => {
     const row = session({ status: 'PROCESSING', attempts_count: 1, max_attempts: 3 });
-    const event = failedEvent(settledRow(row, settlementOf(row, decline('card_declined'))), NOW, 'corr-1');
+    const event = failedEvent(resolvedRow(row, resolutionOf(row, decline('card_declined'))), NOW, 'corr-1');
     assert.equal(event.type, 'session.failed');
     assert.equal(event.correlation_id, 'corr-1');
     assert.equal(event.data.session.status, 'PENDING');
@@ -232,7 +231,7 @@ describe('The events of a settled attempt', () => {
 
   it('when the last attempt is declined, then session.failed says FAILED and can_retry false', () => {
     const row = session({ status: 'PROCESSING', attempts_count: 3, max_attempts: 3 });
-    const event = failedEvent(settledRow(row, settlementOf(row, decline())), NOW, 'corr-1');
+    const event = failedEvent(resolvedRow(row, resolutionOf(row, decline())), NOW, 'corr-1');
     assert.equal(event.data.session.status, 'FAILED');
     assert.equal(event.data.session.can_retry, false);
   });
@@ -240,7 +239,7 @@ describe('The events of a settled attempt', () => {
   it('when a decline arrives after the session lifetime ended, then can_retry is false though attempts remain', () => {
     const row = session({ status: 'PROCESSING', attempts_count: 1, max_attempts: 3, expires_at: NOW });
     const late = new Date(NOW.getTime() + 1000);
-    const event = failedEvent(settledRow(row, settlementOf(row, decline('card_declined', late))), late, 'corr-1');
+    const event = failedEvent(resolvedRow(row, resolutionOf(row, decline('card_declined', late))), late, 'corr-1');
     assert.equal(event.data.session.can_retry, false);
   });
 
@@ -249,9 +248,10 @@ describe('The events of a settled attempt', () => {
     const announced: Envelope[] = [];
     // The store applies the move (the statement's own checks are the component tests'); the event it is given is what is announced.
     const sessions = {
-      settleAttempt: async (_outcome: AttemptOutcome, _id: string, _settlement: SessionSettlement, event: Envelope) => (announced.push(event), { settled: true, open: true }),
+      resolveAttempt: async (_outcome: AttemptOutcome, _id: string, _resolution: AttemptResolution, event: Envelope) => (announced.push(event), { resolved: true, open: true }),
     } as unknown as SessionRepository;
-    const moved = await recordApproval({ sessions, log: createLogger({ service: 'test', level: 'silent' }), recorded: new RecordedAttempts() }, approved, 'corr-2', row);
+    const outcomes = paymentOutcome({ sessions, log: createLogger({ service: 'test', level: 'silent' }) });
+    const moved = await applyPaymentStep(outcomes, 'reply', { outcome: 'approved', approved }, { correlationId: 'corr-2', at: NOW, session: row });
     assert.equal(moved?.status, 'SUCCEEDED');
     const [event] = announced as Array<Envelope<EventData<'session.succeeded'>>>;
     assert.equal(event?.type, 'session.succeeded');
@@ -272,13 +272,15 @@ describe('The events of a settled attempt', () => {
 });
 
 describe('Refunds counted in amount_refunded (D16)', () => {
-  /** What recordRefundEvent asks the store to count for a refund in `status`. */
+  /** What a refund event asks the store to count for a refund in `status`. */
   async function counted(status: 'succeeded' | 'pending' | 'failed' | undefined) {
     const asked: Array<{ refundId: string; amount: string; outcome: string }> = [];
     const sessions = { recordRefund: async (refund: { refundId: string; amount: string; outcome: string }) => (asked.push(refund), '0.000') } as unknown as SessionRepository;
     const refund = status && { refund_id: 're_1', amount: '5.000', automated_refund: status === 'succeeded', reason: 'damaged', metadata: {}, status };
     const data = { merchant_id: 'mer_1', webhook_url: '', session: { ...toEventPayload(session({ status: 'SUCCEEDED' })), ...(refund && { refund }) } };
-    await recordRefundEvent(sessions, data as EventData<'refund.created'>, {} as PoolClient);
+    const change = refundRecord(sessions);
+    const record = change.fromEvent(data as EventData<'refund.created'>, { correlationId: 'corr-3', at: NOW });
+    if (record) await change.apply(record, { correlationId: 'corr-3', at: NOW });
     return asked.map(({ refundId, amount, outcome }) => `${refundId}:${amount}:${outcome}`);
   }
 

@@ -156,12 +156,13 @@ export class DeliveryRepository {
    * Stores new events (an event already stored is skipped: the broker
    * redelivered it) and claims the first attempt of each one at every
    * endpoint that receives it and has a URL. With none, the event is kept and
-   * nothing is sent (D11). In `tx` when given, else on its own.
+   * nothing is sent (D11). Answers the ids of the events it stored and the
+   * first attempts it claimed. In `tx` when given, else on its own.
    */
-  async storeEvents(events: readonly IncomingEvent[], tx: Queryable = this.pool): Promise<DeliveryJob[]> {
-    if (events.length === 0) return [];
+  async storeEvents(events: readonly IncomingEvent[], tx: Queryable = this.pool): Promise<{ stored: Set<string>; jobs: DeliveryJob[] }> {
+    if (events.length === 0) return { stored: new Set(), jobs: [] };
     const sentAt = performance.now();
-    const result = await tx.query<ClaimedRow>({
+    const result = await tx.query<ClaimedRow & { storedId: string }>({
       name: 'events-store',
       text: `WITH incoming AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $11::text[])
@@ -180,12 +181,15 @@ export class DeliveryRepository {
          JOIN endpoints ep ON ${RECEIVES}
          WHERE ${TARGET_URL} <> ''
          RETURNING *
+       ), jobs AS (
+         SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
+           d.attempt_number AS "attemptNumber", d.manual, i.body, i.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
+           ${ENDPOINT_JOB_COLUMNS}, ${LEASE_LEFT_MS}
+         FROM d JOIN incoming i ON i.id = d.event_id
+         JOIN endpoints ep ON ep.id = d.endpoint_id
        )
-       SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
-         d.attempt_number AS "attemptNumber", d.manual, i.body, i.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
-         ${ENDPOINT_JOB_COLUMNS}, ${LEASE_LEFT_MS}
-       FROM d JOIN incoming i ON i.id = d.event_id
-       JOIN endpoints ep ON ep.id = d.endpoint_id`,
+       -- A row per stored event (its attempts', or one without a job when nothing receives it).
+       SELECT s.id AS "storedId", jobs.* FROM stored s LEFT JOIN jobs ON jobs."eventId" = s.id`,
       values: [
         events.map((e) => e.id),
         events.map((e) => e.type),
@@ -201,7 +205,9 @@ export class DeliveryRepository {
         this.owner,
       ],
     });
-    return leased(result.rows, sentAt);
+    const stored = new Set(result.rows.map((row) => row.storedId));
+    const jobs = result.rows.filter((row) => row.deliveryId !== null).map(({ storedId: _stored, ...job }) => job);
+    return { stored, jobs: leased(jobs, sentAt) };
   }
 
   /**

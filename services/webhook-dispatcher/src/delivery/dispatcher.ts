@@ -11,11 +11,11 @@
  * if another replica took it meanwhile, or it is done, it is dropped here.
  */
 import { backoffDelay } from '@gateway/backoff';
+import { GroupCommit } from '@gateway/db';
 import { signatureHeader } from '@gateway/webhook-signature';
 import { describeError, openSpan, SpanKind, storedTraceContext, withCorrelation, type Logger, type OpenSpan } from '@gateway/observability';
 import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
 import { endpointSecretAad } from '../db/endpoint.repository.js';
-import { Batcher } from './batcher.js';
 import { DeliveryQueue, type QueueLimits } from './delivery-queue.js';
 import type { DeliveryOutcome, DeliveryRequest } from './webhook-http-client.js';
 import { webhookAttempts, webhookDeliveryDuration, webhookGivenUp, webhookLeasesLost, webhookRetriesScheduled } from './webhook-metrics.js';
@@ -42,9 +42,9 @@ const USER_AGENT = 'PaymentGateway-Webhooks/1';
 
 export class Dispatcher {
   private readonly queue: DeliveryQueue<DeliveryJob>;
-  private readonly results: Batcher<AttemptResult, undefined>;
-  private readonly released: Batcher<string, undefined>;
-  private readonly claims: Batcher<string, number | undefined>;
+  private readonly results: GroupCommit<AttemptResult, undefined>;
+  private readonly released: GroupCommit<string, undefined>;
+  private readonly claims: GroupCommit<string, number | undefined>;
   private readonly clock: () => number;
   private readonly monotonic: () => number;
 
@@ -56,18 +56,34 @@ export class Dispatcher {
       (job) => this.attempt(job),
       () => options.wakeSweepAt(this.clock()),
     );
-    this.results = new Batcher(async (results) => {
-      await options.deliveries.recordResults(results);
-      return results.map(() => undefined);
-    }, 500);
-    this.released = new Batcher(async (ids) => {
-      await options.deliveries.release(ids);
-      return ids.map(() => undefined);
-    }, 5_000);
-    this.claims = new Batcher(async (ids) => {
-      const claimed = await options.deliveries.claimForSending(ids);
-      return ids.map((id) => claimed.get(id));
-    }, 500);
+    // Each a statement at a time; what comes meanwhile goes in the next.
+    this.results = new GroupCommit({
+      name: 'delivery results',
+      maxBatch: 500,
+      inFlight: 1,
+      run: async (results) => {
+        await options.deliveries.recordResults(results);
+        return results.map(() => undefined);
+      },
+    });
+    this.released = new GroupCommit({
+      name: 'delivery release',
+      maxBatch: 5_000,
+      inFlight: 1,
+      run: async (ids) => {
+        await options.deliveries.release(ids);
+        return ids.map(() => undefined);
+      },
+    });
+    this.claims = new GroupCommit({
+      name: 'delivery claims',
+      maxBatch: 500,
+      inFlight: 1,
+      run: async (ids) => {
+        const claimed = await options.deliveries.claimForSending(ids);
+        return ids.map((id) => claimed.get(id));
+      },
+    });
   }
 
   /**

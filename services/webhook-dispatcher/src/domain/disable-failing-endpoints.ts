@@ -36,7 +36,7 @@ export async function disableFailingEndpoints(deps: DisableDeps): Promise<number
         const body: WebhookEndpointDisabledEvent = { id, event: ENDPOINT_DISABLED_EVENT, created_at: createdAt, data: toEndpoint(row) };
         return { id, type: ENDPOINT_DISABLED_EVENT, merchantId: row.merchant_id, livemode: row.livemode, sessionId: '', sessionUrl: '', body: JSON.stringify(body), createdAt, correlationId: id };
       });
-      return { disabled: rows, jobs: await deps.deliveries.storeEvents(notices, tx) };
+      return { disabled: rows, jobs: (await deps.deliveries.storeEvents(notices, tx)).jobs };
     });
     deps.enqueue(jobs);
     for (const row of disabled) deps.log.warn({ endpointId: row.id, merchantId: row.merchant_id, livemode: row.livemode }, 'webhook endpoint disabled: every attempt failed too long');

@@ -23,7 +23,7 @@ export async function provisionEndpoint(deps: EndpointDeps, command: CommandRequ
  * URL the address rule refuses after DNS (the gateway checked it as written)
  * is left out, and said in the log: the endpoint still exists and signs.
  */
-export async function provisionNewMerchant(deps: EndpointDeps & { log: Logger }, created: EventData<'merchant.created'>): Promise<void> {
+export async function provisionNewMerchant(deps: EndpointDeps & { log: Logger }, created: EventData<'merchant.created'>): Promise<boolean> {
   let url = created.test_webhook_url ?? '';
   if (url !== '') {
     try {
@@ -36,10 +36,12 @@ export async function provisionNewMerchant(deps: EndpointDeps & { log: Logger },
   }
   const made = await deps.endpoints.provisionIfAbsent(created.merchant_id, false, url, newSecret('whsec_'));
   deps.log.info({ merchantId: created.merchant_id, made }, made ? 'test-mode webhook endpoint provisioned' : 'test-mode webhook endpoint already provisioned');
+  return made;
 }
 
 /** merchant.kyb_approved: the merchant's live-mode endpoint, with no URL until one is set (https, D11). Idempotent as above. */
-export async function provisionLiveEndpoint(deps: EndpointDeps & { log: Logger }, approved: EventData<'merchant.kyb_approved'>): Promise<void> {
+export async function provisionLiveEndpoint(deps: EndpointDeps & { log: Logger }, approved: EventData<'merchant.kyb_approved'>): Promise<boolean> {
   const made = await deps.endpoints.provisionIfAbsent(approved.merchant_id, true, '', newSecret('whsec_'));
   deps.log.info({ merchantId: approved.merchant_id, made }, made ? 'live-mode webhook endpoint provisioned' : 'live-mode webhook endpoint already provisioned');
+  return made;
 }

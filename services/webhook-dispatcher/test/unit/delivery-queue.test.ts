@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { Batcher } from '../../src/delivery/batcher.js';
 import { DeliveryQueue, endpointKey } from '../../src/delivery/delivery-queue.js';
 
 interface Job {
@@ -80,31 +79,5 @@ describe('delivery queue', () => {
     assert.equal(endpointKey('https://Shop.Example:8443/a?b'), 'https://shop.example:8443');
     assert.equal(endpointKey('https://shop.example/other'), 'https://shop.example');
     assert.notEqual(endpointKey('http://shop.example/'), endpointKey('https://shop.example/'));
-  });
-});
-
-describe('batcher', () => {
-  it('when items arrive while a batch runs, then they go together in the next one', async () => {
-    const batches: number[][] = [];
-    const batcher = new Batcher<number, number>(async (items) => {
-      batches.push(items);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      return items.map((i) => i * 2);
-    }, 100);
-    const outputs = await Promise.all([1, 2, 3, 4].map((i) => batcher.add(i)));
-    assert.deepEqual(outputs, [2, 4, 6, 8]);
-    assert.deepEqual(batches, [[1], [2, 3, 4]]);
-  });
-
-  it('when a batch fails, then each of its items is rejected and later batches still run', async () => {
-    let calls = 0;
-    const batcher = new Batcher<number, number>(async (items) => {
-      calls += 1;
-      if (calls === 1) throw new Error('database down');
-      return items;
-    }, 1);
-    const [first, second] = await Promise.allSettled([batcher.add(1), batcher.add(2)]);
-    assert.equal(first?.status, 'rejected');
-    assert.deepEqual(second, { status: 'fulfilled', value: 2 });
   });
 });

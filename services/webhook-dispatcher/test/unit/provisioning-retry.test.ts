@@ -1,18 +1,19 @@
 /**
  * merchant.created and merchant.kyb_approved at the dispatcher's event
- * consumer, on a stand-in channel: a provisioning that fails for a moment (the
- * database restarting) is tried again in process, as a webhook event's storing
- * is, instead of going back to the queue at once, where a few seconds'
- * outage would spend the event's delivery limit and dead-letter it, leaving the
- * merchant without an endpoint.
+ * consumer (EventConsumer with the dispatcher's changes), on a stand-in
+ * channel: a provisioning that fails for a moment (the database restarting)
+ * is tried again in process, as a webhook event's storing is, instead of going
+ * back to the queue at once, where a few seconds' outage would spend the
+ * event's delivery limit and dead-letter it, leaving the merchant without an
+ * endpoint.
  */
 import { strict as assert } from 'node:assert';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { newId, type EventData } from '@gateway/contracts';
-import { Broker } from '@gateway/messaging';
+import { Broker, EventConsumer } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import type { DeliveryRepository } from '../../src/db/delivery.repository.js';
-import { WebhookEventsConsumer, type EndpointProvisioning } from '../../src/messaging/webhook-events.consumer.js';
+import { webhookEventChanges, type EndpointProvisioning } from '../../src/messaging/webhook-events.js';
 
 const log = createLogger({ service: 'provisioning-retry-test', level: 'silent' });
 const MERCHANT = `mer_${'p'.repeat(24)}`;
@@ -51,12 +52,19 @@ function delivery(type: 'merchant.created' | 'merchant.kyb_approved', data: Reco
 }
 
 describe('webhook dispatcher: provisioning a merchant endpoint from its event', () => {
-  async function consumerWith(provisioning: EndpointProvisioning): Promise<{ channel: StandInChannel; consumer: WebhookEventsConsumer }> {
+  async function consumerWith(provisioning: EndpointProvisioning): Promise<{ channel: StandInChannel; consumer: EventConsumer }> {
     // Never connected: the consumer is attached to a stand-in connection by hand.
     const broker = new Broker({ url: 'amqp://unused', prefix: 'unit', service: 'webhook-dispatcher', sharedUser: true, log });
     const channel = new StandInChannel();
     const connection = { createChannel: async () => channel as unknown as Channel } as unknown as ChannelModel;
-    const consumer = new WebhookEventsConsumer(broker, {} as DeliveryRepository, () => undefined, log, 8, provisioning);
+    const consumer = new EventConsumer(broker, {
+      service: 'webhook-dispatcher',
+      changes: webhookEventChanges({} as DeliveryRepository, () => undefined, provisioning),
+      log,
+      prefetch: 8,
+      unavailableRetry: { first: 10, max: 20 },
+      retryDelayMs: 10,
+    });
     await consumer.attach(connection);
     return { channel, consumer };
   }
@@ -67,8 +75,9 @@ describe('webhook dispatcher: provisioning a merchant endpoint from its event', 
       created: async (created) => {
         calls.push(created);
         if (calls.length === 1) throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+        return true;
       },
-      kybApproved: async () => undefined,
+      kybApproved: async () => true,
     });
     const msg = delivery('merchant.created', { merchant_id: MERCHANT, name: 'Shop', order_prefix: 'SH' });
     channel.deliver?.(msg);
@@ -83,10 +92,10 @@ describe('webhook dispatcher: provisioning a merchant endpoint from its event', 
   it('when the consumer stops while provisioning keeps failing, then the event goes back to the queue (requeued, not dead-lettered)', async () => {
     let calls = 0;
     const { channel, consumer } = await consumerWith({
-      created: async () => undefined,
+      created: async () => true,
       kybApproved: async () => {
         calls += 1;
-        throw new Error('database away');
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
       },
     });
     const msg = delivery('merchant.kyb_approved', { merchant_id: MERCHANT });
@@ -94,6 +103,24 @@ describe('webhook dispatcher: provisioning a merchant endpoint from its event', 
     await new Promise((resolve) => setTimeout(resolve, 50));
     await consumer.drain();
     assert.ok(calls >= 1);
+    assert.deepEqual(channel.acked, []);
+    assert.deepEqual(channel.nacked, [{ msg, requeue: true }]);
+  });
+
+  it('when provisioning fails for another reason than an outage (a fault of its own), then it is not tried again in process: the event goes back to the queue, whose delivery limit dead-letters it', async () => {
+    let calls = 0;
+    const { channel, consumer } = await consumerWith({
+      created: async () => {
+        calls += 1;
+        throw new TypeError('cannot read properties of undefined');
+      },
+      kybApproved: async () => true,
+    });
+    const msg = delivery('merchant.created', { merchant_id: MERCHANT, name: 'Shop', order_prefix: 'SH' });
+    channel.deliver?.(msg);
+    while (channel.acked.length + channel.nacked.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await consumer.drain();
+    assert.equal(calls, 1);
     assert.deepEqual(channel.acked, []);
     assert.deepEqual(channel.nacked, [{ msg, requeue: true }]);
   });

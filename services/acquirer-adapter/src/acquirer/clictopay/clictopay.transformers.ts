@@ -87,7 +87,7 @@ const ACTION_CODES: Readonly<Record<number, { code: string; message: string }>> 
   2006: { code: 'authentication_failed', message: '3-D Secure authentication failed.' },
 };
 
-/** The failure message of an order the acquirer reversed before it was settled here. */
+/** The failure message of an order the acquirer reversed before it was finished here. */
 const REVERSED = 'The card processor reversed this payment; nothing was charged.';
 
 export function declineOf(actionCode: number): { code: string; message: string } {

@@ -2,7 +2,7 @@
  * How an order ends. The outcome always comes from the acquirer's order
  * status (getOrderStatusExtended), never from a browser coming back; an
  * order whose status cannot be read stays unresolved (UNKNOWN) for
- * reconciliation (reconcile-orders.ts), which settles through the same
+ * reconciliation (reconcile-orders.ts), which finishes through the same
  * functions. Approved and declined orders emit payment.approved or
  * payment.declined with their final state, in one transaction.
  */
@@ -26,7 +26,7 @@ import type { AdapterDeps } from './deps.js';
 export const CARD_COUNTRY_UNKNOWN = '';
 
 /** The part of an order settling needs. */
-export type SettlingOrder = Pick<
+export type FinishingOrder = Pick<
   OrderRow,
   'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'amount' | 'card_brand' | 'card_last_four' | 'acquirer_order_id' | 'pricing_percent' | 'pricing_fixed'
 >;
@@ -38,7 +38,7 @@ export type SettlingOrder = Pick<
  */
 export async function confirmOutcome(
   deps: AdapterDeps,
-  order: SettlingOrder & { acquirer_order_id: string },
+  order: FinishingOrder & { acquirer_order_id: string },
   terminal: Terminal,
   correlationId: string,
   refused?: { code: string; message: string },
@@ -62,31 +62,31 @@ export async function confirmOutcome(
   return leaveUnknown(deps, order, new AcquirerUnreachable('getOrderStatusExtended.do', `order ${state.kind}`, true));
 }
 
-export async function approve(deps: AdapterDeps, order: SettlingOrder, correlationId: string): Promise<PaymentStep> {
-  const { step } = await recordApproval(deps, order, correlationId);
+export async function approve(deps: AdapterDeps, order: FinishingOrder, correlationId: string): Promise<PaymentStep> {
+  const { step } = await approveOrder(deps, order, correlationId);
   deps.log.info({ attemptId: order.attempt_id }, 'payment approved');
   return step;
 }
 
-export async function decline(deps: AdapterDeps, order: SettlingOrder, failureCode: string, failureMessage: string, correlationId: string): Promise<PaymentStep> {
-  const { step } = await recordDecline(deps, order, failureCode, failureMessage, correlationId);
+export async function decline(deps: AdapterDeps, order: FinishingOrder, failureCode: string, failureMessage: string, correlationId: string): Promise<PaymentStep> {
+  const { step } = await declineOrder(deps, order, failureCode, failureMessage, correlationId);
   deps.log.info({ attemptId: order.attempt_id, failureCode }, 'payment declined');
   return step;
 }
 
 /** What settling did: the step to answer, and whether this call recorded it (false: the order was already final, nothing emitted). */
-export interface Settled {
+export interface Finished {
   step: PaymentStep;
   recorded: boolean;
 }
 
 /** The pricing an order's payment is charged: the merchant's own (`fees set`), else the configured default. */
-export function pricingOf(order: Pick<SettlingOrder, 'pricing_percent' | 'pricing_fixed'>, defaultPricing: Pricing): Pricing {
+export function pricingOf(order: Pick<FinishingOrder, 'pricing_percent' | 'pricing_fixed'>, defaultPricing: Pricing): Pricing {
   return order.pricing_percent !== null && order.pricing_fixed !== null ? { percent: order.pricing_percent, fixed: order.pricing_fixed } : defaultPricing;
 }
 
 /** Approves the order with its fee and net from the merchant's pricing; payment.approved commits with it. */
-export async function recordApproval(deps: AdapterDeps, order: SettlingOrder, correlationId: string): Promise<Settled> {
+export async function approveOrder(deps: AdapterDeps, order: FinishingOrder, correlationId: string): Promise<Finished> {
   const { fee, net } = computeFee(order.amount, pricingOf(order, deps.defaultPricing));
   const event = eventEnvelope(
     'payment.approved',
@@ -111,14 +111,14 @@ export async function recordApproval(deps: AdapterDeps, order: SettlingOrder, co
  * `unchangedForSeconds`, only an order left untouched that long is declined:
  * giving up must not overtake a payment that is moving again.
  */
-export async function recordDecline(
+export async function declineOrder(
   deps: AdapterDeps,
-  order: SettlingOrder,
+  order: FinishingOrder,
   failureCode: string,
   failureMessage: string,
   correlationId: string,
   unchangedForSeconds?: number,
-): Promise<Settled> {
+): Promise<Finished> {
   const event = eventEnvelope(
     'payment.declined',
     {
@@ -145,16 +145,16 @@ export async function recordDecline(
  * recorded first (by another step or by reconciliation) is the one answered,
  * never the one this call would have recorded.
  */
-async function standing(deps: AdapterDeps, order: SettlingOrder): Promise<PaymentStep> {
+async function standing(deps: AdapterDeps, order: FinishingOrder): Promise<PaymentStep> {
   const row = await deps.orders.find(order.attempt_id);
-  return row ? settledStep(row) : { outcome: 'pending' };
+  return row ? stepOf(row) : { outcome: 'pending' };
 }
 
 /**
  * Where an order stands, as a payment step; a final one carries the data its
  * payment.* event carried, so whoever asks can record the outcome from it.
  */
-export function settledStep(order: OrderRow): PaymentStep {
+export function stepOf(order: OrderRow): PaymentStep {
   if (order.status === 'APPROVED') {
     return {
       outcome: 'approved',
@@ -180,7 +180,7 @@ export function settledStep(order: OrderRow): PaymentStep {
 }
 
 /** What every payment.* event says of the attempt. */
-function paymentRef(order: SettlingOrder) {
+function paymentRef(order: FinishingOrder) {
   return {
     attempt_id: order.attempt_id,
     session_id: order.session_id,
@@ -192,7 +192,7 @@ function paymentRef(order: SettlingOrder) {
 }
 
 /** No answer: the attempt stays PROCESSING until reconciliation learns the outcome. */
-export async function leaveUnknown(deps: AdapterDeps, order: SettlingOrder, err: unknown): Promise<PaymentStep> {
+export async function leaveUnknown(deps: AdapterDeps, order: FinishingOrder, err: unknown): Promise<PaymentStep> {
   await deps.orders.mark(order.attempt_id, 'UNKNOWN', order.acquirer_order_id ?? undefined);
   deps.log.warn({ attemptId: order.attempt_id, err: describeError(err) }, 'payment outcome unknown; left for reconciliation');
   return { outcome: 'pending' };

@@ -1,0 +1,176 @@
+/**
+ * What the session does with an attempt's outcome (INTERFACE 3.1): approved →
+ * SUCCEEDED with session.succeeded; declined → PENDING while attempts remain,
+ * else FAILED, with session.failed (D11: last_failure_code,
+ * last_failure_message, attempts_count, can_retry).
+ *
+ * The outcome is one change (apply-once, packages/messaging) that arrives by
+ * up to three paths: in the adapter's answer to the payment step, as the
+ * adapter's payment.* event (the only way when the answer was lost), and in
+ * the answer to the stuck-attempt check. It is keyed on the attempt: the
+ * move applies only while the attempt is PROCESSING under its session, so
+ * whichever path comes first moves it and the others change nothing, and
+ * session.succeeded or session.failed is emitted once.
+ *
+ * The move is decided here from the session's row, and recorded with its
+ * event in one statement that applies only while the row still stands as it
+ * was read (PROCESSING, same attempts): the event carries nothing else that
+ * can change meanwhile.
+ */
+import type { Envelope, EventData, PaymentStep } from '@gateway/contracts';
+import { applyOnce, eventEnvelope, type Change, type ChangeContext, type ChangePath } from '@gateway/messaging';
+import type { Logger } from '@gateway/observability';
+import type { AttemptOutcome, SessionRepository, AttemptResolution } from '../db/session.repository.js';
+import { effectiveStatus, toEventPayload, type SessionRow } from './session.js';
+
+export interface OutcomeDeps {
+  sessions: SessionRepository;
+  log: Logger;
+}
+
+/** An attempt's outcome, as the adapter's answer and its event both carry it. */
+export type PaymentOutcome = { approved: EventData<'payment.approved'> } | { declined: EventData<'payment.declined'> };
+
+/** What a path that has the session's row (as the attempt left it) passes along, so the change need not read it. */
+export interface OutcomeContext extends ChangeContext {
+  readonly session?: SessionRow;
+}
+
+export type PaymentOutcomeChange = Change<'payment.approved' | 'payment.declined', PaymentOutcome, SessionRow, OutcomeContext>;
+
+/** The change, applied from payment.approved and payment.declined and by applyPaymentStep; answers the session it moved. */
+export function paymentOutcome(deps: OutcomeDeps): PaymentOutcomeChange {
+  return {
+    name: 'payment-outcome',
+    events: ['payment.approved', 'payment.declined'],
+    fromEvent: (data, context) =>
+      context.event?.type === 'payment.approved' ? { approved: data as EventData<'payment.approved'> } : { declined: data as EventData<'payment.declined'> },
+    apply: (outcome, context) => ('approved' in outcome ? approve(deps, outcome.approved, context) : decline(deps, outcome.declined, context)),
+  };
+}
+
+/**
+ * Applies the outcome a payment step answers (`path`: the adapter's reply, or
+ * the answer to a check); the session as it now stands when this call moved
+ * it, undefined when the step carries no outcome or it was applied already.
+ */
+export async function applyPaymentStep(change: PaymentOutcomeChange, path: ChangePath, step: PaymentStep, context: OutcomeContext): Promise<SessionRow | undefined> {
+  const outcome: PaymentOutcome | undefined = step.approved ? { approved: step.approved } : step.declined ? { declined: step.declined } : undefined;
+  return outcome && applyOnce(change, path, outcome, context);
+}
+
+function approve(deps: OutcomeDeps, data: EventData<'payment.approved'>, context: OutcomeContext): Promise<SessionRow | undefined> {
+  const outcome: AttemptOutcome = {
+    attemptId: data.attempt_id,
+    status: 'SUCCEEDED',
+    cardBrand: data.card_brand,
+    cardLastFour: data.card_last_four,
+    cardCountry: data.card_country,
+    failureCode: '',
+    failureMessage: '',
+    feeAmount: data.fee_amount,
+    netAmount: data.net_amount,
+    at: new Date(data.paid_at),
+  };
+  return resolve(deps, outcome, data.session_id, context.session, (next) => {
+    const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: data.fee_amount, net_amount: data.net_amount };
+    return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid) }, context.correlationId);
+  });
+}
+
+function decline(deps: OutcomeDeps, data: EventData<'payment.declined'>, context: OutcomeContext): Promise<SessionRow | undefined> {
+  const outcome: AttemptOutcome = {
+    attemptId: data.attempt_id,
+    status: 'FAILED',
+    cardBrand: data.card_brand,
+    cardLastFour: data.card_last_four,
+    cardCountry: '',
+    failureCode: data.failure_code,
+    failureMessage: data.failure_message,
+    feeAmount: null,
+    netAmount: null,
+    at: context.at,
+  };
+  return resolve(deps, outcome, data.session_id, context.session, (next) => failedEvent(next, context.at, context.correlationId));
+}
+
+/** session.failed for `next`, the session as a decline at `at` left it (D11: the last failure, attempts_count, can_retry). */
+export function failedEvent(next: SessionRow, at: Date, correlationId: string): Envelope<EventData<'session.failed'>> {
+  const payload = {
+    ...toEventPayload(next),
+    last_failure_code: next.last_failure_code,
+    last_failure_message: next.last_failure_message,
+    attempts_count: next.attempts_count,
+    // Not when the session's lifetime ended meanwhile (a late decline): it is as good as EXPIRED.
+    can_retry: effectiveStatus(next, at) === 'PENDING',
+  };
+  return eventEnvelope('session.failed', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: payload }, correlationId);
+}
+
+/**
+ * Where a PROCESSING session goes with its attempt's outcome: SUCCEEDED when
+ * approved; after a decline PENDING while attempts remain, FAILED when none
+ * do, with the decline as its last failure.
+ */
+export function resolutionOf(session: SessionRow, outcome: AttemptOutcome): AttemptResolution {
+  const approved = outcome.status === 'SUCCEEDED';
+  const final = approved || session.attempts_count >= session.max_attempts;
+  return {
+    status: approved ? 'SUCCEEDED' : final ? 'FAILED' : 'PENDING',
+    completedAt: final ? outcome.at : null,
+    lastFailureCode: approved ? session.last_failure_code : outcome.failureCode,
+    lastFailureMessage: approved ? session.last_failure_message : outcome.failureMessage,
+    attemptsCount: session.attempts_count,
+  };
+}
+
+/** The session's row once `resolution` is applied: what the event announcing it carries. */
+export function resolvedRow(session: SessionRow, resolution: AttemptResolution): SessionRow {
+  return {
+    ...session,
+    status: resolution.status,
+    completed_at: resolution.completedAt,
+    last_failure_code: resolution.lastFailureCode,
+    last_failure_message: resolution.lastFailureMessage,
+  };
+}
+
+/**
+ * Resolves the attempt and moves its session on; the moved session, undefined
+ * when the attempt was resolved already (or its session is gone). Without the
+ * session's row, one read finds both it and whether the attempt is still
+ * open, so an outcome applied already costs that read alone. A row read
+ * before another change to the session committed is read again once: the
+ * statement applies only to the session as it stands.
+ */
+async function resolve(
+  deps: OutcomeDeps,
+  outcome: AttemptOutcome,
+  sessionId: string,
+  known: SessionRow | undefined,
+  announce: (next: SessionRow) => Envelope,
+): Promise<SessionRow | undefined> {
+  let session = known ?? (await deps.sessions.findWithOpenAttempt(sessionId, outcome.attemptId));
+  for (let reads = 1; ; reads += 1) {
+    if (!session) {
+      deps.log.debug({ attemptId: outcome.attemptId, sessionId }, 'outcome of an attempt no longer PROCESSING under its session (applied already); nothing to do');
+      return undefined;
+    }
+    const resolution = resolutionOf(session, outcome);
+    const next = resolvedRow(session, resolution);
+    const { resolved, open } = await deps.sessions.resolveAttempt(outcome, sessionId, resolution, announce(next));
+    if (resolved) {
+      deps.log.info({ attemptId: outcome.attemptId, sessionId, attempt: outcome.status, session: next.status }, 'payment outcome recorded');
+      return next;
+    }
+    if (!open) {
+      deps.log.debug({ attemptId: outcome.attemptId, sessionId }, 'outcome of an attempt no longer PROCESSING under its session (applied already); nothing to do');
+      return undefined;
+    }
+    if (reads === 2) {
+      deps.log.error({ attemptId: outcome.attemptId, sessionId }, 'attempt PROCESSING under a session that is not; outcome left to the stuck-attempt check');
+      return undefined;
+    }
+    session = await deps.sessions.findWithOpenAttempt(sessionId, outcome.attemptId);
+  }
+}
