@@ -168,18 +168,21 @@ export async function migrateFromEnv(service: string, schema: string, sources: r
 const LOST_CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
- * Whether `err` says a server (the database, most often) is away for a while rather than that the
- * work is wrong: no connection (refused, reset, timed out, ended), a server
- * shutting down or starting (SQLSTATE 57P01-57P03), a connection exception
- * (class 08), too many connections (53300), a read-only server (25006: a
- * primary just demoted), a serialization failure or deadlock (40001, 40P01).
- * Such work is worth trying again as it is, after a pause.
+ * Whether `err` says the database (or another server) cannot do the work now
+ * but may later, rather than that the work itself is wrong: no connection
+ * (refused, reset, timed out, ended), or any refusal PostgreSQL gives for its
+ * own state — shutting down or starting (57P0x), read-only (25006: a primary
+ * just demoted), too many connections, a serialization failure or deadlock,
+ * a missing privilege or relation (a deploy whose migration has not run yet).
+ * A data exception (SQLSTATE class 22) or a constraint the work breaks (23)
+ * is the work's own fault, and so is any error that is not the database's.
  */
-export function unreachable(err: unknown): boolean {
+export function transientFailure(err: unknown): boolean {
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
-    if (LOST_CONNECTION.has(code) || code.startsWith('08') || code.startsWith('57P0')) return true;
-    if (code === '53300' || code === '25006' || code === '40001' || code === '40P01') return true;
+    if (LOST_CONNECTION.has(code)) return true;
+    // A SQLSTATE: five characters, digits and upper-case letters.
+    if (/^[0-9A-Z]{5}$/.test(code)) return !code.startsWith('22') && !code.startsWith('23');
   }
   // pg's own words for a connection it lost or could not get from the pool.
   return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(message);

@@ -5,18 +5,20 @@
  * applied from a reply, changes nothing; the event is acked only once its
  * change has committed.
  *
- * An event whose change fails because the database is away for a while is
+ * An event whose change fails because the database cannot do it for a while
+ * (away, switching over, refusing writes: transientFailure, packages/db) is
  * tried again here, unacked, with growing pauses, for up to `patienceMs`
  * while this consumer holds its channel: handed back at once, a few seconds'
  * outage would spend the event's delivery limit and dead-letter it (a
  * payment no session records, a webhook no merchant gets). Any other failure
- * hands it back to the queue after a short pause; the queue's delivery limit
- * then dead-letters it. A malformed event is dead-lettered at once.
+ * (the event's data refused, a fault of the change's own) hands it back to
+ * the queue after a short pause; the queue's delivery limit then
+ * dead-letters it. A malformed event is dead-lettered at once.
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { backoffDelay } from '@gateway/backoff';
 import { checkEventData, eventPublisherField, eventPublishers, isEventType, topology, type Envelope, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
-import { unreachable } from '@gateway/db';
+import { transientFailure } from '@gateway/db';
 import { describeError, withCorrelation, type Logger } from '@gateway/observability';
 import { applyOnce, type AnyChange } from './apply-once.js';
 import type { Broker, BrokerComponent } from './broker.js';
@@ -35,15 +37,15 @@ export interface EventConsumerOptions {
   prefetch?: number;
   /** Pause before handing a failed event back to the queue, so a failing dependency is not hammered. */
   retryDelayMs?: number;
-  /** Pauses between tries while the database is away: the first, doubled each time up to the last. */
+  /** Pauses between tries while the database cannot do the change: the first, doubled each time up to the last. */
   unavailableRetry?: { first: number; max: number };
-  /** How long an event whose database is away is tried again in process before it goes back to the queue. */
+  /** How long such an event is tried again in process before it goes back to the queue. */
   patienceMs?: number;
   /** Called after a change was applied (to wake the outbox relay, say). */
   afterCommit?: () => void;
 }
 
-/** While the database is away: 500 ms, doubled each time, 30 s at most; for ten minutes. */
+/** While the database cannot do a change: 500 ms, doubled each time, 30 s at most; for ten minutes. */
 const UNAVAILABLE_RETRY = { first: 500, max: 30_000 };
 const PATIENCE_MS = 10 * 60_000;
 
@@ -149,7 +151,7 @@ export class EventConsumer extends QueueConsumer {
       } catch (err) {
         eventsHandled.inc({ type, outcome: 'failed' });
         const pause = backoffDelay(this.options.unavailableRetry ?? UNAVAILABLE_RETRY, retry);
-        const again = unreachable(err) && this.holds(channel) && Date.now() + pause < patience;
+        const again = transientFailure(err) && this.holds(channel) && Date.now() + pause < patience;
         this.options.log.warn({ err: describeError(err), type, eventId: envelope.id }, `event not applied; ${again ? 'trying again' : 'back to the queue'}`);
         if (!again) {
           await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs ?? 500));
