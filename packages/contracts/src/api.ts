@@ -21,8 +21,10 @@ export const Item = Type.Object(
 );
 
 /** At most 50 string keys of at most 40 characters, string values of at most 500 (D6). */
-export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
+/** D6: at most 50 keys of at most 40 characters, string values of at most 500. */
+export const Metadata = Type.Record(Type.String(), Type.String({ maxLength: 500 }), {
   maxProperties: 50,
+  propertyNames: { maxLength: 40 },
   description: 'Arbitrary key/values echoed back, for example on webhooks.',
 });
 

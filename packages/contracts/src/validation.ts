@@ -122,7 +122,40 @@ function fieldErrorOf(error: ErrorObject, whole = 'body'): SchemaFieldError {
     return { field, code: 'invalid', message: `${field} is not a known field.` };
   }
   const field = joinPath(error.instancePath, whole);
+  if (reportedField(field) === 'metadata') return { field: 'metadata', code: 'invalid', message: `metadata ${describeMetadata(error, field === 'metadata')}.` };
   return { field, code: 'invalid', message: `${field} ${describe(error)}.` };
+}
+
+/**
+ * The field an error at `path` is reported on (D6): metadata's keys are the
+ * merchant's own, so an error anywhere inside it names `metadata` itself;
+ * items and other nested fields keep their paths (`items[0].quantity`).
+ */
+export function reportedField(path: string): string {
+  return path === 'metadata' || path.startsWith('metadata.') || path.startsWith('metadata[') ? 'metadata' : path;
+}
+
+/** D1: every request body is a JSON object. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The error a body that is not a JSON object gets (D1). */
+export const NOT_A_JSON_OBJECT: SchemaFieldError = Object.freeze({ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' });
+
+/** The error a `__proto__` key at `path` gets, wherever it is found. */
+export function protoKeyError(path: string): SchemaFieldError {
+  return { field: reportedField(path), code: 'invalid', message: '__proto__ is not an allowed key.' };
+}
+
+/** D6's words for what is wrong with metadata (`atRoot`: the object itself, else one of its values). */
+function describeMetadata(error: ErrorObject, atRoot: boolean): string {
+  const limit = String(error.params['limit']);
+  if (error.propertyName !== undefined || error.keyword === 'propertyNames') return `keys must be at most ${error.keyword === 'maxLength' ? limit : '40'} characters long`;
+  if (atRoot && error.keyword === 'maxProperties') return `must have at most ${limit} keys`;
+  if (atRoot) return 'must be an object of string values';
+  if (error.keyword === 'maxLength') return `values must be at most ${limit} characters long`;
+  return 'values must be strings';
 }
 
 /**

@@ -1,7 +1,8 @@
 /** Schema errors as validation problems (D6): the one mapping every service and door uses. */
 import { strict as assert } from 'node:assert';
 import { Type } from '@sinclair/typebox';
-import { fieldErrorsOf, listFilterErrors, validatorOf } from '../../src/validation.js';
+import { CreateSessionRequest, RefundRequest } from '../../src/index.js';
+import { fieldErrorsOf, isJsonObject, listFilterErrors, NOT_A_JSON_OBJECT, protoKeyError, validatorOf } from '../../src/validation.js';
 
 const Order = Type.Object(
   {
@@ -64,5 +65,43 @@ describe('listFilterErrors', () => {
       { field: 'reference', code: 'invalid', message: 'reference must be at most 3 characters long.' },
     ]);
     assert.deepEqual(listFilterErrors(Query, { status: 'PAID', limit: '10' }), []);
+  });
+});
+
+describe('metadata (D6), one rule for every request that carries it', () => {
+  const errorsOf = (schema: Parameters<typeof validatorOf>[0], input: unknown) => {
+    const validate = validatorOf(schema);
+    return validate(input) ? [] : fieldErrorsOf(validate.errors);
+  };
+
+  it('When metadata breaks D6 in a session create or a refund, then the one error names metadata with D6’s words, never one of its keys', () => {
+    const cases: [unknown, string][] = [
+      [{ ['k'.repeat(41)]: 'v' }, 'metadata keys must be at most 40 characters long.'],
+      [{ k: 'v'.repeat(501) }, 'metadata values must be at most 500 characters long.'],
+      [{ k: 1 }, 'metadata values must be strings.'],
+      [Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])), 'metadata must have at most 50 keys.'],
+      [[], 'metadata must be an object of string values.'],
+    ];
+    for (const [metadata, message] of cases) {
+      assert.deepEqual(errorsOf(RefundRequest, { reason: 'damaged', metadata }), [{ field: 'metadata', code: 'invalid', message }]);
+      assert.deepEqual(
+        errorsOf(CreateSessionRequest, { amount: '1.000', merchant_reference: 'r', first_name: 'A', last_name: 'B', email: 'a@b.tn', metadata }).filter((e) => e.field === 'metadata'),
+        [{ field: 'metadata', code: 'invalid', message }],
+      );
+    }
+  });
+
+  it('When metadata keeps to D6, then it passes: 50 keys of 40 characters, values of 500', () => {
+    const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${i}`.padStart(40, 'k'), 'v'.repeat(500)]));
+    assert.deepEqual(errorsOf(RefundRequest, { reason: 'damaged', metadata }), []);
+  });
+
+  it('When a body is not a JSON object, then one error names the body; a __proto__ key inside metadata is reported on metadata, elsewhere at its path', () => {
+    assert.equal(isJsonObject([]), false);
+    assert.equal(isJsonObject(null), false);
+    assert.equal(isJsonObject({}), true);
+    assert.deepEqual(NOT_A_JSON_OBJECT, { field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' });
+    assert.equal(protoKeyError('metadata.__proto__').field, 'metadata');
+    assert.equal(protoKeyError('items[0].__proto__').field, 'items[0].__proto__');
   });
 });

@@ -5,7 +5,7 @@
  * `__proto__` key nor NUL character at any depth (422), before anything is
  * sent on.
  */
-import { findNulCharacter, findProtoKey } from '@gateway/contracts';
+import { findNulCharacter, findProtoKey, isJsonObject, NOT_A_JSON_OBJECT, protoKeyError } from '@gateway/contracts';
 import { AppError, validationError } from '@gateway/problem';
 import { otherCharsetThanUtf8 } from '@gateway/runtime';
 
@@ -29,11 +29,9 @@ export function jsonObjectBody(text: string | undefined, contentType?: string): 
   } catch {
     throw notJson();
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw validationError([{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }]);
-  }
+  if (!isJsonObject(value)) throw validationError([NOT_A_JSON_OBJECT]);
   const poisoned = findProtoKey(value);
-  if (poisoned !== undefined) throw validationError([{ field: poisoned, code: 'invalid', message: '__proto__ is not an allowed key.' }]);
+  if (poisoned !== undefined) throw validationError([protoKeyError(poisoned)]);
   const nul = nulProblem(value);
   if (nul) throw nul;
   return value;

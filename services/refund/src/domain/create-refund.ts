@@ -14,7 +14,7 @@
  *    merchant's next read shows it.
  * refund.created commits with the refund's end, except a refused one.
  */
-import { idFrom, RefundRequest, validatorOf, fieldErrorsOf, type ApiContext, type RefundResult, type RefundStatus } from '@gateway/contracts';
+import { idFrom, isJsonObject, NOT_A_JSON_OBJECT, RefundRequest, validatorOf, fieldErrorsOf, type ApiContext, type RefundResult, type RefundStatus } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { accountCurrency, amountMessage, checkAmount } from '@gateway/money';
 import { counter, describeError } from '@gateway/observability';
@@ -176,10 +176,8 @@ function isUniqueViolation(err: unknown): boolean {
 
 /** D10 and INTERFACE 4.5: every bad field at once; a PARTIAL amount checked as amounts are (D5), at TND precision. */
 function checkRefundRequest(body: unknown): Pick<NewRefund, 'type' | 'amount' | 'reason' | 'metadata'> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw validationError([{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }]);
-  }
-  const input = body as Record<string, unknown>;
+  if (!isJsonObject(body)) throw validationError([NOT_A_JSON_OBJECT]);
+  const input = body;
   // amount has its rules below (D5, PARTIAL only).
   const schemaErrors = validRequest(input) ? [] : fieldErrorsOf(validRequest.errors, { skip: (field) => field === 'amount' });
   const errors = new Map<string, FieldError>(schemaErrors.map((error) => [error.field, error]));

@@ -5,7 +5,7 @@
  * table (currency_unsupported and the converted amount) come after, in
  * create-session.
  */
-import { CreateSessionRequest, fieldErrorsOf, findProtoKey, validatorOf, webhookUrlError } from '@gateway/contracts';
+import { CreateSessionRequest, fieldErrorsOf, findProtoKey, isJsonObject, NOT_A_JSON_OBJECT, protoKeyError, validatorOf, webhookUrlError } from '@gateway/contracts';
 import { accountCurrency, amountMessage, checkAmount, findCurrency, type AmountCheck, type AmountErrorCode, type Big, type Currency } from '@gateway/money';
 import type { FieldError } from '@gateway/problem';
 
@@ -28,10 +28,8 @@ export function amountError(code: AmountErrorCode, currency: Currency): FieldErr
 
 /** Checks everything of a create request that needs no exchange rate. */
 export function checkCreateRequest(body: unknown, livemode: boolean, options: { allowPrivateWebhooks?: boolean } = {}): CheckResult {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, errors: [{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }] };
-  }
-  const input = body as Record<string, unknown>;
+  if (!isJsonObject(body)) return { ok: false, errors: [NOT_A_JSON_OBJECT] };
+  const input = body;
   const errors = new Map<string, FieldError>();
   const add = (error: FieldError) => {
     if (!errors.has(error.field)) errors.set(error.field, error);
@@ -39,8 +37,8 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
 
   const validate = validatorOf(CreateSessionRequest);
   if (!validate(input)) {
-    // amount and metadata have rules of their own below.
-    for (const error of fieldErrorsOf(validate.errors, { skip: (field) => field === 'amount' || field.startsWith('metadata') })) add(error);
+    // amount has rules of its own below.
+    for (const error of fieldErrorsOf(validate.errors, { skip: (field) => field === 'amount' })) add(error);
   }
 
   for (const field of URL_FIELDS) {
@@ -56,10 +54,8 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
     if (refused) add(refused);
   }
 
-  const metadataError = checkMetadata(input['metadata']);
-  if (metadataError) add(metadataError);
-  const poisonedItem = findProtoKey(input['items'], 'items');
-  if (poisonedItem) add({ field: poisonedItem, code: 'invalid', message: '__proto__ is not an allowed key.' });
+  const poisoned = findProtoKey(input);
+  if (poisoned) add(protoKeyError(poisoned));
 
   let currency: Currency | undefined = accountCurrency;
   if (typeof input['currency'] === 'string' && !errors.has('currency')) {
@@ -99,22 +95,6 @@ function isAllowedUrl(value: string, livemode: boolean): boolean {
   }
   if (livemode) return parsed.protocol === 'https:';
   return parsed.protocol === 'http:' || parsed.protocol === 'https:';
-}
-
-/** D6: at most 50 keys of at most 40 characters, string values of at most 500. */
-function checkMetadata(value: unknown): FieldError | undefined {
-  if (value === undefined) return undefined;
-  const fail = (message: string): FieldError => ({ field: 'metadata', code: 'invalid', message });
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('metadata must be an object of string values.');
-  const entries = Object.entries(value);
-  if (entries.length > 50) return fail('metadata must have at most 50 keys.');
-  for (const [key, v] of entries) {
-    if (key === '__proto__') return fail('metadata may not use the key __proto__.');
-    if (key.length > 40) return fail('metadata keys must be at most 40 characters long.');
-    if (typeof v !== 'string') return fail('metadata values must be strings.');
-    if (v.length > 500) return fail('metadata values must be at most 500 characters long.');
-  }
-  return undefined;
 }
 
 /** Fields the request gave, in its order; then the ones it omitted, in the schema's order. */

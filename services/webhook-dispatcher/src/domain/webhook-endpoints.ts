@@ -7,8 +7,10 @@
 import {
   CreateWebhookEndpointRequest,
   fieldErrorsOf,
+  isJsonObject,
   newId,
   newSecret,
+  NOT_A_JSON_OBJECT,
   UpdateWebhookEndpointRequest,
   validatorOf,
   type ApiContext,
@@ -131,8 +133,6 @@ async function checkEndpointBody<T extends { url?: string }>(deps: EndpointDeps,
 }
 
 function schemaErrors(validate: ReturnType<typeof validatorOf>, body: unknown): FieldError[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return [{ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' }];
-  }
+  if (!isJsonObject(body)) return [NOT_A_JSON_OBJECT];
   return validate(body) ? [] : fieldErrorsOf(validate.errors);
 }
