@@ -66,6 +66,21 @@ export function parseAcceptLanguage(header: string): string[] {
 /** Region Tunisia: Latin digits in all three, and the separators Tunisian readers expect (fr "1 234,500", ar "1.234,500"). */
 const NUMBER_LOCALES: Readonly<Record<Language, string>> = { fr: 'fr-TN', en: 'en-TN', ar: 'ar-TN' };
 
+/** Formatters made once each: making one costs far more than formatting with it. */
+const formats = new Map<string, Intl.NumberFormat>();
+
+/** The formatter of `currency` with `digits` fraction digits in `language`. */
+function numberFormat(language: Language, currency: string, digits: number): Intl.NumberFormat {
+  const key = `${language} ${currency} ${digits}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(NUMBER_LOCALES[language], { style: 'currency', currency, currencyDisplay: 'code', minimumFractionDigits: digits, maximumFractionDigits: digits });
+    // Bounded by the languages, the currencies and their precisions; a cap all the same.
+    if (formats.size < 1_000) formats.set(key, format);
+  }
+  return format;
+}
+
 /**
  * "1234.500" in TND → "1 234,500 TND" (fr), "TND 1,234.500" (en), "1.234,500 TND" (ar).
  * `amount` is a decimal string (the contracts' pattern); it never becomes a
@@ -77,13 +92,7 @@ export function formatAmount(amount: string, currency: string, language: Languag
   const negative = amount.startsWith('-');
   const [integer = '0', given = ''] = (negative ? amount.slice(1) : amount).split('.');
   const fraction = given.padEnd(findCurrency(currency)?.minorUnits ?? 0, '0');
-  const format = new Intl.NumberFormat(NUMBER_LOCALES[language], {
-    style: 'currency',
-    currency,
-    currencyDisplay: 'code',
-    minimumFractionDigits: fraction.length,
-    maximumFractionDigits: fraction.length,
-  });
+  const format = numberFormat(language, currency, fraction.length);
   const whole = BigInt(integer);
   // BigInt has no -0: a negative amount under 1 is laid out as -1 and its one integer digit put back to 0.
   const value = negative ? (whole === 0n ? -1n : -whole) : whole;
