@@ -144,12 +144,17 @@ export type SessionListItem = Static<typeof SessionListItem>;
 export const SessionList = Type.Object({ data: Type.Array(SessionListItem), has_more: Type.Boolean() });
 export type SessionList = Static<typeof SessionList>;
 
+/** The paging parameters of every list (4.6) as received: strings, checked by parseListQuery (D6). */
+const PAGING = {
+  limit: Type.Optional(Type.String()),
+  starting_after: Type.Optional(Type.String()),
+  ending_before: Type.Optional(Type.String()),
+};
+
 /** Query of GET /gateway/sessions/list/ as received: strings, checked by the session service (D6). */
 export const ListQuery = Type.Object(
   {
-    limit: Type.Optional(Type.String()),
-    starting_after: Type.Optional(Type.String()),
-    ending_before: Type.Optional(Type.String()),
+    ...PAGING,
   },
   { additionalProperties: true },
 );
@@ -162,9 +167,7 @@ export type ListQuery = Static<typeof ListQuery>;
  */
 export const SessionListQuery = Type.Object(
   {
-    limit: Type.Optional(Type.String()),
-    starting_after: Type.Optional(Type.String()),
-    ending_before: Type.Optional(Type.String()),
+    ...PAGING,
     status: Type.Optional(SessionStatus),
     'created[gte]': Type.Optional(Type.String({ format: 'date-time' })),
     'created[lte]': Type.Optional(Type.String({ format: 'date-time' })),
@@ -257,9 +260,7 @@ export type WebhookDeliveryList = Static<typeof WebhookDeliveryList>;
  */
 export const WebhookListQuery = Type.Object(
   {
-    limit: Type.Optional(Type.String()),
-    starting_after: Type.Optional(Type.String()),
-    ending_before: Type.Optional(Type.String()),
+    ...PAGING,
     status: Type.Optional(WebhookDeliveryStatus),
   },
   { additionalProperties: false },
