@@ -10,7 +10,7 @@ import { findTestCard, type CommandRequest, type PaymentStep, type StartedAttemp
 import { AcquirerUnreachable } from '../acquirer/acquirer.js';
 import type { NewOrder, OrderRow } from '../db/order.repository.js';
 import { cardBrand, lastFour, UnreadableCard } from './card.js';
-import { confirmOutcome, decline, leaveUnknown, type FinishingOrder } from './finish-order.js';
+import { confirmOutcome, decline, finishedStep, leaveUnknown, type FinishingOrder } from './finish-order.js';
 import { resolveTerminal } from './terminals.js';
 import type { AdapterDeps } from './deps.js';
 
@@ -26,11 +26,11 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
     if (!(err instanceof UnreadableCard)) throw err;
     deps.log.warn({ attemptId: attempt.attempt_id, reason: err.message }, 'card data refused');
     const order = await recordOrder(deps, request, 'unknown', '');
-    return order.fresh ? decline(deps, order.row, 'processing_error', 'The card details could not be read.', correlationId) : stepOf(order.row);
+    return order.fresh ? decline(deps, order.row, 'processing_error', 'The card details could not be read.', correlationId) : finishedStep(order.row);
   }
 
   const order = await recordOrder(deps, request, cardBrand(card.pan), lastFour(card.pan));
-  if (!order.fresh) return stepOf(order.row);
+  if (!order.fresh) return finishedStep(order.row);
   let settling: FinishingOrder = order.row;
 
   if (attempt.livemode && findTestCard(card.pan)) {
@@ -69,7 +69,7 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
   }
   if (!(await deps.orders.registered(attempt.attempt_id, registered.orderId))) {
     // Reconciliation gave up on the order meanwhile: the card is not sent.
-    return stepOf((await deps.orders.find(attempt.attempt_id)) ?? order.row);
+    return finishedStep((await deps.orders.find(attempt.attempt_id)) ?? order.row);
   }
   const registeredOrder = { ...settling, acquirer_order_id: registered.orderId };
   settling = registeredOrder;
@@ -127,11 +127,4 @@ async function recordOrder(deps: AdapterDeps, request: CommandRequest<'payment.a
   const existing = await deps.orders.find(attempt.attempt_id);
   if (!existing) throw new Error('order vanished after a conflicting insert');
   return { fresh: false, row: existing };
-}
-
-/** Where an order already stands, for a repeated request. */
-export function stepOf(order: Pick<OrderRow, 'status' | 'failure_code' | 'failure_message'>): PaymentStep {
-  if (order.status === 'APPROVED') return { outcome: 'approved' };
-  if (order.status === 'DECLINED') return { outcome: 'declined', failure_code: order.failure_code, failure_message: order.failure_message };
-  return { outcome: 'pending' };
 }

@@ -11,7 +11,7 @@ import type { CommandRequest, PaymentStep } from '@gateway/contracts';
 import { newOrder } from './authorize-payment.js';
 import type { AdapterDeps } from './deps.js';
 import { NEVER_SENT } from './reconcile-orders.js';
-import { decline, stepOf } from './finish-order.js';
+import { decline, finishedStep } from './finish-order.js';
 
 
 export async function checkPayment(deps: AdapterDeps, request: CommandRequest<'payment.check'>, correlationId: string): Promise<PaymentStep> {
@@ -23,5 +23,5 @@ export async function checkPayment(deps: AdapterDeps, request: CommandRequest<'p
   }
   const order = await deps.orders.find(attempt.attempt_id);
   if (!order) throw new Error('order vanished after a conflicting insert');
-  return stepOf(order);
+  return finishedStep(order);
 }

@@ -5,7 +5,7 @@
  */
 import type { CommandRequest, PaymentStep } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
-import { stepOf } from './authorize-payment.js';
+import { finishedStep } from './finish-order.js';
 import { confirmOutcome, decline, leaveUnknown } from './finish-order.js';
 import { resolveTerminal } from './terminals.js';
 import type { AdapterDeps } from './deps.js';
@@ -14,11 +14,11 @@ export async function finish3dsPayment(deps: AdapterDeps, request: CommandReques
   const order = await deps.orders.find(request.attempt_id);
   if (!order || order.session_id !== request.session_id) throw new AppError('not-found', 'No payment attempt with this id awaits 3-D Secure.');
   const acquirerOrderId = order.acquirer_order_id;
-  if (order.status !== 'CHALLENGED' || !acquirerOrderId) return stepOf(order);
+  if (order.status !== 'CHALLENGED' || !acquirerOrderId) return finishedStep(order);
   // Taking the order makes this the one finish sent: a second post of the
   // buyer's page, or a finish after reconciliation gave up on the challenge,
   // sends nothing and answers where the order stands.
-  if (!(await deps.orders.takeChallenged(order.attempt_id))) return stepOf((await deps.orders.find(order.attempt_id)) ?? order);
+  if (!(await deps.orders.takeChallenged(order.attempt_id))) return finishedStep((await deps.orders.find(order.attempt_id)) ?? order);
   const challenged = { ...order, acquirer_order_id: acquirerOrderId };
   const resolved = await resolveTerminal(deps, order.merchant_id, order.livemode);
   if (resolved.status !== 'active') return decline(deps, order, 'processing_error', 'This merchant cannot take card payments at the moment; nothing was charged.', correlationId);

@@ -147,14 +147,14 @@ export async function declineOrder(
  */
 async function standing(deps: AdapterDeps, order: FinishingOrder): Promise<PaymentStep> {
   const row = await deps.orders.find(order.attempt_id);
-  return row ? stepOf(row) : { outcome: 'pending' };
+  return row ? finishedStep(row) : { outcome: 'pending' };
 }
 
 /**
  * Where an order stands, as a payment step; a final one carries the data its
  * payment.* event carried, so whoever asks can record the outcome from it.
  */
-export function stepOf(order: OrderRow): PaymentStep {
+export function finishedStep(order: OrderRow): PaymentStep {
   if (order.status === 'APPROVED') {
     return {
       outcome: 'approved',

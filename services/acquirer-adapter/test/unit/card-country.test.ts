@@ -9,7 +9,7 @@ import type { Envelope } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
 import type { OrderRow } from '../../src/db/order.repository.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
-import { CARD_COUNTRY_UNKNOWN, approveOrder, stepOf } from '../../src/domain/finish-order.js';
+import { CARD_COUNTRY_UNKNOWN, approveOrder, finishedStep } from '../../src/domain/finish-order.js';
 
 const order: OrderRow = {
   attempt_id: `pa_${'c'.repeat(24)}`,
@@ -55,6 +55,6 @@ describe('card_country of an approved payment', () => {
     assert.ok(event && Object.hasOwn(event, 'card_country'), 'payment.approved omits card_country');
     assert.equal(event?.['card_country'], '');
     assert.equal(step.approved?.card_country, '');
-    assert.equal(stepOf(order).approved?.card_country, '');
+    assert.equal(finishedStep(order).approved?.card_country, '');
   });
 });
