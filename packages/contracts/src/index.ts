@@ -4,7 +4,6 @@ export * from './validation.js';
 export * from './ids.js';
 export * from './openapi.js';
 export * from './test-cards.js';
-export * from './card-envelope.js';
 export * from './webhook-address.js';
 export * from './webhook-event.js';
 export * from './webhook-endpoints.js';

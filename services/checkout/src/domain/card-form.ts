@@ -4,18 +4,11 @@
  * code and a name. Errors name the field with a message key of the page's
  * catalogue (the page words it in the buyer's language), never echo the card.
  */
+import type { Card } from '@gateway/card-sealing';
 import { luhnValid } from '@gateway/contracts';
 import type { CardField, MessageKey } from '../pages/index.js';
 
-export interface CardInput {
-  pan: string;
-  cvc: string;
-  expMonth: string;
-  expYear: string;
-  holder: string;
-}
-
-export type CardCheck = { ok: true; card: CardInput } | { ok: false; errors: Partial<Record<CardField, MessageKey>>; values: { expiry?: string; cardholder_name?: string } };
+export type CardCheck = { ok: true; card: Card } | { ok: false; errors: Partial<Record<CardField, MessageKey>>; values: { expiry?: string; cardholder_name?: string } };
 
 function field(form: Record<string, unknown>, name: string): string {
   const value = form[name];

@@ -6,6 +6,7 @@
  * would break the page's form-action 'self' policy. Every page speaks the
  * session's language, or the buyer's (D18): see chooseLanguage.
  */
+import type { CardSealer } from '@gateway/card-sealing';
 import { newId, type CheckoutStep, type CheckoutView, type CommandReply, type CommandRequest, type CommandType } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import { RpcTimeoutError } from '@gateway/messaging';
@@ -28,7 +29,6 @@ import {
   type PaymentPageView,
 } from '../pages/index.js';
 import { checkCardForm } from './card-form.js';
-import type { CardSealer } from './card-sealer.js';
 import type { LinkRef, LinkVerifier } from './link-verifier.js';
 
 export type Answer = { status: number; html: string } | { redirect: string };
