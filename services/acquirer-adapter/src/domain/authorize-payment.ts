@@ -7,7 +7,8 @@
  * on the attempt, and a repeated request only reports where it stands.
  */
 import { SealedCardError } from '@gateway/card-sealing';
-import { findTestCard, type CommandRequest, type PaymentStep, type StartedAttempt } from '@gateway/contracts';
+import type { CommandRequest, PaymentStep, StartedAttempt } from '@gateway/contracts';
+import { findTestCard } from '@gateway/test-cards';
 import { AcquirerUnreachable } from '../acquirer/acquirer.js';
 import type { NewOrder, OrderRow } from '../db/order.repository.js';
 import { cardBrand, lastFour } from './card.js';

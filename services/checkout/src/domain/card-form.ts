@@ -5,7 +5,7 @@
  * catalogue (the page words it in the buyer's language), never echo the card.
  */
 import type { Card } from '@gateway/card-sealing';
-import { luhnValid } from '@gateway/contracts';
+import { luhnValid } from '@gateway/test-cards';
 import type { CardField, MessageKey } from '../pages/index.js';
 
 export type CardCheck = { ok: true; card: Card } | { ok: false; errors: Partial<Record<CardField, MessageKey>>; values: { expiry?: string; cardholder_name?: string } };

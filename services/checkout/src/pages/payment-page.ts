@@ -1,4 +1,4 @@
-import { TEST_CARDS } from '@gateway/contracts';
+import { TEST_CARDS } from '@gateway/test-cards';
 import { html, joinHtml, trustedHtml, type Html } from '@gateway/runtime';
 import { layout } from './layout.js';
 import { formatAmount, translate, type Language, type MessageKey } from './messages/index.js';
