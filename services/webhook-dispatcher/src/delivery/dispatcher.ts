@@ -11,7 +11,7 @@
  * if another replica took it meanwhile, or it is done, it is dropped here.
  */
 import { backoffDelay } from '@gateway/backoff';
-import { signatureHeader } from '@gateway/webhook-signature';
+import { signatureHeader } from '@gateway/sdk';
 import { describeError, openSpan, SpanKind, storedTraceContext, withCorrelation, type Logger, type OpenSpan } from '@gateway/observability';
 import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
 import { endpointSecretAad } from '../db/endpoint.repository.js';
