@@ -5,7 +5,7 @@
 //   → { secrets: { [path]: secret } }   ← { ready: [urls] }
 //   → { report: true }                  ← { arrivals: [[eventId, atMs, path]...], bad, count }
 import { createServer } from 'node:http';
-import { verifySignature } from '@gateway/webhook-signature';
+import { verifySignature } from '@gateway/sdk';
 
 const PORTS = Number(process.env.RECEIVER_PORTS ?? 4);
 let secrets = {};

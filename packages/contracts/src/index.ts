@@ -3,8 +3,5 @@ export * from './messages/index.js';
 export * from './validation.js';
 export * from './ids.js';
 export * from './openapi.js';
-export * from './test-cards.js';
-export * from './card-envelope.js';
-export * from './webhook-address.js';
 export * from './webhook-event.js';
 export * from './webhook-endpoints.js';

@@ -3,11 +3,11 @@
  * is resolved by our own lookup, which refuses the connection when any address
  * it resolves to is loopback, private, link-local, CGNAT, unique-local or
  * metadata; an IP literal (which Node connects to without a lookup) is judged
- * before anything is sent. The rule itself is @gateway/contracts'.
+ * before anything is sent. The rule itself is @gateway/webhook-address'.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
-import { isForbiddenAddress, isIpLiteral } from '@gateway/contracts';
+import { isForbiddenAddress, isIpLiteral } from '@gateway/webhook-address';
 
 /** Resolves a host name to all its addresses. */
 export type HostResolver = (hostname: string) => Promise<{ address: string; family: number }[]>;

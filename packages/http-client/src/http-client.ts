@@ -9,7 +9,7 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
-import { forbiddenLiteral } from '@gateway/contracts';
+import { forbiddenLiteral } from '@gateway/webhook-address';
 import { AddressNotAllowed, guardedLookup, systemResolver, type HostResolver } from './address-guard.js';
 import { HttpClientError, toHttpClientError } from './http-client-error.js';
 

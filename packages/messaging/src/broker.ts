@@ -6,7 +6,7 @@
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import { backoffDelay } from '@gateway/backoff';
 import type { Logger } from '@gateway/observability';
-import type { Principal, ServiceName } from '@gateway/contracts';
+import type { BrokerPrincipal, ServiceName } from '@gateway/contracts';
 import { assertTopology, brokerUser, ensureExchanges, namesFor, principalOf, type Names } from './topology.js';
 
 export interface BrokerComponent {
@@ -74,12 +74,12 @@ export class Broker {
    * The principal that published `msg`, by the user_id RabbitMQ checked; undefined
    * when it carries none or another system's. Not meaningful where `checksSenders` is false.
    */
-  senderOf(msg: ConsumeMessage): Principal | undefined {
+  senderOf(msg: ConsumeMessage): BrokerPrincipal | undefined {
     return principalOf(this.options.prefix, msg.properties.userId as string | undefined);
   }
 
   /** Whether `msg` comes from one of `allowed` (always, when this connection cannot tell senders apart). */
-  accepts(msg: ConsumeMessage, allowed: readonly Principal[]): boolean {
+  accepts(msg: ConsumeMessage, allowed: readonly BrokerPrincipal[]): boolean {
     if (!this.checksSenders) return true;
     const sender = this.senderOf(msg);
     return sender !== undefined && allowed.includes(sender);

@@ -17,7 +17,7 @@
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { backoffDelay } from '@gateway/backoff';
-import { checkEventData, eventPublisherField, eventPublishers, isEventType, topology, type Envelope, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
+import { checkEventData, eventPublisherField, eventPublishers, isEventType, topology, type BrokerPrincipal, type Envelope, type EventType, type ServiceName } from '@gateway/contracts';
 import { transientFailure } from '@gateway/db';
 import { describeError, withCorrelation, type Logger } from '@gateway/observability';
 import { applyOnce, type AnyChange } from './apply-once.js';
@@ -72,7 +72,7 @@ export async function prepareEventQueue(
  * refusal is counted and logged.
  */
 export function fromItsPublisher(broker: Broker, msg: ConsumeMessage, envelope: Envelope, kind: 'event' | 'broadcast'): boolean {
-  const publishers: readonly Principal[] = isEventType(envelope.type) ? eventPublishers[envelope.type] : [];
+  const publishers: readonly BrokerPrincipal[] = isEventType(envelope.type) ? eventPublishers[envelope.type] : [];
   const field = isEventType(envelope.type) ? eventPublisherField[envelope.type] : undefined;
   const named = field === undefined ? publishers : publishers.filter((publisher) => (envelope.data as Record<string, unknown> | undefined)?.[field] === publisher);
   if (broker.accepts(msg, named)) return true;

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Channel, ChannelModel } from 'amqplib';
-import { commandLane, commandLanesOf, commands, eventPublishers, topology, type CommandLane, type CommandType, type EventType, type Principal, type ServiceName } from '@gateway/contracts';
+import { commandLane, commandLanesOf, commands, eventPublishers, topology, type BrokerPrincipal, type CommandLane, type CommandType, type EventType, type ServiceName } from '@gateway/contracts';
 
 /** How many times a message is redelivered before it is dead-lettered. */
 export const DELIVERY_LIMIT = 5;
@@ -161,9 +161,6 @@ export async function ensureExchanges(connection: ChannelModel, prefix: string):
     await declare.close();
   }
 }
-
-/** Who connects to the broker: each service, and the operators' CLI. */
-export type BrokerPrincipal = Principal;
 
 /** Every principal, in the order the definitions list them. */
 export const BROKER_PRINCIPALS: readonly BrokerPrincipal[] = [...(Object.keys(topology) as ServiceName[]), 'gateway-admin'];

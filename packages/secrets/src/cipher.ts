@@ -1,8 +1,8 @@
 /**
- * The two AES-256-GCM layers of envelope encryption (D17) and their stored
+ * The two AES-256-GCM layers of secrets at rest (D17) and their stored
  * forms. A secret is sealed with a data key (DEK) and bound, as additional
- * authenticated data, to what it protects; a DEK is sealed (wrapped) with the
- * key-encryption key (KEK) and bound to its own id. GCM's tag makes any
+ * authenticated data, to what it protects; a DEK is kept as a wrapped key,
+ * sealed with the key-encryption key (KEK) and bound to its own id. GCM's tag makes any
  * change, and any other binding, fail to open.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
- * Secrets at rest (D17): envelope encryption with node:crypto alone. AES-256-GCM
- * data keys, each wrapped by the key-encryption key from the environment
+ * Secrets at rest (D17), with node:crypto alone: AES-256-GCM data keys, each
+ * kept as a wrapped key, sealed by the key-encryption key from the environment
  * (SECRETS_KEK, and SECRETS_KEK_PREVIOUS during its rotation), kept in the
  * owning service's `data_keys` table; ciphertexts are versioned strings bound
  * to the table, column and row they belong to.

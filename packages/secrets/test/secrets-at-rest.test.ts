@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionDetail } from '@gateway/contracts';
 import { LIVE_TERMINAL, newSecretsKek, payOnPage, SECRET_KEEPERS, sessionRequest, TestSystem, WebhookReceiver, type Merchant } from '@gateway/testkit';
-import { verifySignature } from '@gateway/webhook-signature';
+import { verifySignature } from '@gateway/sdk';
 
 describe('Secrets at rest (D17), whole system', function () {
   this.timeout(120_000);

@@ -5,8 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect, type ChannelModel } from 'amqplib';
-import type { Envelope } from '@gateway/contracts';
-import { BROKER_PRINCIPALS, brokerUser, brokerUsers, declarationsFor, definitionsDocument, namesFor, type BrokerPrincipal } from '@gateway/messaging';
+import type { BrokerPrincipal, Envelope } from '@gateway/contracts';
+import { BROKER_PRINCIPALS, brokerUser, brokerUsers, declarationsFor, definitionsDocument, namesFor } from '@gateway/messaging';
 import { testEnvironment } from './environment.js';
 
 export class EventCapture {

@@ -1,4 +1,5 @@
 /** Wiring of the acquirer adapter: database, broker, command queue, outbox relay, reconciliation sweep, health. */
+import { CardOpener } from '@gateway/card-sealing';
 import type { Pool } from '@gateway/db';
 import { CommandServer, OperatorGuard, OutboxRelay } from '@gateway/messaging';
 import { parsePricing } from '@gateway/money';
@@ -11,7 +12,6 @@ import type { AdapterConfig } from './config.js';
 import { OrderRepository } from './db/order.repository.js';
 import { RefundOperationRepository } from './db/refund-operation.repository.js';
 import { PLAINTEXT_TERMINAL_PASSWORDS, TerminalRepository } from './db/terminal.repository.js';
-import { CardOpener } from './domain/card.js';
 import type { AdapterDeps } from './domain/deps.js';
 import { RECONCILE_BATCH, reconcileDueOrders, type ReconcilePolicy } from './domain/reconcile-orders.js';
 import { watchReconciliationBacklog } from './domain/reconciliation-metrics.js';

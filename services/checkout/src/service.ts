@@ -1,10 +1,10 @@
 /** Wiring of the checkout service: broker (commands to session and adapter), hosted pages, health. */
 import express from 'express';
+import { CardSealer } from '@gateway/card-sealing';
 import type { Logger } from '@gateway/observability';
 import { Broker, RpcClient } from '@gateway/messaging';
 import { addHealthRoutes, listen, type RunningService } from '@gateway/runtime';
 import type { CheckoutConfig } from './config.js';
-import { CardSealer } from './domain/card-sealer.js';
 import type { FlowDeps } from './domain/checkout-flow.js';
 import { LinkVerifier } from './domain/link-verifier.js';
 import { addCheckoutRoutes } from './http/checkout.routes.js';

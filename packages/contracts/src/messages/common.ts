@@ -85,9 +85,9 @@ export const SecretsRewrap = <S extends ServiceName>(service: S) =>
   }) as const;
 
 /** Who connects to the broker: each service, and the operators' CLI (gateway-admin). */
-export type Principal = ServiceName | 'gateway-admin';
+export type BrokerPrincipal = ServiceName | 'gateway-admin';
 
 /** Operator commands come from the CLI and from the dashboard service's two doors (D14, D15), signed either way. */
-export const OPERATOR: readonly Principal[] = ['gateway-admin', 'dashboard'];
+export const OPERATOR: readonly BrokerPrincipal[] = ['gateway-admin', 'dashboard'];
 
 export type ServiceName = 'api-gateway' | 'session' | 'checkout' | 'acquirer-adapter' | 'refund' | 'webhook-dispatcher' | 'dashboard';

@@ -6,14 +6,14 @@
  */
 import { type Static, type TSchema } from '@sinclair/typebox';
 import { acquirerCommands, acquirerEvents } from './acquirer.js';
-import { type CommandContract, OPERATOR, type Principal, type ServiceName } from './common.js';
+import { type BrokerPrincipal, type CommandContract, OPERATOR, type ServiceName } from './common.js';
 import { dashboardCommands } from './dashboard.js';
 import { merchantCommands, merchantEvents } from './merchant.js';
 import { refundCommands, refundEvents } from './refund.js';
 import { sessionCommands, sessionEvents } from './session.js';
 import { webhookCommands } from './webhook.js';
 
-export { ApiContext, Envelope, Mode, type Principal, type ServiceName } from './common.js';
+export { ApiContext, Envelope, Mode, type BrokerPrincipal, type ServiceName } from './common.js';
 export { CheckoutStep, CheckoutView, SessionEventData, SessionEventPayload } from './session.js';
 export { PageLanguage, PaymentApproved, PaymentDeclined, PaymentStep, StartedAttempt, TerminalStatus } from './acquirer.js';
 export { ManualRefund } from './refund.js';
@@ -145,7 +145,7 @@ export const commandSenders = {
   'webhook.attempt': OPERATOR,
   'user.create': OPERATOR,
   'operator.create': OPERATOR,
-} as const satisfies Record<CommandType, readonly Principal[]>;
+} as const satisfies Record<CommandType, readonly BrokerPrincipal[]>;
 
 /** True for the commands only an operator may send: signed, checked and audited (D17). */
 export function isOperatorCommand(type: CommandType): boolean {

@@ -1,4 +1,4 @@
-/** The envelope layers alone: formats, bindings and tampering, with no database. */
+/** The two layers alone (secrets under a data key, data keys wrapped by the KEK): formats, bindings and tampering, with no database. */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { decryptWith, encryptWith, kekId, newDataKey, newDataKeyId, parseCiphertext, SecretsError, unwrapDataKey, wrapDataKey } from '../../src/cipher.js';

@@ -4,6 +4,7 @@
  * one folder. Amounts cross it as TND decimal strings; the client converts.
  */
 
+import type { Card } from '@gateway/card-sealing';
 import type { PageLanguage } from '@gateway/contracts';
 
 /** Where and as whom to call the acquirer. */
@@ -11,15 +12,6 @@ export interface Terminal {
   readonly baseUrl: string;
   readonly userName: string;
   readonly password: string;
-}
-
-/** The card as the acquirer needs it; lives only in memory, never logged or stored. */
-export interface CardData {
-  readonly pan: string;
-  readonly cvc: string;
-  readonly expMonth: string;
-  readonly expYear: string;
-  readonly holder: string;
 }
 
 export interface OrderRequest {
@@ -79,7 +71,7 @@ export class AcquirerUnreachable extends Error {
 
 export interface Acquirer {
   register(terminal: Terminal, order: OrderRequest): Promise<RegisterResult>;
-  pay(terminal: Terminal, orderId: string, card: CardData, language: PageLanguage): Promise<PayResult>;
+  pay(terminal: Terminal, orderId: string, card: Card, language: PageLanguage): Promise<PayResult>;
   finish3ds(terminal: Terminal, orderId: string, paRes: string): Promise<PayResult>;
   status(terminal: Terminal, orderId: string): Promise<OrderState>;
   /**

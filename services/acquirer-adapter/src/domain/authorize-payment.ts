@@ -6,10 +6,12 @@
  * outcome with the acquirer. Nothing is charged twice: the order is keyed
  * on the attempt, and a repeated request only reports where it stands.
  */
-import { findTestCard, type CommandRequest, type PaymentStep, type StartedAttempt } from '@gateway/contracts';
+import { SealedCardError } from '@gateway/card-sealing';
+import type { CommandRequest, PaymentStep, StartedAttempt } from '@gateway/contracts';
+import { findTestCard } from '@gateway/test-cards';
 import { AcquirerUnreachable } from '../acquirer/acquirer.js';
 import type { NewOrder, OrderRow } from '../db/order.repository.js';
-import { cardBrand, lastFour, UnreadableCard } from './card.js';
+import { cardBrand, lastFour } from './card.js';
 import { confirmOutcome, decline, finishedStep, leaveUnknown, type FinishingOrder } from './finish-order.js';
 import { resolveTerminal } from './terminals.js';
 import type { AdapterDeps } from './deps.js';
@@ -23,7 +25,7 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
   try {
     card = deps.cards.open(request.card, attempt.attempt_id);
   } catch (err) {
-    if (!(err instanceof UnreadableCard)) throw err;
+    if (!(err instanceof SealedCardError)) throw err;
     deps.log.warn({ attemptId: attempt.attempt_id, reason: err.message }, 'card data refused');
     const order = await recordOrder(deps, request, 'unknown', '');
     return order.fresh ? decline(deps, order.row, 'processing_error', 'The card details could not be read.', correlationId) : finishedStep(order.row);

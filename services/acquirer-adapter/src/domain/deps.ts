@@ -1,11 +1,11 @@
 /** What the adapter's use cases need from the outside world. */
+import type { CardOpener } from '@gateway/card-sealing';
 import type { Pricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
 import type { Acquirer, Terminal } from '../acquirer/acquirer.js';
 import type { OrderRepository } from '../db/order.repository.js';
 import type { RefundOperationRepository } from '../db/refund-operation.repository.js';
 import type { TerminalRepository } from '../db/terminal.repository.js';
-import type { CardOpener } from './card.js';
 
 export interface AdapterDeps {
   orders: OrderRepository;

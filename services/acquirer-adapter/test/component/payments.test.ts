@@ -26,7 +26,7 @@ describe('Acquirer adapter, payment.authorize', function () {
     return system.send<CommandReply<'payment.authorize'>>('payment.authorize', request);
   }
 
-  it('when the card envelope cannot be opened, then the attempt is declined processing_error and nothing reaches the acquirer', async () => {
+  it('when the sealed card cannot be opened, then the attempt is declined processing_error and nothing reaches the acquirer', async () => {
     const paid = newAttempt();
     const sealedForAnother = sealCard(system, newId('pa'), '4242424242424242');
     for (const [index, card] of ['not-a-jwe', sealedForAnother].entries()) {

@@ -1,6 +1,7 @@
 /** What the adapter's component tests send it: attempts as the session starts them, cards sealed as checkout seals them. */
 import { randomBytes } from 'node:crypto';
-import { EnvelopeSealer, newId, type StartedAttempt } from '@gateway/contracts';
+import { CardSealer } from '@gateway/card-sealing';
+import { newId, type StartedAttempt } from '@gateway/contracts';
 import type { TestSystem } from '@gateway/testkit';
 
 /** A test-mode attempt of a session of its own (12.500 TND). */
@@ -19,6 +20,6 @@ export function newAttempt(): StartedAttempt {
 
 /** The card sealed for the adapter and bound to `attemptId`, as the hosted page does. */
 export function sealCard(system: TestSystem, attemptId: string, pan: string): string {
-  const sealer = new EnvelopeSealer(system.envOf('checkout')['CARD_ENCRYPTION_KEY'] ?? '');
-  return sealer.seal(JSON.stringify({ attempt_id: attemptId, pan, cvc: '123', exp_month: '12', exp_year: '2034', holder: 'Amina Ben Salah' }));
+  const sealer = CardSealer.fromJwk(system.envOf('checkout')['CARD_ENCRYPTION_KEY'] ?? '');
+  return sealer.seal({ pan, cvc: '123', expMonth: '12', expYear: '2034', holder: 'Amina Ben Salah' }, attemptId);
 }

@@ -1,11 +1,11 @@
 /**
  * Where a payment goes, without servers (D8, D13): test mode to the built-in
  * sandbox terminal, live mode to the merchant's own terminal when it can take
- * a payment; the acquirer order number each terminal sees; test cards kept out
- * of live mode; and the pricing a payment's fee is taken at.
+ * a payment; the acquirer order number each terminal sees; and the pricing a
+ * payment's fee is taken at.
  */
 import assert from 'node:assert/strict';
-import { findTestCard, luhnValid, TEST_CARDS, type StartedAttempt } from '@gateway/contracts';
+import type { StartedAttempt } from '@gateway/contracts';
 import { computeFee } from '@gateway/money';
 import type { Terminal } from '../../src/acquirer/acquirer.js';
 import type { TerminalRow } from '../../src/db/terminal.repository.js';
@@ -81,20 +81,6 @@ describe('Acquirer order numbers', () => {
 
   it('when the same session is paid again, then each attempt has its own acquirer order', () => {
     assert.notEqual(acquirerOrderNumber(attempt({ attempt_number: 1 })), acquirerOrderNumber(attempt({ attempt_number: 2 })));
-  });
-});
-
-describe('Test cards and live mode', () => {
-  it('when a D8 test card is paid, then it is recognised (live mode declines it as test_card_live_mode)', () => {
-    for (const number of ['4242424242424242', '5555555555554444', '4000000000003220', '4000000000000002', '4000000000000036']) {
-      assert.ok(findTestCard(number), number);
-    }
-    for (const card of TEST_CARDS) assert.ok(luhnValid(card.number), card.number);
-  });
-
-  it('when any other Luhn-valid card is paid, then it is not a test card and live mode sends it on', () => {
-    assert.ok(luhnValid('4111111111111111'));
-    assert.equal(findTestCard('4111111111111111'), undefined);
   });
 });
 

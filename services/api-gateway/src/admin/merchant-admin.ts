@@ -2,7 +2,8 @@
  * Operator commands on merchants, keys and limits (D13). Each change commits
  * with the event that tells every gateway replica to drop what it cached.
  */
-import { newId, newSecret, webhookUrlError, type CommandReply, type CommandRequest, type Mode } from '@gateway/contracts';
+import { newId, newSecret, type CommandReply, type CommandRequest, type Mode } from '@gateway/contracts';
+import { webhookUrlError } from '@gateway/webhook-address';
 import { eventEnvelope } from '@gateway/messaging';
 import { AppError, validationError } from '@gateway/problem';
 import type { Authenticator } from '../auth/authenticator.js';

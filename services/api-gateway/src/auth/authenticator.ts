@@ -1,55 +1,55 @@
 /**
  * Bearer authentication (INTERFACE 5, D12). A key is checked for shape before
- * any lookup; a verified key's principal is kept in memory for a short while
+ * any lookup; a verified key's caller is kept in memory for a short while
  * and dropped at once when a broadcast says its merchant or key changed. A
  * rotated key's revocation time travels with it and is checked at each use: it
  * stops working at that time on every replica, cached or not.
  */
-import type { MerchantRepository, Principal } from '../db/merchant.repository.js';
+import type { ApiCaller, MerchantRepository } from '../db/merchant.repository.js';
 
 const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
 const MAX_CACHED = 50_000;
 
 export class Authenticator {
-  private readonly cache = new Map<string, { principal: Principal; until: number }>();
+  private readonly cache = new Map<string, { caller: ApiCaller; until: number }>();
 
   constructor(
     private readonly merchants: MerchantRepository,
     private readonly ttlMs: number,
   ) {}
 
-  /** The principal of the Authorization header's key, or undefined when missing, malformed, unknown or revoked. */
-  async authenticate(header: string | undefined): Promise<Principal | undefined> {
+  /** The caller of the Authorization header's key, or undefined when missing, malformed, unknown or revoked. */
+  async authenticate(header: string | undefined): Promise<ApiCaller | undefined> {
     if (!header || !header.startsWith('Bearer ')) return undefined;
     const secret = header.slice('Bearer '.length).trim();
     if (!KEY_SHAPE.test(secret)) return undefined;
     const now = Date.now();
     const cached = this.cache.get(secret);
     if (cached && cached.until > now) {
-      if (!revokedBy(cached.principal, now)) return cached.principal;
+      if (!revokedBy(cached.caller, now)) return cached.caller;
       this.cache.delete(secret);
       return undefined;
     }
-    const principal = await this.merchants.findPrincipal(secret);
-    if (!principal || revokedBy(principal, Date.now())) {
+    const caller = await this.merchants.findCaller(secret);
+    if (!caller || revokedBy(caller, Date.now())) {
       this.cache.delete(secret);
       return undefined;
     }
     // The mode comes from the prefix; a key stored under the other mode is not this key.
-    if (principal.livemode !== secret.startsWith('sk_live_')) return undefined;
+    if (caller.livemode !== secret.startsWith('sk_live_')) return undefined;
     if (this.cache.size >= MAX_CACHED) this.cache.clear();
-    this.cache.set(secret, { principal, until: now + this.ttlMs });
-    return principal;
+    this.cache.set(secret, { caller, until: now + this.ttlMs });
+    return caller;
   }
 
   /** Forgets every cached key of `merchantId` (suspended, limits changed). */
   forgetMerchant(merchantId: string): void {
-    for (const [secret, entry] of this.cache) if (entry.principal.merchantId === merchantId) this.cache.delete(secret);
+    for (const [secret, entry] of this.cache) if (entry.caller.merchantId === merchantId) this.cache.delete(secret);
   }
 
   /** Forgets a revoked key. */
   forgetKey(keyId: string): void {
-    for (const [secret, entry] of this.cache) if (entry.principal.keyId === keyId) this.cache.delete(secret);
+    for (const [secret, entry] of this.cache) if (entry.caller.keyId === keyId) this.cache.delete(secret);
   }
 
   forgetAll(): void {
@@ -58,6 +58,6 @@ export class Authenticator {
 }
 
 /** Whether the key's scheduled revocation time has come. */
-function revokedBy(principal: Principal, now: number): boolean {
-  return principal.revokesAt !== null && principal.revokesAt <= now;
+function revokedBy(caller: ApiCaller, now: number): boolean {
+  return caller.revokesAt !== null && caller.revokesAt <= now;
 }

@@ -12,8 +12,8 @@ import type { SecretBox } from '@gateway/secrets';
 export type Budget = 'account' | 'create' | 'refund';
 export type LimitOverrides = Partial<Record<Budget, number>>;
 
-/** Who a key belongs to, as the gateway needs it on every request. */
-export interface Principal {
+/** The merchant account and mode an API key authenticates, as the gateway needs them on every request. */
+export interface ApiCaller {
   keyId: string;
   merchantId: string;
   livemode: boolean;
@@ -99,12 +99,12 @@ export class MerchantRepository {
     private readonly secrets: SecretBox,
   ) {}
 
-  /** The principal of an unrevoked key, or undefined. */
-  async findPrincipal(secret: string): Promise<Principal | undefined> {
+  /** The caller of an unrevoked key, or undefined. */
+  async findCaller(secret: string): Promise<ApiCaller | undefined> {
     const result = await this.pool.query<
       LimitColumns & { key_id: string; merchant_id: string; livemode: boolean; order_prefix: string; merchant_name: string; status: string; revoked_at: Date | null }
     >({
-      name: 'principal-by-key',
+      name: 'caller-by-key',
       text: `SELECT k.id AS key_id, k.merchant_id, k.livemode, k.revoked_at, m.order_prefix, m.name AS merchant_name, m.status, l.account_rps, l.create_rps, l.refund_rps
        FROM api_keys k
        JOIN merchants m ON m.id = k.merchant_id

@@ -17,7 +17,7 @@ import { describeError, renderMetrics, type Logger } from '@gateway/observabilit
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
 import { enterRequest, labelledRoute, labelRoute, readiness, requestIdOf, timeRequest, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
 import type { Authenticator } from '../auth/authenticator.js';
-import type { Budget, Principal } from '../db/merchant.repository.js';
+import type { ApiCaller, Budget } from '../db/merchant.repository.js';
 import type { TestEventStreams } from '../events/test-event-streams.js';
 import type { StoredAnswer } from '../idempotency/idempotency.repository.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, type Answer, type IdempotentCalls } from '../idempotency/idempotent-call.js';
@@ -67,7 +67,7 @@ const MAX_PARAM_LENGTH = 200;
 declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller, set by the API routes' onRequest step. */
-    principal: Principal | null;
+    caller: ApiCaller | null;
   }
 }
 
@@ -86,7 +86,7 @@ export async function createApiListener(deps: ApiDependencies): Promise<RequestL
     // A path that is not valid percent-encoding, or a segment too long for any id: no such route.
     frameworkErrors: (_err, _request, reply) => void sendProblem(deps, reply, new AppError('not-found', 'No such route.')),
   });
-  app.decorateRequest('principal', null);
+  app.decorateRequest('caller', null);
   // Every method Node parses is routed, as express's did: a known path answers 405 to any it does not serve (D1), a pass-through passes it on.
   for (const method of METHODS) {
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
@@ -165,7 +165,7 @@ function addApiRoutes(app: FastifyInstance, deps: ApiDependencies): void {
         onRequest: async (request, reply) => {
           // No id holds a NUL character, and PostgreSQL could not even compare one.
           if ((request.params as Record<string, string>)['id']?.includes('\0')) throw new AppError('not-found', 'No such route.');
-          request.principal = await authorize(deps, request, reply, route.budget);
+          request.caller = await authorize(deps, request, reply, route.budget);
         },
         handler: async (request, reply) => handleApiCall(deps, route, request, reply),
       });
@@ -193,14 +193,14 @@ function addMethodNotAllowed(app: FastifyInstance, url: string, allow: readonly 
 }
 
 async function handleApiCall(deps: ApiDependencies, route: Route, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const principal = request.principal as Principal;
+  const caller = request.caller as ApiCaller;
   const body: unknown = route.hasBody ? jsonObjectBody(request.body as string | undefined, request.headers['content-type']) : undefined;
   const requestId = requestIdOf(reply.raw);
   const context: ApiContext = {
-    merchant_id: principal.merchantId,
-    livemode: principal.livemode,
-    order_prefix: principal.orderPrefix,
-    merchant_name: principal.merchantName,
+    merchant_id: caller.merchantId,
+    livemode: caller.livemode,
+    order_prefix: caller.orderPrefix,
+    merchant_name: caller.merchantName,
     request_id: requestId,
   };
   const query = request.query as Record<string, unknown>;
@@ -223,7 +223,7 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
     const key = parseIdempotencyKey(keyHeader);
     // Passed on too: a refund whose answer was lost must not be made twice by a retry with this key.
     context.idempotency_key = key;
-    const scope = { merchantId: principal.merchantId, livemode: principal.livemode, key, route: `POST ${scopePathOf(request.routeOptions.url ?? '', request.raw.url ?? '')}` };
+    const scope = { merchantId: caller.merchantId, livemode: caller.livemode, key, route: `POST ${scopePathOf(request.routeOptions.url ?? '', request.raw.url ?? '')}` };
     answer = await deps.idempotency.run(scope, body, call);
   }
   if (answer.replayed) reply.header(REPLAYED_HEADER, 'true');
@@ -254,20 +254,20 @@ export function scopePathOf(pattern: string, url: string): string {
   return path.slice(API_PREFIX.length);
 }
 
-/** The caller's principal once its key and its budgets allow the call (D12); throws the problem otherwise. */
-async function authorize(deps: ApiDependencies, request: FastifyRequest, reply: FastifyReply, routeBudget: Budget | undefined): Promise<Principal> {
-  const principal = await deps.auth.authenticate(headerOf(request.raw, 'authorization'));
-  if (!principal) {
+/** The caller once its key and its budgets allow the call (D12); throws the problem otherwise. */
+async function authorize(deps: ApiDependencies, request: FastifyRequest, reply: FastifyReply, routeBudget: Budget | undefined): Promise<ApiCaller> {
+  const caller = await deps.auth.authenticate(headerOf(request.raw, 'authorization'));
+  if (!caller) {
     const budget = await deps.buckets.take([authFailureBucket(clientAddress(request.raw, deps.trustProxy), deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
     if (!budget.allowed) rateLimited(reply, budget.retryAfterSeconds);
     reply.header('WWW-Authenticate', 'Bearer');
     throw new AppError('unauthorized');
   }
-  if (principal.suspended) throw new AppError('forbidden', 'This merchant account is suspended.');
+  if (caller.suspended) throw new AppError('forbidden', 'This merchant account is suspended.');
 
-  const budget = await deps.buckets.take(bucketsFor(principal, routeBudget, deps.budgets, deps.rateLimitKeyPrefix));
+  const budget = await deps.buckets.take(bucketsFor(caller, routeBudget, deps.budgets, deps.rateLimitKeyPrefix));
   if (!budget.allowed) rateLimited(reply, budget.retryAfterSeconds);
-  return principal;
+  return caller;
 }
 
 /**
@@ -276,9 +276,9 @@ async function authorize(deps: ApiDependencies, request: FastifyRequest, reply: 
  * keys only: a developer's laptop must never receive live payments' data.
  */
 async function handleEventStream(deps: ApiDependencies, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const principal = await authorize(deps, request, reply, undefined);
-  if (principal.livemode) throw new AppError('forbidden', 'The event stream is for test keys (sk_test_...) only.');
-  if (!deps.events.hasRoomFor(principal.merchantId)) {
+  const caller = await authorize(deps, request, reply, undefined);
+  if (caller.livemode) throw new AppError('forbidden', 'The event stream is for test keys (sk_test_...) only.');
+  if (!deps.events.hasRoomFor(caller.merchantId)) {
     reply.header('Retry-After', String(EVENT_STREAM_RETRY_AFTER_SECONDS));
     throw new AppError('rate-limit-exceeded', 'This account has as many event streams open as it may; close one first.');
   }
@@ -288,7 +288,7 @@ async function handleEventStream(deps: ApiDependencies, request: FastifyRequest,
   const early: string[] = [];
   let write = (chunk: string) => void early.push(chunk);
   // Bound before the answer starts: an event published once the client reads "ready" is never missed.
-  const unsubscribe = await deps.events.subscribe(principal.merchantId, {
+  const unsubscribe = await deps.events.subscribe(caller.merchantId, {
     event: (id, type, body) => write(`id: ${id}\nevent: ${type}\ndata: ${body}\n\n`),
     end: () => res.end(),
   });

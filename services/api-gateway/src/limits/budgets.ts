@@ -1,6 +1,6 @@
 /** Which budgets a request is charged to (INTERFACE 8, D12), and their sizes for a merchant. */
 import type { GatewayConfig } from '../config.js';
-import type { Budget, LimitOverrides, Principal } from '../db/merchant.repository.js';
+import type { ApiCaller, Budget, LimitOverrides } from '../db/merchant.repository.js';
 import type { Bucket } from './token-buckets.js';
 
 export type BudgetDefaults = Record<'live' | 'test', Record<Budget, number>>;
@@ -18,14 +18,14 @@ export function budgetsInForce(defaults: Record<Budget, number>, overrides: Limi
 }
 
 /** The account budget, plus the route's own lower budget when it has one. */
-export function bucketsFor(principal: Principal, routeBudget: Budget | undefined, defaults: BudgetDefaults, keyPrefix: string): Bucket[] {
-  const mode = principal.livemode ? 'live' : 'test';
+export function bucketsFor(caller: ApiCaller, routeBudget: Budget | undefined, defaults: BudgetDefaults, keyPrefix: string): Bucket[] {
+  const mode = caller.livemode ? 'live' : 'test';
   const budgets: Budget[] = routeBudget ? ['account', routeBudget] : ['account'];
-  const inForce = budgetsInForce(defaults[mode], principal.overrides);
+  const inForce = budgetsInForce(defaults[mode], caller.overrides);
   return budgets.map((budget) => {
     const perSecond = inForce[budget];
     // The hash tag keeps one merchant's buckets on one Redis Cluster slot.
-    return { key: `${keyPrefix}:{${principal.merchantId}:${mode}}:${budget}`, capacity: perSecond, perSecond };
+    return { key: `${keyPrefix}:{${caller.merchantId}:${mode}}:${budget}`, capacity: perSecond, perSecond };
   });
 }
 

@@ -10,8 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
-import { isCommandType, newId, type AuditEntry, type Envelope, type ServiceName } from '@gateway/contracts';
-import { brokerUser, generateOperatorKey, namesFor, type BrokerPrincipal, OPERATOR_SIGNATURE_HEADER, OperatorSigner, type JWK } from '@gateway/messaging';
+import { isCommandType, newId, type AuditEntry, type BrokerPrincipal, type Envelope, type ServiceName } from '@gateway/contracts';
+import { brokerUser, generateOperatorKey, namesFor, OPERATOR_SIGNATURE_HEADER, OperatorSigner, type JWK } from '@gateway/messaging';
 import { LIVE_TERMINAL, payOnPage, pollUntil, repoRoot, sessionRequest, TEST_OPERATOR, TestSystem, type ServiceProcess } from '@gateway/testkit';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';

@@ -4,18 +4,22 @@
  * code and a name. Errors name the field with a message key of the page's
  * catalogue (the page words it in the buyer's language), never echo the card.
  */
-import { luhnValid } from '@gateway/contracts';
-import type { CardField, MessageKey } from '../pages/index.js';
+import type { Card } from '@gateway/card-sealing';
+import { luhnValid } from '@gateway/test-cards';
 
-export interface CardInput {
-  pan: string;
-  cvc: string;
-  expMonth: string;
-  expYear: string;
-  holder: string;
+/** The card form's fields, by their names in the form. */
+export type CardField = 'card_number' | 'expiry' | 'cvc' | 'cardholder_name';
+
+/** Why a field is refused: the key of the page catalogue's message, which words it in the buyer's language. */
+export type CardFieldError = 'error_card_number' | 'error_expiry_format' | 'error_expiry_past' | 'error_cvc' | 'error_cardholder_name';
+
+/** What the buyer typed that may be shown again after a refusal: never the card number or security code. */
+export interface CardFormValues {
+  expiry?: string;
+  cardholder_name?: string;
 }
 
-export type CardCheck = { ok: true; card: CardInput } | { ok: false; errors: Partial<Record<CardField, MessageKey>>; values: { expiry?: string; cardholder_name?: string } };
+export type CardCheck = { ok: true; card: Card } | { ok: false; errors: Partial<Record<CardField, CardFieldError>>; values: CardFormValues };
 
 function field(form: Record<string, unknown>, name: string): string {
   const value = form[name];
@@ -23,7 +27,7 @@ function field(form: Record<string, unknown>, name: string): string {
 }
 
 export function checkCardForm(form: Record<string, unknown>, now: Date): CardCheck {
-  const errors: Partial<Record<CardField, MessageKey>> = {};
+  const errors: Partial<Record<CardField, CardFieldError>> = {};
   const pan = field(form, 'card_number').replace(/[\s-]/g, '');
   if (!luhnValid(pan)) errors.card_number = 'error_card_number';
 

@@ -1,37 +1,46 @@
 /**
  * The buyer's way through the hosted page (D9), one function per step. Each
- * returns what to answer: a page with its status, or a redirect within the
- * page's own origin. Leaving for another origin (the merchant, the bank) is
- * a page that refreshes there, because a redirect answering a form post
- * would break the page's form-action 'self' policy. Every page speaks the
- * session's language, or the buyer's (D18): see chooseLanguage.
+ * decides what the buyer is shown next: a page (which one, with what data,
+ * in which language) or a redirect within the page's own origin; the HTTP
+ * layer renders the page. Leaving for another origin (the merchant, the
+ * bank) is a page that refreshes there, because a redirect answering a form
+ * post would break the page's form-action 'self' policy. Every page speaks
+ * the session's language, or the buyer's (D18): see chooseLanguage.
  */
-import { newId, type CheckoutStep, type CheckoutView, type CommandReply, type CommandRequest, type CommandType } from '@gateway/contracts';
+import type { CardSealer } from '@gateway/card-sealing';
+import { newId, type CheckoutStep, type CheckoutView, type CommandReply, type CommandRequest, type CommandType, type PageLanguage } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import { RpcTimeoutError } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import {
-  CATALOGUES,
-  chooseLanguage,
-  languageOf,
-  translate,
-  renderChallengePage,
-  renderLinkExpiredPage,
-  renderOutcomePage,
-  renderPaymentPage,
-  renderProcessingPage,
-  renderRedirectPage,
-  type CardField,
-  type Language,
-  type MessageKey,
-  type OrderView,
-  type PaymentPageView,
-} from '../pages/index.js';
-import { checkCardForm } from './card-form.js';
-import type { CardSealer } from './card-sealer.js';
+import { checkCardForm, type CardField, type CardFieldError, type CardFormValues } from './card-form.js';
+import { chooseLanguage, languageOf } from './language.js';
 import type { LinkRef, LinkVerifier } from './link-verifier.js';
 
-export type Answer = { status: number; html: string } | { redirect: string };
+/** What a step answers: a page to show, or a redirect within the page's own origin. */
+export type Answer = CheckoutPage | { redirect: string };
+
+/** A page of the hosted checkout and what it shows, in the buyer's language. */
+export type CheckoutPage = { language: PageLanguage } & (
+  | {
+      /** The card form; `refused` after the page's own checks failed, `previousDecline` when an attempt was declined. */
+      page: 'payment';
+      token: string;
+      session: CheckoutView;
+      previousDecline?: { failureCode: string; attemptsLeft: number };
+      refused?: { errors: Partial<Record<CardField, CardFieldError>>; values: CardFormValues };
+    }
+  | { page: 'processing'; session: CheckoutView; refreshUrl: string; refreshSeconds: number }
+  | { page: 'challenge'; challenge: { acsUrl: string; paReq: string; md: string; termUrl: string } }
+  /** Leaving for the merchant's `url` after the session `outcome`. */
+  | { page: 'leaving'; outcome: 'succeeded' | 'failed'; url: string }
+  /** The end of the road when the merchant gave no URL to return to. */
+  | { page: 'outcome'; outcome: 'succeeded' | 'failed' | 'canceled'; session: CheckoutView }
+  /** A lapsed, used or unknown link. */
+  | { page: 'link-expired'; reason: 'expired' | 'paid' | 'closed' }
+);
+
+/** The card form page. */
+export type PaymentPage = Extract<CheckoutPage, { page: 'payment' }>;
 
 export interface FlowDeps {
   links: LinkVerifier;
@@ -57,7 +66,7 @@ export async function showPage(deps: FlowDeps, token: string, acceptLanguage?: s
   switch (view.status) {
     case 'CREATED':
     case 'PENDING':
-      return { status: 200, html: renderPaymentPage(formView(token, view, language)) };
+      return paymentPage(token, view, language);
     case 'PROCESSING':
       return processing(deps, token, view, language);
     case 'SUCCEEDED':
@@ -78,10 +87,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
     const view = await viewOf(deps, link);
     if (!view) return expired(acceptLanguage, 'expired');
     if (view.status !== 'CREATED' && view.status !== 'PENDING') return toResult(token);
-    const language = chooseLanguage(view.locale, acceptLanguage);
-    const fieldErrors: Partial<Record<CardField, string>> = {};
-    for (const [field, key] of Object.entries(check.errors) as [CardField, MessageKey][]) fieldErrors[field] = translate(language, key);
-    return { status: 422, html: renderPaymentPage({ ...formView(token, view, language), fieldErrors, values: check.values }) };
+    return { ...paymentPage(token, view, chooseLanguage(view.locale, acceptLanguage)), refused: { errors: check.errors, values: check.values } };
   }
 
   // The card is sealed for this attempt alone, so the page names the attempt.
@@ -99,7 +105,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
     throw err;
   }
   if (step.outcome === 'challenge' && step.challenge) {
-    return { status: 200, html: renderChallengePage(language, { acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attemptId, termUrl: step.challenge.term_url }) };
+    return { page: 'challenge', language, challenge: { acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attemptId, termUrl: step.challenge.term_url } };
   }
   return afterStep(token, step, acceptLanguage);
 }
@@ -144,21 +150,21 @@ export async function showResult(deps: FlowDeps, token: string, acceptLanguage?:
   const language = chooseLanguage(view.locale, acceptLanguage);
   const closed = closedAnswer(view, language);
   if (closed) return closed;
-  return view.status === 'PROCESSING' ? processing(deps, token, view, language) : { status: 200, html: renderPaymentPage(formView(token, view, language)) };
+  return view.status === 'PROCESSING' ? processing(deps, token, view, language) : paymentPage(token, view, language);
 }
 
 /** The answer for a session that can take no more payments; undefined while it can. */
-function closedAnswer(view: CheckoutView, language: Language): Answer | undefined {
+function closedAnswer(view: CheckoutView, language: PageLanguage): Answer | undefined {
   switch (view.status) {
     case 'SUCCEEDED':
       return view.return_url
-        ? { status: 200, html: renderRedirectPage(language, withSessionId(view.return_url, view.session_id), translate(language, 'succeeded_title')) }
-        : { status: 200, html: renderOutcomePage(language, 'succeeded', translate(language, 'succeeded_text'), orderView(view)) };
+        ? { page: 'leaving', language, outcome: 'succeeded', url: withSessionId(view.return_url, view.session_id) }
+        : { page: 'outcome', language, outcome: 'succeeded', session: view };
     case 'EXPIRED':
       return expiredIn(language, 'expired');
     case 'FAILED':
     case 'CANCELED':
-      return leave(view, language, view.status === 'CANCELED' ? 'canceled_text' : 'failed_text');
+      return leave(view, language, view.status === 'CANCELED' ? 'canceled' : 'failed');
     default:
       return undefined;
   }
@@ -177,8 +183,7 @@ export async function cancelPayment(deps: FlowDeps, token: string, acceptLanguag
   }
   // A link click, not a form post: an HTTP redirect may leave the origin.
   if (view.cancel_url) return { redirect: withSessionId(view.cancel_url, view.session_id) };
-  const language = chooseLanguage(view.locale, acceptLanguage);
-  return { status: 200, html: renderOutcomePage(language, 'failed', translate(language, 'canceled_text'), orderView(view)) };
+  return { page: 'outcome', language: chooseLanguage(view.locale, acceptLanguage), outcome: 'canceled', session: view };
 }
 
 async function viewOf(deps: FlowDeps, link: LinkRef): Promise<CheckoutView | undefined> {
@@ -203,13 +208,23 @@ async function paymentStep(deps: FlowDeps, step: () => Promise<CheckoutStep>): P
   }
 }
 
-function leave(view: CheckoutView, language: Language, message: MessageKey): Answer {
-  if (view.cancel_url) return { status: 200, html: renderRedirectPage(language, withSessionId(view.cancel_url, view.session_id), translate(language, 'failed_title')) };
-  return { status: 200, html: renderOutcomePage(language, 'failed', translate(language, message), orderView(view)) };
+/** A session that failed or was canceled: back to the merchant when it said where, else the end of the road. */
+function leave(view: CheckoutView, language: PageLanguage, outcome: 'failed' | 'canceled'): Answer {
+  if (view.cancel_url) return { page: 'leaving', language, outcome: 'failed', url: withSessionId(view.cancel_url, view.session_id) };
+  return { page: 'outcome', language, outcome, session: view };
 }
 
-function processing(deps: FlowDeps, token: string, view: CheckoutView, language: Language): Answer {
-  return { status: 200, html: renderProcessingPage(language, orderView(view), `${pageUrl(deps, token)}/result`, PROCESSING_REFRESH_SECONDS) };
+function processing(deps: FlowDeps, token: string, view: CheckoutView, language: PageLanguage): Answer {
+  return { page: 'processing', language, session: view, refreshUrl: `${pageUrl(deps, token)}/result`, refreshSeconds: PROCESSING_REFRESH_SECONDS };
+}
+
+/** The card form, with the previous attempt's decline when the session has one. */
+function paymentPage(token: string, view: CheckoutView, language: PageLanguage): PaymentPage {
+  const page: PaymentPage = { page: 'payment', language, token, session: view };
+  if (view.status === 'PENDING' && view.last_failure_message) {
+    page.previousDecline = { failureCode: view.last_failure_code, attemptsLeft: view.max_attempts - view.attempts_count };
+  }
+  return page;
 }
 
 /** A link that leads to no session: the buyer's own language, as there is no session to ask. */
@@ -217,8 +232,8 @@ function expired(acceptLanguage: string | undefined, reason: 'expired' | 'paid' 
   return expiredIn(chooseLanguage(undefined, acceptLanguage), reason);
 }
 
-function expiredIn(language: Language, reason: 'expired' | 'paid' | 'closed'): Answer {
-  return { status: 410, html: renderLinkExpiredPage(language, reason) };
+function expiredIn(language: PageLanguage, reason: 'expired' | 'paid' | 'closed'): Answer {
+  return { page: 'link-expired', language, reason };
 }
 
 function toResult(token: string): Answer {
@@ -234,37 +249,4 @@ export function withSessionId(url: string, sessionId: string): string {
   const target = new URL(url);
   target.searchParams.set('session_id', sessionId);
   return target.toString();
-}
-
-function orderView(view: CheckoutView): OrderView {
-  const converted = view.original.currency !== 'TND';
-  return {
-    merchantName: view.merchant_name,
-    amount: view.amount,
-    ...(converted ? { original: { amount: view.original.amount, currency: view.original.currency } } : {}),
-    description: view.description,
-    items: view.items,
-    orderNumber: view.order_number,
-    livemode: view.livemode,
-  };
-}
-
-function formView(token: string, view: CheckoutView, language: Language): PaymentPageView {
-  const page: PaymentPageView = {
-    order: orderView(view),
-    language,
-    actionUrl: `/checkout/${token}/pay`,
-    cancelHref: `/checkout/${token}/cancel`,
-  };
-  if (view.status === 'PENDING' && view.last_failure_message) {
-    page.notice = translate(language, declineKey(view.last_failure_code));
-    page.attemptsLeft = view.max_attempts - view.attempts_count;
-  }
-  return page;
-}
-
-/** The catalogue's wording of an acquirer decline (D8 codes); any other code gets the general one. */
-function declineKey(failureCode: string): MessageKey {
-  const key = `decline_${failureCode}`;
-  return key in CATALOGUES.en ? (key as MessageKey) : 'decline_other';
 }

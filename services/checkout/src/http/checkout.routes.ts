@@ -1,14 +1,15 @@
 /**
  * The hosted page's routes under /checkout/: thin, each calls one step of
- * the flow. Every answer carries D9's security headers; the card form's body
+ * the flow and renders the page it decided on. Every answer carries D9's security headers; the card form's body
  * is parsed here and handed on, never logged. Paths, bodies and methods
  * nobody serves get a page, never a stack trace.
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { describeError, type Logger } from '@gateway/observability';
 import { bodyRefusal, formBody, pageSecurityHeaders, type FormLimits } from '@gateway/runtime';
-import { CHECKOUT_CSS, chooseLanguage, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
-import { cancelPayment, pay, returnFromChallenge, showPage, showResult, type Answer, type FlowDeps } from '../domain/checkout-flow.js';
+import { CHECKOUT_CSS, renderCheckoutPage, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
+import { cancelPayment, pay, returnFromChallenge, showPage, showResult, type Answer, type CheckoutPage, type FlowDeps } from '../domain/checkout-flow.js';
+import { chooseLanguage } from '../domain/language.js';
 
 export const SECURITY_HEADERS = pageSecurityHeaders();
 
@@ -43,13 +44,13 @@ export function addCheckoutRoutes(app: Express, deps: FlowDeps, log: Logger): vo
   app.use(router);
 
   app.use('/checkout', (req, res) => {
-    sendPage(res, { status: 404, html: renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 404) });
+    sendHtml(res, 404, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 404));
   });
   // A body that cannot be read (too large, too many fields, another charset) or a path that cannot be decoded: a page.
   app.use('/checkout', (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     log.warn({ err: describeError(err), reason: bodyRefusal(err)?.type }, 'checkout request refused');
     res.set(SECURITY_HEADERS);
-    sendPage(res, { status: 400, html: renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 400) });
+    sendHtml(res, 400, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 400));
   });
 }
 
@@ -60,19 +61,30 @@ function step(deps: FlowDeps, log: Logger, run: Step) {
     const token = String(req.params['token']);
     const form = (req.body ?? {}) as Record<string, unknown>;
     try {
-      sendPage(res, await run(deps, token, form, acceptLanguage));
+      send(res, await run(deps, token, form, acceptLanguage));
     } catch (err) {
       log.error({ err: describeError(err), path: req.route?.path as unknown }, 'checkout step failed');
-      sendPage(res, { status: 500, html: renderErrorPage(chooseLanguage(undefined, acceptLanguage), 500) });
+      sendHtml(res, 500, renderErrorPage(chooseLanguage(undefined, acceptLanguage), 500));
     }
   };
 }
 
-function sendPage(res: Response, page: Answer): void {
-  if (res.headersSent) return;
-  if ('redirect' in page) {
-    res.status(303).set('Location', page.redirect).type('text/plain; charset=utf-8').send(`See Other. Redirecting to ${page.redirect}`);
+function send(res: Response, answer: Answer): void {
+  if ('redirect' in answer) {
+    if (res.headersSent) return;
+    res.status(303).set('Location', answer.redirect).type('text/plain; charset=utf-8').send(`See Other. Redirecting to ${answer.redirect}`);
     return;
   }
-  res.status(page.status).type('text/html; charset=utf-8').send(page.html);
+  sendHtml(res, statusOf(answer), renderCheckoutPage(answer));
+}
+
+/** A link that leads to no session is gone (410), a refused card form unprocessable (422); any other page is a 200. */
+function statusOf(page: CheckoutPage): number {
+  if (page.page === 'link-expired') return 410;
+  return page.page === 'payment' && page.refused ? 422 : 200;
+}
+
+function sendHtml(res: Response, status: number, html: string): void {
+  if (res.headersSent) return;
+  res.status(status).type('text/html; charset=utf-8').send(html);
 }

@@ -1,5 +1,6 @@
 /** The hosted checkout pages: pure functions from a view model to an HTML string. */
-export type { CardField, ItemView, OrderView, PaymentPageView } from './views.js';
+export type { ItemView, OrderView, PaymentPageView } from './views.js';
+export { renderCheckoutPage } from './checkout-page.js';
 export { layout, STYLESHEET_PATH, type LayoutOptions } from './layout.js';
 export { renderPaymentPage } from './payment-page.js';
 export {
@@ -14,11 +15,8 @@ export {
 export { CHECKOUT_CSS } from './stylesheet.js';
 export {
   CATALOGUES,
-  chooseLanguage,
   directionOf,
   formatAmount,
-  languageOf,
-  parseAcceptLanguage,
   translate,
   type Language,
   type MessageKey,

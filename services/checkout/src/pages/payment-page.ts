@@ -1,9 +1,10 @@
-import { TEST_CARDS } from '@gateway/contracts';
+import { TEST_CARDS } from '@gateway/test-cards';
 import { html, joinHtml, trustedHtml, type Html } from '@gateway/runtime';
 import { layout } from './layout.js';
 import { formatAmount, translate, type Language, type MessageKey } from './messages/index.js';
 import { chargedAmount } from './order-summary.js';
-import type { CardField, ItemView, OrderView, PaymentPageView } from './views.js';
+import type { CardField } from '../domain/card-form.js';
+import type { ItemView, OrderView, PaymentPageView } from './views.js';
 
 /** The hosted payment page: the order, the test-mode banner when it applies, and the card form, in the view's language. */
 export function renderPaymentPage(view: PaymentPageView): string {

@@ -1,4 +1,5 @@
 /** View models of the hosted checkout pages: what a route hands to a render function. */
+import type { CardField, CardFormValues } from '../domain/card-form.js';
 import type { Language } from './messages/index.js';
 
 export interface ItemView { name: string; quantity: number; unit_price?: string; description?: string }
@@ -13,7 +14,6 @@ export interface OrderView {
   orderNumber: string;
   livemode: boolean;
 }
-export type CardField = 'card_number' | 'expiry' | 'cvc' | 'cardholder_name';
 export interface PaymentPageView {
   order: OrderView;
   /** The page's language (D18); notice and field errors come already in it. */
@@ -26,8 +26,8 @@ export interface PaymentPageView {
   notice?: string;
   /** Per-field problems from the page's own checks, shown beside the field, in `language`. */
   fieldErrors?: Partial<Record<CardField, string>>;
-  /** Values to put back after a field error. Never the card number or security code. */
-  values?: { expiry?: string; cardholder_name?: string };
+  /** Values to put back after a field error. */
+  values?: CardFormValues;
   /** Attempts left, shown when a previous attempt failed. */
   attemptsLeft?: number;
 }

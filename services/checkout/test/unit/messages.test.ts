@@ -1,10 +1,9 @@
 /** The hosted page's languages (D18): catalogues, the choice of language, and amounts per language. */
 import assert from 'node:assert/strict';
+import { chooseLanguage, parseAcceptLanguage } from '../../src/domain/language.js';
 import {
   CATALOGUES,
-  chooseLanguage,
   formatAmount,
-  parseAcceptLanguage,
   renderChallengePage,
   renderErrorPage,
   renderLinkExpiredPage,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { TEST_CARDS } from '@gateway/contracts';
+import { TEST_CARDS } from '@gateway/test-cards';
 import { escapeHtml } from '@gateway/runtime';
 import {
   CHECKOUT_CSS,

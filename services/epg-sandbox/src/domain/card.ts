@@ -3,7 +3,7 @@
  * the masked number, the expiry, the name and the D8 behaviour. The full number
  * and the security code go no further than this file.
  */
-import { findTestCard, luhnValid, type TestCardBehaviour } from '@gateway/contracts';
+import { findTestCard, luhnValid, type TestCardBehaviour } from '@gateway/test-cards';
 import { invalid, missing } from './epg-error.js';
 
 export interface CardForm {

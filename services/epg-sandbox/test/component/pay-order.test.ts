@@ -1,6 +1,6 @@
 /** paymentorder.do with each D8 card, read back with getOrderStatusExtended.do. */
 import assert from 'node:assert/strict';
-import { TEST_CARDS } from '@gateway/contracts';
+import { TEST_CARDS } from '@gateway/test-cards';
 import { RETURN_URL, startHarness, type Harness, type Reply } from './sandbox-harness.js';
 
 interface Expected {

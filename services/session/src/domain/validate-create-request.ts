@@ -5,7 +5,8 @@
  * table (currency_unsupported and the converted amount) come after, in
  * create-session.
  */
-import { CreateSessionRequest, fieldErrorsOf, findProtoKey, isJsonObject, NOT_A_JSON_OBJECT, protoKeyError, validatorOf, webhookUrlError } from '@gateway/contracts';
+import { CreateSessionRequest, fieldErrorsOf, findProtoKey, isJsonObject, NOT_A_JSON_OBJECT, protoKeyError, validatorOf } from '@gateway/contracts';
+import { webhookUrlError } from '@gateway/webhook-address';
 import { accountCurrency, amountMessage, checkAmount, findCurrency, type AmountCheck, type AmountErrorCode, type Big, type Currency } from '@gateway/money';
 import type { FieldError } from '@gateway/problem';
 

@@ -6,7 +6,7 @@
  * ones (contracts' commandLane).
  */
 import assert from 'node:assert/strict';
-import { TEST_CARDS } from '@gateway/contracts';
+import { TEST_CARDS } from '@gateway/test-cards';
 import { payOnPage, pollUntil, sessionRequest, TestSystem } from '@gateway/testkit';
 
 const SLOW_CARD = TEST_CARDS.find((card) => card.behaviour === 'approve_silently')?.number ?? '';

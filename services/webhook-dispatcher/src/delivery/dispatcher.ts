@@ -12,7 +12,7 @@
  */
 import { backoffDelay } from '@gateway/backoff';
 import { GroupCommit } from '@gateway/db';
-import { signatureHeader } from '@gateway/webhook-signature';
+import { signatureHeader } from '@gateway/sdk';
 import { describeError, openSpan, SpanKind, storedTraceContext, withCorrelation, type Logger, type OpenSpan } from '@gateway/observability';
 import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
 import { endpointSecretAad } from '../db/endpoint.repository.js';

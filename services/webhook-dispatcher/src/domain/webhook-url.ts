@@ -5,7 +5,7 @@
  * as its name resolves now. The same rule runs again at connect time.
  */
 import { lookup } from 'node:dns/promises';
-import { isForbiddenAddress, isIpLiteral, privateAddressProblem, unbracket, webhookUrlError } from '@gateway/contracts';
+import { isForbiddenAddress, isIpLiteral, privateAddressProblem, unbracket, webhookUrlError } from '@gateway/webhook-address';
 import { validationError } from '@gateway/problem';
 
 export type Resolve = (hostname: string) => Promise<readonly { address: string }[]>;

@@ -13,7 +13,7 @@ import type { CommandReply, CommandRequest, CommandType, WebhookDelivery, Webhoo
 import { Broker, OperatorSigner, RpcClient, type Actor, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { type Merchant, pollUntil, TEST_OPERATOR, TestSystem, WebhookReceivers } from '@gateway/testkit';
-import { verifySignature } from '@gateway/webhook-signature';
+import { verifySignature } from '@gateway/sdk';
 import { sessionEvent, signatureParts } from './support.js';
 
 type Problem = { type: string; status: number; errors?: { field: string; code: string; message: string }[] };

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import type { WebhookDelivery, WebhookDeliveryList } from '@gateway/contracts';
 import { type Merchant, type Responder, sessionRequest, TestSystem, WebhookReceiver, WebhookReceivers } from '@gateway/testkit';
-import { verifySignature } from '@gateway/webhook-signature';
+import { verifySignature } from '@gateway/sdk';
 import { independentSignature, sessionEvent, signatureParts, sleep } from './support.js';
 
 const DISPATCHER_ENV = {

@@ -10,7 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointWithSecret, WebhookReplayResult } from '@gateway/contracts';
 import { type Merchant, pollUntil, type Responder, TestSystem, WebhookReceiver, WebhookReceivers } from '@gateway/testkit';
-import { verifySignature } from '@gateway/webhook-signature';
+import { verifySignature } from '@gateway/sdk';
 import { sessionEvent, signatureParts, sleep } from './support.js';
 
 const DISPATCHER_ENV = {

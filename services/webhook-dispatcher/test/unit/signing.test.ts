@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { createLogger } from '@gateway/observability';
-import { parseSignatureHeader, verifySignature } from '@gateway/webhook-signature';
+import { parseSignatureHeader, verifySignature } from '@gateway/sdk';
 import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../../src/db/delivery.repository.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import type { DeliveryRequest } from '../../src/delivery/webhook-http-client.js';

@@ -4,9 +4,10 @@
  * transformers. Card fields go into the request body only: never into a URL,
  * a log line or an error.
  */
+import type { Card } from '@gateway/card-sealing';
 import type { PageLanguage } from '@gateway/contracts';
 import { HttpClient, HttpClientError, type ReadAnswer } from '@gateway/http-client';
-import type { Acquirer, CardData, OrderRequest, OrderState, PayResult, RefundResult, RegisterResult, Terminal } from '../acquirer.js';
+import type { Acquirer, OrderRequest, OrderState, PayResult, RefundResult, RegisterResult, Terminal } from '../acquirer.js';
 import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
 import { deniesAccess, errorCode, TND_NUMERIC, toMillimes, toOrderState, toPayResult, toRefundResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
@@ -55,7 +56,7 @@ export class ClicToPayClient implements Acquirer {
     return toRegisterResult(reply, probe !== undefined && deniesAccess(probe));
   }
 
-  async pay(terminal: Terminal, orderId: string, card: CardData, language: PageLanguage): Promise<PayResult> {
+  async pay(terminal: Terminal, orderId: string, card: Card, language: PageLanguage): Promise<PayResult> {
     const reply = await this.post(terminal, 'paymentorder.do', {
       MDORDER: orderId,
       $PAN: card.pan,

@@ -1,9 +1,9 @@
 /**
- * The hosted page's languages (D18): one catalogue per language, the choice
- * of language for a request, and amounts written the way each language reads
- * them.
+ * The hosted page's languages (D18): one catalogue per language, and amounts
+ * written the way each language reads them. Which language a request gets is
+ * the domain's (domain/language.ts).
  */
-import type { Locale, PageLanguage } from '@gateway/contracts';
+import type { PageLanguage } from '@gateway/contracts';
 import { findCurrency } from '@gateway/money';
 import { ar } from './ar.js';
 import { en, type MessageKey, type Messages } from './en.js';
@@ -13,8 +13,6 @@ export type { MessageKey, Messages } from './en.js';
 export type Language = PageLanguage;
 
 export const CATALOGUES: Readonly<Record<Language, Messages>> = { fr, en, ar };
-const LANGUAGES = Object.keys(CATALOGUES) as Language[];
-const DEFAULT_LANGUAGE: Language = 'fr';
 
 /** Arabic is written right to left; the page's <html dir> follows. */
 export function directionOf(language: Language): 'rtl' | 'ltr' {
@@ -24,43 +22,6 @@ export function directionOf(language: Language): 'rtl' | 'ltr' {
 /** The wording of `key` in `language`, its {placeholders} filled (the values are text, escaped by the caller). */
 export function translate(language: Language, key: MessageKey, values: Readonly<Record<string, string | number>> = {}): string {
   return CATALOGUES[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-}
-
-/**
- * The page's language: the session's `locale` unless `auto`, then the first
- * language of Accept-Language (by q-value, then order) the page speaks, then French.
- */
-/** The language a form says its page was in (a hidden field), if it is one the page speaks. */
-export function languageOf(value: unknown): Language | undefined {
-  return LANGUAGES.find((language) => language === value);
-}
-
-export function chooseLanguage(locale: Locale | undefined, acceptLanguage: string | undefined): Language {
-  if (locale !== undefined && locale !== 'auto') return locale;
-  for (const range of parseAcceptLanguage(acceptLanguage ?? '')) {
-    if (range === '*') return DEFAULT_LANGUAGE;
-    const primary = range.split('-')[0] as Language;
-    if (LANGUAGES.includes(primary)) return primary;
-  }
-  return DEFAULT_LANGUAGE;
-}
-
-/** RFC 9110 12.5.4: language ranges by descending q, ties in header order; q=0 means "not this one". */
-export function parseAcceptLanguage(header: string): string[] {
-  const ranges: { range: string; q: number; at: number }[] = [];
-  for (const [at, part] of header.split(',').entries()) {
-    const [rangeText = '', ...params] = part.split(';').map((p) => p.trim());
-    const range = rangeText.toLowerCase();
-    if (!/^(\*|[a-z]{1,8}(-[a-z0-9]{1,8})*)$/.test(range)) continue;
-    let q = 1;
-    for (const param of params) {
-      const match = /^q=(0(\.\d{0,3})?|1(\.0{0,3})?)$/i.exec(param);
-      if (match) q = Number(match[1]);
-      else if (/^q=/i.test(param)) q = 0; // A malformed weight is ignored with its range rather than guessed.
-    }
-    if (q > 0) ranges.push({ range, q, at });
-  }
-  return ranges.sort((a, b) => b.q - a.q || a.at - b.at).map((r) => r.range);
 }
 
 /** Region Tunisia: Latin digits in all three, and the separators Tunisian readers expect (fr "1 234,500", ar "1.234,500"). */

@@ -1,12 +1,19 @@
+/**
+ * The X-Service-Signature scheme merchants verify with and the dispatcher signs
+ * with (one code, the SDK's), checked against an independent HMAC and openssl's
+ * published vector; then constructEvent, which verifies and returns the event.
+ */
 import { strict as assert } from 'node:assert';
 import { createHmac } from 'node:crypto';
 import {
   DEFAULT_TOLERANCE_SECONDS,
   computeSignature,
   parseSignatureHeader,
+  SignatureVerificationError,
   signatureHeader,
   verifySignature,
-} from '../../src/index.js';
+  Webhooks,
+} from '@gateway/sdk';
 
 const SECRET = 'whsec_test_secret_123';
 const OLD_SECRET = 'whsec_old_secret_456';
@@ -252,5 +259,25 @@ describe('parseSignatureHeader', () => {
 
   it('When t comes after the v1 entries, then it is still read', () => {
     assert.deepEqual(parseSignatureHeader(`v1=aa,t=${T}`), { timestamp: T, signatures: ['aa'] });
+  });
+});
+
+describe('constructEvent', () => {
+  const body = JSON.stringify({ id: 'evt_1', event: 'session.succeeded', created_at: '2026-11-25T09:00:00.000Z', data: { id: 'ps_1', amount: '12.500' } });
+  const now = 1_764_061_200;
+  const webhooks = new Webhooks();
+  const header = signatureHeader(['whsec_a'], now, body);
+
+  it('when the signature verifies, then the typed event is returned, from a string or a Buffer body', () => {
+    assert.equal(webhooks.constructEvent(body, header, 'whsec_a', { nowSeconds: now }).data.id, 'ps_1');
+    assert.equal(webhooks.constructEvent(Buffer.from(body), header, 'whsec_a', { nowSeconds: now }).id, 'evt_1');
+  });
+
+  it('when the secret is another, the signature older than the tolerance given, or the header missing or malformed, then it throws SignatureVerificationError', () => {
+    assert.equal(webhooks.constructEvent(body, header, 'whsec_a', { nowSeconds: now + 60, tolerance: 60 }).id, 'evt_1');
+    assert.throws(() => webhooks.constructEvent(body, header, 'whsec_other', { nowSeconds: now }), SignatureVerificationError);
+    assert.throws(() => webhooks.constructEvent(body, header, 'whsec_a', { nowSeconds: now + 61, tolerance: 60 }), SignatureVerificationError);
+    assert.throws(() => webhooks.constructEvent(body, undefined, 'whsec_a'), SignatureVerificationError);
+    assert.throws(() => webhooks.constructEvent(body, `t=${now}, v1=abc`, 'whsec_a', { nowSeconds: now }), SignatureVerificationError);
   });
 });

@@ -4,10 +4,10 @@
  * URL check here looks at the URL only; the dispatcher checks again at connect time, after DNS.
  */
 import { isIP } from 'node:net';
-import type { SchemaFieldError } from './validation.js';
+import type { SchemaFieldError } from '@gateway/contracts';
 
 /** The longest webhook URL accepted, in characters. */
-export const WEBHOOK_URL_MAX_LENGTH = 2048;
+const WEBHOOK_URL_MAX_LENGTH = 2048;
 
 /**
  * True when `value` is a bare IPv4 or IPv6 address as node:net's `isIP` reads it (an IPv6 zone such

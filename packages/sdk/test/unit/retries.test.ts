@@ -1,10 +1,6 @@
-/**
- * The SDK's own logic with a scripted fetch and a fixed clock: which answers
- * are retried and how, and constructEvent on hand-made deliveries (a secret
- * rotation's two signatures, a stale one).
- */
+/** The SDK's retries with a scripted fetch: which answers are retried, how, and with which Idempotency-Key. */
 import assert from 'node:assert/strict';
-import { ApiServerError, ConflictError, Gateway, signatureHeader, SignatureVerificationError, Webhooks } from '@gateway/sdk';
+import { ApiServerError, ConflictError, Gateway } from '@gateway/sdk';
 
 const problem = (status: number, suffix: string) =>
   new Response(JSON.stringify({ type: `https://pay.example.tn/errors/${suffix}`, title: suffix, status, detail: 'x' }), {
@@ -72,26 +68,5 @@ describe('SDK retries', () => {
 
   it('when an API key is not one, then the client refuses to be built', () => {
     assert.throws(() => new Gateway('pk_test_x'), TypeError);
-  });
-});
-
-describe('constructEvent', () => {
-  const body = JSON.stringify({ id: 'evt_1', event: 'session.succeeded', created_at: '2026-11-25T09:00:00.000Z', data: { id: 'ps_1', amount: '12.500' } });
-  const now = 1_764_061_200;
-  const webhooks = new Webhooks();
-
-  it('when a delivery carries the two signatures of a secret rotation, then either secret verifies it', () => {
-    const header = signatureHeader(['whsec_new', 'whsec_old'], now, body);
-    assert.equal(webhooks.constructEvent(body, header, 'whsec_new', { nowSeconds: now }).data.id, 'ps_1');
-    assert.equal(webhooks.constructEvent(Buffer.from(body), header, 'whsec_old', { nowSeconds: now }).id, 'evt_1');
-    assert.throws(() => webhooks.constructEvent(body, header, 'whsec_other', { nowSeconds: now }), SignatureVerificationError);
-  });
-
-  it('when the signature is older than the tolerance, or the header is missing or malformed, then it is refused', () => {
-    const header = signatureHeader(['whsec_a'], now, body);
-    assert.equal(webhooks.constructEvent(body, header, 'whsec_a', { nowSeconds: now + 60, tolerance: 60 }).id, 'evt_1');
-    assert.throws(() => webhooks.constructEvent(body, header, 'whsec_a', { nowSeconds: now + 61, tolerance: 60 }), SignatureVerificationError);
-    assert.throws(() => webhooks.constructEvent(body, undefined, 'whsec_a'), SignatureVerificationError);
-    assert.throws(() => webhooks.constructEvent(body, `t=${now}, v1=abc`, 'whsec_a', { nowSeconds: now }), SignatureVerificationError);
   });
 });

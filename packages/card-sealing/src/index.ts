@@ -1,0 +1,1 @@
+export { CardOpener, CardSealer, SealedCardError, type Card } from './sealed-card.js';

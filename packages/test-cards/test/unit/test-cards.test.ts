@@ -1,0 +1,17 @@
+/** The D8 test cards: each is a valid card number, found by its number; any other number is not one. */
+import assert from 'node:assert/strict';
+import { findTestCard, luhnValid, TEST_CARDS } from '../../src/index.js';
+
+describe('Test cards', () => {
+  it('when a D8 test card number is looked up, then it is found, and every test card passes the Luhn check', () => {
+    for (const number of ['4242424242424242', '5555555555554444', '4000000000003220', '4000000000000002', '4000000000000036']) {
+      assert.ok(findTestCard(number), number);
+    }
+    for (const card of TEST_CARDS) assert.ok(luhnValid(card.number), card.number);
+  });
+
+  it('when any other Luhn-valid number is looked up, then it is not a test card (live mode sends it on)', () => {
+    assert.ok(luhnValid('4111111111111111'));
+    assert.equal(findTestCard('4111111111111111'), undefined);
+  });
+});

@@ -1,0 +1,74 @@
+/** The page a step of the flow decided on (domain/checkout-flow's CheckoutPage), as the HTML the buyer gets. */
+import type { CheckoutView } from '@gateway/contracts';
+import type { CardField, CardFieldError } from '../domain/card-form.js';
+import type { CheckoutPage, PaymentPage } from '../domain/checkout-flow.js';
+import { CATALOGUES, translate, type Language, type MessageKey } from './messages/index.js';
+import { renderPaymentPage } from './payment-page.js';
+import { renderChallengePage, renderLinkExpiredPage, renderOutcomePage, renderProcessingPage, renderRedirectPage } from './status-pages.js';
+import type { OrderView, PaymentPageView } from './views.js';
+
+const LEAVING_HEADINGS: Readonly<Record<'succeeded' | 'failed', MessageKey>> = { succeeded: 'succeeded_title', failed: 'failed_title' };
+const OUTCOME_TEXTS: Readonly<Record<'succeeded' | 'failed' | 'canceled', MessageKey>> = { succeeded: 'succeeded_text', failed: 'failed_text', canceled: 'canceled_text' };
+
+/** The HTML of `page`, in its language. */
+export function renderCheckoutPage(page: CheckoutPage): string {
+  const { language } = page;
+  switch (page.page) {
+    case 'payment':
+      return renderPaymentPage(paymentView(page));
+    case 'processing':
+      return renderProcessingPage(language, orderView(page.session), page.refreshUrl, page.refreshSeconds);
+    case 'challenge':
+      return renderChallengePage(language, page.challenge);
+    case 'leaving':
+      return renderRedirectPage(language, page.url, translate(language, LEAVING_HEADINGS[page.outcome]));
+    case 'outcome':
+      return renderOutcomePage(language, page.outcome === 'succeeded' ? 'succeeded' : 'failed', translate(language, OUTCOME_TEXTS[page.outcome]), orderView(page.session));
+    case 'link-expired':
+      return renderLinkExpiredPage(language, page.reason);
+  }
+}
+
+function paymentView(page: PaymentPage): PaymentPageView {
+  const { language, token, previousDecline, refused } = page;
+  const view: PaymentPageView = {
+    order: orderView(page.session),
+    language,
+    actionUrl: `/checkout/${token}/pay`,
+    cancelHref: `/checkout/${token}/cancel`,
+  };
+  if (previousDecline) {
+    view.notice = translate(language, declineKey(previousDecline.failureCode));
+    view.attemptsLeft = previousDecline.attemptsLeft;
+  }
+  if (refused) {
+    view.fieldErrors = fieldErrors(language, refused.errors);
+    view.values = refused.values;
+  }
+  return view;
+}
+
+function fieldErrors(language: Language, errors: Partial<Record<CardField, CardFieldError>>): Partial<Record<CardField, string>> {
+  const worded: Partial<Record<CardField, string>> = {};
+  for (const [field, key] of Object.entries(errors) as [CardField, CardFieldError][]) worded[field] = translate(language, key);
+  return worded;
+}
+
+function orderView(view: CheckoutView): OrderView {
+  const converted = view.original.currency !== 'TND';
+  return {
+    merchantName: view.merchant_name,
+    amount: view.amount,
+    ...(converted ? { original: { amount: view.original.amount, currency: view.original.currency } } : {}),
+    description: view.description,
+    items: view.items,
+    orderNumber: view.order_number,
+    livemode: view.livemode,
+  };
+}
+
+/** The catalogue's wording of an acquirer decline (D8 codes); any other code gets the general one. */
+function declineKey(failureCode: string): MessageKey {
+  const key = `decline_${failureCode}`;
+  return key in CATALOGUES.en ? (key as MessageKey) : 'decline_other';
+}
