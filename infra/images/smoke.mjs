@@ -53,8 +53,8 @@ async function freePort() {
  */
 export async function containerEnvironments({ prefix, ports, keys, databaseUrl, brokerUrls, redisUrl, sandboxTerminal }) {
   const { systemEnvironment } = await import('@gateway/system');
-  const wiring = { keys, ports, databaseUrl, brokerUrl: (principal) => brokerUrls[principal], brokerPrefix: prefix, redisUrl, sandboxTerminals: [sandboxTerminal] };
-  return systemEnvironment(wiring, { env: { LOG_LEVEL: 'info', RATE_LIMIT_KEY_PREFIX: prefix }, serviceEnv: { dashboard: { OPS_TOTP_REQUIRED: 'false' } } });
+  const wiring = { keys, ports, databaseUrl, brokerUrl: (principal) => brokerUrls[principal], brokerPrefix: prefix, redisUrl, redisKeyPrefix: prefix, sandboxTerminals: [sandboxTerminal] };
+  return systemEnvironment(wiring, { env: { LOG_LEVEL: 'info' }, serviceEnv: { dashboard: { OPS_TOTP_REQUIRED: 'false' } } });
 }
 
 class SmokeFailure extends Error {

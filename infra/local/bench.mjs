@@ -113,9 +113,10 @@ const wiring = {
   // One broker user for every service (no per-service users here), so no sender checks (D17).
   brokerUrl: () => amqpUrl,
   brokerPrefix: prefix,
+  redisKeyPrefix: prefix,
 };
 const extra = {
-  env: { BROKER_SHARED_USER: 'true', RATE_LIMIT_KEY_PREFIX: prefix, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
+  env: { BROKER_SHARED_USER: 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
   serviceEnv: {
     dashboard: { OPS_TOTP_REQUIRED: 'false' },
     // The benchmark's receivers listen on loopback.

@@ -34,6 +34,8 @@ export interface SystemWiring {
   readonly brokerPrefix?: string;
   /** Redis, for the services that keep rate-limit buckets there; each service's own default when not given. */
   readonly redisUrl?: string;
+  /** The prefix of this system's Redis keys, so that systems sharing a Redis never share buckets; each service's own default when not given. */
+  readonly redisKeyPrefix?: string;
   /** The public keys of the operators every service trusts, beside the dashboard's; the operator key's public half when not given. */
   readonly operators?: readonly object[];
   /** The terminals the sandbox accepts, test mode's (the adapter's) first; both sides' defaults when not given. */
@@ -74,6 +76,7 @@ function portOf(system: SystemWiring, service: string): number {
 const publicBaseUrl: WiredSetting = (system) => system.publicBaseUrl ?? addressOf(system, 'api-gateway');
 const operators: WiredSetting = (system) => operatorPublicKeys(system.keys, system.operators);
 const redis: WiredSetting = (system) => system.redisUrl;
+const redisKeys: WiredSetting = (system) => system.redisKeyPrefix;
 
 /** Every service of the system, in the order of their ports. */
 export const SERVICES = [
@@ -87,6 +90,7 @@ export const SERVICES = [
     wired: {
       PUBLIC_BASE_URL: publicBaseUrl,
       REDIS_URL: redis,
+      RATE_LIMIT_KEY_PREFIX: redisKeys,
       CHECKOUT_UPSTREAM_URL: (system) => addressOf(system, 'checkout'),
       DASHBOARD_UPSTREAM_URL: (system) => addressOf(system, 'dashboard'),
       OPERATOR_PUBLIC_KEYS: operators,
@@ -172,6 +176,7 @@ export const SERVICES = [
     wired: {
       PUBLIC_BASE_URL: publicBaseUrl,
       REDIS_URL: redis,
+      RATE_LIMIT_KEY_PREFIX: redisKeys,
       DASHBOARD_SIGNING_KEY: (system) => system.keys.dashboard.privateJwk,
       OPERATOR_PUBLIC_KEYS: operators,
     },

@@ -206,6 +206,7 @@ export class TestSystem {
       brokerUrl: (principal) => brokerUrls[principal as BrokerPrincipal],
       brokerPrefix: prefix,
       redisUrl: env.redisUrl,
+      redisKeyPrefix: prefix,
       sandboxTerminals: [SANDBOX_TERMINAL, LIVE_TERMINAL],
     };
     const sandboxRest = `http://127.0.0.1:${ports['epg-sandbox']}/payment/rest/`;
