@@ -75,8 +75,8 @@ function portOf(system: SystemWiring, service: string): number {
 
 const publicBaseUrl: WiredSetting = (system) => system.publicBaseUrl ?? addressOf(system, 'api-gateway');
 const operators: WiredSetting = (system) => operatorPublicKeys(system.keys, system.operators);
-const redis: WiredSetting = (system) => system.redisUrl;
-const redisKeys: WiredSetting = (system) => system.redisKeyPrefix;
+/** Where a service keeps its rate-limit buckets: the system's Redis, under the system's own key prefix. */
+const rateLimitBuckets: Record<string, WiredSetting> = { REDIS_URL: (system) => system.redisUrl, RATE_LIMIT_KEY_PREFIX: (system) => system.redisKeyPrefix };
 
 /** Every service of the system, in the order of their ports. */
 export const SERVICES = [
@@ -89,8 +89,7 @@ export const SERVICES = [
     keepsSecrets: true,
     wired: {
       PUBLIC_BASE_URL: publicBaseUrl,
-      REDIS_URL: redis,
-      RATE_LIMIT_KEY_PREFIX: redisKeys,
+      ...rateLimitBuckets,
       CHECKOUT_UPSTREAM_URL: (system) => addressOf(system, 'checkout'),
       DASHBOARD_UPSTREAM_URL: (system) => addressOf(system, 'dashboard'),
       OPERATOR_PUBLIC_KEYS: operators,
@@ -175,8 +174,7 @@ export const SERVICES = [
     keepsSecrets: true,
     wired: {
       PUBLIC_BASE_URL: publicBaseUrl,
-      REDIS_URL: redis,
-      RATE_LIMIT_KEY_PREFIX: redisKeys,
+      ...rateLimitBuckets,
       DASHBOARD_SIGNING_KEY: (system) => system.keys.dashboard.privateJwk,
       OPERATOR_PUBLIC_KEYS: operators,
     },
