@@ -10,6 +10,7 @@
 //   DB_PASSWORD_<SCHEMA> optional password given to role svc_<schema>, e.g. DB_PASSWORD_API_GATEWAY
 //                        (and put into the URL each migration connects with)
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrapDatabase, serviceDatabaseUrl, serviceSchemas } from '@gateway/db';
@@ -23,8 +24,11 @@ if (!adminUrl) {
 const database = process.env.DATABASE_NAME || 'gateway';
 const bootstrapOnly = process.argv.includes('--bootstrap-only');
 
-/** Services that have a migration entry (checkout owns a schema but has no tables yet). */
-const MIGRATED = ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard'];
+/**
+ * The services that have a migration entry: the schema owners of packages/system's
+ * description, the only ones the migrate image holds (checkout owns a schema but has no tables yet).
+ */
+const MIGRATED = readdirSync(path.join(root, 'services')).filter((service) => existsSync(path.join(root, 'services', service, 'dist', 'src', 'migrate.js')));
 
 const passwords = {};
 for (const [service, schema] of Object.entries(serviceSchemas)) {

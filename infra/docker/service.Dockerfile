@@ -4,10 +4,9 @@
 #   docker build -f infra/docker/service.Dockerfile --build-arg SERVICE=session --build-arg PORT=8082 -t payment-gateway/session .
 #   docker build -f infra/docker/service.Dockerfile --build-arg SERVICE=migrate -t payment-gateway/migrate .
 #
-# SERVICE is a folder under services/ (api-gateway, session, checkout,
-# acquirer-adapter, refund, webhook-dispatcher, epg-sandbox, dashboard), or `migrate`: an
-# image holding @gateway/db and every schema-owning service's migrations, whose
-# entry (infra/docker/migrate-all.mjs) creates the roles and schemas and migrates.
+# SERVICE is a folder under services/, or `migrate`: an image holding @gateway/db and the
+# migrations of every service that owns a schema (those with a migrate entry), whose entry
+# (infra/docker/migrate-all.mjs) creates the roles and schemas and migrates.
 #
 # Stage 1 builds the whole workspace once (npm ci + tsc -b; the layer is shared by
 # every SERVICE); stage 2 installs the production dependencies of every workspace once
@@ -28,7 +27,7 @@ WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund \
  && npx tsc -b \
- && rm -rf packages/*/dist/test services/*/dist/test packages/*/dist/*.tsbuildinfo services/*/dist/*.tsbuildinfo
+ && rm -rf packages/*/dist/test services/*/dist/test tests/*/dist packages/*/dist/*.tsbuildinfo services/*/dist/*.tsbuildinfo
 
 # --- 2. production dependencies of the whole workspace, once --------------------
 # No SERVICE argument here: this layer is shared by every image, and each image's
@@ -38,7 +37,7 @@ FROM build AS deps
 RUN set -eu; \
     mkdir -p /deps; \
     cp package.json package-lock.json /deps/; \
-    for dir in packages/* services/*; do mkdir -p "/deps/$dir"; cp "$dir/package.json" "/deps/$dir/"; done; \
+    for dir in packages/* services/* tests/*; do mkdir -p "/deps/$dir"; cp "$dir/package.json" "/deps/$dir/"; done; \
     for dir in packages/*; do if [ -d "$dir/bin" ]; then cp -r "$dir/bin" "/deps/$dir/"; fi; done; \
     cd /deps; \
     npm ci --omit=dev --ignore-scripts --no-audit --no-fund; \
@@ -50,7 +49,7 @@ RUN set -eu; \
 FROM deps AS assemble
 ARG SERVICE
 RUN set -eu; \
-    schema_owners="api-gateway session acquirer-adapter refund webhook-dispatcher dashboard"; \
+    schema_owners="$(for dir in services/*; do if [ -f "$dir/dist/src/migrate.js" ]; then printf '%s ' "${dir#services/}"; fi; done)"; \
     if [ "${SERVICE:-}" = migrate ]; then services="$schema_owners"; entries="packages/db"; \
     elif [ -n "${SERVICE:-}" ] && [ -f "services/${SERVICE}/package.json" ]; then services="$SERVICE"; entries=""; \
     else echo "build-arg SERVICE must be one of: $(ls services | tr '\n' ' ')migrate" >&2; exit 1; fi; \

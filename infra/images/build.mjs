@@ -20,18 +20,9 @@ import path from 'node:path';
 import { ensureBaseImages } from './base-image.mjs';
 import { ensureTools, podman, podmanOrThrow, root, workDir, writeContainersConf } from './podman.mjs';
 
-/** Every image: the Dockerfile's SERVICE and PORT, as docker-compose.yml builds them. */
-export const IMAGES = [
-  { service: 'migrate' },
-  { service: 'api-gateway', port: 8080 },
-  { service: 'checkout', port: 8081 },
-  { service: 'session', port: 8082 },
-  { service: 'acquirer-adapter', port: 8083 },
-  { service: 'refund', port: 8084 },
-  { service: 'webhook-dispatcher', port: 8085 },
-  { service: 'epg-sandbox', port: 8086 },
-  { service: 'dashboard', port: 8087 },
-];
+/** Every image: the Dockerfile's SERVICE and PORT, as docker-compose.yml builds them (the services of packages/system's description, built by `make images` first). */
+const { SERVICES } = await import('@gateway/system');
+export const IMAGES = [{ service: 'migrate' }, ...SERVICES.map(({ name, port }) => ({ service: name, port }))];
 
 /** The tag of a service's image (docker-compose.yml's `image:`). */
 export function imageName(service) {

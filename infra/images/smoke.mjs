@@ -5,7 +5,8 @@
 //   node infra/images/smoke.mjs        (after infra/images/build.mjs; `make images` runs both)
 //
 // Like a test system (packages/testkit), it makes a fresh database and broker prefix with
-// broker users of their own, and fresh keys:
+// broker users of their own, and fresh keys; each container's environment is the system's
+// description wired with them (packages/system, containerEnvironments below):
 //   1. the migrate image creates the database, a role and a schema per service and runs
 //      every migration (infra/docker/migrate-all.mjs, as compose and the k8s Job run it);
 //   2. each service image (the dashboard's too) runs under podman on a free port of the host
@@ -26,9 +27,6 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { podman, podmanEnv, root, workDir, writeContainersConf } from './podman.mjs';
 
-/** The services in the order they start, with the settings each takes from `ctx`. */
-const SERVICES = ['epg-sandbox', 'session', 'acquirer-adapter', 'webhook-dispatcher', 'refund', 'checkout', 'dashboard', 'api-gateway'];
-const WITH_SCHEMA = new Set(['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard']);
 const CARDS = { plain: '4242424242424242', challenge: '4000000000003220' };
 const READY_TIMEOUT_MS = 90_000;
 
@@ -45,6 +43,18 @@ async function freePort() {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The environment of each service's container in a smoke run, by service: the system's
+ * description (packages/system) wired with the run's ports (host network), keys, database,
+ * broker users (each service its own) and Redis, and the smoke's own choices: the sandbox
+ * terminal of test systems, and no second factor for console operators.
+ */
+export async function containerEnvironments({ prefix, ports, keys, databaseUrl, brokerUrls, redisUrl, sandboxTerminal }) {
+  const { systemEnvironment } = await import('@gateway/system');
+  const wiring = { keys, ports, databaseUrl, brokerUrl: (principal) => brokerUrls[principal], brokerPrefix: prefix, redisUrl, redisKeyPrefix: prefix, sandboxTerminals: [sandboxTerminal] };
+  return systemEnvironment(wiring, { env: { LOG_LEVEL: 'info' }, serviceEnv: { dashboard: { OPS_TOTP_REQUIRED: 'false' } } });
 }
 
 class SmokeFailure extends Error {
@@ -102,52 +112,25 @@ export async function smoke({ log = console.log } = {}) {
     if (migrate.status !== 0) throw new SmokeFailure(`the migrate image exited ${migrate.status}:\n${migrate.stdout}${migrate.stderr}`);
     log('smoke: migrate image: database, roles, schemas and migrations done');
 
-    // 2. The services.
+    // 2. The services, each with its environment from the system's description.
+    const { freshKeys, SERVICE_NAMES: SERVICES } = await import('@gateway/system');
     const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (service) => [service, await freePort()])));
     const dbUrl = new URL(env.adminUrl);
     dbUrl.pathname = `/${database}`;
-    const links = testkit.linkKeys();
-    const cards = testkit.cardKeys();
-    const operator = testkit.operatorKeys(`${prefix}-operator`);
-    // The dashboard signs its users' commands with its own key, which every service trusts beside the operator's.
-    const dashboardKey = testkit.operatorKeys(`${prefix}-dashboard`);
-    const kek = testkit.newSecretsKek();
-    const sandboxUrl = `http://127.0.0.1:${ports['epg-sandbox']}`;
+    const keys = freshKeys({ operator: `${prefix}-operator`, dashboard: `${prefix}-dashboard` });
     const baseUrl = `http://127.0.0.1:${ports['api-gateway']}`;
-    const shared = {
-      BROKER_PREFIX: prefix,
-      RATE_LIMIT_KEY_PREFIX: prefix,
-      REDIS_URL: env.redisUrl,
-      PUBLIC_BASE_URL: baseUrl,
-      OPERATOR_PUBLIC_KEYS: JSON.stringify({ keys: [JSON.parse(operator.publicJwk), JSON.parse(dashboardKey.publicJwk)] }),
-      LOG_LEVEL: 'info',
-    };
-    const own = {
-      'api-gateway': { SECRETS_KEK: kek, CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.checkout}`, DASHBOARD_UPSTREAM_URL: `http://127.0.0.1:${ports.dashboard}` },
-      session: { LINK_SIGNING_KEY: links.privateJwk },
-      checkout: { LINK_VERIFY_KEY: links.publicJwk, CARD_ENCRYPTION_KEY: cards.publicJwk },
-      'acquirer-adapter': {
-        CARD_DECRYPTION_KEY: cards.privateJwk,
-        SECRETS_KEK: kek,
-        ACQUIRER_TEST_URL: `${sandboxUrl}/payment/rest/`,
-        ACQUIRER_TEST_USER: testkit.SANDBOX_TERMINAL.user,
-        ACQUIRER_TEST_PASSWORD: testkit.SANDBOX_TERMINAL.password,
-      },
-      'webhook-dispatcher': { SECRETS_KEK: kek },
-      refund: {},
-      dashboard: { DASHBOARD_SIGNING_KEY: dashboardKey.privateJwk, SECRETS_KEK: kek, OPS_TOTP_REQUIRED: 'false' },
-      'epg-sandbox': { SANDBOX_PUBLIC_URL: sandboxUrl, SANDBOX_TERMINALS: `${testkit.SANDBOX_TERMINAL.user}:${testkit.SANDBOX_TERMINAL.password}` },
-    };
+    const environments = await containerEnvironments({
+      prefix,
+      ports,
+      keys,
+      databaseUrl: (service) => serviceDatabaseUrl(dbUrl.toString(), service),
+      brokerUrls,
+      redisUrl: env.redisUrl,
+      sandboxTerminal: testkit.SANDBOX_TERMINAL,
+    });
     for (const service of SERVICES) {
       const name = `gw-smoke-${prefix}-${service}`;
-      const serviceEnv = {
-        ...shared,
-        ...own[service],
-        PORT: String(ports[service]),
-        ...(brokerUrls[service] && { AMQP_URL: brokerUrls[service] }),
-        ...(WITH_SCHEMA.has(service) && { DATABASE_URL: serviceDatabaseUrl(dbUrl.toString(), service) }),
-      };
-      const started = runContainer(service, name, serviceEnv);
+      const started = runContainer(service, name, environments[service]);
       if (started.status !== 0) throw new SmokeFailure(`podman run ${service} exited ${started.status}: ${started.stderr.trim()}`, service);
       containers.set(service, name);
     }
@@ -159,7 +142,7 @@ export async function smoke({ log = console.log } = {}) {
     }
 
     // 3. A merchant, and two payments through the containers.
-    const merchant = createMerchant(prefix, brokerUrls['gateway-admin'], operator.privateJwk);
+    const merchant = createMerchant(prefix, brokerUrls['gateway-admin'], keys.operator.privateJwk);
     const api = new testkit.ApiClient(`${baseUrl}/api/v1`, merchant.test_secret_key);
     await payAndCheck(testkit, api, CARDS.plain, false);
     log('smoke: 4242 4242 4242 4242 paid through the containerised gateway and checkout: SUCCEEDED');
@@ -172,8 +155,8 @@ export async function smoke({ log = console.log } = {}) {
       for (const card of Object.values(CARDS)) if (text.includes(card)) throw new SmokeFailure(`a test card number is in ${service}'s log`, service);
     }
 
-    // 5. A graceful stop of each.
-    for (const service of [...SERVICES].reverse()) {
+    // 5. A graceful stop of each, the gateway first.
+    for (const service of SERVICES) {
       const name = containers.get(service);
       podman(['stop', '-t', '15', name]);
       const code = podman(['inspect', '--format', '{{.State.ExitCode}}', name]).stdout.trim();

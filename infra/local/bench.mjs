@@ -9,10 +9,10 @@
 //   npm run bench                      all scenarios, 3 runs each
 //   npm run bench -- --runs 5 --duration 20
 //   npm run bench -- --only refund-open-rate,create-open-rate --refund-rate 50
-//   npm run bench -- --profile         also CPU-profile the gateway and the session service
+//   npm run bench -- --profile         also CPU-profile every service
 //   npm run bench -- --only resources --runs 1   memory and CPU of each service, idle then under payments (k8s/ sizes)
 //   npm run bench -- --only create-session-replicas   saturated creates with one and with two
-//                                      session replicas (the second on port 18187), interleaved
+//                                      session replicas (the second on port 18192), interleaved
 //   npm run bench -- --only lists-100k  the dashboard's Payments page: session lists of one merchant with
 //                                      100,000 sessions (--list-sessions), first page, filters, search, page 500
 //   npm run bench -- --only slow-payments --duration 10   creates and gets while 300 slow-card payments
@@ -21,10 +21,13 @@
 //                                      ../shared/perf/reference-create.mjs (one process doing the same
 //                                      durable work) in turn, same generator, body and connections:
 //                                      the ratio system/reference (--reference PATH to name another)
-//   npm run bench -- --port-base 18280 ports 18280-18287, database gateway_bench_18280 and broker
+//   npm run bench -- --port-base 18280 ports 18280-18292, database gateway_bench_18280 and broker
 //                                      prefix bench18280: beside another benchmark running on the defaults
+//
+// The system is packages/system's description, wired by its environment function and
+// started by its launcher, as `make up` and the tests start it.
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +40,7 @@ import { paidSessions, refundLoad } from './refund-load.mjs';
 import { webhookBench } from './webhook-load.mjs';
 import { listsBench } from './lists-load.mjs';
 import { slowPaymentsLoad } from './slow-payments-load.mjs';
+import { migrateDatabase } from './database.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -68,7 +72,7 @@ const duration = Number(args.duration);
 const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const portBase = Number(args['port-base']);
-/** The port of process `offset` (gateway 0, checkout 1, session 2, adapter 3, refund 4, dispatcher 5, sandbox 6, second session 7, dashboard 8, reference 9). */
+/** The port at `offset` from the port base: the reference's (9); the services' are below. */
 const portAt = (offset) => portBase + offset;
 const database = portBase === 18180 ? 'gateway_bench' : `gateway_bench_${portBase}`;
 const prefix = portBase === 18180 ? 'bench' : `bench${portBase}`;
@@ -89,119 +93,71 @@ const stale = deleteUndeclaredQueues(prefix, new Set(declarationsFor(prefix).que
 if (stale.length > 0) log(`deleted queues no service consumes any more: ${stale.join(', ')}`);
 
 const pg = (await import('pg')).default;
-const { bootstrapDatabase, serviceDatabaseUrl } = await import('@gateway/db');
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
 await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
 await admin.end();
-await bootstrapDatabase(adminUrl, database);
+const urlFor = await migrateDatabase(adminUrl, database, { quiet: true });
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${database}`;
-const urlFor = (service) => serviceDatabaseUrl(dbUrl.toString(), service);
 
-const services = [
-  { name: 'epg-sandbox', port: portAt(6), profiled: true, schema: false },
-  { name: 'session', port: portAt(2), profiled: true, schema: true },
-  { name: 'acquirer-adapter', port: portAt(3), profiled: true, schema: true },
-  { name: 'webhook-dispatcher', port: portAt(5), profiled: false, schema: true },
-  { name: 'refund', port: portAt(4), profiled: false, schema: true },
-  { name: 'checkout', port: portAt(1), profiled: true, schema: false },
-  { name: 'api-gateway', port: gatewayPort, profiled: true, schema: true },
-  { name: 'dashboard', port: portAt(8), profiled: false, schema: true },
-];
-for (const { name } of services.filter((service) => service.schema)) {
-  spawnSync(process.execPath, [path.join(root, 'services', name, 'dist', 'src', 'migrate.js')], { env: { ...process.env, DATABASE_URL: urlFor(name) }, stdio: 'ignore' });
-}
-
-// Pairs come out of the generator as JWKs: exporting a key it has just made can deadlock Node 20.
-const AS_JWK = { publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } };
-const links = generateKeyPairSync('ed25519', AS_JWK);
-const cards = generateKeyPairSync('ec', { namedCurve: 'P-256', ...AS_JWK });
-// The seeding below sends operator commands (D17): signed with this run's operator key.
-const operator = generateKeyPairSync('ed25519', AS_JWK);
-const operatorKid = `${prefix}-operator`;
-// The dashboard signs its users' operator commands with a key of its own, which every service trusts beside the operator's.
-const dashboardKey = generateKeyPairSync('ed25519', AS_JWK);
-const dashboardKid = `${prefix}-dashboard`;
-const jwk = (key) => JSON.stringify(key);
-// The benchmark's database is its own: a key of its own encrypts its secrets (D17).
-const secretsKek = randomBytes(32).toString('base64');
-const ownEnv = {
-  session: { LINK_SIGNING_KEY: jwk(links.privateKey) },
-  checkout: { LINK_VERIFY_KEY: jwk(links.publicKey), CARD_ENCRYPTION_KEY: jwk(cards.publicKey) },
-  'acquirer-adapter': { CARD_DECRYPTION_KEY: jwk(cards.privateKey), ACQUIRER_TEST_URL: `http://127.0.0.1:${portAt(6)}/payment/rest/`, SECRETS_KEK: secretsKek },
-  'epg-sandbox': { SANDBOX_PUBLIC_URL: `http://127.0.0.1:${portAt(6)}` },
-  'api-gateway': { CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${portAt(1)}`, DASHBOARD_UPSTREAM_URL: `http://127.0.0.1:${portAt(8)}`, SECRETS_KEK: secretsKek },
-  dashboard: { DASHBOARD_SIGNING_KEY: jwk({ ...dashboardKey.privateKey, kid: dashboardKid }), SECRETS_KEK: secretsKek, OPS_TOTP_REQUIRED: 'false' },
-  // The benchmark's receivers listen on loopback.
-  'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true', SECRETS_KEK: secretsKek },
+const { descriptionOf, freshKeys, Launcher, replicaPort, SERVICES, serviceEnvironment } = await import('@gateway/system');
+/** Each service on the port base plus its usual port's offset from the gateway's (8080): the gateway on the base, the dashboard on base + 7. */
+const ports = Object.fromEntries(SERVICES.map((service) => [service.name, portBase + service.port - descriptionOf('api-gateway').port]));
+// The benchmark's database is its own: fresh keys of its own encrypt its secrets and sign its operator commands (D17).
+const systemKeys = freshKeys({ operator: `${prefix}-operator`, dashboard: `${prefix}-dashboard` });
+const wiring = {
+  keys: systemKeys,
+  ports,
+  databaseUrl: urlFor,
+  // One broker user for every service (no per-service users here), so no sender checks (D17).
+  brokerUrl: () => amqpUrl,
+  brokerPrefix: prefix,
+  redisKeyPrefix: prefix,
 };
-const children = [];
-/** Starts process `name` of `service` (a replica has a name of its own, `session-2`) on `port`. */
-function startProcess({ name, service = name, port, profiled, schema }) {
-  const nodeArgs = args.profile && profiled ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'services', service, 'dist', 'src', 'main.js')], {
-    env: {
-      ...process.env,
-      ...ownEnv[service],
-      PORT: String(port),
-      ...(schema ? { DATABASE_URL: urlFor(service) } : {}),
-      // One broker user for every service (no per-service users here), so no sender checks (D17).
-      AMQP_URL: amqpUrl,
-      BROKER_SHARED_USER: 'true',
-      BROKER_PREFIX: prefix,
-      RATE_LIMIT_KEY_PREFIX: prefix,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-      OPERATOR_PUBLIC_KEYS: jwk([
-        { ...operator.publicKey, kid: operatorKid },
-        { ...dashboardKey.publicKey, kid: dashboardKid },
-      ]),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out = createWriteStream(path.join(local, `${name}.log`), { flags: 'a' });
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
-  children.push({ name, child });
-  return child;
+const extra = {
+  env: { BROKER_SHARED_USER: 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
+  serviceEnv: {
+    dashboard: { OPS_TOTP_REQUIRED: 'false' },
+    // The benchmark's receivers listen on loopback.
+    'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true' },
+  },
+};
+const launcher = new Launcher({
+  logDir: local,
+  readyTimeoutMs: 30_000,
+  nodeArgs: (name) => (args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []),
+});
+/** Starts process `name` of `service` (a replica has a name of its own, `session-2`) on `port`, and waits until it is ready. */
+function startProcess({ name, service = name, port = ports[service] }) {
+  return launcher.start({ name, service, port, env: serviceEnvironment(service, wiring, extra) });
 }
-for (const service of services) startProcess(service);
+
+/** The reference of create-vs-reference, once started (startReference). */
+let reference;
 
 async function stopAll() {
-  await Promise.all(
-    children.map(({ child }) => (child.exitCode === null ? new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) : undefined)),
-  );
+  await Promise.all([launcher.stopAll(), reference?.child.exitCode === null && new Promise((resolve) => { reference.child.once('exit', resolve); reference.child.kill('SIGTERM'); })]);
 }
 process.on('SIGINT', () => stopAll().then(() => process.exit(130)));
 
-async function ready({ name, port }) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) break;
-    } catch {
-      // starting
-    }
-    if (Date.now() > deadline) throw new Error(`${name} did not start; see ${local}/${name}.log`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-for (const service of services) await ready(service);
+await Promise.all(SERVICES.map(({ name }) => startProcess({ name })));
 
-/** The second session replica of create-session-replicas: its own process on port 18187 (port base + 7), the same database and queues. */
-const sessionReplica = { name: 'session-2', service: 'session', port: portAt(7), profiled: false, schema: true };
+/** Every process of the benchmark that `keep` keeps (the services' and, once started, the reference's), by pid. */
+function processIds(keep = () => true) {
+  const all = [...launcher.running.values(), ...(reference ? [{ name: 'reference', pid: reference.pid }] : [])];
+  return new Map(all.filter(keep).map(({ name, pid }) => [pid, name]));
+}
+
+/** The second session replica of create-session-replicas: its own process on the session's port + 10, the same database and queues. */
+const sessionReplica = { name: 'session-2', service: 'session', port: replicaPort(ports.session, 1) };
 async function setSessionReplicas(count) {
-  const running = children.find(({ name, child }) => name === sessionReplica.name && child.exitCode === null);
+  const running = launcher.running.has(sessionReplica.name);
   if (count === 2 && !running) {
-    startProcess(sessionReplica);
-    await ready(sessionReplica);
+    await startProcess(sessionReplica);
   } else if (count === 1 && running) {
     // A graceful stop: its commands in flight are answered, the rest go back to the queue for the first replica.
-    await new Promise((resolve) => {
-      running.child.once('exit', resolve);
-      running.child.kill('SIGTERM');
-    });
+    await launcher.stop(sessionReplica.name);
   }
 }
 
@@ -210,7 +166,7 @@ const { Broker, OperatorSigner, RpcClient } = await import('@gateway/messaging')
 const { createLogger } = await import('@gateway/observability');
 const broker = new Broker({ url: amqpUrl, prefix, log: createLogger({ service: 'bench', level: 'silent' }) });
 await broker.start();
-const rpc = await broker.register(new RpcClient(broker, 10_000, await OperatorSigner.fromJwk({ ...operator.privateKey, kid: operatorKid }, 'bench')));
+const rpc = await broker.register(new RpcClient(broker, 10_000, await OperatorSigner.fromJwk(JSON.parse(systemKeys.operator.privateJwk), 'bench')));
 const keys = [];
 const merchantIds = [];
 for (let i = 0; i < Number(args.merchants); i += 1) {
@@ -264,7 +220,6 @@ function createRequestWith(req, bearerKeys) {
  * process doing the create's durable work): started on first use from the project
  * root, on port base + 9 with a database of its own, and warmed up like the system.
  */
-let reference;
 async function startReference() {
   if (reference) return reference;
   const port = portAt(9);
@@ -275,7 +230,6 @@ async function startReference() {
     env: { ...process.env, AMQP_URL: amqpUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push({ name: 'reference', child });
   const out = createWriteStream(path.join(local, 'reference.log'), { flags: 'a' });
   child.stderr.pipe(out);
   const ready = await new Promise((resolve, reject) => {
@@ -288,7 +242,7 @@ async function startReference() {
     });
   });
   child.stdout.pipe(out);
-  reference = { port, keys: ready.keys, pid: child.pid };
+  reference = { port, keys: ready.keys, pid: child.pid, child };
   await load({ url: `http://127.0.0.1:${port}`, duration: 3, requests: [{ method: 'POST', path: '/', setupRequest: (req) => createRequestWith(req, reference.keys) }] });
   return reference;
 }
@@ -359,13 +313,13 @@ const scenarios = {
     const payments = (rate, seconds, bySecond = false) =>
       paymentLoad({
         baseUrl: `http://127.0.0.1:${gatewayPort}`,
-        checkoutUrl: `http://127.0.0.1:${portAt(1)}`,
+        checkoutUrl: `http://127.0.0.1:${ports.checkout}`,
         keys,
         rate,
         seconds,
         amqpUrl,
         eventsExchange: `${prefix}.events`,
-        processes: new Map(children.map(({ name, child }) => [child.pid, name])),
+        processes: processIds(),
         bySecond,
       });
     // A running system is warm: its code compiled and its pools grown to the load. The first run starts from there too.
@@ -383,7 +337,7 @@ const scenarios = {
   // --payment-rate for --duration s (every merchant has a webhook endpoint, so each payment is also
   // a delivery), PARTIAL refunds at --refund-rate for --duration s, and idle again afterwards.
   'resources': async () => {
-    const processes = new Map(children.map(({ name, child }) => [child.pid, name]));
+    const processes = processIds();
     const measure = async (work) => {
       const cpu = cpuWindow(processes);
       const rss = rssWindow(processes);
@@ -393,7 +347,7 @@ const scenarios = {
       const spent = cpu.stop();
       const memory = rss.stop();
       const byService = Object.fromEntries(
-        services.map(({ name }) => [name, { ...memory.get(name), cpuMillicores: Math.round(((spent.get(name) ?? 0) / seconds) * 1000) }]),
+        SERVICES.map(({ name }) => [name, { ...memory.get(name), cpuMillicores: Math.round(((spent.get(name) ?? 0) / seconds) * 1000) }]),
       );
       return { seconds: Math.round(seconds * 10) / 10, byService, ...(result ? { load: result } : {}) };
     };
@@ -401,16 +355,16 @@ const scenarios = {
     const before = await measure(idle);
     const rate = Number(args['payment-rate']);
     const payments = await measure(() =>
-      paymentLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${portAt(1)}`, keys, rate, seconds: duration, amqpUrl, eventsExchange: `${prefix}.events`, processes }),
+      paymentLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${ports.checkout}`, keys, rate, seconds: duration, amqpUrl, eventsExchange: `${prefix}.events`, processes }),
     );
-    refundable ??= await paidSessions({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${portAt(1)}`, keys, count: 200 });
+    refundable ??= await paidSessions({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${ports.checkout}`, keys, count: 200 });
     const refunds = await measure(() => refundLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, sessions: refundable, rate: Number(args['refund-rate']), seconds: duration }));
     const after = await measure(idle);
     return { paymentRate: rate, refundRate: Number(args['refund-rate']), calibrationMs: calibration(), idle: before, payments, refunds, idleAfter: after };
   },
   // PARTIAL refunds at a fixed rate over paid sessions, each read back at once (D16: the read must show it).
   'refund-open-rate': async () => {
-    refundable ??= await paidSessions({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${portAt(1)}`, keys, count: 200 });
+    refundable ??= await paidSessions({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${ports.checkout}`, keys, count: 200 });
     return refundLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, sessions: refundable, rate: Number(args['refund-rate']), seconds: duration });
   },
   // One dispatcher: deliveries/s from a backlog to a receiver that verifies every signature (target 1,000/s).
@@ -433,7 +387,7 @@ const scenarios = {
       await setSessionReplicas(count);
       // A freshly started replica compiles its code and grows its pool under load: 10 s of it first (not measured), for both variants alike.
       await load({ requests: [{ method: 'POST', path: createPath, setupRequest: createRequest }], url: `http://127.0.0.1:${gatewayPort}`, duration: replicaWarmUp });
-      const window = cpuWindow(new Map(children.filter(({ child }) => child.exitCode === null).map(({ name, child }) => [child.pid, name.replace(/-2$/, '')])));
+      const window = cpuWindow(new Map([...processIds()].map(([pid, name]) => [pid, name.replace(/-2$/, '')])));
       const result = fromAutocannon(await load({ requests: [{ method: 'POST', path: createPath, setupRequest: createRequest }], url: `http://127.0.0.1:${gatewayPort}` }));
       row[count === 1 ? 'one' : 'two'] = { ...result, cpuMsPerCreate: perUnit(window.stop(), result.rps * duration) };
     }
@@ -445,7 +399,7 @@ const scenarios = {
   'slow-payments': async () => ({
     ...(await slowPaymentsLoad({
       baseUrl: `http://127.0.0.1:${gatewayPort}`,
-      checkoutUrl: `http://127.0.0.1:${portAt(1)}`,
+      checkoutUrl: `http://127.0.0.1:${ports.checkout}`,
       keys,
       count: Number(args['slow-payments']),
       clients: Number(args['slow-clients']),
@@ -469,7 +423,7 @@ const scenarios = {
       const result = fromAutocannon(await load({ url, requests: [{ method: 'POST', path, setupRequest: (req) => createRequestWith(req, bearerKeys) }] }));
       return { ...result, cpuMsPerCreate: perUnit(window.stop(), result.rps * duration), load1: Math.round(load1 * 100) / 100 };
     };
-    const system = await measured(`http://127.0.0.1:${gatewayPort}`, createPath, keys, new Map(children.filter(({ name }) => name !== 'reference').map(({ name, child }) => [child.pid, name])));
+    const system = await measured(`http://127.0.0.1:${gatewayPort}`, createPath, keys, processIds(({ name }) => name !== 'reference'));
     const referenceRow = await measured(`http://127.0.0.1:${ref.port}`, '/', ref.keys, new Map([[ref.pid, 'reference']]));
     return { system, reference: referenceRow, ratio: Math.round((system.rps / referenceRow.rps) * 1000) / 1000, calibrationMs: calibration() };
   },

@@ -5,9 +5,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { migrateDatabase, SCHEMA_OWNERS } from './database.mjs';
+import { migrateDatabase } from './database.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { SCHEMA_OWNERS } = await import('@gateway/system').catch(() => ({ SCHEMA_OWNERS: undefined }));
+if (!SCHEMA_OWNERS) {
+  console.error('packages/system is not built; run npm run build first');
+  process.exit(1);
+}
 const unbuilt = SCHEMA_OWNERS.filter((name) => !existsSync(path.join(root, 'services', name, 'dist', 'src', 'migrate.js')));
 if (unbuilt.length > 0) {
   console.error(`not built: ${unbuilt.join(', ')}; run npm run build first`);

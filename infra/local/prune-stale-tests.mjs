@@ -19,7 +19,8 @@ function* compiledTests(dir) {
 }
 
 let pruned = 0;
-for (const group of ['packages', 'services']) {
+for (const group of ['packages', 'services', 'tests']) {
+  if (!existsSync(path.join(root, group))) continue;
   for (const workspace of readdirSync(path.join(root, group), { withFileTypes: true })) {
     if (!workspace.isDirectory()) continue;
     const dir = path.join(root, group, workspace.name);

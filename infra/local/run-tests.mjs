@@ -89,7 +89,7 @@ function ensureChromium() {
   }
 }
 
-/** The deployment checks (packages/deploy) render the k8s/ overlays with `kubectl kustomize`. */
+/** The deployment checks (tests/deploy) render the k8s/ overlays with `kubectl kustomize`. */
 function ensureKubectl() {
   if (spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0) return;
   console.error('tests: installing kubectl (Debian package kubernetes-client; kubectl is not on PATH)');
@@ -101,7 +101,7 @@ function ensureKubectl() {
 }
 
 /**
- * The alert-rule tests (packages/deploy) run promtool, from Debian's prometheus package; only the
+ * The alert-rule tests (tests/deploy) run promtool, from Debian's prometheus package; only the
  * tool is wanted, so the server the package may start (port 9090) is stopped again.
  */
 function ensurePromtool() {

@@ -3,10 +3,10 @@
 //   1. PostgreSQL, RabbitMQ and Redis: started (or installed) when not running;
 //   2. the build; the database `gateway` with a schema and a role per service,
 //      and every service's migrations; the RabbitMQ definitions;
-//   3. every service as a child process (logs in .local/logs/<service>.log); with
-//      REPLICAS=2 (`make up REPLICAS=2`), two of each stateful worker (session,
-//      checkout, acquirer-adapter, refund, webhook-dispatcher), the second one
-//      on its service's port + 10 (8091-8095), logging to <service>-2.log;
+//   3. every service of the system's description (packages/system) as a child process
+//      (logs in .local/logs/<service>.log); with REPLICAS=2 (`make up REPLICAS=2`), two
+//      of each replicated worker, the second one on its service's port + 10 (8091-8095),
+//      logging to <service>-2.log;
 //   4. a demo merchant, seeded once and kept in .local/demo-merchant.json, whose
 //      keys are printed with the URLs, with gateway-admin signing as the local
 //      operator (its key made once, .local/operator-key.jwk); with it a dashboard
@@ -15,13 +15,13 @@
 // The dashboard signs its users' commands with its own key (.local/dashboard-key.jwk,
 // made once), which every service trusts beside the operator's.
 // Ctrl-C (SIGINT) or SIGTERM stops every service gracefully.
-import { spawn, spawnSync } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { migrateDatabase, SCHEMA_OWNERS } from './database.mjs';
+import { migrateDatabase } from './database.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -32,29 +32,12 @@ const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.
 const database = process.env.DATABASE_NAME ?? 'gateway';
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? 'http://localhost:8080';
 
-/** Every service: where it listens, and whether REPLICAS runs more than one of it. */
-const SERVICES = [
-  { name: 'epg-sandbox', port: 8086 },
-  { name: 'session', port: 8082, replicated: true },
-  { name: 'acquirer-adapter', port: 8083, replicated: true },
-  { name: 'webhook-dispatcher', port: 8085, replicated: true },
-  { name: 'refund', port: 8084, replicated: true },
-  { name: 'checkout', port: 8081, replicated: true },
-  // The merchant dashboard and the operations console, which the gateway passes /dashboard/ and /ops/ to.
-  { name: 'dashboard', port: 8087 },
-  { name: 'api-gateway', port: Number(new URL(publicBaseUrl).port || 8080) },
-];
-
-/** Processes per stateful worker (REPLICAS, default 1); replica n listens on the service's port + 10 × (n - 1). */
+/** Processes per replicated service (REPLICAS, default 1); replica n listens on the service's port + 10 × (n - 1). */
 const replicas = Number(process.env.REPLICAS ?? '1');
 if (!Number.isInteger(replicas) || replicas < 1 || replicas > 9) {
   console.error(`REPLICAS must be a whole number from 1 to 9, not ${process.env.REPLICAS}`);
   process.exit(2);
 }
-/** The processes to start: each service once, the replicated ones `replicas` times (`session`, `session-2`...). */
-const PROCESSES = SERVICES.flatMap((service) =>
-  Array.from({ length: service.replicated ? replicas : 1 }, (_, i) => ({ ...service, service: service.name, name: i === 0 ? service.name : `${service.name}-${i + 1}`, port: service.port + 10 * i })),
-);
 
 function step(message) {
   console.log(`\u25b8 ${message}`);
@@ -70,6 +53,8 @@ await ensureServers({ log: (line) => console.log(`  ${line}`) });
 
 step('build');
 runOrExit('npm', ['run', 'build']);
+// The system's description, keys and launcher (packages/system), built now.
+const { keptKeys, Launcher, LOCAL_FOLDER, REPLICATED, replicaName, replicaPort, SERVICES, serviceEnvironment } = await import('@gateway/system');
 
 step(`database ${database}: schemas, roles, migrations`);
 const urlFor = await migrateDatabase(adminUrl, database);
@@ -113,119 +98,69 @@ if (brokerPrefix === 'gw') {
   for (const queue of deleteUndeclaredQueues('gw', declared)) console.log(`  deleted ${queue}: no service consumes it any more`);
 }
 
-// The session service signs checkout links; the checkout service verifies them.
-const keysFile = path.join(local, 'link-keys.json');
-// Pairs come out of the generator as JWKs: exporting a key it has just made can deadlock Node 20.
-const AS_JWK = { publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } };
-if (!existsSync(keysFile)) {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519', AS_JWK);
-  writeFileSync(keysFile, JSON.stringify({ private: privateKey, public: publicKey }), { mode: 0o600 });
-}
-const linkKeys = JSON.parse(readFileSync(keysFile, 'utf8'));
-
-// The checkout page seals card data for the acquirer adapter, which alone can open it.
-const cardKeysFile = path.join(local, 'card-keys.json');
-// Card keys are P-256; a pair of another kind is replaced.
-if (!existsSync(cardKeysFile) || JSON.parse(readFileSync(cardKeysFile, 'utf8')).public?.crv !== 'P-256') {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256', ...AS_JWK });
-  writeFileSync(cardKeysFile, JSON.stringify({ private: privateKey, public: publicKey }), { mode: 0o600 });
-}
-const cardKeys = JSON.parse(readFileSync(cardKeysFile, 'utf8'));
-
-// The key-encryption key of the secrets the services keep (D17), made once and kept:
-// with another one, the secrets already stored could not be read.
-const kekFile = path.join(local, 'secrets-kek');
-if (!existsSync(kekFile)) writeFileSync(kekFile, randomBytes(32).toString('base64'), { mode: 0o600 });
-const secretsKek = readFileSync(kekFile, 'utf8').trim();
-// Operator commands are signed (D17): gateway-admin signs with this machine's operator
-// key, which every service that runs operator commands knows by its public half.
+// The system's keys, made once and kept in .local/ (packages/system/src/keys.mjs): with
+// others, links, sealed card data and the secrets already stored could not be read.
+// gateway-admin signs operator commands with the operator key (.local/operator-key.jwk);
+// the dashboard signs its users' commands with its own (.local/dashboard-key.jwk).
+const keys = keptKeys(local, LOCAL_FOLDER);
 const operatorKeyFile = path.join(local, 'operator-key.jwk');
-if (!existsSync(operatorKeyFile)) {
-  // Made as `gateway-admin operator keygen` makes keys (the kid is the public key's RFC 7638 thumbprint).
-  const { generateOperatorKey } = await import('@gateway/messaging');
-  writeFileSync(operatorKeyFile, JSON.stringify((await generateOperatorKey()).privateJwk), { mode: 0o600 });
-}
-// The dashboard signs the commands of the people signed in to it (D14, D15) with a key of
-// its own, made the same way; the services know it by its public half too.
-const dashboardKeyFile = path.join(local, 'dashboard-key.jwk');
-if (!existsSync(dashboardKeyFile)) {
-  const { generateOperatorKey } = await import('@gateway/messaging');
-  writeFileSync(dashboardKeyFile, JSON.stringify((await generateOperatorKey()).privateJwk), { mode: 0o600 });
-}
-const dashboardKey = readFileSync(dashboardKeyFile, 'utf8').trim();
-/** The public half of a private JWK. */
-function publicHalf(jwk) {
-  const { kty, crv, x, kid } = JSON.parse(jwk);
-  return { kty, crv, x, kid };
-}
-const operatorPublicKey = publicHalf(readFileSync(operatorKeyFile, 'utf8'));
-/** The keys given in OPERATOR_PUBLIC_KEYS (a JWKS, an array or one JWK), or this machine's operator key. */
+/** The operators' keys given in OPERATOR_PUBLIC_KEYS (a JWKS, an array or one JWK), which replace this machine's operator key. */
 function operatorKeysGiven() {
-  if (!process.env.OPERATOR_PUBLIC_KEYS) return [operatorPublicKey];
+  if (!process.env.OPERATOR_PUBLIC_KEYS) return undefined;
   const given = JSON.parse(process.env.OPERATOR_PUBLIC_KEYS);
   return Array.isArray(given) ? given : Array.isArray(given?.keys) ? given.keys : [given];
 }
-const operatorPublicKeys = JSON.stringify({ keys: [...operatorKeysGiven(), publicHalf(dashboardKey)] });
 const adminEnv = { ...process.env, AMQP_URL: amqpUrlOf('gateway-admin'), OPERATOR_KEY_FILE: process.env.OPERATOR_KEY_FILE ?? operatorKeyFile };
 
-// A local run is for development: webhooks may go to receivers on this machine (D11's
-// address rule is lifted unless the environment says otherwise).
-const sharedEnv = { WEBHOOK_ALLOW_PRIVATE: 'true', ...(imported.status !== 0 && { BROKER_SHARED_USER: 'true' }), ...process.env, PUBLIC_BASE_URL: publicBaseUrl, OPERATOR_PUBLIC_KEYS: operatorPublicKeys };
-/** What each service alone is given: its keys. */
-const ownEnv = {
-  session: { LINK_SIGNING_KEY: JSON.stringify(linkKeys.private) },
-  checkout: { LINK_VERIFY_KEY: JSON.stringify(linkKeys.public), CARD_ENCRYPTION_KEY: JSON.stringify(cardKeys.public) },
-  'acquirer-adapter': { CARD_DECRYPTION_KEY: JSON.stringify(cardKeys.private), SECRETS_KEK: secretsKek },
-  'api-gateway': { SECRETS_KEK: secretsKek, DASHBOARD_UPSTREAM_URL: 'http://127.0.0.1:8087' },
-  'webhook-dispatcher': { SECRETS_KEK: secretsKek },
-  // No second factor for operators on a development machine, unless asked for.
-  dashboard: { DASHBOARD_SIGNING_KEY: dashboardKey, SECRETS_KEK: secretsKek, OPS_TOTP_REQUIRED: process.env.OPS_TOTP_REQUIRED ?? 'false' },
+/** The system on this machine: each service on its usual port, the gateway on PUBLIC_BASE_URL's. */
+const wiring = {
+  keys,
+  ports: Object.fromEntries(SERVICES.map((service) => [service.name, service.name === 'api-gateway' ? Number(new URL(publicBaseUrl).port || 8080) : service.port])),
+  publicBaseUrl,
+  // What the buyer's browser opens (the 3-D Secure page).
+  sandboxPublicUrl: 'http://localhost:8086',
+  databaseUrl: urlFor,
+  brokerUrl: amqpUrlOf,
+  brokerPrefix,
+  redisUrl: process.env.REDIS_URL,
+  operators: operatorKeysGiven(),
 };
+// A local run is for development: webhooks may go to receivers on this machine (D11's
+// address rule is lifted) and operators sign in without a second factor, unless the environment says otherwise.
+const extra = { env: { WEBHOOK_ALLOW_PRIVATE: 'true', OPS_TOTP_REQUIRED: 'false', ...(imported.status !== 0 && { BROKER_SHARED_USER: 'true' }), ...process.env } };
+/** The processes to start: each service once, the replicated ones `replicas` times (`session`, `session-2`...). */
+const PROCESSES = SERVICES.flatMap((service) =>
+  Array.from({ length: service.replicated ? replicas : 1 }, (_, i) => ({ name: replicaName(service.name, i), service: service.name, port: replicaPort(wiring.ports[service.name], i) })),
+);
 
 step('services');
-const children = [];
-for (const { name, service, port } of PROCESSES) {
-  const log = createWriteStream(path.join(local, 'logs', `${name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [path.join(root, 'services', service, 'dist', 'src', 'main.js')], {
-    cwd: root,
-    env: { ...sharedEnv, ...ownEnv[service], ...(BROKER_PRINCIPALS.includes(service) && { AMQP_URL: amqpUrlOf(service) }), PORT: String(port), ...(SCHEMA_OWNERS.includes(service) && { DATABASE_URL: urlFor(service) }) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
-  child.stderr.on('data', (chunk) => process.stderr.write(`[${name}] ${chunk}`));
-  child.on('exit', (code, signal) => {
-    console.log(`  ${name} exited (${signal ?? code})`);
-    if (!stopping) stopAll(1);
-  });
-  children.push({ name, port, child });
-}
-
 let stopping = false;
+const launcher = new Launcher({
+  logDir: path.join(local, 'logs'),
+  onStderr: (name, chunk) => process.stderr.write(`[${name}] ${chunk}`),
+  onExit: (name, code) => {
+    console.log(`  ${name} exited (${code ?? 'killed'})`);
+    if (!stopping) stopAll(1);
+  },
+});
 function stopAll(code = 0) {
   if (stopping) return;
   stopping = true;
   console.log('\nstopping every service…');
-  for (const { child } of children) if (child.exitCode === null) child.kill('SIGTERM');
-  Promise.all(children.map(({ child }) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null))).then(() => process.exit(code));
+  launcher.stopAll().then(() => process.exit(code));
 }
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-async function ready({ name, port }) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  console.error(`${name} did not become ready; see .local/logs/${name}.log`);
-  stopAll(1);
-}
-await Promise.all(children.map(ready));
+await Promise.all(
+  PROCESSES.map(({ name, service, port }) =>
+    launcher.start({ name, service, port, env: serviceEnvironment(service, wiring, extra) }).catch((err) => {
+      if (stopping) return;
+      console.error(`${name} did not become ready: ${err.message}`);
+      stopAll(1);
+    }),
+  ),
+);
 
 step('demo merchant');
 const demoFile = path.join(local, 'demo-merchant.json');
@@ -280,7 +215,7 @@ The gateway is running.
   Ops console    ${publicBaseUrl}/ops/  (operators)
   Sandbox        http://localhost:8086  (test-mode acquirer and its 3-D Secure page)
   Logs           .local/logs/<service>.log${replicas > 1 ? `
-  Replicas       ${replicas} of session, checkout, acquirer-adapter, refund, webhook-dispatcher (replica n on its port + 10 × (n - 1); logs <service>-n.log)` : ''}
+  Replicas       ${replicas} of ${REPLICATED.join(', ')} (replica n on its port + 10 × (n - 1); logs <service>-n.log)` : ''}
 
 Demo merchant ${demo.merchant_id}
   test secret key       ${demo.test_secret_key}

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import express, { type Express } from 'express';
+import type { Setting } from '@gateway/config';
 import { createLogger, describeError, setMetricsService, startTracing, tracingOn, type Logger } from '@gateway/observability';
 import { httpMetrics, metricsHandler } from './http-metrics.js';
 import { requestContext } from './request-context.js';
@@ -191,23 +192,41 @@ export async function runMain(log: Logger, shutdownTimeoutMs: number, start: () 
   process.on('unhandledRejection', (err) => log.error({ err: describeError(err) }, 'unhandled rejection'));
 }
 
+/** The settings every service has: how it logs and how long its graceful stop may take. */
+export interface ServiceConfig {
+  readonly logLevel: string;
+  readonly shutdownTimeoutMs: number;
+}
+
+/**
+ * A service as its launchers start it: alone in its process (serviceMain, the
+ * process entry) or beside others in one (@gateway/system's in-process launcher).
+ * Each service's src/service.ts exports one as `service`.
+ */
+export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
+  /** Its folder under services/, the `service` of its logs and metrics. */
+  readonly name: string;
+  /** Its settings (src/config.ts): each one's environment variable and whether it has a default. */
+  readonly settings: Readonly<Record<string, Setting<unknown>>>;
+  /** Reads and checks its settings from `env`; throws one ConfigError naming every bad value. */
+  loadConfig(env: Record<string, string | undefined>): C;
+  /** Opens what it uses and starts listening; `stop` of the answer drains it. */
+  start(config: C, log: Logger): Promise<RunningService>;
+}
+
 /**
  * The whole process entry of a service: read its configuration, make its
  * logger, start it and stop it on a signal.
  */
-export async function serviceMain<C extends { logLevel: string; shutdownTimeoutMs: number }>(
-  service: string,
-  loadConfig: () => C,
-  start: (config: C, log: Logger) => Promise<RunningService>,
-): Promise<void> {
-  const config = loadConfig();
-  const log = createLogger({ service, level: config.logLevel });
-  setMetricsService(service);
+export async function serviceMain<C extends ServiceConfig>(service: ServiceDefinition<C>): Promise<void> {
+  const config = service.loadConfig(process.env);
+  const log = createLogger({ service: service.name, level: config.logLevel });
+  setMetricsService(service.name);
   // Before the service opens anything: its pool decides at creation whether to trace queries.
-  const stopTracing = await startTracing(service);
+  const stopTracing = await startTracing(service.name);
   if (tracingOn()) log.info('tracing on: spans are exported over OTLP');
   await runMain(log, config.shutdownTimeoutMs, async () => {
-    const running = await start(config, log);
+    const running = await service.start(config, log);
     return {
       port: running.port,
       // The last spans (the stop's own) are flushed once the service has stopped.

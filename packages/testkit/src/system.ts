@@ -1,12 +1,13 @@
 /**
  * A whole running system for end-to-end tests: its own database and broker
- * prefix, and each service as a real child process on its own port, started
- * from the same build that production runs. Logs go to files, so tests can
- * search them (for secrets that must never appear, say).
+ * prefix, and each service on its own port, as a real child process started
+ * from the same build that production runs, or (option `launch`, or
+ * TEST_SERVICES=in-process) in the test's own process. Either way the system is
+ * @gateway/system's description, wired and started by its launcher. Logs go to
+ * files, so tests can search them (for secrets that must never appear, say).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { closeSync, createWriteStream, mkdirSync, openSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,18 +17,32 @@ import { commandSenders, eventPublishers, isCommandType, isEventType, type Broke
 import { Broker, brokerUser, namesFor, OperatorSigner, RpcClient, type Actor, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
+import {
+  freshKeys,
+  Launcher,
+  newPair,
+  replicaName,
+  SCHEMA_OWNERS,
+  SERVICE_NAMES,
+  serviceEnvironment,
+  type KeyPair,
+  type LaunchMode,
+  type RunningProcess,
+  type ServiceId,
+  type SystemWiring,
+} from '@gateway/system';
 import { createBrokerUsers, deleteBrokerObjects, deleteBrokerUsers, EventCapture, type BrokerUrls } from './broker.js';
 import { createTestDatabase, repoRoot, uniqueName, type TestDatabase } from './database.js';
 import { testEnvironment } from './environment.js';
 import { ApiClient } from './http.js';
 
-export type ServiceProcess = 'api-gateway' | 'session' | 'webhook-dispatcher' | 'checkout' | 'acquirer-adapter' | 'epg-sandbox' | 'refund' | 'dashboard';
+export { newSecretsKek, SECRET_KEEPERS } from '@gateway/system';
+
+/** A service of the system (@gateway/system's description). */
+export type ServiceProcess = ServiceId;
 
 /** Every service, as `make up` runs them. */
-export const ALL_SERVICES: readonly ServiceProcess[] = ['api-gateway', 'session', 'webhook-dispatcher', 'checkout', 'acquirer-adapter', 'epg-sandbox', 'refund', 'dashboard'];
-
-/** The services that own a schema (and so a migrate entry). */
-const WITH_SCHEMA = new Set<ServiceProcess>(['api-gateway', 'session', 'webhook-dispatcher', 'acquirer-adapter', 'refund', 'dashboard']);
+export const ALL_SERVICES: readonly ServiceProcess[] = SERVICE_NAMES;
 
 /** The sandbox terminal's credentials in test systems. */
 export const SANDBOX_TERMINAL = { user: 'gateway-test', password: 'sandbox-test-password' };
@@ -46,11 +61,26 @@ export interface SystemOptions {
   replicas?: Partial<Record<ServiceProcess, number>>;
   /** How long a process may take to become ready (60 s when not given: eight processes starting at once on a shared two-core machine take tens of seconds). */
   readyTimeoutMs?: number;
+  /**
+   * How the services run: each a child process (`child-process`), or all in
+   * this test's process (`in-process`: faster to start, but no SIGKILL, one
+   * metrics registry for all, no tracing; @gateway/system's README). When not
+   * given, TEST_SERVICES says (`in-process` or `child-process`), else child processes.
+   */
+  launch?: LaunchMode;
+}
+
+/** How the services of a system started with `options` run. */
+export function launchMode(options: SystemOptions): LaunchMode {
+  const asked = options.launch ?? process.env['TEST_SERVICES'];
+  if (asked === undefined || asked === '' || asked === 'child-process') return 'child-process';
+  if (asked === 'in-process') return 'in-process';
+  throw new Error(`TEST_SERVICES must be in-process or child-process, not ${asked}`);
 }
 
 /** The process names of `count` replicas of `service`: the service's own name, then `<service>-2`... */
 export function replicaNames(service: ServiceProcess, count: number): string[] {
-  return Array.from({ length: Math.max(1, count) }, (_, i) => (i === 0 ? service : `${service}-${i + 1}`));
+  return Array.from({ length: Math.max(1, count) }, (_, i) => replicaName(service, i));
 }
 
 /** The sandbox's answer about one order (ACQUIRER.md); amounts in millimes. */
@@ -69,40 +99,22 @@ export interface Merchant {
 /** The credentials of the live terminal the sandbox also accepts, standing in for a real acquirer's. */
 export const LIVE_TERMINAL = { user: 'merchant-live', password: 'merchant-live-password' };
 
-/**
- * Key pairs come out of the generator as JWKs: exporting a KeyObject it has
- * just made can deadlock Node 20, when a collection during the export
- * finalizes the generation job, which locks the same key.
- */
-const AS_JWK = { publicKeyEncoding: { format: 'jwk' }, privateKeyEncoding: { format: 'jwk' } } as const;
-
 /** Card-sealing keys: the acquirer adapter's private JWK and the checkout service's public one. */
-export function cardKeys(): { privateJwk: string; publicJwk: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256', ...AS_JWK });
-  return { privateJwk: JSON.stringify(privateKey), publicJwk: JSON.stringify(publicKey) };
+export function cardKeys(): KeyPair {
+  return newPair('card');
 }
 
 /** Link-signing keys: the session service's private JWK and the checkout service's public one. */
-export function linkKeys(): { privateJwk: string; publicJwk: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519', AS_JWK);
-  return { privateJwk: JSON.stringify(privateKey), publicJwk: JSON.stringify(publicKey) };
-}
-
-/** The services that keep secrets encrypted (D17), each given the system's SECRETS_KEK. */
-export const SECRET_KEEPERS: readonly ServiceProcess[] = ['api-gateway', 'acquirer-adapter', 'webhook-dispatcher', 'dashboard'];
-
-/** A new random key-encryption key, in base64 as SECRETS_KEK takes it. */
-export function newSecretsKek(): string {
-  return randomBytes(32).toString('base64');
+export function linkKeys(): KeyPair {
+  return newPair('link');
 }
 
 /** The operator identity system.admin() and system.send() sign as. */
 export const TEST_OPERATOR = 'test-operator';
 
 /** An operator's key pair (D17): the private JWK gateway-admin signs with, the public one every service checks. */
-export function operatorKeys(kid: string): { privateJwk: string; publicJwk: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519', AS_JWK);
-  return { privateJwk: JSON.stringify({ ...privateKey, kid }), publicJwk: JSON.stringify({ ...publicKey, kid }) };
+export function operatorKeys(kid: string): KeyPair {
+  return newPair('operator', kid);
 }
 
 /** Where ports handed to service processes are reserved, one file per port, across every test process of this checkout. */
@@ -152,16 +164,10 @@ function releasePorts(ports: Iterable<number>): void {
   for (const port of ports) rmSync(join(portReservations, String(port)), { force: true });
 }
 
-const running = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-
 export class TestSystem {
-  readonly processes = new Map<string, { child: ChildProcess; port: number; exited: Promise<number | null> }>();
   readonly ports = new Map<ServiceProcess, number>();
-  /** How each process name was last started (its service, port and extra environment), so it can be started again alike. */
-  private readonly launches = new Map<string, { service: ServiceProcess; port: number; extraEnv: Record<string, string>; waitReady: boolean }>();
+  /** Extra environment each process name was last started with, so that it restarts alike. */
+  private readonly extraEnvs = new Map<string, Record<string, string>>();
   /** One broker connection and RPC client per principal the tests send as. */
   private readonly clients = new Map<BrokerPrincipal, Promise<{ broker: Broker; rpc: RpcClient }>>();
   private merchantCount = 0;
@@ -173,12 +179,13 @@ export class TestSystem {
     /** The environment every service of this system gets. */
     readonly env: Record<string, string>,
     private readonly options: SystemOptions,
-    /** The settings each service gets of its own (its keys, its neighbours' addresses, its broker user). */
-    private readonly perService: Partial<Record<ServiceProcess, Record<string, string>>>,
+    /** The settings each service gets of its own: its wired settings (keys, neighbours' addresses, broker user) and the tests' shorter timeouts. */
+    private readonly perService: Record<ServiceProcess, Record<string, string>>,
     /** The private JWK system.admin() and system.send() sign with; a gateway-admin process takes it as OPERATOR_KEY. */
     readonly operatorKey: string,
     /** Each service's broker URL as its own user, and the operators' (gateway-admin). */
     readonly brokerUrls: BrokerUrls,
+    private readonly launcher: Launcher,
   ) {}
 
   /** Creates the database, then starts every requested service and waits until each is ready. */
@@ -186,93 +193,94 @@ export class TestSystem {
     const env = await testEnvironment();
     const services = options.services ?? ALL_SERVICES;
     const prefix = uniqueName('t');
-    const [db, brokerUrls] = await Promise.all([createTestDatabase(services.filter((service) => WITH_SCHEMA.has(service)) as SchemaOwner[]), createBrokerUsers(prefix)]);
+    const [db, brokerUrls] = await Promise.all([createTestDatabase(services.filter((service) => SCHEMA_OWNERS.includes(service)) as SchemaOwner[]), createBrokerUsers(prefix)]);
     const logDir = join(repoRoot, '.local', 'test-logs', prefix);
-    mkdirSync(logDir, { recursive: true });
-    const ports = new Map<ServiceProcess, number>();
-    for (const service of ALL_SERVICES) ports.set(service, await freePort());
-    const gatewayPort = ports.get('api-gateway') ?? 0;
-    const sandboxUrl = `http://127.0.0.1:${ports.get('epg-sandbox') ?? 0}`;
-    const keys = linkKeys();
-    const cards = cardKeys();
-    const operator = operatorKeys(`${prefix}-operator`);
+    const ports: Record<string, number> = {};
+    for (const service of ALL_SERVICES) ports[service] = await freePort();
     // The dashboard signs its users' operator commands with a key of its own, which every service trusts beside the operators'.
-    const dashboardKey = operatorKeys(`${prefix}-dashboard`);
-    const perService: Partial<Record<ServiceProcess, Record<string, string>>> = {
-      'api-gateway': {
-        AMQP_URL: brokerUrls['api-gateway'],
-        CHECKOUT_UPSTREAM_URL: `http://127.0.0.1:${ports.get('checkout') ?? 0}`,
-        DASHBOARD_UPSTREAM_URL: `http://127.0.0.1:${ports.get('dashboard') ?? 0}`,
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-      },
-      // Test receivers listen on loopback; the SSRF tests turn the address rule back on.
-      session: { AMQP_URL: brokerUrls.session, LINK_SIGNING_KEY: keys.privateJwk, ADAPTER_TIMEOUT_MS: '9000', WEBHOOK_ALLOW_PRIVATE: 'true' },
-      'webhook-dispatcher': { AMQP_URL: brokerUrls['webhook-dispatcher'], WEBHOOK_ALLOW_PRIVATE: 'true' },
-      checkout: { AMQP_URL: brokerUrls.checkout, LINK_VERIFY_KEY: keys.publicJwk, CARD_ENCRYPTION_KEY: cards.publicJwk, PAYMENT_TIMEOUT_MS: '10000' },
-      refund: { AMQP_URL: brokerUrls.refund },
-      'acquirer-adapter': {
-        AMQP_URL: brokerUrls['acquirer-adapter'],
-        CARD_DECRYPTION_KEY: cards.privateJwk,
-        ACQUIRER_TEST_URL: `${sandboxUrl}/payment/rest/`,
-        ACQUIRER_TEST_USER: SANDBOX_TERMINAL.user,
-        ACQUIRER_TEST_PASSWORD: SANDBOX_TERMINAL.password,
-        ACQUIRER_LIVE_URL: `${sandboxUrl}/payment/rest/`,
-        ACQUIRER_TIMEOUT_MS: '5000',
-      },
-      'epg-sandbox': {
-        SANDBOX_PUBLIC_URL: sandboxUrl,
-        SANDBOX_TERMINALS: `${SANDBOX_TERMINAL.user}:${SANDBOX_TERMINAL.password},${LIVE_TERMINAL.user}:${LIVE_TERMINAL.password}`,
-        SANDBOX_SLOW_DELAY_MS: '7000',
-      },
-      // No second factor for test operators; the cheapest password hash the dashboard accepts, so signing in stays fast.
-      dashboard: { AMQP_URL: brokerUrls.dashboard, DASHBOARD_SIGNING_KEY: dashboardKey.privateJwk, OPS_TOTP_REQUIRED: 'false', PASSWORD_HASH_COST: '1024' },
+    const keys = freshKeys({ operator: `${prefix}-operator`, dashboard: `${prefix}-dashboard` });
+    const wiring: SystemWiring = {
+      keys,
+      ports,
+      databaseUrl: (service) => db.urlFor(service as SchemaOwner),
+      brokerUrl: (principal) => brokerUrls[principal as BrokerPrincipal],
+      brokerPrefix: prefix,
+      redisUrl: env.redisUrl,
+      redisKeyPrefix: prefix,
+      sandboxTerminals: [SANDBOX_TERMINAL, LIVE_TERMINAL],
     };
-    const kek = newSecretsKek();
-    for (const service of SECRET_KEEPERS) perService[service] = { ...perService[service], SECRETS_KEK: kek };
+    const sandboxRest = `http://127.0.0.1:${ports['epg-sandbox']}/payment/rest/`;
+    // Shorter waits than production's, so that tests of timeouts take seconds.
+    const testSettings: Partial<Record<ServiceProcess, Record<string, string>>> = {
+      // Test receivers listen on loopback; the SSRF tests turn the address rule back on.
+      'api-gateway': { WEBHOOK_ALLOW_PRIVATE: 'true' },
+      session: { ADAPTER_TIMEOUT_MS: '9000', WEBHOOK_ALLOW_PRIVATE: 'true' },
+      'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true' },
+      checkout: { PAYMENT_TIMEOUT_MS: '10000' },
+      // The live terminals of test merchants are the sandbox's too.
+      'acquirer-adapter': { ACQUIRER_LIVE_URL: sandboxRest, ACQUIRER_TIMEOUT_MS: '5000' },
+      'epg-sandbox': { SANDBOX_SLOW_DELAY_MS: '7000' },
+      // No second factor for test operators; the cheapest password hash the dashboard accepts, so signing in stays fast.
+      dashboard: { OPS_TOTP_REQUIRED: 'false', PASSWORD_HASH_COST: '1024' },
+    };
+    const perService = Object.fromEntries(
+      ALL_SERVICES.map((service) => [service, { ...serviceEnvironment(service, wiring), ...testSettings[service] }]),
+    ) as Record<ServiceProcess, Record<string, string>>;
     const baseEnv: Record<string, string> = {
-      // The operators' user: what gateway-admin run against this system connects as. Each service has its own (above).
+      // The operators' user: what gateway-admin run against this system connects as. Each service has its own.
       AMQP_URL: brokerUrls['gateway-admin'],
       REDIS_URL: env.redisUrl,
       BROKER_PREFIX: prefix,
       RATE_LIMIT_KEY_PREFIX: prefix,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${ports['api-gateway']}`,
       LOG_LEVEL: 'info',
       RPC_TIMEOUT_MS: '3000',
       SHUTDOWN_TIMEOUT_MS: '5000',
-      OPERATOR_PUBLIC_KEYS: JSON.stringify({ keys: [JSON.parse(operator.publicJwk), JSON.parse(dashboardKey.publicJwk)] }),
+      OPERATOR_PUBLIC_KEYS: perService['api-gateway']['OPERATOR_PUBLIC_KEYS'] ?? '',
       ...options.env,
     };
-    const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, operator.privateJwk, brokerUrls);
-    for (const [service, port] of ports) system.ports.set(service, port);
+    const launcher = new Launcher({ logDir, mode: launchMode(options), ...(options.readyTimeoutMs !== undefined && { readyTimeoutMs: options.readyTimeoutMs }) });
+    const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, keys.operator.privateJwk, brokerUrls, launcher);
+    for (const service of ALL_SERVICES) system.ports.set(service, ports[service] ?? 0);
     await Promise.all(services.map((service) => system.startService(service)));
     // The further replicas once the first of each is up: a dozen processes compiling at once on two cores start slowly.
     await Promise.all(services.flatMap((service) => replicaNames(service, options.replicas?.[service] ?? 1).slice(1).map((name) => system.startService(service, name))));
     return system;
   }
 
+  /** How this system's services run: child processes, or in this process. */
+  get launch(): LaunchMode {
+    return this.launcher.mode;
+  }
+
+  /** The running processes, by name (a replica's own, say `session-2`). */
+  get processes(): ReadonlyMap<string, RunningProcess> {
+    return this.launcher.running;
+  }
+
   /** The names of the running processes of `service` (its replicas), first one first. */
   replicasOf(service: ServiceProcess): string[] {
-    return [...this.processes.keys()].filter((name) => this.launches.get(name)?.service === service);
+    return [...this.processes.values()].filter((running) => running.service === service).map((running) => running.name);
   }
 
   /** The port of process `name` (a replica's own, say `session-2`). */
   portOf(name: string): number {
-    const port = this.processes.get(name)?.port ?? this.launches.get(name)?.port;
+    const port = this.processes.get(name)?.port ?? this.launcher.launchOf(name)?.port;
     if (port === undefined) throw new Error(`no process ${name} in this system`);
     return port;
   }
 
-  /** Kills process `name` at once (SIGKILL: no graceful stop, nothing flushed) and waits until it is gone. */
+  /** Kills process `name` at once (SIGKILL: no graceful stop, nothing flushed) and waits until it is gone. Child processes only. */
   async killService(name: string): Promise<void> {
     await this.stopService(name, 'SIGKILL');
   }
 
   /** Starts process `name` again, as it was last started: same service, port and extra environment. */
   async restartService(name: string): Promise<number> {
-    const launch = this.launches.get(name);
+    const launch = this.launcher.launchOf(name);
     if (!launch) throw new Error(`no process ${name} was started in this system`);
     if (this.processes.has(name)) throw new Error(`${name} is still running`);
-    return this.startService(launch.service, name, launch.extraEnv, { waitReady: launch.waitReady, port: launch.port });
+    return (await this.launcher.restart(name)).port;
   }
 
   /** The sandbox acquirer of this system, and the terminal it knows test mode by. */
@@ -337,46 +345,23 @@ export class TestSystem {
   }
 
   /**
-   * Starts (or restarts) one service as a child process and waits for /readyz
-   * (or only /healthz). A process named after its service keeps the service's
-   * port; another name gets a free port, or `options.port`.
+   * Starts (or restarts) one service and waits for /readyz (or only /healthz).
+   * A process named after its service keeps the service's port; another name
+   * gets a free port, or `options.port`.
    */
   async startService(service: ServiceProcess, name: string = service, extraEnv: Record<string, string> = {}, options: { waitReady?: boolean; port?: number } = {}): Promise<number> {
     const port = name === service && this.ports.has(service) ? (this.ports.get(service) ?? 0) : (options.port ?? (await freePort()));
     if (name === service) this.ports.set(service, port);
-    this.launches.set(name, { service, port, extraEnv, waitReady: options.waitReady !== false });
-    const env = {
-      ...process.env,
-      ...this.env,
-      ...this.perService[service],
-      ...this.options.serviceEnv?.[service],
-      ...extraEnv,
-      PORT: String(port),
-      ...(WITH_SCHEMA.has(service) ? { DATABASE_URL: this.db.urlFor(service as SchemaOwner) } : {}),
-    };
-    const child = spawn(process.execPath, [join(repoRoot, 'services', service, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    running.add(child);
-    const log = createWriteStream(join(this.logDir, `${name}.log`), { flags: 'a' });
-    child.stdout?.pipe(log);
-    child.stderr?.pipe(log);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-      running.delete(child);
-      resolve(code);
-    }));
-    this.processes.set(name, { child, port, exited });
+    this.extraEnvs.set(name, extraEnv);
+    const env = { ...this.env, ...this.perService[service], ...this.options.serviceEnv?.[service], ...extraEnv };
     // A service started with a broken dependency on purpose answers /healthz but never /readyz.
-    await waitUntilReady(port, exited, name, options.waitReady === false ? '/healthz' : '/readyz', this.options.readyTimeoutMs);
-    return port;
+    const started = await this.launcher.start({ name, service, port, env, waitFor: options.waitReady === false ? '/healthz' : '/readyz' });
+    return started.port;
   }
 
-  /** Sends SIGTERM and waits for the process to exit; returns its exit code. */
+  /** Sends SIGTERM (or `signal`; SIGKILL: child processes only) and waits for the process to exit; returns its exit code. */
   async stopService(name: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-    const proc = this.processes.get(name);
-    if (!proc) return null;
-    proc.child.kill(signal);
-    const code = await proc.exited;
-    this.processes.delete(name);
-    return code;
+    return this.launcher.stop(name, signal);
   }
 
   /** Sends `signal` and waits for the process to exit; its exit code and how long the exit took. */
@@ -521,10 +506,10 @@ export class TestSystem {
 
   /** Stops every process, then removes the database and the broker objects. */
   async shutdown(): Promise<void> {
-    await Promise.all([...this.processes.keys()].map((name) => this.stopService(name)));
+    await this.launcher.stopAll();
     await Promise.all([...this.clients.values()].map(async (client) => (await client).broker.stop()));
     await Promise.all([this.db.drop(), deleteBrokerObjects(this.prefix), deleteBrokerUsers(this.prefix)]);
-    releasePorts(new Set([...this.ports.values(), ...[...this.launches.values()].map((launch) => launch.port)]));
+    releasePorts(new Set([...this.ports.values(), ...[...this.extraEnvs.keys()].map((name) => this.launcher.launchOf(name)?.port ?? 0)]));
   }
 
   /**
@@ -536,25 +521,6 @@ export class TestSystem {
     const rpc = await this.rpcClient('gateway-admin');
     return (await rpc.call(type, data as never, { actor })).body as T;
   }
-}
-
-async function waitUntilReady(port: number, exited: Promise<number | null>, name: string, path: string, timeoutMs = 60_000): Promise<void> {
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (gone) throw new Error(`${name} exited during start; see its log under .local/test-logs`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${name} was not ready within ${timeoutMs} ms`);
 }
 
 /** What a stream of requests against a process being stopped came to. */

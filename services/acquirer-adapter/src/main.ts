@@ -1,5 +1,5 @@
 /** Process entry of the acquirer adapter. */
 import { serviceMain } from '@gateway/runtime';
-import { loadAdapterConfig, startAdapter } from './service.js';
+import { service } from './service.js';
 
-await serviceMain('acquirer-adapter', () => loadAdapterConfig(), startAdapter);
+await serviceMain(service);

@@ -15,6 +15,8 @@ import { PLAINTEXT_TERMINAL_PASSWORDS, TerminalRepository } from './db/terminal.
 import type { AdapterDeps } from './domain/deps.js';
 import { RECONCILE_BATCH, reconcileDueOrders, type ReconcilePolicy } from './domain/reconcile-orders.js';
 import { watchReconciliationBacklog } from './domain/reconciliation-metrics.js';
+import { loadAdapterConfig, adapterSettings } from './config.js';
+import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadAdapterConfig, type AdapterConfig } from './config.js';
 
@@ -106,3 +108,6 @@ function reconcilePolicy(config: AdapterConfig): ReconcilePolicy {
     leaseSeconds: Math.ceil((2 * config.acquirerTimeoutMs) / 1000) + 5,
   };
 }
+
+/** The acquirer-adapter service, as its process entry and the in-process launcher start it. */
+export const service: ServiceDefinition<AdapterConfig> = { name: 'acquirer-adapter', settings: adapterSettings, loadConfig: loadAdapterConfig, start: startAdapter };

@@ -17,6 +17,8 @@ import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
 import { IdempotentCalls } from './idempotency/idempotent-call.js';
 import { budgetDefaults } from './limits/budgets.js';
 import { TokenBuckets } from './limits/token-buckets.js';
+import { loadGatewayConfig, gatewaySettings } from './config.js';
+import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadGatewayConfig, type GatewayConfig } from './config.js';
 
@@ -145,3 +147,6 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     },
   };
 }
+
+/** The api-gateway service, as its process entry and the in-process launcher start it. */
+export const service: ServiceDefinition<GatewayConfig> = { name: 'api-gateway', settings: gatewaySettings, loadConfig: loadGatewayConfig, start: startGateway };

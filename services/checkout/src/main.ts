@@ -1,5 +1,5 @@
 /** Process entry of the checkout service. */
 import { serviceMain } from '@gateway/runtime';
-import { loadCheckoutConfig, startCheckout } from './service.js';
+import { service } from './service.js';
 
-await serviceMain('checkout', () => loadCheckoutConfig(), startCheckout);
+await serviceMain(service);

@@ -8,6 +8,8 @@ import type { CheckoutConfig } from './config.js';
 import type { FlowDeps } from './domain/checkout-flow.js';
 import { LinkVerifier } from './domain/link-verifier.js';
 import { addCheckoutRoutes } from './http/checkout.routes.js';
+import { loadCheckoutConfig, checkoutSettings } from './config.js';
+import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadCheckoutConfig, type CheckoutConfig } from './config.js';
 
@@ -41,3 +43,6 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
     },
   };
 }
+
+/** The checkout service, as its process entry and the in-process launcher start it. */
+export const service: ServiceDefinition<CheckoutConfig> = { name: 'checkout', settings: checkoutSettings, loadConfig: loadCheckoutConfig, start: startCheckout };

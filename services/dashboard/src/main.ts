@@ -1,5 +1,5 @@
 /** Process entry of the dashboard service (the merchant dashboard and the operations console). */
 import { serviceMain } from '@gateway/runtime';
-import { loadDashboardConfig, startDashboard } from './service.js';
+import { service } from './service.js';
 
-await serviceMain('dashboard', () => loadDashboardConfig(), startDashboard);
+await serviceMain(service);

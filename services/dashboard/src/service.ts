@@ -14,6 +14,8 @@ import type { DashboardConfig } from './config.js';
 import { createPerson, type AccountsDeps } from './identity/accounts.js';
 import { PeopleRepository } from './identity/people.repository.js';
 import { createDashboardListener } from './web/app.js';
+import { loadDashboardConfig, dashboardSettings } from './config.js';
+import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadDashboardConfig, type DashboardConfig } from './config.js';
 
@@ -85,3 +87,6 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
     },
   };
 }
+
+/** The dashboard service, as its process entry and the in-process launcher start it. */
+export const service: ServiceDefinition<DashboardConfig> = { name: 'dashboard', settings: dashboardSettings, loadConfig: loadDashboardConfig, start: startDashboard };

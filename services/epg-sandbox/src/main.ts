@@ -1,5 +1,5 @@
 /** Process entry of the epg-sandbox service. */
 import { serviceMain } from '@gateway/runtime';
-import { loadSandboxConfig, startSandbox } from './service.js';
+import { service } from './service.js';
 
-await serviceMain('epg-sandbox', () => loadSandboxConfig(), startSandbox);
+await serviceMain(service);

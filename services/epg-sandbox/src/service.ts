@@ -7,6 +7,8 @@ import { AcsTokens } from './domain/acs-tokens.js';
 import { OrderStore } from './domain/order.store.js';
 import type { Sandbox } from './domain/sandbox.js';
 import { createSandboxHandler } from './http/app.js';
+import { loadSandboxConfig, sandboxSettings } from './config.js';
+import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadSandboxConfig, type SandboxConfig } from './config.js';
 
@@ -37,3 +39,6 @@ export async function startSandbox(config: SandboxConfig, log: Logger, options: 
     },
   };
 }
+
+/** The epg-sandbox service, as its process entry and the in-process launcher start it. */
+export const service: ServiceDefinition<SandboxConfig> = { name: 'epg-sandbox', settings: sandboxSettings, loadConfig: loadSandboxConfig, start: startSandbox };

@@ -1,5 +1,5 @@
 /** Process entry of the refund service. */
 import { serviceMain } from '@gateway/runtime';
-import { loadRefundConfig, startRefundService } from './service.js';
+import { service } from './service.js';
 
-await serviceMain('refund', () => loadRefundConfig(), startRefundService);
+await serviceMain(service);

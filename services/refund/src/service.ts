@@ -6,6 +6,8 @@ import { refundCommands } from './commands/refund.commands.js';
 import type { RefundConfig } from './config.js';
 import { RefundRepository } from './db/refund.repository.js';
 import { watchOperationsQueue } from './domain/manual-refunds.js';
+import { loadRefundConfig, refundSettings } from './config.js';
+import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadRefundConfig, type RefundConfig } from './config.js';
 
@@ -51,3 +53,6 @@ export async function startRefundService(config: RefundConfig, log: Logger): Pro
     },
   };
 }
+
+/** The refund service, as its process entry and the in-process launcher start it. */
+export const service: ServiceDefinition<RefundConfig> = { name: 'refund', settings: refundSettings, loadConfig: loadRefundConfig, start: startRefundService };

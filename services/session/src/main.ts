@@ -1,5 +1,5 @@
 /** Process entry of the session service. */
 import { serviceMain } from '@gateway/runtime';
-import { loadSessionConfig, startSessionService } from './service.js';
+import { service } from './service.js';
 
-await serviceMain('session', () => loadSessionConfig(), startSessionService);
+await serviceMain(service);

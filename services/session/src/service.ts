@@ -11,6 +11,8 @@ import { sweepExpiry } from './domain/expire-sessions.js';
 import { paymentOutcome } from './domain/payment-outcome.js';
 import { refundRecord } from './domain/record-refund.js';
 import { countSessionOutcome } from './domain/session-metrics.js';
+import { loadSessionConfig, sessionSettings } from './config.js';
+import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadSessionConfig, type SessionConfig } from './config.js';
 
@@ -81,3 +83,6 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     },
   };
 }
+
+/** The session service, as its process entry and the in-process launcher start it. */
+export const service: ServiceDefinition<SessionConfig> = { name: 'session', settings: sessionSettings, loadConfig: loadSessionConfig, start: startSessionService };

@@ -1,5 +1,5 @@
 /** Process entry of the webhook-dispatcher service. */
 import { serviceMain } from '@gateway/runtime';
-import { loadDispatcherConfig, startDispatcher } from './service.js';
+import { service } from './service.js';
 
-await serviceMain('webhook-dispatcher', () => loadDispatcherConfig(), startDispatcher);
+await serviceMain(service);

@@ -17,6 +17,8 @@ import { purgeOldDeliveries } from './domain/purge-old-deliveries.js';
 import { WebhookHttpClient } from './delivery/webhook-http-client.js';
 import { webhookEventChanges } from './messaging/webhook-events.js';
 import { provisionLiveEndpoint, provisionNewMerchant } from './domain/provision-endpoint.js';
+import { loadDispatcherConfig, dispatcherSettings } from './config.js';
+import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadDispatcherConfig, type DispatcherConfig } from './config.js';
 
@@ -115,3 +117,6 @@ async function openSecrets(pool: Pool, config: DispatcherConfig, log: Logger): P
   if (encrypted > 0) log.info({ endpoints: encrypted }, 'webhook secrets stored in clear are now encrypted');
   return secrets;
 }
+
+/** The webhook-dispatcher service, as its process entry and the in-process launcher start it. */
+export const service: ServiceDefinition<DispatcherConfig> = { name: 'webhook-dispatcher', settings: dispatcherSettings, loadConfig: loadDispatcherConfig, start: startDispatcher };

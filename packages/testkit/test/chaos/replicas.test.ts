@@ -26,9 +26,9 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { payOnPage, pollUntil, sessionRequest, TestSystem, WebhookReceivers, type ApiClient, type ReceivedWebhook, type ServiceProcess, type WebhookReceiver } from '../../src/index.js';
+import { REPLICATED as STATEFUL } from '@gateway/system';
+import { payOnPage, pollUntil, sessionRequest, TestSystem, WebhookReceivers, type ApiClient, type ReceivedWebhook, type WebhookReceiver } from '../../src/index.js';
 
-const STATEFUL: readonly ServiceProcess[] = ['session', 'checkout', 'acquirer-adapter', 'refund', 'webhook-dispatcher'];
 const WEBHOOK_TIMEOUT_MS = 5_000;
 const WEBHOOK_LEASE_SECONDS = 8;
 const SESSION_TTL_SECONDS = 25;
@@ -48,6 +48,8 @@ describe('Two replicas of every stateful worker, one of each killed under load',
 
   before(async () => {
     system = await TestSystem.start({
+      // Replicas are killed (SIGKILL): child processes, whatever TEST_SERVICES says.
+      launch: 'child-process',
       replicas: Object.fromEntries(STATEFUL.map((service) => [service, 2])),
       readyTimeoutMs: 60_000,
       env: { SWEEP_INTERVAL_SECONDS: '1', RPC_TIMEOUT_MS: '4000' },

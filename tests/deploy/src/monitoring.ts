@@ -4,7 +4,7 @@
  * promtool rule tests, the Grafana dashboard, and the metric names their
  * expressions use. Run directly, it runs promtool on them:
  *
- *   node packages/deploy/dist/src/monitoring.js     (promtool: Debian package prometheus)
+ *   node tests/deploy/dist/src/monitoring.js     (promtool: Debian package prometheus)
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,28 +1,17 @@
 /**
  * Helpers for the checks of the deployment files: the repository root, the
  * rendering of a kustomize overlay (`kubectl kustomize`), and validation of a
- * Kubernetes object against its API schema (kubernetes-models).
+ * Kubernetes object against its API schema (kubernetes-models). The services
+ * themselves, their ports and schemas are @gateway/system's description.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseAllDocuments, parse } from 'yaml';
 
-/** The repository root (this file is packages/deploy/dist/src/index.js once built). */
+/** The repository root (this file is tests/deploy/dist/src/index.js once built). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-
-/** The eight services: port, and the schema whose migrations they own (if any). */
-export const SERVICES = [
-  { name: 'api-gateway', port: 8080, migrates: true },
-  { name: 'checkout', port: 8081, migrates: false },
-  { name: 'session', port: 8082, migrates: true },
-  { name: 'acquirer-adapter', port: 8083, migrates: true },
-  { name: 'refund', port: 8084, migrates: true },
-  { name: 'webhook-dispatcher', port: 8085, migrates: true },
-  { name: 'epg-sandbox', port: 8086, migrates: false },
-  { name: 'dashboard', port: 8087, migrates: true },
-] as const;
 
 /** The services reachable from anywhere (the ingress controller included). */
 export const PUBLIC_SERVICES = ['api-gateway', 'checkout'];
@@ -90,4 +79,12 @@ export async function validateObject(object: K8sObject): Promise<void> {
 /** The objects of one kind, by name. */
 export function byKind(objects: readonly K8sObject[], kind: string): Map<string, K8sObject> {
   return new Map(objects.filter((o) => o.kind === kind).map((o) => [o.metadata.name, o]));
+}
+
+/** The environment of each container of `make images`' smoke run (infra/images/smoke.mjs's containerEnvironments) for `run`. */
+export async function smokeEnvironments(run: Record<string, unknown>): Promise<Record<string, Record<string, string>>> {
+  const smoke = (await import(pathToFileURL(path.join(repoRoot, 'infra', 'images', 'smoke.mjs')).href)) as {
+    containerEnvironments(run: Record<string, unknown>): Promise<Record<string, Record<string, string>>>;
+  };
+  return smoke.containerEnvironments(run);
 }

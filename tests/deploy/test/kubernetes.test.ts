@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { byKind, INGRESS_ONLY_SERVICES, PUBLIC_SERVICES, readRepoFile, renderKustomization, repoRoot, SERVICES, validateObject, type K8sObject } from '../src/index.js';
+import { SECRET_KEEPERS, SERVICES } from '@gateway/system';
+import { byKind, INGRESS_ONLY_SERVICES, PUBLIC_SERVICES, readRepoFile, renderKustomization, repoRoot, validateObject, type K8sObject } from '../src/index.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests are read as plain JSON */
 
@@ -234,9 +235,9 @@ for (const overlay of OVERLAYS) {
     it('When the database is migrated, then there is one Job per schema-owning service running its migrate entry, and a bootstrap Job', () => {
       const jobs = [...byKind(objects, 'Job').values()] as any[];
       const commands = jobs.map((j) => j.spec.template.spec.containers[0].command.join(' '));
-      for (const { name, migrates } of SERVICES) {
+      for (const { name, ...service } of SERVICES) {
         const matching = commands.filter((c) => c === `node services/${name}/dist/src/migrate.js`);
-        assert.equal(matching.length, migrates ? 1 : 0, `migration Jobs of ${name}`);
+        assert.equal(matching.length, 'schema' in service ? 1 : 0, `migration Jobs of ${name}`);
       }
       assert.ok(commands.includes('node infra/docker/migrate-all.mjs --bootstrap-only'), 'no db-bootstrap Job');
     });
@@ -254,7 +255,7 @@ for (const overlay of OVERLAYS) {
 
     it('When a service keeps secrets (D17), then its Deployment reads SECRETS_KEK, and optionally SECRETS_KEK_PREVIOUS, from Secret gateway-secrets-kek', () => {
       const deployments = byKind(objects, 'Deployment');
-      for (const name of ['api-gateway', 'acquirer-adapter', 'webhook-dispatcher', 'dashboard']) {
+      for (const name of SECRET_KEEPERS) {
         const env = (deployments.get(name) as any).spec.template.spec.containers[0].env as any[];
         const ref = (variable: string) => env.find((e) => e.name === variable)?.valueFrom?.secretKeyRef;
         assert.deepEqual(ref('SECRETS_KEK'), { name: 'gateway-secrets-kek', key: 'SECRETS_KEK' }, name);
@@ -264,7 +265,7 @@ for (const overlay of OVERLAYS) {
 
     it('When a service runs operator commands, then it takes the operators\' public keys from the ConfigMap operator-public-keys (D17)', () => {
       const deployments = byKind(objects, 'Deployment');
-      for (const name of ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard']) {
+      for (const { name } of SERVICES.filter((service) => 'OPERATOR_PUBLIC_KEYS' in service.wired)) {
         const env = ((deployments.get(name) as any).spec.template.spec.containers[0].env ?? []) as any[];
         assert.deepEqual(env.find((e) => e.name === 'OPERATOR_PUBLIC_KEYS')?.valueFrom, { configMapKeyRef: { name: 'operator-public-keys', key: 'OPERATOR_PUBLIC_KEYS' } }, name);
       }

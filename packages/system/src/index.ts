@@ -1,0 +1,3 @@
+export * from './description.js';
+export * from './keys.mjs';
+export * from './launcher.js';
