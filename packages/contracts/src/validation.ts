@@ -143,9 +143,9 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 /** The error a body that is not a JSON object gets (D1). */
 export const NOT_A_JSON_OBJECT: SchemaFieldError = Object.freeze({ field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' });
 
-/** The error a `__proto__` key at `path` gets, wherever it is found. */
+/** The error a `__proto__` key at `path` gets, wherever it is found: named by its path, inside metadata too (as the API has always answered). */
 export function protoKeyError(path: string): SchemaFieldError {
-  return { field: reportedField(path), code: 'invalid', message: '__proto__ is not an allowed key.' };
+  return { field: path, code: 'invalid', message: '__proto__ is not an allowed key.' };
 }
 
 /** D6's words for what is wrong with metadata (`atRoot`: the object itself, else one of its values). */

@@ -96,12 +96,12 @@ describe('metadata (D6), one rule for every request that carries it', () => {
     assert.deepEqual(errorsOf(RefundRequest, { reason: 'damaged', metadata }), []);
   });
 
-  it('When a body is not a JSON object, then one error names the body; a __proto__ key inside metadata is reported on metadata, elsewhere at its path', () => {
+  it('When a body is not a JSON object, then one error names the body; a __proto__ key is reported at its path, inside metadata too', () => {
     assert.equal(isJsonObject([]), false);
     assert.equal(isJsonObject(null), false);
     assert.equal(isJsonObject({}), true);
     assert.deepEqual(NOT_A_JSON_OBJECT, { field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' });
-    assert.equal(protoKeyError('metadata.__proto__').field, 'metadata');
+    assert.equal(protoKeyError('metadata.__proto__').field, 'metadata.__proto__');
     assert.equal(protoKeyError('items[0].__proto__').field, 'items[0].__proto__');
   });
 });

@@ -111,7 +111,7 @@ describe('Traces across services', function () {
     }
     // PostgreSQL: the statements that recorded the order and the outcome.
     const statements = trace.filter((s) => s.attributes['db.system.name'] === 'postgresql');
-    assert.ok(statements.some((s) => s.service === 'session' && s.name === 'attempt-settle'), 'the session records the outcome under the trace');
+    assert.ok(statements.some((s) => s.service === 'session' && s.name === 'attempt-resolve'), 'the session records the outcome under the trace');
     assert.ok(statements.some((s) => s.service === 'acquirer-adapter'), 'the adapter records the order under the trace');
     assert.ok(statements.every((s) => s.kind === OTLP_SPAN_KIND.client && typeof s.attributes['db.query.text'] === 'string'));
     // The relays' rounds publish many traces' rows: woken by this payment's commits, they are still not part of its trace.
