@@ -135,4 +135,12 @@ if (containers) {
   // Test queues (prefix t_) that nobody uses for ten minutes go away by themselves.
   run('rabbitmqctl', ['-q', 'set_policy', '--apply-to', 'queues', 'test-queues-expire', '^t_', '{"expires":600000}'], { allowFailure: true });
 }
-run('npx', chaosOnly ? ['mocha', '--no-config', '--timeout', '30000', '--exit', 'packages/testkit/dist/test/chaos/*.test.js'] : ['mocha', ...process.argv.slice(2)]);
+if (chaosOnly) {
+  run('npx', ['mocha', '--no-config', '--timeout', '30000', '--exit', 'packages/testkit/dist/test/chaos/*.test.js']);
+} else {
+  // Every system test file in parallel (.mocharc.json: its own system each, isolated by database and broker prefix),
+  // then, alone, those that restart a shared server or load the machine (.mocharc.alone.json); both run whatever the first gives.
+  const together = run('npx', ['mocha', ...process.argv.slice(2)], { allowFailure: true });
+  const alone = run('npx', ['mocha', '--config', '.mocharc.alone.json', ...process.argv.slice(2)], { allowFailure: true });
+  if (!together || !alone) process.exit(1);
+}

@@ -68,11 +68,10 @@ export async function bootstrapDatabase(adminUrl: string, database: string, pass
   await db.connect();
   try {
     await db.query('SELECT pg_advisory_lock(hashtext($1))', ['bootstrap']);
-    await db.query(`REVOKE ALL ON DATABASE ${quoteIdent(database)} FROM PUBLIC`);
+    await grantConnect(db, database);
     await db.query('REVOKE ALL ON SCHEMA public FROM PUBLIC');
     for (const [service, schema] of Object.entries(serviceSchemas) as [SchemaOwner, string][]) {
       const role = quoteIdent(roleOf(service));
-      await db.query(`GRANT CONNECT ON DATABASE ${quoteIdent(database)} TO ${role}`);
       await db.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)} AUTHORIZATION ${role}`);
       await db.query(`REVOKE ALL ON SCHEMA ${quoteIdent(schema)} FROM PUBLIC`);
     }
@@ -80,4 +79,14 @@ export async function bootstrapDatabase(adminUrl: string, database: string, pass
     await db.query('SELECT pg_advisory_unlock(hashtext($1))', ['bootstrap']).catch(() => undefined);
     await db.end();
   }
+}
+
+/**
+ * Who may connect to `database`: each service's role, and nobody else. A
+ * database's own privileges are not part of its contents, so a copy of a
+ * bootstrapped database (CREATE DATABASE ... TEMPLATE) needs them again.
+ */
+export async function grantConnect(client: Pick<pg.Client, 'query'>, database: string): Promise<void> {
+  await client.query(`REVOKE ALL ON DATABASE ${quoteIdent(database)} FROM PUBLIC`);
+  for (const service of Object.keys(serviceSchemas) as SchemaOwner[]) await client.query(`GRANT CONNECT ON DATABASE ${quoteIdent(database)} TO ${quoteIdent(roleOf(service))}`);
 }

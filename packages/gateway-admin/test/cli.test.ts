@@ -7,7 +7,8 @@ describe('gateway-admin', function () {
   this.timeout(60_000);
   let system: TestSystem;
   before(async () => {
-    system = await TestSystem.start();
+    // Child processes: the tests run the CLI with spawnSync, which would block services in this process.
+    system = await TestSystem.start({ launch: 'child-process' });
   });
   after(async () => {
     await system?.shutdown();

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { connect, type Channel, type ChannelModel } from 'amqplib';
 import { Broker, brokerUser, CommandServer, declarationsFor, namesFor, permissionsFor, RpcClient, BROKER_PRINCIPALS } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
-import { createBrokerUsers, deleteBrokerObjects, deleteBrokerUsers, uniqueName, type BrokerUrls } from '@gateway/testkit';
+import { deleteBrokerObjects, newBrokerPrefix, type BrokerUrls } from '@gateway/testkit';
 
 const log = createLogger({ service: 'broker-users-test', level: 'silent' });
 const MERCHANT = `mer_${'a'.repeat(24)}`;
@@ -25,8 +25,8 @@ async function replyCode(operation: Promise<unknown>): Promise<number | 'none'> 
 
 describe('broker users (D17)', function () {
   this.timeout(30_000);
-  const prefix = uniqueName('t');
-  const names = namesFor(prefix);
+  let prefix: string;
+  let names: ReturnType<typeof namesFor>;
   let urls: BrokerUrls;
   const brokers: Broker[] = [];
   const connections: ChannelModel[] = [];
@@ -46,7 +46,8 @@ describe('broker users (D17)', function () {
   }
 
   before(async () => {
-    urls = await createBrokerUsers(prefix);
+    ({ prefix, urls } = await newBrokerPrefix());
+    names = namesFor(prefix);
     // The acquirer adapter and the webhook dispatcher declare their own queues as their own users.
     for (const service of ['acquirer-adapter', 'webhook-dispatcher'] as const) {
       const broker = new Broker({ url: urls[service], prefix, service, log });
@@ -59,7 +60,6 @@ describe('broker users (D17)', function () {
     for (const connection of connections) await connection.close().catch(() => undefined);
     for (const broker of brokers) await broker.stop();
     await deleteBrokerObjects(prefix);
-    await deleteBrokerUsers(prefix);
   });
 
   it("when the webhook dispatcher's user consumes either of the acquirer adapter's command queues, then the broker refuses it (403) and closes the channel", async () => {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, type ChannelModel } from 'amqplib';
 import type { BrokerPrincipal, Envelope } from '@gateway/contracts';
 import { BROKER_PRINCIPALS, brokerUser, brokerUsers, declarationsFor, definitionsDocument, namesFor } from '@gateway/messaging';
+import { uniqueName } from './database.js';
 import { testEnvironment } from './environment.js';
 
 export class EventCapture {
@@ -101,9 +102,8 @@ export async function deleteBrokerObjects(prefix: string, extraQueues: readonly 
 }
 
 /**
- * The users of the local broker still there: a test whose `before` hook failed
- * may never shut its system down. They are deleted as the process exits (a
- * broker in a container goes with its container).
+ * The users of the local broker still there, deleted as the process exits in
+ * one rabbitmqctl call (a broker in a container goes with its container).
  */
 const usersLeftAtExit = new Set<string>();
 process.on('exit', () => {
@@ -113,28 +113,54 @@ process.on('exit', () => {
 /** The broker URL of each principal of a test system, as its own user. */
 export type BrokerUrls = Readonly<Record<BrokerPrincipal, string>>;
 
+/** Users and exchanges made ahead, for the next test systems of this process. */
+const made: { prefix: string; urls: BrokerUrls }[] = [];
+let making: Promise<void> | undefined;
+/** How many systems' users and exchanges one rabbitmqctl call makes: each call starts an Erlang VM (about a second). */
+const MADE_AT_ONCE = 4;
+
 /**
- * Creates the broker users of `prefix` (each principal's, with a fresh
- * password), their permissions and the system's exchanges, which no service's
- * user may declare, in one rabbitmqctl call; answers each principal's URL.
- * Services connect as these users, so a permission one lacks fails every test
- * that needs it. The queues are left to the services: a command queue must not
- * exist before its service (see topology.ts).
+ * A fresh broker prefix of this process, with its users (each principal's,
+ * with a fresh password), their permissions and the system's exchanges, which
+ * no service's user may declare; answers the prefix and each principal's URL.
+ * Made a few prefixes at a time, in one rabbitmqctl call, and the users kept
+ * until the process exits (deleteBrokerObjects takes the queues and exchanges
+ * of a system that shut down), so a test system costs a share of one call.
  */
-export async function createBrokerUsers(prefix: string): Promise<BrokerUrls> {
+export async function newBrokerPrefix(): Promise<{ prefix: string; urls: BrokerUrls }> {
+  for (;;) {
+    const next = made.shift();
+    if (next) return next;
+    making ??= makePrefixes(MADE_AT_ONCE).finally(() => {
+      making = undefined;
+    });
+    await making;
+  }
+}
+
+async function makePrefixes(count: number): Promise<void> {
   const env = await testEnvironment();
-  const passwords = Object.fromEntries(BROKER_PRINCIPALS.map((principal) => [principal, randomBytes(16).toString('hex')])) as Record<BrokerPrincipal, string>;
-  const { exchanges, permissions, topic_permissions } = definitionsDocument(prefix);
-  await env.importBrokerDefinitions({ users: brokerUsers(prefix, passwords), exchanges, permissions, topic_permissions });
-  if (env.kind === 'local') usersLeftAtExit.add(prefix);
-  return Object.fromEntries(
-    BROKER_PRINCIPALS.map((principal) => {
-      const url = new URL(env.amqpUrl);
-      url.username = brokerUser(prefix, principal);
-      url.password = passwords[principal];
-      return [principal, url.toString()];
-    }),
-  ) as Record<BrokerPrincipal, string>;
+  const prefixes = Array.from({ length: count }, () => uniqueName('t'));
+  const passwords = prefixes.map(() => Object.fromEntries(BROKER_PRINCIPALS.map((principal) => [principal, randomBytes(16).toString('hex')])) as Record<BrokerPrincipal, string>);
+  const documents = prefixes.map((prefix) => definitionsDocument(prefix));
+  await env.importBrokerDefinitions({
+    users: prefixes.flatMap((prefix, i) => brokerUsers(prefix, passwords[i] as Record<BrokerPrincipal, string>)),
+    exchanges: documents.flatMap((document) => document.exchanges),
+    permissions: documents.flatMap((document) => document.permissions),
+    topic_permissions: documents.flatMap((document) => document.topic_permissions),
+  });
+  prefixes.forEach((prefix, i) => {
+    if (env.kind === 'local') usersLeftAtExit.add(prefix);
+    const urls = Object.fromEntries(
+      BROKER_PRINCIPALS.map((principal) => {
+        const url = new URL(env.amqpUrl);
+        url.username = brokerUser(prefix, principal);
+        url.password = passwords[i]?.[principal] ?? '';
+        return [principal, url.toString()];
+      }),
+    ) as Record<BrokerPrincipal, string>;
+    made.push({ prefix, urls });
+  });
 }
 
 /**

@@ -31,8 +31,8 @@ import {
   type ServiceId,
   type SystemWiring,
 } from '@gateway/system';
-import { createBrokerUsers, deleteBrokerObjects, deleteBrokerUsers, EventCapture, type BrokerUrls } from './broker.js';
-import { createTestDatabase, repoRoot, uniqueName, type TestDatabase } from './database.js';
+import { deleteBrokerObjects, EventCapture, newBrokerPrefix, type BrokerUrls } from './broker.js';
+import { createTestDatabase, repoRoot, type TestDatabase } from './database.js';
 import { testEnvironment } from './environment.js';
 import { ApiClient } from './http.js';
 
@@ -65,7 +65,8 @@ export interface SystemOptions {
    * How the services run: each a child process (`child-process`), or all in
    * this test's process (`in-process`: faster to start, but no SIGKILL, one
    * metrics registry for all, no tracing; @gateway/system's README). When not
-   * given, TEST_SERVICES says (`in-process` or `child-process`), else child processes.
+   * given, TEST_SERVICES says (`in-process` or `child-process`), else in-process:
+   * a test that needs what only a child process can do asks for it.
    */
   launch?: LaunchMode;
 }
@@ -73,8 +74,8 @@ export interface SystemOptions {
 /** How the services of a system started with `options` run. */
 export function launchMode(options: SystemOptions): LaunchMode {
   const asked = options.launch ?? process.env['TEST_SERVICES'];
-  if (asked === undefined || asked === '' || asked === 'child-process') return 'child-process';
-  if (asked === 'in-process') return 'in-process';
+  if (asked === undefined || asked === '' || asked === 'in-process') return 'in-process';
+  if (asked === 'child-process') return 'child-process';
   throw new Error(`TEST_SERVICES must be in-process or child-process, not ${asked}`);
 }
 
@@ -192,8 +193,7 @@ export class TestSystem {
   static async start(options: SystemOptions = {}): Promise<TestSystem> {
     const env = await testEnvironment();
     const services = options.services ?? ALL_SERVICES;
-    const prefix = uniqueName('t');
-    const [db, brokerUrls] = await Promise.all([createTestDatabase(services.filter((service) => SCHEMA_OWNERS.includes(service)) as SchemaOwner[]), createBrokerUsers(prefix)]);
+    const [db, { prefix, urls: brokerUrls }] = await Promise.all([createTestDatabase(services.filter((service) => SCHEMA_OWNERS.includes(service)) as SchemaOwner[]), newBrokerPrefix()]);
     const logDir = join(repoRoot, '.local', 'test-logs', prefix);
     const ports: Record<string, number> = {};
     for (const service of ALL_SERVICES) ports[service] = await freePort();
@@ -508,7 +508,8 @@ export class TestSystem {
   async shutdown(): Promise<void> {
     await this.launcher.stopAll();
     await Promise.all([...this.clients.values()].map(async (client) => (await client).broker.stop()));
-    await Promise.all([this.db.drop(), deleteBrokerObjects(this.prefix), deleteBrokerUsers(this.prefix)]);
+    // Its broker users go when this process exits, with the others it made (newBrokerPrefix).
+    await Promise.all([this.db.drop(), deleteBrokerObjects(this.prefix)]);
     releasePorts(new Set([...this.ports.values(), ...[...this.extraEnvs.keys()].map((name) => this.launcher.launchOf(name)?.port ?? 0)]));
   }
 

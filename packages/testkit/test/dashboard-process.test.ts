@@ -13,7 +13,8 @@ describe('The dashboard in a test system', function () {
   let system: TestSystem;
 
   before(async () => {
-    system = await TestSystem.start({ services: ['api-gateway', 'dashboard'], readyTimeoutMs: 60_000 });
+    // Child processes: the dashboard as its own process, as production runs it.
+    system = await TestSystem.start({ launch: 'child-process', services: ['api-gateway', 'dashboard'], readyTimeoutMs: 60_000 });
   });
   after(async () => {
     await system?.shutdown();

@@ -18,7 +18,8 @@ describe('Acquirer adapter, graceful stop', function () {
   let system: TestSystem;
 
   before(async () => {
-    system = await TestSystem.start({ services: ['acquirer-adapter', 'epg-sandbox'], serviceEnv: { 'acquirer-adapter': { SWEEP_INTERVAL_SECONDS: '1' } } });
+    // Child processes: a graceful stop is a real process's answer to SIGTERM.
+    system = await TestSystem.start({ launch: 'child-process', services: ['acquirer-adapter', 'epg-sandbox'], serviceEnv: { 'acquirer-adapter': { SWEEP_INTERVAL_SECONDS: '1' } } });
   });
   after(async () => {
     await system?.shutdown();

@@ -42,7 +42,9 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
   let events: EventCapture;
 
   before(async () => {
+    // Child processes: one test kills the adapter (SIGKILL).
     system = await TestSystem.start({
+      launch: 'child-process',
       services: ['acquirer-adapter', 'epg-sandbox'],
       serviceEnv: {
         'acquirer-adapter': {

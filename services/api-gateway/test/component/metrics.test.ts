@@ -22,7 +22,8 @@ describe('Prometheus metrics on every service', function () {
   let sessionId: string;
 
   before(async () => {
-    system = await TestSystem.start();
+    // Child processes: each service's /metrics, labelled with its own name.
+    system = await TestSystem.start({ launch: 'child-process' });
     merchant = await system.newMerchant();
     const api = system.api(merchant.testKey);
     const created = await api.post<Body>('/gateway/sessions/', sessionRequest());

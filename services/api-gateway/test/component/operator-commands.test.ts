@@ -24,7 +24,8 @@ describe('Operator commands (D17)', function () {
   let signer: OperatorSigner;
 
   before(async () => {
-    system = await TestSystem.start();
+    // Child processes: some tests run gateway-admin with spawnSync, which would block services in this process.
+    system = await TestSystem.start({ launch: 'child-process' });
     signer = await OperatorSigner.fromJwk(JSON.parse(system.operatorKey) as JWK, TEST_OPERATOR);
   });
 

@@ -16,7 +16,8 @@ describe('Checkout service, graceful stop', function () {
   let system: TestSystem;
 
   before(async () => {
-    system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher', 'checkout'] });
+    // Child processes: a graceful stop is a real process's answer to SIGTERM.
+    system = await TestSystem.start({ launch: 'child-process', services: ['api-gateway', 'session', 'webhook-dispatcher', 'checkout'] });
   });
   after(async () => {
     await system?.shutdown();

@@ -403,8 +403,11 @@ describe('Hosted checkout, in a browser', function () {
 
 describe('Hosted checkout, lapsed links', function () {
   this.timeout(30_000);
-  /** Link expiries are whole seconds, so a link lasts between LINK_TTL_SECONDS − 1 and LINK_TTL_SECONDS. */
-  const LINK_TTL_SECONDS = 3;
+  /**
+   * Link expiries are whole seconds, so a link lasts between LINK_TTL_SECONDS − 1 and LINK_TTL_SECONDS:
+   * long enough for a browser to fill the card form on a loaded machine before its link lapses.
+   */
+  const LINK_TTL_SECONDS = 8;
   const lapse = () => new Promise((resolve) => setTimeout(resolve, LINK_TTL_SECONDS * 1000 + 100));
   let system: TestSystem;
   let browser: Browser;

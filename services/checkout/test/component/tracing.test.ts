@@ -22,7 +22,8 @@ describe('Traces across services', function () {
   before(async () => {
     otlp = await OtlpReceiver.start();
     // Spans leave every 100 ms instead of every 5 s.
-    system = await TestSystem.start({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint(), OTEL_BSP_SCHEDULE_DELAY: '100' } });
+    // Child processes: each service starts its own tracing.
+    system = await TestSystem.start({ launch: 'child-process', env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint(), OTEL_BSP_SCHEDULE_DELAY: '100' } });
     receiver = await WebhookReceiver.start();
   });
   after(async () => {

@@ -14,7 +14,8 @@ describe('Sandbox acquirer, graceful stop', function () {
   let system: TestSystem;
 
   before(async () => {
-    system = await TestSystem.start({ services: ['epg-sandbox'] });
+    // Child processes: a graceful stop is a real process's answer to SIGTERM.
+    system = await TestSystem.start({ launch: 'child-process', services: ['epg-sandbox'] });
   });
   after(async () => {
     await system?.shutdown();

@@ -17,7 +17,8 @@ describe('Refund service, graceful stop', function () {
   let system: TestSystem;
 
   before(async () => {
-    system = await TestSystem.start();
+    // Child processes: a graceful stop is a real process's answer to SIGTERM.
+    system = await TestSystem.start({ launch: 'child-process' });
   });
   after(async () => {
     await system?.shutdown();

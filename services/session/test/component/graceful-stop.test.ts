@@ -15,7 +15,8 @@ describe('Session service, graceful stop', function () {
   let system: TestSystem;
 
   before(async () => {
-    system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher'] });
+    // Child processes: a graceful stop is a real process's answer to SIGTERM.
+    system = await TestSystem.start({ launch: 'child-process', services: ['api-gateway', 'session', 'webhook-dispatcher'] });
   });
   after(async () => {
     await system?.shutdown();

@@ -50,7 +50,8 @@ describe('Webhook dispatcher, graceful stop', function () {
 
   before(async () => {
     receiver = await slowReceiver(200);
-    system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher'], serviceEnv: { 'webhook-dispatcher': DISPATCHER_ENV } });
+    // Child processes: a graceful stop is a real process's answer to SIGTERM.
+    system = await TestSystem.start({ launch: 'child-process', services: ['api-gateway', 'session', 'webhook-dispatcher'], serviceEnv: { 'webhook-dispatcher': DISPATCHER_ENV } });
   });
   after(async () => {
     receiver?.server.closeAllConnections();

@@ -29,7 +29,8 @@ describe('webhook delivery', function () {
   const receivers = new WebhookReceivers();
 
   before(async () => {
-    system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher'], serviceEnv: { 'webhook-dispatcher': DISPATCHER_ENV } });
+    // Child processes: one test kills the dispatcher (SIGKILL).
+    system = await TestSystem.start({ launch: 'child-process', services: ['api-gateway', 'session', 'webhook-dispatcher'], serviceEnv: { 'webhook-dispatcher': DISPATCHER_ENV } });
   });
   after(async () => {
     await receivers.closeAll();
