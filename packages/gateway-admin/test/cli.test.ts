@@ -1,27 +1,25 @@
 /** The gateway-admin executable against a running system: JSON out, exit codes (D13). */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { repoRoot, TestSystem } from '@gateway/testkit';
+import { runGatewayAdmin, TestSystem } from '@gateway/testkit';
 
 describe('gateway-admin', function () {
   this.timeout(60_000);
   let system: TestSystem;
   before(async () => {
-    // Child processes: the tests run the CLI with spawnSync, which would block services in this process.
-    system = await TestSystem.start({ launch: 'child-process' });
+    system = await TestSystem.start();
   });
   after(async () => {
     await system?.shutdown();
   });
 
-  function admin(...args: string[]) {
+  async function admin(...args: string[]) {
     const env = { ...process.env, AMQP_URL: system.env['AMQP_URL'], BROKER_PREFIX: system.prefix, OPERATOR_KEY: system.operatorKey, OPERATOR_NAME: 'cli-operator' };
-    const result = spawnSync(process.execPath, [`${repoRoot}packages/gateway-admin/bin/gateway-admin.js`, ...args], { env, encoding: 'utf8' });
+    const result = await runGatewayAdmin(args, env);
     return { code: result.status, out: result.stdout ? (JSON.parse(result.stdout) as Record<string, string>) : undefined, err: result.stderr };
   }
 
   it('when a merchant is created, then it prints its id, test key and webhook secret as JSON and the key works', async () => {
-    const { code, out } = admin('merchant', 'create', '--name', 'CLI Shop', '--webhook-url', 'https://shop.example.tn/hooks');
+    const { code, out } = await admin('merchant', 'create', '--name', 'CLI Shop', '--webhook-url', 'https://shop.example.tn/hooks');
     assert.equal(code, 0);
     assert.match(String(out?.['merchant_id']), /^mer_/);
     assert.match(String(out?.['test_secret_key']), /^sk_test_/);
@@ -32,49 +30,49 @@ describe('gateway-admin', function () {
   });
 
   it('when KYB is approved, then a live key and live webhook secret are printed, and live keys can then be created', async () => {
-    const merchant = admin('merchant', 'create', '--name', 'Live Shop').out;
+    const merchant = (await admin('merchant', 'create', '--name', 'Live Shop')).out;
     const id = String(merchant?.['merchant_id']);
-    assert.equal(admin('key', 'create', id, '--mode', 'live').code, 1);
-    const approved = admin('merchant', 'approve-kyb', id);
+    assert.equal((await admin('key', 'create', id, '--mode', 'live')).code, 1);
+    const approved = await admin('merchant', 'approve-kyb', id);
     assert.equal(approved.code, 0);
     assert.match(String(approved.out?.['live_secret_key']), /^sk_live_/);
     assert.match(String(approved.out?.['live_webhook_secret']), /^whsec_/);
-    const key = admin('key', 'create', id, '--mode', 'live');
+    const key = await admin('key', 'create', id, '--mode', 'live');
     assert.equal(key.code, 0);
     assert.match(String(key.out?.['secret_key']), /^sk_live_/);
     const live = await system.api(String(key.out?.['secret_key'])).get<{ data: unknown[] }>('/gateway/sessions/list/');
     assert.equal(live.status, 200);
   });
 
-  it('when limits and rates are set, then they print what is now in force', () => {
-    const id = String(admin('merchant', 'create', '--name', 'Limits Shop').out?.['merchant_id']);
-    assert.deepEqual(admin('limits', 'set', id, '--mode', 'test', '--create', '7').out, { merchant_id: id, mode: 'test', account: 10, create: 7, refund: 2 });
-    assert.deepEqual(admin('rate', 'set', id, '--mode', 'live', '--currency', 'eur', '--rate', '3.3').out, { merchant_id: id, mode: 'live', currency: 'EUR', rate: '3.300000' });
-    assert.deepEqual(admin('rate', 'remove', id, '--mode', 'live', '--currency', 'EUR').out, { merchant_id: id, mode: 'live', currency: 'EUR', removed: true });
+  it('when limits and rates are set, then they print what is now in force', async () => {
+    const id = String((await admin('merchant', 'create', '--name', 'Limits Shop')).out?.['merchant_id']);
+    assert.deepEqual((await admin('limits', 'set', id, '--mode', 'test', '--create', '7')).out, { merchant_id: id, mode: 'test', account: 10, create: 7, refund: 2 });
+    assert.deepEqual((await admin('rate', 'set', id, '--mode', 'live', '--currency', 'eur', '--rate', '3.3')).out, { merchant_id: id, mode: 'live', currency: 'EUR', rate: '3.300000' });
+    assert.deepEqual((await admin('rate', 'remove', id, '--mode', 'live', '--currency', 'EUR')).out, { merchant_id: id, mode: 'live', currency: 'EUR', removed: true });
   });
 
-  it('when a test key is revealed, then it prints the key; a live key is refused (exit 1); secrets rewrap prints counts per service', () => {
-    const id = String(admin('merchant', 'create', '--name', 'Reveal Shop').out?.['merchant_id']);
-    const test = admin('key', 'create', id, '--mode', 'test').out;
-    assert.deepEqual(admin('key', 'reveal', String(test?.['key_id'])).out, test);
-    admin('merchant', 'approve-kyb', id);
-    const live = admin('key', 'reveal', String(admin('key', 'create', id, '--mode', 'live').out?.['key_id']));
+  it('when a test key is revealed, then it prints the key; a live key is refused (exit 1); secrets rewrap prints counts per service', async () => {
+    const id = String((await admin('merchant', 'create', '--name', 'Reveal Shop')).out?.['merchant_id']);
+    const test = (await admin('key', 'create', id, '--mode', 'test')).out;
+    assert.deepEqual((await admin('key', 'reveal', String(test?.['key_id']))).out, test);
+    await admin('merchant', 'approve-kyb', id);
+    const live = await admin('key', 'reveal', String((await admin('key', 'create', id, '--mode', 'live')).out?.['key_id']));
     assert.equal(live.code, 1);
     assert.equal((JSON.parse(live.err.split('\n')[0] ?? '{}') as { error: string }).error, 'forbidden');
     const counts = { data_keys: 1, rewrapped: 0 };
-    assert.deepEqual(admin('secrets', 'rewrap').out, { 'api-gateway': counts, 'acquirer-adapter': counts, 'webhook-dispatcher': counts, dashboard: counts });
+    assert.deepEqual((await admin('secrets', 'rewrap')).out, { 'api-gateway': counts, 'acquirer-adapter': counts, 'webhook-dispatcher': counts, dashboard: counts });
   });
 
   it('when a dashboard user and a console operator are created, then it prints their ids and setup links, stores them, and refuses a second of the same email or an unknown merchant (exit 1)', async () => {
-    const id = String(admin('merchant', 'create', '--name', 'Team Shop').out?.['merchant_id']);
+    const id = String((await admin('merchant', 'create', '--name', 'Team Shop')).out?.['merchant_id']);
     const email = `owner.${id.slice(-8).toLowerCase()}@shop.example`;
-    const user = admin('user', 'create', id, '--email', email, '--role', 'owner');
+    const user = await admin('user', 'create', id, '--email', email, '--role', 'owner');
     assert.equal(user.code, 0, user.err);
     assert.deepEqual(Object.keys(user.out ?? {}).sort(), ['setup_url', 'user_id']);
     assert.match(String(user.out?.['user_id']), /^usr_/);
     assert.ok(String(user.out?.['setup_url']).startsWith(`${system.baseUrl}/dashboard/`), String(user.out?.['setup_url']));
     const operatorEmail = `ops.${id.slice(-8).toLowerCase()}@example.com`;
-    const operator = admin('operator', 'create', '--email', operatorEmail, '--password', 'a long operator password');
+    const operator = await admin('operator', 'create', '--email', operatorEmail, '--password', 'a long operator password');
     assert.equal(operator.code, 0, operator.err);
     assert.match(String(operator.out?.['operator_id']), /^opr_/);
     assert.ok(String(operator.out?.['setup_url']).startsWith(`${system.baseUrl}/ops/`), String(operator.out?.['setup_url']));
@@ -87,22 +85,22 @@ describe('gateway-admin', function () {
       { id: operator.out?.['operator_id'], door: 'ops', merchant_id: null, role: null, has_password: true },
     ]);
 
-    const again = admin('user', 'create', id, '--email', email, '--role', 'viewer');
+    const again = await admin('user', 'create', id, '--email', email, '--role', 'viewer');
     assert.equal(again.code, 1);
     assert.equal((JSON.parse(again.err.split('\n')[0] ?? '{}') as { error: string }).error, 'conflict');
-    const nowhere = admin('user', 'create', `mer_${'z'.repeat(24)}`, '--email', `x.${email}`, '--role', 'viewer');
+    const nowhere = await admin('user', 'create', `mer_${'z'.repeat(24)}`, '--email', `x.${email}`, '--role', 'viewer');
     assert.equal(nowhere.code, 1);
     assert.equal((JSON.parse(nowhere.err.split('\n')[0] ?? '{}') as { error: string }).error, 'not-found');
     assert.equal((await system.db.query('SELECT 1 FROM dashboard.people WHERE email = $1', [`x.${email}`])).length, 0);
   });
 
-  it('when a service refuses, then it exits 1 with a JSON error; on a usage error it exits 2', () => {
-    const refused = admin('rate', 'set', `mer_${'z'.repeat(24)}`, '--mode', 'test', '--currency', 'TND', '--rate', '1');
+  it('when a service refuses, then it exits 1 with a JSON error; on a usage error it exits 2', async () => {
+    const refused = await admin('rate', 'set', `mer_${'z'.repeat(24)}`, '--mode', 'test', '--currency', 'TND', '--rate', '1');
     assert.equal(refused.code, 1);
     assert.equal((JSON.parse(refused.err.split('\n')[0] ?? '{}') as { error: string }).error, 'validation-error');
-    assert.equal(admin('merchant', 'suspend', `mer_${'z'.repeat(24)}`).code, 1);
-    assert.equal(admin('merchant', 'create').code, 2);
-    assert.equal(admin('key', 'create', 'mer_x', '--mode', 'prod').code, 2);
-    assert.equal(admin('nonsense').code, 2);
+    assert.equal((await admin('merchant', 'suspend', `mer_${'z'.repeat(24)}`)).code, 1);
+    assert.equal((await admin('merchant', 'create')).code, 2);
+    assert.equal((await admin('key', 'create', 'mer_x', '--mode', 'prod')).code, 2);
+    assert.equal((await admin('nonsense')).code, 2);
   });
 });

@@ -1,14 +1,54 @@
 /** Headless Chromium for the tests of pages people use (the distribution's build, never a download). */
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
-export async function launchBrowser(): Promise<Browser> {
-  // Loaded here, not with the testkit: only browser tests pay for it.
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-extensions'],
-  });
+/**
+ * A test's browser: pages and contexts of its own, in the one Chromium this
+ * test process starts (starting one costs seconds of CPU); `close` closes
+ * what the test opened, and leaves Chromium to the next test file.
+ */
+export interface TestBrowser {
+  newPage(options?: BrowserContextOptions): Promise<Page>;
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+let shared: Promise<Browser> | undefined;
+
+function chromiumOfThisProcess(): Promise<Browser> {
+  shared ??= (async () => {
+    // Loaded here, not with the testkit: only browser tests pay for it.
+    const { chromium } = await import('playwright-core');
+    return chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-extensions'],
+    });
+  })();
+  return shared;
+}
+
+export async function launchBrowser(): Promise<TestBrowser> {
+  const browser = await chromiumOfThisProcess();
+  const opened = new Set<BrowserContext>();
+  const newContext = async (options?: BrowserContextOptions) => {
+    const context = await browser.newContext(options);
+    opened.add(context);
+    context.once('close', () => opened.delete(context));
+    return context;
+  };
+  return {
+    newContext,
+    // As Browser#newPage: a page in a context of its own, closed with it.
+    async newPage(options) {
+      const context = await newContext(options);
+      const page = await context.newPage();
+      page.once('close', () => void context.close().catch(() => undefined));
+      return page;
+    },
+    async close() {
+      await Promise.all([...opened].map((context) => context.close().catch(() => undefined)));
+    },
+  };
 }

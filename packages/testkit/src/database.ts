@@ -3,19 +3,18 @@
  * and a role per service) and migrated by each service's own migrate entry.
  * Tests isolate by data and by database, never by wiping shared state.
  *
- * Migrating takes a process per service; so the first database of a set of
- * services in a test process is made that way as a template, and every
- * database after it is a copy of that template (CREATE DATABASE ... TEMPLATE,
- * a file copy), with its connect privileges granted again.
+ * Migrating every schema takes seconds; so the first database of a test
+ * process is made that way, as a template, and every database after it is a
+ * copy of that template (CREATE DATABASE ... TEMPLATE), with its connect
+ * privileges granted again. The template migrates every service's schema (by
+ * the migrations each service's package exports, as its migrate entry runs
+ * them): a test system using fewer services leaves the others' tables empty.
  */
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import pg from 'pg';
-import { bootstrapDatabase, grantConnect, serviceDatabaseUrl, type SchemaOwner } from '@gateway/db';
+import { bootstrapDatabase, grantConnect, migrate, serviceDatabaseUrl, type MigrationSource, type SchemaOwner } from '@gateway/db';
+import { SCHEMA_OWNERS } from '@gateway/system';
 import { testEnvironment } from './environment.js';
-
-const run = promisify(execFile);
 
 /** The repository root (packages/testkit/dist/src → ../../../..). */
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -41,32 +40,31 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** The migrated template of each set of services, made once per test process. */
-const templates = new Map<string, Promise<string>>();
+/** This test process's migrated template, made once. */
+let template: Promise<string> | undefined;
 
-/** Bootstraps and migrates a database for `services` (each by its own migrate entry); its name. */
-async function migratedDatabase(services: readonly SchemaOwner[]): Promise<string> {
+/** Bootstraps a database and applies every service's migrations to its schema; its name. */
+async function migratedDatabase(): Promise<string> {
   const env = await testEnvironment();
   const name = uniqueName('gwt');
   await bootstrapDatabase(env.adminUrl, name);
   const adminUrl = withDatabase(env.adminUrl, name);
-  await Promise.all(
-    services.map((service) =>
-      run(process.execPath, [`${repoRoot}services/${service}/dist/src/migrate.js`], { env: { ...process.env, DATABASE_URL: serviceDatabaseUrl(adminUrl, service) } }),
-    ),
-  );
+  for (const service of SCHEMA_OWNERS as readonly SchemaOwner[]) {
+    // By package name, at run time: the services' tests depend on the testkit, so it cannot depend on them.
+    const { SCHEMA, migrations } = (await import(`@gateway/${service}`)) as { SCHEMA: string; migrations: readonly MigrationSource[] };
+    await migrate(serviceDatabaseUrl(adminUrl, service), SCHEMA, migrations);
+  }
   return name;
 }
 
-/** Creates a new database for `services`, bootstrapped and migrated: a copy of this process's template for them. */
-export async function createTestDatabase(services: readonly SchemaOwner[]): Promise<TestDatabase> {
+/**
+ * Creates a new database, bootstrapped and migrated: a copy of this process's
+ * template. `_services` names the schema owners the caller will start; every
+ * schema is there whatever it says.
+ */
+export async function createTestDatabase(_services: readonly SchemaOwner[]): Promise<TestDatabase> {
   const env = await testEnvironment();
-  const key = [...services].sort().join(',');
-  let template = templates.get(key);
-  if (!template) {
-    template = migratedDatabase(services);
-    templates.set(key, template);
-  }
+  template ??= migratedDatabase();
   const name = uniqueName('gwt');
   const admin = new pg.Client({ connectionString: env.adminUrl });
   await admin.connect();

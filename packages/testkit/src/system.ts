@@ -236,6 +236,8 @@ export class TestSystem {
       LOG_LEVEL: 'info',
       RPC_TIMEOUT_MS: '3000',
       SHUTDOWN_TIMEOUT_MS: '5000',
+      // Several systems run at once, each service with its own pool, on one PostgreSQL (100 connections by default).
+      DB_POOL_MAX: '4',
       OPERATOR_PUBLIC_KEYS: perService['api-gateway']['OPERATOR_PUBLIC_KEYS'] ?? '',
       ...options.env,
     };
@@ -609,4 +611,17 @@ export async function eventsTaken(port: number, type: string, outcome: string): 
 /** How many times the process on `port` applied `change` (apply-once) that arrived by `path` with `outcome` (applied, unchanged): gateway_changes_total. */
 export async function changesCounted(port: number, change: string, path: string, outcome: string): Promise<number> {
   return metricSum(port, 'gateway_changes_total', { change, path, outcome });
+}
+
+/**
+ * Runs the gateway-admin executable with `args` and `env`, as an operator does,
+ * without blocking this process (whose event loop may run a system's
+ * services): its exit status and what it printed.
+ */
+export function runGatewayAdmin(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(repoRoot, 'packages', 'gateway-admin', 'bin', 'gateway-admin.js'), ...args], { env, encoding: 'utf8' }, (err, stdout, stderr) => {
+      resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
 }

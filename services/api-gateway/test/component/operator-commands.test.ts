@@ -5,14 +5,13 @@
  * run and land in the audit log, which holds no secret.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
 import { isCommandType, newId, type AuditEntry, type BrokerPrincipal, type Envelope, type ServiceName } from '@gateway/contracts';
 import { brokerUser, generateOperatorKey, namesFor, OPERATOR_SIGNATURE_HEADER, OperatorSigner, type JWK } from '@gateway/messaging';
-import { LIVE_TERMINAL, payOnPage, pollUntil, repoRoot, sessionRequest, TEST_OPERATOR, TestSystem, type ServiceProcess } from '@gateway/testkit';
+import { LIVE_TERMINAL, payOnPage, pollUntil, runGatewayAdmin, sessionRequest, TEST_OPERATOR, TestSystem, type ServiceProcess } from '@gateway/testkit';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';
 
@@ -24,8 +23,7 @@ describe('Operator commands (D17)', function () {
   let signer: OperatorSigner;
 
   before(async () => {
-    // Child processes: some tests run gateway-admin with spawnSync, which would block services in this process.
-    system = await TestSystem.start({ launch: 'child-process' });
+    system = await TestSystem.start();
     signer = await OperatorSigner.fromJwk(JSON.parse(system.operatorKey) as JWK, TEST_OPERATOR);
   });
 
@@ -230,9 +228,12 @@ describe('Operator commands (D17)', function () {
 
     // The entries arrive as events: wait for the last, then list them with the CLI, as an operator does.
     await pollUntilRow(`SELECT 1 FROM api_gateway.audit_log WHERE merchant_id = $1 AND action = 'webhook.resend'`, [merchant.merchantId]);
-    const listed = spawnSync(process.execPath, [`${repoRoot}packages/gateway-admin/bin/gateway-admin.js`, 'audit', 'list', '--merchant', merchant.merchantId], {
-      env: { ...process.env, AMQP_URL: system.env['AMQP_URL'], BROKER_PREFIX: system.prefix, OPERATOR_KEY: system.operatorKey, OPERATOR_NAME: 'auditor' },
-      encoding: 'utf8',
+    const listed = await runGatewayAdmin(['audit', 'list', '--merchant', merchant.merchantId], {
+      ...process.env,
+      AMQP_URL: system.env['AMQP_URL'],
+      BROKER_PREFIX: system.prefix,
+      OPERATOR_KEY: system.operatorKey,
+      OPERATOR_NAME: 'auditor',
     });
     assert.equal(listed.status, 0, listed.stderr);
     const entries = (JSON.parse(listed.stdout) as { data: AuditEntry[] }).data;
@@ -266,26 +267,22 @@ describe('Operator commands (D17)', function () {
     const merchant = await system.newMerchant();
     const created = await system.api(merchant.testKey).post('/gateway/sessions/', sessionRequest({ amount: '12.000' }));
     assert.equal(created.status, 201, created.text);
-    assert.equal((await system.metricsOf('session')).includes('gateway_operator_commands_refused_total{'), false);
+    assert.equal((await system.metricsOf('session')).includes('gateway_operator_commands_refused_total{command="session.create"'), false);
   });
 
   it('when gateway-admin has no operator key, then it says how to set one; operator keygen needs no broker and makes a key the services accept', async () => {
-    const run = (args: string[], env: Record<string, string>) =>
-      spawnSync(process.execPath, [`${repoRoot}packages/gateway-admin/bin/gateway-admin.js`, ...args], {
-        env: { ...process.env, OPERATOR_KEY: '', OPERATOR_KEY_FILE: '', ...env },
-        encoding: 'utf8',
-      });
-    const keyless = run(['merchant', 'create', '--name', 'No Key'], { AMQP_URL: system.env['AMQP_URL'] ?? '', BROKER_PREFIX: system.prefix });
+    const run = (args: string[], env: Record<string, string>) => runGatewayAdmin(args, { ...process.env, OPERATOR_KEY: '', OPERATOR_KEY_FILE: '', ...env });
+    const keyless = await run(['merchant', 'create', '--name', 'No Key'], { AMQP_URL: system.env['AMQP_URL'] ?? '', BROKER_PREFIX: system.prefix });
     assert.equal(keyless.status, 1);
     assert.equal((JSON.parse(keyless.stderr.split('\n')[0] ?? '{}') as { error: string }).error, 'operator-key');
     assert.match(keyless.stderr, /OPERATOR_KEY_FILE/);
 
-    const made = run(['operator', 'keygen'], { AMQP_URL: 'amqp://127.0.0.1:1' });
+    const made = await run(['operator', 'keygen'], { AMQP_URL: 'amqp://127.0.0.1:1' });
     assert.equal(made.status, 0, made.stderr);
     const keys = JSON.parse(made.stdout) as { kid: string; private_jwk: JWK; public_jwk: JWK };
     assert.deepEqual([keys.public_jwk.kty, keys.public_jwk.crv, keys.public_jwk.kid, keys.public_jwk.d], ['OKP', 'Ed25519', keys.kid, undefined]);
     // A new key is refused until the services list it.
-    const unknown = run(['merchant', 'create', '--name', 'New Key'], { AMQP_URL: system.env['AMQP_URL'] ?? '', BROKER_PREFIX: system.prefix, OPERATOR_KEY: JSON.stringify(keys.private_jwk) });
+    const unknown = await run(['merchant', 'create', '--name', 'New Key'], { AMQP_URL: system.env['AMQP_URL'] ?? '', BROKER_PREFIX: system.prefix, OPERATOR_KEY: JSON.stringify(keys.private_jwk) });
     assert.equal(unknown.status, 1);
     assert.equal((JSON.parse(unknown.stderr.split('\n')[0] ?? '{}') as { error: string }).error, 'operator-unauthorized');
   });

@@ -8,17 +8,17 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Big } from 'big.js';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { SessionDetail, SessionEventData } from '@gateway/contracts';
 import { TEST_CARDS } from '@gateway/test-cards';
-import { BrokerTrace, changesCounted, commandsHandled, eventsTaken, launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
+import { BrokerTrace, changesCounted, commandsHandled, eventsTaken, launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant, type TestBrowser } from '@gateway/testkit';
 import { payWith } from './browser.js';
 import { MerchantSite } from './merchant-site.js';
 
 describe('Hosted checkout, in a browser', function () {
   this.timeout(60_000);
   let system: TestSystem;
-  let browser: Browser;
+  let browser: TestBrowser;
   let shop: MerchantSite;
   let events: EventCapture;
   let trace: BrokerTrace;
@@ -391,7 +391,8 @@ describe('Hosted checkout, in a browser', function () {
   });
 
   async function waitForStatus(merchant: Merchant, id: string, status: string): Promise<void> {
-    const deadline = Date.now() + 5_000;
+    // A browser filling the form on a loaded machine can take seconds.
+    const deadline = Date.now() + 15_000;
     while ((await session(merchant, id)).status !== status) {
       if (Date.now() > deadline) assert.fail(`session never became ${status}`);
       // Polls count against the merchant's API budget like any call.
@@ -402,7 +403,7 @@ describe('Hosted checkout, in a browser', function () {
 });
 
 describe('Hosted checkout, lapsed links', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   /**
    * Link expiries are whole seconds, so a link lasts between LINK_TTL_SECONDS − 1 and LINK_TTL_SECONDS:
    * long enough for a browser to fill the card form on a loaded machine before its link lapses.
@@ -410,7 +411,7 @@ describe('Hosted checkout, lapsed links', function () {
   const LINK_TTL_SECONDS = 8;
   const lapse = () => new Promise((resolve) => setTimeout(resolve, LINK_TTL_SECONDS * 1000 + 100));
   let system: TestSystem;
-  let browser: Browser;
+  let browser: TestBrowser;
 
   before(async () => {
     [system, browser] = await Promise.all([TestSystem.start({ serviceEnv: { session: { CHECKOUT_LINK_TTL_SECONDS: String(LINK_TTL_SECONDS) } } }), launchBrowser()]);

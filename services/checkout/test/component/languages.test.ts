@@ -5,9 +5,9 @@
  * left to right; amounts written per language; a payment in each language.
  */
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { SessionDetail } from '@gateway/contracts';
-import { launchBrowser, payOnPage, sessionRequest, TestSystem, type Merchant } from '@gateway/testkit';
+import { launchBrowser, payOnPage, sessionRequest, TestSystem, type Merchant, type TestBrowser } from '@gateway/testkit';
 import { CATALOGUES, type Language } from '../../src/pages/index.js';
 import { MerchantSite } from './merchant-site.js';
 
@@ -17,7 +17,7 @@ const RLM = '\u200f';
 describe('Hosted checkout in three languages, in a browser', function () {
   this.timeout(60_000);
   let system: TestSystem;
-  let browser: Browser;
+  let browser: TestBrowser;
   let shop: MerchantSite;
   let merchant: Merchant;
 

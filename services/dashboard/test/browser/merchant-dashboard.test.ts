@@ -4,8 +4,8 @@
  * API, the webhooks a shop receives), not only on the page.
  */
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, WebhookReceiver, type Merchant } from '@gateway/testkit';
+import type { Page } from 'playwright-core';
+import { launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, WebhookReceiver, type Merchant, type TestBrowser } from '@gateway/testkit';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -18,7 +18,7 @@ async function snap(page: Page, name: string): Promise<void> {
 describe('merchant dashboard, in a browser', function () {
   this.timeout(180_000);
   let system: TestSystem;
-  let browser: Browser;
+  let browser: TestBrowser;
   let receiver: WebhookReceiver;
   /** What the shop's endpoint answers: failing on demand. */
   let failing = false;

@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { RefundResult } from '@gateway/contracts';
-import { launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, type Merchant } from '@gateway/testkit';
+import { launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, type Merchant, type TestBrowser } from '@gateway/testkit';
 
 const PASSWORD = 'a long operator passphrase';
 /** The commands that only read: the services record them in the audit log too, beside the changes. */
@@ -20,7 +20,7 @@ const HOSTILE_NAME = '<script>alert(1)</script><img src=x onerror=alert(2)>';
 describe('Operations console, in a browser', function () {
   this.timeout(240_000);
   let system: TestSystem;
-  let browser: Browser;
+  let browser: TestBrowser;
   let page: Page;
   /** What window.alert/confirm asked: every dialog is accepted, and an alert would show markup ran. */
   const dialogs: string[] = [];

@@ -3,15 +3,14 @@
  * moving between sections by keyboard alone, and no page wider than the screen.
  */
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, TestSystem } from '@gateway/testkit';
+import { launchBrowser, TestSystem, type TestBrowser } from '@gateway/testkit';
 
 const PASSWORD = 'correct horse battery staple';
 
 describe('dashboard at 360 px, by keyboard', function () {
   this.timeout(120_000);
   let system: TestSystem;
-  let browser: Browser;
+  let browser: TestBrowser;
 
   before(async () => {
     system = await TestSystem.start({ readyTimeoutMs: 60_000 });

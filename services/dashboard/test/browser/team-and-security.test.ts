@@ -4,8 +4,8 @@
  * it or a recovery code; each change shows in the owner's audit log.
  */
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, TestSystem, type Merchant } from '@gateway/testkit';
+import type { Page } from 'playwright-core';
+import { launchBrowser, TestSystem, type Merchant, type TestBrowser } from '@gateway/testkit';
 import { totpCode, totpStep } from '../../src/identity/secrets.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -13,7 +13,7 @@ const PASSWORD = 'correct horse battery staple';
 describe('team, two-step sign-in and audit log, in a browser', function () {
   this.timeout(180_000);
   let system: TestSystem;
-  let browser: Browser;
+  let browser: TestBrowser;
 
   before(async () => {
     system = await TestSystem.start({ readyTimeoutMs: 60_000 });
