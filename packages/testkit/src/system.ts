@@ -534,7 +534,12 @@ export interface LoadTally {
   refused: number;
   /** Any other failure to get an answer (a reset or closed socket, a timeout), with its code and message. */
   readonly dropped: string[];
+  /** Resets sent again once (only with `retryResetOnce`), with their code: what a browser does for a GET. */
+  readonly retried: string[];
 }
+
+/** A connection closed or reset before any answer: the request may never have been read. */
+const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 
 /** The code of a failed fetch (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET...), from its cause chain. */
 export function fetchErrorCode(err: unknown): string {
@@ -552,14 +557,34 @@ export function fetchErrorCode(err: unknown): string {
  * returns the answer's status) until `stop` is called; `stop` resolves with
  * the tally once the requests under way have ended. A refused connection is
  * retried after a short pause, so a stopped target is not hammered.
+ *
+ * With `retryResetOnce` (idempotent requests only), a request whose
+ * connection was reset or closed before any answer is sent once more, as a
+ * browser does (RFC 9112 section 9.3.1): a server that closes an idle
+ * keep-alive connection cannot stop a request already crossing it on the
+ * wire, nor one queued at a listener that closes.
  */
-export function keepSending(send: () => Promise<number>, concurrency: number): { readonly tally: LoadTally; stop(): Promise<LoadTally> } {
-  const tally: LoadTally = { statuses: [], refused: 0, dropped: [] };
+export function keepSending(
+  send: () => Promise<number>,
+  concurrency: number,
+  options: { retryResetOnce?: boolean } = {},
+): { readonly tally: LoadTally; stop(): Promise<LoadTally> } {
+  const tally: LoadTally = { statuses: [], refused: 0, dropped: [], retried: [] };
   let stopped = false;
+  const sendOnce = async () => {
+    try {
+      return await send();
+    } catch (err) {
+      const code = fetchErrorCode(err);
+      if (!options.retryResetOnce || !RESET_CODES.has(code)) throw err;
+      tally.retried.push(code);
+      return send();
+    }
+  };
   const loop = async () => {
     while (!stopped) {
       try {
-        tally.statuses.push(await send());
+        tally.statuses.push(await sendOnce());
       } catch (err) {
         const code = fetchErrorCode(err);
         if (code === 'ECONNREFUSED') tally.refused += 1;

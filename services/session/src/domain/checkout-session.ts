@@ -43,7 +43,7 @@ export async function cancelForBuyer(deps: SessionDeps, ref: LinkRef, correlatio
  */
 export async function payAttempt(deps: SessionDeps, request: CommandRequest<'attempt.pay'>, correlationId: string): Promise<CheckoutStep> {
   const started = await startAttempt(deps, request, request.attempt_id);
-  return adapterStep(deps, correlationId, started, () =>
+  return adapterStep(deps, correlationId, request, started, () =>
     deps.adapter.call(
       'payment.authorize',
       { attempt: attemptOf(started, request.attempt_id), card: request.card, term_url: request.term_url, language: request.language },
@@ -56,7 +56,7 @@ export async function payAttempt(deps: SessionDeps, request: CommandRequest<'att
 export async function payAfterChallenge(deps: SessionDeps, request: CommandRequest<'attempt.finish_3ds'>, correlationId: string): Promise<CheckoutStep> {
   const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
   if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
-  return adapterStep(deps, correlationId, found.row, () =>
+  return adapterStep(deps, correlationId, request, found.row, () =>
     deps.adapter.call(
       'payment.finish_3ds',
       { session_id: request.session_id, attempt_id: request.attempt_id, pa_res: request.pa_res },
@@ -65,8 +65,13 @@ export async function payAfterChallenge(deps: SessionDeps, request: CommandReque
   );
 }
 
-/** Runs the adapter's step for `session` (its row as the attempt left it) and records the outcome it answers. */
-async function adapterStep(deps: SessionDeps, correlationId: string, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
+/**
+ * Runs the adapter's step for `session` (its row as the attempt left it) and
+ * applies the outcome it answers; answered with the session as it now stands
+ * when the step ended it, also when the adapter's event applied the outcome
+ * first, so the page shows the end at once.
+ */
+async function adapterStep(deps: SessionDeps, correlationId: string, ref: LinkRef, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
   let step: PaymentStep;
   try {
     step = (await call()).body;
@@ -78,9 +83,14 @@ async function adapterStep(deps: SessionDeps, correlationId: string, session: Se
   }
   const now = deps.clock();
   const moved = await applyPaymentStep(deps.outcomes, 'reply', step, { correlationId, at: now, session });
-  if (!moved) return step;
-  deps.afterCommit();
-  return { ...step, session: toCheckoutView(moved, now) };
+  if (moved) {
+    deps.afterCommit();
+    return { ...step, session: toCheckoutView(moved, now) };
+  }
+  if (!step.approved && !step.declined) return step;
+  // The outcome was applied already, by its event: the session as it stands.
+  const current = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
+  return current ? { ...step, session: toCheckoutView(current.row, now) } : step;
 }
 
 /** The session's row once the attempt started (PROCESSING), or the reason none could. */
