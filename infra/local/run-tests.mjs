@@ -7,7 +7,7 @@
 // system run's mocha.
 //
 // `--chaos` (`npm run test:chaos`, `make test-chaos`) runs only the replica kill
-// test (packages/testkit/test/chaos), which needs neither Chromium nor kubectl;
+// test (tests/system/test/chaos), which needs neither Chromium nor kubectl;
 // the whole suite runs it too.
 //
 // With a Docker engine the tests start their own PostgreSQL, RabbitMQ and Redis
@@ -136,7 +136,7 @@ if (containers) {
   run('rabbitmqctl', ['-q', 'set_policy', '--apply-to', 'queues', 'test-queues-expire', '^t_', '{"expires":600000}'], { allowFailure: true });
 }
 if (chaosOnly) {
-  run('npx', ['mocha', '--no-config', '--timeout', '30000', '--exit', 'packages/testkit/dist/test/chaos/*.test.js']);
+  run('npx', ['mocha', '--no-config', '--timeout', '30000', '--exit', 'tests/system/dist/test/chaos/*.test.js']);
 } else {
   // Every system test file in parallel (.mocharc.json: its own system each, isolated by database and broker prefix),
   // then, alone, those that restart a shared server or load the machine (.mocharc.alone.json); both run whatever the first gives.

@@ -170,9 +170,10 @@ export class OutboxRelay implements BrokerComponent {
     this.channel = undefined;
   }
 
-  /** Test hook: hold publishing (rows accumulate) until `resume`. */
-  pause(): void {
+  /** Test hook: hold publishing (rows accumulate) until `resume`; resolves once a round under way has ended. */
+  async pause(): Promise<void> {
     this.paused = true;
+    while (this.running) await this.current?.catch(() => undefined);
   }
 
   resume(): void {

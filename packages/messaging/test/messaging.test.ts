@@ -401,7 +401,7 @@ describe('messaging', function () {
     it('when commits come at a trickle, then each leaves at once; within gatherMs of a round, they wait and leave together in the next', async () => {
       const spacedBroker = new Broker({ url: amqpUrl, prefix: broker.prefix, log });
       const spaced = new OutboxRelay(spacedBroker, { pool, log, pollMs: 60_000, gatherMs: 600 });
-      relay.pause();
+      await relay.pause();
       try {
         await spacedBroker.start();
         await spacedBroker.register(spaced);
@@ -446,7 +446,7 @@ describe('messaging', function () {
         };
       });
       const chained = new OutboxRelay(chainedBroker, { pool: relayPool, log, pollMs: 60_000, gatherMs: 150 });
-      relay.pause();
+      await relay.pause();
       try {
         await chainedBroker.start();
         await chainedBroker.register(chained);
@@ -484,8 +484,9 @@ describe('messaging', function () {
       const waiting = new Broker({ url: amqpUrl, prefix: broker.prefix, log });
       const lateRelay = new OutboxRelay(waiting, { pool, log, pollMs: 100 });
       const event = canceledEvent();
+      // The running relay paused first: its backstop poll would otherwise publish the row.
+      await relay.pause();
       await withTransaction(pool, (tx) => enqueue(tx, [event]));
-      relay.pause();
       try {
         // Nobody has a connection: the row stays.
         await new Promise((resolve) => setTimeout(resolve, 300));
@@ -598,7 +599,7 @@ describe('messaging', function () {
     it('when the broker closes the relay’s channel with an error, then the process survives, reconnects and publishes', async () => {
       const service = newBroker('session');
       const serviceRelay = new OutboxRelay(service, { pool, log, pollMs: 100 });
-      relay.pause();
+      await relay.pause();
       try {
         await service.start();
         await service.register(serviceRelay);

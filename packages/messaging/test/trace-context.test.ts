@@ -81,7 +81,7 @@ describe('trace context through the outbox and the broker', function () {
     await channel.consume(queue, (msg) => msg && messages.push(msg), { noAck: true });
     await broker.start();
     const relay = new OutboxRelay(broker, { pool, log, pollMs: 60_000 });
-    relay.pause();
+    await relay.pause();
     await broker.register(relay);
     return {
       relay,

@@ -8,3 +8,5 @@ export * from './webhook-receiver.js';
 export * from './otlp-receiver.js';
 export * from './browser.js';
 export * from './query-plans.js';
+export * from './merchant-site.js';
+export * from './visitor.js';

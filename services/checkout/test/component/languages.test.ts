@@ -7,9 +7,8 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { SessionDetail } from '@gateway/contracts';
-import { launchBrowser, payOnPage, sessionRequest, TestSystem, type Merchant, type TestBrowser } from '@gateway/testkit';
+import { launchBrowser, MerchantSite, payOnPage, sessionRequest, TestSystem, type Merchant, type TestBrowser } from '@gateway/testkit';
 import { CATALOGUES, type Language } from '../../src/pages/index.js';
-import { MerchantSite } from './merchant-site.js';
 
 const NBSP = '\u00a0';
 const RLM = '\u200f';

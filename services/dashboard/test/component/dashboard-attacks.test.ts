@@ -6,9 +6,8 @@
  * suspended merchant's user refunding where the API would refuse.
  */
 import assert from 'node:assert/strict';
-import { payOnPage, pollUntil, sessionRequest, TestSystem } from '@gateway/testkit';
+import { payOnPage, pollUntil, sessionRequest, TestSystem, Visitor } from '@gateway/testkit';
 import { totpCode, totpStep } from '../../src/identity/secrets.js';
-import { Visitor } from './visitor.js';
 
 const PASSWORD = 'correct horse battery staple';
 

@@ -82,7 +82,7 @@ describe('session.created across a broker restart', function () {
 
   it('when RabbitMQ restarts before the relay publishes, then the event arrives once, and a second publish changes nothing', async () => {
     const rpc = await client.register(new RpcClient(client, 5_000));
-    service.relay.pause();
+    await service.relay.pause();
     const created = await rpc.call('session.create', {
       context: { merchant_id: MERCHANT, livemode: false, order_prefix: 'TST', merchant_name: 'Test shop', request_id: 'req-restart' },
       body: sessionRequest(),

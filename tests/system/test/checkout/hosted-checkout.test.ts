@@ -11,9 +11,8 @@ import { Big } from 'big.js';
 import type { Page } from 'playwright-core';
 import type { SessionDetail, SessionEventData } from '@gateway/contracts';
 import { TEST_CARDS } from '@gateway/test-cards';
-import { BrokerTrace, changesCounted, commandsHandled, eventsTaken, launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant, type TestBrowser } from '@gateway/testkit';
+import { BrokerTrace, changesCounted, commandsHandled, eventsTaken, launchBrowser, MerchantSite, payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant, type TestBrowser } from '@gateway/testkit';
 import { payWith } from './browser.js';
-import { MerchantSite } from './merchant-site.js';
 
 describe('Hosted checkout, in a browser', function () {
   this.timeout(60_000);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { payOnPage, pollUntil, TestSystem, WebhookReceiver, WebhookReceivers } from '@gateway/testkit';
 import { Gateway, SignatureVerificationError } from '@gateway/sdk';
 
-const BIN = fileURLToPath(new URL('../../../bin/gateway.mjs', import.meta.url));
+const BIN = fileURLToPath(new URL('../../../../../packages/sdk/bin/gateway.mjs', import.meta.url));
 
 /** A running bin, its output collected line by line. */
 class Cli {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { Broker, OperatorSigner, RpcClient, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
-import { operatorKeys, TestSystem } from '../src/index.js';
+import { operatorKeys, TestSystem } from '@gateway/testkit';
 
 describe('The dashboard in a test system', function () {
   this.timeout(120_000);

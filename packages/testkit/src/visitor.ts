@@ -1,4 +1,4 @@
-/** An HTTP client of the dashboard's pages for component tests. */
+/** An HTTP client of the dashboard's pages, for tests. */
 import assert from 'node:assert/strict';
 
 /** A browser without a browser: cookies kept, forms posted, redirects not followed. */

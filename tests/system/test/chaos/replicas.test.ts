@@ -27,7 +27,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { REPLICATED as STATEFUL } from '@gateway/system';
-import { payOnPage, pollUntil, sessionRequest, TestSystem, WebhookReceivers, type ApiClient, type ReceivedWebhook, type WebhookReceiver } from '../../src/index.js';
+import { payOnPage, pollUntil, sessionRequest, TestSystem, WebhookReceivers, type ApiClient, type ReceivedWebhook, type WebhookReceiver } from '@gateway/testkit';
 
 const WEBHOOK_TIMEOUT_MS = 5_000;
 const WEBHOOK_LEASE_SECONDS = 8;

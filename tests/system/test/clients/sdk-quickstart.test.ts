@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { payOnPage, pollUntil, TestSystem } from '@gateway/testkit';
 
-const packageDir = fileURLToPath(new URL('../../../', import.meta.url));
+// The SDK's package folder, from tests/system/dist/test/clients.
+const packageDir = fileURLToPath(new URL('../../../../../packages/sdk/', import.meta.url));
 const EXAMPLE = `${packageDir}examples/quickstart.mjs`;
 
 describe('the quickstart of the SDK README', function () {

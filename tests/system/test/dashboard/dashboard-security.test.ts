@@ -5,8 +5,7 @@
  * everything that reaches a page. Each must change nothing.
  */
 import assert from 'node:assert/strict';
-import { payOnPage, pollUntil, sessionRequest, TestSystem, WebhookReceiver, type Merchant } from '@gateway/testkit';
-import { Visitor } from './visitor.js';
+import { payOnPage, pollUntil, sessionRequest, TestSystem, Visitor, WebhookReceiver, type Merchant } from '@gateway/testkit';
 
 const PASSWORD = 'correct horse battery staple';
 const HOSTILE = `<script>alert(1)</script><img src=x onerror=alert(2)>`;
