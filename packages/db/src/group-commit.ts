@@ -95,8 +95,15 @@ export class GroupCommit<I, O> {
         for (const w of batch) w.reject(err);
         return;
       }
-      // One item's fault must not fail the others: each alone, as it would have gone without batching.
-      await Promise.all(batch.map((w) => this.runBatch([w])));
+      // One item's fault must not fail the others: each alone, as it would have gone without
+      // batching, and no more statements at once than a batch may take (the pool is shared).
+      const alone = [...batch];
+      const lanes = Math.max(1, Math.min(this.options.inFlight ?? 1, alone.length));
+      await Promise.all(
+        Array.from({ length: lanes }, async () => {
+          for (let next = alone.shift(); next; next = alone.shift()) await this.runBatch([next]);
+        }),
+      );
     }
   }
 

@@ -168,21 +168,33 @@ export async function migrateFromEnv(service: string, schema: string, sources: r
 const LOST_CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
+ * SQLSTATEs that say the work itself is wrong, so that no retry will change
+ * the answer: by class, a cardinality violation (21), a data exception (22),
+ * a constraint the work breaks (23), a feature not supported (0A), a program
+ * limit (54), an exception raised on purpose (P0), an internal error (XX);
+ * and, of class 42, a syntax error or a type mismatch. The other refusals of
+ * class 42 (a missing privilege, relation, column or function) are what a
+ * deploy whose migration has not run yet answers, and pass.
+ */
+const PERMANENT_CLASSES = ['21', '22', '23', '0A', '54', 'P0', 'XX'];
+const PERMANENT_CODES = new Set(['42601', '42804', '42846', '08P01']);
+
+/**
  * Whether `err` says the database (or another server) cannot do the work now
  * but may later, rather than that the work itself is wrong: no connection
- * (refused, reset, timed out, ended), or any refusal PostgreSQL gives for its
+ * (refused, reset, timed out, ended), or a refusal PostgreSQL gives for its
  * own state — shutting down or starting (57P0x), read-only (25006: a primary
  * just demoted), too many connections, a serialization failure or deadlock,
  * a missing privilege or relation (a deploy whose migration has not run yet).
- * A data exception (SQLSTATE class 22) or a constraint the work breaks (23)
- * is the work's own fault, and so is any error that is not the database's.
+ * The refusals above are the work's own fault, and so is any error that is
+ * not the database's (Node's own codes, E..., are not SQLSTATEs).
  */
 export function transientFailure(err: unknown): boolean {
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
     if (LOST_CONNECTION.has(code)) return true;
-    // A SQLSTATE: five characters, digits and upper-case letters.
-    if (/^[0-9A-Z]{5}$/.test(code)) return !code.startsWith('22') && !code.startsWith('23');
+    // A SQLSTATE: five characters, digits and upper-case letters; no class begins with E.
+    if (/^[0-9A-DF-Z][0-9A-Z]{4}$/.test(code)) return !PERMANENT_CODES.has(code) && !PERMANENT_CLASSES.some((cls) => code.startsWith(cls));
   }
   // pg's own words for a connection it lost or could not get from the pool.
   return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(message);

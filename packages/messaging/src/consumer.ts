@@ -134,7 +134,16 @@ export class EventConsumer extends QueueConsumer {
     }
     const type = envelope.type as EventType;
     const context = { correlationId: envelope.correlation_id, at: new Date(envelope.occurred_at), event: envelope };
-    const input = change.fromEvent(envelope.data as never, context);
+    let input: unknown;
+    try {
+      input = change.fromEvent(envelope.data as never, context);
+    } catch (err) {
+      // The event's data cannot be read as the change's input: no retry will change that.
+      eventsHandled.inc({ type, outcome: 'failed' });
+      this.options.log.error({ err: describeError(err), type, eventId: envelope.id }, 'event unreadable as its change; dead-lettered');
+      acknowledge(() => channel.nack(msg, false, false));
+      return;
+    }
     if (input === undefined) {
       eventsHandled.inc({ type, outcome: 'skipped' });
       acknowledge(() => channel.ack(msg));

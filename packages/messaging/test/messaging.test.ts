@@ -578,6 +578,35 @@ describe('messaging', function () {
       await consumer.drain();
     });
 
+    it('when a change cannot read an event as its input, then that event is dead-lettered and the next ones are applied', async () => {
+      const unreadable = canceledEvent();
+      const change = probeChange();
+      const consumer = new EventConsumer(broker, {
+        service: 'session',
+        subscription: { queue: `${broker.prefix}.probe`, patterns: ['session.canceled'] },
+        log,
+        retryDelayMs: 20,
+        changes: [
+          {
+            ...change,
+            fromEvent: (data, context) => {
+              if (context.event?.id === unreadable.id) throw new TypeError('unreadable');
+              return change.fromEvent(data, context);
+            },
+          },
+        ],
+      });
+      await broker.register(consumer);
+      const next = canceledEvent();
+      await publishRaw(broker.prefix, unreadable);
+      await publishRaw(broker.prefix, next);
+      await until(async () => (await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [next.id])).rowCount === 1);
+      const dead = await readDead(broker.prefix, 1);
+      assert.ok(dead.some((body) => body.includes(unreadable.id)));
+      assert.equal((await pool.query('SELECT 1 FROM effects WHERE message_id = $1', [unreadable.id])).rowCount, 0);
+      await consumer.drain();
+    });
+
     it('when an event is dead-lettered, then gateway_consumer_dead_letters counts it against the consumed queue until it is taken away', async () => {
       const consumer = newConsumer();
       await broker.register(consumer);

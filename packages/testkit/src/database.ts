@@ -43,10 +43,17 @@ export interface TestDatabase {
 /** This test process's migrated template, made once. */
 let template: Promise<string> | undefined;
 
+/** Templates are named `gwt_template_<unix seconds>_<run>`: one outlives its test process (mocha --exit). */
+const TEMPLATE_PREFIX = 'gwt_template_';
+/** A template older than this belongs to no test run still going: dropped by the next one. */
+const TEMPLATE_LIFETIME_SECONDS = 3 * 3600;
+
 /** Bootstraps a database and applies every service's migrations to its schema; its name. */
 async function migratedDatabase(): Promise<string> {
   const env = await testEnvironment();
-  const name = uniqueName('gwt');
+  const now = Math.floor(Date.now() / 1000);
+  await dropTemplatesBefore(env.adminUrl, now - TEMPLATE_LIFETIME_SECONDS);
+  const name = uniqueName(`${TEMPLATE_PREFIX}${now}`);
   await bootstrapDatabase(env.adminUrl, name);
   const adminUrl = withDatabase(env.adminUrl, name);
   for (const service of SCHEMA_OWNERS as readonly SchemaOwner[]) {
@@ -97,6 +104,21 @@ export async function createTestDatabase(_services: readonly SchemaOwner[]): Pro
       }
     },
   };
+}
+
+/** Drops the templates earlier test runs left behind, made before `before` (unix seconds). */
+async function dropTemplatesBefore(adminUrl: string, before: number): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [TEMPLATE_PREFIX]);
+    for (const { datname } of rows) {
+      const made = Number(datname.slice(TEMPLATE_PREFIX.length).split('_')[0]);
+      if (Number.isInteger(made) && made < before) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    }
+  } finally {
+    await admin.end();
+  }
 }
 
 function withDatabase(url: string, database: string): string {

@@ -64,6 +64,30 @@ describe('group commit', () => {
     );
   });
 
+  it('when a failed statement is tried item by item, then no more statements run at once than inFlight allows', async () => {
+    let running = 0;
+    let most = 0;
+    const group = new GroupCommit<number, number>({
+      name: 'test',
+      maxBatch: 100,
+      inFlight: 2,
+      run: async (items) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        if (items.includes(4)) throw dataError();
+        return [...items];
+      },
+    });
+    const results = await Promise.allSettled([1, 2, 3, 4, 5, 6, 7, 8].map((i) => group.add(i)));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'],
+    );
+    assert.equal(most, 2);
+  });
+
   it('when a statement fails otherwise (the database away), then every item in it fails at once and later statements still run', async () => {
     let calls = 0;
     const group = new GroupCommit<number, number>({
