@@ -74,12 +74,12 @@ export async function smoke({ log = console.log } = {}) {
   const { serviceDatabaseUrl } = await import('@gateway/db');
   const env = await testkit.testEnvironment();
 
-  const prefix = testkit.uniqueName('t');
+  // The system's broker prefix, with its users, their permissions and its exchanges.
+  const { prefix, urls: brokerUrls } = await testkit.newBrokerPrefix();
   const database = testkit.uniqueName('gwt');
   const containers = new Map(); // service -> container name
   const logDir = path.join(workDir, 'smoke-logs', prefix);
   fs.mkdirSync(logDir, { recursive: true });
-  let brokerReady = false;
   let databaseMade = false;
   const startedAt = Date.now();
 
@@ -90,10 +90,8 @@ export async function smoke({ log = console.log } = {}) {
     }
     containers.clear();
     if (databaseMade) await dropDatabase(env.adminUrl, database).catch((err) => log(`dropping ${database}: ${err.message}`));
-    if (brokerReady) {
-      await testkit.deleteBrokerObjects(prefix).catch((err) => log(`deleting broker objects: ${err.message}`));
-      await testkit.deleteBrokerUsers(prefix).catch((err) => log(`deleting broker users: ${err.message}`));
-    }
+    await testkit.deleteBrokerObjects(prefix).catch((err) => log(`deleting broker objects: ${err.message}`));
+    await testkit.deleteBrokerUsers(prefix).catch((err) => log(`deleting broker users: ${err.message}`));
   };
   const interrupted = () => {
     void cleanup().finally(() => process.exit(130));
@@ -103,8 +101,6 @@ export async function smoke({ log = console.log } = {}) {
 
   try {
     log(`smoke: database ${database}, broker prefix ${prefix}`);
-    const brokerUrls = await testkit.createBrokerUsers(prefix);
-    brokerReady = true;
 
     // 1. Migrations, by the migrate image.
     databaseMade = true;
