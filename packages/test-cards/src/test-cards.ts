@@ -14,7 +14,11 @@ export type TestCardBehaviour =
   | 'incorrect_cvc'
   | 'processing_error'
   | 'approve_refund_unconfirmed'
-  | 'approve_silently';
+  | 'approve_silently'
+  // Approved; on a two-phase order the hold's deposit.do is what fails.
+  | 'approve_capture_refused'
+  | 'approve_capture_unconfirmed'
+  | 'approve_capture_silently';
 
 export interface TestCard {
   readonly number: string;
@@ -34,6 +38,9 @@ export const TEST_CARDS: readonly TestCard[] = [
   { number: '4000000000000119', behaviour: 'processing_error', label: 'Fails: processing error' },
   { number: '4000000000005126', behaviour: 'approve_refund_unconfirmed', label: 'Approved; refunds cannot be confirmed' },
   { number: '4000000000000036', behaviour: 'approve_silently', label: 'Acquirer does not answer in time' },
+  { number: '4000000000007007', behaviour: 'approve_capture_refused', label: 'Approved; capture refused' },
+  { number: '4000000000007015', behaviour: 'approve_capture_unconfirmed', label: 'Approved; capture cannot be confirmed' },
+  { number: '4000000000007023', behaviour: 'approve_capture_silently', label: 'Approved; capture not answered in time' },
 ];
 
 const byNumber = new Map(TEST_CARDS.map((card) => [card.number, card]));

@@ -4,10 +4,18 @@ import { findTestCard, luhnValid, TEST_CARDS } from '../../src/index.js';
 
 describe('Test cards', () => {
   it('when a D8 test card number is looked up, then it is found, and every test card passes the Luhn check', () => {
-    for (const number of ['4242424242424242', '5555555555554444', '4000000000003220', '4000000000000002', '4000000000000036']) {
+    for (const number of ['4242424242424242', '5555555555554444', '4000000000003220', '4000000000000002', '4000000000000036', '4000000000007007']) {
       assert.ok(findTestCard(number), number);
     }
     for (const card of TEST_CARDS) assert.ok(luhnValid(card.number), card.number);
+  });
+
+  it('when the table is read, then no number and no label appears twice, and the capture cards have their behaviours', () => {
+    assert.equal(new Set(TEST_CARDS.map((card) => card.number)).size, TEST_CARDS.length);
+    assert.equal(new Set(TEST_CARDS.map((card) => card.label)).size, TEST_CARDS.length);
+    assert.equal(findTestCard('4000000000007007')?.behaviour, 'approve_capture_refused');
+    assert.equal(findTestCard('4000000000007015')?.behaviour, 'approve_capture_unconfirmed');
+    assert.equal(findTestCard('4000000000007023')?.behaviour, 'approve_capture_silently');
   });
 
   it('when any other Luhn-valid number is looked up, then it is not a test card (live mode sends it on)', () => {

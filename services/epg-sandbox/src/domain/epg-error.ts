@@ -28,5 +28,7 @@ export const missing = (name: string) => new EpgError('4', `${name} is required`
 export const invalid = (name: string) => new EpgError('5', `${name} is invalid`);
 export const orderNotFound = () => new EpgError('6', 'Order not found');
 export const wrongState = () => new EpgError('7', 'Wrong order state');
-/** What a refund or reverse of D8's card 5126 answers: an outcome that cannot be confirmed. */
+/** An outcome that cannot be confirmed: every refund or reverse of D8's card 5126, a deposit of card 7015. */
 export const systemError = () => new EpgError('7', 'System error');
+/** What a deposit of D8's card 7007 answers: the issuer will not capture the hold. */
+export const captureRefused = () => new EpgError('5', 'Capture refused by the issuer');

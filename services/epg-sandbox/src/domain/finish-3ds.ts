@@ -1,6 +1,6 @@
-/** finish3dsPayment.do: the issuer's paRes ends a challenge: Y deposits, N declines. */
+/** finish3dsPayment.do: the issuer's paRes ends a challenge: Y approves (deposits, or holds a two-phase order), N declines. */
 import { invalid, missing, wrongState, type EpgReply } from './epg-error.js';
-import { decline, deposit, finishRedirect, OrderStatus } from './order.js';
+import { approve, decline, finishRedirect, OrderStatus } from './order.js';
 import { findOrder, required, SUCCESS, type CallParams, type Sandbox } from './sandbox.js';
 
 /** Electronic Commerce Indicator of a fully authenticated payment. */
@@ -15,7 +15,7 @@ export function finish3ds(sandbox: Sandbox, terminal: string, params: CallParams
   const answer = sandbox.tokens.readPaRes(paRes);
   if (answer?.orderId !== order.orderId) throw invalid('paRes');
 
-  if (answer.result === 'Y') deposit(order, sandbox.now(), ECI_AUTHENTICATED);
+  if (answer.result === 'Y') approve(order, sandbox.now(), ECI_AUTHENTICATED);
   else decline(order, 'authentication_failed');
   return { ...SUCCESS, redirect: finishRedirect(order) };
 }

@@ -1,12 +1,18 @@
 /**
- * An acquirer order and its state machine (ACQUIRER.md, orderStatus):
+ * An acquirer order and its state machine (ACQUIRER.md, orderStatus). register.do
+ * makes a one-phase order, registerPreAuth.do a two-phase one: an approval of
+ * the first deposits at once, of the second holds the funds until deposit.do or
+ * reverse.do.
  *
- *   0 registered ──pay──▶ 2 deposited ──reverse──▶ 3 reversed
- *        │  ╲                  │ ▲
- *        │   ╲──decline──▶ 6   └─┴─refund──▶ 4 refunded (refund again while money is left)
- *        └──challenge──▶ 5 ──Y──▶ 2,  ──N──▶ 6
+ *   0 registered ──approve──▶ 2 deposited   (one-phase)
+ *                ──approve──▶ 1 held        (two-phase)
+ *                ──decline──▶ 6 declined
+ *                ──challenge──▶ 5 ──Y──▶ approve (1 or 2, as above),  ──N──▶ 6
+ *   1 held       ──deposit──▶ 2             (all of the hold or part, the rest released)
+ *                ──reverse──▶ 3 reversed    (the hold released)
+ *   2 deposited  ──reverse──▶ 3
+ *                ──refund───▶ 4 refunded ──refund──▶ 4 (again while money is left)
  *
- * Status 1 (held) exists in the protocol; the sandbox deposits at once and never uses it.
  * Transitions that the current status does not allow throw "7" Wrong order state.
  */
 import { randomInt } from 'node:crypto';
@@ -41,6 +47,8 @@ export interface Order {
   /** The language register.do asked the acquirer's pages to speak (fr, en, ar); fr when not given. */
   readonly language: string;
   readonly registeredAt: number;
+  /** registerPreAuth.do's order: an approval holds the funds (status 1) rather than depositing them. */
+  readonly twoPhase: boolean;
   status: OrderStatus;
   action: Action;
   card?: CardDetails;
@@ -48,6 +56,7 @@ export interface Order {
   authRefNum?: string;
   eci?: string;
   depositedAt?: number;
+  /** The whole amount once approved; on a held order, the hold. */
   approvedAmount: number;
   depositedAmount: number;
   refundedAmount: number;
@@ -56,7 +65,7 @@ export interface Order {
 }
 
 /** What registering an order fixes; the rest starts empty. */
-export type NewOrder = Pick<Order, 'orderId' | 'terminal' | 'orderNumber' | 'amount' | 'returnUrl' | 'failUrl' | 'language' | 'registeredAt'>;
+export type NewOrder = Pick<Order, 'orderId' | 'terminal' | 'orderNumber' | 'amount' | 'returnUrl' | 'failUrl' | 'language' | 'registeredAt' | 'twoPhase'>;
 
 /** A registered order: status 0, nothing paid. */
 export function registeredOrder(fields: NewOrder): Order {
@@ -84,17 +93,26 @@ export function startChallenge(order: Order): void {
   order.action = AUTHENTICATING;
 }
 
-/** Approved and captured at once, for the whole amount. */
-export function deposit(order: Order, now: Date, eci?: string): void {
+/** The issuer approves the whole amount: a two-phase order holds it, a one-phase order is deposited at once. */
+export function approve(order: Order, now: Date, eci?: string): void {
   if (order.status !== OrderStatus.REGISTERED && order.status !== OrderStatus.AUTHENTICATING) throw wrongState();
-  order.status = OrderStatus.DEPOSITED;
   order.action = APPROVED;
   order.approvalCode = randomDigits(6);
   order.authRefNum = randomDigits(12);
   if (eci !== undefined) order.eci = eci;
-  order.depositedAt = now.getTime();
   order.approvedAmount = order.amount;
-  order.depositedAmount = order.amount;
+  if (order.twoPhase) order.status = OrderStatus.HELD;
+  else settle(order, order.amount, now);
+}
+
+/**
+ * Completes a hold: `amount` millimes are deposited (0: the whole hold) and the
+ * rest released; the caller has checked `amount` against the hold (approvedAmount).
+ */
+export function deposit(order: Order, amount: number, now: Date): void {
+  if (order.status !== OrderStatus.HELD) throw wrongState();
+  if (amount > order.approvedAmount) throw new RangeError('deposit above the hold');
+  settle(order, amount === 0 ? order.approvedAmount : amount, now);
 }
 
 /** The attempt failed; the order is finished. */
@@ -104,9 +122,9 @@ export function decline(order: Order, reason: DeclineReason): void {
   order.action = DECLINES[reason];
 }
 
-/** Voids a deposited payment that was never refunded, before settlement. */
+/** Voids a deposited payment that was never refunded, or releases a hold; before settlement, once. */
 export function reverse(order: Order): void {
-  if (order.status !== OrderStatus.DEPOSITED) throw wrongState();
+  if (order.status !== OrderStatus.DEPOSITED && order.status !== OrderStatus.HELD) throw wrongState();
   order.status = OrderStatus.REVERSED;
   order.approvedAmount = 0;
   order.depositedAmount = 0;
@@ -133,6 +151,12 @@ export function refundable(order: Order): number {
 export function finishRedirect(order: Order): string {
   const base = order.status === OrderStatus.DECLINED && order.failUrl !== undefined ? order.failUrl : order.returnUrl;
   return withQueryParam(base, 'orderId', order.orderId);
+}
+
+function settle(order: Order, amount: number, now: Date): void {
+  order.status = OrderStatus.DEPOSITED;
+  order.depositedAt = now.getTime();
+  order.depositedAmount = amount;
 }
 
 function randomDigits(count: number): string {

@@ -1,12 +1,13 @@
 /**
  * paymentorder.do: the buyer's card for a registered order. The card's D8
- * behaviour decides the outcome; only a 3-D Secure challenge answers anything
- * but "finished, go to returnUrl", and the outcome itself is read with
+ * behaviour decides the outcome; an approval deposits a one-phase order and
+ * holds a two-phase one. Only a 3-D Secure challenge answers anything but
+ * "finished, go to returnUrl", and the outcome itself is read with
  * getOrderStatusExtended.
  */
 import { readCard } from './card.js';
 import { wrongState, type EpgReply } from './epg-error.js';
-import { attachCard, decline, deposit, finishRedirect, OrderStatus, startChallenge, type Order } from './order.js';
+import { approve, attachCard, decline, finishRedirect, OrderStatus, startChallenge, type Order } from './order.js';
 import { findOrder, required, SUCCESS, type CallParams, type Sandbox } from './sandbox.js';
 
 /** Checks the card, keeps only its masked form, and plays the card's D8 behaviour. */
@@ -35,15 +36,19 @@ export async function payOrder(sandbox: Sandbox, terminal: string, params: CallP
         termUrl: order.returnUrl,
       };
     case 'approve':
-      deposit(order, sandbox.now());
+    case 'approve_capture_refused':
+    case 'approve_capture_unconfirmed':
+    case 'approve_capture_silently':
+      // The capture cards show what they do only when a hold is deposited (deposit.do).
+      approve(order, sandbox.now());
       break;
     case 'approve_refund_unconfirmed':
-      deposit(order, sandbox.now());
+      approve(order, sandbox.now());
       order.refundsUnconfirmed = true;
       break;
     case 'approve_silently':
-      // Charged now, answered late: the caller times out on a payment that went through.
-      deposit(order, sandbox.now());
+      // Charged (or held) now, answered late: the caller times out on a payment that went through.
+      approve(order, sandbox.now());
       await sandbox.wait(sandbox.slowDelayMs);
       break;
     case 'card_declined':

@@ -1,4 +1,8 @@
-/** register.do: a new order (status 0) for this terminal, and the address of its payment page. */
+/**
+ * register.do and registerPreAuth.do: a new order (status 0) for this terminal,
+ * and the address of its payment page. Both check the same fields; only the
+ * second makes a two-phase order, whose approval holds the funds.
+ */
 import { randomUUID } from 'node:crypto';
 import { parseMillimes } from './amount.js';
 import { EpgError, invalid, type EpgReply } from './epg-error.js';
@@ -9,8 +13,18 @@ import { isWebUrl } from './urls.js';
 const MAX_ORDER_NUMBER_LENGTH = 32;
 const LANGUAGES: readonly string[] = ['fr', 'en', 'ar'];
 
-/** Validates the order, refuses a number this terminal already used, keeps it as status 0. */
+/** register.do: a one-phase order, deposited as soon as it is approved. */
 export function registerOrder(sandbox: Sandbox, terminal: string, params: CallParams): EpgReply {
+  return register(sandbox, terminal, params, false);
+}
+
+/** registerPreAuth.do: a two-phase order, held when approved until deposit.do or reverse.do. */
+export function registerPreAuth(sandbox: Sandbox, terminal: string, params: CallParams): EpgReply {
+  return register(sandbox, terminal, params, true);
+}
+
+/** Validates the order, refuses a number this terminal already used, keeps it as status 0. */
+function register(sandbox: Sandbox, terminal: string, params: CallParams, twoPhase: boolean): EpgReply {
   const orderNumber = required(params, 'orderNumber');
   const amountDigits = required(params, 'amount');
   const returnUrl = required(params, 'returnUrl');
@@ -37,6 +51,7 @@ export function registerOrder(sandbox: Sandbox, terminal: string, params: CallPa
     failUrl,
     language: language ?? 'fr',
     registeredAt: sandbox.now().getTime(),
+    twoPhase,
   });
   if (!sandbox.store.add(order)) throw new EpgError('1', 'Order with this number was already processed');
   return {

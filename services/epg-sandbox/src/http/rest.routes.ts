@@ -6,12 +6,13 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { describeError, type Logger } from '@gateway/observability';
 import { bodyRefusal, formBody, serverSpans } from '@gateway/runtime';
+import { depositOrder } from '../domain/deposit-order.js';
 import { EpgError, type EpgReply } from '../domain/epg-error.js';
 import { finish3ds } from '../domain/finish-3ds.js';
 import { getOrderStatus } from '../domain/get-order-status.js';
 import { payOrder } from '../domain/pay-order.js';
 import { refundOrder } from '../domain/refund-order.js';
-import { registerOrder } from '../domain/register-order.js';
+import { registerOrder, registerPreAuth } from '../domain/register-order.js';
 import { reverseOrder } from '../domain/reverse-order.js';
 import type { Call, Sandbox } from '../domain/sandbox.js';
 import { authenticate } from '../domain/terminals.js';
@@ -28,9 +29,11 @@ export const REST_PATH = '/payment/rest/';
 
 const CALLS: ReadonlyMap<string, Call> = new Map<string, Call>([
   ['register.do', registerOrder],
+  ['registerPreAuth.do', registerPreAuth],
   ['paymentorder.do', payOrder],
   ['finish3dsPayment.do', finish3ds],
   ['getOrderStatusExtended.do', getOrderStatus],
+  ['deposit.do', depositOrder],
   ['reverse.do', reverseOrder],
   ['refund.do', refundOrder],
 ]);

@@ -15,6 +15,10 @@ const FINISHED_CARDS: readonly Expected[] = [
   { pan: '5555555555554444', orderStatus: 2, actionCode: 0, paymentState: 'DEPOSITED' },
   { pan: '4000000000005126', orderStatus: 2, actionCode: 0, paymentState: 'DEPOSITED' },
   { pan: '4111111111111111', orderStatus: 2, actionCode: 0, paymentState: 'DEPOSITED' },
+  // The capture cards differ only on a two-phase order's deposit.do (two-phase.test.ts); one-phase, they approve.
+  { pan: '4000000000007007', orderStatus: 2, actionCode: 0, paymentState: 'DEPOSITED' },
+  { pan: '4000000000007015', orderStatus: 2, actionCode: 0, paymentState: 'DEPOSITED' },
+  { pan: '4000000000007023', orderStatus: 2, actionCode: 0, paymentState: 'DEPOSITED' },
   { pan: '4000000000000002', orderStatus: 6, actionCode: 100, paymentState: 'DECLINED' },
   { pan: '4000000000009995', orderStatus: 6, actionCode: 116, paymentState: 'DECLINED' },
   { pan: '4000000000000069', orderStatus: 6, actionCode: 101, paymentState: 'DECLINED' },

@@ -26,6 +26,7 @@ describe('card fields', () => {
   it('When the number is a D8 card, then its behaviour comes from the shared table; another Luhn-valid number approves', () => {
     assert.equal(readCard(form({ pan: '4000000000003220' }), NOW).behaviour, 'challenge');
     assert.equal(readCard(form({ pan: '4000000000000036' }), NOW).behaviour, 'approve_silently');
+    assert.equal(readCard(form({ pan: '4000000000007007' }), NOW).behaviour, 'approve_capture_refused');
     assert.equal(readCard(form({ pan: '378282246310005' }), NOW).behaviour, 'approve');
   });
 

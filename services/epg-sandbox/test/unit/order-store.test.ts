@@ -3,7 +3,7 @@ import { registeredOrder } from '../../src/domain/order.js';
 import { OrderStore } from '../../src/domain/order.store.js';
 
 const order = (orderId: string, orderNumber: string, terminal = 't1') =>
-  registeredOrder({ orderId, terminal, orderNumber, amount: 1000, returnUrl: 'https://m.example/r', failUrl: undefined, language: 'fr', registeredAt: 0 });
+  registeredOrder({ orderId, terminal, orderNumber, amount: 1000, returnUrl: 'https://m.example/r', failUrl: undefined, language: 'fr', registeredAt: 0, twoPhase: false });
 
 describe('order store', () => {
   it("When a terminal reuses its orderNumber, then it is refused; another terminal's same number is kept", () => {
