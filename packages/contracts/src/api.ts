@@ -37,6 +37,13 @@ const LOCALE_DESCRIPTION = 'Language of the hosted page: fr, en, ar (right to le
 export const Locale = Type.Union(LOCALES.map((l) => Type.Literal(l)), { description: LOCALE_DESCRIPTION });
 export type Locale = (typeof LOCALES)[number];
 
+/** D22: `automatic` charges the card at once; `manual` holds the amount until POST .../capture/ (or its void). */
+const CAPTURE_METHODS = ['automatic', 'manual'] as const;
+export const CaptureMethod = Type.Union(CAPTURE_METHODS.map((m) => Type.Literal(m)), {
+  description: 'automatic (default): the payment is captured at once; manual: it is authorized (held) until captured, canceled or lapsed.',
+});
+export type CaptureMethod = (typeof CAPTURE_METHODS)[number];
+
 export const CreateSessionRequest = Type.Object(
   {
     amount: Type.String({ minLength: 1, description: "Decimal string at the currency's precision (TND 3, EUR 2, JPY 0)." }),
@@ -55,6 +62,7 @@ export const CreateSessionRequest = Type.Object(
     webhook_url: Type.Optional(HttpUrl("Per-session webhook URL; the account default applies when omitted.")),
     max_attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: 5 })),
     locale: Type.Optional(Type.Union(LOCALES.map((l) => Type.Literal(l)), { description: LOCALE_DESCRIPTION, default: 'auto' })),
+    capture_method: Type.Optional(Type.Union(CAPTURE_METHODS.map((m) => Type.Literal(m)), { description: CaptureMethod.description, default: 'automatic' })),
   },
   { additionalProperties: false },
 );
@@ -72,10 +80,11 @@ export const Original = Type.Object(
 export type Original = Static<typeof Original>;
 
 export const AttemptStatus = Type.Union(['INITIATED', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'ABANDONED'].map((s) => Type.Literal(s)));
+/** INTERFACE 3.1 with D22's AUTHORIZED (a manual session's payment, held until captured); the transitions are services/session/src/domain/session-states.ts. */
 export const SessionStatus = Type.Union(
-  ['CREATED', 'PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED'].map((s) => Type.Literal(s)),
+  ['CREATED', 'PENDING', 'PROCESSING', 'AUTHORIZED', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED'].map((s) => Type.Literal(s)),
 );
-export type SessionStatus = 'CREATED' | 'PENDING' | 'PROCESSING' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED' | 'CANCELED';
+export type SessionStatus = 'CREATED' | 'PENDING' | 'PROCESSING' | 'AUTHORIZED' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED' | 'CANCELED';
 
 /** A payment attempt as the session shows it (INTERFACE 2.3; D2: unknown values are empty strings). */
 export const Attempt = Type.Object({
@@ -120,6 +129,9 @@ export const SessionDetail = Type.Object({
   created_at: DateTime,
   attempts: Type.Array(Attempt),
   amount_refunded: Decimal('Sum of accepted refunds, TND.'),
+  capture_method: CaptureMethod,
+  amount_authorized: Type.String({ description: 'TND held or charged by the approved payment; empty until then (D22).' }),
+  amount_captured: Type.String({ description: 'TND captured, what refunds are capped at; empty until captured (D22).' }),
 });
 export type SessionDetail = Static<typeof SessionDetail>;
 
@@ -176,6 +188,15 @@ export const SessionListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type SessionListQuery = Static<typeof SessionListQuery>;
+
+/** POST /gateway/sessions/{id}/capture/ (D22): without an amount, the whole authorized amount. */
+export const CaptureRequest = Type.Object(
+  {
+    amount: Type.Optional(Type.String({ minLength: 1, description: 'TND at 3 decimals, at most amount_authorized; less releases the rest of the hold.' })),
+  },
+  { additionalProperties: false },
+);
+export type CaptureRequest = Static<typeof CaptureRequest>;
 
 /** Answer of POST /gateway/sessions/{id}/checkout/ (D4). */
 export const CheckoutLink = Type.Object({ checkout_url: Type.String(), expires_at: DateTime });

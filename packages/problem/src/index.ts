@@ -26,6 +26,8 @@ export const catalogue = {
   'invalid-state': { status: 422, title: 'Invalid State', detail: "The operation is not allowed in the session's current state." },
   'no-payment': { status: 422, title: 'No Payment', detail: 'No successful payment was found to act on.' },
   'refund-failed': { status: 422, title: 'Refund Failed', detail: 'The refund could not be completed.' },
+  /** D22: the acquirer refused to capture the authorized amount; the session stays AUTHORIZED. */
+  'capture-failed': { status: 422, title: 'Capture Failed', detail: 'The capture could not be completed.' },
   'no-terminal-configured': { status: 422, title: 'No Terminal Configured', detail: 'The account has no acquirer terminal configured for this mode.' },
   'terminal-inactive': { status: 422, title: 'Terminal Inactive', detail: "The account's acquirer terminal is inactive." },
   'terminal-rejected': { status: 422, title: 'Terminal Rejected', detail: 'The acquirer rejected the terminal credentials.' },

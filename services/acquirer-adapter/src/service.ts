@@ -1,7 +1,7 @@
 /** Wiring of the acquirer adapter: database, broker, command queue, outbox relay, reconciliation sweep, health. */
 import { CardOpener } from '@gateway/card-sealing';
 import type { Pool } from '@gateway/db';
-import { CommandServer, OperatorGuard, OutboxRelay } from '@gateway/messaging';
+import { CommandServer, EventConsumer, OperatorGuard, OutboxRelay } from '@gateway/messaging';
 import { parsePricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
@@ -13,6 +13,7 @@ import { OrderRepository } from './db/order.repository.js';
 import { RefundOperationRepository } from './db/refund-operation.repository.js';
 import { PLAINTEXT_TERMINAL_PASSWORDS, TerminalRepository } from './db/terminal.repository.js';
 import type { AdapterDeps } from './domain/deps.js';
+import { holdRelease, reconcileDueHolds } from './domain/holds.js';
 import { RECONCILE_BATCH, reconcileDueOrders, type ReconcilePolicy } from './domain/reconcile-orders.js';
 import { watchReconciliationBacklog } from './domain/reconciliation-metrics.js';
 import { loadAdapterConfig, adapterSettings } from './config.js';
@@ -64,11 +65,21 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
+  // D22: the hold of a session canceled or lapsed while AUTHORIZED is released here, once.
+  await broker.register(new EventConsumer(broker, { service: 'acquirer-adapter', log, changes: [holdRelease(deps)], afterCommit: () => relay.wake() }));
   const operators = new OperatorGuard({ service: 'acquirer-adapter', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
   await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps, secrets), log, prefetch: { fast: config.commandPrefetch, slow: config.slowCommandPrefetch }, operators }));
   const policy = reconcilePolicy(config);
   let stopping = false;
-  const reconciliation = every(config.sweepIntervalSeconds, 'reconcile-orders', async () => void (await reconcileDueOrders(deps, policy, () => stopping)), log);
+  const reconciliation = every(
+    config.sweepIntervalSeconds,
+    'reconcile-orders',
+    async () => {
+      await reconcileDueOrders(deps, policy, () => stopping);
+      await reconcileDueHolds(deps, policy, () => stopping);
+    },
+    log,
+  );
   return {
     port: http.port,
     async stop() {

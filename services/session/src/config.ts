@@ -22,6 +22,8 @@ export const sessionSettings = {
   attemptCheckAfterSeconds: int('ATTEMPT_CHECK_AFTER_SECONDS', 120, { min: 1 }),
   /** The longest wait between two checks of one stuck attempt. */
   attemptCheckMaxDelaySeconds: int('ATTEMPT_CHECK_MAX_DELAY_SECONDS', 3600, { min: 1 }),
+  /** D22: a manual session's payment not captured within this is voided by the sweep (EXPIRED). */
+  authorizationTtlSeconds: int('AUTHORIZATION_TTL_SECONDS', 604_800, { min: 1 }),
   /** D11: accept webhook_url on loopback or private addresses (development and tests only). */
   allowPrivateWebhooks: bool('WEBHOOK_ALLOW_PRIVATE', false),
 };

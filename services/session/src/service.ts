@@ -6,6 +6,7 @@ import { sessionCommands } from './commands/session.commands.js';
 import type { SessionConfig } from './config.js';
 import { SessionRepository } from './db/session.repository.js';
 import { LinkSigner } from './domain/checkout-links.js';
+import { captureOutcome, checkStuckCaptures } from './domain/capture-session.js';
 import { checkStuckAttempts } from './domain/check-stuck-attempts.js';
 import { sweepExpiry } from './domain/expire-sessions.js';
 import { paymentOutcome } from './domain/payment-outcome.js';
@@ -48,6 +49,9 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     adapterTimeoutMs: config.adapterTimeoutMs,
     log,
     outcomes: paymentOutcome({ sessions, log }),
+    captures: captureOutcome({ sessions, log }),
+    authorizationTtlSeconds: config.authorizationTtlSeconds,
+    captureCheckAfterSeconds: config.attemptCheckAfterSeconds,
   };
   const refunds = refundRecord(sessions);
   const http = await listen(healthApp(readiness), config.port);
@@ -59,7 +63,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
       service: 'session',
       log,
       // Each change applies once, whichever path brings it first: a payment step's answer, a refund's record, or the event.
-      changes: [deps.outcomes, refunds],
+      changes: [deps.outcomes, deps.captures, refunds],
       afterCommit: () => relay.wake(),
     }),
   );
@@ -69,7 +73,10 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
   const stuck = every(
     config.sweepIntervalSeconds,
     'stuck-attempts',
-    async () => void (await checkStuckAttempts(deps, { afterSeconds: config.attemptCheckAfterSeconds, maxDelaySeconds: config.attemptCheckMaxDelaySeconds })),
+    async () => {
+      await checkStuckAttempts(deps, { afterSeconds: config.attemptCheckAfterSeconds, maxDelaySeconds: config.attemptCheckMaxDelaySeconds });
+      await checkStuckCaptures(deps, config.attemptCheckMaxDelaySeconds);
+    },
     log,
   );
   return {

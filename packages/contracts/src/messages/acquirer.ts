@@ -2,6 +2,7 @@
  * The acquirer-adapter's messages: the payment steps it runs at the acquirer, terminals and fees, and the payment.* events.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CaptureMethod } from '../api.js';
 import { type CommandContract, DateTime, DecimalString, MerchantId, MerchantRef, Mode, SecretsRewrap } from './common.js';
 
 /** The language of the hosted page the buyer paid on (D18); the acquirer's own pages (3-D Secure) follow it. */
@@ -18,6 +19,8 @@ export const StartedAttempt = Type.Object({
   order_number: Type.String(),
   amount: Type.String(),
   description: Type.String(),
+  /** D22: `manual` holds the amount (registerPreAuth.do); automatic when absent. */
+  capture_method: Type.Optional(CaptureMethod),
 });
 export type StartedAttempt = Static<typeof StartedAttempt>;
 
@@ -41,6 +44,35 @@ export const PaymentApproved = Type.Object({
   paid_at: DateTime,
 });
 
+/** A manual session's approved payment, holding `amount` until captured (D22), as payment.authorized announces it. */
+export const PaymentAuthorized = Type.Object({
+  ...PaymentRef,
+  /** What is held (TND): at most this is captured. */
+  amount: Type.String(),
+  card_country: Type.String(),
+  authorized_at: DateTime,
+});
+
+/** A hold captured (deposit.do), with the fee on the captured amount, as payment.captured announces it. */
+export const PaymentCaptured = Type.Object({
+  ...PaymentRef,
+  /** What was captured (TND): the refundable total. */
+  amount: Type.String(),
+  card_country: Type.String(),
+  fee_amount: Type.String(),
+  net_amount: Type.String(),
+  paid_at: DateTime,
+});
+
+/** A capture that did not happen (refused, or found never done): the hold stands, as payment.capture_failed announces it. */
+export const PaymentCaptureFailed = Type.Object({
+  attempt_id: Type.String({ pattern: '^pa_' }),
+  session_id: Type.String(),
+  merchant_id: MerchantId,
+  livemode: Type.Boolean(),
+  message: Type.String(),
+});
+
 /** A declined payment, as payment.declined announces it. */
 export const PaymentDeclined = Type.Object({ ...PaymentRef, failure_code: Type.String(), failure_message: Type.String() });
 
@@ -52,6 +84,8 @@ export const PaymentStep = Type.Object({
    * session records it at once instead of waiting for the event.
    */
   approved: Type.Optional(PaymentApproved),
+  /** With outcome approved, for a manual session: the amount is held, not captured (D22). */
+  authorized: Type.Optional(PaymentAuthorized),
   declined: Type.Optional(PaymentDeclined),
   failure_code: Type.Optional(Type.String()),
   failure_message: Type.Optional(Type.String()),
@@ -138,6 +172,31 @@ export const acquirerCommands = {
       message: Type.String(),
     }),
   },
+  /**
+   * Captures a held payment (deposit.do, D22), once per attempt: a repeated
+   * command reports where the capture stands. `unknown`: no answer came, and
+   * the adapter's reconciliation learns the outcome (payment.captured or
+   * payment.capture_failed); `unavailable`: the acquirer could not be asked,
+   * nothing was sent and the hold stands; `refused`: the acquirer said no.
+   */
+  'payment.capture': {
+    service: 'acquirer-adapter',
+    lane: 'slow',
+    request: Type.Object({
+      attempt_id: Type.String({ pattern: '^pa_' }),
+      session_id: Type.String(),
+      merchant_id: MerchantId,
+      livemode: Type.Boolean(),
+      /** TND, at most what is held. */
+      amount: DecimalString,
+    }),
+    reply: Type.Object({
+      outcome: Type.Union([Type.Literal('captured'), Type.Literal('refused'), Type.Literal('unavailable'), Type.Literal('unknown')]),
+      captured: Type.Optional(PaymentCaptured),
+      /** The acquirer's words when the outcome is not captured. */
+      message: Type.String(),
+    }),
+  },
   'acquirer.secrets.rewrap': SecretsRewrap('acquirer-adapter'),
   'fees.get': {
     operator: true,
@@ -167,4 +226,7 @@ export const acquirerCommands = {
 export const acquirerEvents = {
   'payment.approved': PaymentApproved,
   'payment.declined': PaymentDeclined,
+  'payment.authorized': PaymentAuthorized,
+  'payment.captured': PaymentCaptured,
+  'payment.capture_failed': PaymentCaptureFailed,
 } as const satisfies Record<string, TSchema>;

@@ -86,7 +86,7 @@ export const commandSenders = {
   'session.get': ['api-gateway', 'refund', 'webhook-dispatcher', 'dashboard'],
   'session.get_for_event': ['refund'],
   'session.list': ['api-gateway', 'dashboard'],
-  'session.cancel': ['api-gateway'],
+  'session.cancel': ['api-gateway', 'dashboard'],
   'session.issue_checkout': ['api-gateway'],
   'webhook.list_session': ['api-gateway', 'dashboard'],
   'webhook.list': ['api-gateway', 'dashboard'],
@@ -104,8 +104,10 @@ export const commandSenders = {
   'payment.authorize': ['session'],
   'payment.finish_3ds': ['session'],
   'payment.check': ['session'],
+  'payment.capture': ['session'],
   'terminal.check': ['session'],
   'refund.create': ['api-gateway', 'dashboard'],
+  'session.capture': ['api-gateway', 'dashboard'],
   'refund.get': ['api-gateway', 'dashboard'],
   'refund.list_session': ['api-gateway', 'dashboard'],
   'session.record_refund': ['refund'],
@@ -195,10 +197,15 @@ export const eventPublishers = {
   'session.failed': ['session'],
   'session.expired': ['session'],
   'checkout.session.expired': ['session'],
+  'session.authorized': ['session'],
+  'session.hold_canceled': ['session'],
   'refund.created': ['refund'],
   'refund.updated': ['refund'],
   'payment.approved': ['acquirer-adapter'],
   'payment.declined': ['acquirer-adapter'],
+  'payment.authorized': ['acquirer-adapter'],
+  'payment.captured': ['acquirer-adapter'],
+  'payment.capture_failed': ['acquirer-adapter'],
   'merchant.created': ['api-gateway'],
   'merchant.updated': ['api-gateway'],
   'merchant.kyb_approved': ['api-gateway'],
@@ -216,6 +223,7 @@ export const eventPublisherField: Partial<Record<EventType, string>> = { 'audit.
 
 /** The events merchants receive as webhooks (INTERFACE 6.1, D10, D11); session.created is internal. */
 export const WEBHOOK_EVENTS = [
+  'session.authorized',
   'session.succeeded',
   'session.failed',
   'session.canceled',
@@ -238,9 +246,13 @@ export interface ServiceTopology {
 export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   // The webhook events feed the test-mode event streams of `gateway listen`, one exclusive queue per open stream.
   'api-gateway': { events: ['audit.recorded'], broadcasts: ['merchant.updated', 'api_key.revoked', ...WEBHOOK_EVENTS] },
-  session: { events: ['payment.approved', 'payment.declined', 'refund.created', 'refund.updated'], broadcasts: [] },
+  session: {
+    events: ['payment.approved', 'payment.declined', 'payment.authorized', 'payment.captured', 'payment.capture_failed', 'refund.created', 'refund.updated'],
+    broadcasts: [],
+  },
   checkout: { events: [], broadcasts: [] },
-  'acquirer-adapter': { events: [], broadcasts: [] },
+  // session.hold_canceled: the hold of a canceled or lapsed AUTHORIZED session is released here (D22).
+  'acquirer-adapter': { events: ['session.hold_canceled'], broadcasts: [] },
   // A refund records the captured payment from the session it reads anyway: no event needed.
   refund: { events: [], broadcasts: [] },
   // merchant.created and merchant.kyb_approved: the merchant's test-mode and live-mode endpoints are provisioned here, the owner of endpoints.

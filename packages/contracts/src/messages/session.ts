@@ -2,7 +2,7 @@
  * The session service's messages: the commands it runs (API calls, the hosted page's, rates, refund records) and the session.* events, with the payload webhooks carry.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CheckoutLink, Item, Locale, Metadata, Original, RefundStatus, SessionDetail, SessionList, SessionStatus } from '../api.js';
+import { CaptureMethod, CheckoutLink, Item, Locale, Metadata, Original, RefundStatus, SessionDetail, SessionList, SessionStatus } from '../api.js';
 import { PA_RES_MAX_LENGTH, PageLanguage, PaymentStep } from './acquirer.js';
 import { ApiContext, type CommandContract, DateTime, DecimalString, MerchantId, Mode, SessionRef } from './common.js';
 
@@ -54,14 +54,20 @@ export const SessionEventPayload = Type.Object({
   metadata: Metadata,
   original: Original,
   paid_at: Type.Optional(DateTime),
+  /** D22: present on manual sessions; session.authorized carries authorized_at and amount_authorized, session.succeeded adds amount_captured. */
+  capture_method: Type.Optional(CaptureMethod),
+  authorized_at: Type.Optional(DateTime),
+  amount_authorized: Type.Optional(Type.String()),
+  amount_captured: Type.Optional(Type.String()),
   payment: Type.Optional(
     Type.Object({
       method: Type.String(),
       card_brand: Type.String(),
       card_last_four: Type.String(),
       card_country: Type.String(),
-      fee_amount: Type.String(),
-      net_amount: Type.String(),
+      /** Absent on session.authorized: the fee is taken on what is captured (D22). */
+      fee_amount: Type.Optional(Type.String()),
+      net_amount: Type.Optional(Type.String()),
     }),
   ),
   last_failure_code: Type.Optional(Type.String()),
@@ -100,6 +106,8 @@ export const sessionCommands = {
   'session.get_for_event': { service: 'session', request: SessionRef, reply: Type.Object({ session: SessionDetail, event: SessionEventPayload }) },
   'session.list': { service: 'session', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: SessionList },
   'session.cancel': { service: 'session', request: SessionRef, reply: SessionDetail },
+  /** D22: captures an AUTHORIZED session's hold, in full or in part; waits on the acquirer. */
+  'session.capture': { service: 'session', lane: 'slow', request: Type.Object({ context: ApiContext, session_id: Type.String(), body: Type.Unknown() }), reply: SessionDetail },
   'session.issue_checkout': { service: 'session', request: SessionRef, reply: CheckoutLink },
   // the hosted page, sent by checkout
   'checkout.view': { service: 'session', request: LinkRef, reply: CheckoutView },
@@ -164,4 +172,16 @@ export const sessionEvents = {
   'session.failed': SessionEventData,
   'session.expired': SessionEventData,
   'checkout.session.expired': SessionEventData,
+  'session.authorized': SessionEventData,
+  /**
+   * Internal: an AUTHORIZED session was canceled or lapsed (D22), so its hold
+   * is to be released at the acquirer (reverse.do); the adapter does it, once.
+   */
+  'session.hold_canceled': Type.Object({
+    session_id: Type.String(),
+    attempt_id: Type.String({ pattern: '^pa_' }),
+    merchant_id: MerchantId,
+    livemode: Type.Boolean(),
+    reason: Type.Union([Type.Literal('canceled'), Type.Literal('expired')]),
+  }),
 } as const satisfies Record<string, TSchema>;

@@ -21,6 +21,8 @@ export interface OrderRequest {
   readonly description: string;
   /** The language of the acquirer's pages the buyer may see (3-D Secure). */
   readonly language: PageLanguage;
+  /** D22: a two-phase order (registerPreAuth.do), whose approved payment is held until deposited or reversed. */
+  readonly twoPhase: boolean;
 }
 
 export type RegisterResult =
@@ -35,21 +37,25 @@ export type PayResult =
   | { kind: 'refused'; message: string };
 
 export type OrderState =
+  /** Deposited (orderStatus 2): `amount` is what was taken. */
   | { kind: 'paid'; amount: string; maskedPan: string }
-  | { kind: 'declined'; failureCode: string; failureMessage: string }
+  /** Pre-authorised, held (orderStatus 1, a two-phase order): `amount` is what is held. */
+  | { kind: 'held'; amount: string; maskedPan: string }
+  /** Declined, or reversed (`reversed`: a hold released, or a payment voided). */
+  | { kind: 'declined'; failureCode: string; failureMessage: string; reversed?: true }
   /** Registered or in 3-D Secure: no outcome yet. */
   | { kind: 'open' }
   | { kind: 'not-found' };
 
 /**
- * How a reverse or a refund ended at the acquirer (ACQUIRER.md, refund
- * outcomes): `refused` is definitive, nothing was refunded; `unconfirmed`
- * (a system error or an answer that says nothing usable) leaves the outcome
- * to an operator. `errorCode` is the acquirer's, for the log (-1: none
- * could be read, or no answer came).
+ * How a reverse, a refund or a deposit ended at the acquirer (ACQUIRER.md,
+ * refund outcomes and two-phase orders): `done`; `refused` is definitive,
+ * nothing was done; `unconfirmed` (a system error or an answer that says
+ * nothing usable) leaves the outcome unknown. `errorCode` is the acquirer's,
+ * for the log (-1: none could be read, or no answer came).
  */
-export type RefundResult =
-  | { kind: 'refunded' }
+export type OperationResult =
+  | { kind: 'done' }
   | { kind: 'refused'; errorCode: number; message: string }
   | { kind: 'unconfirmed'; errorCode: number; message: string };
 
@@ -80,8 +86,10 @@ export interface Acquirer {
    * no orderId. `not-found` means the acquirer never saw it.
    */
   statusByNumber(terminal: Terminal, orderNumber: string): Promise<OrderState>;
-  /** Voids the whole of a paid order, once, before it is settled. */
-  reverse(terminal: Terminal, orderId: string): Promise<RefundResult>;
+  /** Voids the whole of a paid order, once, before it is settled; or releases a hold. */
+  reverse(terminal: Terminal, orderId: string): Promise<OperationResult>;
   /** Gives back `amount` (TND) of a paid order; repeatable while money is left. */
-  refund(terminal: Terminal, orderId: string, amount: string): Promise<RefundResult>;
+  refund(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult>;
+  /** Takes `amount` (TND, at most what is held) of a held order, once; the rest of the hold is released. */
+  deposit(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult>;
 }

@@ -4,6 +4,7 @@ import type { SecretBox } from '@gateway/secrets';
 import { authorizePayment } from '../domain/authorize-payment.js';
 import { checkPayment } from '../domain/check-payment.js';
 import { finish3dsPayment } from '../domain/finish-3ds.js';
+import { capturePayment } from '../domain/holds.js';
 import { refundPayment } from '../domain/refund-payment.js';
 import { checkTerminal, getFees, getTerminal, setFees, setTerminal } from '../domain/terminals.js';
 import type { AdapterDeps } from '../domain/deps.js';
@@ -14,6 +15,7 @@ export function adapterCommands(deps: AdapterDeps, secrets: SecretBox): CommandH
     'payment.finish_3ds': async (request, meta) => ({ body: await finish3dsPayment(deps, request, meta.correlationId) }),
     'payment.check': async (request, meta) => ({ body: await checkPayment(deps, request, meta.correlationId) }),
     'payment.refund': async (request) => ({ body: await refundPayment(deps, request) }),
+    'payment.capture': async (request, meta) => ({ body: await capturePayment(deps, request, meta.correlationId) }),
     'terminal.check': async ({ merchant_id }) => ({ body: { status: await checkTerminal(deps, merchant_id) } }),
     'terminal.set': async (command) => ({ body: await setTerminal(deps, command) }),
     'fees.set': async (command) => ({ body: await setFees(deps, command) }),

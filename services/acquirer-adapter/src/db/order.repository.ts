@@ -8,7 +8,11 @@ import type { Envelope } from '@gateway/contracts';
 import type { Pool } from '@gateway/db';
 import { outboxInsert, outboxJson, outboxRows } from '@gateway/messaging';
 
-export type OrderStatus = 'STARTED' | 'CHALLENGED' | 'UNKNOWN' | 'APPROVED' | 'DECLINED';
+/** AUTHORIZED: a two-phase order's approved payment, held (D22); APPROVED once deposited. */
+export type OrderStatus = 'STARTED' | 'CHALLENGED' | 'UNKNOWN' | 'AUTHORIZED' | 'APPROVED' | 'DECLINED';
+
+/** What is done with a two-phase order's hold, once (migration 005). */
+export type HoldState = 'HELD' | 'CAPTURING' | 'CAPTURED' | 'VOIDING' | 'VOIDED' | 'VOID_REFUSED';
 
 export interface OrderRow {
   attempt_id: string;
@@ -33,9 +37,28 @@ export interface OrderRow {
   /** The merchant's own pricing when it has one (read with the order, to spare a query). */
   pricing_percent: string | null;
   pricing_fixed: string | null;
+  /** D22: `manual` is a two-phase order (registerPreAuth.do). */
+  capture_method: 'automatic' | 'manual';
+  /** A two-phase order's hold, once approved; null otherwise. */
+  hold: HoldState | null;
+  /** What the deposit took, and when (CAPTURED). */
+  captured_amount: string | null;
+  captured_at: Date | null;
 }
 
-export type NewOrder = Pick<OrderRow, 'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'order_number' | 'amount' | 'card_brand' | 'card_last_four'>;
+export type NewOrder = Pick<
+  OrderRow,
+  'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'order_number' | 'amount' | 'card_brand' | 'card_last_four' | 'capture_method'
+>;
+
+/** A hold whose capture or release is under way, claimed by the reconciliation sweep. */
+export interface ClaimedHold extends OrderRow {
+  hold: 'CAPTURING' | 'VOIDING';
+  /** Checks since the hold last changed, this one included. */
+  hold_checks: number;
+  /** Seconds since the hold last changed, by the database's clock. */
+  hold_age_seconds: number;
+}
 
 /** An unresolved order the reconciliation sweep has claimed. */
 export interface ClaimedOrder extends OrderRow {
@@ -48,12 +71,14 @@ export interface ClaimedOrder extends OrderRow {
 
 export type FinalOutcome =
   | { status: 'APPROVED'; feeAmount: string; netAmount: string }
+  | { status: 'AUTHORIZED' }
   | { status: 'DECLINED'; failureCode: string; failureMessage: string };
 
 const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_number, acquirer_order_id, amount, status,
   card_brand, card_last_four, failure_code, failure_message, fee_amount::text, net_amount::text, created_at, updated_at,
   (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
-  (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed`;
+  (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed,
+  capture_method, hold, captured_amount::text, captured_at`;
 
 const UNRESOLVED = `('STARTED', 'CHALLENGED', 'UNKNOWN')`;
 
@@ -72,8 +97,8 @@ export class OrderRepository {
   async insert(order: NewOrder): Promise<OrderRow | undefined> {
     const result = await this.pool.query<OrderRow>({
       name: 'order-insert',
-      text: `INSERT INTO orders (attempt_id, session_id, merchant_id, livemode, order_number, amount, status, card_brand, card_last_four, next_check_at)
-             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8, now() + make_interval(secs => $9)) ON CONFLICT (attempt_id) DO NOTHING
+      text: `INSERT INTO orders (attempt_id, session_id, merchant_id, livemode, order_number, amount, status, card_brand, card_last_four, next_check_at, capture_method)
+             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8, now() + make_interval(secs => $9), $10) ON CONFLICT (attempt_id) DO NOTHING
              RETURNING ${COLUMNS}`,
       values: [
         order.attempt_id,
@@ -85,6 +110,7 @@ export class OrderRepository {
         order.card_brand,
         order.card_last_four,
         this.firstCheckAfterSeconds,
+        order.capture_method,
       ],
     });
     return result.rows[0];
@@ -203,11 +229,13 @@ export class OrderRepository {
    */
   async finish(attemptId: string, acquirerOrderId: string | undefined, outcome: FinalOutcome, event: Envelope, unchangedForSeconds?: number): Promise<boolean> {
     const approved = outcome.status === 'APPROVED';
+    const declined = outcome.status === 'DECLINED';
     const result = await this.pool.query({
       name: 'order-finish',
       text: `WITH finished AS (
                UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), fee_amount = $4, net_amount = $5,
-                 failure_code = $6, failure_message = $7, updated_at = now()
+                 failure_code = $6, failure_message = $7, updated_at = now(),
+                 hold = CASE WHEN $2 = 'AUTHORIZED' THEN 'HELD' END, hold_changed_at = CASE WHEN $2 = 'AUTHORIZED' THEN now() END
                WHERE attempt_id = $1 AND status IN ${UNRESOLVED}
                  AND ($9::float8 IS NULL OR updated_at <= now() - make_interval(secs => $9::float8))
                RETURNING attempt_id
@@ -219,12 +247,108 @@ export class OrderRepository {
         acquirerOrderId ?? null,
         approved ? outcome.feeAmount : null,
         approved ? outcome.netAmount : null,
-        approved ? '' : outcome.failureCode,
-        approved ? '' : outcome.failureMessage,
+        declined ? outcome.failureCode : '',
+        declined ? outcome.failureMessage : '',
         outboxJson([event]),
         unchangedForSeconds ?? null,
       ],
     });
     return result.rowCount === 1;
+  }
+
+  /**
+   * Takes an order's hold for a capture or a release (D22), once: only a
+   * HELD hold of an AUTHORIZED order is taken, so a deposit and a reverse are
+   * never both sent, and neither twice. Reconciliation leaves it to the
+   * caller for the first-check delay. False when the hold is not HELD.
+   */
+  async takeHold(attemptId: string, to: 'CAPTURING' | 'VOIDING'): Promise<boolean> {
+    const result = await this.pool.query({
+      name: 'order-take-hold',
+      text: `UPDATE orders SET hold = $2, hold_changed_at = now(), hold_checks = 0, hold_next_check_at = now() + make_interval(secs => $3)
+             WHERE attempt_id = $1 AND status = 'AUTHORIZED' AND hold = 'HELD'`,
+      values: [attemptId, to, this.firstCheckAfterSeconds],
+    });
+    return result.rowCount === 1;
+  }
+
+  /**
+   * Records a capture and its event (payment.captured) in one statement,
+   * once: the order is APPROVED with what the deposit took and the fee on it.
+   * False when no capture of it was under way (recorded already).
+   */
+  async recordCapture(attemptId: string, captured: { amount: string; feeAmount: string; netAmount: string }, event: Envelope): Promise<boolean> {
+    const result = await this.pool.query({
+      name: 'order-record-capture',
+      text: `WITH captured AS (
+               UPDATE orders SET status = 'APPROVED', hold = 'CAPTURED', captured_amount = $2, captured_at = now(), fee_amount = $3, net_amount = $4,
+                 updated_at = now(), hold_changed_at = now(), hold_next_check_at = NULL
+               WHERE attempt_id = $1 AND status = 'AUTHORIZED' AND hold = 'CAPTURING'
+               RETURNING attempt_id
+             )
+             ${outboxInsert(`${outboxRows('$5')} WHERE EXISTS (SELECT 1 FROM captured)`)}`,
+      values: [attemptId, captured.amount, captured.feeAmount, captured.netAmount, outboxJson([event])],
+    });
+    return result.rowCount === 1;
+  }
+
+  /**
+   * A capture that did not happen: the hold is HELD again (or, `released`,
+   * gone: the acquirer reversed it), with its event (payment.capture_failed),
+   * once. False when no capture of it was under way.
+   */
+  async returnHold(attemptId: string, event: Envelope, released = false): Promise<boolean> {
+    const result = await this.pool.query({
+      name: 'order-return-hold',
+      text: `WITH returned AS (
+               UPDATE orders SET hold = $2, hold_changed_at = now(), hold_next_check_at = NULL
+               WHERE attempt_id = $1 AND status = 'AUTHORIZED' AND hold = 'CAPTURING'
+               RETURNING attempt_id
+             )
+             ${outboxInsert(`${outboxRows('$3')} WHERE EXISTS (SELECT 1 FROM returned)`)}`,
+      values: [attemptId, released ? 'VOIDED' : 'HELD', outboxJson([event])],
+    });
+    return result.rowCount === 1;
+  }
+
+  /** Ends a release under way: VOIDED, or VOID_REFUSED for an operator. False when none was under way. */
+  async finishVoid(attemptId: string, to: 'VOIDED' | 'VOID_REFUSED'): Promise<boolean> {
+    const result = await this.pool.query({
+      name: 'order-finish-void',
+      text: `UPDATE orders SET hold = $2, hold_changed_at = now(), hold_next_check_at = NULL WHERE attempt_id = $1 AND hold = 'VOIDING'`,
+      values: [attemptId, to],
+    });
+    return result.rowCount === 1;
+  }
+
+  /**
+   * Claims up to `limit` holds whose capture or release is under way and
+   * whose next check has come, and puts that check `leaseSeconds` on, as
+   * claimDue does for payments.
+   */
+  async claimDueHolds(limit: number, leaseSeconds: number): Promise<ClaimedHold[]> {
+    const result = await this.pool.query<ClaimedHold>({
+      name: 'order-claim-due-holds',
+      text: `WITH due AS (
+               SELECT attempt_id AS due_id FROM orders
+               WHERE hold IN ('CAPTURING', 'VOIDING') AND hold_next_check_at <= now()
+               ORDER BY hold_next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED
+             )
+             UPDATE orders SET hold_next_check_at = now() + make_interval(secs => $2), hold_checks = hold_checks + 1
+             FROM due WHERE attempt_id = due_id
+             RETURNING ${COLUMNS}, hold_checks, extract(epoch FROM now() - hold_changed_at)::float8 AS hold_age_seconds`,
+      values: [limit, leaseSeconds],
+    });
+    return result.rows;
+  }
+
+  /** Puts the next check of a hold reconciliation could not settle `delaySeconds` on, unless it changed since it was claimed. */
+  async rescheduleHold(attemptId: string, checks: number, delaySeconds: number): Promise<void> {
+    await this.pool.query({
+      name: 'order-reschedule-hold',
+      text: `UPDATE orders SET hold_next_check_at = now() + make_interval(secs => $3)
+             WHERE attempt_id = $1 AND hold_checks = $2 AND hold IN ('CAPTURING', 'VOIDING')`,
+      values: [attemptId, checks, delaySeconds],
+    });
   }
 }

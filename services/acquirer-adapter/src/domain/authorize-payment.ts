@@ -53,6 +53,7 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
       returnUrl: request.term_url,
       description: attempt.description || attempt.order_number,
       language: request.language ?? 'fr',
+      twoPhase: attempt.capture_method === 'manual',
     });
   } catch (err) {
     if (!(err instanceof AcquirerUnreachable)) throw err;
@@ -119,6 +120,7 @@ export function newOrder(attempt: StartedAttempt, brand: string, last4: string):
     amount: attempt.amount,
     card_brand: brand,
     card_last_four: last4,
+    capture_method: attempt.capture_method ?? 'automatic',
   };
 }
 

@@ -28,7 +28,7 @@ export const CARD_COUNTRY_UNKNOWN = '';
 /** The part of an order settling needs. */
 export type FinishingOrder = Pick<
   OrderRow,
-  'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'amount' | 'card_brand' | 'card_last_four' | 'acquirer_order_id' | 'pricing_percent' | 'pricing_fixed'
+  'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'amount' | 'card_brand' | 'card_last_four' | 'acquirer_order_id' | 'pricing_percent' | 'pricing_fixed' | 'capture_method'
 >;
 
 /**
@@ -49,23 +49,39 @@ export async function confirmOutcome(
   } catch (err) {
     return leaveUnknown(deps, order, err);
   }
-  if (state.kind === 'paid') {
-    if (state.amount !== order.amount) {
-      // Never expected; the amount we registered is what we record, and an operator must look.
-      deps.log.error({ attemptId: order.attempt_id, acquirerAmount: state.amount, amount: order.amount }, 'acquirer paid a different amount');
-    }
-    return approve(deps, order, correlationId);
-  }
+  if (state.kind === 'paid' || state.kind === 'held') return approveAsStated(deps, order, state, correlationId);
   if (state.kind === 'declined') return decline(deps, order, state.failureCode, state.failureMessage, correlationId);
   if (refused && state.kind === 'open') return decline(deps, order, refused.code, refused.message, correlationId);
   // Registered but unpaid, or still in 3-D Secure: no outcome yet.
   return leaveUnknown(deps, order, new AcquirerUnreachable('getOrderStatusExtended.do', `order ${state.kind}`, true));
 }
 
-export async function approve(deps: AdapterDeps, order: FinishingOrder, correlationId: string): Promise<PaymentStep> {
-  const { step } = await approveOrder(deps, order, correlationId);
-  deps.log.info({ attemptId: order.attempt_id }, 'payment approved');
-  return step;
+/**
+ * Records an order the acquirer reports approved: held for a two-phase order
+ * (D22: AUTHORIZED, payment.authorized, no fee yet), paid for any other. A
+ * one-phase order held, or a two-phase one deposited before any capture of
+ * ours, is never expected: the acquirer's word is recorded as it stands (a
+ * hold stays unresolved, a deposit is approved) and an operator must look.
+ */
+export async function approveAsStated(deps: AdapterDeps, order: FinishingOrder, state: { kind: 'paid' | 'held'; amount: string }, correlationId: string): Promise<PaymentStep> {
+  return (await finishApproved(deps, order, state, correlationId)).step;
+}
+
+/** approveAsStated, telling whether this call recorded the outcome (for reconciliation). */
+export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, state: { kind: 'paid' | 'held'; amount: string }, correlationId: string): Promise<Finished> {
+  if (state.amount !== order.amount) {
+    // Never expected; the amount we registered is what we record, and an operator must look.
+    deps.log.error({ attemptId: order.attempt_id, acquirerAmount: state.amount, amount: order.amount, state: state.kind }, 'acquirer approved a different amount');
+  }
+  const twoPhase = order.capture_method === 'manual';
+  if (state.kind === 'held' && !twoPhase) {
+    deps.log.error({ attemptId: order.attempt_id }, 'acquirer holds a one-phase order; left for an operator');
+    return { step: { outcome: 'pending' }, recorded: false };
+  }
+  if (state.kind === 'paid' && twoPhase) deps.log.error({ attemptId: order.attempt_id }, 'acquirer deposited a two-phase order before any capture; recorded as paid');
+  const finished = state.kind === 'held' ? await authorizeOrder(deps, order, correlationId) : await approveOrder(deps, order, correlationId);
+  if (finished.recorded) deps.log.info({ attemptId: order.attempt_id, held: state.kind === 'held' }, 'payment approved');
+  return finished;
 }
 
 export async function decline(deps: AdapterDeps, order: FinishingOrder, failureCode: string, failureMessage: string, correlationId: string): Promise<PaymentStep> {
@@ -104,6 +120,19 @@ export async function approveOrder(deps: AdapterDeps, order: FinishingOrder, cor
   if (!recorded) return { step: await standing(deps, order), recorded };
   deps.afterCommit();
   return { step: { outcome: 'approved', approved: event.data }, recorded };
+}
+
+/** D22: the order's payment is held, not taken: AUTHORIZED with payment.authorized, the fee left for the capture. */
+export async function authorizeOrder(deps: AdapterDeps, order: FinishingOrder, correlationId: string): Promise<Finished> {
+  const event = eventEnvelope(
+    'payment.authorized',
+    { ...paymentRef(order), amount: order.amount, card_country: CARD_COUNTRY_UNKNOWN, authorized_at: deps.clock().toISOString() },
+    correlationId,
+  );
+  const recorded = await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'AUTHORIZED' }, event);
+  if (!recorded) return { step: await standing(deps, order), recorded };
+  deps.afterCommit();
+  return { step: { outcome: 'approved', authorized: event.data }, recorded };
 }
 
 /**
@@ -155,6 +184,13 @@ async function standing(deps: AdapterDeps, order: FinishingOrder): Promise<Payme
  * payment.* event carried, so whoever asks can record the outcome from it.
  */
 export function finishedStep(order: OrderRow): PaymentStep {
+  // A two-phase order's payment step ended with its hold, whatever was done with the hold since.
+  if (order.capture_method === 'manual' && (order.status === 'AUTHORIZED' || order.status === 'APPROVED')) {
+    return {
+      outcome: 'approved',
+      authorized: { ...paymentRef(order), amount: order.amount, card_country: CARD_COUNTRY_UNKNOWN, authorized_at: order.updated_at.toISOString() },
+    };
+  }
   if (order.status === 'APPROVED') {
     return {
       outcome: 'approved',

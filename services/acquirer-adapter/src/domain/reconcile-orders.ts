@@ -11,7 +11,8 @@
  * or payment.declined. What the acquirer cannot tell yet is asked again
  * later, with backoff.
  *
- * What the acquirer says decides: paid is approved and declined is declined,
+ * What the acquirer says decides: paid is approved (held, for a two-phase
+ * order, is authorized) and declined is declined,
  * whenever asked. Giving up (the acquirer never saw the order, or nothing
  * was paid and nothing more will be) is only done on an order left untouched
  * long enough that no payment step of ours can still be moving it, and the
@@ -24,7 +25,7 @@ import { describeError } from '@gateway/observability';
 import { AcquirerUnreachable, type OrderState, type Terminal } from '../acquirer/acquirer.js';
 import type { ClaimedOrder } from '../db/order.repository.js';
 import type { AdapterDeps } from './deps.js';
-import { approveOrder, declineOrder, type Finished } from './finish-order.js';
+import { declineOrder, finishApproved, type Finished } from './finish-order.js';
 
 /** When orders are looked at, and when they are given up on. */
 export interface ReconcilePolicy {
@@ -113,11 +114,11 @@ async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: Claime
 
   switch (state.kind) {
     case 'paid':
-      if (state.amount !== order.amount) {
-        // Never expected; the amount we registered is what we record, and an operator must look.
-        deps.log.error({ attemptId: order.attempt_id, acquirerAmount: state.amount, amount: order.amount }, 'acquirer paid a different amount');
-      }
-      return { acquirer: 'paid', finished: await approveOrder(deps, order, correlationId) };
+    case 'held': {
+      // Held: a two-phase order's payment went through (D22); one-phase, it stays unresolved for an operator.
+      const finished = await finishApproved(deps, order, state, correlationId);
+      return finished.step.outcome === 'pending' ? undefined : { acquirer: state.kind, finished };
+    }
     case 'declined':
       return { acquirer: 'declined', finished: await declineOrder(deps, order, state.failureCode, state.failureMessage, correlationId) };
     case 'not-found':

@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandReply, CommandRequest } from '@gateway/contracts';
 import { accountCurrency, checkAmount, compareTnd } from '@gateway/money';
 import { AppError } from '@gateway/problem';
-import { AcquirerUnreachable, type RefundResult } from '../acquirer/acquirer.js';
+import { AcquirerUnreachable, type OperationResult } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
 import type { FinalRefundStatus, RefundOperation, RefundOperationRow, RefundOperationStatus } from '../db/refund-operation.repository.js';
 import type { AdapterDeps } from './deps.js';
@@ -38,8 +38,8 @@ const OUTCOMES: Readonly<Record<RefundOperationStatus, RefundReply['outcome']>> 
   UNCONFIRMED: 'unconfirmed',
 };
 
-const STATUSES: Readonly<Record<RefundResult['kind'], FinalRefundStatus>> = {
-  refunded: 'REFUNDED',
+const STATUSES: Readonly<Record<OperationResult['kind'], FinalRefundStatus>> = {
+  done: 'REFUNDED',
   refused: 'REFUSED',
   unconfirmed: 'UNCONFIRMED',
 };
@@ -63,8 +63,8 @@ export async function refundPayment(deps: AdapterDeps, request: RefundRequest): 
   if (order.status !== 'APPROVED') {
     return answerWithoutCall(deps, request, operation, 'REFUSED', `Payment ${request.attempt_id} was not approved (${order.status}); there is nothing to refund.`);
   }
-  if (compareTnd(request.amount, order.amount) > 0) {
-    return answerWithoutCall(deps, request, operation, 'REFUSED', `The refund amount ${request.amount} is more than the payment's ${order.amount} TND.`);
+  if (compareTnd(request.amount, taken(order)) > 0) {
+    return answerWithoutCall(deps, request, operation, 'REFUSED', `The refund amount ${request.amount} is more than the payment's ${taken(order)} TND.`);
   }
 
   const resolved = await resolveTerminal(deps, order.merchant_id, order.livemode);
@@ -78,7 +78,7 @@ export async function refundPayment(deps: AdapterDeps, request: RefundRequest): 
   if (!(await deps.refunds.record({ ...operationOf(request, operation), status: 'STARTED', message: '' }))) {
     return repeated(deps, request, await outcomeOf(deps, request.refund_id));
   }
-  let result: RefundResult;
+  let result: OperationResult;
   try {
     result = operation === 'reverse' ? await deps.acquirer.reverse(resolved.terminal, orderId) : await deps.acquirer.refund(resolved.terminal, orderId, request.amount);
   } catch (err) {
@@ -86,7 +86,7 @@ export async function refundPayment(deps: AdapterDeps, request: RefundRequest): 
     deps.log.warn({ refundId: request.refund_id, attemptId: request.attempt_id, operation, reason: err.reason }, 'refund operation unanswered');
     result = { kind: 'unconfirmed', errorCode: -1, message: NO_ANSWER };
   }
-  const message = result.kind === 'refunded' ? '' : result.message;
+  const message = result.kind === 'done' ? '' : result.message;
   try {
     await deps.refunds.finish(request.refund_id, STATUSES[result.kind], message);
   } catch (err) {
@@ -95,7 +95,7 @@ export async function refundPayment(deps: AdapterDeps, request: RefundRequest): 
     throw err;
   }
   deps.log.info(
-    { refundId: request.refund_id, attemptId: request.attempt_id, operation, outcome: OUTCOMES[STATUSES[result.kind]], ...(result.kind !== 'refunded' && { errorCode: result.errorCode }) },
+    { refundId: request.refund_id, attemptId: request.attempt_id, operation, outcome: OUTCOMES[STATUSES[result.kind]], ...(result.kind !== 'done' && { errorCode: result.errorCode }) },
     'refund operation finished',
   );
   return { outcome: OUTCOMES[STATUSES[result.kind]], operation, message };
@@ -103,17 +103,23 @@ export async function refundPayment(deps: AdapterDeps, request: RefundRequest): 
 
 /**
  * reverse.do only for the whole payment, and only while it is certainly
- * unsettled: the deposit came after the order was recorded, so an order
- * recorded today (Tunis time) was deposited today.
+ * unsettled: the deposit came after the order was recorded (or captured), so
+ * an order recorded (or captured) today, Tunis time, was deposited today.
  */
 function operationFor(deps: AdapterDeps, request: RefundRequest, order: OrderRow): RefundOperation {
   if (!request.whole) return 'refund';
-  if (compareTnd(request.amount, order.amount) !== 0) {
+  if (compareTnd(request.amount, taken(order)) !== 0) {
     // A reversal gives back the whole payment, whatever was asked: never more than asked.
     deps.log.warn({ refundId: request.refund_id, attemptId: request.attempt_id }, 'whole refund of another amount than the payment; refunded as a partial');
     return 'refund';
   }
-  return maybeSettled(order.created_at, deps.clock()) ? 'refund' : 'reverse';
+  // A held order was deposited at its capture; any other, after it was recorded.
+  return maybeSettled(order.captured_at ?? order.created_at, deps.clock()) ? 'refund' : 'reverse';
+}
+
+/** What the payment took: a two-phase order's captured amount (D22), else the whole order. */
+function taken(order: OrderRow): string {
+  return order.captured_amount ?? order.amount;
 }
 
 /** Records an outcome reached without calling the acquirer, so that a repeat answers it too. */

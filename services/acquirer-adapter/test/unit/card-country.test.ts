@@ -30,6 +30,10 @@ const order: OrderRow = {
   updated_at: new Date('2026-11-25T10:00:05Z'),
   pricing_percent: null,
   pricing_fixed: null,
+  capture_method: 'automatic',
+  hold: null,
+  captured_amount: null,
+  captured_at: null,
 };
 
 describe('card_country of an approved payment', () => {

@@ -27,7 +27,7 @@ describe('ClicToPay transformers', () => {
     assert.equal(toPayResult({ errorCode: '5' }).kind, 'refused');
   });
 
-  it('when the order status is read, then only orderStatus 2 is paid, 6 is declined with its reason, 3 (reversed) declined as nothing taken, 0 and 5 are open', () => {
+  it('when the order status is read, then only orderStatus 2 is paid, 1 is held for its approved amount, 6 is declined with its reason, 3 (reversed) declined as nothing taken, 0 and 5 are open', () => {
     assert.deepEqual(toOrderState({ errorCode: '0', orderStatus: 2, amount: 125500, paymentAmountInfo: { depositedAmount: 125500 }, cardAuthInfo: { maskedPan: '424242**4242' } }), {
       kind: 'paid',
       amount: '125.500',
@@ -44,6 +44,16 @@ describe('ClicToPay transformers', () => {
       kind: 'declined',
       failureCode: 'processing_error',
       failureMessage: 'The card processor reversed this payment; nothing was charged.',
+      reversed: true,
+    });
+    assert.deepEqual(
+      toOrderState({ errorCode: '0', orderStatus: 1, amount: 125500, paymentAmountInfo: { approvedAmount: 125500, depositedAmount: 0 }, cardAuthInfo: { maskedPan: '424242**4242' } }),
+      { kind: 'held', amount: '125.500', maskedPan: '424242**4242' },
+    );
+    assert.deepEqual(toOrderState({ errorCode: '0', orderStatus: 2, amount: 125500, paymentAmountInfo: { approvedAmount: 125500, depositedAmount: 60000 } }), {
+      kind: 'paid',
+      amount: '60.000',
+      maskedPan: '',
     });
     assert.equal(toOrderState({ errorCode: '0', orderStatus: 4 }), undefined, 'refunded without us: an operator\'s case');
     assert.equal(toOrderState({ errorCode: '7' }), undefined);

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { createLogger } from '@gateway/observability';
 import type { CommandRequest } from '@gateway/contracts';
-import { AcquirerUnreachable, type Acquirer, type RefundResult, type Terminal } from '../../src/acquirer/acquirer.js';
-import { toRefundResult } from '../../src/acquirer/clictopay/clictopay.transformers.js';
+import { AcquirerUnreachable, type Acquirer, type OperationResult, type Terminal } from '../../src/acquirer/acquirer.js';
+import { toOperationResult } from '../../src/acquirer/clictopay/clictopay.transformers.js';
 import type { OrderRow } from '../../src/db/order.repository.js';
 import type { NewRefundOperation, RefundOperationRow } from '../../src/db/refund-operation.repository.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
@@ -69,11 +69,15 @@ describe('Refund operation choice and outcomes', () => {
       updated_at: new Date(createdAt),
       pricing_percent: null,
       pricing_fixed: null,
+      capture_method: 'automatic',
+      hold: null,
+      captured_amount: null,
+      captured_at: null,
     };
   }
 
   /** Deps with the order, an in-memory refund table, an acquirer answering `answer`, and the clock at `now`. */
-  function depsWith(row: OrderRow, now: string, answer: () => Promise<RefundResult> = async () => ({ kind: 'refunded' })) {
+  function depsWith(row: OrderRow, now: string, answer: () => Promise<OperationResult> = async () => ({ kind: 'done' })) {
     const calls: string[] = [];
     const table = new Map<string, RefundOperationRow>();
     const acquirer: Pick<Acquirer, 'reverse' | 'refund'> = {
@@ -154,12 +158,12 @@ describe('Refund operation choice and outcomes', () => {
   });
 
   it('when reverse.do or refund.do answers, then 0 is refunded, 5 and 6 refused, 7 and anything unreadable unconfirmed', () => {
-    assert.deepEqual(toRefundResult({ errorCode: '0', errorMessage: 'Success' }), { kind: 'refunded' });
-    assert.deepEqual(toRefundResult({ errorCode: '5', errorMessage: 'Invalid amount' }), { kind: 'refused', errorCode: 5, message: 'Invalid amount' });
-    assert.deepEqual(toRefundResult({ errorCode: 6, errorMessage: 'Order not found' }), { kind: 'refused', errorCode: 6, message: 'Order not found' });
-    assert.deepEqual(toRefundResult({ errorCode: '7', errorMessage: 'System error' }), { kind: 'unconfirmed', errorCode: 7, message: 'System error' });
-    assert.deepEqual(toRefundResult({ errorCode: '7' }), { kind: 'unconfirmed', errorCode: 7, message: 'errorCode 7' });
-    assert.equal(toRefundResult({ errorCode: 'oops' }).kind, 'unconfirmed');
-    assert.equal(toRefundResult({ errorCode: '4', errorMessage: 'orderId is required' }).kind, 'unconfirmed');
+    assert.deepEqual(toOperationResult({ errorCode: '0', errorMessage: 'Success' }), { kind: 'done' });
+    assert.deepEqual(toOperationResult({ errorCode: '5', errorMessage: 'Invalid amount' }), { kind: 'refused', errorCode: 5, message: 'Invalid amount' });
+    assert.deepEqual(toOperationResult({ errorCode: 6, errorMessage: 'Order not found' }), { kind: 'refused', errorCode: 6, message: 'Order not found' });
+    assert.deepEqual(toOperationResult({ errorCode: '7', errorMessage: 'System error' }), { kind: 'unconfirmed', errorCode: 7, message: 'System error' });
+    assert.deepEqual(toOperationResult({ errorCode: '7' }), { kind: 'unconfirmed', errorCode: 7, message: 'errorCode 7' });
+    assert.equal(toOperationResult({ errorCode: 'oops' }).kind, 'unconfirmed');
+    assert.equal(toOperationResult({ errorCode: '4', errorMessage: 'orderId is required' }).kind, 'unconfirmed');
   });
 });

@@ -194,7 +194,9 @@ function addMethodNotAllowed(app: FastifyInstance, url: string, allow: readonly 
 
 async function handleApiCall(deps: ApiDependencies, route: Route, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const caller = request.caller as ApiCaller;
-  const body: unknown = route.hasBody ? jsonObjectBody(request.body as string | undefined, request.headers['content-type']) : undefined;
+  const text = request.body as string | undefined;
+  // A route whose body is optional (capture) takes no body at all as an empty object.
+  const body: unknown = route.hasBody === false ? undefined : route.hasBody === 'optional' && !text ? {} : jsonObjectBody(text, request.headers['content-type']);
   const requestId = requestIdOf(reply.raw);
   const context: ApiContext = {
     merchant_id: caller.merchantId,

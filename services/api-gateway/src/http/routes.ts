@@ -20,8 +20,8 @@ export interface Route {
   readonly command: CommandType;
   /** The route's own budget on top of the account budget. */
   readonly budget?: Budget;
-  /** Whether the route reads a JSON body. */
-  readonly hasBody: boolean;
+  /** Whether the route reads a JSON body; `optional`: none at all is taken as `{}`. */
+  readonly hasBody: boolean | 'optional';
   /**
    * Whether the answer shows a secret: it is not kept for an Idempotency-Key
    * replay, which would store the secret in clear (D17).
@@ -46,6 +46,15 @@ export const routes: readonly Route[] = [
     command: 'refund.create',
     budget: 'refund',
     hasBody: true,
+    request: ({ context, params, body }) => ({ context, session_id: params['id'] ?? '', body }),
+  },
+  // D22: counts against the refund budget.
+  {
+    method: 'POST',
+    path: '/gateway/sessions/:id/capture',
+    command: 'session.capture',
+    budget: 'refund',
+    hasBody: 'optional',
     request: ({ context, params, body }) => ({ context, session_id: params['id'] ?? '', body }),
   },
   { method: 'GET', path: '/gateway/sessions/:id/refunds', command: 'refund.list_session', hasBody: false, request: sessionRef },

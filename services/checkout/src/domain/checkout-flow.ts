@@ -69,6 +69,8 @@ export async function showPage(deps: FlowDeps, token: string, acceptLanguage?: s
       return paymentPage(token, view, language);
     case 'PROCESSING':
       return processing(deps, token, view, language);
+    // For the buyer a held payment (D22: AUTHORIZED, the merchant captures later) is paid.
+    case 'AUTHORIZED':
     case 'SUCCEEDED':
       return expiredIn(language, 'paid');
     case 'EXPIRED':
@@ -156,6 +158,7 @@ export async function showResult(deps: FlowDeps, token: string, acceptLanguage?:
 /** The answer for a session that can take no more payments; undefined while it can. */
 function closedAnswer(view: CheckoutView, language: PageLanguage): Answer | undefined {
   switch (view.status) {
+    case 'AUTHORIZED':
     case 'SUCCEEDED':
       return view.return_url
         ? { page: 'leaving', language, outcome: 'succeeded', url: withSessionId(view.return_url, view.session_id) }

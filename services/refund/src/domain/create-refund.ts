@@ -43,7 +43,9 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
   const paid = session.attempts.find((a) => a.status === 'SUCCEEDED');
   if (!paid) throw new AppError('no-payment');
   // The captured payment, as the session recorded it from the adapter; kept here once, the ledger refunds are held against.
-  await deps.refunds.recordPayment({ attemptId: paid.id, sessionId: session.id, merchantId: context.merchant_id, livemode: context.livemode, captured: session.amount });
+  // D22: what was captured, which for a manual session may be less than was held (and than the session's amount).
+  const captured = session.amount_captured || session.amount;
+  await deps.refunds.recordPayment({ attemptId: paid.id, sessionId: session.id, merchantId: context.merchant_id, livemode: context.livemode, captured });
 
   const key = context.idempotency_key;
   const earlier = key === undefined ? undefined : await deps.refunds.findByKey(context.merchant_id, context.livemode, key);

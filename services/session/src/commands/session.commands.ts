@@ -2,6 +2,7 @@
 import type { CommandHandlers } from '@gateway/messaging';
 import type { SessionRepository } from '../db/session.repository.js';
 import { cancelSession } from '../domain/cancel-session.js';
+import { captureSession } from '../domain/capture-session.js';
 import { cancelForBuyer, payAfterChallenge, payAttempt, viewForCheckout } from '../domain/checkout-session.js';
 import { createSession } from '../domain/create-session.js';
 import type { SessionDeps } from '../domain/deps.js';
@@ -18,6 +19,7 @@ export function sessionCommands(deps: SessionDeps, sessions: SessionRepository, 
     'session.get_for_event': async ({ context, session_id }) => ({ body: await getSessionForEvent(deps, context, session_id) }),
     'session.list': async ({ context, query }) => ({ body: await listSessions(deps, context, query) }),
     'session.cancel': async ({ context, session_id }) => ({ body: await cancelSession(deps, context, session_id) }),
+    'session.capture': async ({ context, session_id, body }) => ({ body: await captureSession(deps, context, session_id, body) }),
     'session.issue_checkout': async ({ context, session_id }) => ({ status: 201, body: await issueCheckoutLink(deps, context, session_id) }),
     'checkout.view': async (ref) => ({ body: await viewForCheckout(deps, ref) }),
     'checkout.cancel': async (ref, meta) => ({ body: await cancelForBuyer(deps, ref, meta.correlationId) }),

@@ -53,6 +53,7 @@ const COLUMNS = [
   ['checkout_expires_at', 'timestamptz'],
   ['merchant_name', 'text'],
   ['locale', 'text'],
+  ['capture_method', 'text'],
   ['message_id', 'text'],
   ['routing_key', 'text'],
   ['body', 'text'],
@@ -120,6 +121,7 @@ export function newSessionValues(row: SessionRow, outbox: OutboxRecord): NewSess
     checkout_expires_at: row.checkout_expires_at.toISOString(),
     merchant_name: row.merchant_name,
     locale: row.locale,
+    capture_method: row.capture_method,
     ...outbox,
   };
 }

@@ -13,7 +13,8 @@ const COLUMNS = `id, merchant_id, livemode, merchant_reference, order_number, or
   original_currency, rate, description, items, metadata, buyer_first_name, buyer_last_name, buyer_email,
   buyer_phone, return_url, cancel_url, webhook_url, max_attempts, status, expires_at, completed_at, created_at,
   checkout_link_id, checkout_token, checkout_expires_at, amount_refunded, merchant_name, attempts_count,
-  last_failure_code, last_failure_message, locale`;
+  last_failure_code, last_failure_message, locale, capture_method, amount_authorized, authorized_at, amount_captured,
+  capturing_amount, capture_key`;
 
 /** COLUMNS of a query where the sessions table is `s`. */
 const SESSION_COLUMNS = COLUMNS.split(',')
@@ -33,6 +34,8 @@ const DETAIL_COLUMNS = `${COLUMNS},
 export interface AttemptOutcome {
   attemptId: string;
   status: 'SUCCEEDED' | 'FAILED';
+  /** Approved and held, not captured (D22): the session becomes AUTHORIZED. */
+  held?: boolean;
   cardBrand: string;
   cardLastFour: string;
   cardCountry: string;
@@ -45,12 +48,23 @@ export interface AttemptOutcome {
 
 /** Where a PROCESSING session goes with an attempt's outcome, decided from its row. */
 export interface AttemptResolution {
-  status: 'SUCCEEDED' | 'PENDING' | 'FAILED';
+  status: 'SUCCEEDED' | 'AUTHORIZED' | 'PENDING' | 'FAILED';
   completedAt: Date | null;
+  /** When the payment was held (AUTHORIZED, D22). */
+  authorizedAt: Date | null;
   lastFailureCode: string;
   lastFailureMessage: string;
   /** The attempts the session had when the move was decided. */
   attemptsCount: number;
+}
+
+/** A capture to ask the adapter about again: what payment.capture is sent. */
+export interface CaptureCheck {
+  attempt_id: string;
+  session_id: string;
+  merchant_id: string;
+  livemode: boolean;
+  amount: string;
 }
 
 export interface Account {
@@ -204,7 +218,9 @@ export class SessionRepository {
       text: `WITH open AS (
                SELECT 1 FROM attempts WHERE id = $1 AND session_id = $17 AND status = 'PROCESSING'
              ), resolved AS (
-               UPDATE sessions SET status = $11, completed_at = $12, last_failure_code = $13, last_failure_message = $14
+               UPDATE sessions SET status = $11, completed_at = $12, last_failure_code = $13, last_failure_message = $14,
+                 amount_authorized = CASE WHEN $11 = 'AUTHORIZED' THEN amount ELSE amount_authorized END,
+                 authorized_at = CASE WHEN $11 = 'AUTHORIZED' THEN $10 ELSE authorized_at END
                WHERE id = $17 AND status = 'PROCESSING' AND attempts_count = $15 AND EXISTS (SELECT 1 FROM open)
                RETURNING id
              ), attempt AS (
@@ -328,9 +344,118 @@ export class SessionRepository {
          RETURNING a.id, a.attempt_number, a.session_id
        )
        SELECT c.id AS attempt_id, c.attempt_number::int, s.id AS session_id, s.merchant_id, s.livemode, s.order_number,
-         s.amount::text, s.description
+         s.amount::text, s.description, s.capture_method
        FROM claimed c JOIN sessions s ON s.id = c.session_id`,
       [now, startedBefore, limit, waitsSeconds],
+    );
+    return result.rows;
+  }
+
+  /**
+   * Claims an AUTHORIZED session's hold for a capture of `amount` (D22), within
+   * the caller's transaction that holds the row locked: until the capture's
+   * outcome is recorded, a second capture, a cancel and the lapse sweep leave
+   * it alone. `key` is the request's Idempotency-Key, so its retry can be
+   * answered once the capture is done; `checkAt` is when a capture whose
+   * answer never came is first asked about again.
+   */
+  async claimCapture(tx: PoolClient, sessionId: string, amount: string, key: string | undefined, checkAt: Date): Promise<void> {
+    await tx.query(
+      `UPDATE sessions SET capturing_amount = $2, capture_key = $3, capture_checks = 0, capture_next_check_at = $4
+       WHERE id = $1 AND status = 'AUTHORIZED' AND capturing_amount IS NULL`,
+      [sessionId, amount, key ?? null, checkAt],
+    );
+  }
+
+  /** The AUTHORIZED session whose hold attempt `attemptId` made, whoever's it is: for applying a capture's outcome. */
+  async findHeld(sessionId: string, attemptId: string): Promise<SessionRow | undefined> {
+    const result = await this.pool.query<SessionRow>({
+      name: 'session-held',
+      text: `SELECT ${COLUMNS} FROM sessions
+             WHERE id = $1 AND status = 'AUTHORIZED' AND EXISTS (SELECT 1 FROM attempts a WHERE a.id = $2 AND a.session_id = $1 AND a.status = 'SUCCEEDED')`,
+      values: [sessionId, attemptId],
+    });
+    return result.rows[0];
+  }
+
+  /**
+   * Records a capture (D22) and its event in one statement, once: the session
+   * goes from AUTHORIZED to SUCCEEDED with what was captured, and the attempt
+   * gets the fee taken on it. False when the session was no longer
+   * AUTHORIZED (the capture was recorded already).
+   */
+  async recordCapture(sessionId: string, attemptId: string, captured: { amount: string; feeAmount: string; netAmount: string; at: Date }, event: Envelope): Promise<boolean> {
+    const result = await this.pool.query<{ captured: boolean }>({
+      name: 'capture-record',
+      text: `WITH captured AS (
+               UPDATE sessions SET status = 'SUCCEEDED', amount_captured = $3, completed_at = $6, capturing_amount = NULL, capture_next_check_at = NULL
+               WHERE id = $1 AND status = 'AUTHORIZED' AND EXISTS (SELECT 1 FROM attempts a WHERE a.id = $2 AND a.session_id = $1 AND a.status = 'SUCCEEDED')
+               RETURNING id
+             ), attempt AS (
+               UPDATE attempts SET fee_amount = $4, net_amount = $5 WHERE id = $2 AND session_id = (SELECT id FROM captured)
+             ), announced AS (
+               ${outboxInsert(`${outboxRows('$7')} WHERE EXISTS (SELECT 1 FROM captured)`)}
+             )
+             SELECT EXISTS (SELECT 1 FROM captured) AS captured`,
+      values: [sessionId, attemptId, captured.amount, captured.feeAmount, captured.netAmount, captured.at, outboxJson([event])],
+    });
+    return result.rows[0]?.captured ?? false;
+  }
+
+  /** A capture that did not happen: the hold stands, and may be captured or voided again. True when a capture was under way. */
+  async releaseCapture(sessionId: string, attemptId: string): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE sessions SET capturing_amount = NULL, capture_key = NULL, capture_next_check_at = NULL
+       WHERE id = $1 AND status = 'AUTHORIZED' AND capturing_amount IS NOT NULL
+         AND EXISTS (SELECT 1 FROM attempts a WHERE a.id = $2 AND a.session_id = $1 AND a.status = 'SUCCEEDED')`,
+      [sessionId, attemptId],
+    );
+    return result.rowCount === 1;
+  }
+
+  /**
+   * Records as EXPIRED up to `limit` AUTHORIZED sessions held since before
+   * `heldBefore` with no capture under way (D22), each with the events
+   * `announce` makes of it (session.expired and the release of its hold), in
+   * one transaction; rows another replica or a capture holds are skipped.
+   */
+  async expireHolds(now: Date, heldBefore: Date, limit: number, announce: (expired: SessionRow) => Envelope[]): Promise<number> {
+    return withTransaction(this.pool, async (tx) => {
+      const due = await tx.query<SessionRow>(
+        `SELECT ${DETAIL_COLUMNS} FROM sessions WHERE status = 'AUTHORIZED' AND capturing_amount IS NULL AND authorized_at <= $1
+         ORDER BY authorized_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [heldBefore, limit],
+      );
+      if (due.rows.length === 0) return 0;
+      await tx.query(`UPDATE sessions SET status = 'EXPIRED', completed_at = $2 WHERE id = ANY($1::text[])`, [due.rows.map((r) => r.id), now]);
+      await enqueue(
+        tx,
+        due.rows.flatMap((row) => announce({ ...row, status: 'EXPIRED', completed_at: now })),
+      );
+      return due.rows.length;
+    });
+  }
+
+  /**
+   * Claims up to `limit` captures under way whose next check has come (their
+   * answer was lost, or their replica died), and puts the next check
+   * `waitsSeconds[checks]` seconds on, as claimStuckAttempts does.
+   */
+  async claimStuckCaptures(now: Date, limit: number, waitsSeconds: readonly number[]): Promise<CaptureCheck[]> {
+    const result = await this.pool.query<CaptureCheck>(
+      `WITH due AS (
+         SELECT id FROM sessions
+         WHERE status = 'AUTHORIZED' AND capturing_amount IS NOT NULL AND capture_next_check_at <= $1
+         ORDER BY capture_next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE sessions s SET capture_checks = s.capture_checks + 1,
+           capture_next_check_at = $1::timestamptz + make_interval(secs => ($3::float8[])[least(s.capture_checks + 1, cardinality($3::float8[]))])
+         FROM due WHERE s.id = due.id
+         RETURNING s.id, s.merchant_id, s.livemode, s.capturing_amount
+       )
+       SELECT a.id AS attempt_id, c.id AS session_id, c.merchant_id, c.livemode, c.capturing_amount::text AS amount
+       FROM claimed c JOIN attempts a ON a.session_id = c.id AND a.status = 'SUCCEEDED'`,
+      [now, limit, waitsSeconds],
     );
     return result.rows;
   }

@@ -32,7 +32,7 @@ export async function cancelForBuyer(deps: SessionDeps, ref: LinkRef, correlatio
   const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
   if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
   const now = deps.clock();
-  return toCheckoutView(await cancel(deps, undefined, ref.session_id, correlationId, now), now);
+  return toCheckoutView(await cancel(deps, ref.session_id, correlationId, now), now);
 }
 
 /**
@@ -122,6 +122,7 @@ function attemptOf(session: SessionRow, attemptId: string): StartedAttempt {
     order_number: session.order_number,
     amount: session.amount,
     description: session.description,
+    capture_method: session.capture_method,
   };
 }
 

@@ -131,6 +131,12 @@ async function newSessionRow(
     last_failure_code: '',
     last_failure_message: '',
     locale: body.locale ?? 'auto',
+    capture_method: body.capture_method ?? 'automatic',
+    amount_authorized: null,
+    authorized_at: null,
+    amount_captured: null,
+    capturing_amount: null,
+    capture_key: null,
   };
 }
 

@@ -4,6 +4,7 @@ import type { RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { SessionRepository } from '../db/session.repository.js';
 import type { LinkSigner } from './checkout-links.js';
+import type { CaptureOutcomeChange } from './capture-session.js';
 import type { PaymentOutcomeChange } from './payment-outcome.js';
 
 export interface SessionDeps {
@@ -24,6 +25,12 @@ export interface SessionDeps {
   log: Logger;
   /** An attempt's outcome, applied once whichever path brings it first. */
   outcomes: PaymentOutcomeChange;
+  /** A capture's outcome (D22), likewise. */
+  captures: CaptureOutcomeChange;
+  /** D22: how long a manual session's payment is held before the sweep voids it. */
+  authorizationTtlSeconds: number;
+  /** How long after a capture started it is asked about again if its outcome is still unknown. */
+  captureCheckAfterSeconds: number;
   /** Called after a commit that enqueued events, so the outbox relay sends them now. */
   afterCommit: () => void;
 }

@@ -5,9 +5,13 @@
  * announce checkout.session.expired. Each is done once whatever the number of
  * replicas sweeping: the rows are claimed with SKIP LOCKED and the state
  * change commits with its event. A PROCESSING session is never expired: its
- * payment resolves first, and the next sweep looks again.
+ * payment resolves first, and the next sweep looks again. An AUTHORIZED
+ * session held longer than AUTHORIZATION_TTL_SECONDS with no capture under
+ * way becomes EXPIRED too (D22), and its hold is released
+ * (session.hold_canceled).
  */
 import { eventEnvelope } from '@gateway/messaging';
+import { holdCanceled } from './cancel-session.js';
 import type { SessionDeps } from './deps.js';
 import { toEventPayload } from './session.js';
 
@@ -16,11 +20,12 @@ const BATCH = 200;
 export interface SweepResult {
   expiredSessions: number;
   lapsedLinks: number;
+  lapsedHolds: number;
 }
 
 /** One sweep: until nothing due is left (or another replica holds it). */
-export async function sweepExpiry(deps: Pick<SessionDeps, 'sessions' | 'clock' | 'afterCommit'>): Promise<SweepResult> {
-  const result: SweepResult = { expiredSessions: 0, lapsedLinks: 0 };
+export async function sweepExpiry(deps: Pick<SessionDeps, 'sessions' | 'clock' | 'afterCommit' | 'authorizationTtlSeconds'>): Promise<SweepResult> {
+  const result: SweepResult = { expiredSessions: 0, lapsedLinks: 0, lapsedHolds: 0 };
   const now = deps.clock();
   const correlationId = `sweep-${now.toISOString()}`;
   for (;;) {
@@ -38,6 +43,16 @@ export async function sweepExpiry(deps: Pick<SessionDeps, 'sessions' | 'clock' |
     result.lapsedLinks += handled;
     if (handled > 0) deps.afterCommit();
     if (handled < BATCH) break;
+  }
+  const heldBefore = new Date(now.getTime() - deps.authorizationTtlSeconds * 1000);
+  for (;;) {
+    const lapsed = await deps.sessions.expireHolds(now, heldBefore, BATCH, (row) => [
+      eventEnvelope('session.expired', { merchant_id: row.merchant_id, webhook_url: row.webhook_url, session: toEventPayload(row) }, correlationId, now),
+      ...holdCanceled({ ...row, status: 'AUTHORIZED' }, 'expired', correlationId, now),
+    ]);
+    result.lapsedHolds += lapsed;
+    if (lapsed > 0) deps.afterCommit();
+    if (lapsed < BATCH) break;
   }
   return result;
 }

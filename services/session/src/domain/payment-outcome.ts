@@ -1,6 +1,7 @@
 /**
- * What the session does with an attempt's outcome (INTERFACE 3.1): approved →
- * SUCCEEDED with session.succeeded; declined → PENDING while attempts remain,
+ * What the session does with an attempt's outcome (INTERFACE 3.1, D22):
+ * approved → SUCCEEDED with session.succeeded; authorized (a manual
+ * session's payment, held) → AUTHORIZED with session.authorized; declined → PENDING while attempts remain,
  * else FAILED, with session.failed (D11: last_failure_code,
  * last_failure_message, attempts_count, can_retry).
  *
@@ -29,23 +30,38 @@ export interface OutcomeDeps {
 }
 
 /** An attempt's outcome, as the adapter's answer and its event both carry it. */
-export type PaymentOutcome = { approved: EventData<'payment.approved'> } | { declined: EventData<'payment.declined'> };
+export type PaymentOutcome =
+  | { approved: EventData<'payment.approved'> }
+  | { authorized: EventData<'payment.authorized'> }
+  | { declined: EventData<'payment.declined'> };
 
 /** What a path that has the session's row (as the attempt left it) passes along, so the change need not read it. */
 export interface OutcomeContext extends ChangeContext {
   readonly session?: SessionRow;
 }
 
-export type PaymentOutcomeChange = Change<'payment.approved' | 'payment.declined', PaymentOutcome, SessionRow, OutcomeContext>;
+export type PaymentOutcomeChange = Change<'payment.approved' | 'payment.authorized' | 'payment.declined', PaymentOutcome, SessionRow, OutcomeContext>;
 
-/** The change, applied from payment.approved and payment.declined and by applyPaymentStep; answers the session it moved. */
+/** The change, applied from payment.approved, payment.authorized and payment.declined and by applyPaymentStep; answers the session it moved. */
 export function paymentOutcome(deps: OutcomeDeps): PaymentOutcomeChange {
   return {
     name: 'payment-outcome',
-    events: ['payment.approved', 'payment.declined'],
-    fromEvent: (data, context) =>
-      context.event?.type === 'payment.approved' ? { approved: data as EventData<'payment.approved'> } : { declined: data as EventData<'payment.declined'> },
-    apply: (outcome, context) => ('approved' in outcome ? approve(deps, outcome.approved, context) : decline(deps, outcome.declined, context)),
+    events: ['payment.approved', 'payment.authorized', 'payment.declined'],
+    fromEvent: (data, context) => {
+      switch (context.event?.type) {
+        case 'payment.approved':
+          return { approved: data as EventData<'payment.approved'> };
+        case 'payment.authorized':
+          return { authorized: data as EventData<'payment.authorized'> };
+        default:
+          return { declined: data as EventData<'payment.declined'> };
+      }
+    },
+    apply: (outcome, context) => {
+      if ('approved' in outcome) return approve(deps, outcome.approved, context);
+      if ('authorized' in outcome) return authorize(deps, outcome.authorized, context);
+      return decline(deps, outcome.declined, context);
+    },
   };
 }
 
@@ -55,7 +71,13 @@ export function paymentOutcome(deps: OutcomeDeps): PaymentOutcomeChange {
  * it, undefined when the step carries no outcome or it was applied already.
  */
 export async function applyPaymentStep(change: PaymentOutcomeChange, path: ChangePath, step: PaymentStep, context: OutcomeContext): Promise<SessionRow | undefined> {
-  const outcome: PaymentOutcome | undefined = step.approved ? { approved: step.approved } : step.declined ? { declined: step.declined } : undefined;
+  const outcome: PaymentOutcome | undefined = step.approved
+    ? { approved: step.approved }
+    : step.authorized
+      ? { authorized: step.authorized }
+      : step.declined
+        ? { declined: step.declined }
+        : undefined;
   return outcome && applyOnce(change, path, outcome, context);
 }
 
@@ -75,6 +97,27 @@ function approve(deps: OutcomeDeps, data: EventData<'payment.approved'>, context
   return resolve(deps, outcome, data.session_id, context.session, (next) => {
     const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: data.fee_amount, net_amount: data.net_amount };
     return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid) }, context.correlationId);
+  });
+}
+
+/** D22: the amount is held; the fee waits for the capture. */
+function authorize(deps: OutcomeDeps, data: EventData<'payment.authorized'>, context: OutcomeContext): Promise<SessionRow | undefined> {
+  const outcome: AttemptOutcome = {
+    attemptId: data.attempt_id,
+    status: 'SUCCEEDED',
+    held: true,
+    cardBrand: data.card_brand,
+    cardLastFour: data.card_last_four,
+    cardCountry: data.card_country,
+    failureCode: '',
+    failureMessage: '',
+    feeAmount: null,
+    netAmount: null,
+    at: new Date(data.authorized_at),
+  };
+  return resolve(deps, outcome, data.session_id, context.session, (next) => {
+    const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: null, net_amount: null };
+    return eventEnvelope('session.authorized', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid) }, context.correlationId);
   });
 }
 
@@ -109,15 +152,27 @@ export function failedEvent(next: SessionRow, at: Date, correlationId: string): 
 
 /**
  * Where a PROCESSING session goes with its attempt's outcome: SUCCEEDED when
- * approved; after a decline PENDING while attempts remain, FAILED when none
+ * approved, AUTHORIZED when approved and held (not final: it waits for its
+ * capture); after a decline PENDING while attempts remain, FAILED when none
  * do, with the decline as its last failure.
  */
 export function resolutionOf(session: SessionRow, outcome: AttemptOutcome): AttemptResolution {
   const approved = outcome.status === 'SUCCEEDED';
+  if (approved && outcome.held) {
+    return {
+      status: 'AUTHORIZED',
+      completedAt: null,
+      authorizedAt: outcome.at,
+      lastFailureCode: session.last_failure_code,
+      lastFailureMessage: session.last_failure_message,
+      attemptsCount: session.attempts_count,
+    };
+  }
   const final = approved || session.attempts_count >= session.max_attempts;
   return {
     status: approved ? 'SUCCEEDED' : final ? 'FAILED' : 'PENDING',
     completedAt: final ? outcome.at : null,
+    authorizedAt: null,
     lastFailureCode: approved ? session.last_failure_code : outcome.failureCode,
     lastFailureMessage: approved ? session.last_failure_message : outcome.failureMessage,
     attemptsCount: session.attempts_count,
@@ -128,6 +183,7 @@ export function resolutionOf(session: SessionRow, outcome: AttemptOutcome): Atte
 export function resolvedRow(session: SessionRow, resolution: AttemptResolution): SessionRow {
   return {
     ...session,
+    ...(resolution.authorizedAt && { amount_authorized: session.amount, authorized_at: resolution.authorizedAt }),
     status: resolution.status,
     completed_at: resolution.completedAt,
     last_failure_code: resolution.lastFailureCode,

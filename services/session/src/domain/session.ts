@@ -3,7 +3,10 @@
  * session detail and list item (INTERFACE 2.1, 2.4) and the event payload that
  * webhooks carry (INTERFACE 6.2).
  */
-import type { Attempt, Locale, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
+import type { Attempt, CaptureMethod, Locale, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
+import { OPEN_STATUSES } from './session-states.js';
+
+export { OPEN_STATUSES } from './session-states.js';
 
 /** A payment attempt as stored (INTERFACE 2.3); amounts are null until approved. */
 export interface AttemptRow {
@@ -55,12 +58,20 @@ export interface SessionRow {
   last_failure_code: string;
   last_failure_message: string;
   locale: Locale;
+  /** D22: `manual` holds an approved payment (AUTHORIZED) until it is captured. */
+  capture_method: CaptureMethod;
+  /** Manual sessions: what the approved payment holds, and since when (set on AUTHORIZED). */
+  amount_authorized: string | null;
+  authorized_at: Date | null;
+  /** Manual sessions: what the capture took (set on SUCCEEDED). */
+  amount_captured: string | null;
+  /** Set while a capture of this amount is under way at the acquirer: nothing else may touch the hold. */
+  capturing_amount: string | null;
+  /** The Idempotency-Key of the capture under way or done, so its retry gets the session once captured. */
+  capture_key: string | null;
   /** Present when read for a detail: the attempts, oldest first. */
   attempts?: AttemptRow[];
 }
-
-/** Statuses from which a session can still be paid or canceled. */
-export const OPEN_STATUSES: readonly SessionStatus[] = ['CREATED', 'PENDING'];
 
 /**
  * The status a caller sees. An open session past its lifetime is EXPIRED even
@@ -115,9 +126,24 @@ export function toDetail(row: SessionRow, now: Date, publicBaseUrl: string): Ses
     completed_at: row.completed_at ? row.completed_at.toISOString() : null,
     attempts: (row.attempts ?? []).map(toAttempt),
     amount_refunded: row.amount_refunded,
+    capture_method: row.capture_method,
+    amount_authorized: amountAuthorized(row),
+    amount_captured: amountCaptured(row),
   });
   if (detail.status !== 'EXPIRED') detail.checkout_url = checkoutUrl(publicBaseUrl, row.checkout_token);
   return detail;
+}
+
+/** D22: what the approved payment held or charged; an automatic payment is captured whole, so both are its amount. Empty until known (D2). */
+export function amountAuthorized(row: Pick<SessionRow, 'capture_method' | 'status' | 'amount' | 'amount_authorized'>): string {
+  if (row.capture_method === 'manual') return row.amount_authorized ?? '';
+  return row.status === 'SUCCEEDED' ? row.amount : '';
+}
+
+/** D22: what was captured, the most refunds may give back; empty until captured (D2). */
+export function amountCaptured(row: Pick<SessionRow, 'capture_method' | 'status' | 'amount' | 'amount_captured'>): string {
+  if (row.capture_method === 'manual') return row.amount_captured ?? '';
+  return row.status === 'SUCCEEDED' ? row.amount : '';
 }
 
 /** What an approved attempt tells of the card and the money (INTERFACE 6.2 `payment`). */
@@ -127,9 +153,26 @@ export type PaidAttempt = Pick<AttemptRow, 'card_brand' | 'card_last_four' | 'ca
  * The session as webhooks carry it (INTERFACE 6.2 with D11's livemode): every
  * session event, and the refund events through session.get_for_event. Once
  * paid, with `paid_at` and the `payment` of the approved attempt (`paid`, by
- * default the row's SUCCEEDED attempt).
+ * default the row's SUCCEEDED attempt). A manual session (D22) also carries
+ * its capture method and amounts; while AUTHORIZED, `payment` has no fee or
+ * net (they are taken on what is captured) and `authorized_at` stands for
+ * `paid_at`.
  */
 export function toEventPayload(row: SessionRow, paid: PaidAttempt | undefined = row.attempts?.find((a) => a.status === 'SUCCEEDED')): SessionEventPayload {
+  const payload = basePayload(row, paid);
+  if (row.capture_method !== 'manual') return payload;
+  payload.capture_method = 'manual';
+  if (row.authorized_at) payload.authorized_at = row.authorized_at.toISOString();
+  if (row.amount_authorized !== null) payload.amount_authorized = row.amount_authorized;
+  if (row.amount_captured !== null) payload.amount_captured = row.amount_captured;
+  if (paid && row.status === 'AUTHORIZED') {
+    const { fee_amount: _fee, net_amount: _net, ...held } = paymentOf(paid);
+    payload.payment = held;
+  }
+  return payload;
+}
+
+function basePayload(row: SessionRow, paid: PaidAttempt | undefined): SessionEventPayload {
   return {
     id: row.id,
     order_number: row.order_number,

@@ -52,6 +52,12 @@ function newRow(overrides: Partial<SessionRow> = {}): SessionRow {
     last_failure_code: '',
     last_failure_message: '',
     locale: 'auto',
+    capture_method: 'automatic',
+    amount_authorized: null,
+    authorized_at: null,
+    amount_captured: null,
+    capturing_amount: null,
+    capture_key: null,
     ...overrides,
   };
 }

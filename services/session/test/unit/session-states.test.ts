@@ -53,6 +53,12 @@ function session(overrides: Partial<SessionRow> = {}): SessionRow {
     last_failure_code: '',
     last_failure_message: '',
     locale: 'auto',
+    capture_method: 'automatic',
+    amount_authorized: null,
+    authorized_at: null,
+    amount_captured: null,
+    capturing_amount: null,
+    capture_key: null,
     ...overrides,
   };
 }
@@ -168,6 +174,7 @@ describe("Where an attempt's outcome takes its session", () => {
     assert.deepEqual(resolutionOf(row, approval(at)), {
       status: 'SUCCEEDED',
       completedAt: at,
+      authorizedAt: null,
       lastFailureCode: 'card_declined',
       lastFailureMessage: 'declined',
       attemptsCount: 2,
@@ -179,6 +186,7 @@ describe("Where an attempt's outcome takes its session", () => {
     assert.deepEqual(resolution, {
       status: 'PENDING',
       completedAt: null,
+      authorizedAt: null,
       lastFailureCode: 'insufficient_funds',
       lastFailureMessage: 'declined: insufficient_funds',
       attemptsCount: 2,

@@ -7,10 +7,10 @@
 import type { Card } from '@gateway/card-sealing';
 import type { PageLanguage } from '@gateway/contracts';
 import { HttpClient, HttpClientError, type ReadAnswer } from '@gateway/http-client';
-import type { Acquirer, OrderRequest, OrderState, PayResult, RefundResult, RegisterResult, Terminal } from '../acquirer.js';
+import type { Acquirer, OperationResult, OrderRequest, OrderState, PayResult, RegisterResult, Terminal } from '../acquirer.js';
 import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
-import { deniesAccess, errorCode, TND_NUMERIC, toMillimes, toOrderState, toPayResult, toRefundResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
+import { deniesAccess, errorCode, TND_NUMERIC, toMillimes, toOperationResult, toOrderState, toPayResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
 
 /**
  * Every call to the acquirer, by call and outcome: `ok`, `error_code` (a
@@ -39,7 +39,8 @@ export class ClicToPayClient implements Acquirer {
   }
 
   async register(terminal: Terminal, order: OrderRequest): Promise<RegisterResult> {
-    const reply = await this.post(terminal, 'register.do', {
+    // D22: a two-phase order holds the approved amount until deposit.do or reverse.do.
+    const reply = await this.post(terminal, order.twoPhase ? 'registerPreAuth.do' : 'register.do', {
       orderNumber: order.orderNumber,
       amount: toMillimes(order.amount),
       currency: TND_NUMERIC,
@@ -81,12 +82,16 @@ export class ClicToPayClient implements Acquirer {
     return this.orderStatus(terminal, { orderNumber });
   }
 
-  async reverse(terminal: Terminal, orderId: string): Promise<RefundResult> {
-    return toRefundResult(await this.post(terminal, 'reverse.do', { orderId }));
+  async reverse(terminal: Terminal, orderId: string): Promise<OperationResult> {
+    return toOperationResult(await this.post(terminal, 'reverse.do', { orderId }));
   }
 
-  async refund(terminal: Terminal, orderId: string, amount: string): Promise<RefundResult> {
-    return toRefundResult(await this.post(terminal, 'refund.do', { orderId, amount: toMillimes(amount) }));
+  async refund(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult> {
+    return toOperationResult(await this.post(terminal, 'refund.do', { orderId, amount: toMillimes(amount) }));
+  }
+
+  async deposit(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult> {
+    return toOperationResult(await this.post(terminal, 'deposit.do', { orderId, amount: toMillimes(amount) }));
   }
 
   private async orderStatus(terminal: Terminal, by: { orderId: string } | { orderNumber: string }): Promise<OrderState> {

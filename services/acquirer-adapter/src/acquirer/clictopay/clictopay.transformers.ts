@@ -3,7 +3,7 @@
  * codes, order statuses and the issuer's action codes (ACQUIRER.md).
  */
 import { accountCurrency, fromMinorUnits, toMinorUnits } from '@gateway/money';
-import type { OrderState, PayResult, RefundResult, RegisterResult } from '../acquirer.js';
+import type { OperationResult, OrderState, PayResult, RegisterResult } from '../acquirer.js';
 
 /** A reply as it arrives: JSON whose fields we read defensively. */
 export type Reply = Record<string, unknown>;
@@ -60,16 +60,16 @@ export function toPayResult(reply: Reply): PayResult {
 }
 
 /**
- * reverse.do and refund.do (ACQUIRER.md, refund outcomes): 0 is confirmed;
- * 5 (this amount or order is refused) and 6 (no such order) are definitive,
- * nothing was refunded. 7 (system error or wrong order state) cannot be
- * confirmed, and neither can an errorCode that cannot be read or one the
- * protocol does not give for a refund (a fault of the request or of the
- * acquirer, never its verdict on this order): an operator finds out.
+ * reverse.do, refund.do and deposit.do (ACQUIRER.md, refund outcomes and
+ * two-phase orders): 0 is confirmed; 5 (this amount or order is refused) and
+ * 6 (no such order) are definitive, nothing was done. 7 (system error or
+ * wrong order state) cannot be confirmed, and neither can an errorCode that
+ * cannot be read or one the protocol does not give for these calls (a fault
+ * of the request or of the acquirer, never its verdict on this order).
  */
-export function toRefundResult(reply: Reply): RefundResult {
+export function toOperationResult(reply: Reply): OperationResult {
   const code = errorCode(reply);
-  if (code === 0) return { kind: 'refunded' };
+  if (code === 0) return { kind: 'done' };
   // The acquirer's own words are what the merchant and the operators see (D10 epg_error_message).
   const said = text(reply.errorMessage)?.slice(0, 200);
   if (code === 5 || code === 6) return { kind: 'refused', errorCode: code, message: said ?? `errorCode ${code}` };
@@ -94,18 +94,18 @@ export function declineOf(actionCode: number): { code: string; message: string }
   return ACTION_CODES[actionCode] ?? { code: 'card_declined', message: 'The card was declined.' };
 }
 
-/** getOrderStatusExtended: orderStatus 2 is the only paid state. */
+/** getOrderStatusExtended: orderStatus 2 is the only paid state; 1 is a hold (two-phase orders, D22). */
 export function toOrderState(reply: Reply): OrderState | undefined {
   const code = errorCode(reply);
   if (code === 6) return { kind: 'not-found' };
   if (code !== 0) return undefined;
   const status = Number(reply.orderStatus);
-  if (status === 2) {
+  if (status === 2 || status === 1) {
     const info = (reply.paymentAmountInfo ?? {}) as Reply;
     const card = (reply.cardAuthInfo ?? {}) as Reply;
-    const minor = String(info.depositedAmount ?? reply.amount ?? '');
+    const minor = String((status === 2 ? info.depositedAmount : info.approvedAmount) ?? reply.amount ?? '');
     if (!/^[0-9]+$/.test(minor)) return undefined;
-    return { kind: 'paid', amount: fromMinorUnits(minor, accountCurrency), maskedPan: text(card.maskedPan) ?? '' };
+    return { kind: status === 2 ? 'paid' : 'held', amount: fromMinorUnits(minor, accountCurrency), maskedPan: text(card.maskedPan) ?? '' };
   }
   if (status === 6) {
     const decline = declineOf(Number(reply.actionCode));
@@ -113,7 +113,7 @@ export function toOrderState(reply: Reply): OrderState | undefined {
   }
   if (status === 0 || status === 5) return { kind: 'open' };
   // Reversed by the acquirer (after a timeout of ours, say): the authorisation is void, nothing was taken.
-  if (status === 3) return { kind: 'declined', failureCode: 'processing_error', failureMessage: REVERSED };
-  // 1 (held) and 4 (refunded) never follow a one-phase payment we have not refunded; read as unknown, an operator's case.
+  if (status === 3) return { kind: 'declined', failureCode: 'processing_error', failureMessage: REVERSED, reversed: true };
+  // 4 (refunded) never follows a payment we have not refunded; read as unknown, an operator's case.
   return undefined;
 }
