@@ -24,7 +24,7 @@ import { CaptureRequest, fieldErrorsOf, isJsonObject, NOT_A_JSON_OBJECT, validat
 import { applyOnce, eventEnvelope, RpcTimeoutError, type Change, type ChangeContext, type ChangePath } from '@gateway/messaging';
 import { accountCurrency, amountMessage, checkAmount, compareTnd } from '@gateway/money';
 import { backoffSteps } from '@gateway/backoff';
-import { describeError, type Logger } from '@gateway/observability';
+import { counter, describeError, type Logger } from '@gateway/observability';
 import { AppError, validationError } from '@gateway/problem';
 import type { SessionRepository } from '../db/session.repository.js';
 import { accountOf } from './cancel-session.js';
@@ -33,6 +33,9 @@ import { effectiveStatus, toDetail, toEventPayload, type SessionRow } from './se
 import { captureRefusal } from './session-states.js';
 
 const validRequest = validatorOf<CaptureRequest>(CaptureRequest);
+
+/** Captures that reached the adapter, by mode and what it answered: captured, refused, unavailable (nothing sent) or unknown (left to reconciliation). */
+const capturesMade = counter('gateway_captures_total', 'Captures of held payments that reached the acquirer adapter, by mode and outcome (captured, refused, unavailable, unknown).', ['mode', 'outcome']);
 
 /** A capture's outcome, as the adapter's answer and its events carry it. */
 export type CaptureOutcome = { captured: EventData<'payment.captured'> } | { failed: EventData<'payment.capture_failed'> };
@@ -98,6 +101,7 @@ export async function captureSession(deps: SessionDeps, context: ApiContext, ses
   if (claim) {
     const request = { attempt_id: claim.attemptId, session_id: sessionId, merchant_id: claim.merchantId, livemode: claim.livemode, amount: claim.amount };
     const answer = await captureAtAdapter(deps, request, context.request_id);
+    capturesMade.inc({ mode: claim.livemode ? 'live' : 'test', outcome: answer.outcome });
     await applyCaptureAnswer(deps, 'reply', request, answer, context.request_id);
     if (answer.outcome === 'refused') throw new AppError('capture-failed', `The card processor refused the capture: ${answer.message}`);
     if (answer.outcome === 'unavailable') throw new AppError('processor-unavailable', 'The card processor could not be reached; nothing was captured and the session stays AUTHORIZED.');

@@ -282,4 +282,16 @@ describe('Authorize now, capture later (D22)', function () {
     assert.equal(events.of('session.succeeded', ofSession(session.id)).length, 1);
     assert.equal((await acquirerOrder(session)).paymentAmountInfo?.depositedAmount, 60000);
   });
+
+  it('when the replica that claimed a capture died before asking the adapter, then the stuck-capture check sends it and the session is SUCCEEDED once', async () => {
+    const session = await held();
+    // As the claim leaves it (capture_session's first step), with its first check already due.
+    await system.db.query(`UPDATE session.sessions SET capturing_amount = 30.000, capture_next_check_at = now() WHERE id = $1`, [session.id]);
+    const [succeeded] = await events.waitFor<SessionEventData>('session.succeeded', ofSession(session.id), 1, 10_000);
+    assert.equal(succeeded?.data.session.amount_captured, '30.000');
+    const after = await read(session.id);
+    assert.deepEqual([after.status, after.amount_captured], ['SUCCEEDED', '30.000']);
+    assert.equal((await acquirerOrder(session)).paymentAmountInfo?.depositedAmount, 30000);
+    assert.match(await system.metricsOf('session'), /gateway_changes_total\{[^}]*change="capture-outcome"[^}]*path="check"[^}]*outcome="applied"[^}]*\} 1/);
+  });
 });
