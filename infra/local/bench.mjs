@@ -17,6 +17,8 @@
 //                                      100,000 sessions (--list-sessions), first page, filters, search, page 500
 //   npm run bench -- --only slow-payments --duration 10   creates and gets while 300 slow-card payments
 //                                      (--slow-payments) are in flight: p50/p99 and 5xx of each
+//   npm run bench -- --only capture-vs-refund --refund-rate 50   captures of held payments (D22) and
+//                                      PARTIAL refunds at the same rate: throughput and p99 of each
 //   npm run bench -- --only create-vs-reference   saturated creates through the system and through
 //                                      ../shared/perf/reference-create.mjs (one process doing the same
 //                                      durable work) in turn, same generator, body and connections:
@@ -36,7 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { openLoad, quantile } from './open-load.mjs';
 import { cpuWindow, perUnit, rssWindow } from './process-cpu.mjs';
 import { paymentLoad } from './payment-load.mjs';
-import { paidSessions, refundLoad } from './refund-load.mjs';
+import { captureLoad, paidSessions, refundLoad } from './refund-load.mjs';
 import { webhookBench } from './webhook-load.mjs';
 import { listsBench } from './lists-load.mjs';
 import { slowPaymentsLoad } from './slow-payments-load.mjs';
@@ -366,6 +368,20 @@ const scenarios = {
   'refund-open-rate': async () => {
     refundable ??= await paidSessions({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${ports.checkout}`, keys, count: 200 });
     return refundLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, sessions: refundable, rate: Number(args['refund-rate']), seconds: duration });
+  },
+  /**
+   * Captures of held payments (D22) and PARTIAL refunds at the same --refund-rate, one after
+   * the other in each run: both wait on the sandbox acquirer, so their throughput and p99 sit
+   * side by side. Each capture takes its own AUTHORIZED session, paid before the window.
+   */
+  'capture-vs-refund': async () => {
+    const base = { baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${ports.checkout}`, keys };
+    const rate = Number(args['refund-rate']);
+    const held = await paidSessions({ ...base, count: Math.ceil(rate * duration * 1.1), captureMethod: 'manual' });
+    refundable ??= await paidSessions({ ...base, count: 200 });
+    const captures = await captureLoad({ baseUrl: base.baseUrl, sessions: held, rate, seconds: duration });
+    const refunds = await refundLoad({ baseUrl: base.baseUrl, sessions: refundable, rate, seconds: duration });
+    return { rate, captures, refunds, calibrationMs: calibration() };
   },
   // One dispatcher: deliveries/s from a backlog to a receiver that verifies every signature (target 1,000/s).
   'webhook-saturated': async () => webhooks.saturated(Number(args['webhook-backlog'])),

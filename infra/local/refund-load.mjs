@@ -1,4 +1,4 @@
-// The refund path under an open-model load: test-mode sessions are paid first
+// The refund and capture paths under an open-model load: test-mode sessions are paid first
 // (create, hosted page, card form), then PARTIAL refunds of 1.000 TND leave at a
 // fixed rate, spread over those sessions, each latency measured from when its
 // refund was due until its answer. Each refund is followed at once by a read of
@@ -12,9 +12,10 @@ const CARD = new URLSearchParams({ card_number: '4242424242424242', expiry: '12/
 
 /**
  * Pays `count` sessions, spread over the merchants' `keys`; resolves with { key, id, refunded } of each.
- * @param {{ baseUrl: string, checkoutUrl: string, keys: string[], count: number }} options
+ * With `captureMethod` manual (D22) each payment is only held: the session is AUTHORIZED, ready for a capture.
+ * @param {{ baseUrl: string, checkoutUrl: string, keys: string[], count: number, captureMethod?: 'automatic' | 'manual' }} options
  */
-export async function paidSessions({ baseUrl, checkoutUrl, keys, count }) {
+export async function paidSessions({ baseUrl, checkoutUrl, keys, count, captureMethod = 'automatic' }) {
   const api = new HttpClient(baseUrl);
   const pages = new HttpClient(checkoutUrl);
   const paid = [];
@@ -24,7 +25,14 @@ export async function paidSessions({ baseUrl, checkoutUrl, keys, count }) {
       method: 'POST',
       path: '/api/v1/gateway/sessions/',
       headers: { authorization: key, 'content-type': 'application/json' },
-      body: JSON.stringify({ amount: '125.500', merchant_reference: `refund-${process.pid}-${i}`, first_name: 'Bench', last_name: 'Buyer', email: 'buyer@example.tn' }),
+      body: JSON.stringify({
+        amount: '125.500',
+        merchant_reference: `${captureMethod === 'manual' ? 'capture' : 'refund'}-${process.pid}-${Date.now()}-${i}`,
+        first_name: 'Bench',
+        last_name: 'Buyer',
+        email: 'buyer@example.tn',
+        capture_method: captureMethod,
+      }),
     });
     if (created.status !== 201) throw new Error(`create answered ${created.status}`);
     const session = JSON.parse(created.text);
@@ -78,6 +86,38 @@ export async function refundLoad({ baseUrl, sessions, rate, seconds }) {
   });
   await Promise.all(reads);
   reader.close();
+  return { ...summary(r), staleReads: stale };
+}
+
+/**
+ * Captures (D22) at `rate` a second for `seconds`, each of another of the
+ * AUTHORIZED `sessions` (one capture per session: give at least rate ×
+ * seconds), 100.000 of each 125.500 hold, so the rest is released. Returns
+ * throughput, latency percentiles and the answers other than 200.
+ */
+export async function captureLoad({ baseUrl, sessions, rate, seconds }) {
+  let sequence = 0;
+  const r = await openLoad({
+    url: baseUrl,
+    rate,
+    seconds,
+    next: () => {
+      const target = sessions[sequence];
+      if (!target) throw new Error(`only ${sessions.length} held sessions for ${rate}/s over ${seconds} s`);
+      sequence += 1;
+      return {
+        method: 'POST',
+        path: `/api/v1/gateway/sessions/${target.id}/capture/`,
+        headers: { authorization: target.key, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: '100.000' }),
+      };
+    },
+  });
+  return summary(r);
+}
+
+/** Throughput and latency percentiles (ms) of an open-load run, and its answers other than 200. */
+function summary(r) {
   const round = (v) => Math.round(v * 10) / 10;
   return {
     rps: Math.round((r.latencies.length / r.seconds) * 10) / 10,
@@ -87,6 +127,5 @@ export async function refundLoad({ baseUrl, sessions, rate, seconds }) {
     max: round(r.latencies.at(-1) ?? NaN),
     non2xx: [...r.statuses].filter(([status]) => status !== 200).reduce((n, [, c]) => n + c, 0),
     errors: r.errors,
-    staleReads: stale,
   };
 }

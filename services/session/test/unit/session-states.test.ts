@@ -12,6 +12,7 @@ import { assertOpen } from '../../src/domain/cancel-session.js';
 import { refusalToStart } from '../../src/domain/checkout-session.js';
 import { applyPaymentStep, failedEvent, paymentOutcome, resolutionOf, resolvedRow } from '../../src/domain/payment-outcome.js';
 import { refundRecord } from '../../src/domain/record-refund.js';
+import { cancelRefusal, captureRefusal, TERMINAL_STATUSES, TRANSITIONS } from '../../src/domain/session-states.js';
 import { effectiveStatus, toDetail, toEventPayload, toListItem, type SessionRow } from '../../src/domain/session.js';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
@@ -93,7 +94,7 @@ function problemOf(act: () => unknown): string {
   assert.fail('expected a problem, nothing was thrown');
 }
 
-const ALL: readonly SessionStatus[] = ['CREATED', 'PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'EXPIRED'];
+const ALL: readonly SessionStatus[] = ['CREATED', 'PENDING', 'PROCESSING', 'AUTHORIZED', 'SUCCEEDED', 'FAILED', 'CANCELED', 'EXPIRED'];
 
 describe('Session status as a caller sees it', () => {
   it('when a session is before its expiry, then every status reads as stored', () => {
@@ -300,5 +301,81 @@ describe('Refunds counted in amount_refunded (D16)', () => {
 
   it('when an event carries no refund, then nothing is counted', async () => {
     assert.deepEqual(await counted(undefined), []);
+  });
+});
+
+describe('Authorize now, capture later (D22)', () => {
+  const held = (overrides: Partial<SessionRow> = {}) =>
+    session({ status: 'AUTHORIZED', capture_method: 'manual', amount_authorized: '33.333', authorized_at: NOW, attempts_count: 1, ...overrides });
+
+  it('when a session is AUTHORIZED with no capture under way, then it alone may be captured; terminal is session-terminal, a capture under way conflict, anything else invalid-state', () => {
+    const refusals = ALL.map((status) => [status, captureRefusal({ status, capturing: false })?.code ?? 'allowed']);
+    assert.deepEqual(refusals, [
+      ['CREATED', 'invalid-state'],
+      ['PENDING', 'invalid-state'],
+      ['PROCESSING', 'invalid-state'],
+      ['AUTHORIZED', 'allowed'],
+      ['SUCCEEDED', 'session-terminal'],
+      ['FAILED', 'session-terminal'],
+      ['CANCELED', 'session-terminal'],
+      ['EXPIRED', 'session-terminal'],
+    ]);
+    assert.equal(captureRefusal({ status: 'AUTHORIZED', capturing: true })?.code, 'conflict');
+  });
+
+  it('when the merchant cancels, then CREATED, PENDING and AUTHORIZED may be canceled; a payment or a capture under way is conflict; terminal is session-terminal', () => {
+    const refusals = ALL.map((status) => [status, cancelRefusal({ status, capturing: false })?.code ?? 'allowed']);
+    assert.deepEqual(refusals, [
+      ['CREATED', 'allowed'],
+      ['PENDING', 'allowed'],
+      ['PROCESSING', 'conflict'],
+      ['AUTHORIZED', 'allowed'],
+      ['SUCCEEDED', 'session-terminal'],
+      ['FAILED', 'session-terminal'],
+      ['CANCELED', 'session-terminal'],
+      ['EXPIRED', 'session-terminal'],
+    ]);
+    assert.equal(cancelRefusal({ status: 'AUTHORIZED', capturing: true })?.code, 'conflict');
+  });
+
+  it('when a buyer or a new link meets an AUTHORIZED session, then it is invalid-state: the held payment is the merchant\'s to capture or void', () => {
+    assert.equal(problemOf(() => assertOpen(held(), NOW)), 'invalid-state');
+  });
+
+  it('when an approved attempt is held, then the session is AUTHORIZED, not completed, with amount_authorized and when it was held', () => {
+    const row = session({ status: 'PROCESSING', attempts_count: 1, capture_method: 'manual' });
+    const later = new Date(NOW.getTime() + 5_000);
+    const resolution = resolutionOf(row, { ...approval(later), held: true, feeAmount: null, netAmount: null });
+    assert.deepEqual([resolution.status, resolution.completedAt, resolution.authorizedAt], ['AUTHORIZED', null, later]);
+    const next = resolvedRow(row, resolution);
+    assert.deepEqual([next.status, next.amount_authorized, next.authorized_at, next.completed_at], ['AUTHORIZED', '33.333', later, null]);
+  });
+
+  it('when a held session is announced, then the payload carries its capture method, amount_authorized and authorized_at, a payment without fee or net, and no paid_at', () => {
+    const payload = toEventPayload(held(), { card_brand: 'visa', card_last_four: '4242', card_country: '', fee_amount: null, net_amount: null });
+    assert.equal(payload.capture_method, 'manual');
+    assert.equal(payload.amount_authorized, '33.333');
+    assert.equal(payload.authorized_at, NOW.toISOString());
+    assert.equal(payload.paid_at, undefined);
+    assert.deepEqual(payload.payment, { method: 'card', card_brand: 'visa', card_last_four: '4242', card_country: '' });
+  });
+
+  it('when a session is shown, then amount_authorized and amount_captured are the held and captured amounts of a manual one, the amount of a paid automatic one, and empty before', () => {
+    const shown = (row: SessionRow) => {
+      const detail = toDetail(row, NOW, 'https://pay.example');
+      return [detail.capture_method, detail.amount_authorized, detail.amount_captured];
+    };
+    assert.deepEqual(shown(session()), ['automatic', '', '']);
+    assert.deepEqual(shown(session({ status: 'SUCCEEDED', completed_at: NOW })), ['automatic', '33.333', '33.333']);
+    assert.deepEqual(shown(held()), ['manual', '33.333', '']);
+    assert.deepEqual(shown(held({ status: 'SUCCEEDED', amount_captured: '10.000', completed_at: NOW })), ['manual', '33.333', '10.000']);
+  });
+
+  it('when the transitions are listed, then every status but the terminal ones can be left, AUTHORIZED is not terminal, and no transition leaves a terminal status', () => {
+    for (const status of ALL.filter((s) => !TERMINAL_STATUSES.includes(s))) {
+      assert.ok(TRANSITIONS.some((t) => t.from === status), `${status} can be left`);
+    }
+    assert.equal(TERMINAL_STATUSES.includes('AUTHORIZED'), false);
+    assert.deepEqual(TRANSITIONS.filter((t) => t.from !== '(new)' && TERMINAL_STATUSES.includes(t.from)), []);
   });
 });
