@@ -5,10 +5,13 @@
 -- is done with the hold, once: HELD, then CAPTURING → CAPTURED (or back to
 -- HELD when the acquirer refuses), or VOIDING → VOIDED (VOID_REFUSED when the
 -- acquirer will not release it: an operator's case). An operation whose answer
--- never came is asked about again from hold_next_check_at.
+-- never came is asked about again from hold_next_check_at. capture_id is the
+-- session's claim the last capture was made for: one that ended without
+-- capturing is never sent again.
 ALTER TABLE orders
   ADD COLUMN capture_method     text NOT NULL DEFAULT 'automatic',
   ADD COLUMN hold               text,
+  ADD COLUMN capture_id         text,
   ADD COLUMN captured_amount    numeric(12,3),
   ADD COLUMN captured_at        timestamptz,
   ADD COLUMN hold_changed_at    timestamptz,

@@ -66,6 +66,8 @@ export const PaymentCaptured = Type.Object({
 
 /** A capture that did not happen (refused, or found never done): the hold stands, as payment.capture_failed announces it. */
 export const PaymentCaptureFailed = Type.Object({
+  /** The capture that ended so, as payment.capture named it: only that claim of the session's is released. */
+  capture_id: Type.String({ pattern: '^cap_' }),
   attempt_id: Type.String({ pattern: '^pa_' }),
   session_id: Type.String(),
   merchant_id: MerchantId,
@@ -183,6 +185,12 @@ export const acquirerCommands = {
     service: 'acquirer-adapter',
     lane: 'slow',
     request: Type.Object({
+      /**
+       * The session's claim of the hold for this capture: a capture id that
+       * ended without capturing never deposits again, so a late or repeated
+       * command cannot outlive the claim it was sent for.
+       */
+      capture_id: Type.String({ pattern: '^cap_' }),
       attempt_id: Type.String({ pattern: '^pa_' }),
       session_id: Type.String(),
       merchant_id: MerchantId,

@@ -41,6 +41,8 @@ export interface OrderRow {
   capture_method: 'automatic' | 'manual';
   /** A two-phase order's hold, once approved; null otherwise. */
   hold: HoldState | null;
+  /** The session's claim the last capture was made for (payment.capture's capture_id). */
+  capture_id: string | null;
   /** What the deposit took, and when (CAPTURED). */
   captured_amount: string | null;
   captured_at: Date | null;
@@ -78,7 +80,7 @@ const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_number, ac
   card_brand, card_last_four, failure_code, failure_message, fee_amount::text, net_amount::text, created_at, updated_at,
   (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
   (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed,
-  capture_method, hold, captured_amount::text, captured_at`;
+  capture_method, hold, capture_id, captured_amount::text, captured_at`;
 
 const UNRESOLVED = `('STARTED', 'CHALLENGED', 'UNKNOWN')`;
 
@@ -257,17 +259,21 @@ export class OrderRepository {
   }
 
   /**
-   * Takes an order's hold for a capture or a release (D22), once: only a
-   * HELD hold of an AUTHORIZED order is taken, so a deposit and a reverse are
-   * never both sent, and neither twice. Reconciliation leaves it to the
-   * caller for the first-check delay. False when the hold is not HELD.
+   * Takes an order's hold for a capture (named by the session's
+   * `captureId`) or a release (D22), once: only a HELD hold of an AUTHORIZED
+   * order is taken, and never for a capture id that already ended, so a
+   * deposit and a reverse are never both sent, and neither twice.
+   * Reconciliation leaves it to the caller for the first-check delay. False
+   * when it was not taken.
    */
-  async takeHold(attemptId: string, to: 'CAPTURING' | 'VOIDING'): Promise<boolean> {
+  async takeHold(attemptId: string, to: { capture: string } | 'VOIDING'): Promise<boolean> {
+    const captureId = to === 'VOIDING' ? null : to.capture;
     const result = await this.pool.query({
       name: 'order-take-hold',
-      text: `UPDATE orders SET hold = $2, hold_changed_at = now(), hold_checks = 0, hold_next_check_at = now() + make_interval(secs => $3)
-             WHERE attempt_id = $1 AND status = 'AUTHORIZED' AND hold = 'HELD'`,
-      values: [attemptId, to, this.firstCheckAfterSeconds],
+      text: `UPDATE orders SET hold = $2, capture_id = coalesce($4, capture_id), hold_changed_at = now(), hold_checks = 0,
+               hold_next_check_at = now() + make_interval(secs => $3)
+             WHERE attempt_id = $1 AND status = 'AUTHORIZED' AND hold = 'HELD' AND ($4::text IS NULL OR capture_id IS DISTINCT FROM $4)`,
+      values: [attemptId, captureId === null ? 'VOIDING' : 'CAPTURING', this.firstCheckAfterSeconds, captureId],
     });
     return result.rowCount === 1;
   }

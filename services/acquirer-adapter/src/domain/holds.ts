@@ -31,6 +31,7 @@ const NO_HOLD = 'There is no held payment to capture.';
 const RELEASED = 'The hold was released; nothing can be captured.';
 const UNDER_WAY = 'A capture of this payment is under way; its outcome is not known yet.';
 const NEVER_CAPTURED = 'The card processor did not capture the payment; the hold stands.';
+const ENDED = 'This capture ended without capturing; the hold stands.';
 
 /** payment.capture: deposits `amount` of the held order, once; a repeat answers where the capture stands. */
 export async function capturePayment(deps: AdapterDeps, request: CaptureRequest, correlationId: string): Promise<CaptureReply> {
@@ -38,13 +39,12 @@ export async function capturePayment(deps: AdapterDeps, request: CaptureRequest,
   if (!order || order.session_id !== request.session_id || order.merchant_id !== request.merchant_id || order.livemode !== request.livemode || order.hold === null) {
     return { outcome: 'refused', message: NO_HOLD };
   }
-  if (!(await deps.orders.takeHold(order.attempt_id, 'CAPTURING'))) return standing(deps, request.attempt_id);
+  if (!(await deps.orders.takeHold(order.attempt_id, { capture: request.capture_id }))) return standing(deps, request);
   const resolved = await resolveTerminal(deps, order.merchant_id, order.livemode);
   const orderId = order.acquirer_order_id;
   if (resolved.status !== 'active' || !orderId) {
     const message = orderId ? `The merchant's live acquirer terminal is ${resolved.status}; nothing was captured.` : NO_HOLD;
-    await returnHold(deps, order, message, correlationId);
-    return { outcome: 'refused', message };
+    return (await returnHold(deps, order, request.capture_id, message, correlationId)) ? { outcome: 'refused', message } : standing(deps, request);
   }
   let result: OperationResult;
   try {
@@ -53,32 +53,35 @@ export async function capturePayment(deps: AdapterDeps, request: CaptureRequest,
     if (!(err instanceof AcquirerUnreachable)) throw err;
     if (!err.maybeDelivered) {
       const message = 'The card processor could not be reached; nothing was captured.';
-      await returnHold(deps, order, message, correlationId);
-      return { outcome: 'unavailable', message };
+      return (await returnHold(deps, order, request.capture_id, message, correlationId)) ? { outcome: 'unavailable', message } : standing(deps, request);
     }
     deps.log.warn({ attemptId: order.attempt_id, reason: err.reason }, 'capture unanswered; left for reconciliation');
     return { outcome: 'unknown', message: UNDER_WAY };
   }
   if (result.kind === 'done') {
     const captured = await recordCapture(deps, order, request.amount, correlationId);
-    return captured ? { outcome: 'captured', captured, message: '' } : standing(deps, request.attempt_id);
+    return captured ? { outcome: 'captured', captured, message: '' } : standing(deps, request);
   }
   if (result.kind === 'refused') {
-    await returnHold(deps, order, result.message, correlationId);
     deps.log.info({ attemptId: order.attempt_id, errorCode: result.errorCode }, 'capture refused by the acquirer');
-    return { outcome: 'refused', message: result.message };
+    return (await returnHold(deps, order, request.capture_id, result.message, correlationId)) ? { outcome: 'refused', message: result.message } : standing(deps, request);
   }
   deps.log.warn({ attemptId: order.attempt_id, errorCode: result.errorCode }, 'capture unconfirmed; left for reconciliation');
   return { outcome: 'unknown', message: UNDER_WAY };
 }
 
-/** Where a capture stands, for a repeated command: the capture recorded, one under way, or none possible. */
-async function standing(deps: AdapterDeps, attemptId: string): Promise<CaptureReply> {
-  const order = await deps.orders.find(attemptId);
+/**
+ * Where a capture stands, for a command that could not take the hold: the
+ * capture recorded, one under way, this capture ended without capturing (its
+ * claim is over: it is never sent again), or no hold to capture.
+ */
+async function standing(deps: AdapterDeps, request: CaptureRequest): Promise<CaptureReply> {
+  const order = await deps.orders.find(request.attempt_id);
   if (order?.hold === 'CAPTURED' && order.captured_amount !== null && order.captured_at !== null && order.fee_amount !== null && order.net_amount !== null) {
     return { outcome: 'captured', captured: capturedData(order, order.captured_amount, { fee: order.fee_amount, net: order.net_amount }, order.captured_at), message: '' };
   }
   if (order?.hold === 'CAPTURING') return { outcome: 'unknown', message: UNDER_WAY };
+  if (order?.hold === 'HELD' && order.capture_id === request.capture_id) return { outcome: 'refused', message: ENDED };
   return { outcome: 'refused', message: order?.hold === 'VOIDING' || order?.hold === 'VOIDED' || order?.hold === 'VOID_REFUSED' ? RELEASED : NO_HOLD };
 }
 
@@ -109,11 +112,11 @@ async function recordCapture(deps: AdapterDeps, order: OrderRow, amount: string,
   return event.data;
 }
 
-/** A capture that did not happen: the hold is HELD again (gone, when `released`), with payment.capture_failed. */
-async function returnHold(deps: AdapterDeps, order: OrderRow, message: string, correlationId: string, released = false): Promise<boolean> {
+/** Capture `captureId` did not happen: the hold is HELD again (gone, when `released`), with payment.capture_failed. */
+async function returnHold(deps: AdapterDeps, order: OrderRow, captureId: string, message: string, correlationId: string, released = false): Promise<boolean> {
   const event = eventEnvelope(
     'payment.capture_failed',
-    { attempt_id: order.attempt_id, session_id: order.session_id, merchant_id: order.merchant_id, livemode: order.livemode, message },
+    { capture_id: captureId, attempt_id: order.attempt_id, session_id: order.session_id, merchant_id: order.merchant_id, livemode: order.livemode, message },
     correlationId,
   );
   const returned = await deps.orders.returnHold(order.attempt_id, event, released);
@@ -215,10 +218,11 @@ async function settleHold(deps: AdapterDeps, policy: ReconcilePolicy, hold: Clai
   if (hold.hold === 'CAPTURING') {
     if (state.kind === 'paid') return (await recordCapture(deps, hold, state.amount, correlationId)) !== undefined;
     // Still held long after any deposit of ours could be on its way: it never took effect.
-    if (state.kind === 'held') return settledLong && returnHold(deps, hold, NEVER_CAPTURED, correlationId);
+    const captureId = hold.capture_id ?? '';
+    if (state.kind === 'held') return settledLong && returnHold(deps, hold, captureId, NEVER_CAPTURED, correlationId);
     if (state.kind === 'declined' && state.reversed) {
       deps.log.error({ attemptId: hold.attempt_id }, 'acquirer released a hold under capture; an operator must look');
-      return returnHold(deps, hold, RELEASED, correlationId, true);
+      return returnHold(deps, hold, captureId, RELEASED, correlationId, true);
     }
     return false;
   }

@@ -32,6 +32,7 @@ const order: OrderRow = {
   pricing_fixed: null,
   capture_method: 'automatic',
   hold: null,
+  capture_id: null,
   captured_amount: null,
   captured_at: null,
 };

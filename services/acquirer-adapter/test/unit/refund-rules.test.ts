@@ -71,6 +71,7 @@ describe('Refund operation choice and outcomes', () => {
       pricing_fixed: null,
       capture_method: 'automatic',
       hold: null,
+      capture_id: null,
       captured_amount: null,
       captured_at: null,
     };

@@ -14,7 +14,7 @@ const COLUMNS = `id, merchant_id, livemode, merchant_reference, order_number, or
   buyer_phone, return_url, cancel_url, webhook_url, max_attempts, status, expires_at, completed_at, created_at,
   checkout_link_id, checkout_token, checkout_expires_at, amount_refunded, merchant_name, attempts_count,
   last_failure_code, last_failure_message, locale, capture_method, amount_authorized, authorized_at, amount_captured,
-  capturing_amount, capture_key`;
+  capturing_amount, capture_id, capture_key`;
 
 /** COLUMNS of a query where the sessions table is `s`. */
 const SESSION_COLUMNS = COLUMNS.split(',')
@@ -60,6 +60,7 @@ export interface AttemptResolution {
 
 /** A capture to ask the adapter about again: what payment.capture is sent. */
 export interface CaptureCheck {
+  capture_id: string;
   attempt_id: string;
   session_id: string;
   merchant_id: string;
@@ -359,11 +360,11 @@ export class SessionRepository {
    * answered once the capture is done; `checkAt` is when a capture whose
    * answer never came is first asked about again.
    */
-  async claimCapture(tx: PoolClient, sessionId: string, amount: string, key: string | undefined, checkAt: Date): Promise<void> {
+  async claimCapture(tx: PoolClient, sessionId: string, claim: { captureId: string; amount: string; key: string | undefined }, checkAt: Date): Promise<void> {
     await tx.query(
-      `UPDATE sessions SET capturing_amount = $2, capture_key = $3, capture_checks = 0, capture_next_check_at = $4
+      `UPDATE sessions SET capturing_amount = $2, capture_id = $3, capture_key = $4, capture_checks = 0, capture_next_check_at = $5
        WHERE id = $1 AND status = 'AUTHORIZED' AND capturing_amount IS NULL`,
-      [sessionId, amount, key ?? null, checkAt],
+      [sessionId, claim.amount, claim.captureId, claim.key ?? null, checkAt],
     );
   }
 
@@ -402,13 +403,17 @@ export class SessionRepository {
     return result.rows[0]?.captured ?? false;
   }
 
-  /** A capture that did not happen: the hold stands, and may be captured or voided again. True when a capture was under way. */
-  async releaseCapture(sessionId: string, attemptId: string): Promise<boolean> {
+  /**
+   * Capture `captureId` did not happen: its claim is released, so the hold
+   * may be captured or voided again. True when that claim was still held (a
+   * later claim is never released by an earlier capture's end).
+   */
+  async releaseCapture(sessionId: string, attemptId: string, captureId: string): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE sessions SET capturing_amount = NULL, capture_key = NULL, capture_next_check_at = NULL
-       WHERE id = $1 AND status = 'AUTHORIZED' AND capturing_amount IS NOT NULL
+       WHERE id = $1 AND status = 'AUTHORIZED' AND capturing_amount IS NOT NULL AND capture_id = $3
          AND EXISTS (SELECT 1 FROM attempts a WHERE a.id = $2 AND a.session_id = $1 AND a.status = 'SUCCEEDED')`,
-      [sessionId, attemptId],
+      [sessionId, attemptId, captureId],
     );
     return result.rowCount === 1;
   }
@@ -451,9 +456,9 @@ export class SessionRepository {
          UPDATE sessions s SET capture_checks = s.capture_checks + 1,
            capture_next_check_at = $1::timestamptz + make_interval(secs => ($3::float8[])[least(s.capture_checks + 1, cardinality($3::float8[]))])
          FROM due WHERE s.id = due.id
-         RETURNING s.id, s.merchant_id, s.livemode, s.capturing_amount
+         RETURNING s.id, s.merchant_id, s.livemode, s.capturing_amount, s.capture_id
        )
-       SELECT a.id AS attempt_id, c.id AS session_id, c.merchant_id, c.livemode, c.capturing_amount::text AS amount
+       SELECT c.capture_id, a.id AS attempt_id, c.id AS session_id, c.merchant_id, c.livemode, c.capturing_amount::text AS amount
        FROM claimed c JOIN attempts a ON a.session_id = c.id AND a.status = 'SUCCEEDED'`,
       [now, limit, waitsSeconds],
     );

@@ -20,7 +20,19 @@
  * as payment.captured or payment.capture_failed, and in the answer to the
  * stuck-capture check; whichever comes first records it, once.
  */
-import { CaptureRequest, fieldErrorsOf, isJsonObject, NOT_A_JSON_OBJECT, validatorOf, type ApiContext, type CommandReply, type EventData, type SessionDetail } from '@gateway/contracts';
+import {
+  CaptureRequest,
+  fieldErrorsOf,
+  isJsonObject,
+  newId,
+  NOT_A_JSON_OBJECT,
+  validatorOf,
+  type ApiContext,
+  type CommandReply,
+  type CommandRequest,
+  type EventData,
+  type SessionDetail,
+} from '@gateway/contracts';
 import { applyOnce, eventEnvelope, RpcTimeoutError, type Change, type ChangeContext, type ChangePath } from '@gateway/messaging';
 import { accountCurrency, amountMessage, checkAmount, compareTnd } from '@gateway/money';
 import { backoffSteps } from '@gateway/backoff';
@@ -71,7 +83,7 @@ async function recordCaptured(deps: { sessions: SessionRepository; log: Logger }
 }
 
 async function releaseHold(deps: { sessions: SessionRepository; log: Logger }, data: EventData<'payment.capture_failed'>): Promise<true | undefined> {
-  if (!(await deps.sessions.releaseCapture(data.session_id, data.attempt_id))) return undefined;
+  if (!(await deps.sessions.releaseCapture(data.session_id, data.attempt_id, data.capture_id))) return undefined;
   deps.log.info({ sessionId: data.session_id, attemptId: data.attempt_id }, 'capture did not happen; the hold stands');
   return true;
 }
@@ -95,11 +107,12 @@ export async function captureSession(deps: SessionDeps, context: ApiContext, ses
     if (compareTnd(amount, authorized) > 0) {
       throw validationError([{ field: 'amount', code: 'amount_too_large', message: `amount is more than the authorized amount (${authorized} TND).` }]);
     }
-    await deps.sessions.claimCapture(tx, row.id, amount, context.idempotency_key, new Date(now.getTime() + deps.captureCheckAfterSeconds * 1000));
-    return { attemptId: held.id, amount, merchantId: row.merchant_id, livemode: row.livemode };
+    const captureId = newId('cap');
+    await deps.sessions.claimCapture(tx, row.id, { captureId, amount, key: context.idempotency_key }, new Date(now.getTime() + deps.captureCheckAfterSeconds * 1000));
+    return { captureId, attemptId: held.id, amount, merchantId: row.merchant_id, livemode: row.livemode };
   });
   if (claim) {
-    const request = { attempt_id: claim.attemptId, session_id: sessionId, merchant_id: claim.merchantId, livemode: claim.livemode, amount: claim.amount };
+    const request = { capture_id: claim.captureId, attempt_id: claim.attemptId, session_id: sessionId, merchant_id: claim.merchantId, livemode: claim.livemode, amount: claim.amount };
     const answer = await captureAtAdapter(deps, request, context.request_id);
     capturesMade.inc({ mode: claim.livemode ? 'live' : 'test', outcome: answer.outcome });
     await applyCaptureAnswer(deps, 'reply', request, answer, context.request_id);
@@ -114,7 +127,7 @@ export async function captureSession(deps: SessionDeps, context: ApiContext, ses
   return toDetail(current, deps.clock(), deps.publicBaseUrl);
 }
 
-type CaptureCommand = { attempt_id: string; session_id: string; merchant_id: string; livemode: boolean; amount: string };
+type CaptureCommand = CommandRequest<'payment.capture'>;
 type CaptureAnswer = CommandReply<'payment.capture'>;
 
 /** payment.capture at the adapter; no answer in time is an unknown outcome, never a failure. */

@@ -136,6 +136,7 @@ async function newSessionRow(
     authorized_at: null,
     amount_captured: null,
     capturing_amount: null,
+    capture_id: null,
     capture_key: null,
   };
 }

@@ -67,6 +67,8 @@ export interface SessionRow {
   amount_captured: string | null;
   /** Set while a capture of this amount is under way at the acquirer: nothing else may touch the hold. */
   capturing_amount: string | null;
+  /** The claim of the capture under way (or last made), as payment.capture names it. */
+  capture_id: string | null;
   /** The Idempotency-Key of the capture under way or done, so its retry gets the session once captured. */
   capture_key: string | null;
   /** Present when read for a detail: the attempts, oldest first. */

@@ -57,6 +57,7 @@ function newRow(overrides: Partial<SessionRow> = {}): SessionRow {
     authorized_at: null,
     amount_captured: null,
     capturing_amount: null,
+    capture_id: null,
     capture_key: null,
     ...overrides,
   };

@@ -59,6 +59,7 @@ function session(overrides: Partial<SessionRow> = {}): SessionRow {
     authorized_at: null,
     amount_captured: null,
     capturing_amount: null,
+    capture_id: null,
     capture_key: null,
     ...overrides,
   };

@@ -8,7 +8,8 @@
  * twice.
  */
 import assert from 'node:assert/strict';
-import type { Envelope, SessionEventData } from '@gateway/contracts';
+import { newId, type Envelope, type SessionEventData } from '@gateway/contracts';
+import { eventEnvelope } from '@gateway/messaging';
 import { payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
 
 type Detail = {
@@ -231,7 +232,7 @@ describe('Authorize now, capture later (D22)', function () {
     const capturing = await held();
     // Held eight days ago: past the seven-day default.
     await system.db.query(`UPDATE session.sessions SET authorized_at = now() - interval '8 days' WHERE id = ANY($1::text[])`, [[lapsing.id, capturing.id]]);
-    await system.db.query(`UPDATE session.sessions SET capturing_amount = 1.000 WHERE id = $1`, [capturing.id]);
+    await system.db.query(`UPDATE session.sessions SET capturing_amount = 1.000, capture_id = $2 WHERE id = $1`, [capturing.id, newId('cap')]);
     const [expired] = await events.waitFor<SessionEventData>('session.expired', ofSession(lapsing.id), 1, 10_000);
     assert.equal(expired?.data.session.status, 'EXPIRED');
     await pollUntil(async () => (await acquirerOrder(lapsing)).orderStatus === 3, 10_000, 'the lapsed hold to be released');
@@ -286,12 +287,45 @@ describe('Authorize now, capture later (D22)', function () {
   it('when the replica that claimed a capture died before asking the adapter, then the stuck-capture check sends it and the session is SUCCEEDED once', async () => {
     const session = await held();
     // As the claim leaves it (capture_session's first step), with its first check already due.
-    await system.db.query(`UPDATE session.sessions SET capturing_amount = 30.000, capture_next_check_at = now() WHERE id = $1`, [session.id]);
+    await system.db.query(`UPDATE session.sessions SET capturing_amount = 30.000, capture_id = $2, capture_next_check_at = now() WHERE id = $1`, [session.id, newId('cap')]);
     const [succeeded] = await events.waitFor<SessionEventData>('session.succeeded', ofSession(session.id), 1, 10_000);
     assert.equal(succeeded?.data.session.amount_captured, '30.000');
     const after = await read(session.id);
     assert.deepEqual([after.status, after.amount_captured], ['SUCCEEDED', '30.000']);
     assert.equal((await acquirerOrder(session)).paymentAmountInfo?.depositedAmount, 30000);
     assert.match(await system.metricsOf('session'), /gateway_changes_total\{[^}]*change="capture-outcome"[^}]*path="check"[^}]*outcome="applied"[^}]*\} 1/);
+  });
+
+  it('when a capture has ended without capturing, then its id never deposits again, and its late capture_failed does not release a later claim', async () => {
+    const session = await held(CAPTURE_REFUSED);
+    const refused = await capture(session.id);
+    assert.equal(refused.status, 422, refused.text);
+    const ended = (await system.db.query<{ capture_id: string }>(`SELECT capture_id FROM acquirer.orders WHERE session_id = $1`, [session.id]))[0]?.capture_id;
+    assert.match(ended ?? '', /^cap_/);
+    const attemptId = session.attempts[0]?.id ?? '';
+    // The same capture sent again (a late or repeated command): refused at the adapter without a deposit.
+    const repeated = await system.send<{ outcome: string }>('payment.capture', {
+      capture_id: ended,
+      attempt_id: attemptId,
+      session_id: session.id,
+      merchant_id: merchant.merchantId,
+      livemode: false,
+      amount: '1.000',
+    });
+    assert.equal(repeated.outcome, 'refused');
+    assert.equal((await acquirerOrder(session)).orderStatus, 1);
+    // A later claim (as a capture under way holds it) is not released by the earlier capture's end arriving late.
+    const later = newId('cap');
+    await system.db.query(`UPDATE session.sessions SET capturing_amount = 5.000, capture_id = $2 WHERE id = $1`, [session.id, later]);
+    await system.publishEvents([
+      eventEnvelope(
+        'payment.capture_failed',
+        { capture_id: ended ?? '', attempt_id: attemptId, session_id: session.id, merchant_id: merchant.merchantId, livemode: false, message: 'late' },
+        'late-capture-failed',
+      ),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const claim = await system.db.query<{ capture_id: string }>(`SELECT capture_id FROM session.sessions WHERE id = $1 AND capturing_amount IS NOT NULL`, [session.id]);
+    assert.deepEqual(claim, [{ capture_id: later }]);
   });
 });
