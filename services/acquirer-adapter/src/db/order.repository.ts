@@ -194,7 +194,8 @@ export class OrderRepository {
   }
 
   /**
-   * Reconciliation's backlog: unresolved orders by status, and how long the
+   * Reconciliation's backlog: unresolved orders by status, and holds whose
+   * capture or release is unknown (CAPTURING, VOIDING, D22), and how long the
    * most overdue one has been due for its check (0 when none is due).
    */
   async reconciliationBacklog(): Promise<{ byStatus: Map<string, number>; oldestDueSeconds: number }> {
@@ -202,7 +203,11 @@ export class OrderRepository {
       name: 'order-reconciliation-backlog',
       text: `SELECT status, count(*)::int AS orders,
                coalesce(max(extract(epoch FROM now() - next_check_at)) FILTER (WHERE next_check_at <= now()), 0)::float8 AS oldest_due_seconds
-             FROM orders WHERE status IN ${UNRESOLVED} GROUP BY status`,
+             FROM orders WHERE status IN ${UNRESOLVED} GROUP BY status
+             UNION ALL
+             SELECT hold, count(*)::int,
+               coalesce(max(extract(epoch FROM now() - hold_next_check_at)) FILTER (WHERE hold_next_check_at <= now()), 0)::float8
+             FROM orders WHERE hold IN ('CAPTURING', 'VOIDING') GROUP BY hold`,
     });
     return {
       byStatus: new Map(result.rows.map((r) => [r.status, r.orders])),

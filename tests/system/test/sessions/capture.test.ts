@@ -257,6 +257,8 @@ describe('Authorize now, capture later (D22)', function () {
     assert.match(unknown.body.type, /processor-unavailable$/);
     const meanwhile = await api().post<Problem>(`/gateway/sessions/${session.id}/cancel/`);
     assert.equal(meanwhile.status, 409, 'a cancel waits while the capture is unknown');
+    const backlog = /gateway_reconciliation_unresolved_orders\{[^}]*status="CAPTURING"[^}]*\} ([0-9]+)/.exec(await system.metricsOf('acquirer-adapter'));
+    assert.ok(Number(backlog?.[1]) >= 1, 'the unknown capture is in the reconciliation backlog on /metrics');
     await pollUntil(async () => (await system.db.query(`SELECT 1 FROM session.sessions WHERE id = $1 AND capturing_amount IS NULL`, [session.id])).length === 1, 20_000, 'the capture to be found not done');
     const after = await read(session.id);
     assert.deepEqual([after.status, after.amount_captured], ['AUTHORIZED', '']);
