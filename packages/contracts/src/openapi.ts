@@ -4,6 +4,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import * as api from './api.js';
+import { WEBHOOK_EVENTS, type WebhookEventType } from './messages/index.js';
 import { WebhookEvent } from './webhook-event.js';
 import * as endpoints from './webhook-endpoints.js';
 
@@ -15,6 +16,7 @@ const schemas: Record<string, TSchema> = {
   Original: api.Original,
   Attempt: api.Attempt,
   CheckoutLink: api.CheckoutLink,
+  CaptureRequest: api.CaptureRequest,
   RefundRequest: api.RefundRequest,
   RefundResult: api.RefundResult,
   Refund: api.Refund,
@@ -73,6 +75,24 @@ const sessionFilters = (['status', 'created[gte]', 'created[lte]', 'merchant_ref
   }[name],
 }));
 
+/**
+ * When each webhook event is sent and what its data adds (INTERFACE 6.1-6.2,
+ * D10, D16, D22). Keyed by WEBHOOK_EVENTS, so an event added there does not
+ * compile until it is described here.
+ */
+const webhookEvents: Record<WebhookEventType, string> = {
+  'session.authorized':
+    "A manual session's payment is held (AUTHORIZED): data adds capture_method, authorized_at, amount_authorized, and payment without fee_amount and net_amount. Capture or cancel it; not captured within the authorization lifetime (7 days by default), the hold lapses (session.expired).",
+  'session.succeeded':
+    'Paid (SUCCEEDED): data adds paid_at and payment with fee_amount and net_amount. For a captured manual session, also capture_method, authorized_at, amount_authorized and amount_captured, the fee being on amount_captured.',
+  'session.failed': 'An attempt was declined: data adds last_failure_code, last_failure_message, attempts_count and can_retry. The session is over only once FAILED.',
+  'session.canceled': "Canceled by the merchant or the buyer (CANCELED); an AUTHORIZED session's hold is released.",
+  'session.expired': "The session's lifetime ended before it was paid, or an AUTHORIZED session was not captured in time and its hold was released (EXPIRED).",
+  'checkout.session.expired': 'One hosted-page link lapsed; the session is unaffected and can still be paid.',
+  'refund.created': 'A refund was accepted: data adds refund (status succeeded, or pending while operations staff complete it).',
+  'refund.updated': 'A pending refund was resolved: data.refund carries its final status.',
+};
+
 /** Builds the OpenAPI document; `serverUrl` is PUBLIC_BASE_URL + /api/v1. */
 export function buildOpenApi(serverUrl: string): Record<string, unknown> {
   const componentSchemas = JSON.parse(JSON.stringify(schemas)) as Record<string, unknown>;
@@ -89,15 +109,20 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_test_... or sk_live_...' } },
       schemas: componentSchemas,
     },
-    // What merchants receive at their webhook URL (INTERFACE 6), so SDKs can type it.
+    // What merchants receive at their webhook URL (INTERFACE 6), one entry per event type, so SDKs can type it.
     webhooks: {
-      event: {
-        post: {
-          operationId: 'receiveWebhookEvent',
-          requestBody: { required: true, content: json('WebhookEvent') },
-          responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
-        },
-      },
+      ...Object.fromEntries(
+        WEBHOOK_EVENTS.map((type) => [
+          type,
+          {
+            post: {
+              summary: webhookEvents[type],
+              requestBody: { required: true, content: json('WebhookEvent') },
+              responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
+            },
+          },
+        ]),
+      ),
       [endpoints.ENDPOINT_DISABLED_EVENT]: {
         post: {
           summary: 'An endpoint failed every attempt for the configured time (3 days by default) and was disabled; sent to the account\'s other endpoints.',
@@ -149,11 +174,12 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       '/gateway/sessions/{session_id}/cancel/': {
         post: {
           operationId: 'cancelSession',
+          summary: "Cancel a CREATED, PENDING or AUTHORIZED session; an AUTHORIZED session's hold is released (D22).",
           parameters: [sessionId, idempotencyKey],
           responses: {
             '200': { description: 'Canceled.', content: json('SessionDetail') },
             '404': problem('No such session.'),
-            '409': problem('Processing (conflict) or terminal (session-terminal).'),
+            '409': problem('A payment or a capture under way (conflict), or terminal (session-terminal).'),
             ...common,
           },
         },
@@ -171,9 +197,28 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
           },
         },
       },
+      '/gateway/sessions/{session_id}/capture/': {
+        post: {
+          operationId: 'captureSession',
+          summary: "Capture an AUTHORIZED session's hold, all of it (no body) or amount of it, the rest released; once per session (D22). Counts against the refund rate budget.",
+          parameters: [sessionId, idempotencyKey],
+          requestBody: { required: false, content: json('CaptureRequest') },
+          responses: {
+            '200': { description: 'Captured: the session, SUCCEEDED, with amount_captured.', content: json('SessionDetail') },
+            '404': problem('No such session.'),
+            '409': problem('Terminal (session-terminal), or a capture of this session under way (conflict).'),
+            '422': problem(
+              'Validation failure (amount: invalid_type, invalid_format, invalid_precision, invalid_value, or amount_too_large above amount_authorized), invalid-state (not AUTHORIZED) or capture-failed (the acquirer refused; the session stays AUTHORIZED).',
+            ),
+            '502': problem('processor-unavailable: the acquirer could not be reached or did not confirm in time; the session stays AUTHORIZED until the outcome is known. A retry with the same Idempotency-Key answers 409 conflict while it is not, and the captured session once it is.'),
+            ...common,
+          },
+        },
+      },
       '/gateway/sessions/{session_id}/refund/': {
         post: {
           operationId: 'refundSession',
+          summary: 'Refund a SUCCEEDED session, fully or partly, up to its captured amount.',
           parameters: [sessionId, idempotencyKey],
           requestBody: { required: true, content: json('RefundRequest') },
           responses: {

@@ -89,7 +89,8 @@ export function render(document) {
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))?.[1];
       const stream = success?.content?.['text/event-stream'] !== undefined;
       const response = stream ? 'ReadableStream<Uint8Array>' : success?.content ? typeOf(jsonSchemaOf(success.content)) : 'void';
-      const body = operation.requestBody ? typeOf(jsonSchemaOf(operation.requestBody.content)) : 'never';
+      // An optional body (capture's) may be left out: `| undefined` makes the client's `body` optional.
+      const body = operation.requestBody ? `${typeOf(jsonSchemaOf(operation.requestBody.content))}${operation.requestBody.required ? '' : ' | undefined'}` : 'never';
       const fields = (list) => (list.length === 0 ? 'Record<string, never>' : `{ ${list.map((p) => `${key(p.name)}${p.required ? '' : '?'}: ${typeOf(p.schema)}`).join('; ')} }`);
       table.push(`  ${operation.operationId}: { method: '${method.toUpperCase()}', path: '${path}', pathParams: [${pathParams.map((p) => `'${p.name}'`).join(', ')}], query: [${query.map((p) => `'${p.name}'`).join(', ')}], stream: ${stream} },`);
       shapes.push(
@@ -103,6 +104,10 @@ export function render(document) {
   out.push('/** Every operation\'s path parameters, query, request body and success body. */');
   out.push(`export interface Operations {\n${shapes.join('\n')}\n}`, '');
   out.push('export type OperationId = keyof Operations;', '');
+  out.push("/** Every webhook event type the gateway sends today (the document's webhooks). */");
+  out.push(`export const webhookEventTypes = [${Object.keys(document.webhooks ?? {}).map((type) => JSON.stringify(type)).join(', ')}] as const;`, '');
+  out.push('/** An event type: one of webhookEventTypes, or one added later in v1 (INTERFACE 9.3), so keep a default branch. */');
+  out.push('export type WebhookEventType = (typeof webhookEventTypes)[number] | (string & {});', '');
   return out.join('\n');
 }
 

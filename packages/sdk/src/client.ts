@@ -5,7 +5,7 @@
  * the same calls with friendlier names.
  */
 import { operations, type OperationId, type Operations } from './generated/openapi.js';
-import type { CreateSessionRequest, RefundRequest, SessionListItem, WebhookDelivery } from './generated/openapi.js';
+import type { CaptureRequest, CreateSessionRequest, RefundRequest, SessionListItem, WebhookDelivery } from './generated/openapi.js';
 import { PagedList, type Cursor } from './pagination.js';
 import { Transport } from './transport.js';
 import { Events } from './events.js';
@@ -33,10 +33,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** What one operation takes: path parameters only when its path has some, a body only when it has one. */
+/** What one operation takes: path parameters only when its path has some, a body only when it has one (optional when the API's is). */
 type Input<Op extends OperationId> = (Record<string, never> extends Operations[Op]['pathParams'] ? { params?: Operations[Op]['pathParams'] } : { params: Operations[Op]['pathParams'] }) & {
   query?: Operations[Op]['query'];
-} & ([Operations[Op]['body']] extends [never] ? { body?: undefined } : { body: Operations[Op]['body'] });
+} & ([Operations[Op]['body']] extends [never] ? { body?: undefined } : undefined extends Operations[Op]['body'] ? { body?: Operations[Op]['body'] } : { body: Operations[Op]['body'] });
 
 /**
  * A list over `query` (its filters, whatever the OpenAPI document gives the
@@ -124,7 +124,16 @@ class Sessions {
     return this.gateway.request('issueCheckoutLink', { params: { session_id: sessionId } }, options);
   }
 
-  /** Refunds a succeeded session, fully or partly; a retried call never refunds twice (one Idempotency-Key per call). */
+  /**
+   * Captures an AUTHORIZED session's hold (a `capture_method: 'manual'` session, D22): all of it, or
+   * `amount` (TND) of it with the rest released. Once per session; a retried call never captures twice
+   * (one Idempotency-Key per call). Answers the session, SUCCEEDED with `amount_captured`.
+   */
+  capture(sessionId: string, body: CaptureRequest = {}, options?: RequestOptions) {
+    return this.gateway.request('captureSession', { params: { session_id: sessionId }, body }, options);
+  }
+
+  /** Refunds a succeeded session, fully or partly, up to what was captured; a retried call never refunds twice (one Idempotency-Key per call). */
   refund(sessionId: string, body: RefundRequest, options?: RequestOptions) {
     return this.gateway.request('refundSession', { params: { session_id: sessionId }, body }, options);
   }

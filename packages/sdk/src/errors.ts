@@ -66,11 +66,11 @@ export class AuthenticationError extends GatewayError {}
 export class PermissionError extends GatewayError {}
 /** 404: no such resource for this account and mode. */
 export class NotFoundError extends GatewayError {}
-/** 409: the call conflicts with the resource's state (conflict, session-terminal). */
+/** 409: the call conflicts with the resource's state (conflict, such as a capture under way; session-terminal). */
 export class ConflictError extends GatewayError {}
 /** 422 validation-error: see `errors` for every field at fault. */
 export class ValidationError extends GatewayError {}
-/** 422 other than validation (invalid-state, no-payment, refund-failed, ...): the request was well formed but refused. */
+/** 422 other than validation (invalid-state, no-payment, refund-failed, capture-failed, ...): the request was well formed but refused. */
 export class InvalidRequestError extends GatewayError {}
 /** 429 after every retry: `retryAfterSeconds` says how long the API asked to wait. */
 export class RateLimitError extends GatewayError {

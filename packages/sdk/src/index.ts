@@ -7,4 +7,4 @@ export * from './errors.js';
 export { Webhooks, type ConstructEventOptions } from './webhooks/construct-event.js';
 export { computeSignature, signatureHeader, verifySignature, parseSignatureHeader, DEFAULT_TOLERANCE_SECONDS } from './webhooks/signature.js';
 export type * from './generated/openapi.js';
-export { operations } from './generated/openapi.js';
+export { operations, webhookEventTypes } from './generated/openapi.js';

@@ -1,13 +1,14 @@
 /**
  * `gateway trigger <event>`: makes the gateway emit a real test-mode event by
  * doing what causes it: a session created through the API and paid (or
- * declined) with a test card through the hosted page's own form, as a buyer's
- * browser would post it. With `gateway listen` running, the merchant sees the
- * whole flow arrive at their receiver without opening a browser.
+ * declined, or held for a later capture) with a test card through the hosted
+ * page's own form, as a buyer's browser would post it. With `gateway listen`
+ * running, the merchant sees the whole flow arrive at their receiver without
+ * opening a browser.
  */
 import { randomUUID } from 'node:crypto';
 import { Gateway } from '../client.js';
-import type { SessionDetail } from '../generated/openapi.js';
+import type { CreateSessionRequest, SessionDetail } from '../generated/openapi.js';
 
 export interface TriggerOptions {
   apiKey: string;
@@ -22,12 +23,18 @@ const DECLINED_CARD = '4000000000000002';
 type Scenario = (gateway: Gateway, print: (line: string) => void) => Promise<void>;
 
 const scenarios: Record<string, Scenario> = {
+  // A manual session paid: the payment is held (AUTHORIZED, D22) and stays so until captured or canceled.
+  'session.authorized': async (gateway, print) => {
+    const session = await createSession(gateway, print, { capture_method: 'manual' });
+    await pay(session, APPROVED_CARD, print);
+    print(`Capture it with gateway.sessions.capture('${session.id}'), or cancel it to release the hold`);
+  },
   'session.succeeded': async (gateway, print) => {
     const session = await createSession(gateway, print);
     await pay(session, APPROVED_CARD, print);
   },
   'session.failed': async (gateway, print) => {
-    const session = await createSession(gateway, print, 1);
+    const session = await createSession(gateway, print, { max_attempts: 1 });
     await pay(session, DECLINED_CARD, print);
   },
   'session.canceled': async (gateway, print) => {
@@ -53,7 +60,7 @@ export async function trigger(event: string, options: TriggerOptions): Promise<v
   await scenario(new Gateway(options.apiKey, { baseUrl: options.baseUrl }), options.print ?? ((line) => console.log(line)));
 }
 
-async function createSession(gateway: Gateway, print: (line: string) => void, maxAttempts?: number): Promise<SessionDetail> {
+async function createSession(gateway: Gateway, print: (line: string) => void, extra: Partial<CreateSessionRequest> = {}): Promise<SessionDetail> {
   const session = await gateway.sessions.create({
     amount: '12.500',
     merchant_reference: `trigger-${randomUUID()}`,
@@ -61,7 +68,7 @@ async function createSession(gateway: Gateway, print: (line: string) => void, ma
     first_name: 'Amina',
     last_name: 'Ben Salah',
     email: 'amina@example.tn',
-    ...(maxAttempts !== undefined && { max_attempts: maxAttempts }),
+    ...extra,
   });
   print(`Created ${session.id} (${session.amount} TND)`);
   return session;

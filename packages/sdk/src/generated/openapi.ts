@@ -32,6 +32,8 @@ export type CreateSessionRequest = {
   max_attempts?: number;
   /** Language of the hosted page: fr, en, ar (right to left), or auto for the buyer browser language, then French. */
   locale?: "fr" | "en" | "ar" | "auto" | (string & {});
+  /** automatic (default): the payment is captured at once; manual: it is authorized (held) until captured, canceled or lapsed. */
+  capture_method?: "automatic" | "manual" | (string & {});
 };
 
 export type SessionDetail = {
@@ -58,7 +60,7 @@ export type SessionDetail = {
     description?: string;
     [key: string]: unknown;
   }>;
-  status: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
+  status: "CREATED" | "PENDING" | "PROCESSING" | "AUTHORIZED" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
   livemode: boolean;
   buyer_first_name: string;
   buyer_last_name: string;
@@ -90,6 +92,12 @@ export type SessionDetail = {
   }>;
   /** Sum of accepted refunds, TND. */
   amount_refunded: string;
+  /** automatic (default): the payment is captured at once; manual: it is authorized (held) until captured, canceled or lapsed. */
+  capture_method: "automatic" | "manual" | (string & {});
+  /** TND held or charged by the approved payment; empty until then (D22). */
+  amount_authorized: string;
+  /** TND captured, what refunds are capped at; empty until captured (D22). */
+  amount_captured: string;
 };
 
 export type SessionListItem = {
@@ -107,7 +115,7 @@ export type SessionListItem = {
     /** TND per unit of original.currency, six decimals. */
     rate: string;
   };
-  status: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
+  status: "CREATED" | "PENDING" | "PROCESSING" | "AUTHORIZED" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
   livemode: boolean;
   buyer_first_name: string;
   buyer_last_name: string;
@@ -131,7 +139,7 @@ export type SessionList = {
       /** TND per unit of original.currency, six decimals. */
       rate: string;
     };
-    status: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
+    status: "CREATED" | "PENDING" | "PROCESSING" | "AUTHORIZED" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
     livemode: boolean;
     buyer_first_name: string;
     buyer_last_name: string;
@@ -164,6 +172,11 @@ export type Attempt = {
 export type CheckoutLink = {
   checkout_url: string;
   expires_at: string;
+};
+
+export type CaptureRequest = {
+  /** TND at 3 decimals, at most amount_authorized; less releases the rest of the hold. */
+  amount?: string;
 };
 
 export type RefundRequest = {
@@ -286,7 +299,7 @@ export type WebhookEvent = {
     amount: string;
     currency: string;
     description: string;
-    status: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
+    status: "CREATED" | "PENDING" | "PROCESSING" | "AUTHORIZED" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {});
     livemode: boolean;
     buyer: {
       first_name: string;
@@ -312,13 +325,18 @@ export type WebhookEvent = {
       rate: string;
     };
     paid_at?: string;
+    /** automatic (default): the payment is captured at once; manual: it is authorized (held) until captured, canceled or lapsed. */
+    capture_method?: "automatic" | "manual" | (string & {});
+    authorized_at?: string;
+    amount_authorized?: string;
+    amount_captured?: string;
     payment?: {
       method: string;
       card_brand: string;
       card_last_four: string;
       card_country: string;
-      fee_amount: string;
-      net_amount: string;
+      fee_amount?: string;
+      net_amount?: string;
     };
     last_failure_code?: string;
     last_failure_message?: string;
@@ -405,16 +423,16 @@ export type WebhookReplayResult = {
 export type CreateWebhookEndpointRequest = {
   /** Where events are POSTed (the D11 address rule applies; https in live mode). */
   url: string;
-  /** Event types to receive, or ['*'] for every one: session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, webhook_endpoint.disabled. */
-  enabled_events: Array<"*" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "webhook_endpoint.disabled" | (string & {})>;
+  /** Event types to receive, or ['*'] for every one: session.authorized, session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, webhook_endpoint.disabled. */
+  enabled_events: Array<"*" | "session.authorized" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "webhook_endpoint.disabled" | (string & {})>;
   description?: string;
 };
 
 export type UpdateWebhookEndpointRequest = {
   /** Where events are POSTed. */
   url?: string;
-  /** Event types to receive, or ['*'] for every one: session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, webhook_endpoint.disabled. */
-  enabled_events?: Array<"*" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "webhook_endpoint.disabled" | (string & {})>;
+  /** Event types to receive, or ['*'] for every one: session.authorized, session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, webhook_endpoint.disabled. */
+  enabled_events?: Array<"*" | "session.authorized" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "webhook_endpoint.disabled" | (string & {})>;
   description?: string;
   /** enabled also clears a disable for failures. */
   status?: "enabled" | "disabled" | (string & {});
@@ -454,6 +472,7 @@ export const operations = {
   getSession: { method: 'GET', path: '/gateway/sessions/{session_id}/', pathParams: ['session_id'], query: [], stream: false },
   cancelSession: { method: 'POST', path: '/gateway/sessions/{session_id}/cancel/', pathParams: ['session_id'], query: [], stream: false },
   issueCheckoutLink: { method: 'POST', path: '/gateway/sessions/{session_id}/checkout/', pathParams: ['session_id'], query: [], stream: false },
+  captureSession: { method: 'POST', path: '/gateway/sessions/{session_id}/capture/', pathParams: ['session_id'], query: [], stream: false },
   refundSession: { method: 'POST', path: '/gateway/sessions/{session_id}/refund/', pathParams: ['session_id'], query: [], stream: false },
   listSessionRefunds: { method: 'GET', path: '/gateway/sessions/{session_id}/refunds/', pathParams: ['session_id'], query: [], stream: false },
   getRefund: { method: 'GET', path: '/gateway/refunds/{refund_id}/', pathParams: ['refund_id'], query: [], stream: false },
@@ -476,12 +495,16 @@ export interface Operations {
   /** Create a session (idempotent on merchant_reference). */
   createSession: { pathParams: Record<string, never>; query: Record<string, never>; body: CreateSessionRequest; response: SessionDetail };
   getSession: { pathParams: { session_id: string }; query: Record<string, never>; body: never; response: SessionDetail };
+  /** Cancel a CREATED, PENDING or AUTHORIZED session; an AUTHORIZED session's hold is released (D22). */
   cancelSession: { pathParams: { session_id: string }; query: Record<string, never>; body: never; response: SessionDetail };
   issueCheckoutLink: { pathParams: { session_id: string }; query: Record<string, never>; body: never; response: CheckoutLink };
+  /** Capture an AUTHORIZED session's hold, all of it (no body) or amount of it, the rest released; once per session (D22). Counts against the refund rate budget. */
+  captureSession: { pathParams: { session_id: string }; query: Record<string, never>; body: CaptureRequest | undefined; response: SessionDetail };
+  /** Refund a SUCCEEDED session, fully or partly, up to its captured amount. */
   refundSession: { pathParams: { session_id: string }; query: Record<string, never>; body: RefundRequest; response: RefundResult };
   listSessionRefunds: { pathParams: { session_id: string }; query: Record<string, never>; body: never; response: RefundList };
   getRefund: { pathParams: { refund_id: string }; query: Record<string, never>; body: never; response: Refund };
-  listSessions: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; status?: "CREATED" | "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {}); "created[gte]"?: string; "created[lte]"?: string; merchant_reference?: string }; body: never; response: SessionList };
+  listSessions: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; status?: "CREATED" | "PENDING" | "PROCESSING" | "AUTHORIZED" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {}); "created[gte]"?: string; "created[lte]"?: string; merchant_reference?: string }; body: never; response: SessionList };
   listSessionWebhooks: { pathParams: { session_id: string }; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: WebhookDeliveryList };
   listWebhooks: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; status?: "PENDING" | "SUCCEEDED" | "FAILED" | (string & {}) }; body: never; response: WebhookDeliveryList };
   /** Add a webhook endpoint; its secret is in this answer only. */
@@ -497,3 +520,9 @@ export interface Operations {
 }
 
 export type OperationId = keyof Operations;
+
+/** Every webhook event type the gateway sends today (the document's webhooks). */
+export const webhookEventTypes = ["session.authorized", "session.succeeded", "session.failed", "session.canceled", "session.expired", "checkout.session.expired", "refund.created", "refund.updated", "webhook_endpoint.disabled"] as const;
+
+/** An event type: one of webhookEventTypes, or one added later in v1 (INTERFACE 9.3), so keep a default branch. */
+export type WebhookEventType = (typeof webhookEventTypes)[number] | (string & {});

@@ -1,7 +1,7 @@
 /**
  * Turning a received webhook into a typed event, only once its signature holds.
  */
-import type { WebhookEvent } from '../generated/openapi.js';
+import type { WebhookEvent, WebhookEventType } from '../generated/openapi.js';
 import { SignatureVerificationError } from '../errors.js';
 import { DEFAULT_TOLERANCE_SECONDS, parseSignatureHeader, verifySignature } from './signature.js';
 
@@ -20,7 +20,7 @@ export class Webhooks {
    * of a rotation (D11) verifies with either. Throws SignatureVerificationError
    * on a bad, stale or missing signature.
    */
-  constructEvent(rawBody: string | Uint8Array, signatureHeader: string | string[] | undefined, secret: string, options: ConstructEventOptions = {}): WebhookEvent {
+  constructEvent(rawBody: string | Uint8Array, signatureHeader: string | string[] | undefined, secret: string, options: ConstructEventOptions = {}): WebhookEvent & { event: WebhookEventType } {
     const header = Array.isArray(signatureHeader) ? signatureHeader[0] : signatureHeader;
     if (header === undefined || parseSignatureHeader(header) === undefined) throw new SignatureVerificationError('The X-Service-Signature header is missing or malformed.');
     const tolerance = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
@@ -28,7 +28,7 @@ export class Webhooks {
       throw new SignatureVerificationError('No v1 signature matches this body and secret within the tolerance.');
     }
     try {
-      return JSON.parse(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8')) as WebhookEvent;
+      return JSON.parse(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8')) as WebhookEvent & { event: WebhookEventType };
     } catch (err) {
       throw new SignatureVerificationError('The signed body is not JSON.', { cause: err });
     }

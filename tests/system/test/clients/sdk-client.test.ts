@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { payOnPage, pollUntil, TestSystem, WebhookReceiver, type Merchant } from '@gateway/testkit';
-import { ConnectionError, Gateway, NotFoundError, RateLimitError, SignatureVerificationError, ValidationError, type CreateSessionRequest, type WebhookDelivery } from '@gateway/sdk';
+import { ConflictError, ConnectionError, Gateway, NotFoundError, RateLimitError, SignatureVerificationError, ValidationError, type CreateSessionRequest, type WebhookDelivery } from '@gateway/sdk';
 
 const buyer = (overrides: Partial<CreateSessionRequest> = {}): CreateSessionRequest => ({
   amount: '125.500',
@@ -104,6 +104,23 @@ describe('@gateway/sdk against the running system', function () {
     assert.equal(refunds[0]?.refund_id, result.refund_id);
     assert.equal((await gateway.refunds.get(result.refund_id)).amount, '30.000');
     assert.equal((await gateway.sessions.get(session.id)).amount_refunded, '30.000');
+  });
+
+  it('when a manual session is paid and 10.000 of its hold captured, then it is SUCCEEDED with amount_captured, and a second capture is a ConflictError (session-terminal)', async () => {
+    const gateway = client((await merchant()).testKey);
+    const session = await gateway.sessions.create(buyer({ amount: '25.000', capture_method: 'manual' }));
+    assert.equal(session.capture_method, 'manual');
+    await payOnPage(session.checkout_url ?? '', { card_number: '4242424242424242' });
+    const held = await gateway.sessions.get(session.id);
+    assert.equal(held.status, 'AUTHORIZED');
+    assert.equal(held.amount_authorized, '25.000');
+    assert.equal(held.amount_captured, '');
+
+    const captured = await gateway.sessions.capture(session.id, { amount: '10.000' });
+    assert.equal(captured.status, 'SUCCEEDED');
+    assert.equal(captured.amount_captured, '10.000');
+    assert.equal((await gateway.sessions.get(session.id)).amount_captured, '10.000');
+    await assert.rejects(gateway.sessions.capture(session.id), (err: unknown) => err instanceof ConflictError && err.status === 409 && err.code === 'session-terminal');
   });
 
   it('when the caller gives an Idempotency-Key, then a second call with it replays the first answer instead of failing on the canceled session', async () => {
