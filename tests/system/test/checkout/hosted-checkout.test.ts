@@ -181,6 +181,21 @@ describe('Hosted checkout, in a browser', function () {
     await page.close();
   });
 
+  it('when the buyer of a manual session completes 3-D Secure, then the amount is held: the buyer is back at the shop and the session is AUTHORIZED, not captured (D22)', async () => {
+    const merchant = await system.newMerchant();
+    const created = await newSession(merchant, { capture_method: 'manual' });
+    const page = await openPage(created.checkout_url ?? '');
+    await payWith(page, { number: '4000000000003220' });
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.waitForURL((url) => url.origin === shop.origin);
+    const held = await session(merchant, created.id);
+    assert.deepEqual([held.status, held.amount_authorized, held.amount_captured], ['AUTHORIZED', created.amount, '']);
+    // The link now shows the payment as made, as for a paid session.
+    const again = await page.goto(created.checkout_url ?? '');
+    assert.equal(again?.status(), 410);
+    await page.close();
+  });
+
   it('when the buyer fails 3-D Secure, then the attempt fails authentication_failed and the page takes another card', async () => {
     const merchant = await system.newMerchant();
     const created = await newSession(merchant);
