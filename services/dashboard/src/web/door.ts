@@ -220,14 +220,16 @@ export function handle(deps: DoorDeps, base: string, work: (req: Request, res: R
 /**
  * Runs a change and shows its section again with the outcome: the change's
  * words when it succeeds, the owning service's problem (its detail and field
- * errors, as the API would answer) when it is refused.
+ * errors, as the API would answer) when it is refused, or when the acquirer
+ * behind it did not answer (processor-unavailable: the owning service did,
+ * and its section can be shown with what it said).
  */
 export async function acting(show: (message?: Html, status?: number) => Promise<Outcome>, change: () => Promise<Html>): Promise<Outcome> {
   let message: Html;
   try {
     message = await change();
   } catch (err) {
-    if (err instanceof AppError && err.status < 500 && err.status !== 401) return show(problemNotice(err), err.status);
+    if (err instanceof AppError && ((err.status < 500 && err.status !== 401) || err.code === 'processor-unavailable')) return show(problemNotice(err), err.status);
     throw err;
   }
   return show(message);

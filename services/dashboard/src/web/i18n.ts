@@ -118,16 +118,33 @@ const FRENCH: Readonly<Record<string, string>> = {
   'No refund is waiting.': "Aucun remboursement n'attend.",
   'Succeeded: the money went back': "Réussi : l'argent est revenu à l'acheteur",
   'Failed: nothing was refunded': "Échoué : rien n'a été remboursé",
+  // Authorize now, capture later (D22)
+  'Capture method': 'Mode de capture',
+  Automatic: 'Automatique',
+  Manual: 'Manuel',
+  Authorized: 'Autorisé',
+  Captured: 'Capturé',
+  'Authorized payment': 'Paiement autorisé',
+  "The amount is held on the buyer's card until you capture it or void the authorization.":
+    "Le montant est bloqué sur la carte de l'acheteur jusqu'à ce que vous le capturiez ou annuliez l'autorisation.",
+  Capture: 'Capturer',
+  Void: "Annuler l'autorisation",
+  'Leave the amount empty to capture all that is held; capturing less releases the rest.':
+    'Laissez le montant vide pour tout capturer ; capturer moins libère le reste.',
+  'Capture this payment?': 'Capturer ce paiement ?',
+  'Void this authorization? The held amount goes back to the buyer.': "Annuler cette autorisation ? Le montant bloqué revient à l'acheteur.",
+  'Captured {amount} TND.': '{amount} TND capturés.',
+  'Authorization voided: the hold of {amount} TND is being released to the buyer.': "Autorisation annulée : les {amount} TND bloqués vont être rendus à l'acheteur.",
 };
 
 const DICTIONARIES: Readonly<Record<Language, Readonly<Record<string, string>>>> = { en: {}, fr: FRENCH };
 
-/** The words of one language: `t('Payments')`. */
-export type Translate = (text: string) => string;
+/** The words of one language: `t('Payments')`; `{name}` in a text takes `values[name]`: `t('Captured {amount} TND.', { amount })`. */
+export type Translate = (text: string, values?: Readonly<Record<string, string>>) => string;
 
 export function translator(language: Language): Translate {
   const dictionary = DICTIONARIES[language];
-  return (text) => dictionary[text] ?? text;
+  return (text, values = {}) => (dictionary[text] ?? text).replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
 
 export function isLanguage(value: unknown): value is Language {

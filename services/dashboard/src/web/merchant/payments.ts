@@ -2,10 +2,11 @@
  * Payments (D14): the merchant's sessions newest first, filtered and paged by
  * the session service's own list (the API's rules and answers), one session
  * with its attempts, refunds and webhook deliveries, and the Refund button,
- * which is the API's refund.
+ * which is the API's refund; an authorized payment's Capture and Void (D22),
+ * which are the API's capture and cancel.
  */
 import type { Request, Router } from 'express';
-import type { SessionDetail } from '@gateway/contracts';
+import { SessionStatus, type CaptureMethod, type SessionDetail } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
 import { newToken } from '../../identity/secrets.js';
@@ -14,14 +15,48 @@ import { csrfField, notice, table, when } from '../layout.js';
 import { signedIn } from '../sign-in.js';
 import { BASE, can, merchantChange, merchantPage, needs, type MerchantPage } from './frame.js';
 
-const STATUSES = ['CREATED', 'PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED'] as const;
+const STATUSES = SessionStatus.anyOf.map((literal) => literal.const);
 const SESSION_ID = /^ps_[0-9A-Za-z]{10,64}$/;
 /** How long a refund may wait on the acquirer, as the API's refund route allows. */
 const REFUND_TIMEOUT_MS = 60_000;
+/**
+ * How long a capture may wait: longer than the session service waits on the
+ * acquirer (its ADAPTER_TIMEOUT_MS, 60 s by default), so that its own answer
+ * (captured, capture-failed, processor-unavailable) is what the page shows.
+ */
+const CAPTURE_TIMEOUT_MS = 75_000;
+const CAPTURE_METHOD_LABELS: Readonly<Record<CaptureMethod, string>> = { automatic: 'Automatic', manual: 'Manual' };
 
 function one(req: Request, name: string): string {
   const value = req.query[name];
   return typeof value === 'string' ? value.trim() : '';
+}
+
+/** A field of a posted form, trimmed; '' when absent. */
+function field(req: Request, name: string): string {
+  const value = (req.body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** The idempotency key a form was made with (D10: a double submit does the change once, as a retried API call would). */
+function formKey(req: Request): string | undefined {
+  const value = (req.body as Record<string, unknown>)['idempotency_key'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * An API change made from the dashboard: refused for a suspended merchant as
+ * the API refuses its every call before it reaches the owning service, and,
+ * as a change made from the dashboard, recorded in the audit log with its
+ * outcome (D14).
+ */
+function asTheApi<T>(deps: DoorDeps, view: MerchantPage, change: { action: string; target: string; detail: Record<string, unknown> }, work: () => Promise<T>): Promise<T> {
+  const { viewer, merchant } = view;
+  const entry = { action: change.action, merchantId: merchant.merchant_id, target: change.target, detail: { ...change.detail, livemode: viewer.mode === 'live' } };
+  return audited(deps, viewer, entry, async () => {
+    if (merchant.status === 'suspended') throw new AppError('forbidden', 'This merchant account is suspended.');
+    return work();
+  });
 }
 
 /** A yyyy-mm-dd date from a date field as the start or the end of that day, UTC. */
@@ -88,26 +123,49 @@ ${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`
     }),
   );
 
+  const showAgain = (view: MerchantPage, req: Request, message?: Html, status?: number) => showSession(view, String(req.params['id']), message, status);
+
   router.post(
     '/payments/:id/refund',
-    ...merchantChange(deps, 'develop', (view, req, message, status) => showSession(view, String(req.params['id']), message, status), async (req, view) => {
-      const { viewer } = view;
+    ...merchantChange(deps, 'develop', showAgain, async (req, view) => {
       const id = String(req.params['id']);
-      const form = req.body as Record<string, unknown>;
-      const amount = typeof form['amount'] === 'string' ? form['amount'].trim() : '';
-      const reason = typeof form['reason'] === 'string' ? form['reason'].trim() : '';
-      const key = typeof form['idempotency_key'] === 'string' ? form['idempotency_key'] : undefined;
-      const body = { reason, ...(amount ? { refund_type: 'PARTIAL', amount } : { refund_type: 'FULL' }) };
-      // The API's refund for the merchant, and, as a change made from the dashboard, an entry in the audit log (D14).
-      const refund = async () => {
-        // The API refuses a suspended merchant's every call before it reaches the refund service; this door must too.
-        if (view.merchant.status === 'suspended') throw new AppError('forbidden', 'This merchant account is suspended.');
-        return view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) });
-      };
-      const result = await audited(deps, viewer, { action: 'refund.create', merchantId: view.merchant.merchant_id, target: id, detail: { ...body, livemode: viewer.mode === 'live' } }, refund);
+      const amount = field(req, 'amount');
+      const key = formKey(req);
+      const body = { reason: field(req, 'reason'), ...(amount ? { refund_type: 'PARTIAL', amount } : { refund_type: 'FULL' }) };
+      const result = await asTheApi(deps, view, { action: 'refund.create', target: id, detail: body }, () =>
+        view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) }),
+      );
       return result.automated_refund
         ? notice('ok', `Refunded ${result.refunded_amount} TND.`)
         : notice('warn', `Refund of ${result.refunded_amount} TND recorded; the acquirer did not confirm it, and our operations team will complete it.`);
+    }),
+  );
+
+  // D22: an authorized payment's hold captured, all of it (no amount) or part of it, by the API's capture.
+  router.post(
+    '/payments/:id/capture',
+    ...merchantChange(deps, 'develop', showAgain, async (req, view) => {
+      const id = String(req.params['id']);
+      const amount = field(req, 'amount');
+      const key = formKey(req);
+      const body = amount ? { amount } : {};
+      const captured = await asTheApi(deps, view, { action: 'session.capture', target: id, detail: body }, () =>
+        view.call.api(view.merchant, 'session.capture', { session_id: id, body }, { timeoutMs: CAPTURE_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) }),
+      );
+      return notice('ok', view.viewer.t('Captured {amount} TND.', { amount: captured.amount_captured }));
+    }),
+  );
+
+  // D22: Void is the API's cancel, which on an authorized payment releases its hold.
+  router.post(
+    '/payments/:id/void',
+    ...merchantChange(deps, 'develop', showAgain, async (req, view) => {
+      const id = String(req.params['id']);
+      const key = formKey(req);
+      const voided = await asTheApi(deps, view, { action: 'session.cancel', target: id, detail: {} }, () =>
+        view.call.api(view.merchant, 'session.cancel', { session_id: id }, key !== undefined ? { idempotencyKey: key } : {}),
+      );
+      return notice('ok', view.viewer.t('Authorization voided: the hold of {amount} TND is being released to the buyer.', { amount: voided.amount_authorized }));
     }),
   );
 }
@@ -130,23 +188,45 @@ async function showSession(view: MerchantPage, id: string, message?: Html, statu
     (d) => html`<tr><td><a href="${BASE}/webhooks/attempts/${d.id}">${d.event}</a></td><td>${d.status}</td><td>${d.http_status_code ?? '—'}</td><td>${when(d.created_at)}</td></tr>`,
   );
   const refundable = session.status === 'SUCCEEDED' && can(view.viewer, 'develop');
+  const capturable = session.status === 'AUTHORIZED' && can(view.viewer, 'develop');
+  const manual = session.capture_method === 'manual';
+  const tnd = (amount: string) => (amount ? `${amount} TND` : '—');
   return view.render(
     `${BASE}/payments`,
     `${t('Payments')} ${session.order_number}`,
     html`<p><a href="${BASE}/payments">← ${t('Payments')}</a></p>
-<h1>${session.order_number || session.id} <span class="badge">${session.status}</span></h1>
+<h1>${session.order_number || session.id} <span class="badge" data-field="status">${session.status}</span></h1>
 ${message ?? ''}
 <div class="card"><dl class="facts">
 <dt>ID</dt><dd>${session.id}</dd>
 <dt>${t('Reference')}</dt><dd>${session.merchant_reference}</dd>
 <dt>${t('Amount')}</dt><dd>${session.amount} TND</dd>
 <dt>Original</dt><dd>${session.original.amount} ${session.original.currency} × ${session.original.rate}</dd>
+<dt>${t('Capture method')}</dt><dd data-field="capture_method">${t(CAPTURE_METHOD_LABELS[session.capture_method])}</dd>
+${manual ? html`<dt>${t('Authorized')}</dt><dd data-field="amount_authorized">${tnd(session.amount_authorized)}</dd>
+<dt>${t('Captured')}</dt><dd data-field="amount_captured">${tnd(session.amount_captured)}</dd>` : ''}
 <dt>${t('Refunded')}</dt><dd data-field="amount_refunded">${session.amount_refunded} TND</dd>
 <dt>Description</dt><dd>${session.description}</dd>
 <dt>${t('Buyer')}</dt><dd>${[session.buyer_first_name, session.buyer_last_name].filter(Boolean).join(' ')} ${session.buyer_email}</dd>
 <dt>Metadata</dt><dd>${Object.keys(session.metadata).length > 0 ? html`<pre>${JSON.stringify(session.metadata, null, 2)}</pre>` : '—'}</dd>
 <dt>${t('Created')}</dt><dd>${when(session.created_at)}</dd>
 </dl></div>
+${
+  capturable
+    ? html`<section class="card"><h2>${t('Authorized payment')}</h2>
+<p>${t("The amount is held on the buyer's card until you capture it or void the authorization.")}</p>
+<form method="post" action="${BASE}/payments/${session.id}/capture" class="row" data-confirm="${t('Capture this payment?')}">${csrfField(view.viewer.csrf)}
+<input type="hidden" name="idempotency_key" value="${newToken(16)}">
+<label>${t('Amount')} <input name="amount" inputmode="decimal" placeholder="${session.amount_authorized}" aria-describedby="capture-hint"></label>
+<button type="submit">${t('Capture')}</button>
+<span id="capture-hint" class="muted">${t('Leave the amount empty to capture all that is held; capturing less releases the rest.')}</span>
+</form>
+<form method="post" action="${BASE}/payments/${session.id}/void" class="row" data-confirm="${t('Void this authorization? The held amount goes back to the buyer.')}">${csrfField(view.viewer.csrf)}
+<input type="hidden" name="idempotency_key" value="${newToken(16)}">
+<button type="submit" class="danger">${t('Void')}</button>
+</form></section>`
+    : ''
+}
 <section class="card"><h2>${t('Attempts')}</h2>${table(['#', t('Status'), 'Card', 'Failure', 'Fee', 'Net', t('Created')], attempts, t('Nothing here yet.'), [4, 5])}</section>
 <section class="card"><h2>${t('Refunds')}</h2>${table(['ID', t('Amount'), t('Status'), t('Reason'), t('Created')], refundRows, t('Nothing here yet.'), [1])}
 ${
