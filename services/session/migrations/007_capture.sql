@@ -1,5 +1,6 @@
 -- Authorize now, capture later (D22). A manual session's approved payment is
--- held (AUTHORIZED) until captured, canceled or lapsed. While a capture is
+-- held (AUTHORIZED) until captured, canceled or lapsed at hold_expires_at
+-- (authorized_at plus AUTHORIZATION_TTL_SECONDS as it was then). While a capture is
 -- under way at the acquirer, capturing_amount says how much, so a second
 -- capture, a cancel and the lapse sweep all leave the session alone; a capture
 -- left so (its answer lost) is asked about again from capture_next_check_at.
@@ -8,6 +9,7 @@ ALTER TABLE sessions
   ADD COLUMN capture_method        text NOT NULL DEFAULT 'automatic',
   ADD COLUMN amount_authorized     numeric(12,3),
   ADD COLUMN authorized_at         timestamptz,
+  ADD COLUMN hold_expires_at       timestamptz,
   ADD COLUMN amount_captured       numeric(12,3),
   ADD COLUMN capturing_amount      numeric(12,3),
   ADD COLUMN capture_id            text,
@@ -17,4 +19,4 @@ ALTER TABLE sessions
   ADD CONSTRAINT sessions_capture_method CHECK (capture_method IN ('automatic', 'manual')),
   ADD CONSTRAINT sessions_capture_within_hold CHECK (amount_captured IS NULL OR amount_captured <= amount_authorized);
 
-CREATE INDEX sessions_authorized ON sessions (authorized_at) WHERE status = 'AUTHORIZED';
+CREATE INDEX sessions_holds_lapsing ON sessions (hold_expires_at) WHERE status = 'AUTHORIZED';

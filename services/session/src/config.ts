@@ -22,6 +22,14 @@ export const sessionSettings = {
   attemptCheckAfterSeconds: int('ATTEMPT_CHECK_AFTER_SECONDS', 120, { min: 1 }),
   /** The longest wait between two checks of one stuck attempt. */
   attemptCheckMaxDelaySeconds: int('ATTEMPT_CHECK_MAX_DELAY_SECONDS', 3600, { min: 1 }),
+  /**
+   * How long a capture waits for the adapter (D22) before it is answered 502
+   * processor-unavailable and left to reconciliation: longer than the
+   * adapter's acquirer call, shorter than the gateway's wait for a slow
+   * command (ACQUIRER_COMMAND_TIMEOUT_MS, 30 s), so the merchant gets that
+   * answer rather than the gateway's own timeout.
+   */
+  captureTimeoutMs: int('CAPTURE_TIMEOUT_MS', 25_000, { min: 1 }),
   /** D22: a manual session's payment not captured within this is voided by the sweep (EXPIRED). */
   authorizationTtlSeconds: int('AUTHORIZATION_TTL_SECONDS', 604_800, { min: 1 }),
   /** D11: accept webhook_url on loopback or private addresses (development and tests only). */

@@ -48,9 +48,9 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     adapter: rpc,
     adapterTimeoutMs: config.adapterTimeoutMs,
     log,
-    outcomes: paymentOutcome({ sessions, log }),
+    outcomes: paymentOutcome({ sessions, log, authorizationTtlSeconds: config.authorizationTtlSeconds }),
     captures: captureOutcome({ sessions, log }),
-    authorizationTtlSeconds: config.authorizationTtlSeconds,
+    captureTimeoutMs: config.captureTimeoutMs,
     captureCheckAfterSeconds: config.attemptCheckAfterSeconds,
   };
   const refunds = refundRecord(sessions);

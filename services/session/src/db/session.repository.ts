@@ -13,7 +13,7 @@ const COLUMNS = `id, merchant_id, livemode, merchant_reference, order_number, or
   original_currency, rate, description, items, metadata, buyer_first_name, buyer_last_name, buyer_email,
   buyer_phone, return_url, cancel_url, webhook_url, max_attempts, status, expires_at, completed_at, created_at,
   checkout_link_id, checkout_token, checkout_expires_at, amount_refunded, merchant_name, attempts_count,
-  last_failure_code, last_failure_message, locale, capture_method, amount_authorized, authorized_at, amount_captured,
+  last_failure_code, last_failure_message, locale, capture_method, amount_authorized, authorized_at, hold_expires_at, amount_captured,
   capturing_amount, capture_id, capture_key`;
 
 /** COLUMNS of a query where the sessions table is `s`. */
@@ -34,8 +34,9 @@ const DETAIL_COLUMNS = `${COLUMNS},
 export interface AttemptOutcome {
   attemptId: string;
   status: 'SUCCEEDED' | 'FAILED';
-  /** Approved and held, not captured (D22): the session becomes AUTHORIZED. */
+  /** Approved and held, not captured (D22): the session becomes AUTHORIZED, its hold lapsing at holdExpiresAt. */
   held?: boolean;
+  holdExpiresAt?: Date;
   cardBrand: string;
   cardLastFour: string;
   cardCountry: string;
@@ -50,8 +51,9 @@ export interface AttemptOutcome {
 export interface AttemptResolution {
   status: 'SUCCEEDED' | 'AUTHORIZED' | 'PENDING' | 'FAILED';
   completedAt: Date | null;
-  /** When the payment was held (AUTHORIZED, D22). */
+  /** When the payment was held (AUTHORIZED, D22), and when that hold lapses. */
   authorizedAt: Date | null;
+  holdExpiresAt: Date | null;
   lastFailureCode: string;
   lastFailureMessage: string;
   /** The attempts the session had when the move was decided. */
@@ -221,7 +223,8 @@ export class SessionRepository {
              ), resolved AS (
                UPDATE sessions SET status = $11, completed_at = $12, last_failure_code = $13, last_failure_message = $14,
                  amount_authorized = CASE WHEN $11 = 'AUTHORIZED' THEN amount ELSE amount_authorized END,
-                 authorized_at = CASE WHEN $11 = 'AUTHORIZED' THEN $10 ELSE authorized_at END
+                 authorized_at = CASE WHEN $11 = 'AUTHORIZED' THEN $10 ELSE authorized_at END,
+                 hold_expires_at = $18
                WHERE id = $17 AND status = 'PROCESSING' AND attempts_count = $15 AND EXISTS (SELECT 1 FROM open)
                RETURNING id
              ), attempt AS (
@@ -250,6 +253,7 @@ export class SessionRepository {
         resolution.attemptsCount,
         outboxJson([event]),
         sessionId,
+        resolution.holdExpiresAt,
       ],
     });
     return result.rows[0] ?? { resolved: false, open: false };
@@ -419,23 +423,23 @@ export class SessionRepository {
   }
 
   /**
-   * Records as EXPIRED up to `limit` AUTHORIZED sessions held since before
-   * `heldBefore` with no capture under way (D22), each with the events
-   * `announce` makes of it (session.expired and the release of its hold), in
-   * one transaction; rows another replica or a capture holds are skipped.
+   * Records as EXPIRED up to `limit` AUTHORIZED sessions whose hold lapsed by
+   * `now` with no capture under way (D22), each with the events `announce`
+   * makes of it (session.expired and the release of its hold), in one
+   * transaction; rows another replica or a capture holds are skipped.
    */
-  async expireHolds(now: Date, heldBefore: Date, limit: number, announce: (expired: SessionRow) => Envelope[]): Promise<number> {
+  async expireHolds(now: Date, limit: number, announce: (expired: SessionRow) => Envelope[]): Promise<number> {
     return withTransaction(this.pool, async (tx) => {
       const due = await tx.query<SessionRow>(
-        `SELECT ${DETAIL_COLUMNS} FROM sessions WHERE status = 'AUTHORIZED' AND capturing_amount IS NULL AND authorized_at <= $1
-         ORDER BY authorized_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [heldBefore, limit],
+        `SELECT ${DETAIL_COLUMNS} FROM sessions WHERE status = 'AUTHORIZED' AND capturing_amount IS NULL AND hold_expires_at <= $1
+         ORDER BY hold_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [now, limit],
       );
       if (due.rows.length === 0) return 0;
-      await tx.query(`UPDATE sessions SET status = 'EXPIRED', completed_at = $2 WHERE id = ANY($1::text[])`, [due.rows.map((r) => r.id), now]);
+      await tx.query(`UPDATE sessions SET status = 'EXPIRED', completed_at = hold_expires_at WHERE id = ANY($1::text[])`, [due.rows.map((r) => r.id)]);
       await enqueue(
         tx,
-        due.rows.flatMap((row) => announce({ ...row, status: 'EXPIRED', completed_at: now })),
+        due.rows.flatMap((row) => announce({ ...row, status: 'EXPIRED', completed_at: row.hold_expires_at })),
       );
       return due.rows.length;
     });

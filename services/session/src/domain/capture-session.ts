@@ -133,7 +133,7 @@ type CaptureAnswer = CommandReply<'payment.capture'>;
 /** payment.capture at the adapter; no answer in time is an unknown outcome, never a failure. */
 async function captureAtAdapter(deps: SessionDeps, request: CaptureCommand, correlationId: string): Promise<CaptureAnswer> {
   try {
-    return (await deps.adapter.call('payment.capture', request, { timeoutMs: deps.adapterTimeoutMs, correlationId })).body;
+    return (await deps.adapter.call('payment.capture', request, { timeoutMs: deps.captureTimeoutMs, correlationId })).body;
   } catch (err) {
     if (!(err instanceof RpcTimeoutError)) throw err;
     deps.log.warn({ err: describeError(err), sessionId: request.session_id }, 'capture unanswered in time; the session stays AUTHORIZED until its outcome is known');

@@ -134,6 +134,7 @@ async function newSessionRow(
     capture_method: body.capture_method ?? 'automatic',
     amount_authorized: null,
     authorized_at: null,
+    hold_expires_at: null,
     amount_captured: null,
     capturing_amount: null,
     capture_id: null,

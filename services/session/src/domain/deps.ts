@@ -27,8 +27,8 @@ export interface SessionDeps {
   outcomes: PaymentOutcomeChange;
   /** A capture's outcome (D22), likewise. */
   captures: CaptureOutcomeChange;
-  /** D22: how long a manual session's payment is held before the sweep voids it. */
-  authorizationTtlSeconds: number;
+  /** How long a capture waits for the adapter's answer. */
+  captureTimeoutMs: number;
   /** How long after a capture started it is asked about again if its outcome is still unknown. */
   captureCheckAfterSeconds: number;
   /** Called after a commit that enqueued events, so the outbox relay sends them now. */

@@ -6,8 +6,8 @@
  * replicas sweeping: the rows are claimed with SKIP LOCKED and the state
  * change commits with its event. A PROCESSING session is never expired: its
  * payment resolves first, and the next sweep looks again. An AUTHORIZED
- * session held longer than AUTHORIZATION_TTL_SECONDS with no capture under
- * way becomes EXPIRED too (D22), and its hold is released
+ * session whose hold lapsed (hold_expires_at) with no capture under way
+ * becomes EXPIRED too (D22), and its hold is released
  * (session.hold_canceled).
  */
 import { eventEnvelope } from '@gateway/messaging';
@@ -24,7 +24,7 @@ export interface SweepResult {
 }
 
 /** One sweep: until nothing due is left (or another replica holds it). */
-export async function sweepExpiry(deps: Pick<SessionDeps, 'sessions' | 'clock' | 'afterCommit' | 'authorizationTtlSeconds'>): Promise<SweepResult> {
+export async function sweepExpiry(deps: Pick<SessionDeps, 'sessions' | 'clock' | 'afterCommit'>): Promise<SweepResult> {
   const result: SweepResult = { expiredSessions: 0, lapsedLinks: 0, lapsedHolds: 0 };
   const now = deps.clock();
   const correlationId = `sweep-${now.toISOString()}`;
@@ -44,9 +44,8 @@ export async function sweepExpiry(deps: Pick<SessionDeps, 'sessions' | 'clock' |
     if (handled > 0) deps.afterCommit();
     if (handled < BATCH) break;
   }
-  const heldBefore = new Date(now.getTime() - deps.authorizationTtlSeconds * 1000);
   for (;;) {
-    const lapsed = await deps.sessions.expireHolds(now, heldBefore, BATCH, (row) => [
+    const lapsed = await deps.sessions.expireHolds(now, BATCH, (row) => [
       eventEnvelope('session.expired', { merchant_id: row.merchant_id, webhook_url: row.webhook_url, session: toEventPayload(row) }, correlationId, now),
       ...holdCanceled({ ...row, status: 'AUTHORIZED' }, 'expired', correlationId, now),
     ]);

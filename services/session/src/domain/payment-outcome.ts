@@ -27,6 +27,8 @@ import { effectiveStatus, toEventPayload, type SessionRow } from './session.js';
 export interface OutcomeDeps {
   sessions: SessionRepository;
   log: Logger;
+  /** D22: how long a held payment stays capturable. */
+  authorizationTtlSeconds: number;
 }
 
 /** An attempt's outcome, as the adapter's answer and its event both carry it. */
@@ -114,6 +116,7 @@ function authorize(deps: OutcomeDeps, data: EventData<'payment.authorized'>, con
     feeAmount: null,
     netAmount: null,
     at: new Date(data.authorized_at),
+    holdExpiresAt: new Date(new Date(data.authorized_at).getTime() + deps.authorizationTtlSeconds * 1000),
   };
   return resolve(deps, outcome, data.session_id, context.session, (next) => {
     const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: null, net_amount: null };
@@ -163,6 +166,7 @@ export function resolutionOf(session: SessionRow, outcome: AttemptOutcome): Atte
       status: 'AUTHORIZED',
       completedAt: null,
       authorizedAt: outcome.at,
+      holdExpiresAt: outcome.holdExpiresAt ?? null,
       lastFailureCode: session.last_failure_code,
       lastFailureMessage: session.last_failure_message,
       attemptsCount: session.attempts_count,
@@ -173,6 +177,7 @@ export function resolutionOf(session: SessionRow, outcome: AttemptOutcome): Atte
     status: approved ? 'SUCCEEDED' : final ? 'FAILED' : 'PENDING',
     completedAt: final ? outcome.at : null,
     authorizedAt: null,
+    holdExpiresAt: null,
     lastFailureCode: approved ? session.last_failure_code : outcome.failureCode,
     lastFailureMessage: approved ? session.last_failure_message : outcome.failureMessage,
     attemptsCount: session.attempts_count,
@@ -183,7 +188,7 @@ export function resolutionOf(session: SessionRow, outcome: AttemptOutcome): Atte
 export function resolvedRow(session: SessionRow, resolution: AttemptResolution): SessionRow {
   return {
     ...session,
-    ...(resolution.authorizedAt && { amount_authorized: session.amount, authorized_at: resolution.authorizedAt }),
+    ...(resolution.authorizedAt && { amount_authorized: session.amount, authorized_at: resolution.authorizedAt, hold_expires_at: resolution.holdExpiresAt }),
     status: resolution.status,
     completed_at: resolution.completedAt,
     last_failure_code: resolution.lastFailureCode,

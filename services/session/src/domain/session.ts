@@ -63,6 +63,8 @@ export interface SessionRow {
   /** Manual sessions: what the approved payment holds, and since when (set on AUTHORIZED). */
   amount_authorized: string | null;
   authorized_at: Date | null;
+  /** When an AUTHORIZED session's hold lapses (D22: AUTHORIZATION_TTL_SECONDS after it was held). */
+  hold_expires_at: Date | null;
   /** Manual sessions: what the capture took (set on SUCCEEDED). */
   amount_captured: string | null;
   /** Set while a capture of this amount is under way at the acquirer: nothing else may touch the hold. */
@@ -77,10 +79,14 @@ export interface SessionRow {
 
 /**
  * The status a caller sees. An open session past its lifetime is EXPIRED even
- * before the expiry sweep records it, so no answer ever treats it as payable.
+ * before the expiry sweep records it, so no answer ever treats it as payable;
+ * so is a hold past its lapse with no capture under way (D22), which can no
+ * longer be captured or voided (the sweep releases it).
  */
-export function effectiveStatus(row: Pick<SessionRow, 'status' | 'expires_at'>, now: Date): SessionStatus {
-  return OPEN_STATUSES.includes(row.status) && row.expires_at <= now ? 'EXPIRED' : row.status;
+export function effectiveStatus(row: Pick<SessionRow, 'status' | 'expires_at'> & Partial<Pick<SessionRow, 'hold_expires_at' | 'capturing_amount'>>, now: Date): SessionStatus {
+  if (OPEN_STATUSES.includes(row.status)) return row.expires_at <= now ? 'EXPIRED' : row.status;
+  if (row.status === 'AUTHORIZED' && row.hold_expires_at && row.hold_expires_at <= now && !row.capturing_amount) return 'EXPIRED';
+  return row.status;
 }
 
 export function checkoutUrl(publicBaseUrl: string, token: string): string {

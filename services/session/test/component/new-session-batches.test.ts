@@ -55,6 +55,7 @@ function newRow(overrides: Partial<SessionRow> = {}): SessionRow {
     capture_method: 'automatic',
     amount_authorized: null,
     authorized_at: null,
+    hold_expires_at: null,
     amount_captured: null,
     capturing_amount: null,
     capture_id: null,

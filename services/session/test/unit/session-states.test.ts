@@ -57,6 +57,7 @@ function session(overrides: Partial<SessionRow> = {}): SessionRow {
     capture_method: 'automatic',
     amount_authorized: null,
     authorized_at: null,
+    hold_expires_at: null,
     amount_captured: null,
     capturing_amount: null,
     capture_id: null,
@@ -177,6 +178,7 @@ describe("Where an attempt's outcome takes its session", () => {
       status: 'SUCCEEDED',
       completedAt: at,
       authorizedAt: null,
+      holdExpiresAt: null,
       lastFailureCode: 'card_declined',
       lastFailureMessage: 'declined',
       attemptsCount: 2,
@@ -189,6 +191,7 @@ describe("Where an attempt's outcome takes its session", () => {
       status: 'PENDING',
       completedAt: null,
       authorizedAt: null,
+      holdExpiresAt: null,
       lastFailureCode: 'insufficient_funds',
       lastFailureMessage: 'declined: insufficient_funds',
       attemptsCount: 2,
@@ -260,7 +263,7 @@ describe('The events of a resolved attempt', () => {
     const sessions = {
       resolveAttempt: async (_outcome: AttemptOutcome, _id: string, _resolution: AttemptResolution, event: Envelope) => (announced.push(event), { resolved: true, open: true }),
     } as unknown as SessionRepository;
-    const outcomes = paymentOutcome({ sessions, log: createLogger({ service: 'test', level: 'silent' }) });
+    const outcomes = paymentOutcome({ sessions, log: createLogger({ service: 'test', level: 'silent' }), authorizationTtlSeconds: 604_800 });
     const moved = await applyPaymentStep(outcomes, 'reply', { outcome: 'approved', approved }, { correlationId: 'corr-2', at: NOW, session: row });
     assert.equal(moved?.status, 'SUCCEEDED');
     const [event] = announced as Array<Envelope<EventData<'session.succeeded'>>>;
@@ -346,10 +349,19 @@ describe('Authorize now, capture later (D22)', () => {
   it('when an approved attempt is held, then the session is AUTHORIZED, not completed, with amount_authorized and when it was held', () => {
     const row = session({ status: 'PROCESSING', attempts_count: 1, capture_method: 'manual' });
     const later = new Date(NOW.getTime() + 5_000);
-    const resolution = resolutionOf(row, { ...approval(later), held: true, feeAmount: null, netAmount: null });
-    assert.deepEqual([resolution.status, resolution.completedAt, resolution.authorizedAt], ['AUTHORIZED', null, later]);
+    const lapse = new Date(later.getTime() + 604_800_000);
+    const resolution = resolutionOf(row, { ...approval(later), held: true, holdExpiresAt: lapse, feeAmount: null, netAmount: null });
+    assert.deepEqual([resolution.status, resolution.completedAt, resolution.authorizedAt, resolution.holdExpiresAt], ['AUTHORIZED', null, later, lapse]);
     const next = resolvedRow(row, resolution);
-    assert.deepEqual([next.status, next.amount_authorized, next.authorized_at, next.completed_at], ['AUTHORIZED', '33.333', later, null]);
+    assert.deepEqual([next.status, next.amount_authorized, next.authorized_at, next.hold_expires_at, next.completed_at], ['AUTHORIZED', '33.333', later, lapse, null]);
+  });
+
+  it('when a hold reaches its lapse with no capture under way, then it reads EXPIRED before the sweep records it (no capture, no cancel); a capture under way keeps it AUTHORIZED', () => {
+    const lapsing = held({ hold_expires_at: NOW });
+    assert.equal(effectiveStatus(lapsing, new Date(NOW.getTime() - 1)), 'AUTHORIZED');
+    assert.equal(effectiveStatus(lapsing, NOW), 'EXPIRED');
+    assert.equal(captureRefusal({ status: effectiveStatus(lapsing, NOW), capturing: false })?.code, 'session-terminal');
+    assert.equal(effectiveStatus({ ...lapsing, capturing_amount: '1.000' }, NOW), 'AUTHORIZED');
   });
 
   it('when a held session is announced, then the payload carries its capture method, amount_authorized and authorized_at, a payment without fee or net, and no paid_at', () => {

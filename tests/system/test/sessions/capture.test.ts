@@ -230,8 +230,12 @@ describe('Authorize now, capture later (D22)', function () {
   it('when a hold outlives AUTHORIZATION_TTL_SECONDS, then the sweep makes it EXPIRED with session.expired and releases it, unless a capture is under way', async () => {
     const lapsing = await held();
     const capturing = await held();
+    const hold = (await system.db.query<{ authorized_at: Date; hold_expires_at: Date }>(`SELECT authorized_at, hold_expires_at FROM session.sessions WHERE id = $1`, [lapsing.id]))[0];
+    assert.equal((hold?.hold_expires_at.getTime() ?? 0) - (hold?.authorized_at.getTime() ?? 0), 604_800_000, 'a hold lapses AUTHORIZATION_TTL_SECONDS (default 7 days) after it was held');
     // Held eight days ago: past the seven-day default.
-    await system.db.query(`UPDATE session.sessions SET authorized_at = now() - interval '8 days' WHERE id = ANY($1::text[])`, [[lapsing.id, capturing.id]]);
+    await system.db.query(`UPDATE session.sessions SET authorized_at = now() - interval '8 days', hold_expires_at = now() - interval '1 day' WHERE id = ANY($1::text[])`, [
+      [lapsing.id, capturing.id],
+    ]);
     await system.db.query(`UPDATE session.sessions SET capturing_amount = 1.000, capture_id = $2 WHERE id = $1`, [capturing.id, newId('cap')]);
     const [expired] = await events.waitFor<SessionEventData>('session.expired', ofSession(lapsing.id), 1, 10_000);
     assert.equal(expired?.data.session.status, 'EXPIRED');
