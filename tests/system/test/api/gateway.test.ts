@@ -290,6 +290,7 @@ describe('API gateway', function () {
         '/gateway/sessions/list/',
         '/gateway/sessions/{session_id}/',
         '/gateway/sessions/{session_id}/cancel/',
+        '/gateway/sessions/{session_id}/capture/',
         '/gateway/sessions/{session_id}/checkout/',
         '/gateway/sessions/{session_id}/refund/',
         '/gateway/sessions/{session_id}/refunds/',
