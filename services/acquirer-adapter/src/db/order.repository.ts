@@ -195,7 +195,8 @@ export class OrderRepository {
 
   /**
    * Reconciliation's backlog: unresolved orders by status, and holds whose
-   * capture or release is unknown (CAPTURING, VOIDING, D22), and how long the
+   * capture or release is unknown (CAPTURING, VOIDING, D22) or that the
+   * acquirer would not release (VOID_REFUSED, an operator's), and how long the
    * most overdue one has been due for its check (0 when none is due).
    */
   async reconciliationBacklog(): Promise<{ byStatus: Map<string, number>; oldestDueSeconds: number }> {
@@ -206,8 +207,8 @@ export class OrderRepository {
              FROM orders WHERE status IN ${UNRESOLVED} GROUP BY status
              UNION ALL
              SELECT hold, count(*)::int,
-               coalesce(max(extract(epoch FROM now() - hold_next_check_at)) FILTER (WHERE hold_next_check_at <= now()), 0)::float8
-             FROM orders WHERE hold IN ('CAPTURING', 'VOIDING') GROUP BY hold`,
+               coalesce(max(extract(epoch FROM now() - hold_next_check_at)) FILTER (WHERE hold_next_check_at <= now() AND hold <> 'VOID_REFUSED'), 0)::float8
+             FROM orders WHERE hold IN ('CAPTURING', 'VOIDING', 'VOID_REFUSED') GROUP BY hold`,
     });
     return {
       byStatus: new Map(result.rows.map((r) => [r.status, r.orders])),
