@@ -6,12 +6,13 @@
 -- HELD when the acquirer refuses), or VOIDING → VOIDED (VOID_REFUSED when the
 -- acquirer will not release it: an operator's case). An operation whose answer
 -- never came is asked about again from hold_next_check_at. capture_id is the
--- session's claim the last capture was made for: one that ended without
--- capturing is never sent again.
+-- session's claim the last capture was made for; ended_captures holds every
+-- claim that ended without capturing, none of which is ever sent again.
 ALTER TABLE orders
   ADD COLUMN capture_method     text NOT NULL DEFAULT 'automatic',
   ADD COLUMN hold               text,
   ADD COLUMN capture_id         text,
+  ADD COLUMN ended_captures     text[] NOT NULL DEFAULT '{}',
   ADD COLUMN captured_amount    numeric(12,3),
   ADD COLUMN captured_at        timestamptz,
   ADD COLUMN hold_changed_at    timestamptz,

@@ -53,16 +53,8 @@ export const PaymentAuthorized = Type.Object({
   authorized_at: DateTime,
 });
 
-/** A hold captured (deposit.do), with the fee on the captured amount, as payment.captured announces it. */
-export const PaymentCaptured = Type.Object({
-  ...PaymentRef,
-  /** What was captured (TND): the refundable total. */
-  amount: Type.String(),
-  card_country: Type.String(),
-  fee_amount: Type.String(),
-  net_amount: Type.String(),
-  paid_at: DateTime,
-});
+/** A hold captured (deposit.do, D22), as payment.captured announces it: an approved payment of what was captured, the fee on it. */
+export const PaymentCaptured = PaymentApproved;
 
 /** A capture that did not happen (refused, or found never done): the hold stands, as payment.capture_failed announces it. */
 export const PaymentCaptureFailed = Type.Object({

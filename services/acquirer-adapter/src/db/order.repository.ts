@@ -43,6 +43,8 @@ export interface OrderRow {
   hold: HoldState | null;
   /** The session's claim the last capture was made for (payment.capture's capture_id). */
   capture_id: string | null;
+  /** Every capture id that ended without capturing: none is sent again. */
+  ended_captures: string[];
   /** What the deposit took, and when (CAPTURED). */
   captured_amount: string | null;
   captured_at: Date | null;
@@ -80,7 +82,7 @@ const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_number, ac
   card_brand, card_last_four, failure_code, failure_message, fee_amount::text, net_amount::text, created_at, updated_at,
   (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
   (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed,
-  capture_method, hold, capture_id, captured_amount::text, captured_at`;
+  capture_method, hold, capture_id, ended_captures, captured_amount::text, captured_at`;
 
 const UNRESOLVED = `('STARTED', 'CHALLENGED', 'UNKNOWN')`;
 
@@ -278,7 +280,7 @@ export class OrderRepository {
       name: 'order-take-hold',
       text: `UPDATE orders SET hold = $2, capture_id = coalesce($4, capture_id), hold_changed_at = now(), hold_checks = 0,
                hold_next_check_at = now() + make_interval(secs => $3)
-             WHERE attempt_id = $1 AND status = 'AUTHORIZED' AND hold = 'HELD' AND ($4::text IS NULL OR capture_id IS DISTINCT FROM $4)`,
+             WHERE attempt_id = $1 AND status = 'AUTHORIZED' AND hold = 'HELD' AND ($4::text IS NULL OR NOT $4 = ANY (ended_captures))`,
       values: [attemptId, captureId === null ? 'VOIDING' : 'CAPTURING', this.firstCheckAfterSeconds, captureId],
     });
     return result.rowCount === 1;
@@ -313,7 +315,7 @@ export class OrderRepository {
     const result = await this.pool.query({
       name: 'order-return-hold',
       text: `WITH returned AS (
-               UPDATE orders SET hold = $2, hold_changed_at = now(), hold_next_check_at = NULL
+               UPDATE orders SET hold = $2, hold_changed_at = now(), hold_next_check_at = NULL, ended_captures = ended_captures || capture_id
                WHERE attempt_id = $1 AND status = 'AUTHORIZED' AND hold = 'CAPTURING'
                RETURNING attempt_id
              )

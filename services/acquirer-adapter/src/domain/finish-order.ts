@@ -216,7 +216,7 @@ export function finishedStep(order: OrderRow): PaymentStep {
 }
 
 /** What every payment.* event says of the attempt. */
-function paymentRef(order: FinishingOrder) {
+export function paymentRef(order: FinishingOrder) {
   return {
     attempt_id: order.attempt_id,
     session_id: order.session_id,

@@ -15,13 +15,13 @@
  */
 import type { CommandReply, CommandRequest, EventData } from '@gateway/contracts';
 import { eventEnvelope, type Change } from '@gateway/messaging';
-import { computeFee } from '@gateway/money';
+import { accountCurrency, checkAmount, compareTnd, computeFee } from '@gateway/money';
 import { describeError } from '@gateway/observability';
 import { AcquirerUnreachable, type OperationResult, type OrderState } from '../acquirer/acquirer.js';
 import type { ClaimedHold, OrderRow } from '../db/order.repository.js';
 import type { AdapterDeps } from './deps.js';
-import { CARD_COUNTRY_UNKNOWN, pricingOf } from './finish-order.js';
-import { nextCheckDelay, type ReconcilePolicy } from './reconcile-orders.js';
+import { CARD_COUNTRY_UNKNOWN, paymentRef, pricingOf } from './finish-order.js';
+import { inBatches, nextCheckDelay, type ReconcilePolicy } from './reconcile-orders.js';
 import { resolveTerminal } from './terminals.js';
 
 type CaptureRequest = CommandRequest<'payment.capture'>;
@@ -38,6 +38,12 @@ export async function capturePayment(deps: AdapterDeps, request: CaptureRequest,
   const order = await deps.orders.find(request.attempt_id);
   if (!order || order.session_id !== request.session_id || order.merchant_id !== request.merchant_id || order.livemode !== request.livemode || order.hold === null) {
     return { outcome: 'refused', message: NO_HOLD };
+  }
+  // Never 0 (deposit.do's "the whole hold"), never above the hold, always TND at 3 decimals: the session checked it, and so does the one who sends it.
+  const amount = checkAmount(request.amount, accountCurrency);
+  if (!amount.ok || amount.text !== request.amount || compareTnd(request.amount, order.amount) > 0) {
+    deps.log.warn({ attemptId: order.attempt_id, reason: amount.ok ? 'above the hold' : amount.code }, 'capture amount refused');
+    return { outcome: 'refused', message: `The capture amount ${request.amount} is not a TND amount with 3 decimals above zero and at most the ${order.amount} TND held.` };
   }
   if (!(await deps.orders.takeHold(order.attempt_id, { capture: request.capture_id }))) return standing(deps, request);
   const resolved = await resolveTerminal(deps, order.merchant_id, order.livemode);
@@ -81,19 +87,14 @@ async function standing(deps: AdapterDeps, request: CaptureRequest): Promise<Cap
     return { outcome: 'captured', captured: capturedData(order, order.captured_amount, { fee: order.fee_amount, net: order.net_amount }, order.captured_at), message: '' };
   }
   if (order?.hold === 'CAPTURING') return { outcome: 'unknown', message: UNDER_WAY };
-  if (order?.hold === 'HELD' && order.capture_id === request.capture_id) return { outcome: 'refused', message: ENDED };
+  if (order?.ended_captures.includes(request.capture_id)) return { outcome: 'refused', message: ENDED };
   return { outcome: 'refused', message: order?.hold === 'VOIDING' || order?.hold === 'VOIDED' || order?.hold === 'VOID_REFUSED' ? RELEASED : NO_HOLD };
 }
 
 /** What payment.captured says of a capture of `amount` at `at`. */
 function capturedData(order: OrderRow, amount: string, fee: { fee: string; net: string }, at: Date): EventData<'payment.captured'> {
   return {
-    attempt_id: order.attempt_id,
-    session_id: order.session_id,
-    merchant_id: order.merchant_id,
-    livemode: order.livemode,
-    card_brand: order.card_brand,
-    card_last_four: order.card_last_four,
+    ...paymentRef(order),
     amount,
     card_country: CARD_COUNTRY_UNKNOWN,
     fee_amount: fee.fee,
@@ -177,14 +178,12 @@ const HOLD_BATCH = 20;
 
 /** One sweep over captures and releases whose outcome is unknown; answers how many it settled. */
 export async function reconcileDueHolds(deps: AdapterDeps, policy: ReconcilePolicy, stopping: () => boolean = () => false): Promise<number> {
-  let settled = 0;
-  while (!stopping()) {
-    const due = await deps.orders.claimDueHolds(HOLD_BATCH, policy.leaseSeconds);
-    const results = await Promise.all(due.map((hold) => reconcileHold(deps, policy, hold)));
-    settled += results.filter(Boolean).length;
-    if (due.length < HOLD_BATCH) break;
-  }
-  return settled;
+  return inBatches(
+    () => deps.orders.claimDueHolds(HOLD_BATCH, policy.leaseSeconds),
+    HOLD_BATCH,
+    (hold) => reconcileHold(deps, policy, hold),
+    stopping,
+  );
 }
 
 /** Asks the acquirer how one claimed hold stands and settles it, or puts its next check on; true when settled. */

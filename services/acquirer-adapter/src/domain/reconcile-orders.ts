@@ -55,14 +55,23 @@ const NEVER_COMPLETED = 'The card processor never completed this payment; nothin
 
 /** One sweep: batch after batch until nothing is due (or `stopping` says so); answers how many orders it finished. */
 export async function reconcileDueOrders(deps: AdapterDeps, policy: ReconcilePolicy, stopping: () => boolean = () => false): Promise<number> {
-  let finished = 0;
+  return inBatches(() => deps.orders.claimDue(RECONCILE_BATCH, policy.leaseSeconds), RECONCILE_BATCH, (order) => reconcileOrder(deps, policy, order), stopping);
+}
+
+/**
+ * A sweep: claims batch after batch (`claim`, at most `batch` at once) and
+ * handles each claimed one side by side, until a batch comes short or
+ * `stopping` says so; answers how many `handle` said it settled.
+ */
+export async function inBatches<T>(claim: () => Promise<T[]>, batch: number, handle: (claimed: T) => Promise<boolean>, stopping: () => boolean): Promise<number> {
+  let settled = 0;
   while (!stopping()) {
-    const due = await deps.orders.claimDue(RECONCILE_BATCH, policy.leaseSeconds);
-    const results = await Promise.all(due.map((order) => reconcileOrder(deps, policy, order)));
-    finished += results.filter(Boolean).length;
-    if (due.length < RECONCILE_BATCH) break;
+    const due = await claim();
+    const results = await Promise.all(due.map(handle));
+    settled += results.filter(Boolean).length;
+    if (due.length < batch) break;
   }
-  return finished;
+  return settled;
 }
 
 /** Asks the acquirer about one claimed order and finishes it, or puts its next check on; true when it finished it. */

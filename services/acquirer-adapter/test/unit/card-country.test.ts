@@ -33,6 +33,7 @@ const order: OrderRow = {
   capture_method: 'automatic',
   hold: null,
   capture_id: null,
+  ended_captures: [],
   captured_amount: null,
   captured_at: null,
 };

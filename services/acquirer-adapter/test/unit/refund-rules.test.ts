@@ -72,6 +72,7 @@ describe('Refund operation choice and outcomes', () => {
       capture_method: 'automatic',
       hold: null,
       capture_id: null,
+      ended_captures: [],
       captured_amount: null,
       captured_at: null,
     };

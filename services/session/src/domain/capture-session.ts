@@ -96,8 +96,11 @@ export async function captureSession(deps: SessionDeps, context: ApiContext, ses
   const claim = await deps.sessions.withLockedSession(account, sessionId, async (row, tx) => {
     if (!row) throw new AppError('not-found', 'No session with this id exists for this account.');
     const status = effectiveStatus(row, now);
-    // The retry of a capture whose first answer was lost (502): the capture it started has ended.
-    if (status === 'SUCCEEDED' && row.capture_method === 'manual' && context.idempotency_key !== undefined && row.capture_key === context.idempotency_key) return undefined;
+    // The retry of a capture whose first answer was lost (502): the capture it started has ended, as asked (D10: the same key with another amount is refused).
+    if (status === 'SUCCEEDED' && row.capture_method === 'manual' && context.idempotency_key !== undefined && row.capture_key === context.idempotency_key) {
+      if (row.amount_captured !== (requested ?? row.amount_authorized)) throw new AppError('idempotency-key-reused', 'This Idempotency-Key was used for a capture of another amount.');
+      return undefined;
+    }
     const refused = captureRefusal({ status, capturing: row.capturing_amount !== null });
     if (refused) throw new AppError(refused.code, refused.detail);
     const authorized = row.amount_authorized;

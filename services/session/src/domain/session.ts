@@ -162,9 +162,9 @@ export type PaidAttempt = Pick<AttemptRow, 'card_brand' | 'card_last_four' | 'ca
  * session event, and the refund events through session.get_for_event. Once
  * paid, with `paid_at` and the `payment` of the approved attempt (`paid`, by
  * default the row's SUCCEEDED attempt). A manual session (D22) also carries
- * its capture method and amounts; while AUTHORIZED, `payment` has no fee or
- * net (they are taken on what is captured) and `authorized_at` stands for
- * `paid_at`.
+ * its capture method and amounts; unless SUCCEEDED (held, or the hold
+ * voided or lapsed), `payment` has no fee or net (they are taken on what is
+ * captured) and there is no `paid_at`: `authorized_at` says when it was held.
  */
 export function toEventPayload(row: SessionRow, paid: PaidAttempt | undefined = row.attempts?.find((a) => a.status === 'SUCCEEDED')): SessionEventPayload {
   const payload = basePayload(row, paid);
@@ -173,7 +173,8 @@ export function toEventPayload(row: SessionRow, paid: PaidAttempt | undefined = 
   if (row.authorized_at) payload.authorized_at = row.authorized_at.toISOString();
   if (row.amount_authorized !== null) payload.amount_authorized = row.amount_authorized;
   if (row.amount_captured !== null) payload.amount_captured = row.amount_captured;
-  if (paid && row.status === 'AUTHORIZED') {
+  if (paid && row.status !== 'SUCCEEDED') {
+    // Held, or a hold voided or lapsed: the card, no fee or net, nothing taken (no paid_at).
     const { fee_amount: _fee, net_amount: _net, ...held } = paymentOf(paid);
     payload.payment = held;
   }
@@ -195,7 +196,8 @@ function basePayload(row: SessionRow, paid: PaidAttempt | undefined): SessionEve
     items: row.items,
     metadata: row.metadata,
     original: original(row),
-    ...(paid && row.completed_at && { paid_at: row.completed_at.toISOString(), payment: paymentOf(paid) }),
+    // Only a SUCCEEDED session was paid: a manual one's voided or lapsed hold also ends with an approved attempt, but nothing taken.
+    ...(paid && row.completed_at && row.status === 'SUCCEEDED' && { paid_at: row.completed_at.toISOString(), payment: paymentOf(paid) }),
   };
 }
 

@@ -208,7 +208,11 @@ describe('Authorize now, capture later (D22)', function () {
     const canceled = await api().post<Detail>(`/gateway/sessions/${session.id}/cancel/`);
     assert.equal(canceled.status, 200, canceled.text);
     assert.equal(canceled.body.status, 'CANCELED');
-    await events.waitFor<SessionEventData>('session.canceled', ofSession(session.id));
+    const [announced] = await events.waitFor<SessionEventData>('session.canceled', ofSession(session.id));
+    // Nothing was taken: no paid_at, and the card without a fee or a net.
+    assert.equal(announced?.data.session.paid_at, undefined);
+    assert.deepEqual(Object.keys(announced?.data.session.payment ?? {}).sort(), ['card_brand', 'card_country', 'card_last_four', 'method']);
+    assert.equal(announced?.data.session.amount_authorized, '125.500');
     await pollUntil(async () => (await acquirerOrder(session)).orderStatus === 3, 10_000, 'the hold to be released (orderStatus 3)');
     const late = await capture(session.id);
     assert.equal(late.status, 409, late.text);
@@ -239,6 +243,8 @@ describe('Authorize now, capture later (D22)', function () {
     await system.db.query(`UPDATE session.sessions SET capturing_amount = 1.000, capture_id = $2 WHERE id = $1`, [capturing.id, newId('cap')]);
     const [expired] = await events.waitFor<SessionEventData>('session.expired', ofSession(lapsing.id), 1, 10_000);
     assert.equal(expired?.data.session.status, 'EXPIRED');
+    assert.equal(expired?.data.session.paid_at, undefined, 'a lapsed hold took nothing');
+    assert.equal(expired?.data.session.payment?.fee_amount, undefined);
     await pollUntil(async () => (await acquirerOrder(lapsing)).orderStatus === 3, 10_000, 'the lapsed hold to be released');
     assert.equal((await read(capturing.id)).status, 'AUTHORIZED', 'a hold being captured is not swept');
   });
@@ -285,6 +291,10 @@ describe('Authorize now, capture later (D22)', function () {
     const retry = await capture(session.id, { amount: '60.000' }, 'lost-answer-1');
     assert.equal(retry.status, 200, retry.text);
     assert.equal(retry.body.amount_captured, '60.000');
+    // The same key with another amount is another request (D10), not that capture's answer.
+    const reused = await capture(session.id, { amount: '10.000' }, 'lost-answer-1');
+    assert.equal(reused.status, 422, reused.text);
+    assert.match(reused.body.type, /idempotency-key-reused$/);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     assert.equal(events.of('session.succeeded', ofSession(session.id)).length, 1);
     assert.equal((await acquirerOrder(session)).paymentAmountInfo?.depositedAmount, 60000);
@@ -310,16 +320,16 @@ describe('Authorize now, capture later (D22)', function () {
     assert.match(ended ?? '', /^cap_/);
     const attemptId = session.attempts[0]?.id ?? '';
     // The same capture sent again (a late or repeated command): refused at the adapter without a deposit.
-    const repeated = await system.send<{ outcome: string }>('payment.capture', {
-      capture_id: ended,
-      attempt_id: attemptId,
-      session_id: session.id,
-      merchant_id: merchant.merchantId,
-      livemode: false,
-      amount: '1.000',
-    });
+    const command = (captureId: string) => ({ capture_id: captureId, attempt_id: attemptId, session_id: session.id, merchant_id: merchant.merchantId, livemode: false, amount: '1.000' });
+    const repeated = await system.send<{ outcome: string; message: string }>('payment.capture', command(ended ?? ''));
     assert.equal(repeated.outcome, 'refused');
+    assert.equal(repeated.message, 'This capture ended without capturing; the hold stands.', 'answered by the adapter, not by the acquirer again');
     assert.equal((await acquirerOrder(session)).orderStatus, 1);
+    // Another capture ends after it: every ended id is remembered, not only the last.
+    const second = await system.send<{ outcome: string }>('payment.capture', { ...command(newId('cap')), amount: '1.000' });
+    assert.equal(second.outcome, 'refused');
+    const again = await system.send<{ outcome: string; message: string }>('payment.capture', command(ended ?? ''));
+    assert.equal(again.message, 'This capture ended without capturing; the hold stands.');
     // A later claim (as a capture under way holds it) is not released by the earlier capture's end arriving late.
     const later = newId('cap');
     await system.db.query(`UPDATE session.sessions SET capturing_amount = 5.000, capture_id = $2 WHERE id = $1`, [session.id, later]);
@@ -333,5 +343,25 @@ describe('Authorize now, capture later (D22)', function () {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const claim = await system.db.query<{ capture_id: string }>(`SELECT capture_id FROM session.sessions WHERE id = $1 AND capturing_amount IS NOT NULL`, [session.id]);
     assert.deepEqual(claim, [{ capture_id: later }]);
+  });
+
+  it('when payment.capture itself asks for nothing (0.000, deposit.do\'s "the whole hold"), more than the hold or the wrong precision, then the adapter refuses it and nothing is deposited', async () => {
+    const session = await held();
+    const attemptId = session.attempts[0]?.id ?? '';
+    for (const amount of ['0.000', '125.501', '1.0005', '1.00']) {
+      const answer = await system.send<{ outcome: string }>('payment.capture', {
+        capture_id: newId('cap'),
+        attempt_id: attemptId,
+        session_id: session.id,
+        merchant_id: merchant.merchantId,
+        livemode: false,
+        amount,
+      });
+      assert.equal(answer.outcome, 'refused', amount);
+    }
+    const order = await acquirerOrder(session);
+    assert.deepEqual([order.orderStatus, order.paymentAmountInfo?.depositedAmount], [1, 0]);
+    assert.deepEqual((await system.db.query(`SELECT hold FROM acquirer.orders WHERE session_id = $1`, [session.id])).map((r) => (r as { hold: string }).hold), ['HELD']);
+    assert.equal((await read(session.id)).status, 'AUTHORIZED');
   });
 });
