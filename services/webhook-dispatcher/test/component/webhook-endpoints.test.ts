@@ -182,7 +182,7 @@ describe('webhook endpoints', function () {
       ['enabled_events[0]', 'invalid'],
       ['url', 'invalid'],
     ]);
-    assert.match(bad.body.errors?.find((e) => e.field === 'enabled_events[0]')?.message ?? '', /must be one of \*, session\.succeeded/);
+    assert.match(bad.body.errors?.find((e) => e.field === 'enabled_events[0]')?.message ?? '', /must be one of \*, session\.authorized, session\.succeeded/);
     const missing = await api.post<Problem>('/gateway/webhook_endpoints/', { url: 'https://hooks.shop.example.tn/b' });
     assert.deepEqual(missing.body.errors?.map((e) => [e.field, e.code]), [['enabled_events', 'required']]);
     const empty = await api.request<Problem>('PATCH', `/gateway/webhook_endpoints/${mine.id}/`, {});

@@ -128,7 +128,7 @@ describe('gateway listen and trigger', function () {
     const unknown = Cli.run(['trigger', 'session.teleported', '--api-key', merchant.testKey, '--base-url', system.baseUrl]);
     running.push(unknown);
     assert.equal(await unknown.exited, 1);
-    assert.match(unknown.lines.join('\n'), /choose one of session\.succeeded, session\.failed, session\.canceled, refund\.created/);
+    assert.match(unknown.lines.join('\n'), /choose one of session\.authorized, session\.succeeded, session\.failed, session\.canceled, refund\.created/);
   });
 
   it('when a test key opens the stream, then it is an uncached event stream that says ready and keeps itself alive while idle', async () => {

@@ -325,7 +325,7 @@ describe('Session lifecycle', function () {
         assert.deepEqual(res.body.errors?.map((e) => [e.field, e.code]), expected, query);
       }
       const status = await api.get<Body & { errors: { message: string }[] }>('/gateway/sessions/list/?status=PAID');
-      assert.match(status.body.errors[0]?.message ?? '', /CREATED, PENDING, PROCESSING, SUCCEEDED, FAILED, EXPIRED, CANCELED/);
+      assert.match(status.body.errors[0]?.message ?? '', /CREATED, PENDING, PROCESSING, AUTHORIZED, SUCCEEDED, FAILED, EXPIRED, CANCELED/);
     });
   });
   });
