@@ -20,11 +20,11 @@ const SESSION_ID = /^ps_[0-9A-Za-z]{10,64}$/;
 /** How long a refund may wait on the acquirer, as the API's refund route allows. */
 const REFUND_TIMEOUT_MS = 60_000;
 /**
- * How long a capture may wait: longer than the session service waits on the
- * acquirer (its ADAPTER_TIMEOUT_MS, 60 s by default), so that its own answer
- * (captured, capture-failed, processor-unavailable) is what the page shows.
+ * How long a capture may wait: longer than the session service waits for the
+ * adapter's capture (its CAPTURE_TIMEOUT_MS, 25 s by default), so that its own
+ * answer (captured, capture-failed, processor-unavailable) is what the page shows.
  */
-const CAPTURE_TIMEOUT_MS = 75_000;
+const CAPTURE_TIMEOUT_MS = 40_000;
 const CAPTURE_METHOD_LABELS: Readonly<Record<CaptureMethod, string>> = { automatic: 'Automatic', manual: 'Manual' };
 
 function one(req: Request, name: string): string {
