@@ -379,9 +379,20 @@ const scenarios = {
     const rate = Number(args['refund-rate']);
     const held = await paidSessions({ ...base, count: Math.ceil(rate * duration * 1.1), captureMethod: 'manual' });
     refundable ??= await paidSessions({ ...base, count: 200 });
-    const captures = await captureLoad({ baseUrl: base.baseUrl, sessions: held, rate, seconds: duration });
-    const refunds = await refundLoad({ baseUrl: base.baseUrl, sessions: refundable, rate, seconds: duration });
-    return { rate, captures, refunds, calibrationMs: calibration() };
+    // The payments' own work (events, webhooks) settles first; the two then go in turn, first one, then the other, alternating by run.
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 5_000));
+    const captures = async () => (await settle(), captureLoad({ baseUrl: base.baseUrl, sessions: held, rate, seconds: duration }));
+    const refunds = async () => (await settle(), refundLoad({ baseUrl: base.baseUrl, sessions: refundable, rate, seconds: duration }));
+    scenarioRun += 1;
+    const row = {};
+    if (scenarioRun % 2 === 1) {
+      row.captures = await captures();
+      row.refunds = await refunds();
+    } else {
+      row.refunds = await refunds();
+      row.captures = await captures();
+    }
+    return { rate, ...row, calibrationMs: calibration() };
   },
   // One dispatcher: deliveries/s from a backlog to a receiver that verifies every signature (target 1,000/s).
   'webhook-saturated': async () => webhooks.saturated(Number(args['webhook-backlog'])),
