@@ -175,8 +175,7 @@ export function toEventPayload(row: SessionRow, paid: PaidAttempt | undefined = 
   if (row.amount_captured !== null) payload.amount_captured = row.amount_captured;
   if (paid && row.status !== 'SUCCEEDED') {
     // Held, or a hold voided or lapsed: the card, no fee or net, nothing taken (no paid_at).
-    const { fee_amount: _fee, net_amount: _net, ...held } = paymentOf(paid);
-    payload.payment = held;
+    payload.payment = { method: 'card', card_brand: paid.card_brand, card_last_four: paid.card_last_four, card_country: paid.card_country };
   }
   return payload;
 }
