@@ -24,8 +24,8 @@ describe('merchant dashboard, in a browser', function () {
   let failing = false;
 
   before(async () => {
-    // A rotation's grace short enough to watch it end.
-    const graces = { KEY_ROTATION_GRACES_SECONDS: '0,2,86400' };
+    // A rotation's grace short enough to watch it end, long enough for a busy host to use the old key within it.
+    const graces = { KEY_ROTATION_GRACES_SECONDS: '0,6,86400' };
     system = await TestSystem.start({ readyTimeoutMs: 60_000, serviceEnv: { 'api-gateway': graces, dashboard: graces } });
     browser = await launchBrowser();
     receiver = await WebhookReceiver.start(() => ({ status: failing ? 500 : 200 }));
@@ -96,15 +96,15 @@ describe('merchant dashboard, in a browser', function () {
     assert.match(secondLive, /^sk_live_/);
     assert.equal((await system.api(secondLive).get('/gateway/sessions/list/')).status, 200);
 
-    // Rotate the first live key, revoking it in 2 s.
+    // Rotate the first live key, revoking it in 6 s.
     const row = page.getByRole('row').filter({ hasText: firstLive.slice(-4) });
-    await row.getByLabel('Revoke old key').selectOption({ label: 'in 2 s' });
+    await row.getByLabel('Revoke old key').selectOption({ label: 'in 6 s' });
     await row.getByRole('button', { name: 'Rotate' }).click();
     const rotated = await shownSecret(page);
     assert.match(rotated, /^sk_live_/);
     assert.equal((await system.api(rotated).get('/gateway/sessions/list/')).status, 200);
     assert.equal((await system.api(firstLive).get('/gateway/sessions/list/')).status, 200, 'the old key works during its grace');
-    await pollUntil(async () => (await system.api(firstLive).get('/gateway/sessions/list/')).status === 401, 10_000, 'the old live key to stop working');
+    await pollUntil(async () => (await system.api(firstLive).get('/gateway/sessions/list/')).status === 401, 15_000, 'the old live key to stop working');
   });
 
   it('when a rate is set, then a session can be created in that currency, converted at that rate', async () => {
