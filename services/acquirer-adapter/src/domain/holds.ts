@@ -21,7 +21,7 @@ import { AcquirerUnreachable, type OperationResult, type OrderState } from '../a
 import type { ClaimedHold, OrderRow } from '../db/order.repository.js';
 import type { AdapterDeps } from './deps.js';
 import { CARD_COUNTRY_UNKNOWN, paymentRef, pricingOf } from './finish-order.js';
-import { inBatches, nextCheckDelay, type ReconcilePolicy } from './reconcile-orders.js';
+import { inBatches, nextCheckDelay, RECONCILE_BATCH, type ReconcilePolicy } from './reconcile-orders.js';
 import { resolveTerminal } from './terminals.js';
 
 type CaptureRequest = CommandRequest<'payment.capture'>;
@@ -173,14 +173,12 @@ async function sendRelease(deps: AdapterDeps, order: OrderRow): Promise<void> {
   await deps.orders.finishVoid(order.attempt_id, result.kind === 'done' ? 'VOIDED' : 'VOID_REFUSED');
 }
 
-/** Holds claimed, and asked about side by side, at once. */
-const HOLD_BATCH = 20;
-
 /** One sweep over captures and releases whose outcome is unknown; answers how many it settled. */
 export async function reconcileDueHolds(deps: AdapterDeps, policy: ReconcilePolicy, stopping: () => boolean = () => false): Promise<number> {
   return inBatches(
-    () => deps.orders.claimDueHolds(HOLD_BATCH, policy.leaseSeconds),
-    HOLD_BATCH,
+    // As many at once as a round of orders: the adapter's acquirer connections are sized for that (acquirerConnections).
+    () => deps.orders.claimDueHolds(RECONCILE_BATCH, policy.leaseSeconds),
+    RECONCILE_BATCH,
     (hold) => reconcileHold(deps, policy, hold),
     stopping,
   );

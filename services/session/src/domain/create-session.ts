@@ -9,7 +9,7 @@ import { eventEnvelope } from '@gateway/messaging';
 import { convertToAccountCurrency, IDENTITY_RATE } from '@gateway/money';
 import { AppError, validationError, type FieldError } from '@gateway/problem';
 import { linkExpiry } from './checkout-links.js';
-import { effectiveStatus, OPEN_STATUSES, toDetail, toEventPayload, type SessionRow } from './session.js';
+import { effectiveStatus, NOT_HELD, OPEN_STATUSES, toDetail, toEventPayload, type SessionRow } from './session.js';
 import { amountError, checkCreateRequest, type CheckedRequest } from './validate-create-request.js';
 import type { SessionDeps } from './deps.js';
 
@@ -132,13 +132,7 @@ async function newSessionRow(
     last_failure_message: '',
     locale: body.locale ?? 'auto',
     capture_method: body.capture_method ?? 'automatic',
-    amount_authorized: null,
-    authorized_at: null,
-    hold_expires_at: null,
-    amount_captured: null,
-    capturing_amount: null,
-    capture_id: null,
-    capture_key: null,
+    ...NOT_HELD,
   };
 }
 

@@ -77,6 +77,17 @@ export interface SessionRow {
   attempts?: AttemptRow[];
 }
 
+/** A session's capture fields before any hold (D22): what a new session, manual or not, starts with. */
+export const NOT_HELD = {
+  amount_authorized: null,
+  authorized_at: null,
+  hold_expires_at: null,
+  amount_captured: null,
+  capturing_amount: null,
+  capture_id: null,
+  capture_key: null,
+} as const satisfies Partial<SessionRow>;
+
 /**
  * The status a caller sees. An open session past its lifetime is EXPIRED even
  * before the expiry sweep records it, so no answer ever treats it as payable;

@@ -9,7 +9,7 @@ import type { Envelope } from '@gateway/contracts';
 import { createPool, type Pool } from '@gateway/db';
 import { createTestDatabase, type TestDatabase } from '@gateway/testkit';
 import { SessionRepository } from '../../src/db/session.repository.js';
-import type { SessionRow } from '../../src/domain/session.js';
+import { NOT_HELD, type SessionRow } from '../../src/domain/session.js';
 
 const MERCHANT = 'mer_batches00000000000000001';
 
@@ -53,13 +53,7 @@ function newRow(overrides: Partial<SessionRow> = {}): SessionRow {
     last_failure_message: '',
     locale: 'auto',
     capture_method: 'automatic',
-    amount_authorized: null,
-    authorized_at: null,
-    hold_expires_at: null,
-    amount_captured: null,
-    capturing_amount: null,
-    capture_id: null,
-    capture_key: null,
+    ...NOT_HELD,
     ...overrides,
   };
 }

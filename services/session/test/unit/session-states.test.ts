@@ -13,7 +13,7 @@ import { refusalToStart } from '../../src/domain/checkout-session.js';
 import { applyPaymentStep, failedEvent, paymentOutcome, resolutionOf, resolvedRow } from '../../src/domain/payment-outcome.js';
 import { refundRecord } from '../../src/domain/record-refund.js';
 import { cancelRefusal, captureRefusal, TERMINAL_STATUSES, TRANSITIONS } from '../../src/domain/session-states.js';
-import { effectiveStatus, toDetail, toEventPayload, toListItem, type SessionRow } from '../../src/domain/session.js';
+import { effectiveStatus, NOT_HELD, toDetail, toEventPayload, toListItem, type SessionRow } from '../../src/domain/session.js';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const LATER = new Date('2026-11-23T10:00:00.000Z');
@@ -55,13 +55,7 @@ function session(overrides: Partial<SessionRow> = {}): SessionRow {
     last_failure_message: '',
     locale: 'auto',
     capture_method: 'automatic',
-    amount_authorized: null,
-    authorized_at: null,
-    hold_expires_at: null,
-    amount_captured: null,
-    capturing_amount: null,
-    capture_id: null,
-    capture_key: null,
+    ...NOT_HELD,
     ...overrides,
   };
 }
