@@ -14,6 +14,7 @@ export const serviceSchemas = {
   refund: 'refund',
   'webhook-dispatcher': 'webhooks',
   dashboard: 'dashboard',
+  ledger: 'ledger',
 } as const;
 
 export type SchemaOwner = keyof typeof serviceSchemas;

@@ -152,6 +152,7 @@ export async function migrate(url: string, schema: string, sources: readonly Mig
 
 export * from './bootstrap.js';
 export * from './group-commit.js';
+export * from './list-pages.js';
 
 /** Entry of a migration job: applies `sources` to `schema` at DATABASE_URL and prints what it applied. */
 export async function migrateFromEnv(service: string, schema: string, sources: readonly MigrationSource[]): Promise<void> {

@@ -24,6 +24,8 @@ export interface ListQueryRules {
   isOwnItem: (id: string) => Promise<boolean>;
   /** Problems the endpoint found in its own parameters (filters), reported in the same problem as the paging ones. */
   otherErrors?: readonly FieldError[];
+  /** An export's page size (D21), set by the gateway or the dashboard, never by a merchant: it replaces `limit`. */
+  pageSize?: number;
 }
 
 /** Parses and checks a list query; throws one validation problem naming every bad field. */
@@ -45,7 +47,7 @@ export async function parseListQuery(query: Record<string, unknown>, rules: List
     }
   }
   if (errors.length > 0) throw validationError(inQueryOrder(errors, query));
-  return { limit, ...(startingAfter !== undefined && { startingAfter }), ...(endingBefore !== undefined && { endingBefore }) };
+  return { limit: rules.pageSize ?? limit, ...(startingAfter !== undefined && { startingAfter }), ...(endingBefore !== undefined && { endingBefore }) };
 }
 
 /**
@@ -58,8 +60,8 @@ export function toPage<T>(rows: readonly T[], query: ListQuery): { items: T[]; h
   return { items, hasMore: rows.length > query.limit };
 }
 
-/** D6: one entry per field in the order the request gave them (a stable sort keeps the rest as found). */
-function inQueryOrder(errors: readonly FieldError[], query: Record<string, unknown>): FieldError[] {
+/** D6: one entry per field in the order the request gave them (a stable sort keeps the rest as found); every query check reports its errors so. */
+export function inQueryOrder(errors: readonly FieldError[], query: Record<string, unknown>): FieldError[] {
   const keys = Object.keys(query);
   const position = (field: string) => {
     const at = keys.indexOf(field);

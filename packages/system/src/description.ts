@@ -179,6 +179,16 @@ export const SERVICES = [
       OPERATOR_PUBLIC_KEYS: operators,
     },
   },
+  {
+    // Balance transactions, the balance and the daily report (D21), written from payment and refund events.
+    name: 'ledger',
+    port: 8088,
+    schema: 'ledger',
+    principal: 'ledger',
+    replicated: true,
+    keepsSecrets: false,
+    wired: {},
+  },
 ] as const satisfies readonly ServiceDescription[];
 
 /** The name of a service of the system. */

@@ -45,6 +45,14 @@ export const SessionRef = Type.Object({ context: ApiContext, session_id: Type.St
 
 export const DecimalString = Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' });
 
+/**
+ * The page size an export reads a list with (D21), above the API's limit of
+ * 100: the gateway and the dashboard send it, never a merchant, who pages with
+ * `limit`. When given, it replaces the query's limit.
+ */
+export const EXPORT_PAGE_SIZE = 1000;
+export const ExportPageSize = Type.Optional(Type.Integer({ minimum: 1, maximum: EXPORT_PAGE_SIZE }));
+
 export interface CommandContract {
   /** The service whose command queue receives it. */
   readonly service: ServiceName;
@@ -90,4 +98,4 @@ export type BrokerPrincipal = ServiceName | 'gateway-admin';
 /** Operator commands come from the CLI and from the dashboard service's two doors (D14, D15), signed either way. */
 export const OPERATOR: readonly BrokerPrincipal[] = ['gateway-admin', 'dashboard'];
 
-export type ServiceName = 'api-gateway' | 'session' | 'checkout' | 'acquirer-adapter' | 'refund' | 'webhook-dispatcher' | 'dashboard';
+export type ServiceName = 'api-gateway' | 'session' | 'checkout' | 'acquirer-adapter' | 'refund' | 'webhook-dispatcher' | 'dashboard' | 'ledger';

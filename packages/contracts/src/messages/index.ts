@@ -8,12 +8,13 @@ import { type Static, type TSchema } from '@sinclair/typebox';
 import { acquirerCommands, acquirerEvents } from './acquirer.js';
 import { type BrokerPrincipal, type CommandContract, OPERATOR, type ServiceName } from './common.js';
 import { dashboardCommands } from './dashboard.js';
+import { ledgerCommands } from './ledger.js';
 import { merchantCommands, merchantEvents } from './merchant.js';
 import { refundCommands, refundEvents } from './refund.js';
 import { sessionCommands, sessionEvents } from './session.js';
 import { webhookCommands } from './webhook.js';
 
-export { ApiContext, Envelope, Mode, type BrokerPrincipal, type ServiceName } from './common.js';
+export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal, type ServiceName } from './common.js';
 export { CheckoutStep, CheckoutView, SessionEventData, SessionEventPayload } from './session.js';
 export { PageLanguage, PaymentApproved, PaymentDeclined, PaymentStep, StartedAttempt, TerminalStatus } from './acquirer.js';
 export { ManualRefund } from './refund.js';
@@ -29,6 +30,7 @@ export const commands = {
   ...webhookCommands,
   ...merchantCommands,
   ...dashboardCommands,
+  ...ledgerCommands,
 } as const satisfies Record<string, CommandContract>;
 
 /** The services that keep secrets encrypted (D17), and the command that re-wraps each one's data keys. */
@@ -83,20 +85,21 @@ export const MERCHANT_USER_COMMANDS = [
  */
 export const commandSenders = {
   'session.create': ['api-gateway'],
-  'session.get': ['api-gateway', 'refund', 'webhook-dispatcher', 'dashboard'],
+  'session.get': ['api-gateway', 'refund', 'webhook-dispatcher', 'dashboard', 'ledger'],
   'session.get_for_event': ['refund'],
   'session.list': ['api-gateway', 'dashboard'],
   'session.cancel': ['api-gateway', 'dashboard'],
   'session.issue_checkout': ['api-gateway'],
   'webhook.list_session': ['api-gateway', 'dashboard'],
   'webhook.list': ['api-gateway', 'dashboard'],
-  'webhook_endpoint.create': ['api-gateway'],
-  'webhook_endpoint.list': ['api-gateway'],
+  // The dashboard's Webhooks page runs these use cases for a merchant's people (D14); it reads endpoints through the list, never one by one.
+  'webhook_endpoint.create': ['api-gateway', 'dashboard'],
+  'webhook_endpoint.list': ['api-gateway', 'dashboard'],
   'webhook_endpoint.get': ['api-gateway'],
-  'webhook_endpoint.update': ['api-gateway'],
-  'webhook_endpoint.delete': ['api-gateway'],
-  'webhook_endpoint.roll_secret': ['api-gateway'],
-  'webhook_endpoint.replay': ['api-gateway'],
+  'webhook_endpoint.update': ['api-gateway', 'dashboard'],
+  'webhook_endpoint.delete': ['api-gateway', 'dashboard'],
+  'webhook_endpoint.roll_secret': ['api-gateway', 'dashboard'],
+  'webhook_endpoint.replay': ['api-gateway', 'dashboard'],
   'checkout.view': ['checkout'],
   'checkout.cancel': ['checkout'],
   'attempt.pay': ['checkout'],
@@ -110,6 +113,10 @@ export const commandSenders = {
   'session.capture': ['api-gateway', 'dashboard'],
   'refund.get': ['api-gateway', 'dashboard'],
   'refund.list_session': ['api-gateway', 'dashboard'],
+  'refund.list': ['api-gateway', 'dashboard'],
+  'ledger.list_transactions': ['api-gateway', 'dashboard'],
+  'ledger.balance': ['api-gateway', 'dashboard'],
+  'ledger.daily_report': ['api-gateway', 'dashboard'],
   'session.record_refund': ['refund'],
   'payment.refund': ['refund'],
   'terminal.set': OPERATOR,
@@ -259,4 +266,6 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   'webhook-dispatcher': { events: [...WEBHOOK_EVENTS, 'merchant.created', 'merchant.kyb_approved'], broadcasts: [] },
   // The merchant dashboard and the operations console: every read and change is a command to the owning service.
   dashboard: { events: [], broadcasts: [] },
+  // D21: a payment's entry from session.succeeded (the captured amount and its fee), a refund's from refund.created, its reversal from refund.updated.
+  ledger: { events: ['session.succeeded', 'refund.created', 'refund.updated'], broadcasts: [] },
 };

@@ -2,8 +2,8 @@
  * The refund service's messages: refunds, the manual-refund queue, and the refund.* events.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Refund, RefundList, RefundResult } from '../api.js';
-import { ApiContext, type CommandContract, DateTime, DecimalString, MerchantId, SessionRef } from './common.js';
+import { Refund, RefundList, RefundPage, RefundResult } from '../api.js';
+import { ApiContext, type CommandContract, DateTime, DecimalString, ExportPageSize, MerchantId, SessionRef } from './common.js';
 import { SessionEventData } from './session.js';
 
 /** A refund the acquirer could not confirm, waiting for an operator (D10). */
@@ -30,6 +30,12 @@ export const refundCommands = {
   },
   'refund.get': { service: 'refund', request: Type.Object({ context: ApiContext, refund_id: Type.String() }), reply: Refund },
   'refund.list_session': { service: 'refund', request: SessionRef, reply: RefundList },
+  /** Every refund of the account, newest first, with RefundListQuery's filters: GET /gateway/refunds/ and refunds.csv (D21). */
+  'refund.list': {
+    service: 'refund',
+    request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()), page_size: ExportPageSize }),
+    reply: RefundPage,
+  },
   // operator commands (D13)
   'refund.list_manual': {
     operator: true,

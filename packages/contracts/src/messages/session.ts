@@ -4,7 +4,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CaptureMethod, CheckoutLink, Item, Locale, Metadata, Original, RefundStatus, SessionDetail, SessionList, SessionStatus } from '../api.js';
 import { PA_RES_MAX_LENGTH, PageLanguage, PaymentStep } from './acquirer.js';
-import { ApiContext, type CommandContract, DateTime, DecimalString, MerchantId, Mode, SessionRef } from './common.js';
+import { ApiContext, type CommandContract, DateTime, DecimalString, ExportPageSize, MerchantId, Mode, SessionRef } from './common.js';
 
 /** A buyer on the hosted page, holding a verified link of this session. */
 const LinkRef = Type.Object({ session_id: Type.String(), link_id: Type.String() });
@@ -104,7 +104,11 @@ export const sessionCommands = {
   'session.get': { service: 'session', request: SessionRef, reply: SessionDetail },
   /** A session and the payload its events carry, built by the session service alone: the refund's events carry it as is. */
   'session.get_for_event': { service: 'session', request: SessionRef, reply: Type.Object({ session: SessionDetail, event: SessionEventPayload }) },
-  'session.list': { service: 'session', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: SessionList },
+  'session.list': {
+    service: 'session',
+    request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()), page_size: ExportPageSize }),
+    reply: SessionList,
+  },
   'session.cancel': { service: 'session', request: SessionRef, reply: SessionDetail },
   /** D22: captures an AUTHORIZED session's hold, in full or in part; waits on the acquirer. */
   'session.capture': { service: 'session', lane: 'slow', request: Type.Object({ context: ApiContext, session_id: Type.String(), body: Type.Unknown() }), reply: SessionDetail },

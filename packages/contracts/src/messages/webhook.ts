@@ -74,9 +74,19 @@ export const webhookCommands = {
   'webhook_endpoint.reveal_secret': {
     operator: true,
     service: 'webhook-dispatcher',
-    /** wait_ms: how long to wait for an endpoint still being provisioned (a merchant just created, from merchant.created) before not-found. */
-    request: Type.Object({ merchant_id: MerchantId, mode: Mode, wait_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 4000 })) }),
-    /** url: where the default endpoint's webhooks go, '' for nowhere yet. */
+    /**
+     * The secret of the mode's default endpoint, or with endpoint_id of one
+     * the merchant manages (issue 19: the dashboard's "Reveal" of an endpoint).
+     * wait_ms: how long to wait for a default endpoint still being provisioned
+     * (a merchant just created, from merchant.created) before not-found.
+     */
+    request: Type.Object({
+      merchant_id: MerchantId,
+      mode: Mode,
+      endpoint_id: Type.Optional(Type.String({ pattern: '^we_', maxLength: 64 })),
+      wait_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 4000 })),
+    }),
+    /** url: where the endpoint's webhooks go, '' for nowhere yet (a default endpoint without a URL). */
     reply: Type.Object({ merchant_id: MerchantId, mode: Mode, url: Type.String(), webhook_secret: Secret('whsec_') }),
   },
   'webhook.attempt': {

@@ -58,6 +58,7 @@ export const routes: readonly Route[] = [
     request: ({ context, params, body }) => ({ context, session_id: params['id'] ?? '', body }),
   },
   { method: 'GET', path: '/gateway/sessions/:id/refunds', command: 'refund.list_session', hasBody: false, request: sessionRef },
+  { method: 'GET', path: '/gateway/refunds', command: 'refund.list', hasBody: false, request: ({ context, query }) => ({ context, query }) },
   { method: 'GET', path: '/gateway/refunds/:id', command: 'refund.get', hasBody: false, request: ({ context, params }) => ({ context, refund_id: params['id'] ?? '' }) },
   {
     method: 'GET',
@@ -76,4 +77,8 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/gateway/webhook_endpoints/:id/rotate_secret', command: 'webhook_endpoint.roll_secret', hasBody: false, answerHoldsSecret: true, request: endpointRef },
   // A replay queues up to a page of deliveries: it is charged to the refund budget, the lowest (INTERFACE 8).
   { method: 'POST', path: '/gateway/webhook_endpoints/:id/replay', command: 'webhook_endpoint.replay', budget: 'refund', hasBody: true, request: endpointBody },
+  // Money reports (D21), from the ledger.
+  { method: 'GET', path: '/gateway/balance_transactions', command: 'ledger.list_transactions', hasBody: false, request: ({ context, query }) => ({ context, query }) },
+  { method: 'GET', path: '/gateway/balance', command: 'ledger.balance', hasBody: false, request: ({ context }) => ({ context }) },
+  { method: 'GET', path: '/gateway/reports/daily', command: 'ledger.daily_report', hasBody: false, request: ({ context, query }) => ({ context, query }) },
 ];

@@ -7,7 +7,7 @@
  * pass what was captured.
  */
 import type { Envelope } from '@gateway/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
+import { isOwnRow, readPage, withTransaction, type Filter, type Pool, type PoolClient } from '@gateway/db';
 import { enqueue } from '@gateway/messaging';
 import { reservationOf, type Balance, type Reservation } from '../domain/refund-balance.js';
 
@@ -54,6 +54,24 @@ interface CapturedRow extends Balance {
   session_id: string;
   merchant_id: string;
   livemode: boolean;
+}
+
+/** The filters of a refund list (RefundListQuery), checked. */
+export interface RefundFilters {
+  /** The statuses a merchant's status stands for: pending is PENDING or MANUAL. */
+  statuses?: readonly RefundRow['status'][];
+  sessionId?: string;
+  createdGte?: string;
+  createdLte?: string;
+}
+
+function filtersOf(filters: RefundFilters): Filter[] {
+  return [
+    ['status = ANY(?)', filters.statuses],
+    ['session_id = ?', filters.sessionId],
+    ['created_at >= ?::timestamptz', filters.createdGte],
+    ['created_at <= ?::timestamptz', filters.createdLte],
+  ];
 }
 
 const ROW = 'id, session_id, attempt_id, merchant_id, livemode, amount::text, reason, metadata, status, automated, epg_error_message, created_at, resolved_at';
@@ -196,6 +214,16 @@ export class RefundRepository {
       values: [merchantId, livemode, sessionId],
     });
     return result.rows;
+  }
+
+  /** One page of the account's refunds matching `filters`, newest first (readPage): up to limit + 1 rows. */
+  async page(merchantId: string, livemode: boolean, limit: number, cursor: { before?: string; after?: string }, filters: RefundFilters): Promise<RefundRow[]> {
+    return readPage<RefundRow>(this.pool, { table: 'refunds', columns: ROW, merchantId, livemode, filters: filtersOf(filters), limit, cursor });
+  }
+
+  /** Whether `refundId` is one of the account's refunds matching `filters` (a valid list cursor). */
+  async isOwn(merchantId: string, livemode: boolean, refundId: string, filters: RefundFilters): Promise<boolean> {
+    return isOwnRow(this.pool, 'refunds', merchantId, livemode, refundId, filtersOf(filters));
   }
 
   async find(refundId: string): Promise<RefundRow | undefined> {

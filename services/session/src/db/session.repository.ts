@@ -3,7 +3,7 @@
  * Every state change commits together with the outbox row announcing it.
  */
 import type { Envelope, StartedAttempt } from '@gateway/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@gateway/db';
+import { isOwnRow, readPage, withTransaction, type Filter, type Pool, type PoolClient } from '@gateway/db';
 import { enqueue, outboxInsert, outboxJson, outboxRecord, outboxRows } from '@gateway/messaging';
 import type { MintedLink } from '../domain/checkout-links.js';
 import type { SessionRow } from '../domain/session.js';
@@ -84,18 +84,13 @@ export interface SessionFilters {
 }
 
 /** The filters as SQL conditions on `sessions`, their values appended to `params`. */
-function filterConditions(filters: SessionFilters, params: unknown[]): string {
-  const conditions: string[] = [];
-  const add = (sql: string, value: string | undefined) => {
-    if (value === undefined) return;
-    params.push(value);
-    conditions.push(sql.replace('?', `$${params.length}`));
-  };
-  add('status = ?', filters.status);
-  add('created_at >= ?::timestamptz', filters.createdGte);
-  add('created_at <= ?::timestamptz', filters.createdLte);
-  add('merchant_reference = ?', filters.merchantReference);
-  return conditions.map((condition) => ` AND ${condition}`).join('');
+function filtersOf(filters: SessionFilters): Filter[] {
+  return [
+    ['status = ?', filters.status],
+    ['created_at >= ?::timestamptz', filters.createdGte],
+    ['created_at <= ?::timestamptz', filters.createdLte],
+    ['merchant_reference = ?', filters.merchantReference],
+  ];
 }
 
 export class SessionRepository {
@@ -512,35 +507,12 @@ export class SessionRepository {
 
   /** Whether `sessionId` is one of the account's sessions matching `filters` (a valid list cursor). */
   async exists(account: Account, sessionId: string, filters: SessionFilters): Promise<boolean> {
-    const params: unknown[] = [sessionId, account.merchantId, account.livemode];
-    const result = await this.pool.query(`SELECT 1 FROM sessions WHERE id = $1 AND merchant_id = $2 AND livemode = $3${filterConditions(filters, params)}`, params);
-    return result.rowCount === 1;
+    return isOwnRow(this.pool, 'sessions', account.merchantId, account.livemode, sessionId, filtersOf(filters));
   }
 
-  /**
-   * One page of the account's sessions matching `filters`, newest first, keyed
-   * on (created_at, id) so that sessions sharing a timestamp are neither
-   * skipped nor repeated. `before`: sessions older than that one; `after`: the
-   * nearest newer ones. Returns up to limit + 1 rows, newest first, so the
-   * caller can tell whether more remain.
-   */
+  /** One page of the account's sessions matching `filters`, newest first (readPage): up to limit + 1 rows. */
   async page(account: Account, limit: number, cursor: { before?: string; after?: string }, filters: SessionFilters): Promise<SessionRow[]> {
-    const params: unknown[] = [account.merchantId, account.livemode, limit + 1];
-    let where = filterConditions(filters, params);
-    let order = 'DESC';
-    const anchor = cursor.before ?? cursor.after;
-    if (anchor !== undefined) {
-      params.push(anchor);
-      const op = cursor.before !== undefined ? '<' : '>';
-      where += ` AND (created_at, id) ${op} (SELECT created_at, id FROM sessions WHERE id = $${params.length} AND merchant_id = $1 AND livemode = $2)`;
-      if (cursor.after !== undefined) order = 'ASC';
-    }
-    const result = await this.pool.query<SessionRow>(
-      `SELECT ${COLUMNS} FROM sessions WHERE merchant_id = $1 AND livemode = $2${where}
-       ORDER BY created_at ${order}, id ${order} LIMIT $3`,
-      params,
-    );
-    return result.rows;
+    return readPage<SessionRow>(this.pool, { table: 'sessions', columns: COLUMNS, merchantId: account.merchantId, livemode: account.livemode, filters: filtersOf(filters), limit, cursor });
   }
 
   async findRate(account: Account, currency: string): Promise<string | undefined> {

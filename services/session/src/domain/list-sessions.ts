@@ -10,13 +10,15 @@ import type { SessionFilters } from '../db/session.repository.js';
 import { toListItem } from './session.js';
 import type { SessionDeps } from './deps.js';
 
-export async function listSessions(deps: SessionDeps, context: ApiContext, query: Record<string, unknown>): Promise<SessionList> {
+/** A page of the account's sessions; `pageSize` (an export's, D21) replaces the query's limit. */
+export async function listSessions(deps: SessionDeps, context: ApiContext, query: Record<string, unknown>, pageSize?: number): Promise<SessionList> {
   const account = { merchantId: context.merchant_id, livemode: context.livemode };
   const { filters, errors } = checkFilters(query);
   const list = await parseListQuery(query, {
     noun: 'session',
     otherErrors: errors,
     isOwnItem: (id) => deps.sessions.exists(account, id, filters),
+    ...(pageSize !== undefined && { pageSize }),
   });
   const rows = await deps.sessions.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore }, filters);
   const { items, hasMore } = toPage(rows, list);
