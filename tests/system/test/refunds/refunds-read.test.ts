@@ -167,6 +167,52 @@ describe('Refunds read back (D16)', function () {
     }
   });
 
+  it('when a merchant lists every refund of the account, then they come newest first across sessions, page by page, narrowed by status, session and date, and a bad filter is a problem', async () => {
+    const { api } = await shop();
+    const [one, two] = await Promise.all([paidSession(api), paidSession(api)]);
+    const made: string[] = [];
+    for (const [session, amount] of [
+      [one, '1.000'],
+      [two, '2.000'],
+      [one, '3.000'],
+    ] as const) {
+      const res = await refund(api, session.id, { reason: 'Returned', refund_type: 'PARTIAL', amount });
+      assert.equal(res.status, 200, res.text);
+      made.push(res.body.refund_id);
+    }
+    type Page = { data: Refund[]; has_more: boolean };
+    const all = await api.get<Page>('/gateway/refunds/');
+    assert.deepEqual(all.body.data.map((r) => r.refund_id), [...made].reverse());
+    assert.deepEqual(all.body.data.map((r) => [r.amount, r.status]), [['3.000', 'succeeded'], ['2.000', 'succeeded'], ['1.000', 'succeeded']]);
+
+    const paged: string[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = await api.get<Page>(`/gateway/refunds/?limit=1${cursor && `&starting_after=${cursor}`}`);
+      paged.push(...page.body.data.map((r) => r.refund_id));
+      if (!page.body.has_more) break;
+      cursor = page.body.data[0]?.refund_id ?? '';
+    }
+    assert.deepEqual(paged, [...made].reverse());
+    assert.deepEqual((await api.get<Page>(`/gateway/refunds/?session_id=${one.id}`)).body.data.map((r) => r.refund_id), [made[2], made[0]]);
+    assert.deepEqual((await api.get<Page>('/gateway/refunds/?status=failed')).body.data, []);
+    const since = all.body.data[1]?.created_at ?? '';
+    assert.deepEqual((await api.get<Page>(`/gateway/refunds/?created[gte]=${since}`)).body.data.map((r) => r.refund_id), [made[2], made[1]]);
+
+    const stranger = await paidSession((await shop()).api);
+    for (const [query, field] of [
+      [`session_id=${stranger.id}`, 'session_id'],
+      ['status=done', 'status'],
+      ['refund_type=FULL', 'refund_type'],
+      ['created[gte]=2026-03-02T00:00:00Z&created[lte]=2026-03-01T00:00:00Z', 'created[gte]'],
+      [`starting_after=${newId('re')}`, 'starting_after'],
+    ] as const) {
+      const res = await api.get<Problem>(`/gateway/refunds/?${query}`);
+      assert.equal(res.status, 422, `${query}: ${res.text}`);
+      assert.deepEqual(res.body.errors?.map((e) => e.field), [field], `${query}: ${res.text}`);
+    }
+  });
+
   it('when an operator resolves a held refund, then the merchant gets refund.updated with its final status, in the delivery history too, and reads it resolved at once', async () => {
     const { api } = await shop({ webhookUrl: receiver.url() });
     const paid = await paidSession(api, '40.000', '4000000000005126');
