@@ -8,7 +8,7 @@
 //   1. podman, runc and debootstrap: installed from Debian's packages when missing;
 //   2. .local/images/containers.conf for this host (infra/images/podman.mjs says why);
 //   3. the Dockerfile's base images, made with debootstrap when missing (base-image.mjs);
-//   4. payment-gateway/<service>:dev for the eight services and payment-gateway/migrate:dev,
+//   4. payment-gateway/<service>:dev for every service of packages/system's description and payment-gateway/migrate:dev,
 //      the names docker-compose.yml gives them (--format docker keeps the HEALTHCHECK;
 //      --network host lets npm reach its registry);
 //   5. each image's size and build time, printed and written to .local/images/report.json;

@@ -68,11 +68,13 @@ const definitions = path.join(root, 'infra', 'rabbitmq', 'definitions.json');
 const brokerPrefix = process.env.BROKER_PREFIX ?? 'gw';
 const { brokerUser, brokerUsers, definitionsDocument, BROKER_PRINCIPALS } = await import('@gateway/messaging');
 const usersFile = path.join(local, 'broker-users.json');
-if (!existsSync(usersFile)) {
-  const passwords = Object.fromEntries(BROKER_PRINCIPALS.map((principal) => [principal, randomBytes(16).toString('hex')]));
-  writeFileSync(usersFile, JSON.stringify(passwords, null, 2), { mode: 0o600 });
+const brokerPasswords = existsSync(usersFile) ? JSON.parse(readFileSync(usersFile, 'utf8')) : {};
+// A principal the file does not hold yet (all of them the first time, a service added since, such as the ledger) gets its password now; the others keep theirs.
+const newPrincipals = BROKER_PRINCIPALS.filter((principal) => typeof brokerPasswords[principal] !== 'string');
+if (newPrincipals.length > 0) {
+  for (const principal of newPrincipals) brokerPasswords[principal] = randomBytes(16).toString('hex');
+  writeFileSync(usersFile, JSON.stringify(brokerPasswords, null, 2), { mode: 0o600 });
 }
-const brokerPasswords = JSON.parse(readFileSync(usersFile, 'utf8'));
 // rabbitmqctl may run as the broker's own user: the file it reads must be readable to it.
 const importFile = path.join(tmpdir(), `gateway-broker-definitions-${process.pid}.json`);
 writeFileSync(importFile, JSON.stringify({ ...definitionsDocument(brokerPrefix), users: brokerUsers(brokerPrefix, brokerPasswords) }), { mode: 0o644 });

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { connect, type Channel, type ChannelModel } from 'amqplib';
 import { Broker, brokerUser, CommandServer, declarationsFor, namesFor, permissionsFor, RpcClient, BROKER_PRINCIPALS } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
+import { AppError } from '@gateway/problem';
 import { deleteBrokerObjects, newBrokerPrefix, type BrokerUrls } from '@gateway/testkit';
 
 const log = createLogger({ service: 'broker-users-test', level: 'silent' });
@@ -118,6 +119,32 @@ describe('broker users (D17)', function () {
     const rpc = await client.register(new RpcClient(client, 5_000));
     const { body } = await rpc.call('terminal.check', { merchant_id: MERCHANT });
     assert.deepEqual(body, { status: 'active' });
+  });
+
+  it("when the ledger runs as its own user, then it declares its event queue, asks the session service (session.get), and may neither bind to an event it does not record nor read another service's queue", async () => {
+    const ledger = new Broker({ url: urls.ledger, prefix, service: 'ledger', log });
+    brokers.push(ledger);
+    await ledger.start();
+    const session = new Broker({ url: urls.session, prefix, service: 'session', log });
+    brokers.push(session);
+    await session.start();
+    let asked = 0;
+    const handlers = {
+      'session.get': async () => {
+        asked += 1;
+        throw new AppError('not-found');
+      },
+    };
+    await session.register(new CommandServer(session, { service: 'session', log, handlers }));
+    const rpc = await ledger.register(new RpcClient(ledger, 5_000));
+    const context = { merchant_id: MERCHANT, livemode: false, order_prefix: 'T1', merchant_name: 'Test', request_id: 'req_ledger' };
+    // The session's handler ran and its answer came back: the session accepts session.get from the ledger's user.
+    await assert.rejects(rpc.call('session.get', { context, session_id: 'ps_x' }), (err: AppError) => err.code === 'not-found');
+    assert.equal(asked, 1);
+    const bind = await channelAs(urls.ledger);
+    assert.equal(await replyCode(bind.channel.bindQueue(names.eventQueue('ledger'), names.events, 'session.failed')), 403, 'bound to session.failed');
+    const read = await channelAs(urls.ledger);
+    assert.equal(await replyCode(read.channel.consume(names.eventQueue('webhook-dispatcher'), () => undefined)), 403, "read the dispatcher's events");
   });
 
   it("when the permissions are derived, then each queue of the system is configured and read by its own service's user alone", () => {

@@ -5,6 +5,7 @@
  * renamed or dropped metric fails here rather than silently in production.
  */
 import assert from 'node:assert/strict';
+import { SERVICE_NAMES } from '@gateway/system';
 import { ALL_SERVICES, payOnPage, sessionRequest, TestSystem } from '@gateway/testkit';
 import { parse } from 'yaml';
 import { readRepoFile } from '../src/index.js';
@@ -49,6 +50,13 @@ describe('alert rules (k8s/components/monitoring)', () => {
         assert.ok((rule.annotations?.[annotation] ?? '').trim().length > 10, `${rule.alert}: no ${annotation}`);
       }
     }
+  });
+
+  it('When a pod of any service stops answering, then PaymentGatewayTargetDown watches it: its job list is every service of the description', () => {
+    const expr = rules.find((r) => r.alert === 'PaymentGatewayTargetDown')?.expr ?? '';
+    const jobs = /up\{job=~"([^"]*)"\}/.exec(expr)?.[1];
+    assert.ok(jobs, `no job list in ${expr}`);
+    assert.deepEqual(jobs.split('|').sort(), [...SERVICE_NAMES].sort());
   });
 
   it('When the rule tests are read, then every alert is tested both firing and quiet', () => {

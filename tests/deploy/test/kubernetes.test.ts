@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { SECRET_KEEPERS, SERVICES } from '@gateway/system';
+import { SECRET_KEEPERS, SERVICES, type ServiceDescription } from '@gateway/system';
 import { byKind, INGRESS_ONLY_SERVICES, PUBLIC_SERVICES, readRepoFile, renderKustomization, repoRoot, validateObject, type K8sObject } from '../src/index.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests are read as plain JSON */
@@ -19,6 +19,8 @@ const QUEUE_SCALED: Record<string, string[]> = {
   'acquirer-adapter': ['commands.slow'],
   refund: ['commands.slow'],
   'webhook-dispatcher': ['events'],
+  // Its EVENT_PREFETCH bounds what a replica records at once, so a backlog of payment and refund events grows while CPU stays low.
+  ledger: ['events'],
 };
 
 /** A Kubernetes quantity (`250m`, `1`, `128Mi`, `1Gi`) as a number of base units. */
@@ -33,7 +35,30 @@ function quantity(value: string | number): number {
  * The services the resources scenario does not load (payments and refunds never pass
  * through them): their manifest sizes them by hand until they are measured.
  */
-const UNMEASURED: Record<string, string> = { dashboard: 'checkout' };
+const UNMEASURED: Record<string, string> = { dashboard: 'checkout', ledger: 'refund' };
+
+/**
+ * The services other pods of the namespace call over HTTP, and who (the public
+ * ones, api-gateway and checkout, apart): every other service, the ledger
+ * among them, is reached through RabbitMQ only, so no NetworkPolicy admits anyone to
+ * it (kubelet probes are not subject to NetworkPolicies; Prometheus's scrape is
+ * checked with the monitoring objects).
+ */
+const HTTP_CALLERS: Record<string, string[]> = { dashboard: ['api-gateway'], 'epg-sandbox': ['acquirer-adapter'] };
+
+/** Whether a NetworkPolicy's podSelector (matchLabels, matchExpressions with In/NotIn/Exists) selects pods labelled `labels`. */
+function selectsPods(selector: any, labels: Record<string, string>): boolean {
+  const byLabels = Object.entries((selector.matchLabels ?? {}) as Record<string, string>).every(([k, v]) => labels[k] === v);
+  const byExpressions = ((selector.matchExpressions ?? []) as any[]).every((e) => {
+    const value = labels[e.key];
+    if (e.operator === 'In') return value !== undefined && e.values.includes(value);
+    if (e.operator === 'NotIn') return value === undefined || !e.values.includes(value);
+    if (e.operator === 'Exists') return value !== undefined;
+    if (e.operator === 'DoesNotExist') return value === undefined;
+    throw new Error(`operator ${e.operator}`);
+  });
+  return byLabels && byExpressions;
+}
 
 /** A NetworkPolicy peer that is the ingress controller's pods (ingress-nginx, the Ingress's class). */
 function isIngressControllerPeer(peer: any): boolean {
@@ -174,6 +199,44 @@ for (const overlay of OVERLAYS) {
       );
       const dataEgress = policies.find((p) => p.metadata.name === 'egress-data-services');
       assert.ok(dataEgress.spec.podSelector.matchExpressions[0].values.includes('dashboard'), 'the dashboard cannot reach PostgreSQL, RabbitMQ and Redis');
+    });
+
+    it('When a service is reached only through the broker, then no NetworkPolicy admits a connection to it; those called over HTTP admit only their callers in the namespace', () => {
+      const policies = ([...byKind(objects, 'NetworkPolicy').values()] as any[]).filter((p) => p.spec.policyTypes.includes('Ingress'));
+      const deployments = byKind(objects, 'Deployment');
+      for (const { name } of SERVICES) {
+        const podLabels = (deployments.get(name) as any).spec.template.metadata.labels as Record<string, string>;
+        const rules = policies
+          .filter((p) => selectsPods(p.spec.podSelector, podLabels))
+          .flatMap((p) => p.spec.ingress ?? [])
+          .filter((rule: any) => !(rule.from?.length > 0 && rule.from.every(isPrometheusPeer)));
+        if (PUBLIC_SERVICES.includes(name)) continue;
+        const callers = rules.flatMap((rule: any) => {
+          assert.ok(rule.from?.length > 0, `${name}: a rule open to anywhere`);
+          return rule.from.filter((peer: any) => !isIngressControllerPeer(peer)).map((peer: any) => {
+            assert.ok(!peer.namespaceSelector && !peer.ipBlock, `${name}: a peer outside the namespace`);
+            return peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] as string;
+          });
+        });
+        assert.deepEqual([...new Set(callers)].sort(), [...(HTTP_CALLERS[name] ?? [])].sort(), `${name}'s callers`);
+      }
+    });
+
+    it('When a service or its migration Job has a schema or a broker user, then it may reach PostgreSQL and RabbitMQ; the sandbox needs neither', () => {
+      const dataEgress = (byKind(objects, 'NetworkPolicy').get('egress-data-services') as any).spec;
+      assert.deepEqual(dataEgress.policyTypes, ['Egress']);
+      const ports = (dataEgress.egress as any[]).flatMap((rule) => (rule.ports ?? []).map((p: any) => p.port));
+      for (const port of [5432, 5672, 5671]) assert.ok(ports.includes(port), `egress to ${port}`);
+      const reaching = (labels: Record<string, string>) => selectsPods(dataEgress.podSelector, labels);
+      const deployments = byKind(objects, 'Deployment');
+      for (const { name, ...service } of SERVICES as readonly ServiceDescription[]) {
+        const podLabels = (deployments.get(name) as any).spec.template.metadata.labels as Record<string, string>;
+        assert.equal(reaching(podLabels), service.schema !== undefined || service.principal !== undefined, name);
+      }
+      for (const job of byKind(objects, 'Job').values() as Iterable<any>) {
+        if (job.metadata.labels?.['app.kubernetes.io/component'] !== 'migration' || job.metadata.name === 'rabbitmq-definitions') continue;
+        assert.ok(reaching(job.spec.template.metadata.labels), `${job.metadata.name} cannot reach PostgreSQL`);
+      }
     });
 
     it('When a service is deployed, then one autoscaler (autoscaling/v2) and one PodDisruptionBudget cover each Deployment, and the budget lets a pod be evicted at the lowest replica count', () => {
