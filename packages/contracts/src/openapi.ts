@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 description served at GET /api/v1/openapi.json, built from the
  * same schemas that validate requests and replies.
  */
-import type { TSchema } from '@sinclair/typebox';
+import type { TObject, TSchema } from '@sinclair/typebox';
 import * as api from './api.js';
 import { WEBHOOK_EVENTS, type WebhookEventType } from './messages/index.js';
 import { WebhookEvent } from './webhook-event.js';
@@ -34,6 +34,12 @@ const schemas: Record<string, TSchema> = {
   UpdateWebhookEndpointRequest: endpoints.UpdateWebhookEndpointRequest,
   ReplayWebhookEndpointRequest: endpoints.ReplayWebhookEndpointRequest,
   WebhookEndpointDisabledEvent: endpoints.WebhookEndpointDisabledEvent,
+  BalanceTransaction: api.BalanceTransaction,
+  BalanceTransactionList: api.BalanceTransactionList,
+  Balance: api.Balance,
+  DailyReportDay: api.DailyReportDay,
+  DailyReport: api.DailyReport,
+  RefundPage: api.RefundPage,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -74,6 +80,32 @@ const sessionFilters = (['status', 'created[gte]', 'created[lte]', 'merchant_ref
     merchant_reference: 'Only the session of this merchant_reference.',
   }[name],
 }));
+
+/** Query parameters of a list's filters, each with the schema from the contract that checks it (D21's lists and their exports). */
+function filtersOf<Q extends TObject>(query: Q, descriptions: Partial<Record<keyof Q['properties'] & string, string>>) {
+  return Object.entries(descriptions).map(([name, description]) => ({ name, in: 'query', required: false, schema: query.properties[name], description }));
+}
+const createdRange = (noun: string) => ({
+  'created[gte]': `Only ${noun} created at or after this RFC 3339 instant.`,
+  'created[lte]': `Only ${noun} created at or before this RFC 3339 instant; not before created[gte].`,
+});
+const transactionFilters = filtersOf(api.BalanceTransactionListQuery, {
+  type: 'Only transactions of this type: payment, refund or refund_reversal.',
+  session_id: "Only the transactions of this session (one of the account's).",
+  ...createdRange('transactions'),
+});
+const refundFilters = filtersOf(api.RefundListQuery, {
+  status: 'Only refunds in this status.',
+  session_id: "Only the refunds of this session (one of the account's).",
+  ...createdRange('refunds'),
+});
+/** A CSV export (D21): streamed, a header row of the JSON field names, RFC 4180 quoting, money as decimal strings, times in UTC. */
+const csvExport = (rows: string) => ({
+  description: `${rows}, newest first, as CSV (text/csv; charset=utf-8), streamed: a header row of the JSON field names, then one row each (RFC 4180 quoting, money as decimal strings, times in UTC ISO 8601, a cell starting with =, +, -, @, tab or carriage return prefixed with '). A transfer cut off before its end is a failed download, never a shorter file.`,
+  headers: { 'Content-Disposition': { description: 'attachment; filename="<kind>-<test|live>-<UTC date>.csv"', schema: { type: 'string' } } },
+  content: { 'text/csv': { schema: { type: 'string' } } },
+});
+const exportRefused = problem('Invalid filter, a paging parameter (limit, starting_after, ending_before: an export lists every matching row), or a parameter the list does not know.');
 
 /**
  * When each webhook event is sent and what its data adds (INTERFACE 6.1-6.2,
@@ -253,6 +285,73 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
             ...sessionFilters,
           ],
           responses: { '200': { description: 'Newest first.', content: json('SessionList') }, '422': problem('Invalid query, or a query parameter the list does not know.'), ...common },
+        },
+      },
+      '/gateway/refunds/': {
+        get: {
+          operationId: 'listRefunds',
+          summary: 'Every refund of the account in this mode, newest first (D21).',
+          parameters: [limit, cursor('starting_after', 'Refunds created before this one; it must match the filters given with it.'), cursor('ending_before', 'Refunds created after this one; it must match the filters given with it.'), ...refundFilters],
+          responses: { '200': { description: 'Newest first.', content: json('RefundPage') }, '422': problem('Invalid query, or a query parameter the list does not know.'), ...common },
+        },
+      },
+      '/gateway/balance_transactions/': {
+        get: {
+          operationId: 'listBalanceTransactions',
+          summary: 'Every money movement of the account in this mode (payments with their fees, refunds, refunds given back), newest first (D21).',
+          parameters: [
+            limit,
+            cursor('starting_after', 'Transactions created before this one; it must match the filters given with it.'),
+            cursor('ending_before', 'Transactions created after this one; it must match the filters given with it.'),
+            ...transactionFilters,
+          ],
+          responses: { '200': { description: 'Newest first.', content: json('BalanceTransactionList') }, '422': problem('Invalid query, or a query parameter the list does not know.'), ...common },
+        },
+      },
+      '/gateway/balance/': {
+        get: {
+          operationId: 'getBalance',
+          summary: 'The net of every balance transaction, available (available_on today or before, Africa/Tunis) and pending (D21).',
+          responses: { '200': { description: 'The balance.', content: json('Balance') }, ...common },
+        },
+      },
+      '/gateway/reports/daily/': {
+        get: {
+          operationId: 'getDailyReport',
+          summary: "One row per Africa/Tunis day from `from` to `to`, both included, every day present: the sums of that day's balance transactions (D21).",
+          parameters: [
+            { name: 'from', in: 'query', required: true, schema: api.DailyReportQuery.properties.from, description: 'First day, YYYY-MM-DD (Africa/Tunis).' },
+            { name: 'to', in: 'query', required: true, schema: api.DailyReportQuery.properties.to, description: 'Last day, YYYY-MM-DD, not before from; at most 366 days in all.' },
+          ],
+          responses: {
+            '200': { description: 'Every day of the range, oldest first.', content: json('DailyReport') },
+            '422': problem('from or to missing or not a date, to before from, more than 366 days, or a parameter the report does not know.'),
+            ...common,
+          },
+        },
+      },
+      '/gateway/exports/sessions.csv': {
+        get: {
+          operationId: 'exportSessions',
+          summary: "Every session matching the list's filters, as CSV (D21).",
+          parameters: sessionFilters,
+          responses: { '200': csvExport('Every matching session'), '422': exportRefused, ...common },
+        },
+      },
+      '/gateway/exports/refunds.csv': {
+        get: {
+          operationId: 'exportRefunds',
+          summary: "Every refund matching the list's filters, as CSV (D21).",
+          parameters: refundFilters,
+          responses: { '200': csvExport('Every matching refund'), '422': exportRefused, ...common },
+        },
+      },
+      '/gateway/exports/balance_transactions.csv': {
+        get: {
+          operationId: 'exportBalanceTransactions',
+          summary: "Every balance transaction matching the list's filters, as CSV (D21).",
+          parameters: transactionFilters,
+          responses: { '200': csvExport('Every matching balance transaction'), '422': exportRefused, ...common },
         },
       },
       '/gateway/sessions/{session_id}/webhooks/': {

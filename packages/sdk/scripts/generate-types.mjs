@@ -87,8 +87,9 @@ export function render(document) {
       const pathParams = parameters.filter((p) => p.in === 'path');
       const query = parameters.filter((p) => p.in === 'query');
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))?.[1];
-      const stream = success?.content?.['text/event-stream'] !== undefined;
-      const response = stream ? 'ReadableStream<Uint8Array>' : success?.content ? typeOf(jsonSchemaOf(success.content)) : 'void';
+      // Not JSON: an endless event stream (gateway.events.stream()) or a CSV download (gateway.exports.download()).
+      const stream = success?.content?.['text/event-stream'] !== undefined ? "'events'" : success?.content?.['text/csv'] !== undefined ? "'csv'" : 'false';
+      const response = stream !== 'false' ? 'ReadableStream<Uint8Array>' : success?.content ? typeOf(jsonSchemaOf(success.content)) : 'void';
       // An optional body (capture's) may be left out: `| undefined` makes the client's `body` optional.
       const body = operation.requestBody ? `${typeOf(jsonSchemaOf(operation.requestBody.content))}${operation.requestBody.required ? '' : ' | undefined'}` : 'never';
       const fields = (list) => (list.length === 0 ? 'Record<string, never>' : `{ ${list.map((p) => `${key(p.name)}${p.required ? '' : '?'}: ${typeOf(p.schema)}`).join('; ')} }`);

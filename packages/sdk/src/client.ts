@@ -5,10 +5,11 @@
  * the same calls with friendlier names.
  */
 import { operations, type OperationId, type Operations } from './generated/openapi.js';
-import type { CaptureRequest, CreateSessionRequest, RefundRequest, SessionListItem, WebhookDelivery } from './generated/openapi.js';
+import type { BalanceTransaction, CaptureRequest, CreateSessionRequest, Refund, RefundRequest, SessionListItem, WebhookDelivery } from './generated/openapi.js';
 import { PagedList, type Cursor } from './pagination.js';
 import { Transport } from './transport.js';
 import { Events } from './events.js';
+import { Exports } from './exports.js';
 import { Webhooks } from './webhooks/construct-event.js';
 
 export interface GatewayOptions {
@@ -43,16 +44,24 @@ type Input<Op extends OperationId> = (Record<string, never> extends Operations[O
  * operation), each page at its own cursor: ending_before when the query has
  * one (walking toward newer items), else starting_after.
  */
-function paged<Q extends Cursor, T extends { id: string }>(query: Q, fetchPage: (query: Q) => Promise<{ data: T[]; has_more?: boolean }>): PagedList<T> {
+function paged<Q extends Cursor, T>(query: Q, fetchPage: (query: Q) => Promise<{ data: T[]; has_more?: boolean }>, idOf?: (item: T) => string): PagedList<T> {
   const { starting_after, ending_before, ...filters } = query;
   const first: Cursor = ending_before !== undefined ? { ending_before } : starting_after !== undefined ? { starting_after } : {};
-  return new PagedList((cursor) => fetchPage({ ...filters, ...cursor } as Q), first);
+  return new PagedList((cursor) => fetchPage({ ...filters, ...cursor } as Q), first, idOf);
 }
 
 export class Gateway {
   readonly sessions: Sessions;
   readonly refunds: Refunds;
   readonly webhookDeliveries: WebhookDeliveries;
+  /** Every money movement of the account (D21): payments with their fees, refunds, refunds given back. */
+  readonly balanceTransactions: BalanceTransactions;
+  /** What the account holds, available and pending (D21). */
+  readonly balance: BalanceResource;
+  /** The daily totals (D21). */
+  readonly reports: Reports;
+  /** The CSV exports, downloaded to a file (D21). */
+  readonly exports = new Exports(this);
   /** The test-mode event stream (what `gateway listen` forwards). */
   readonly events = new Events(this);
   /** Verifying the webhooks the gateway sends you. */
@@ -75,12 +84,16 @@ export class Gateway {
     this.sessions = new Sessions(this);
     this.refunds = new Refunds(this);
     this.webhookDeliveries = new WebhookDeliveries(this);
+    this.balanceTransactions = new BalanceTransactions(this);
+    this.balance = new BalanceResource(this);
+    this.reports = new Reports(this);
   }
 
   /** Calls any operation of the API by its OpenAPI operationId. */
   async request<Op extends OperationId>(operationId: Op, input: Input<Op>, options: RequestOptions = {}): Promise<Operations[Op]['response']> {
     const operation = operations[operationId];
-    if (operation.stream) throw new TypeError(`${operationId} is an endless stream: use gateway.events.stream()`);
+    if (operation.stream === 'events') throw new TypeError(`${operationId} is an endless stream: use gateway.events.stream()`);
+    if (operation.stream === 'csv') throw new TypeError(`${operationId} is a CSV download: use gateway.exports.download()`);
     const params = (input.params ?? {}) as Record<string, string>;
     const path = operation.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
       const value = params[name];
@@ -156,9 +169,40 @@ class Refunds {
     return this.gateway.request('getRefund', { params: { refund_id: refundId } });
   }
 
-  /** A session's refunds, oldest first. */
-  async list(sessionId: string) {
-    return (await this.gateway.request('listSessionRefunds', { params: { session_id: sessionId } })).data;
+  /** Every refund of the account, newest first (D21), narrowed by the query's filters: `for await` it, or `.page()` for one page. */
+  list(query?: Operations['listRefunds']['query']): PagedList<Refund>;
+  /** @deprecated A session's refunds, oldest first: use sessions.listRefunds(sessionId), or list({ session_id }) for them newest first across pages. */
+  list(sessionId: string): Promise<Refund[]>;
+  list(query: Operations['listRefunds']['query'] | string = {}): PagedList<Refund> | Promise<Refund[]> {
+    if (typeof query === 'string') return this.gateway.request('listSessionRefunds', { params: { session_id: query } }).then((answer) => answer.data);
+    return paged(query, (pageQuery) => this.gateway.request('listRefunds', { query: pageQuery }), (refund) => refund.refund_id);
+  }
+}
+
+class BalanceTransactions {
+  constructor(private readonly gateway: Gateway) {}
+
+  /** Every balance transaction, newest first, narrowed by the query's filters: `for await` it, or `.page()` for one page. Money is signed decimal strings (a refund is negative). */
+  list(query: Operations['listBalanceTransactions']['query'] = {}): PagedList<BalanceTransaction> {
+    return paged(query, (pageQuery) => this.gateway.request('listBalanceTransactions', { query: pageQuery }));
+  }
+}
+
+class BalanceResource {
+  constructor(private readonly gateway: Gateway) {}
+
+  /** The net of every balance transaction: `available` (available_on today or before, Africa/Tunis) and `pending`, TND decimal strings. */
+  retrieve() {
+    return this.gateway.request('getBalance', {});
+  }
+}
+
+class Reports {
+  constructor(private readonly gateway: Gateway) {}
+
+  /** One row per Africa/Tunis day from `from` to `to` (YYYY-MM-DD, both included, at most 366 days): payments_count, gross, fees, refunds, net. */
+  daily(query: Operations['getDailyReport']['query']) {
+    return this.gateway.request('getDailyReport', { query });
   }
 }
 

@@ -1,6 +1,7 @@
 /** @gateway/sdk: the typed client of the hosted-checkout payment gateway. */
 export { Gateway, type GatewayOptions, type RequestOptions } from './client.js';
 export { Events } from './events.js';
+export { Exports, type Download, type DownloadOptions, type ExportKind, type ExportQuery } from './exports.js';
 export type { ServerSentEvent, StreamItem } from './server-sent-events.js';
 export { PagedList, type Cursor, type Page } from './pagination.js';
 export * from './errors.js';

@@ -15,10 +15,12 @@ export interface Page<T> {
 export type Cursor = { starting_after?: string; ending_before?: string };
 
 /** A list call: iterate it for every item across pages, or ask for one page. */
-export class PagedList<T extends { id: string }> implements AsyncIterable<T> {
+export class PagedList<T> implements AsyncIterable<T> {
+  /** `idOf` names the item a cursor points at: its `id`, or another field (a refund's `refund_id`). */
   constructor(
     private readonly fetchPage: (cursor: Cursor) => Promise<Page<T>>,
     private readonly first: Cursor,
+    private readonly idOf: (item: T) => string = (item) => (item as { id: string }).id,
   ) {}
 
   /** The first page only, at the query's own cursor if it has one. */
@@ -35,7 +37,7 @@ export class PagedList<T extends { id: string }> implements AsyncIterable<T> {
       yield* page.data;
       const edge = backward ? page.data[0] : page.data.at(-1);
       if (page.has_more !== true || edge === undefined) return;
-      cursor = backward ? { ending_before: edge.id } : { starting_after: edge.id };
+      cursor = backward ? { ending_before: this.idOf(edge) } : { starting_after: this.idOf(edge) };
     }
   }
 }

@@ -58,7 +58,23 @@ export class Transport {
 
   /** Sends the call, retrying what is safe; the parsed JSON body of a 2xx, or throws a GatewayError. */
   async call(call: CallOptions): Promise<RawAnswer> {
+    const { response, body } = await this.exchange(call, false);
+    return { status: response.status, headers: response.headers, body };
+  }
+
+  /**
+   * Sends the call as `call` does, retrying what is safe until an answer
+   * arrives, and hands over a 2xx answer with its body unread (a download):
+   * the attempt's deadline covers the wait for the answer's head only, and
+   * reading the body is the caller's. A refusal throws its GatewayError.
+   */
+  async open(call: CallOptions & { accept: string }): Promise<Response> {
+    return (await this.exchange(call, true)).response;
+  }
+
+  private async exchange(call: CallOptions & { accept?: string }, stream: boolean): Promise<{ response: Response; body: unknown }> {
     const headers: Record<string, string> = this.headers();
+    if (call.accept !== undefined) headers['accept'] = call.accept;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     if (call.method === 'POST') headers['idempotency-key'] = call.idempotencyKey ?? randomUUID();
     const url = this.url(call.path, call.query);
@@ -68,20 +84,25 @@ export class Transport {
       const retriesLeft = attempt < this.options.maxRetries;
       let response: Response;
       let parsed: unknown;
+      // A download's deadline ends with the answer's head; its body may take longer (it is streamed).
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(new DOMException('The attempt timed out.', 'TimeoutError')), this.options.timeoutMs);
       try {
-        const signals = [AbortSignal.timeout(this.options.timeoutMs), ...(call.signal ? [call.signal] : [])];
+        const signals = [deadline.signal, ...(call.signal ? [call.signal] : [])];
         response = await this.options.fetch(url, { method: call.method, headers, body, signal: AbortSignal.any(signals), redirect: 'error' });
         // Inside the try: a body cut off mid-way is as much a lost answer as no answer.
-        parsed = await readBody(response);
+        if (!(stream && response.ok)) parsed = await readBody(response);
       } catch (err) {
         // The caller's own abort is an answer, not a failure to retry.
         if (call.signal?.aborted) throw err;
         if (!retriesLeft) throw new ConnectionError(`No answer from ${url.origin} after ${attempt + 1} attempt(s).`, { cause: err });
         await pause(this.backoff(attempt));
         continue;
+      } finally {
+        clearTimeout(timer);
       }
       const requestId = response.headers.get('x-request-id') ?? undefined;
-      if (response.ok) return { status: response.status, headers: response.headers, body: parsed };
+      if (response.ok) return { response, body: parsed };
       const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
       if (retriesLeft && RETRYABLE_STATUS.has(response.status)) {
         await pause(response.status === 429 && retryAfter !== undefined ? Math.min(retryAfter * 1000, this.options.maxRetryDelayMs) : this.backoff(attempt));

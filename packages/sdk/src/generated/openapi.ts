@@ -465,9 +465,109 @@ export type WebhookEndpointDisabledEvent = {
   };
 };
 
+export type BalanceTransaction = {
+  id: string;
+  type: "payment" | "refund" | "refund_reversal" | (string & {});
+  session_id: string;
+  /** The session (payment) or refund (refund, refund_reversal) that moved the money. */
+  source: string;
+  /** TND; negative for a refund. */
+  amount: string;
+  /** TND; the merchant pricing on the captured amount for a payment, 0.000 otherwise. */
+  fee: string;
+  /** amount - fee, TND. */
+  net: string;
+  currency: "TND";
+  created_at: string;
+  /** Africa/Tunis date from which it counts as available: created date + SETTLEMENT_DELAY_DAYS. */
+  available_on: string;
+  livemode: boolean;
+};
+
+export type BalanceTransactionList = {
+  data: Array<{
+    id: string;
+    type: "payment" | "refund" | "refund_reversal" | (string & {});
+    session_id: string;
+    /** The session (payment) or refund (refund, refund_reversal) that moved the money. */
+    source: string;
+    /** TND; negative for a refund. */
+    amount: string;
+    /** TND; the merchant pricing on the captured amount for a payment, 0.000 otherwise. */
+    fee: string;
+    /** amount - fee, TND. */
+    net: string;
+    currency: "TND";
+    created_at: string;
+    /** Africa/Tunis date from which it counts as available: created date + SETTLEMENT_DELAY_DAYS. */
+    available_on: string;
+    livemode: boolean;
+  }>;
+  has_more: boolean;
+};
+
+export type Balance = {
+  /** Net TND whose available_on is today (Africa/Tunis) or before. */
+  available: string;
+  /** Net TND whose available_on is after today. */
+  pending: string;
+  currency: "TND";
+  livemode: boolean;
+};
+
+export type DailyReportDay = {
+  date: string;
+  payments_count: number;
+  /** Sum of the payments, TND. */
+  gross: string;
+  /** Sum of the payment fees, TND. */
+  fees: string;
+  /** Sum of the refunds less their reversals, TND, negative or zero. */
+  refunds: string;
+  /** Sum of every net of the day: gross - fees + refunds. */
+  net: string;
+};
+
+export type DailyReport = {
+  data: Array<{
+    date: string;
+    payments_count: number;
+    /** Sum of the payments, TND. */
+    gross: string;
+    /** Sum of the payment fees, TND. */
+    fees: string;
+    /** Sum of the refunds less their reversals, TND, negative or zero. */
+    refunds: string;
+    /** Sum of every net of the day: gross - fees + refunds. */
+    net: string;
+  }>;
+  livemode: boolean;
+};
+
+export type RefundPage = {
+  data: Array<{
+    refund_id: string;
+    session_id: string;
+    /** TND */
+    amount: string;
+    currency: "TND";
+    reason: string;
+    /** Arbitrary key/values echoed back, for example on webhooks. */
+    metadata: Record<string, string>;
+    /** True when the acquirer confirmed the refund at once; false when operations staff processed or must process it. */
+    automated_refund: boolean;
+    status: "succeeded" | "pending" | "failed" | (string & {});
+    /** While pending: why the acquirer step could not be confirmed. */
+    epg_error_message?: string;
+    created_at: string;
+    resolved_at: string | null;
+  }>;
+  has_more: boolean;
+};
+
 /** Every operation of the API: its method, path template and parameter names. */
 export const operations = {
-  streamEvents: { method: 'GET', path: '/gateway/events/stream/', pathParams: [], query: [], stream: true },
+  streamEvents: { method: 'GET', path: '/gateway/events/stream/', pathParams: [], query: [], stream: 'events' },
   createSession: { method: 'POST', path: '/gateway/sessions/', pathParams: [], query: [], stream: false },
   getSession: { method: 'GET', path: '/gateway/sessions/{session_id}/', pathParams: ['session_id'], query: [], stream: false },
   cancelSession: { method: 'POST', path: '/gateway/sessions/{session_id}/cancel/', pathParams: ['session_id'], query: [], stream: false },
@@ -477,6 +577,13 @@ export const operations = {
   listSessionRefunds: { method: 'GET', path: '/gateway/sessions/{session_id}/refunds/', pathParams: ['session_id'], query: [], stream: false },
   getRefund: { method: 'GET', path: '/gateway/refunds/{refund_id}/', pathParams: ['refund_id'], query: [], stream: false },
   listSessions: { method: 'GET', path: '/gateway/sessions/list/', pathParams: [], query: ['limit', 'starting_after', 'ending_before', 'status', 'created[gte]', 'created[lte]', 'merchant_reference'], stream: false },
+  listRefunds: { method: 'GET', path: '/gateway/refunds/', pathParams: [], query: ['limit', 'starting_after', 'ending_before', 'status', 'session_id', 'created[gte]', 'created[lte]'], stream: false },
+  listBalanceTransactions: { method: 'GET', path: '/gateway/balance_transactions/', pathParams: [], query: ['limit', 'starting_after', 'ending_before', 'type', 'session_id', 'created[gte]', 'created[lte]'], stream: false },
+  getBalance: { method: 'GET', path: '/gateway/balance/', pathParams: [], query: [], stream: false },
+  getDailyReport: { method: 'GET', path: '/gateway/reports/daily/', pathParams: [], query: ['from', 'to'], stream: false },
+  exportSessions: { method: 'GET', path: '/gateway/exports/sessions.csv', pathParams: [], query: ['status', 'created[gte]', 'created[lte]', 'merchant_reference'], stream: 'csv' },
+  exportRefunds: { method: 'GET', path: '/gateway/exports/refunds.csv', pathParams: [], query: ['status', 'session_id', 'created[gte]', 'created[lte]'], stream: 'csv' },
+  exportBalanceTransactions: { method: 'GET', path: '/gateway/exports/balance_transactions.csv', pathParams: [], query: ['type', 'session_id', 'created[gte]', 'created[lte]'], stream: 'csv' },
   listSessionWebhooks: { method: 'GET', path: '/gateway/sessions/{session_id}/webhooks/', pathParams: ['session_id'], query: ['limit', 'starting_after', 'ending_before'], stream: false },
   listWebhooks: { method: 'GET', path: '/gateway/webhooks/', pathParams: [], query: ['limit', 'starting_after', 'ending_before', 'status'], stream: false },
   createWebhookEndpoint: { method: 'POST', path: '/gateway/webhook_endpoints/', pathParams: [], query: [], stream: false },
@@ -505,6 +612,20 @@ export interface Operations {
   listSessionRefunds: { pathParams: { session_id: string }; query: Record<string, never>; body: never; response: RefundList };
   getRefund: { pathParams: { refund_id: string }; query: Record<string, never>; body: never; response: Refund };
   listSessions: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; status?: "CREATED" | "PENDING" | "PROCESSING" | "AUTHORIZED" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {}); "created[gte]"?: string; "created[lte]"?: string; merchant_reference?: string }; body: never; response: SessionList };
+  /** Every refund of the account in this mode, newest first (D21). */
+  listRefunds: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; status?: "succeeded" | "pending" | "failed" | (string & {}); session_id?: string; "created[gte]"?: string; "created[lte]"?: string }; body: never; response: RefundPage };
+  /** Every money movement of the account in this mode (payments with their fees, refunds, refunds given back), newest first (D21). */
+  listBalanceTransactions: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; type?: "payment" | "refund" | "refund_reversal" | (string & {}); session_id?: string; "created[gte]"?: string; "created[lte]"?: string }; body: never; response: BalanceTransactionList };
+  /** The net of every balance transaction, available (available_on today or before, Africa/Tunis) and pending (D21). */
+  getBalance: { pathParams: Record<string, never>; query: Record<string, never>; body: never; response: Balance };
+  /** One row per Africa/Tunis day from `from` to `to`, both included, every day present: the sums of that day's balance transactions (D21). */
+  getDailyReport: { pathParams: Record<string, never>; query: { from: string; to: string }; body: never; response: DailyReport };
+  /** Every session matching the list's filters, as CSV (D21). */
+  exportSessions: { pathParams: Record<string, never>; query: { status?: "CREATED" | "PENDING" | "PROCESSING" | "AUTHORIZED" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | (string & {}); "created[gte]"?: string; "created[lte]"?: string; merchant_reference?: string }; body: never; response: ReadableStream<Uint8Array> };
+  /** Every refund matching the list's filters, as CSV (D21). */
+  exportRefunds: { pathParams: Record<string, never>; query: { status?: "succeeded" | "pending" | "failed" | (string & {}); session_id?: string; "created[gte]"?: string; "created[lte]"?: string }; body: never; response: ReadableStream<Uint8Array> };
+  /** Every balance transaction matching the list's filters, as CSV (D21). */
+  exportBalanceTransactions: { pathParams: Record<string, never>; query: { type?: "payment" | "refund" | "refund_reversal" | (string & {}); session_id?: string; "created[gte]"?: string; "created[lte]"?: string }; body: never; response: ReadableStream<Uint8Array> };
   listSessionWebhooks: { pathParams: { session_id: string }; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: WebhookDeliveryList };
   listWebhooks: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; status?: "PENDING" | "SUCCEEDED" | "FAILED" | (string & {}) }; body: never; response: WebhookDeliveryList };
   /** Add a webhook endpoint; its secret is in this answer only. */

@@ -284,8 +284,15 @@ describe('API gateway', function () {
       assert.equal(res.status, 200);
       assert.equal(res.body.openapi, '3.1.0');
       assert.deepEqual(Object.keys(res.body.paths).sort(), [
+        '/gateway/balance/',
+        '/gateway/balance_transactions/',
         '/gateway/events/stream/',
+        '/gateway/exports/balance_transactions.csv',
+        '/gateway/exports/refunds.csv',
+        '/gateway/exports/sessions.csv',
+        '/gateway/refunds/',
         '/gateway/refunds/{refund_id}/',
+        '/gateway/reports/daily/',
         '/gateway/sessions/',
         '/gateway/sessions/list/',
         '/gateway/sessions/{session_id}/',
