@@ -1,5 +1,6 @@
 /** The API gateway's settings, read and checked before it starts. */
 import { bool, common, int, intList, loadConfig, operatorSettings, secretsKeys, str, sweepInterval, url } from '@gateway/config';
+import { EXPORT_PAGE_SIZE } from '@gateway/contracts';
 
 export const gatewaySettings = {
   ...common,
@@ -54,6 +55,8 @@ export const gatewaySettings = {
   eventStreamHeartbeatSeconds: int('EVENT_STREAM_HEARTBEAT_SECONDS', 25, { min: 1, max: 300 }),
   /** Event streams one account may hold open on one replica; past it, 429. */
   eventStreamsPerMerchant: int('EVENT_STREAMS_PER_MERCHANT', 5, { min: 1, max: 100 }),
+  /** Rows a CSV export (D21) reads per page from the owning service; lower only to test paging. */
+  exportPageSize: int('EXPORT_PAGE_SIZE', EXPORT_PAGE_SIZE, { min: 1, max: EXPORT_PAGE_SIZE }),
   /** How often expired Idempotency-Keys are purged (D13). */
   sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
 };

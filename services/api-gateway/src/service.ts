@@ -120,6 +120,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     acquirerCommandTimeoutMs: config.acquirerCommandTimeoutMs,
     events,
     eventStreamHeartbeatSeconds: config.eventStreamHeartbeatSeconds,
+    exportPageSize: config.exportPageSize,
     rateLimitKeyPrefix: config.rateLimitKeyPrefix,
     errorsHost: errorsHost(config),
     publicBaseUrl: config.publicBaseUrl,

@@ -11,7 +11,8 @@
 import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods, type onRequestHookHandler } from 'fastify';
-import { buildOpenApi, commandLane, type ApiContext } from '@gateway/contracts';
+import { buildOpenApi, commandLane, EXPORT_PAGE_SIZE, type ApiContext } from '@gateway/contracts';
+import { EXPORT_KINDS } from '@gateway/exports';
 import type { RpcClient } from '@gateway/messaging';
 import { describeError, renderMetrics, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
@@ -23,6 +24,7 @@ import type { StoredAnswer } from '../idempotency/idempotency.repository.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, type Answer, type IdempotentCalls } from '../idempotency/idempotent-call.js';
 import { authFailureBucket, bucketsFor, type BudgetDefaults } from '../limits/budgets.js';
 import type { TokenBuckets } from '../limits/token-buckets.js';
+import { sendExport } from './csv-exports.js';
 import { bodyProblem, jsonObjectBody, MAX_BODY_BYTES, nulProblem } from './json-body.js';
 import { routes, type Route } from './routes.js';
 
@@ -48,6 +50,8 @@ export interface ApiDependencies {
   events: TestEventStreams;
   /** Seconds between the comments that keep an idle event stream's proxies from closing it. */
   eventStreamHeartbeatSeconds: number;
+  /** Rows a CSV export reads per page (D21); EXPORT_PAGE_SIZE when not given. */
+  exportPageSize?: number;
   /** Passes /checkout/ requests to the checkout service, when set. */
   checkout?: RawHandler;
   /** Passes /dashboard/ and /ops/ requests to the dashboard service (D14, D15), when set. */
@@ -59,6 +63,8 @@ const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 /** A developer over the stream limit has usually left a listener running; a few seconds is enough to notice. */
 const EVENT_STREAM_RETRY_AFTER_SECONDS = 5;
 const EVENT_STREAM_PATH = '/gateway/events/stream';
+/** D21's CSV exports: `<kind>.csv` below it. */
+const EXPORTS_PATH = '/gateway/exports';
 /** Without Redis the limits hold per replica (TokenBuckets): still ready. */
 const DEGRADABLE: ReadonlySet<string> = new Set(['redis']);
 /** Longer than any id we make; a longer path segment is simply no resource (404), not fastify's 414. */
@@ -150,8 +156,9 @@ function addPassThrough(app: FastifyInstance, prefix: string, proxy: RawHandler)
 }
 
 /**
- * The API's routes (routes.ts) and the event stream. A path served with
- * another method answers 405 with Allow, before any key is asked for (D1).
+ * The API's routes (routes.ts), the event stream and the CSV exports. A path
+ * served with another method answers 405 with Allow, before any key is asked
+ * for (D1).
  */
 function addApiRoutes(app: FastifyInstance, deps: ApiDependencies): void {
   const byPath = new Map<string, Route[]>();
@@ -176,6 +183,22 @@ function addApiRoutes(app: FastifyInstance, deps: ApiDependencies): void {
   const stream = `${API_PREFIX}${EVENT_STREAM_PATH}`;
   app.get(stream, async (request, reply) => handleEventStream(deps, request, reply));
   addMethodNotAllowed(app, stream, ['GET']);
+
+  // Counted against the account budget alone, like a list: one call, however many pages it reads.
+  const exportDeps = { rpc: deps.rpc, log: deps.log, pageSize: deps.exportPageSize ?? EXPORT_PAGE_SIZE };
+  for (const kind of EXPORT_KINDS) {
+    const url = `${API_PREFIX}${EXPORTS_PATH}/${kind}.csv`;
+    app.get(
+      url,
+      {
+        onRequest: async (request, reply) => {
+          request.caller = await authorize(deps, request, reply, undefined);
+        },
+      },
+      async (request, reply) => sendExport(exportDeps, kind, contextOf(request.caller as ApiCaller, reply), request, reply),
+    );
+    addMethodNotAllowed(app, url, ['GET']);
+  }
 }
 
 /** Every other method fastify knows on `url` answers 405 with Allow (HEAD goes with GET). */
@@ -197,14 +220,8 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
   const text = request.body as string | undefined;
   // A route whose body is optional (capture) takes no body at all as an empty object.
   const body: unknown = route.hasBody === false ? undefined : route.hasBody === 'optional' && !text ? {} : jsonObjectBody(text, request.headers['content-type']);
-  const requestId = requestIdOf(reply.raw);
-  const context: ApiContext = {
-    merchant_id: caller.merchantId,
-    livemode: caller.livemode,
-    order_prefix: caller.orderPrefix,
-    merchant_name: caller.merchantName,
-    request_id: requestId,
-  };
+  const context = contextOf(caller, reply);
+  const requestId = context.request_id;
   const query = request.query as Record<string, unknown>;
   const refused = nulProblem(query);
   if (refused) throw refused;
@@ -231,6 +248,17 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
   if (answer.replayed) reply.header(REPLAYED_HEADER, 'true');
   // Commands answer successes; a stored answer of 400 or more is a problem document (D10 keeps 4xx answers).
   return send(reply, answer.status, answer.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json', answer.body);
+}
+
+/** What a command learns of the authenticated caller and the request. */
+function contextOf(caller: ApiCaller, reply: FastifyReply): ApiContext {
+  return {
+    merchant_id: caller.merchantId,
+    livemode: caller.livemode,
+    order_prefix: caller.orderPrefix,
+    merchant_name: caller.merchantName,
+    request_id: requestIdOf(reply.raw),
+  };
 }
 
 /**

@@ -50,7 +50,8 @@ export async function listRefunds(deps: RefundDeps, context: ApiContext, query: 
   const list = await parseListQuery(query, {
     noun: 'refund',
     otherErrors: [...errors.values()],
-    isOwnItem: (id) => deps.refunds.isOwn(context.merchant_id, context.livemode, id, filters),
+    // An export's own cursor may have left the filters since its page (a pending refund resolved meanwhile): it need only be the account's.
+    isOwnItem: (id) => deps.refunds.isOwn(context.merchant_id, context.livemode, id, pageSize === undefined ? filters : {}),
     ...(pageSize !== undefined && { pageSize }),
   });
   const rows = await deps.refunds.page(context.merchant_id, context.livemode, list.limit, { before: list.startingAfter, after: list.endingBefore }, filters);

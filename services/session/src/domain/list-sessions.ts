@@ -17,7 +17,8 @@ export async function listSessions(deps: SessionDeps, context: ApiContext, query
   const list = await parseListQuery(query, {
     noun: 'session',
     otherErrors: errors,
-    isOwnItem: (id) => deps.sessions.exists(account, id, filters),
+    // An export's own cursor may have left the filters since its page (a CREATED session paid meanwhile): it need only be the account's.
+    isOwnItem: (id) => deps.sessions.exists(account, id, pageSize === undefined ? filters : {}),
     ...(pageSize !== undefined && { pageSize }),
   });
   const rows = await deps.sessions.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore }, filters);
