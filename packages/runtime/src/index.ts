@@ -242,3 +242,4 @@ export * from './periodic.js';
 export * from './http-metrics.js';
 export * from './bodies.js';
 export * from './html.js';
+export * from './accept-language.js';

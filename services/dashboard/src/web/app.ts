@@ -6,10 +6,13 @@ import { AppError } from '@gateway/problem';
 import { addHealthRoutes, html, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
 import type { DashboardConfig } from '../config.js';
 import type { AccountsDeps } from '../identity/accounts.js';
-import { barePage, send, type DoorDeps } from './door.js';
+import { barePage, languageOf, send, type DoorDeps } from './door.js';
+import { translator } from './i18n.js';
 import { apiKeyRoutes } from './merchant/api-keys.js';
 import { BASE, merchantPage, needs } from './merchant/frame.js';
+import { homeRoutes } from './merchant/home.js';
 import { paymentRoutes } from './merchant/payments.js';
+import { reportRoutes } from './merchant/reports.js';
 import { settingsRoutes } from './merchant/settings.js';
 import { webhookRoutes } from './merchant/webhooks.js';
 import { opsRoutes } from './ops/routes.js';
@@ -50,7 +53,8 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
 
   const dashboard = Router({ strict: false });
   signInRoutes(door, 'dashboard', dashboard);
-  dashboard.get('/', (_req, res) => send(res, { redirect: `${BASE}/payments` }));
+  // D21: the dashboard opens on Home.
+  dashboard.get('/', (_req, res) => send(res, { redirect: `${BASE}/home` }));
   dashboard.post(
     '/mode',
     formBody,
@@ -61,7 +65,9 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
       return { redirect: backWithin(BASE, (req.body as Record<string, unknown>)['back']) };
     }),
   );
+  homeRoutes(door, dashboard);
   paymentRoutes(door, dashboard);
+  reportRoutes(door, dashboard);
   apiKeyRoutes(door, dashboard);
   webhookRoutes(door, dashboard);
   settingsRoutes(door, dashboard);
@@ -75,7 +81,8 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
 
   app.use((req, res) => {
     const base = req.path.startsWith('/ops') ? '/ops' : BASE;
-    send(res, { page: barePage(req, base, 'Not found', html`<h1>Not found</h1><p>There is no such page. <a href="${base}/">Start again</a>.</p>`), status: 404 });
+    const t = translator(languageOf(req));
+    send(res, { page: barePage(req, base, t('Not found'), html`<h1>${t('Not found')}</h1><p>${t('There is no such page.')} <a href="${base}/">${t('Start again')}</a>.</p>`), status: 404 });
   });
   return app;
 }

@@ -1,7 +1,10 @@
 /**
  * The only resources a page loads, served from our own origin (D14: no CDN):
  * the stylesheet, and a small script that only adds comfort (confirmations,
- * copying); every page works without it.
+ * copying); every page works without it. One stylesheet for both directions:
+ * only logical properties (inline-start/end, text-align start/end), so that a
+ * right to left page (Arabic, <html dir="rtl">) is laid out as its mirror;
+ * codes, keys, ids, addresses, times and amounts stay left to right inside it.
  */
 export const STYLESHEET = `*, *::before, *::after { box-sizing: border-box; }
 :root { color-scheme: light; --ink: #1a1d21; --muted: #555e68; --line: #c9ced4; --page: #f3f4f6; --card: #fff;
@@ -12,11 +15,18 @@ body { margin: 0; background: var(--page); color: var(--ink); font: 1rem/1.5 sys
 a { color: var(--accent); text-underline-offset: 0.15em; }
 a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible {
   outline: 3px solid var(--focus); outline-offset: 2px; box-shadow: 0 0 0 5px var(--ink); }
-.skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: 1rem; background: var(--card); padding: 0.5rem; z-index: 2; }
+.skip { position: absolute; inset-inline-start: -999px; } .skip:focus { inset-inline-start: 1rem; inset-block-start: 1rem; background: var(--card); padding: 0.5rem; z-index: 2; }
+:lang(ar) body { font-family: system-ui, "Segoe UI", Tahoma, "Noto Sans Arabic", "DejaVu Sans", Arial, sans-serif; line-height: 1.6; }
+code, kbd, samp, time, pre, .secret, input[type="email"], input[type="url"], input[type="password"], input[inputmode="decimal"], input[inputmode="numeric"] {
+  direction: ltr; unicode-bidi: isolate; }
+bdi { unicode-bidi: isolate; }
+[dir="rtl"] .arrow { display: inline-block; transform: scaleX(-1); }
 header.bar { background: #14213d; color: #fff; padding: 0.5rem 1rem; display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; }
 header.bar a, header.bar button.link { color: #fff; }
 header.bar .brand { font-weight: 700; margin-inline-end: auto; }
 header.bar form { margin: 0; }
+nav.languages ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; }
+.signin nav.languages { margin-block-start: 1rem; }
 nav.sections { background: var(--card); border-bottom: 1px solid var(--line); padding: 0 1rem; overflow-x: auto; }
 nav.sections ul { list-style: none; margin: 0; padding: 0; display: flex; gap: 1rem; white-space: nowrap; }
 nav.sections a { display: inline-block; padding: 0.75rem 0; text-decoration: none; }
@@ -46,12 +56,23 @@ button.link { background: none; border: none; padding: 0; color: var(--accent); 
 .notice.error { background: var(--error-bg); border-color: var(--error); }
 .notice.warn { background: var(--warn-bg); border-color: var(--warn-line); }
 .secret { font-family: ui-monospace, Menlo, Consolas, monospace; background: var(--page); padding: 0.35rem 0.5rem; border-radius: 0.3rem; overflow-wrap: anywhere; user-select: all; }
+code.address { overflow-wrap: anywhere; }
+tbody.endpoint > tr:not(:last-child) > td { border-bottom: none; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--page); padding: 0.75rem; border-radius: 0.4rem; max-height: 24rem; overflow: auto; }
 .muted { color: var(--muted); }
 .pager { display: flex; gap: 1rem; margin-top: 0.75rem; }
 .badge { display: inline-block; padding: 0 0.45rem; border-radius: 1rem; font-size: 0.85rem; border: 1px solid var(--line); }
 .badge.live { background: var(--warn-bg); border-color: var(--warn-line); }
 .signin { max-width: 24rem; margin: 3rem auto; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+figure.chart { margin: 0; }
+figure.chart svg { display: block; width: 100%; height: auto; max-height: 22rem; direction: ltr; font: 12px system-ui, sans-serif; }
+.chart .bar { fill: var(--accent); } .chart .bar:hover { fill: var(--accent-dark); }
+.chart .axis { stroke: var(--muted); } .chart .grid { stroke: var(--line); stroke-dasharray: 4 4; }
+.chart text { fill: var(--ink); } .chart .tick, .chart .empty { fill: var(--muted); }
+table.summary td.num, table.daily td.num { white-space: nowrap; }
+table.daily tfoot th, table.daily tfoot td { font-weight: 700; border-top: 2px solid var(--ink); }
+ul.downloads { margin: 0 0 0.5rem; padding-inline-start: 1.25rem; }
 @media (max-width: 40rem) { main { padding: 0.5rem; } th, td { padding: 0.35rem 0.3rem; } }
 `;
 

@@ -9,11 +9,11 @@ import type { ApiContext, CommandReply, CommandRequest, CommandType, MerchantDet
 import { RpcTimeoutError, UnroutableCommandError, type Actor, type RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
-import { html, pageSecurityHeaders, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
+import { html, negotiateLanguage, pageSecurityHeaders, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
 import { recordAudit, type AccountsDeps, type Doer } from '../identity/accounts.js';
 import type { Door, PersonRow } from '../identity/people.repository.js';
 import { newToken, sameText, tokenHash } from '../identity/secrets.js';
-import { isLanguage, LANGUAGE_COOKIE, translator, type Language, type Translate } from './i18n.js';
+import { isLanguage, LANGUAGE_COOKIE, LANGUAGES, translateKnown, translator, type Language, type Translate } from './i18n.js';
 import { layout, notice, type Shell } from './layout.js';
 
 export const PAGE_HEADERS = pageSecurityHeaders({ scripts: true });
@@ -49,17 +49,18 @@ export interface Viewer {
   readonly doer: Doer;
 }
 
-/** What a page handler answers: a page (with its status), or somewhere to go. */
-export type Outcome = { page: Html; status?: number; title?: string } | { redirect: string };
+/** What a page handler answers: a page (with its status), somewhere to go, or that it sent its own answer (a download). */
+export type Outcome = { page: Html; status?: number; title?: string } | { redirect: string } | { sent: true };
 
 export function cookieName(door: Door): string {
   return door === 'ops' ? 'gw_ops' : 'gw_dashboard';
 }
 
+/** The language the person chose (the switch's cookie), else the first of ours their browser asks for, else English. */
 export function languageOf(req: Request): Language {
   const chosen = cookies(req)[LANGUAGE_COOKIE];
   if (isLanguage(chosen)) return chosen;
-  return /^\s*fr\b/i.test(req.headers['accept-language'] ?? '') ? 'fr' : 'en';
+  return negotiateLanguage(req.headers['accept-language'], LANGUAGES, 'en');
 }
 
 export function cookies(req: Request): Record<string, string> {
@@ -139,6 +140,7 @@ export function checkCsrf(deps: DoorDeps, req: Request, token: string): void {
 
 /** Sends an outcome: the page with the door's headers, or a redirect (303 after a form). */
 export function send(res: Response, outcome: Outcome): void {
+  if ('sent' in outcome) return;
   res.set(PAGE_HEADERS);
   if ('redirect' in outcome) {
     res.redirect(303, outcome.redirect);
@@ -149,16 +151,17 @@ export function send(res: Response, outcome: Outcome): void {
 
 /** The page a failure becomes: its problem's words and status; nothing internal. */
 export function failurePage(deps: DoorDeps, req: Request, res: Response, err: unknown, base: string): Outcome {
-  const t = translator(languageOf(req));
+  const language = languageOf(req);
+  const t = translator(language);
   const shell = (title: string, body: HtmlValue): Html => barePage(req, base, title, body);
   if (err instanceof AppError) {
-    const fields = err.errors.length > 0 ? html`<ul>${err.errors.map((e) => html`<li>${e.message}</li>`)}</ul>` : '';
+    const fields = err.errors.length > 0 ? html`<ul>${err.errors.map((e) => html`<li>${translateKnown(language, e.message)}</li>`)}</ul>` : '';
     if (err.code === 'rate-limit-exceeded' && err.extensions['retry_after'] !== undefined) res.set('Retry-After', String(err.extensions['retry_after']));
-    return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', html`<p>${err.detail}</p>${fields}`)}`), status: err.status };
+    return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', html`<p>${translateKnown(language, err.detail)}</p>${fields}`)}`), status: err.status };
   }
   const unavailable = err instanceof RpcTimeoutError || err instanceof UnroutableCommandError;
   deps.log.error({ err: describeError(err), requestId: requestIdOf(res) }, 'page failed');
-  const detail = unavailable ? 'The service is busy or unreachable; try again in a moment.' : 'An unexpected error occurred; try again.';
+  const detail = unavailable ? t('The service is busy or unreachable; try again in a moment.') : t('An unexpected error occurred; try again.');
   return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', detail)}`), status: unavailable ? 503 : 500 };
 }
 
@@ -224,20 +227,21 @@ export function handle(deps: DoorDeps, base: string, work: (req: Request, res: R
  * behind it did not answer (processor-unavailable: the owning service did,
  * and its section can be shown with what it said).
  */
-export async function acting(show: (message?: Html, status?: number) => Promise<Outcome>, change: () => Promise<Html>): Promise<Outcome> {
+export async function acting(show: (message?: Html, status?: number) => Promise<Outcome>, change: () => Promise<Html>, language: Language = 'en'): Promise<Outcome> {
   let message: Html;
   try {
     message = await change();
   } catch (err) {
-    if (err instanceof AppError && ((err.status < 500 && err.status !== 401) || err.code === 'processor-unavailable')) return show(problemNotice(err), err.status);
+    if (err instanceof AppError && ((err.status < 500 && err.status !== 401) || err.code === 'processor-unavailable')) return show(problemNotice(err, language), err.status);
     throw err;
   }
   return show(message);
 }
 
-export function problemNotice(err: AppError): Html {
-  const fields = err.errors.map((e) => html`<li>${e.field}: ${e.message}</li>`);
-  return notice('error', html`<p>${err.detail}</p>${fields.length > 0 ? html`<ul>${fields}</ul>` : ''}`);
+/** A refusal as a notice: the problem's detail and field errors, in `language` where they are the catalogues' texts. */
+export function problemNotice(err: AppError, language: Language = 'en'): Html {
+  const fields = err.errors.map((e) => html`<li><code>${e.field}</code>: ${translateKnown(language, e.message)}</li>`);
+  return notice('error', html`<p>${translateKnown(language, err.detail)}</p>${fields.length > 0 ? html`<ul>${fields}</ul>` : ''}`);
 }
 
 /**

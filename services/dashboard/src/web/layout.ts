@@ -1,6 +1,6 @@
 /** The page shell of the dashboard and the console, and the small pieces every page is made of. */
 import { html, type Html, type HtmlValue } from '@gateway/runtime';
-import type { Language, Translate } from './i18n.js';
+import { directionOf, LANGUAGE_NAMES, LANGUAGES, type Language, type Text, type Translate } from './i18n.js';
 
 export interface Shell {
   language: Language;
@@ -13,7 +13,7 @@ export interface Shell {
     brand: string;
     who: string;
     csrf: string;
-    sections: readonly { href: string; label: string }[];
+    sections: readonly { href: string; label: Text }[];
     current: string;
     /** The dashboard's test/live switch. */
     mode?: { mode: 'test' | 'live'; livePending: boolean };
@@ -24,22 +24,22 @@ export function layout(shell: Shell, body: HtmlValue): Html {
   const { t, base, frame } = shell;
   const here = frame?.current ?? '';
   return html`<!doctype html>
-<html lang="${shell.language}">
+<html lang="${shell.language}" dir="${directionOf(shell.language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
-<title>${shell.title} · ${frame?.brand ?? 'Gateway'}</title>
+<title>${shell.title} · ${frame?.brand ?? t('Gateway')}</title>
 <link rel="stylesheet" href="${base}/assets/app.css">
 <script src="${base}/assets/app.js" defer></script>
 </head>
 <body>
-<a class="skip" href="#content">Skip to content</a>
+<a class="skip" href="#content">${t('Skip to content')}</a>
 ${frame ? header(shell, frame) : ''}
 ${
   frame
-    ? html`<nav class="sections" aria-label="Sections"><ul>${frame.sections.map(
+    ? html`<nav class="sections" aria-label="${t('Sections')}"><ul>${frame.sections.map(
         (section) => html`<li><a href="${section.href}"${here === section.href ? html` aria-current="page"` : ''}>${t(section.label)}</a></li>`,
       )}</ul></nav>`
     : ''
@@ -55,7 +55,6 @@ ${body}
 
 function header(shell: Shell, frame: NonNullable<Shell['frame']>): Html {
   const { t, base } = shell;
-  const other = shell.language === 'en' ? 'fr' : 'en';
   return html`<header class="bar">
 <span class="brand">${frame.brand}</span>
 ${
@@ -69,10 +68,35 @@ ${
 <span class="badge ${frame.mode.mode}">${frame.mode.mode === 'live' ? t('Live mode') : t('Test mode')}</span>`
     : ''
 }
-<a href="${base}/language?to=${other}&amp;back=${encodeURIComponent(frame.current)}" lang="${other}">${other === 'fr' ? 'Français' : 'English'}</a>
-<span>${frame.who}</span>
+${languageSwitch(shell, frame.current)}
+<span><bdi>${frame.who}</bdi></span>
 <form method="post" action="${base}/sign-out" class="inline">${csrfField(frame.csrf)}<button type="submit" class="link">${t('Sign out')}</button></form>
 </header>`;
+}
+
+/**
+ * The language switch (D14): a link to each other language, named in its own
+ * words; the choice is kept in a cookie (GET {base}/language?to=…&back=…).
+ */
+export function languageSwitch(shell: Pick<Shell, 'language' | 't' | 'base'>, back: string): Html {
+  const others = LANGUAGES.filter((language) => language !== shell.language);
+  return html`<nav class="languages" aria-label="${shell.t('Language')}"><ul>${others.map(
+    (language) =>
+      html`<li><a href="${shell.base}/language?to=${language}&amp;back=${encodeURIComponent(back)}" lang="${language}" dir="${directionOf(language)}" hreflang="${language}">${LANGUAGE_NAMES[language]}</a></li>`,
+  )}</ul></nav>`;
+}
+
+/** A "back" (←) or "forward" (→) arrow, drawn turned round on a right to left page (the text, and so a link's name, stays the same). */
+export const BACK_ARROW = html`<span class="arrow">←</span>`;
+export const FORWARD_ARROW = html`<span class="arrow">→</span>`;
+
+/**
+ * A text of the catalogue whose {placeholders} take markup (a link, a code),
+ * each kept in its own direction (<bdi>) inside the sentence.
+ */
+export function phrase(t: Translate, text: Text, values: Readonly<Record<string, HtmlValue>>): Html {
+  const parts = t(text).split(/\{(\w+)\}/);
+  return html`${parts.map((part, i) => (i % 2 === 0 ? part : Object.hasOwn(values, part) ? html`<bdi>${values[part]}</bdi>` : `{${part}}`))}`;
 }
 
 export function csrfField(token: string): Html {

@@ -9,7 +9,7 @@ import { html, type Html } from '@gateway/runtime';
 import { beginTotp, confirmTotp, disableTotp, pendingTotpSecret } from '../identity/accounts.js';
 import { totpUri } from '../identity/secrets.js';
 import { acting, type DoorDeps, type Outcome, type Viewer } from './door.js';
-import { csrfField, notice } from './layout.js';
+import { csrfField, notice, phrase, when } from './layout.js';
 import { formBody, signedIn } from './sign-in.js';
 
 /** Renders a page of the door's frame for `viewer`. */
@@ -26,22 +26,22 @@ export function securityRoutes(deps: DoorDeps, door: 'dashboard' | 'ops', router
     const required = door === 'ops' && deps.opsTotpRequired;
     let body: Html;
     if (person.totp_enabled_at) {
-      body = html`<p>${t('Two-step sign-in')}: <strong>on</strong> since ${person.totp_enabled_at.toISOString()}.</p>
+      body = html`<p>${phrase(t, 'Two-step sign-in: {state} since {date}.', { state: html`<strong>${t('on')}</strong>`, date: when(person.totp_enabled_at.toISOString()) })}</p>
 ${
   required
-    ? html`<p class="muted">Operators must keep it on.</p>`
-    : html`<form method="post" action="${section}/off" data-confirm="Turn two-step sign-in off?">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Turn off')}</button></form>`
+    ? html`<p class="muted">${t('Operators must keep it on.')}</p>`
+    : html`<form method="post" action="${section}/off" data-confirm="${t('Turn two-step sign-in off?')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Turn off')}</button></form>`
 }`;
     } else if (pending) {
-      body = html`<p>Add this key to your authenticator app, then type the code it shows.</p>
+      body = html`<p>${t('Add this key to your authenticator app, then type the code it shows.')}</p>
 <p><code class="secret" id="totp-secret">${pending}</code></p>
 <p class="muted"><code>${totpUri(pending, person.email, 'Gateway')}</code></p>
 <form method="post" action="${section}/confirm" class="stack">${csrfField(viewer.csrf)}
 <label>${t('Code')} <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>
 <button type="submit">${t('Turn on')}</button></form>`;
     } else {
-      body = html`${required ? notice('warn', 'The operations console needs two-step sign-in before anything else.') : ''}
-<p>${t('Two-step sign-in')}: <strong>off</strong>.</p>
+      body = html`${required ? notice('warn', t('The operations console needs two-step sign-in before anything else.')) : ''}
+<p>${phrase(t, 'Two-step sign-in: {state}.', { state: html`<strong>${t('off')}</strong>` })}</p>
 <form method="post" action="${section}/begin">${csrfField(viewer.csrf)}<button type="submit">${t('Turn on')}</button></form>`;
     }
     return render(viewer, section, t('Security'), html`<h1>${t('Security')}</h1>${message ?? ''}<section class="card"><h2>${t('Two-step sign-in')}</h2>${body}</section>`, status);
@@ -58,6 +58,7 @@ ${
           await beginTotp(deps.accounts, viewer.person);
           return html``;
         },
+        viewer.language,
       ),
     ),
   );
@@ -73,9 +74,10 @@ ${
           const codes = await confirmTotp(deps.accounts, person, code, viewer.doer, viewer.sessionHash);
           return notice(
             'warn',
-            html`<p><strong>${viewer.t('Recovery codes')}</strong>: each works once, when your phone is not at hand. They are shown only now.</p><pre>${codes.join('\n')}</pre>`,
+            html`<p><strong>${viewer.t('Recovery codes')}</strong>: ${viewer.t('each works once, when your phone is not at hand. They are shown only now.')}</p><pre>${codes.join('\n')}</pre>`,
           );
         },
+        viewer.language,
       ),
     ),
   );
@@ -83,9 +85,9 @@ ${
     '/security/off',
     formBody,
     signedIn(deps, door, {}, async (_req, viewer) => {
-      if (door === 'ops' && deps.opsTotpRequired) return show(viewer, notice('error', 'Operators must keep two-step sign-in on.'), 403);
+      if (door === 'ops' && deps.opsTotpRequired) return show(viewer, notice('error', viewer.t('Operators must keep two-step sign-in on.')), 403);
       await disableTotp(deps.accounts, viewer.person, viewer.doer);
-      return show(viewer, notice('ok', 'Two-step sign-in is off.'));
+      return show(viewer, notice('ok', viewer.t('Two-step sign-in is off.')));
     }),
   );
 }

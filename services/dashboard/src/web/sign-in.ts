@@ -27,8 +27,8 @@ import {
   type Outcome,
   type Viewer,
 } from './door.js';
-import { isLanguage, LANGUAGE_COOKIE, translator } from './i18n.js';
-import { csrfField, notice } from './layout.js';
+import { isLanguage, LANGUAGE_COOKIE, translateKnown, translator } from './i18n.js';
+import { csrfField, languageSwitch, notice } from './layout.js';
 
 /** Form bodies: small, flat, few fields. */
 export const formBody = formParser({ maxBytes: 16 * 1024, maxFields: 50 });
@@ -56,19 +56,20 @@ export function signInRoutes(deps: DoorDeps, door: Door, router: Router): void {
   });
 
   const signInForm = (req: Request, problem?: string, email = ''): Html => {
-    const t = translator(languageOf(req));
+    const language = languageOf(req);
+    const t = translator(language);
     return page(
       req,
       t('Sign in'),
-      html`<h1>${door === 'ops' ? 'Operations console' : 'Dashboard'}</h1>
-${problem ? notice('error', problem) : ''}
+      html`<h1>${door === 'ops' ? t('Operations console') : t('Dashboard')}</h1>
+${problem ? notice('error', translateKnown(language, problem)) : ''}
 <form method="post" action="${base}/sign-in" class="stack">
 <input type="hidden" name="next" value="${backWithin(base, req.query['next'])}">
 <label>${t('Email')} <input type="email" name="email" autocomplete="username" required value="${email}"></label>
 <label>${t('Password')} <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit">${t('Sign in')}</button>
 </form>
-<p><a href="${base}/language?to=${languageOf(req) === 'en' ? 'fr' : 'en'}&amp;back=${encodeURIComponent(`${base}/sign-in`)}">${languageOf(req) === 'en' ? 'Français' : 'English'}</a></p>`,
+${languageSwitch({ language, t, base }, `${base}/sign-in`)}`,
     );
   };
 
@@ -102,7 +103,7 @@ ${problem ? notice('error', problem) : ''}
 <form method="post" action="${base}/second-factor" class="stack">${csrfField(csrf)}
 <input type="hidden" name="next" value="${backWithin(base, req.query['next'] ?? text(req.body, 'next'))}">
 <label>${t('Code')} <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>
-<p class="muted">The six digits from your authenticator app, or one of your recovery codes.</p>
+<p class="muted">${t('The six digits from your authenticator app, or one of your recovery codes.')}</p>
 <button type="submit">${t('Continue')}</button>
 </form>`,
     );
@@ -129,7 +130,7 @@ ${problem ? notice('error', problem) : ''}
       await refuseWhileThrottled(deps.accounts, door, current.person.email, address, 'second-factor');
       if (!(await checkSecondFactor(deps.accounts, current.person, text(req.body, 'code')))) {
         await countFailure(deps.accounts, door, current.person.email, address, 'second-factor');
-        return { page: secondFactorForm(req, current.session.csrf_token, 'That code is not right.'), status: 401 };
+        return { page: secondFactorForm(req, current.session.csrf_token, translator(languageOf(req))('That code is not right.')), status: 401 };
       }
       await clearFailures(deps.accounts, door, current.person.email, address, 'second-factor');
       // A new session id once fully signed in: the cookie that only knew the password is worth nothing.
@@ -164,7 +165,7 @@ ${problem ? notice('error', problem) : ''}
 <form method="post" action="${base}/setup" class="stack">
 <input type="hidden" name="token" value="${token}">
 <label>${t('New password')} <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
-<p class="muted">At least 12 characters.</p>
+<p class="muted">${t('At least 12 characters.')}</p>
 <button type="submit">${t('Set password')}</button>
 </form>`,
     );
@@ -188,7 +189,7 @@ ${problem ? notice('error', problem) : ''}
       try {
         await setPasswordWithLink(deps.accounts, door, token, text(req.body, 'password'), clientAddress(req));
       } catch (err) {
-        if (err instanceof AppError && err.code === 'validation-error') return { page: setupForm(req, token, err.errors[0]?.message ?? err.detail), status: 422 };
+        if (err instanceof AppError && err.code === 'validation-error') return { page: setupForm(req, token, translateKnown(languageOf(req), err.errors[0]?.message ?? err.detail)), status: 422 };
         throw err;
       }
       return { redirect: `${base}/sign-in` };

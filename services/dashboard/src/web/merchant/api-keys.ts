@@ -8,24 +8,25 @@ import type { Router } from 'express';
 import type { ApiKeySummary } from '@gateway/contracts';
 import { html, type Html } from '@gateway/runtime';
 import type { DoorDeps } from '../door.js';
+import type { Translate } from '../i18n.js';
 import { csrfField, notice, table, when } from '../layout.js';
 import { BASE, can, merchantChange, merchantView, type SectionView } from './frame.js';
 
 const SECTION = `${BASE}/api-keys`;
 
-/** A secret on the page, once, with a way to copy it. */
-export function shownSecret(label: string, secret: string, warning: string): Html {
+/** A secret on the page, once, with a way to copy it (its button in the viewer's words, given `t`). */
+export function shownSecret(label: string, secret: string, warning: string, t?: Translate): Html {
   return notice(
     'warn',
-    html`<p><strong>${label}</strong></p><p><code class="secret" id="shown-secret">${secret}</code> <button type="button" class="secondary" data-copy="shown-secret">Copy</button></p><p>${warning}</p>`,
+    html`<p><strong>${label}</strong></p><p><code class="secret" id="shown-secret">${secret}</code> <button type="button" class="secondary" data-copy="shown-secret">${t ? t('Copy') : 'Copy'}</button></p><p>${warning}</p>`,
   );
 }
 
-function graceLabel(seconds: number): string {
-  if (seconds === 0) return 'now';
-  if (seconds % 3600 === 0) return `in ${seconds / 3600} h`;
-  if (seconds % 60 === 0) return `in ${seconds / 60} min`;
-  return `in ${seconds} s`;
+function graceLabel(t: Translate, seconds: number): string {
+  if (seconds === 0) return t('now');
+  if (seconds % 3600 === 0) return t('in {n} h', { n: seconds / 3600 });
+  if (seconds % 60 === 0) return t('in {n} min', { n: seconds / 60 });
+  return t('in {n} s', { n: seconds });
 }
 
 export function apiKeyRoutes(deps: DoorDeps, router: Router): void {
@@ -44,12 +45,12 @@ export function apiKeyRoutes(deps: DoorDeps, router: Router): void {
         actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/reveal" class="inline">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('Reveal')}</button></form>`);
       }
       if (developer && live && key.mode === 'live' && !key.revoked_at) {
-        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/rotate" class="inline" data-confirm="Create a new live key and revoke this one?">${csrfField(viewer.csrf)}
-<label class="inline">Revoke old key <select name="revoke_in_seconds">${deps.keyRotationGracesSeconds.map((s) => html`<option value="${s}">${graceLabel(s)}</option>`)}</select></label>
+        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/rotate" class="inline" data-confirm="${t('Create a new live key and revoke this one?')}">${csrfField(viewer.csrf)}
+<label class="inline">${t('Revoke old key')} <select name="revoke_in_seconds">${deps.keyRotationGracesSeconds.map((s) => html`<option value="${s}">${graceLabel(t, s)}</option>`)}</select></label>
 <button type="submit" class="secondary">${t('Rotate')}</button></form>`);
       }
       if (developer && live) {
-        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/revoke" class="inline" data-confirm="Revoke this key? Calls made with it will fail at once.">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Revoke')}</button></form>`);
+        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/revoke" class="inline" data-confirm="${t('Revoke this key? Calls made with it will fail at once.')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Revoke')}</button></form>`);
       }
       return html`<tr><td><code>${key.key_id}</code></td><td><code>sk_${key.mode}_…${key.last_four}</code></td><td>${when(key.created_at)}</td><td>${state}</td><td>${actions}</td></tr>`;
     });
@@ -66,7 +67,7 @@ export function apiKeyRoutes(deps: DoorDeps, router: Router): void {
 ${message ?? ''}
 <div class="card">${table([t('Key'), t('Last four'), t('Created'), t('Status'), ''], rows, t('Nothing here yet.'))}</div>
 ${create}
-<p class="muted">Test keys can be revealed again at any time. A live key is shown only once, when it is made: keep it in your server's secret store.</p>`,
+<p class="muted">${t("Test keys can be revealed again at any time. A live key is shown only once, when it is made: keep it in your server's secret store.")}</p>`,
       status,
     );
   };
@@ -80,9 +81,10 @@ ${create}
     '/api-keys/create',
     ...merchantChange(deps, 'develop', show, async (_req, view) => {
       const { viewer } = view;
+      const { t } = viewer;
       const key = await view.call.command('api_key.create', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
-      const warning = viewer.mode === 'live' ? 'This is the only time this live key is shown. Copy it now.' : 'You can reveal this test key again later.';
-      return shownSecret(`New key ${key.key_id}`, key.secret_key, warning);
+      const warning = viewer.mode === 'live' ? t('This is the only time this live key is shown. Copy it now.') : t('You can reveal this test key again later.');
+      return shownSecret(t('New key {key}', { key: key.key_id }), key.secret_key, warning, t);
     }),
   );
 
@@ -90,7 +92,8 @@ ${create}
     '/api-keys/:id/reveal',
     ...merchantChange(deps, 'develop', show, async (req, view) => {
       const key = await view.call.command('api_key.reveal', { merchant_id: view.merchant.merchant_id, key_id: String(req.params['id']) });
-      return shownSecret(`Key ${key.key_id}`, key.secret_key, 'Anyone with this key can act on your test account.');
+      const { t } = view.viewer;
+      return shownSecret(t('Key {key}', { key: key.key_id }), key.secret_key, t('Anyone with this key can act on your test account.'), t);
     }),
   );
 
@@ -98,7 +101,7 @@ ${create}
     '/api-keys/:id/revoke',
     ...merchantChange(deps, 'develop', show, async (req, view) => {
       const revoked = await view.call.command('api_key.revoke', { merchant_id: view.merchant.merchant_id, key_id: String(req.params['id']) });
-      return notice('ok', `Key ${revoked.key_id} is revoked.`);
+      return notice('ok', view.viewer.t('Key {key} is revoked.', { key: revoked.key_id }));
     }),
   );
 
@@ -112,7 +115,13 @@ ${create}
         // Anything but a whole number of seconds is the service's to refuse, with its words.
         revoke_in_seconds: Number.isInteger(grace) && grace >= 0 ? grace : 0.5,
       });
-      return shownSecret(`New live key ${rotated.key_id}`, rotated.secret_key, `This is the only time it is shown. The old key ${rotated.revoked_key_id} stops working at ${rotated.revokes_at}.`);
+      const { t } = view.viewer;
+      return shownSecret(
+        t('New live key {key}', { key: rotated.key_id }),
+        rotated.secret_key,
+        t('This is the only time it is shown. The old key {old} stops working at {at}.', { old: rotated.revoked_key_id, at: rotated.revokes_at }),
+        t,
+      );
     }),
   );
 }

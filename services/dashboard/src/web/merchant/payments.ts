@@ -11,7 +11,8 @@ import { AppError } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
 import { newToken } from '../../identity/secrets.js';
 import { audited, type DoorDeps } from '../door.js';
-import { csrfField, notice, table, when } from '../layout.js';
+import type { Text } from '../i18n.js';
+import { BACK_ARROW, csrfField, FORWARD_ARROW, notice, table, when } from '../layout.js';
 import { signedIn } from '../sign-in.js';
 import { BASE, can, merchantChange, merchantPage, needs, type MerchantPage } from './frame.js';
 
@@ -25,7 +26,7 @@ const REFUND_TIMEOUT_MS = 60_000;
  * answer (captured, capture-failed, processor-unavailable) is what the page shows.
  */
 const CAPTURE_TIMEOUT_MS = 40_000;
-const CAPTURE_METHOD_LABELS: Readonly<Record<CaptureMethod, string>> = { automatic: 'Automatic', manual: 'Manual' };
+const CAPTURE_METHOD_LABELS: Readonly<Record<CaptureMethod, Text>> = { automatic: 'Automatic', manual: 'Manual' };
 
 function one(req: Request, name: string): string {
   const value = req.query[name];
@@ -50,7 +51,7 @@ function formKey(req: Request): string | undefined {
  * as a change made from the dashboard, recorded in the audit log with its
  * outcome (D14).
  */
-function asTheApi<T>(deps: DoorDeps, view: MerchantPage, change: { action: string; target: string; detail: Record<string, unknown> }, work: () => Promise<T>): Promise<T> {
+export function asTheApi<T>(deps: DoorDeps, view: MerchantPage, change: { action: string; target: string | null; detail: Record<string, unknown> }, work: () => Promise<T>): Promise<T> {
   const { viewer, merchant } = view;
   const entry = { action: change.action, merchantId: merchant.merchant_id, target: change.target, detail: { ...change.detail, livemode: viewer.mode === 'live' } };
   return audited(deps, viewer, entry, async () => {
@@ -92,7 +93,7 @@ export function paymentRoutes(deps: DoorDeps, router: Router): void {
       const backwards = one(req, 'ending_before') !== '';
       const rows = list.data.map(
         (s) => html`<tr><td><a href="${BASE}/payments/${s.id}">${s.order_number || s.id}</a></td><td>${s.merchant_reference}</td>
-<td class="num">${s.amount} TND${s.original.currency !== 'TND' ? html`<br><span class="muted">${s.original.amount} ${s.original.currency}</span>` : ''}</td>
+<td class="num"><bdi>${s.amount} TND</bdi>${s.original.currency !== 'TND' ? html`<br><bdi class="muted">${s.original.amount} ${s.original.currency}</bdi>` : ''}</td>
 <td>${s.status}</td><td>${[s.buyer_first_name, s.buyer_last_name].filter(Boolean).join(' ')}</td><td>${when(s.created_at)}</td></tr>`,
       );
       return view.render(
@@ -107,9 +108,9 @@ export function paymentRoutes(deps: DoorDeps, router: Router): void {
 <button type="submit">${t('Filter')}</button>
 </form>
 <div class="card">${table([t('Order'), t('Reference'), t('Amount'), t('Status'), t('Buyer'), t('Created')], rows, t('No payments yet.'), [2])}
-<nav class="pager" aria-label="Pages">
-${first && (backwards ? list.has_more : one(req, 'starting_after') !== '') ? html`<a href="${page('ending_before', first.id)}">← ${t('Newer')}</a>` : ''}
-${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`<a href="${page('starting_after', last.id)}">${t('Older')} →</a>` : ''}
+<nav class="pager" aria-label="${t('Pages')}">
+${first && (backwards ? list.has_more : one(req, 'starting_after') !== '') ? html`<a href="${page('ending_before', first.id)}">${BACK_ARROW} ${t('Newer')}</a>` : ''}
+${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`<a href="${page('starting_after', last.id)}">${t('Older')} ${FORWARD_ARROW}</a>` : ''}
 </nav></div>`,
       );
     }),
@@ -135,9 +136,10 @@ ${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`
       const result = await asTheApi(deps, view, { action: 'refund.create', target: id, detail: body }, () =>
         view.call.api(view.merchant, 'refund.create', { session_id: id, body }, { timeoutMs: REFUND_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) }),
       );
+      const { t } = view.viewer;
       return result.automated_refund
-        ? notice('ok', `Refunded ${result.refunded_amount} TND.`)
-        : notice('warn', `Refund of ${result.refunded_amount} TND recorded; the acquirer did not confirm it, and our operations team will complete it.`);
+        ? notice('ok', t('Refunded {amount}.', { amount: `${result.refunded_amount} TND` }))
+        : notice('warn', t('Refund of {amount} recorded; the acquirer did not confirm it, and our operations team will complete it.', { amount: `${result.refunded_amount} TND` }));
     }),
   );
 
@@ -152,7 +154,7 @@ ${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`
       const captured = await asTheApi(deps, view, { action: 'session.capture', target: id, detail: body }, () =>
         view.call.api(view.merchant, 'session.capture', { session_id: id, body }, { timeoutMs: CAPTURE_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) }),
       );
-      return notice('ok', view.viewer.t('Captured {amount} TND.', { amount: captured.amount_captured }));
+      return notice('ok', view.viewer.t('Captured {amount}.', { amount: `${captured.amount_captured} TND` }));
     }),
   );
 
@@ -165,7 +167,7 @@ ${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`
       const voided = await asTheApi(deps, view, { action: 'session.cancel', target: id, detail: {} }, () =>
         view.call.api(view.merchant, 'session.cancel', { session_id: id }, key !== undefined ? { idempotencyKey: key } : {}),
       );
-      return notice('ok', view.viewer.t('Authorization voided: the hold of {amount} TND is being released to the buyer.', { amount: voided.amount_authorized }));
+      return notice('ok', view.viewer.t('Authorization voided: the hold of {amount} is being released to the buyer.', { amount: `${voided.amount_authorized} TND` }));
     }),
   );
 }
@@ -182,7 +184,7 @@ async function showSession(view: MerchantPage, id: string, message?: Html, statu
 <td>${a.failure_code}</td><td class="num">${a.fee_amount}</td><td class="num">${a.net_amount}</td><td>${when(a.created_at)}</td></tr>`,
   );
   const refundRows = refunds.data.map(
-    (r) => html`<tr><td>${r.refund_id}</td><td class="num">${r.amount} TND</td><td>${r.status}</td><td>${r.reason}</td><td>${when(r.created_at)}</td></tr>`,
+    (r) => html`<tr><td><code>${r.refund_id}</code></td><td class="num"><bdi>${r.amount} TND</bdi></td><td>${r.status}</td><td>${r.reason}</td><td>${when(r.created_at)}</td></tr>`,
   );
   const deliveryRows = deliveries.data.map(
     (d) => html`<tr><td><a href="${BASE}/webhooks/attempts/${d.id}">${d.event}</a></td><td>${d.status}</td><td>${d.http_status_code ?? '—'}</td><td>${when(d.created_at)}</td></tr>`,
@@ -190,25 +192,25 @@ async function showSession(view: MerchantPage, id: string, message?: Html, statu
   const refundable = session.status === 'SUCCEEDED' && can(view.viewer, 'develop');
   const capturable = session.status === 'AUTHORIZED' && can(view.viewer, 'develop');
   const manual = session.capture_method === 'manual';
-  const tnd = (amount: string) => (amount ? `${amount} TND` : '—');
+  const tnd = (amount: string) => (amount ? html`<bdi>${amount} TND</bdi>` : '—');
   return view.render(
     `${BASE}/payments`,
     `${t('Payments')} ${session.order_number}`,
-    html`<p><a href="${BASE}/payments">← ${t('Payments')}</a></p>
+    html`<p><a href="${BASE}/payments">${BACK_ARROW} ${t('Payments')}</a></p>
 <h1>${session.order_number || session.id} <span class="badge" data-field="status">${session.status}</span></h1>
 ${message ?? ''}
 <div class="card"><dl class="facts">
-<dt>ID</dt><dd>${session.id}</dd>
+<dt>${t('ID')}</dt><dd><code>${session.id}</code></dd>
 <dt>${t('Reference')}</dt><dd>${session.merchant_reference}</dd>
-<dt>${t('Amount')}</dt><dd>${session.amount} TND</dd>
-<dt>Original</dt><dd>${session.original.amount} ${session.original.currency} × ${session.original.rate}</dd>
+<dt>${t('Amount')}</dt><dd>${tnd(session.amount)}</dd>
+<dt>${t('Original')}</dt><dd><bdi>${session.original.amount} ${session.original.currency} × ${session.original.rate}</bdi></dd>
 <dt>${t('Capture method')}</dt><dd data-field="capture_method">${t(CAPTURE_METHOD_LABELS[session.capture_method])}</dd>
 ${manual ? html`<dt>${t('Authorized')}</dt><dd data-field="amount_authorized">${tnd(session.amount_authorized)}</dd>
 <dt>${t('Captured')}</dt><dd data-field="amount_captured">${tnd(session.amount_captured)}</dd>` : ''}
-<dt>${t('Refunded')}</dt><dd data-field="amount_refunded">${session.amount_refunded} TND</dd>
-<dt>Description</dt><dd>${session.description}</dd>
+<dt>${t('Refunded')}</dt><dd data-field="amount_refunded"><bdi>${session.amount_refunded} TND</bdi></dd>
+<dt>${t('Description')}</dt><dd>${session.description}</dd>
 <dt>${t('Buyer')}</dt><dd>${[session.buyer_first_name, session.buyer_last_name].filter(Boolean).join(' ')} ${session.buyer_email}</dd>
-<dt>Metadata</dt><dd>${Object.keys(session.metadata).length > 0 ? html`<pre>${JSON.stringify(session.metadata, null, 2)}</pre>` : '—'}</dd>
+<dt>${t('Metadata')}</dt><dd>${Object.keys(session.metadata).length > 0 ? html`<pre>${JSON.stringify(session.metadata, null, 2)}</pre>` : '—'}</dd>
 <dt>${t('Created')}</dt><dd>${when(session.created_at)}</dd>
 </dl></div>
 ${
@@ -227,16 +229,16 @@ ${
 </form></section>`
     : ''
 }
-<section class="card"><h2>${t('Attempts')}</h2>${table(['#', t('Status'), 'Card', 'Failure', 'Fee', 'Net', t('Created')], attempts, t('Nothing here yet.'), [4, 5])}</section>
-<section class="card"><h2>${t('Refunds')}</h2>${table(['ID', t('Amount'), t('Status'), t('Reason'), t('Created')], refundRows, t('Nothing here yet.'), [1])}
+<section class="card"><h2>${t('Attempts')}</h2>${table(['#', t('Status'), t('Card'), t('Failure'), t('Fee'), t('Net'), t('Created')], attempts, t('Nothing here yet.'), [4, 5])}</section>
+<section class="card"><h2>${t('Refunds')}</h2>${table([t('ID'), t('Amount'), t('Status'), t('Reason'), t('Created')], refundRows, t('Nothing here yet.'), [1])}
 ${
   refundable
-    ? html`<form method="post" action="${BASE}/payments/${session.id}/refund" class="row" data-confirm="Refund this payment?">${csrfField(view.viewer.csrf)}
+    ? html`<form method="post" action="${BASE}/payments/${session.id}/refund" class="row" data-confirm="${t('Refund this payment?')}">${csrfField(view.viewer.csrf)}
 <input type="hidden" name="idempotency_key" value="${newToken(16)}">
 <label>${t('Amount')} <input name="amount" inputmode="decimal" placeholder="${session.amount}" aria-describedby="refund-hint"></label>
 <label>${t('Reason')} <input name="reason" required maxlength="500"></label>
 <button type="submit" class="danger">${t('Refund')}</button>
-<span id="refund-hint" class="muted">Leave the amount empty to refund everything that is left.</span>
+<span id="refund-hint" class="muted">${t('Leave the amount empty to refund everything that is left.')}</span>
 </form>`
     : ''
 }</section>

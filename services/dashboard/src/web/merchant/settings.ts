@@ -8,9 +8,9 @@ import { AppError } from '@gateway/problem';
 import { html } from '@gateway/runtime';
 import { changeRole, createPerson, removePerson } from '../../identity/accounts.js';
 import type { DoorDeps } from '../door.js';
-import { csrfField, notice, table, when } from '../layout.js';
+import { csrfField, FORWARD_ARROW, notice, table, when } from '../layout.js';
 import { signedIn } from '../sign-in.js';
-import { BASE, can, merchantChange, merchantPage, merchantView, needs, type SectionView } from './frame.js';
+import { BASE, can, merchantChange, merchantPage, merchantView, needs, roleName, type SectionView } from './frame.js';
 
 const ROLES = DashboardRole.anyOf.map((literal) => literal.const);
 
@@ -30,7 +30,7 @@ export function settingsRoutes(deps: DoorDeps, router: Router): void {
     const rows = rates.data.map(
       (r) => html`<tr><td>${r.currency}</td><td class="num">${r.rate}</td><td>${when(r.updated_at)}</td><td>${
         developer
-          ? html`<form method="post" action="${RATES}/remove" class="inline" data-confirm="Remove this rate? New sessions in this currency will be refused.">${csrfField(viewer.csrf)}<input type="hidden" name="currency" value="${r.currency}"><button type="submit" class="danger">${t('Remove')}</button></form>`
+          ? html`<form method="post" action="${RATES}/remove" class="inline" data-confirm="${t('Remove this rate? New sessions in this currency will be refused.')}">${csrfField(viewer.csrf)}<input type="hidden" name="currency" value="${r.currency}"><button type="submit" class="danger">${t('Remove')}</button></form>`
           : ''
       }</td></tr>`,
     );
@@ -39,7 +39,7 @@ export function settingsRoutes(deps: DoorDeps, router: Router): void {
       t('Exchange rates'),
       html`<h1>${t('Exchange rates')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('Live mode') : t('Test mode')}</span></h1>
 ${message ?? ''}
-<div class="card">${table([t('Currency'), `${t('Rate')} (TND)`, t('Created'), ''], rows, 'No rates: sessions can be created in TND only.', [1])}</div>
+<div class="card">${table([t('Currency'), `${t('Rate')} (TND)`, t('Created'), ''], rows, t('No rates: sessions can be created in TND only.'), [1])}</div>
 ${
   developer
     ? html`<form method="post" action="${RATES}" class="row card">${csrfField(viewer.csrf)}
@@ -48,7 +48,7 @@ ${
 <button type="submit">${t('Save')}</button></form>`
     : ''
 }
-<p class="muted">A rate is the TND value of one unit, up to six decimals. Sessions already created keep the rate they were made with.</p>`,
+<p class="muted">${t('A rate is the TND value of one unit, up to six decimals. Sessions already created keep the rate they were made with.')}</p>`,
       status,
     );
   };
@@ -61,7 +61,7 @@ ${
     ...merchantChange(deps, 'develop', showRates, async (req, view) => {
       const { viewer } = view;
       const set = await view.call.command('rate.set', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, currency: field(req.body, 'currency'), rate: field(req.body, 'rate') });
-      return notice('ok', `1 ${set.currency} = ${set.rate} TND.`);
+      return notice('ok', viewer.t('1 {currency} = {rate} TND.', { currency: set.currency, rate: set.rate }));
     }),
   );
   router.post(
@@ -69,7 +69,7 @@ ${
     ...merchantChange(deps, 'develop', showRates, async (req, view) => {
       const { viewer } = view;
       const removed = await view.call.command('rate.remove', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, currency: field(req.body, 'currency') });
-      return notice('ok', `${removed.currency} removed.`);
+      return notice('ok', viewer.t('{currency} removed.', { currency: removed.currency }));
     }),
   );
 
@@ -82,10 +82,10 @@ ${
     const rows = team.map(
       (p) => html`<tr><td>${p.email}</td><td>
 <form method="post" action="${TEAM}/${p.id}/role" class="inline">${csrfField(viewer.csrf)}
-<select name="role" aria-label="${t('Role')} ${p.email}">${ROLES.map((r) => html`<option${r === p.role ? html` selected` : ''}>${r}</option>`)}</select>
+<select name="role" aria-label="${t('Role')} ${p.email}">${ROLES.map((r) => html`<option value="${r}"${r === p.role ? html` selected` : ''}>${roleName(viewer, r)}</option>`)}</select>
 <button type="submit" class="secondary">${t('Change role')}</button></form></td>
-<td>${p.password_hash ? (p.totp_enabled_at ? 'Two-step' : 'Password') : 'Invited'}</td><td>${when(p.created_at.toISOString())}</td>
-<td>${p.id === viewer.person.id ? '' : html`<form method="post" action="${TEAM}/${p.id}/remove" class="inline" data-confirm="Remove this person from the team?">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Remove')}</button></form>`}</td></tr>`,
+<td>${p.password_hash ? (p.totp_enabled_at ? t('Two-step') : t('Password')) : t('Invited')}</td><td>${when(p.created_at.toISOString())}</td>
+<td>${p.id === viewer.person.id ? '' : html`<form method="post" action="${TEAM}/${p.id}/remove" class="inline" data-confirm="${t('Remove this person from the team?')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Remove')}</button></form>`}</td></tr>`,
     );
     return view.render(
       TEAM,
@@ -94,9 +94,9 @@ ${
 <div class="card">${table([t('Email'), t('Role'), t('Security'), t('Created'), ''], rows, t('Nothing here yet.'))}</div>
 <form method="post" action="${TEAM}" class="row card">${csrfField(viewer.csrf)}
 <label>${t('Email')} <input type="email" name="email" required></label>
-<label>${t('Role')} <select name="role">${ROLES.map((r) => html`<option${r === 'viewer' ? html` selected` : ''}>${r}</option>`)}</select></label>
+<label>${t('Role')} <select name="role">${ROLES.map((r) => html`<option value="${r}"${r === 'viewer' ? html` selected` : ''}>${roleName(viewer, r)}</option>`)}</select></label>
 <button type="submit">${t('Invite')}</button></form>
-<p class="muted">Owners do everything and manage the team; developers manage keys, webhooks, rates, payments and refunds; viewers read, and never see a secret.</p>`,
+<p class="muted">${t('Owners do everything and manage the team; developers manage keys, webhooks, rates, payments and refunds; viewers read, and never see a secret.')}</p>`,
       status,
     );
   };
@@ -109,9 +109,9 @@ ${
     ...merchantChange(deps, 'team', showTeam, async (req, view) => {
       const { viewer } = view;
       const role = field(req.body, 'role');
-      if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', `The role must be one of ${ROLES.join(', ')}.`);
+      if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', viewer.t('The role must be one of {roles}.', { roles: ROLES.join(', ') }));
       const invited = await createPerson(deps.accounts, { door: 'dashboard', merchantId: view.merchant.merchant_id, role: role as DashboardRole, email: field(req.body, 'email') }, viewer.doer);
-      return notice('ok', html`<p>Invited. Send them this link (it works once, for 24 hours) to set their password:</p><p><code class="secret">${invited.setupUrl}</code></p>`);
+      return notice('ok', html`<p>${viewer.t('Invited. Send them this link (it works once, for 24 hours) to set their password:')}</p><p><code class="secret">${invited.setupUrl}</code></p>`);
     }),
   );
   router.post(
@@ -119,9 +119,9 @@ ${
     ...merchantChange(deps, 'team', showTeam, async (req, view) => {
       const { viewer } = view;
       const role = field(req.body, 'role');
-      if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', `The role must be one of ${ROLES.join(', ')}.`);
+      if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', viewer.t('The role must be one of {roles}.', { roles: ROLES.join(', ') }));
       await changeRole(deps.accounts, view.merchant.merchant_id, String(req.params['id']), role as DashboardRole, viewer.doer);
-      return notice('ok', 'Role changed.');
+      return notice('ok', viewer.t('Role changed.'));
     }),
   );
   router.post(
@@ -129,7 +129,7 @@ ${
     ...merchantChange(deps, 'team', showTeam, async (req, view) => {
       const { viewer } = view;
       await removePerson(deps.accounts, view.merchant.merchant_id, String(req.params['id']), viewer.doer);
-      return notice('ok', 'Removed; they are signed out.');
+      return notice('ok', viewer.t('Removed; they are signed out.'));
     }),
   );
 
@@ -143,14 +143,14 @@ ${
       const before = typeof req.query['before'] === 'string' ? req.query['before'] : undefined;
       const log = await view.call.command('audit.list', { merchant_id: view.merchant.merchant_id, limit: 50, ...(before && { before }) });
       const rows = log.data.map(
-        (e) => html`<tr><td>${when(e.at)}</td><td>${e.actor_email ?? e.actor_id} <span class="muted">(${e.actor_type})</span></td><td>${e.action}</td><td>${e.target ?? ''}</td><td>${e.outcome}</td><td>${e.address ?? ''}</td></tr>`,
+        (e) => html`<tr><td>${when(e.at)}</td><td><bdi>${e.actor_email ?? e.actor_id}</bdi> <span class="muted">(${e.actor_type === 'operator' ? t('operator') : t('user')})</span></td><td><code>${e.action}</code></td><td><bdi>${e.target ?? ''}</bdi></td><td>${e.outcome}</td><td><bdi>${e.address ?? ''}</bdi></td></tr>`,
       );
       const last = log.data[log.data.length - 1];
       return view.render(
         AUDIT,
         t('Audit log'),
-        html`<h1>${t('Audit log')}</h1><div class="card">${table([t('When'), t('Who'), t('What'), 'Target', t('Outcome'), t('From address')], rows, t('Nothing here yet.'))}
-${last && log.has_more ? html`<nav class="pager"><a href="${AUDIT}?before=${last.audit_id}">${t('Older')} →</a></nav>` : ''}</div>`,
+        html`<h1>${t('Audit log')}</h1><div class="card">${table([t('When'), t('Who'), t('What'), t('Target'), t('Outcome'), t('From address')], rows, t('Nothing here yet.'))}
+${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a href="${AUDIT}?before=${last.audit_id}">${t('Older')} ${FORWARD_ARROW}</a></nav>` : ''}</div>`,
       );
     }),
   );

@@ -20,7 +20,7 @@ const SECTIONS = [
 ] as const;
 
 /** Every console page is for operators: the door's session already is an operator's (the ops cookie and its people are the console's own). */
-export const operators = { allow: (viewer: Viewer) => (viewer.person.door === 'ops' ? undefined : 'The operations console is for operators.') };
+export const operators = { allow: (viewer: Viewer) => (viewer.person.door === 'ops' ? undefined : viewer.t('The operations console is for operators.')) };
 
 /** One signed-in console page's means: the operator, the calls, and its shell. */
 export interface OpsPage {
@@ -53,7 +53,7 @@ export function opsPage(deps: DoorDeps, viewer: Viewer): OpsPage {
           t: viewer.t,
           base: OPS,
           title,
-          frame: { brand: 'Operations console', who: viewer.person.email, csrf: viewer.csrf, sections: SECTIONS, current: section },
+          frame: { brand: viewer.t('Operations console'), who: viewer.person.email, csrf: viewer.csrf, sections: SECTIONS, current: section },
         },
         body,
       ),
