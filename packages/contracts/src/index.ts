@@ -5,3 +5,4 @@ export * from './ids.js';
 export * from './openapi.js';
 export * from './webhook-event.js';
 export * from './webhook-endpoints.js';
+export * from './tunis-days.js';

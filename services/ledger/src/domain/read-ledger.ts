@@ -4,13 +4,9 @@
  * report. Every answer comes from what the ledger wrote; the report reads one
  * row of totals a day, never the entries.
  */
-import { BalanceTransactionListQuery, DailyReportQuery, listFilterErrors, type ApiContext, type Balance, type BalanceTransactionList, type BalanceTransactionType, type DailyReport } from '@gateway/contracts';
+import { BalanceTransactionListQuery, dayRangeErrors, listFilterErrors, tunisDate, type ApiContext, type Balance, type BalanceTransactionList, type BalanceTransactionType, type DailyReport } from '@gateway/contracts';
 import { AppError, inQueryOrder, parseListQuery, toPage, validationError, type FieldError } from '@gateway/problem';
 import type { Account, EntryFilters, LedgerRepository } from '../db/ledger.repository.js';
-import { daysBetween, isCalendarDate, tunisDate } from './tunis-days.js';
-
-/** The longest daily report (D21). */
-export const MAX_REPORT_DAYS = 366;
 
 export interface LedgerDeps {
   ledger: LedgerRepository;
@@ -87,23 +83,11 @@ function checkFilters(query: Record<string, unknown>): { filters: EntryFilters; 
   return { filters, errors };
 }
 
-/** A report's dates: both real Africa/Tunis dates, `from` not after `to`, at most MAX_REPORT_DAYS days. */
+/** A report's dates (dayRangeErrors): both real Africa/Tunis dates, `from` not after `to`, at most MAX_REPORT_DAYS days. */
 function checkRange(query: Record<string, unknown>): { from: string; to: string } {
-  const errors = new Map<string, FieldError>(listFilterErrors(DailyReportQuery, query).map((error) => [error.field, error]));
-  for (const field of ['from', 'to'] as const) {
-    const value = query[field];
-    if (!errors.has(field) && typeof value === 'string' && !isCalendarDate(value)) {
-      errors.set(field, { field, code: 'invalid', message: `${field} must be a date written YYYY-MM-DD.` });
-    }
-  }
-  const from = query['from'];
-  const to = query['to'];
-  if (errors.size === 0 && typeof from === 'string' && typeof to === 'string') {
-    if (to < from) errors.set('to', { field: 'to', code: 'invalid', message: 'to must not be before from.' });
-    else if (daysBetween(from, to) > MAX_REPORT_DAYS) errors.set('to', { field: 'to', code: 'invalid', message: `A report covers at most ${MAX_REPORT_DAYS} days.` });
-  }
-  if (errors.size > 0) throw validationError(inQueryOrder([...errors.values()], query));
+  const errors = dayRangeErrors(query);
+  if (errors.length > 0) throw validationError(inQueryOrder(errors, query));
+  const { from, to } = query;
   if (typeof from !== 'string' || typeof to !== 'string') throw new AppError('validation-error');
   return { from, to };
 }
-

@@ -4,11 +4,10 @@
  * deliveries (keyed on type and source), with its Africa/Tunis day and the
  * date it becomes available.
  */
-import type { EventData } from '@gateway/contracts';
+import { addDays, tunisDate, type EventData } from '@gateway/contracts';
 import type { Change } from '@gateway/messaging';
 import { newEntryId, type Entry, type LedgerRepository } from '../db/ledger.repository.js';
 import { paymentMovement, refundMovements, type Movement } from './movements.js';
-import { addDays, tunisDate } from './tunis-days.js';
 
 type MoneyEvent = 'session.succeeded' | 'refund.created' | 'refund.updated';
 

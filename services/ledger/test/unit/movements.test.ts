@@ -3,10 +3,9 @@
  * counts them on, without servers.
  */
 import assert from 'node:assert/strict';
-import type { EventData } from '@gateway/contracts';
+import { addDays, daysBetween, isCalendarDate, tunisDate, type EventData } from '@gateway/contracts';
 import { entryOf } from '../../src/domain/record-movements.js';
 import { paymentMovement, refundMovements } from '../../src/domain/movements.js';
-import { addDays, daysBetween, isCalendarDate, tunisDate } from '../../src/domain/tunis-days.js';
 
 const MERCHANT = 'mer_AAAAAAAAAAAAAAAAAAAAAAAA';
 const AT = new Date('2026-11-26T10:00:00Z');
