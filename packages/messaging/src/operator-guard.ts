@@ -19,7 +19,7 @@ const SECRET_NAMES = /password|secret|token|private|passphrase/i;
 const REDACTED = '[redacted]';
 
 /** What an operator action was on, within its merchant, in the order looked for in its data, then its reply. */
-const TARGET_FIELDS = ['key_id', 'refund_id', 'delivery_id'] as const;
+const TARGET_FIELDS = ['key_id', 'refund_id', 'delivery_id', 'endpoint_id'] as const;
 
 export interface OperatorGuardOptions {
   service: ServiceName;

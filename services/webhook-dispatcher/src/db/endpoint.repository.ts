@@ -135,15 +135,21 @@ export class EndpointRepository {
     return row && { url: row.url, previousSecretExpiresAt: row.previous_secret_expires_at };
   }
 
-  /** The current secret of the account's default endpoint, decrypted (D17), and its URL ('' for none); undefined when it has none. */
-  async defaultSecret(account: Account): Promise<{ secret: string; url: string } | undefined> {
-    const result = await this.pool.query<{ id: string; url: string; secret_ciphertext: string }>(
-      'SELECT id, url, secret_ciphertext FROM endpoints WHERE merchant_id = $1 AND livemode = $2 AND is_default',
-      [account.merchantId, account.livemode],
+  /**
+   * The current secret of the selected endpoint (the account's default one,
+   * or one it manages), decrypted (D17), and its URL ('' for none); undefined
+   * when the account has no such endpoint.
+   */
+  async currentSecret(selector: EndpointSelector): Promise<{ secret: string; url: string } | undefined> {
+    const result = await this.pool.query<{ id: string; is_default: boolean; url: string; secret_ciphertext: string }>(
+      `SELECT id, is_default, url, secret_ciphertext FROM endpoints
+       WHERE merchant_id = $1 AND livemode = $2 AND ($3::text IS NULL AND is_default OR id = $3 AND NOT is_default)`,
+      [selector.merchantId, selector.livemode, selector.id ?? null],
     );
     const row = result.rows[0];
     if (!row) return undefined;
-    return { secret: await this.secrets.decrypt(row.secret_ciphertext, endpointSecretAad('secret', { id: row.id, isDefault: true, ...account })), url: row.url };
+    const owner = { id: row.id, isDefault: row.is_default, merchantId: selector.merchantId, livemode: selector.livemode };
+    return { secret: await this.secrets.decrypt(row.secret_ciphertext, endpointSecretAad('secret', owner)), url: row.url };
   }
 
   /** Sets the default URL of an existing default endpoint; false when the merchant has none in this mode. */

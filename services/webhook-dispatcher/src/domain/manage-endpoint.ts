@@ -1,7 +1,8 @@
-/** A merchant's default endpoint as operators (D13) and the dashboard (D14) see and change it: its URL, its secret, a rotation. */
+/** A merchant's default endpoint as operators (D13) and the dashboard (D14) see and change it: its URL, its secret (or a managed endpoint's), a rotation. */
 import { newSecret, type CommandReply, type CommandRequest } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import type { EndpointDeps } from './deps.js';
+import { found } from './webhook-endpoints.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
 const noEndpoint = (command: { merchant_id: string; mode: string }) =>
@@ -21,18 +22,27 @@ export async function showWebhookEndpoint(deps: EndpointDeps, command: CommandRe
 
 const PROVISION_POLL_MS = 50;
 
-/** "Reveal" (D14): the secret that signs the default endpoint's webhooks now, decrypted from its stored form (D17), and the URL they go to ('' for none). */
+/**
+ * "Reveal" (D14): the secret that signs the webhooks of the default endpoint,
+ * or of the managed endpoint `endpoint_id` names, now, decrypted from its
+ * stored form (D17), and the URL they go to ('' for none). An endpoint of
+ * another merchant or mode is not found, as at the API.
+ */
 export async function revealWebhookSecret(
   deps: EndpointDeps,
   command: CommandRequest<'webhook_endpoint.reveal_secret'>,
 ): Promise<CommandReply<'webhook_endpoint.reveal_secret'>> {
-  const account = { merchantId: command.merchant_id, livemode: command.mode === 'live' };
-  // A merchant just created gets its endpoint from merchant.created, moments later: `wait_ms` waits for it.
+  const selector = { merchantId: command.merchant_id, livemode: command.mode === 'live', ...(command.endpoint_id !== undefined && { id: command.endpoint_id }) };
+  if (selector.id !== undefined) {
+    const managed = found(await deps.endpoints.currentSecret(selector), selector.id);
+    return { merchant_id: command.merchant_id, mode: command.mode, url: managed.url, webhook_secret: managed.secret };
+  }
+  // A merchant just created gets its default endpoint from merchant.created, moments later: `wait_ms` waits for it.
   const deadline = Date.now() + (command.wait_ms ?? 0);
-  let endpoint = await deps.endpoints.defaultSecret(account);
+  let endpoint = await deps.endpoints.currentSecret(selector);
   while (endpoint === undefined && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, PROVISION_POLL_MS));
-    endpoint = await deps.endpoints.defaultSecret(account);
+    endpoint = await deps.endpoints.currentSecret(selector);
   }
   if (endpoint === undefined) throw noEndpoint(command);
   return { merchant_id: command.merchant_id, mode: command.mode, url: endpoint.url, webhook_secret: endpoint.secret };

@@ -1,15 +1,16 @@
 /**
  * What the dashboard reads and does at the dispatcher (D14), in a running
  * system (gateway, session, dispatcher; real PostgreSQL, RabbitMQ and Redis):
- * the default endpoint and its secret, one attempt with what was sent and
- * what came back, a resend held to its merchant, the log's status filter.
+ * the default endpoint and its secret, a managed endpoint's secret, one
+ * attempt with what was sent and what came back, a resend held to its
+ * merchant, the log's status filter.
  * Operator paths are signed as the test operator; a merchant user's, as the
  * dashboard signs them: by the same key, for an actor of one merchant.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CommandReply, CommandRequest, CommandType, WebhookDelivery, WebhookDeliveryList } from '@gateway/contracts';
+import type { AuditEntry, CommandReply, CommandRequest, CommandType, WebhookDelivery, WebhookDeliveryList, WebhookEndpointWithSecret } from '@gateway/contracts';
 import { Broker, OperatorSigner, RpcClient, type Actor, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { type Merchant, pollUntil, TEST_OPERATOR, TestSystem, WebhookReceivers } from '@gateway/testkit';
@@ -232,6 +233,49 @@ describe('dashboard reads at the webhook dispatcher', function () {
 
     const resent = await user.call('webhook.resend', { delivery_id: myDelivery.id, merchant_id: mine.merchantId });
     await pollUntil(async () => (await deliveries(mine)).some((d) => d.id === resent.delivery_id), 5_000, 'own delivery resent');
+  });
+
+  it("when a merchant's user reveals a managed endpoint's secret, then it is the one that signs its webhooks, after a rotation too, only within their merchant and mode, and the reveal is audited naming the endpoint", async () => {
+    const audit = await system.captureEvents(['audit.recorded']);
+    closers.push(() => audit.stop());
+    const receiver = await receivers.start();
+    const mine = await system.newMerchant();
+    const theirs = await system.newMerchant();
+    const create = async (merchant: Merchant) => {
+      const res = await system.api(merchant.testKey).post<WebhookEndpointWithSecret>('/gateway/webhook_endpoints/', { url: receiver.url(), enabled_events: ['session.succeeded'] });
+      assert.equal(res.status, 201, res.text);
+      return res.body;
+    };
+    const endpoint = await create(mine);
+    const theirEndpoint = await create(theirs);
+    const user = await userOf(system, mine.merchantId);
+    closers.push(user.stop);
+    const reveal = (endpointId: string, mode: 'test' | 'live' = 'test') => user.call('webhook_endpoint.reveal_secret', { merchant_id: mine.merchantId, mode, endpoint_id: endpointId });
+
+    assert.deepEqual(await reveal(endpoint.id), { merchant_id: mine.merchantId, mode: 'test', url: receiver.url(), webhook_secret: endpoint.secret });
+    assert.equal((await user.call('webhook_endpoint.reveal_secret', { merchant_id: mine.merchantId, mode: 'test' })).webhook_secret, mine.webhookSecret, 'without an id: the default endpoint');
+
+    const rotated = await system.api(mine.testKey).post<WebhookEndpointWithSecret>(`/gateway/webhook_endpoints/${endpoint.id}/rotate_secret/`);
+    assert.equal(rotated.status, 200, rotated.text);
+    const now = (await reveal(endpoint.id)).webhook_secret;
+    assert.equal(now, rotated.body.secret);
+    const event = sessionEvent('session.succeeded', mine.merchantId);
+    await system.publishEvents([event]);
+    await receiver.waitFor((r) => r.some((x) => x.eventId === event.id));
+    const [sent] = receiver.forEvent(event.id);
+    assert.ok(sent);
+    assert.equal(signatureParts(sent).v1.length, 2, 'the old secret signs too during the overlap');
+    assert.ok(verifySignature(sent.raw, sent.signature, now));
+
+    // Another merchant's endpoint, or one's own in the other mode, is not found, as at the API.
+    await assert.rejects(reveal(theirEndpoint.id), codeOf('not-found'));
+    await assert.rejects(reveal(endpoint.id, 'live'), codeOf('not-found'));
+    await assert.rejects(user.call('webhook_endpoint.reveal_secret', { merchant_id: theirs.merchantId, mode: 'test', endpoint_id: theirEndpoint.id }), codeOf('forbidden'));
+
+    const [entry] = await audit.waitFor<AuditEntry>('audit.recorded', (e) => e.data.action === 'webhook_endpoint.reveal_secret' && e.data.target === endpoint.id);
+    assert.equal(entry?.data.merchant_id, mine.merchantId);
+    assert.equal(entry?.data.actor_type, 'user');
+    assert.ok(!JSON.stringify(audit.of('audit.recorded')).includes('whsec_'), 'no secret in the audit log');
   });
 
   it('when the webhook log is filtered by status, then only those attempts come, cursors included, and a bad filter is refused', async () => {

@@ -1,18 +1,28 @@
 /**
- * Developers, Webhooks (D14, INTERFACE 6.4.5): the address of the mode in view
- * (D11's rule, the dispatcher's to check), its secret behind "Reveal", "Rotate
- * secret" with D11's overlap, the delivery log newest first with a failed-only
- * filter, one attempt's payload and response, and "Resend".
+ * Developers, Webhooks (D14, INTERFACE 6.4.5): the default address of the mode
+ * in view (D11's rule, the dispatcher's to check), its secret behind "Reveal",
+ * "Rotate secret" with D11's overlap; the endpoints the merchant manages
+ * (issue 19), each a change made by the API's own command (its validation, its
+ * problems): add, disable and enable, delete, rotate its secret, replay its
+ * events since a time, its secret behind "Reveal" (an audited operator command,
+ * as the default one's), and a banner for each disabled one; the delivery log
+ * newest first with a failed-only filter, one attempt's payload and response,
+ * and "Resend".
  */
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
+import { ENDPOINT_EVENT_TYPES, type WebhookEndpoint } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
-import { html } from '@gateway/runtime';
-import type { DoorDeps } from '../door.js';
-import { csrfField, notice, table, when } from '../layout.js';
+import { html, type Html } from '@gateway/runtime';
+import type { DoorDeps, Viewer } from '../door.js';
+import { BACK_ARROW, csrfField, FORWARD_ARROW, notice, phrase, table, when } from '../layout.js';
 import { shownSecret } from './api-keys.js';
 import { BASE, can, merchantChange, merchantView, type MerchantPage, type SectionView } from './frame.js';
+import { asTheApi } from './payments.js';
 
 const SECTION = `${BASE}/webhooks`;
+const ENDPOINTS = `${SECTION}/endpoints`;
+/** The route of "Add endpoint": a refused form is shown again as it was filled. */
+const CREATE_ROUTE = '/webhooks/endpoints';
 
 /** The account's endpoint of the mode in view; none yet (no address ever set) reads as no URL. */
 async function endpointOf(view: MerchantPage) {
@@ -24,17 +34,121 @@ async function endpointOf(view: MerchantPage) {
   }
 }
 
+/** A field of a posted form: its values, in order (a group of checkboxes gives several). */
+function values(req: Request, name: string): string[] {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v): v is string => typeof v === 'string');
+}
+
+function field(req: Request, name: string): string {
+  return values(req, name)[0]?.trim() ?? '';
+}
+
+/** "Add endpoint" as filled in: the body the API's create takes, as given (the dispatcher judges it). */
+function endpointDraft(req: Request): { url: string; enabled_events: string[]; description?: string } {
+  const description = field(req, 'description');
+  return { url: field(req, 'url'), enabled_events: values(req, 'enabled_events'), ...(description !== '' && { description }) };
+}
+
+/**
+ * A datetime-local field (no zone) as RFC 3339, in UTC as the form says;
+ * anything else as given, for the dispatcher to accept or refuse.
+ */
+function utcTime(value: string): string {
+  const local = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?$/.exec(value);
+  return local ? `${local[1]}${local[2] ?? ':00'}Z` : value;
+}
+
+const ALL_EVENTS = '*';
+
+function eventsOf(endpoint: WebhookEndpoint, t: Viewer['t']): Html {
+  if (endpoint.enabled_events.includes(ALL_EVENTS)) return html`${t('All events')}`;
+  return html`${endpoint.enabled_events.map((event, i) => html`${i > 0 ? ', ' : ''}<code>${event}</code>`)}`;
+}
+
+/** Why an endpoint is disabled and how to enable it again, for the banner at the top of the page. */
+function disabledBanner(endpoint: WebhookEndpoint, viewer: Viewer): Html {
+  const { t } = viewer;
+  const why =
+    endpoint.disabled_reason === 'failing'
+      ? t('Every delivery to it failed for too long, so the gateway stopped sending to it.')
+      : t('Someone of this account disabled it, here or through the API.');
+  const how = can(viewer, 'develop')
+    ? endpoint.disabled_reason === 'failing'
+      ? t('Fix the receiver, then choose "Enable" on its row; events it missed are not sent again until you "Replay" them.')
+      : t('Choose "Enable" on its row to send it events again.')
+    : t('A developer or an owner of the account can enable it again.');
+  return notice(
+    'warn',
+    html`<p><strong>${t('Webhook endpoint disabled')}</strong>: <code class="address">${endpoint.url}</code> (${when(endpoint.disabled_at)})</p><p>${why} ${how}</p>`,
+  );
+}
+
+/** One endpoint's changes, for developers and owners: each a form posting to the endpoint's route. */
+function endpointActions(endpoint: WebhookEndpoint, viewer: Viewer): Html {
+  const { t, csrf } = viewer;
+  const at = `${ENDPOINTS}/${endpoint.id}`;
+  const enabled = endpoint.status === 'enabled';
+  return html`<form method="post" action="${at}/status" class="inline"${enabled ? html` data-confirm="${t('Stop sending events to this endpoint?')}"` : ''}>${csrfField(csrf)}
+<input type="hidden" name="status" value="${enabled ? 'disabled' : 'enabled'}"><button type="submit" class="secondary">${enabled ? t('Disable') : t('Enable')}</button></form>
+<form method="post" action="${at}/secret/reveal" class="inline">${csrfField(csrf)}<button type="submit" class="secondary">${t('Reveal')}</button></form>
+<form method="post" action="${at}/secret/rotate" class="inline" data-confirm="${t('Rotate the signing secret? The old one keeps signing for a while beside the new one.')}">${csrfField(csrf)}<button type="submit" class="secondary">${t('Rotate secret')}</button></form>
+<form method="post" action="${at}/delete" class="inline" data-confirm="${t('Delete this endpoint? Its delivery history stays.')}">${csrfField(csrf)}<button type="submit" class="danger">${t('Delete')}</button></form>
+<form method="post" action="${at}/replay" class="inline">${csrfField(csrf)}
+<label class="inline">${t('Replay since (UTC)')} <input type="datetime-local" name="since" step="1"></label> <button type="submit" class="secondary">${t('Replay')}</button></form>`;
+}
+
+/** The endpoints the merchant manages in the mode in view, with "Add endpoint" for developers and owners. */
+function endpointsSection(endpoints: readonly WebhookEndpoint[], viewer: Viewer, draft: ReturnType<typeof endpointDraft> | undefined): Html {
+  const { t } = viewer;
+  const developer = can(viewer, 'develop');
+  // One row group per endpoint: what it is, then, for developers and owners, what can be done with it.
+  const groups = endpoints.map(
+    (e) => html`<tbody class="endpoint" data-endpoint="${e.id}"><tr><td><code class="address">${e.url}</code>${e.description ? html`<br><span class="muted">${e.description}</span>` : ''}</td>
+<td>${eventsOf(e, t)}</td><td><span class="badge" data-field="status">${e.status === 'enabled' ? t('enabled') : t('disabled')}</span></td><td>${when(e.created_at)}</td></tr>
+${developer ? html`<tr><td colspan="4">${endpointActions(e, viewer)}</td></tr>` : ''}</tbody>`,
+  );
+  const list =
+    groups.length === 0
+      ? html`<p class="muted">${t('Nothing here yet.')}</p>`
+      : html`<table><thead><tr>${[t('URL'), t('Events'), t('Status'), t('Created')].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>${groups}</table>`;
+  const chosen = new Set(draft?.enabled_events ?? []);
+  const box = (value: string, label: Html | string) =>
+    html`<label class="inline"><input type="checkbox" name="enabled_events" value="${value}"${chosen.has(value) ? html` checked` : ''}> ${label}</label>`;
+  // No check of the URL or the events here (novalidate: not the browser's either): the API's create judges them, and its problem is shown as it answers.
+  const add = developer
+    ? html`<h3>${t('Add endpoint')}</h3>
+<form method="post" action="${ENDPOINTS}" class="stack" novalidate>${csrfField(viewer.csrf)}
+<label>${t('Endpoint URL')} <input type="url" name="url" value="${draft?.url ?? ''}" size="48" autocomplete="off"></label>
+<fieldset><legend>${t('Events')}</legend>
+${box(ALL_EVENTS, t('All events'))}
+${ENDPOINT_EVENT_TYPES.map((type) => html`<br>${box(type, html`<code>${type}</code>`)}`)}
+</fieldset>
+<label>${t('Description')} <input name="description" value="${draft?.description ?? ''}"></label>
+<div><button type="submit">${t('Add endpoint')}</button></div>
+</form>`
+    : '';
+  return html`<section class="card"><h2>${t('Webhook endpoints')}</h2>
+<p class="muted">${t('Each endpoint receives the events it asks for, besides the URL above, signed with its own secret.')}</p>
+${list}
+${add}
+</section>`;
+}
+
 export function webhookRoutes(deps: DoorDeps, router: Router): void {
   const show: SectionView = async (view, req, message, status) => {
     const { viewer, merchant } = view;
     const { t } = viewer;
     const failedOnly = req?.query['failed'] === '1';
     const after = typeof req?.query['starting_after'] === 'string' ? req.query['starting_after'] : '';
-    const [endpoint, log] = await Promise.all([
+    const [endpoint, managed, log] = await Promise.all([
       endpointOf(view),
+      view.call.api(merchant, 'webhook_endpoint.list', {}),
       view.call.api(merchant, 'webhook.list', { query: { limit: '25', ...(failedOnly && { status: 'FAILED' }), ...(after && { starting_after: after }) } }),
     ]);
     const developer = can(viewer, 'develop');
+    // A refused "Add endpoint" comes back as it was filled in, beside the API's problem.
+    const draft = status !== undefined && req?.method === 'POST' && (req.route as { path?: unknown } | undefined)?.path === CREATE_ROUTE ? endpointDraft(req) : undefined;
     const rows = log.data.map(
       (d) => html`<tr><td><a href="${SECTION}/attempts/${d.id}">${d.event}</a></td><td><a href="${BASE}/payments/${d.session_id}">${d.session_id}</a></td>
 <td>${d.status}</td><td>${d.http_status_code ?? '—'}</td><td>${when(d.created_at)}</td><td>${when(d.next_retry_at)}</td></tr>`,
@@ -45,7 +159,9 @@ export function webhookRoutes(deps: DoorDeps, router: Router): void {
       t('Webhooks'),
       html`<h1>${t('Webhooks')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('Live mode') : t('Test mode')}</span></h1>
 ${message ?? ''}
+${managed.data.filter((e) => e.status === 'disabled').map((e) => disabledBanner(e, viewer))}
 <section class="card"><h2>${t('Webhook URL')}</h2>
+<p class="muted">${t('Every event of this mode goes here, unless its session names its own webhook_url. This address is never disabled.')}</p>
 ${
   developer
     ? html`<form method="post" action="${SECTION}/url" class="row">${csrfField(viewer.csrf)}
@@ -53,18 +169,19 @@ ${
 <button type="submit">${t('Save')}</button></form>`
     : html`<p><code>${endpoint.url ?? '—'}</code></p>`
 }
-${endpoint.previous_secret_expires_at ? html`<p class="muted">The previous secret also signs until ${when(endpoint.previous_secret_expires_at)}.</p>` : ''}
+${endpoint.previous_secret_expires_at ? html`<p class="muted">${phrase(t, 'The previous secret also signs until {time}.', { time: when(endpoint.previous_secret_expires_at) })}</p>` : ''}
 ${
   developer && endpoint.url
     ? html`<form method="post" action="${SECTION}/secret/reveal" class="inline">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('Reveal')}</button></form>
-<form method="post" action="${SECTION}/secret/rotate" class="inline" data-confirm="Rotate the signing secret? The old one keeps signing for a while beside the new one.">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('Rotate secret')}</button></form>`
+<form method="post" action="${SECTION}/secret/rotate" class="inline" data-confirm="${t('Rotate the signing secret? The old one keeps signing for a while beside the new one.')}">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('Rotate secret')}</button></form>`
     : ''
 }
 </section>
+${endpointsSection(managed.data, viewer, draft)}
 <section class="card"><h2>${t('Webhook deliveries')}</h2>
 <form method="get" action="${SECTION}" class="row"><label class="inline"><input type="checkbox" name="failed" value="1"${failedOnly ? html` checked` : ''}> ${t('Failed only')}</label><button type="submit" class="secondary">${t('Filter')}</button></form>
-${table([t('Event'), 'Session', t('Status'), t('HTTP code'), t('Time'), t('Next retry')], rows, t('Nothing here yet.'))}
-${last && log.has_more ? html`<nav class="pager"><a href="${SECTION}?${new URLSearchParams({ ...(failedOnly && { failed: '1' }), starting_after: last.id }).toString()}">${t('Older')} →</a></nav>` : ''}
+${table([t('Event'), t('Session'), t('Status'), t('HTTP code'), t('Time'), t('Next retry')], rows, t('Nothing here yet.'))}
+${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a href="${SECTION}?${new URLSearchParams({ ...(failedOnly && { failed: '1' }), starting_after: last.id }).toString()}">${t('Older')} ${FORWARD_ARROW}</a></nav>` : ''}
 </section>`,
       status,
     );
@@ -85,7 +202,7 @@ ${last && log.has_more ? html`<nav class="pager"><a href="${SECTION}?${new URLSe
       // The first address of a mode makes its endpoint (and its secret); later ones change it.
       if (current.url === null) await view.call.command('webhook_endpoint.provision', { ...target, url });
       else await view.call.command('webhook_endpoint.set_url', { ...target, url });
-      return notice('ok', 'Webhook URL saved.');
+      return notice('ok', viewer.t('Webhook URL saved.'));
     }),
   );
 
@@ -94,7 +211,8 @@ ${last && log.has_more ? html`<nav class="pager"><a href="${SECTION}?${new URLSe
     ...merchantChange(deps, 'develop', show, async (_req, view) => {
       const { viewer } = view;
       const secret = await view.call.command('webhook_endpoint.reveal_secret', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
-      return shownSecret('Signing secret', secret.webhook_secret, 'Check the X-Service-Signature header of every webhook with it.');
+      const { t } = viewer;
+      return shownSecret(t('Signing secret'), secret.webhook_secret, t('Check the X-Service-Signature header of every webhook with it.'), t);
     }),
   );
 
@@ -103,7 +221,104 @@ ${last && log.has_more ? html`<nav class="pager"><a href="${SECTION}?${new URLSe
     ...merchantChange(deps, 'develop', show, async (_req, view) => {
       const { viewer } = view;
       const rotated = await view.call.command('webhook_endpoint.rotate_secret', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
-      return shownSecret('New signing secret', rotated.webhook_secret, `Webhooks carry signatures by both secrets until ${rotated.previous_secret_expires_at}; move to the new one before then.`);
+      const { t } = viewer;
+      return shownSecret(
+        t('New signing secret'),
+        rotated.webhook_secret,
+        t('Webhooks carry signatures by both secrets until {time}; move to the new one before then.', { time: rotated.previous_secret_expires_at }),
+        t,
+      );
+    }),
+  );
+
+  // The endpoints the merchant manages (issue 19): each change is the API's command, in the merchant's name and the mode in view, audited here as the API's changes made from the dashboard are.
+  router.post(
+    CREATE_ROUTE,
+    ...merchantChange(deps, 'develop', show, async (req, view) => {
+      const body = endpointDraft(req);
+      const created = await asTheApi(deps, view, { action: 'webhook_endpoint.create', target: null, detail: body }, () => view.call.api(view.merchant, 'webhook_endpoint.create', { body }));
+      return shownSecret(
+        view.viewer.t('Endpoint {url} added. Its signing secret:', { url: created.url }),
+        created.secret,
+        view.viewer.t('Check the X-Service-Signature header of the webhooks sent to this endpoint with it.'),
+        view.viewer.t,
+      );
+    }),
+  );
+
+  router.post(
+    '/webhooks/endpoints/:id/status',
+    ...merchantChange(deps, 'develop', show, async (req, view) => {
+      const id = String(req.params['id']);
+      const body = { status: field(req, 'status') };
+      const changed = await asTheApi(deps, view, { action: 'webhook_endpoint.update', target: id, detail: body }, () =>
+        view.call.api(view.merchant, 'webhook_endpoint.update', { endpoint_id: id, body }),
+      );
+      const { t } = view.viewer;
+      return notice('ok', changed.status === 'enabled' ? t('Endpoint {url} enabled.', { url: changed.url }) : t('Endpoint {url} disabled.', { url: changed.url }));
+    }),
+  );
+
+  router.post(
+    '/webhooks/endpoints/:id/delete',
+    ...merchantChange(deps, 'develop', show, async (req, view) => {
+      const id = String(req.params['id']);
+      await asTheApi(deps, view, { action: 'webhook_endpoint.delete', target: id, detail: {} }, () => view.call.api(view.merchant, 'webhook_endpoint.delete', { endpoint_id: id }));
+      return notice('ok', view.viewer.t('Endpoint {id} deleted.', { id }));
+    }),
+  );
+
+  // The secret of one endpoint: the operator command of the default one's "Reveal", for the user, audited by the dispatcher.
+  router.post(
+    '/webhooks/endpoints/:id/secret/reveal',
+    ...merchantChange(deps, 'develop', show, async (req, view) => {
+      const { viewer } = view;
+      const revealed = await view.call.command('webhook_endpoint.reveal_secret', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, endpoint_id: String(req.params['id']) });
+      return shownSecret(
+        viewer.t('Signing secret of {url}', { url: revealed.url }),
+        revealed.webhook_secret,
+        viewer.t('Check the X-Service-Signature header of the webhooks sent to this endpoint with it.'),
+        viewer.t,
+      );
+    }),
+  );
+
+  router.post(
+    '/webhooks/endpoints/:id/secret/rotate',
+    ...merchantChange(deps, 'develop', show, async (req, view) => {
+      const id = String(req.params['id']);
+      const rotated = await asTheApi(deps, view, { action: 'webhook_endpoint.roll_secret', target: id, detail: {} }, () =>
+        view.call.api(view.merchant, 'webhook_endpoint.roll_secret', { endpoint_id: id }),
+      );
+      const { t } = view.viewer;
+      return shownSecret(
+        t('New signing secret of {url}', { url: rotated.url }),
+        rotated.secret,
+        t('Webhooks to this endpoint carry signatures by both secrets until {time}; move to the new one before then.', { time: rotated.previous_secret_expires_at ?? '' }),
+        t,
+      );
+    }),
+  );
+
+  router.post(
+    '/webhooks/endpoints/:id/replay',
+    ...merchantChange(deps, 'develop', show, async (req, view) => {
+      const id = String(req.params['id']);
+      const after = field(req, 'starting_after');
+      const body = { since: utcTime(field(req, 'since')), ...(after !== '' && { starting_after: after }) };
+      const replayed = await asTheApi(deps, view, { action: 'webhook_endpoint.replay', target: id, detail: body }, () =>
+        view.call.api(view.merchant, 'webhook_endpoint.replay', { endpoint_id: id, body }),
+      );
+      const { t, csrf } = view.viewer;
+      const queued = t('Events queued to be sent again: {count}.', { count: String(replayed.queued) });
+      if (!replayed.has_more || replayed.next_since === null || replayed.next_starting_after === null) return notice('ok', queued);
+      // One page a call, as at the API: the next one starts where this one stopped.
+      return notice(
+        'ok',
+        html`<p>${queued} ${t('More are left.')}</p>
+<form method="post" action="${ENDPOINTS}/${id}/replay" class="inline">${csrfField(csrf)}<input type="hidden" name="since" value="${replayed.next_since}">
+<input type="hidden" name="starting_after" value="${replayed.next_starting_after}"><button type="submit">${t('Replay the next ones')}</button></form>`,
+      );
     }),
   );
 
@@ -114,17 +329,17 @@ ${last && log.has_more ? html`<nav class="pager"><a href="${SECTION}?${new URLSe
     return view.render(
       SECTION,
       `${attempt.event} · ${t('Webhooks')}`,
-      html`<p><a href="${SECTION}">← ${t('Webhooks')}</a></p>
+      html`<p><a href="${SECTION}">${BACK_ARROW} ${t('Webhooks')}</a></p>
 <h1>${attempt.event} <span class="badge">${attempt.status}</span></h1>
 ${message ?? ''}
 <div class="card"><dl class="facts">
-<dt>ID</dt><dd>${attempt.id}</dd><dt>Webhook ID</dt><dd>${attempt.event_id}</dd>
-<dt>Session</dt><dd><a href="${BASE}/payments/${attempt.session_id}">${attempt.session_id}</a></dd>
-<dt>URL</dt><dd>${attempt.url}</dd><dt>Attempt</dt><dd>${attempt.attempt_number}</dd>
+<dt>${t('ID')}</dt><dd><code>${attempt.id}</code></dd><dt>${t('Webhook ID')}</dt><dd><code>${attempt.event_id}</code></dd>
+<dt>${t('Session')}</dt><dd><a href="${BASE}/payments/${attempt.session_id}"><code>${attempt.session_id}</code></a></dd>
+<dt>${t('URL')}</dt><dd><code>${attempt.url}</code></dd><dt>${t('Attempt')}</dt><dd>${attempt.attempt_number}</dd>
 <dt>${t('HTTP code')}</dt><dd>${attempt.http_status_code ?? '—'}</dd>
-<dt>${t('Time')}</dt><dd>${when(attempt.created_at)} ${attempt.response_time_ms !== null ? html`(${attempt.response_time_ms} ms)` : ''}</dd>
+<dt>${t('Time')}</dt><dd>${when(attempt.created_at)} ${attempt.response_time_ms !== null ? html`(${t('{ms} ms', { ms: attempt.response_time_ms })})` : ''}</dd>
 <dt>${t('Next retry')}</dt><dd>${when(attempt.next_retry_at)}</dd>
-${attempt.error_message ? html`<dt>Error</dt><dd>${attempt.error_message}</dd>` : ''}
+${attempt.error_message ? html`<dt>${t('Error')}</dt><dd>${attempt.error_message}</dd>` : ''}
 </dl></div>
 <section class="card"><h2>${t('Payload')}</h2><pre>${attempt.payload}</pre></section>
 <section class="card"><h2>${t('Response')}</h2>${attempt.response_body === null ? html`<p class="muted">—</p>` : html`<pre>${attempt.response_body}</pre>`}</section>
@@ -147,7 +362,7 @@ ${
     ...merchantChange(deps, 'develop', showAttempt, async (req, view) => {
       const id = String(req.params['id']);
       const resent = await view.call.command('webhook.resend', { merchant_id: view.merchant.merchant_id, delivery_id: id });
-      return notice('ok', html`Sent again as <a href="${SECTION}/attempts/${resent.delivery_id}">${resent.delivery_id}</a>, with the same webhook ID and a new signature.`);
+      return notice('ok', phrase(view.viewer.t, 'Sent again as {delivery}, with the same webhook ID and a new signature.', { delivery: html`<a href="${SECTION}/attempts/${resent.delivery_id}">${resent.delivery_id}</a>` }));
     }),
   );
 }
