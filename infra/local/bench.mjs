@@ -15,6 +15,11 @@
 //                                      session replicas (the second on port 18192), interleaved
 //   npm run bench -- --only lists-100k  the dashboard's Payments page: session lists of one merchant with
 //                                      100,000 sessions (--list-sessions), first page, filters, search, page 500
+//   npm run bench -- --only home-100k,daily-report-year,export-sessions-100k   the money pages (issue 29) on one
+//                                      merchant with 100,000 sessions over a year (--report-sessions), seeded in each
+//                                      owner's tables: the dashboard's Home page and the daily report of 366 days,
+//                                      closed loop (--report-requests, --report-concurrency); one CSV export of every
+//                                      session, timed to its last byte, with each service's memory sampled
 //   npm run bench -- --only slow-payments --duration 10   creates and gets while 300 slow-card payments
 //                                      (--slow-payments) are in flight: p50/p99 and 5xx of each
 //   npm run bench -- --only capture-vs-refund --refund-rate 50   captures of held payments (D22) and
@@ -41,6 +46,7 @@ import { paymentLoad } from './payment-load.mjs';
 import { captureLoad, paidSessions, refundLoad } from './refund-load.mjs';
 import { webhookBench } from './webhook-load.mjs';
 import { listsBench } from './lists-load.mjs';
+import { reportsBench } from './reports-load.mjs';
 import { slowPaymentsLoad } from './slow-payments-load.mjs';
 import { migrateDatabase } from './database.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
@@ -64,6 +70,9 @@ const { values: args } = parseArgs({
     'list-sessions': { type: 'string', default: '100000' },
     'list-requests': { type: 'string', default: '300' },
     'list-concurrency': { type: 'string', default: '1' },
+    'report-sessions': { type: 'string', default: '100000' },
+    'report-requests': { type: 'string', default: '300' },
+    'report-concurrency': { type: 'string', default: '1' },
     'slow-payments': { type: 'string', default: '300' },
     'slow-clients': { type: 'string', default: '8' },
     reference: { type: 'string', default: path.join('..', 'shared', 'perf', 'reference-create.mjs') },
@@ -184,6 +193,17 @@ const webhooks = !args.only || args.only.includes('webhook-') || args.only.inclu
 // The list scenario's merchant; its 100,000 sessions are seeded on its first run, so other scenarios run on the usual tables.
 const lists = !args.only || args.only.includes('lists-')
   ? await listsBench({ rpc, sessionDbUrl: urlFor('session'), baseUrl: `http://127.0.0.1:${gatewayPort}`, count: Number(args['list-sessions']) })
+  : undefined;
+// The money pages' merchant (issue 29): its sessions and ledger are seeded on the first run of any of its scenarios.
+const reports = !args.only || /home-|daily-report|export-/.test(args.only)
+  ? await reportsBench({
+    rpc,
+    sessionDbUrl: urlFor('session'),
+    ledgerDbUrl: urlFor('ledger'),
+    baseUrl: `http://127.0.0.1:${gatewayPort}`,
+    count: Number(args['report-sessions']),
+    processes: () => processIds(({ name }) => name !== 'reference'),
+  })
   : undefined;
 await broker.stop();
 log(`seeded ${keys.length} merchants`);
@@ -456,6 +476,12 @@ const scenarios = {
   },
   // The dashboard's Payments page (issue 15: p99 under 150 ms with 100,000 sessions on one merchant), closed loop.
   'lists-100k': async () => lists.run({ requests: Number(args['list-requests']), concurrency: Number(args['list-concurrency']) }),
+  // The money pages (issue 29, D21), one scenario per target, on one merchant with 100,000 sessions over a year:
+  // the dashboard's Home page (p99 under 150 ms) and the daily report of 366 days (p99 under 100 ms), closed loop.
+  'home-100k': async () => reports.home({ requests: Number(args['report-requests']), concurrency: Number(args['report-concurrency']) }),
+  'daily-report-year': async () => reports.dailyReport({ requests: Number(args['report-requests']), concurrency: Number(args['report-concurrency']) }),
+  // One CSV export of the 100,000 sessions (under 10 s to the last byte; the gateway's and the session's memory flat).
+  'export-sessions-100k': async () => ({ ...(await reports.exportSessions()), calibrationMs: calibration() }),
   'get-saturated': async () =>
     fromAutocannon(
       await load({
@@ -517,6 +543,14 @@ const summary = {
                 return [variant, { rps: spread(variantRows, 'rps'), p50: spread(variantRows, 'p50'), p99: spread(variantRows, 'p99'), sessionCpuMsPerCreate: spread(variantRows, 'sessionCpuMs'), totalCpuMsPerCreate: spread(variantRows, 'totalCpuMs') }];
               }),
             ),
+            runs: rows,
+          }
+        : rows[0]?.rowsPerSecond !== undefined
+        ? {
+            seconds: spread(rows, 'seconds'),
+            gatewayRssGrowthMiB: spread(rows.map((r) => r.rss['api-gateway'] ?? {}), 'growthMiB'),
+            sessionRssGrowthMiB: spread(rows.map((r) => r.rss.session ?? {}), 'growthMiB'),
+            pageGapP99: spread(rows, 'p99'),
             runs: rows,
           }
         : { rps: spread(rows, 'rps'), p50: spread(rows, 'p50'), p99: spread(rows, 'p99'), runs: rows },

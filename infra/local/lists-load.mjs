@@ -61,9 +61,7 @@ export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }
       const first = !seeded;
       seeded ??= await seed();
       const { sessions, deepCursor } = seeded;
-      const signedIn = await fetch(`${baseUrl}/dashboard/sign-in`, { method: 'POST', redirect: 'manual', body: new URLSearchParams(login) });
-      const cookie = (signedIn.headers.getSetCookie()[0] ?? '').split(';')[0];
-      if (signedIn.status !== 303 || !cookie) throw new Error(`the bench user could not sign in: ${signedIn.status}`);
+      const cookie = await signIn(baseUrl, login);
       const api = (query) => ({ path: `/api/v1/gateway/sessions/list/?limit=${PAGE}${query ? `&${query}` : ''}`, headers: { authorization: key }, ok: (text) => JSON.parse(text).data.length > 0 });
       const page = (path) => ({ path, headers: { cookie }, ok: (text) => text.includes('<tbody>') });
       /** The page's date fields: a week of days somewhere in the seeded history. */
@@ -92,44 +90,10 @@ export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }
       let spent = 0;
       try {
         for (const [name, query] of Object.entries(cases)) {
-          const ask = async () => {
-            const request = query();
-            const started = performance.now();
-            const res = await client.exchange({ method: 'GET', path: request.path, headers: request.headers });
-            const ms = performance.now() - started;
-            // A page must come back with sessions: every case asks for some that exist.
-            const ok = res.status === 200 && request.ok(res.text);
-            return { ms, ok, answer: ok ? undefined : `${res.status} ${res.text.slice(0, 300)}` };
-          };
-          const loop = async (n, latencies, failures) => {
-            for (let i = 0; i < n; i += 1) {
-              const { ms, ok, answer } = await ask();
-              latencies?.push(ms);
-              if (!ok) {
-                failures.count += 1;
-                failures.first ??= answer;
-              }
-            }
-          };
-          await Promise.all(Array.from({ length: concurrency }, () => loop(Math.ceil(warmUp / concurrency), undefined, { count: 0 })));
-          const latencies = [];
-          const failures = { count: 0 };
-          const started = performance.now();
-          await Promise.all(Array.from({ length: concurrency }, () => loop(Math.ceil(requests / concurrency), latencies, failures)));
-          const seconds = (performance.now() - started) / 1000;
-          latencies.sort((a, b) => a - b);
-          const round = (v) => Math.round(v * 10) / 10;
-          results[name] = {
-            rps: Math.round(latencies.length / seconds),
-            p50: round(quantile(latencies, 0.5)),
-            p90: round(quantile(latencies, 0.9)),
-            p99: round(quantile(latencies, 0.99)),
-            max: round(latencies.at(-1) ?? NaN),
-            failures: failures.count,
-            ...(failures.first && { firstFailure: failures.first }),
-          };
-          total += latencies.length;
-          spent += seconds;
+          const measured = await closedLoop(client, query, { requests, warmUp, concurrency });
+          results[name] = measured.figures;
+          total += measured.count;
+          spent += measured.seconds;
         }
       } finally {
         client.close();
@@ -147,4 +111,59 @@ export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }
       };
     },
   };
+}
+
+/** Signs `login` in to the dashboard through `baseUrl`; answers the session cookie ("name=value"). */
+export async function signIn(baseUrl, login) {
+  const signedIn = await fetch(`${baseUrl}/dashboard/sign-in`, { method: 'POST', redirect: 'manual', body: new URLSearchParams(login) });
+  const cookie = (signedIn.headers.getSetCookie()[0] ?? '').split(';')[0];
+  if (signedIn.status !== 303 || !cookie) throw new Error(`the bench user could not sign in: ${signedIn.status}`);
+  return cookie;
+}
+
+/**
+ * One case, closed loop: `concurrency` clients each ask `query()` (a request
+ * {path, headers, ok(text)}) one after the other, `warmUp` times in all
+ * unmeasured, then `requests` times measured. A request fails unless its answer
+ * is a 200 that `ok` accepts. Answers the latency figures (ms), the requests
+ * measured and the seconds they took.
+ */
+export async function closedLoop(client, query, { requests, warmUp, concurrency }) {
+  const ask = async () => {
+    const request = query();
+    const started = performance.now();
+    const res = await client.exchange({ method: 'GET', path: request.path, headers: request.headers });
+    const ms = performance.now() - started;
+    // A page must come back with what the case asks for: every case asks for something that exists.
+    const ok = res.status === 200 && request.ok(res.text);
+    return { ms, ok, answer: ok ? undefined : `${res.status} ${res.text.slice(0, 300)}` };
+  };
+  const loop = async (n, latencies, failures) => {
+    for (let i = 0; i < n; i += 1) {
+      const { ms, ok, answer } = await ask();
+      latencies?.push(ms);
+      if (!ok) {
+        failures.count += 1;
+        failures.first ??= answer;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, () => loop(Math.ceil(warmUp / concurrency), undefined, { count: 0 })));
+  const latencies = [];
+  const failures = { count: 0 };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, () => loop(Math.ceil(requests / concurrency), latencies, failures)));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const round = (v) => Math.round(v * 10) / 10;
+  const figures = {
+    rps: Math.round(latencies.length / seconds),
+    p50: round(quantile(latencies, 0.5)),
+    p90: round(quantile(latencies, 0.9)),
+    p99: round(quantile(latencies, 0.99)),
+    max: round(latencies.at(-1) ?? NaN),
+    failures: failures.count,
+    ...(failures.first && { firstFailure: failures.first }),
+  };
+  return { figures, count: latencies.length, seconds };
 }
