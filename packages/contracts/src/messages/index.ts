@@ -15,7 +15,7 @@ import { sessionCommands, sessionEvents } from './session.js';
 import { webhookCommands } from './webhook.js';
 
 export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal, type ServiceName } from './common.js';
-export { CheckoutStep, CheckoutView, SessionEventData, SessionEventPayload } from './session.js';
+export { CheckoutStep, CheckoutView, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
 export { PageLanguage, PaymentApproved, PaymentDeclined, PaymentStep, StartedAttempt, TerminalStatus } from './acquirer.js';
 export { ManualRefund } from './refund.js';
 export { WebhookAttemptDetail } from './webhook.js';
@@ -88,6 +88,7 @@ export const commandSenders = {
   'session.get': ['api-gateway', 'refund', 'webhook-dispatcher', 'dashboard', 'ledger'],
   'session.get_for_event': ['refund'],
   'session.list': ['api-gateway', 'dashboard'],
+  'session.stats': ['dashboard'],
   'session.cancel': ['api-gateway', 'dashboard'],
   'session.issue_checkout': ['api-gateway'],
   'webhook.list_session': ['api-gateway', 'dashboard'],

@@ -97,6 +97,26 @@ export const SessionEventData = Type.Object({
 });
 export type SessionEventData = Static<typeof SessionEventData>;
 
+/**
+ * How the payment attempts of an account went over a range of Africa/Tunis
+ * days (D21, the dashboard's Home page): each day's approved and declined
+ * attempts (every day of the range present), and the declines of the whole
+ * range by failure code, most first. An attempt counts on the Tunis day it
+ * was made, once it has its outcome.
+ */
+export const SessionStats = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      date: Type.String({ format: 'date' }),
+      attempts_succeeded: Type.Integer({ minimum: 0 }),
+      attempts_failed: Type.Integer({ minimum: 0 }),
+    }),
+  ),
+  failures: Type.Array(Type.Object({ failure_code: Type.String(), count: Type.Integer({ minimum: 1 }) })),
+  livemode: Type.Boolean(),
+});
+export type SessionStats = Static<typeof SessionStats>;
+
 /** The commands the session service runs. */
 export const sessionCommands = {
   // API calls, sent by the gateway
@@ -109,6 +129,8 @@ export const sessionCommands = {
     request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()), page_size: ExportPageSize }),
     reply: SessionList,
   },
+  /** The Home page's attempts and declines over `query` {from, to} (Tunis dates, as the daily report takes them); read from per-day counts, never the attempts. */
+  'session.stats': { service: 'session', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: SessionStats },
   'session.cancel': { service: 'session', request: SessionRef, reply: SessionDetail },
   /** D22: captures an AUTHORIZED session's hold, in full or in part; waits on the acquirer. */
   'session.capture': { service: 'session', lane: 'slow', request: Type.Object({ context: ApiContext, session_id: Type.String(), body: Type.Unknown() }), reply: SessionDetail },

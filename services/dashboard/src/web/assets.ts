@@ -65,8 +65,8 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--page); p
 .badge.live { background: var(--warn-bg); border-color: var(--warn-line); }
 .signin { max-width: 24rem; margin: 3rem auto; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-figure.chart { margin: 0; }
-figure.chart svg { display: block; width: 100%; height: auto; max-height: 22rem; direction: ltr; font: 12px system-ui, sans-serif; }
+figure.chart { margin: 0; overflow-x: auto; }
+figure.chart svg { display: block; width: 100%; min-width: 30rem; max-width: 48rem; height: auto; direction: ltr; font: 14px system-ui, sans-serif; }
 .chart .bar { fill: var(--accent); } .chart .bar:hover { fill: var(--accent-dark); }
 .chart .axis { stroke: var(--muted); } .chart .grid { stroke: var(--line); stroke-dasharray: 4 4; }
 .chart text { fill: var(--ink); } .chart .tick, .chart .empty { fill: var(--muted); }

@@ -42,7 +42,7 @@ describe('team, two-step sign-in and audit log, in a browser', function () {
     await system.admin(['user', 'create', merchant.merchantId, '--email', email, '--role', 'owner', '--password', PASSWORD]);
     const page = await newPage();
     await signIn(page, email);
-    await page.getByRole('heading', { name: 'Payments' }).waitFor();
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
     return page;
   }
 
@@ -120,13 +120,13 @@ describe('team, two-step sign-in and audit log, in a browser', function () {
     // The app's next code: the one that turned it on is spent (a code is good once).
     await page.getByLabel('Code').fill(totpCode(secret, totpStep() + 1));
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('heading', { name: 'Payments' }).waitFor();
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, 'totp@team.example');
     await page.getByLabel('Code').fill(codes[0] ?? '');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('heading', { name: 'Payments' }).waitFor();
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, 'totp@team.example');
     await page.getByLabel('Code').fill(codes[0] ?? '');

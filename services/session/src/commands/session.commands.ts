@@ -11,6 +11,7 @@ import { getSession, getSessionForEvent } from '../domain/get-session.js';
 import { issueCheckoutLink } from '../domain/issue-checkout-link.js';
 import { listSessions } from '../domain/list-sessions.js';
 import { recordRefund, type refundRecord } from '../domain/record-refund.js';
+import { readSessionStats } from '../domain/session-stats.js';
 
 export function sessionCommands(deps: SessionDeps, sessions: SessionRepository, refunds: ReturnType<typeof refundRecord>): CommandHandlers {
   return {
@@ -18,6 +19,7 @@ export function sessionCommands(deps: SessionDeps, sessions: SessionRepository, 
     'session.get': async ({ context, session_id }) => ({ body: await getSession(deps, context, session_id) }),
     'session.get_for_event': async ({ context, session_id }) => ({ body: await getSessionForEvent(deps, context, session_id) }),
     'session.list': async ({ context, query, page_size }) => ({ body: await listSessions(deps, context, query, page_size) }),
+    'session.stats': async ({ context, query }) => ({ body: await readSessionStats(deps, context, query) }),
     'session.cancel': async ({ context, session_id }) => ({ body: await cancelSession(deps, context, session_id) }),
     'session.capture': async ({ context, session_id, body }) => ({ body: await captureSession(deps, context, session_id, body) }),
     'session.issue_checkout': async ({ context, session_id }) => ({ status: 201, body: await issueCheckoutLink(deps, context, session_id) }),

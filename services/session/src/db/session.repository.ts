@@ -30,6 +30,23 @@ const DETAIL_COLUMNS = `${COLUMNS},
      'created_at', to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
    ) ORDER BY a.attempt_number), '[]'::json) FROM attempts a WHERE a.session_id = sessions.id) AS attempts`;
 
+/**
+ * The outcome of the attempt the statement resolved ($1, `attempt` and
+ * `resolved` in it), counted on its account's Tunis day (attempt_days).
+ */
+const COUNT_ATTEMPT = `INSERT INTO attempt_days (merchant_id, livemode, day, status, failure_code, slot, attempts)
+  SELECT r.merchant_id, r.livemode, (a.created_at AT TIME ZONE 'Africa/Tunis')::date, $2, CASE WHEN $2 = 'FAILED' THEN $6 ELSE '' END, hashtext($1) & 7, 1
+  FROM resolved r, attempt a
+  ON CONFLICT (merchant_id, livemode, day, status, failure_code, slot) DO UPDATE SET attempts = attempt_days.attempts + 1`;
+
+/** One account's attempts of one Tunis day with one outcome (and failure code), as attempt_days sums them. */
+export interface AttemptDayRow {
+  day: string;
+  status: 'SUCCEEDED' | 'FAILED';
+  failure_code: string;
+  attempts: number;
+}
+
 /** What a payment outcome changes on an attempt. */
 export interface AttemptOutcome {
   attemptId: string;
@@ -221,11 +238,14 @@ export class SessionRepository {
                  authorized_at = CASE WHEN $11 = 'AUTHORIZED' THEN $10 ELSE authorized_at END,
                  hold_expires_at = $18
                WHERE id = $17 AND status = 'PROCESSING' AND attempts_count = $15 AND EXISTS (SELECT 1 FROM open)
-               RETURNING id
+               RETURNING id, merchant_id, livemode
              ), attempt AS (
                UPDATE attempts SET status = $2, card_brand = $3, card_last_four = $4, card_country = $5, failure_code = $6,
                  failure_message = $7, fee_amount = $8, net_amount = $9, completed_at = $10
                WHERE id = $1 AND session_id = (SELECT id FROM resolved) AND status = 'PROCESSING'
+               RETURNING created_at
+             ), counted AS (
+               ${COUNT_ATTEMPT}
              ), announced AS (
                ${outboxInsert(`${outboxRows('$16')} WHERE EXISTS (SELECT 1 FROM resolved)`)}
              )
@@ -508,6 +528,17 @@ export class SessionRepository {
   /** Whether `sessionId` is one of the account's sessions matching `filters` (a valid list cursor). */
   async exists(account: Account, sessionId: string, filters: SessionFilters): Promise<boolean> {
     return isOwnRow(this.pool, 'sessions', account.merchantId, account.livemode, sessionId, filtersOf(filters));
+  }
+
+  /** The account's attempts from Tunis day `from` to `to` (both included) by day, outcome and failure code: a few rows a day, from attempt_days' key. */
+  async attemptDays(account: Account, from: string, to: string): Promise<AttemptDayRow[]> {
+    const result = await this.pool.query<AttemptDayRow>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, status, failure_code, sum(attempts)::integer AS attempts
+       FROM attempt_days WHERE merchant_id = $1 AND livemode = $2 AND day BETWEEN $3::date AND $4::date
+       GROUP BY day, status, failure_code`,
+      [account.merchantId, account.livemode, from, to],
+    );
+    return result.rows;
   }
 
   /** One page of the account's sessions matching `filters`, newest first (readPage): up to limit + 1 rows. */

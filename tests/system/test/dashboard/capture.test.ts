@@ -64,7 +64,8 @@ describe('capture and void from the dashboard (D22), in a browser', function () 
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Payments' }).waitFor();
+    // The dashboard opens on Home (D21).
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
     return page;
   }
 
@@ -107,6 +108,7 @@ describe('capture and void from the dashboard (D22), in a browser', function () 
 
     // The list's status filter offers AUTHORIZED, and finds it.
     const page = await signedIn(await userOf(merchant, 'developer'));
+    await page.getByRole('link', { name: 'Payments', exact: true }).click();
     await page.getByLabel('Status').selectOption('AUTHORIZED');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/status=AUTHORIZED/);
@@ -242,7 +244,7 @@ describe('capture and void from the dashboard (D22), in a browser', function () 
 
     const developer = await signedIn(await userOf(merchant, 'developer'));
     await developer.getByRole('link', { name: 'Français' }).click();
-    await developer.getByRole('heading', { name: 'Paiements' }).waitFor();
+    await developer.getByRole('heading', { name: 'Accueil' }).waitFor();
     await openPayment(developer, session);
     assert.equal(await shown(developer, 'capture_method'), 'Manuel');
     assert.ok(await developer.getByRole('button', { name: 'Capturer', exact: true }).isVisible());

@@ -50,7 +50,8 @@ describe('merchant dashboard, in a browser', function () {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Payments' }).waitFor();
+    // The dashboard opens on Home (D21).
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
     return page;
   }
 
@@ -177,6 +178,7 @@ describe('merchant dashboard, in a browser', function () {
     await pollUntil(async () => (await system.api(merchant.testKey).get<{ status: string }>(`/gateway/sessions/${created.body.id}/`)).body.status === 'SUCCEEDED', 15_000, 'the payment');
 
     const page = await signedIn(await userOf(merchant, 'developer'));
+    await page.getByRole('link', { name: 'Payments', exact: true }).click();
     await page.getByRole('link', { name: created.body.order_number }).click();
     await page.getByLabel('Amount').fill('12.500');
     await page.getByLabel('Reason').fill('One item returned');
@@ -210,6 +212,8 @@ describe('merchant dashboard, in a browser', function () {
     const merchant = await system.newMerchant();
     const page = await signedIn(await userOf(merchant, 'owner'));
     await page.getByRole('link', { name: 'Français' }).click();
+    await page.getByRole('heading', { name: 'Accueil' }).waitFor();
+    await page.getByRole('link', { name: 'Paiements' }).click();
     await page.getByRole('heading', { name: 'Paiements' }).waitFor();
     await page.getByRole('link', { name: 'Clés API' }).click();
     assert.ok(await page.getByRole('heading', { name: /Clés API/ }).isVisible());

@@ -32,9 +32,9 @@ describe('dashboard at 360 px, by keyboard', function () {
     await page.keyboard.press('Tab');
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Payments' }).waitFor();
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
 
-    for (const section of ['API keys', 'Webhooks', 'Exchange rates', 'Team', 'Audit log', 'Security', 'Payments']) {
+    for (const section of ['Payments', 'Reports', 'API keys', 'Webhooks', 'Exchange rates', 'Team', 'Audit log', 'Security', 'Home']) {
       const link = page.getByRole('link', { name: section, exact: true });
       await link.focus();
       assert.equal(await page.evaluate('document.activeElement && document.activeElement.textContent'), section, `${section} takes the focus`);

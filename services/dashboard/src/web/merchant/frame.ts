@@ -3,6 +3,7 @@ import type { DashboardRole, MerchantDetail } from '@gateway/contracts';
 import type { Request } from 'express';
 import type { Html, HtmlValue } from '@gateway/runtime';
 import { acting, Caller, type DoorDeps, type Outcome, type Viewer } from '../door.js';
+import type { Text } from '../i18n.js';
 import { layout } from '../layout.js';
 import { formBody, signedIn } from '../sign-in.js';
 
@@ -24,12 +25,20 @@ export function can(viewer: Viewer, permission: Permission): boolean {
 /** A guard refusing anyone without `permission`. */
 export function needs(permission: Permission) {
   return {
-    allow: (viewer: Viewer) => (can(viewer, permission) ? undefined : `Your role (${viewer.person.role ?? 'none'}) may not do this; ask an owner of the account.`),
+    allow: (viewer: Viewer) => (can(viewer, permission) ? undefined : viewer.t('Your role ({role}) may not do this; ask an owner of the account.', { role: roleName(viewer, viewer.person.role) })),
   };
 }
 
+/** A role as people read it in the viewer's language (the form values stay the role's code). */
+export function roleName(viewer: Pick<Viewer, 't'>, role: DashboardRole | null): string {
+  return role === null ? viewer.t('none') : viewer.t(ROLE_NAMES[role]);
+}
+const ROLE_NAMES: Readonly<Record<DashboardRole, Text>> = { owner: 'owner', developer: 'developer', viewer: 'viewer' };
+
 const SECTIONS = [
+  { href: `${BASE}/home`, label: 'Home', permission: 'read' },
   { href: `${BASE}/payments`, label: 'Payments', permission: 'read' },
+  { href: `${BASE}/reports`, label: 'Reports', permission: 'read' },
   { href: `${BASE}/api-keys`, label: 'API keys', permission: 'read' },
   { href: `${BASE}/webhooks`, label: 'Webhooks', permission: 'read' },
   { href: `${BASE}/exchange-rates`, label: 'Exchange rates', permission: 'read' },
@@ -58,7 +67,7 @@ export async function merchantPage(deps: DoorDeps, viewer: Viewer): Promise<Merc
         title,
         frame: {
           brand: merchant.name,
-          who: `${viewer.person.email} (${viewer.person.role ?? ''})`,
+          who: `${viewer.person.email} (${roleName(viewer, viewer.person.role)})`,
           csrf: viewer.csrf,
           sections: SECTIONS.filter((s) => can(viewer, s.permission)),
           current: section,
@@ -86,6 +95,7 @@ export function merchantChange(deps: DoorDeps, permission: Permission, show: Sec
       return acting(
         (message, status) => show(view, req, message, status),
         () => change(req, view),
+        viewer.language,
       );
     }),
   ] as const;

@@ -1,0 +1,43 @@
+/**
+ * How an account's payment attempts went over a range of Africa/Tunis days
+ * (D21, the dashboard's Home page): approved and declined attempts each day,
+ * and the declines by failure code. Read from the per-day counts written with
+ * each attempt's outcome (attempt_days), never from the attempts themselves,
+ * so thirty days cost a few rows a day however many payments they held.
+ */
+import { datesFrom, dayRangeErrors, type ApiContext, type SessionStats } from '@gateway/contracts';
+import { AppError, inQueryOrder, validationError } from '@gateway/problem';
+import type { SessionDeps } from './deps.js';
+
+/** The stats of `query` {from, to}: the daily report's dates, checked as it checks them. */
+export async function readSessionStats(deps: Pick<SessionDeps, 'sessions'>, context: ApiContext, query: Record<string, unknown>): Promise<SessionStats> {
+  const { from, to } = checkRange(query);
+  const rows = await deps.sessions.attemptDays({ merchantId: context.merchant_id, livemode: context.livemode }, from, to);
+  const days = new Map(datesFrom(from, to).map((date) => [date, { date, attempts_succeeded: 0, attempts_failed: 0 }]));
+  const failures = new Map<string, number>();
+  for (const row of rows) {
+    const day = days.get(row.day);
+    if (!day) continue;
+    if (row.status === 'SUCCEEDED') {
+      day.attempts_succeeded += row.attempts;
+    } else {
+      day.attempts_failed += row.attempts;
+      failures.set(row.failure_code, (failures.get(row.failure_code) ?? 0) + row.attempts);
+    }
+  }
+  return {
+    data: [...days.values()],
+    failures: [...failures]
+      .map(([failure_code, count]) => ({ failure_code, count }))
+      .sort((a, b) => b.count - a.count || a.failure_code.localeCompare(b.failure_code)),
+    livemode: context.livemode,
+  };
+}
+
+function checkRange(query: Record<string, unknown>): { from: string; to: string } {
+  const errors = dayRangeErrors(query);
+  if (errors.length > 0) throw validationError(inQueryOrder(errors, query));
+  const { from, to } = query;
+  if (typeof from !== 'string' || typeof to !== 'string') throw new AppError('validation-error');
+  return { from, to };
+}
