@@ -1,11 +1,11 @@
 /**
  * Balance transactions and the totals kept beside them (D21). An entry is
  * written once, keyed on what moved the money (type, source); the day's
- * totals and the available-on totals move in the same transaction, only when
+ * totals and the available-on totals move in the same statement, only when
  * the entry was new, so a redelivered event changes nothing and the report
  * always equals the entries.
  */
-import { isOwnRow, readPage, withTransaction, type Filter, type Pool } from '@gateway/db';
+import { isOwnRow, readPage, type Filter, type Pool } from '@gateway/db';
 import { newId, type BalanceTransactionType } from '@gateway/contracts';
 import type { Movement } from '../domain/movements.js';
 
@@ -51,6 +51,27 @@ export interface DayTotals {
   net: string;
 }
 
+/** The entries ($1..$12, one array per column), those new written, and the new ones added to their totals. */
+const RECORD = `WITH written AS (
+    INSERT INTO balance_transactions (id, merchant_id, livemode, type, session_id, source, amount, fee, net, created_at, day, available_on)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::timestamptz[], $11::date[], $12::date[])
+    ON CONFLICT (type, source) DO NOTHING
+    RETURNING id, merchant_id, livemode, type, amount, fee, net, day, available_on
+  ), days AS (
+    INSERT INTO daily_totals AS t (merchant_id, livemode, day, payments_count, gross, fees, refunds, net)
+    SELECT merchant_id, livemode, day, count(*) FILTER (WHERE type = 'payment'), COALESCE(sum(amount) FILTER (WHERE type = 'payment'), 0),
+           sum(fee), COALESCE(sum(amount) FILTER (WHERE type <> 'payment'), 0), sum(net)
+      FROM written GROUP BY merchant_id, livemode, day ORDER BY day
+    ON CONFLICT (merchant_id, livemode, day) DO UPDATE SET
+      payments_count = t.payments_count + EXCLUDED.payments_count, gross = t.gross + EXCLUDED.gross,
+      fees = t.fees + EXCLUDED.fees, refunds = t.refunds + EXCLUDED.refunds, net = t.net + EXCLUDED.net
+  ), available AS (
+    INSERT INTO available_totals AS t (merchant_id, livemode, available_on, net)
+    SELECT merchant_id, livemode, available_on, sum(net) FROM written GROUP BY merchant_id, livemode, available_on ORDER BY available_on
+    ON CONFLICT (merchant_id, livemode, available_on) DO UPDATE SET net = t.net + EXCLUDED.net
+  )
+  SELECT id FROM written`;
+
 const ROW = `id, type, session_id, source, amount::text, fee::text, net::text, livemode, created_at, to_char(available_on, 'YYYY-MM-DD') AS available_on`;
 
 export class LedgerRepository {
@@ -58,48 +79,34 @@ export class LedgerRepository {
 
   /**
    * Writes the entries that are not written yet and adds each new one to its
-   * day's and its available date's totals; answers the ids written, or
-   * undefined when every entry was there already. Totals rows are locked in
-   * one order (days, then available dates, each ascending), so two writers
-   * never wait on each other in a circle.
+   * day's and its available date's totals, in one statement (atomic, one round
+   * trip); answers the ids written, or undefined when every entry was there
+   * already. The totals rows are upserted one per key, in one order (days,
+   * then available dates, ascending), so two writers never wait on each other
+   * in a circle.
    */
   async record(entries: readonly Entry[]): Promise<string[] | undefined> {
     if (entries.length === 0) return undefined;
-    return withTransaction(this.pool, async (client) => {
-      const written: Entry[] = [];
-      for (const entry of entries) {
-        const inserted = await client.query({
-          name: 'entry-insert',
-          text: `INSERT INTO balance_transactions (id, merchant_id, livemode, type, session_id, source, amount, fee, net, created_at, day, available_on)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-                 ON CONFLICT (type, source) DO NOTHING`,
-          values: [entry.id, entry.merchantId, entry.livemode, entry.type, entry.sessionId, entry.source, entry.amount, entry.fee, entry.net, entry.createdAt, entry.day, entry.availableOn],
-        });
-        if (inserted.rowCount === 1) written.push(entry);
-      }
-      if (written.length === 0) return undefined;
-      for (const entry of [...written].sort((a, b) => a.day.localeCompare(b.day))) {
-        const payment = entry.type === 'payment';
-        await client.query({
-          name: 'daily-add',
-          text: `INSERT INTO daily_totals AS t (merchant_id, livemode, day, payments_count, gross, fees, refunds, net)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                 ON CONFLICT (merchant_id, livemode, day) DO UPDATE SET
-                   payments_count = t.payments_count + EXCLUDED.payments_count, gross = t.gross + EXCLUDED.gross,
-                   fees = t.fees + EXCLUDED.fees, refunds = t.refunds + EXCLUDED.refunds, net = t.net + EXCLUDED.net`,
-          values: [entry.merchantId, entry.livemode, entry.day, payment ? 1 : 0, payment ? entry.amount : '0', entry.fee, payment ? '0' : entry.amount, entry.net],
-        });
-      }
-      for (const entry of [...written].sort((a, b) => a.availableOn.localeCompare(b.availableOn))) {
-        await client.query({
-          name: 'available-add',
-          text: `INSERT INTO available_totals AS t (merchant_id, livemode, available_on, net) VALUES ($1, $2, $3, $4)
-                 ON CONFLICT (merchant_id, livemode, available_on) DO UPDATE SET net = t.net + EXCLUDED.net`,
-          values: [entry.merchantId, entry.livemode, entry.availableOn, entry.net],
-        });
-      }
-      return written.map((entry) => entry.id);
+    const column = <K extends keyof Entry>(key: K) => entries.map((entry) => entry[key]);
+    const result = await this.pool.query<{ id: string }>({
+      name: 'entries-record',
+      text: RECORD,
+      values: [
+        column('id'),
+        column('merchantId'),
+        column('livemode'),
+        column('type'),
+        column('sessionId'),
+        column('source'),
+        column('amount'),
+        column('fee'),
+        column('net'),
+        column('createdAt'),
+        column('day'),
+        column('availableOn'),
+      ],
     });
+    return result.rows.length === 0 ? undefined : result.rows.map((row) => row.id);
   }
 
   /** Whether `id` is one of the account's entries matching `filters` (a list's cursor). */
