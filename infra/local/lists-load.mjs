@@ -20,13 +20,7 @@ const PAGE = 20;
  * on the first run. `sessionDbUrl`: the session service's database URL.
  */
 export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }) {
-  const { body } = await rpc.call('merchant.create', { name: 'Bench Lists Shop' });
-  const merchantId = body.merchant_id;
-  const key = `Bearer ${body.test_secret_key}`;
-  await rpc.call('limits.set', { merchant_id: merchantId, mode: 'test', account: 100_000, create: 100_000, refund: 100_000 });
-  // A dashboard user of the merchant, to read the pages as a person would.
-  const login = { email: 'lists@bench.example', password: 'bench-password-long-enough' };
-  await rpc.call('user.create', { merchant_id: merchantId, email: login.email, role: 'viewer', password: login.password });
+  const { merchantId, key, login } = await benchShop(rpc, 'Bench Lists Shop', 'lists@bench.example');
   let seeded;
 
   async function seed() {
@@ -114,6 +108,20 @@ export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }
 }
 
 /** Signs `login` in to the dashboard through `baseUrl`; answers the session cookie ("name=value"). */
+/**
+ * A merchant for a bench, through operator commands: budgets no bench reaches,
+ * its test key as an Authorization header, and a viewer of its dashboard, to
+ * read the pages as a person would.
+ */
+export async function benchShop(rpc, name, email) {
+  const { body } = await rpc.call('merchant.create', { name });
+  const merchantId = body.merchant_id;
+  await rpc.call('limits.set', { merchant_id: merchantId, mode: 'test', account: 100_000, create: 100_000, refund: 100_000 });
+  const login = { email, password: 'bench-password-long-enough' };
+  await rpc.call('user.create', { merchant_id: merchantId, email, role: 'viewer', password: login.password });
+  return { merchantId, key: `Bearer ${body.test_secret_key}`, login };
+}
+
 export async function signIn(baseUrl, login) {
   const signedIn = await fetch(`${baseUrl}/dashboard/sign-in`, { method: 'POST', redirect: 'manual', body: new URLSearchParams(login) });
   const cookie = (signedIn.headers.getSetCookie()[0] ?? '').split(';')[0];

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpClient, quantile } from './open-load.mjs';
-import { closedLoop, signIn } from './lists-load.mjs';
+import { benchShop, closedLoop, signIn } from './lists-load.mjs';
 import { rssWindow } from './process-cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,12 +46,7 @@ const TUNIS = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Tunis', year:
  * memory the export samples.
  */
 export async function reportsBench({ rpc, sessionDbUrl, ledgerDbUrl, baseUrl, count = 100_000, processes }) {
-  const { body } = await rpc.call('merchant.create', { name: 'Bench Reports Shop' });
-  const merchantId = body.merchant_id;
-  const key = `Bearer ${body.test_secret_key}`;
-  await rpc.call('limits.set', { merchant_id: merchantId, mode: 'test', account: 100_000, create: 100_000, refund: 100_000 });
-  const login = { email: 'reports@bench.example', password: 'bench-password-long-enough' };
-  await rpc.call('user.create', { merchant_id: merchantId, email: login.email, role: 'viewer', password: login.password });
+  const { merchantId, key, login } = await benchShop(rpc, 'Bench Reports Shop', 'reports@bench.example');
   let seeded;
 
   async function seed() {
