@@ -412,7 +412,7 @@ export const DailyReportDay = Type.Object({
   payments_count: Type.Integer({ minimum: 0 }),
   gross: SignedTnd('Sum of the payments, TND.'),
   fees: SignedTnd('Sum of the payment fees, TND.'),
-  refunds: SignedTnd('Sum of the refunds less their reversals, TND, negative or zero.'),
+  refunds: SignedTnd('Sum of the day\'s refunds (negative) and refund reversals (positive), TND.'),
   net: SignedTnd('Sum of every net of the day: gross - fees + refunds.'),
 });
 export type DailyReportDay = Static<typeof DailyReportDay>;

@@ -5,7 +5,7 @@
  * of such dates the same way.
  */
 import { DailyReportQuery } from './api.js';
-import { listFilterErrors, type SchemaFieldError } from './validation.js';
+import { listFilterErrors, storableDateText, type SchemaFieldError } from './validation.js';
 
 /** The longest range of days a report covers (D21). */
 export const MAX_REPORT_DAYS = 366;
@@ -24,9 +24,9 @@ export function addDays(date: string, days: number): string {
   return at.toISOString().slice(0, 10);
 }
 
-/** Whether `text` is a real calendar date written YYYY-MM-DD (not 2026-02-30). */
+/** Whether `text` is a real calendar date written YYYY-MM-DD (not 2026-02-30, not year 0000). */
 export function isCalendarDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !storableDateText(text)) return false;
   const at = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === text;
 }

@@ -4,6 +4,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import ajvFormatsModule from 'ajv-formats/dist/formats.js';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { commands, events, Envelope, type CommandType, type EventType } from './messages/index.js';
 
@@ -11,6 +12,25 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 export const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, coerceTypes: false, useDefaults: false });
 addFormats(ajv);
+
+type FormatCheck = { validate: (text: string) => boolean; compare: (a: string, b: string) => number | undefined };
+const { fullFormats } = ajvFormatsModule as unknown as { fullFormats: Record<'date' | 'date-time', FormatCheck> };
+
+/**
+ * RFC 3339 dates and date-times that PostgreSQL also stores as written: year
+ * 0000 and UTC offsets past ±15:59 are valid RFC 3339 but refused by the
+ * database, and a filter or report date the database refuses must be a
+ * validation problem (D6), not a 500.
+ */
+export function storableDateText(text: string): boolean {
+  if (text.startsWith('0000')) return false;
+  const offset = /([+-])(\d{2}):\d{2}$/.exec(text);
+  return offset === null || Number(offset[2]) <= 15;
+}
+for (const name of ['date', 'date-time'] as const) {
+  const rfc3339 = fullFormats[name];
+  ajv.addFormat(name, { type: 'string', validate: (text: string) => rfc3339.validate(text) && storableDateText(text), compare: rfc3339.compare });
+}
 
 const cache = new WeakMap<TSchema, ValidateFunction>();
 

@@ -7,10 +7,12 @@
  * document. A failure after that destroys the target, so that a client sees
  * an incomplete file as a broken transfer, never as a shorter file.
  */
+import type { ServerResponse } from 'node:http';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { BalanceTransaction, EXPORT_PAGE_SIZE, Refund, SessionListItem } from '@gateway/contracts';
+import { describeError, type Logger } from '@gateway/observability';
 import { AppError, inQueryOrder, validationError, type FieldError } from '@gateway/problem';
 import { columnsOf, rowOf, type Column, type JsonSchema } from './columns.js';
 
@@ -22,12 +24,17 @@ export function isExportKind(value: unknown): value is ExportKind {
   return typeof value === 'string' && (EXPORT_KINDS as readonly string[]).includes(value);
 }
 
-/** The list command behind each export, the schema of its items, and the field the next page starts after. */
+/**
+ * The list command behind each export, the schema of its items, the field the
+ * next page starts after, and the most rows a page of it may hold: a refund
+ * carries up to 25 KB of metadata (D6), so a page of 1,000 could pass a
+ * broker's message limit (16 MB by default in RabbitMQ 4).
+ */
 export const EXPORTS = {
-  sessions: { command: 'session.list', item: SessionListItem, cursor: 'id' },
-  refunds: { command: 'refund.list', item: Refund, cursor: 'refund_id' },
-  balance_transactions: { command: 'ledger.list_transactions', item: BalanceTransaction, cursor: 'id' },
-} as const satisfies Record<ExportKind, { command: string; item: JsonSchema; cursor: string }>;
+  sessions: { command: 'session.list', item: SessionListItem, cursor: 'id', maxPageSize: EXPORT_PAGE_SIZE },
+  refunds: { command: 'refund.list', item: Refund, cursor: 'refund_id', maxPageSize: 250 },
+  balance_transactions: { command: 'ledger.list_transactions', item: BalanceTransaction, cursor: 'id', maxPageSize: EXPORT_PAGE_SIZE },
+} as const satisfies Record<ExportKind, { command: string; item: JsonSchema; cursor: string; maxPageSize: number }>;
 
 /** The list command of an export: the door sends it with its caller's context and the PageRequest. */
 export type ExportCommand = (typeof EXPORTS)[ExportKind]['command'];
@@ -50,7 +57,7 @@ export interface Page {
 export type FetchPage = (request: PageRequest) => Promise<Page>;
 
 export interface ExportOptions {
-  /** Rows read per page; EXPORT_PAGE_SIZE (1,000) when not given. */
+  /** Rows read per page; EXPORT_PAGE_SIZE (1,000) when not given, at most the kind's maxPageSize. */
   pageSize?: number;
 }
 
@@ -102,8 +109,9 @@ export function exportFileName(kind: ExportKind, livemode: boolean, now: Date = 
  * refused call. Then the door sends its headers and calls `writeTo`.
  */
 export async function openExport(kind: ExportKind, query: Record<string, unknown>, fetchPage: FetchPage, options: ExportOptions = {}): Promise<CsvExport> {
-  const pageSize = options.pageSize ?? EXPORT_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > EXPORT_PAGE_SIZE) throw new RangeError(`pageSize must be an integer from 1 to ${EXPORT_PAGE_SIZE}.`);
+  const asked = options.pageSize ?? EXPORT_PAGE_SIZE;
+  if (!Number.isInteger(asked) || asked < 1 || asked > EXPORT_PAGE_SIZE) throw new RangeError(`pageSize must be an integer from 1 to ${EXPORT_PAGE_SIZE}.`);
+  const pageSize = Math.min(asked, EXPORTS[kind].maxPageSize);
   const paging: FieldError[] = PAGING_PARAMETERS.filter((field) => query[field] !== undefined).map((field) => ({
     field,
     code: 'invalid',
@@ -192,5 +200,41 @@ export class CsvExport {
     const cursor = last?.[EXPORTS[this.kind].cursor];
     if (typeof cursor !== 'string') throw new Error(`A ${this.kind} page said has_more without an item to continue after.`);
     return this.fetchPage({ query: { ...this.filters, starting_after: cursor }, page_size: this.pageSize });
+  }
+}
+
+/** What a door tells sendCsv about the export it answers. */
+export interface SendCsvOptions {
+  livemode: boolean;
+  requestId: string;
+  log: Logger;
+  /** An answer whose client takes no byte for this long is cut off, freeing its pages and its socket. */
+  idleTimeoutMs: number;
+  /** HEAD: the headers a GET would have, without reading every page for a body nobody receives. */
+  headOnly?: boolean;
+}
+
+/**
+ * Answers `csv` on an HTTP response whose headers are not sent: 200 with
+ * exportHeaders, then every row (writeTo), logged with how many rows and how
+ * long; a failure cuts the answer off and is logged with how far it got,
+ * never with a row or the query. Every door that serves an export ends here.
+ */
+export async function sendCsv(csv: CsvExport, res: ServerResponse, options: SendCsvOptions): Promise<void> {
+  res.writeHead(200, exportHeaders(csv.kind, options.livemode));
+  if (options.headOnly) {
+    res.end();
+    return;
+  }
+  res.setTimeout(options.idleTimeoutMs, () => res.destroy(new Error(`export idle for ${options.idleTimeoutMs} ms`)));
+  const started = Date.now();
+  const fields = () => ({ requestId: options.requestId, export: csv.kind, livemode: options.livemode, rows: csv.rows, ms: Date.now() - started });
+  try {
+    await csv.writeTo(res);
+    options.log.info(fields(), 'export written');
+  } catch (err) {
+    const error = describeError(err);
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') options.log.info({ err: error, ...fields() }, 'export abandoned by the client');
+    else options.log.error({ err: error, ...fields() }, 'export cut off after its first bytes');
   }
 }

@@ -14,10 +14,12 @@ export {
   EXPORTS,
   isExportKind,
   openExport,
+  sendCsv,
   type ExportCommand,
   type ExportKind,
   type ExportOptions,
   type FetchPage,
   type Page,
   type PageRequest,
+  type SendCsvOptions,
 } from './csv-export.js';

@@ -9,7 +9,7 @@ export { MAX_AMOUNT, amountMessage, checkAmount } from './amount.js';
 export type { AmountCheck, AmountErrorCode } from './amount.js';
 export { IDENTITY_RATE, RATE_DECIMALS, convertToAccountCurrency, parseRate } from './conversion.js';
 export type { ConversionResult } from './conversion.js';
-export { TND_DECIMALS, addTnd, compareTnd, formatTnd, subtractTnd } from './tnd.js';
+export { TND_DECIMALS, addTnd, compareTnd, exactTnd, formatTnd, subtractTnd } from './tnd.js';
 export { fromMinorUnits, toMinorUnits } from './minor-units.js';
 export { computeFee, parsePricing } from './fees.js';
 export type { Pricing } from './fees.js';

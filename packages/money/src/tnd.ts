@@ -12,6 +12,11 @@ export function formatTnd(value: Big | string): string {
   return toFixedHalfUp(toDecimal(value, 'value'), TND_DECIMALS);
 }
 
+/** A TND amount written with exactly 3 decimals; throws for one with more (a millime cannot be split, and rounding would invent money). */
+export function exactTnd(value: string): string {
+  return millimes(value, 'value').toFixed(TND_DECIMALS);
+}
+
 // Operands may not carry more than 3 decimals: rounding one away would make "exact" a lie.
 function millimes(value: string, what: string): Big {
   return toDecimal(value, what, TND_DECIMALS);

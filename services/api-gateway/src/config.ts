@@ -57,6 +57,8 @@ export const gatewaySettings = {
   eventStreamsPerMerchant: int('EVENT_STREAMS_PER_MERCHANT', 5, { min: 1, max: 100 }),
   /** Rows a CSV export (D21) reads per page from the owning service; lower only to test paging. */
   exportPageSize: int('EXPORT_PAGE_SIZE', EXPORT_PAGE_SIZE, { min: 1, max: EXPORT_PAGE_SIZE }),
+  /** D21: an export whose client takes no byte for this long is cut off, freeing its pages and its socket. */
+  exportIdleTimeoutMs: int('EXPORT_IDLE_TIMEOUT_MS', 60_000, { min: 100, max: 3_600_000 }),
   /** How often expired Idempotency-Keys are purged (D13). */
   sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
 };

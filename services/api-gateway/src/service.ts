@@ -121,6 +121,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     events,
     eventStreamHeartbeatSeconds: config.eventStreamHeartbeatSeconds,
     exportPageSize: config.exportPageSize,
+    exportIdleTimeoutMs: config.exportIdleTimeoutMs,
     rateLimitKeyPrefix: config.rateLimitKeyPrefix,
     errorsHost: errorsHost(config),
     publicBaseUrl: config.publicBaseUrl,

@@ -83,6 +83,8 @@ export const SessionEventPayload = Type.Object({
       reason: Type.String(),
       metadata: Metadata,
       status: RefundStatus,
+      /** When the refund was made: the day its balance transaction counts on (D21), whichever of its events comes first. */
+      created_at: Type.Optional(DateTime),
       epg_error_message: Type.Optional(Type.String()),
     }),
   ),

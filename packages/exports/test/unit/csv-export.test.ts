@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { AppError, validationError } from '@gateway/problem';
-import { exportFileName, exportHeaders, openExport, type FetchPage, type Page, type PageRequest } from '../../src/index.js';
+import { exportFileName, exportHeaders, openExport, sendCsv, type FetchPage, type Page, type PageRequest } from '../../src/index.js';
 
 /** A balance transaction as the ledger lists it. */
 function txn(n: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -219,5 +221,60 @@ describe('CSV export (D21)', () => {
 
   it('when a page size outside 1 to 1,000 is asked for, then the export does not start', async () => {
     await assert.rejects(openExport('sessions', {}, async () => ({ data: [], has_more: false }), { pageSize: 1001 }), RangeError);
+  });
+});
+
+describe('An export answered over HTTP (sendCsv)', () => {
+  const silent = { info: () => undefined, error: () => undefined } as unknown as Parameters<typeof sendCsv>[2]['log'];
+
+  /** A server answering one export of `count` transactions with `options`, and what its answer did. */
+  async function serve(options: { idleTimeoutMs: number; headOnly?: boolean }) {
+    // A list without end, each page made from its cursor: the export stops only when its answer does.
+    const requests: PageRequest[] = [];
+    const fetchPage: FetchPage = async (request) => {
+      requests.push(request);
+      const after = Number(String(request.query['starting_after'] ?? 'txn_0').slice(4));
+      return { data: Array.from({ length: request.page_size }, (_, i) => txn(after + i + 1)), has_more: true };
+    };
+    let closed!: () => void;
+    const answerClosed = new Promise<void>((resolve) => (closed = resolve));
+    const server = createServer((_req, res) => {
+      res.on('close', closed);
+      void openExport('balance_transactions', {}, fetchPage).then((csv) => sendCsv(csv, res, { livemode: false, requestId: 'r', log: silent, ...options }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { port, requests, answerClosed, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  it('when the client stops reading, then after the idle time the answer is cut off and no more pages are asked for', async () => {
+    const server = await serve({ idleTimeoutMs: 300 });
+    const socket = connect(server.port, '127.0.0.1');
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    socket.pause();
+    await server.answerClosed;
+    const asked = server.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(server.requests.length, asked, 'no page is read once the answer is cut off');
+    assert.ok(asked < 1_000, `${asked} pages read before the cut`);
+    socket.destroy();
+    await server.close();
+  });
+
+  it('when the export is asked with HEAD, then the headers come without the pages beyond the first', async () => {
+    const server = await serve({ idleTimeoutMs: 1_000, headOnly: true });
+    const res = await fetch(`http://127.0.0.1:${server.port}/`, { method: 'HEAD' });
+    assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
+    assert.equal(server.requests.length, 1);
+    await server.close();
+  });
+});
+
+describe('The page size of an export', () => {
+  it('when refunds are exported, then a page holds at most 250 of them, whatever the door asks, so a page of refunds with full metadata stays under a broker message limit', async () => {
+    const requests: PageRequest[] = [];
+    await openExport('refunds', {}, async (request) => (requests.push(request), { data: [], has_more: false }), { pageSize: 1_000 });
+    await openExport('balance_transactions', {}, async (request) => (requests.push(request), { data: [], has_more: false }), { pageSize: 1_000 });
+    assert.deepEqual(requests.map((request) => request.page_size), [250, 1_000]);
   });
 });

@@ -350,6 +350,7 @@ export type WebhookEvent = {
       /** Arbitrary key/values echoed back, for example on webhooks. */
       metadata: Record<string, string>;
       status: "succeeded" | "pending" | "failed" | (string & {});
+      created_at?: string;
       epg_error_message?: string;
     };
   };
@@ -522,7 +523,7 @@ export type DailyReportDay = {
   gross: string;
   /** Sum of the payment fees, TND. */
   fees: string;
-  /** Sum of the refunds less their reversals, TND, negative or zero. */
+  /** Sum of the day's refunds (negative) and refund reversals (positive), TND. */
   refunds: string;
   /** Sum of every net of the day: gross - fees + refunds. */
   net: string;
@@ -536,7 +537,7 @@ export type DailyReport = {
     gross: string;
     /** Sum of the payment fees, TND. */
     fees: string;
-    /** Sum of the refunds less their reversals, TND, negative or zero. */
+    /** Sum of the day's refunds (negative) and refund reversals (positive), TND. */
     refunds: string;
     /** Sum of every net of the day: gross - fees + refunds. */
     net: string;

@@ -52,6 +52,8 @@ export interface ApiDependencies {
   eventStreamHeartbeatSeconds: number;
   /** Rows a CSV export reads per page (D21); EXPORT_PAGE_SIZE when not given. */
   exportPageSize?: number;
+  /** How long an export may stand without a byte moving; a minute when not given. */
+  exportIdleTimeoutMs?: number;
   /** Passes /checkout/ requests to the checkout service, when set. */
   checkout?: RawHandler;
   /** Passes /dashboard/ and /ops/ requests to the dashboard service (D14, D15), when set. */
@@ -185,7 +187,7 @@ function addApiRoutes(app: FastifyInstance, deps: ApiDependencies): void {
   addMethodNotAllowed(app, stream, ['GET']);
 
   // Counted against the account budget alone, like a list: one call, however many pages it reads.
-  const exportDeps = { rpc: deps.rpc, log: deps.log, pageSize: deps.exportPageSize ?? EXPORT_PAGE_SIZE };
+  const exportDeps = { rpc: deps.rpc, log: deps.log, pageSize: deps.exportPageSize ?? EXPORT_PAGE_SIZE, idleTimeoutMs: deps.exportIdleTimeoutMs ?? 60_000 };
   for (const kind of EXPORT_KINDS) {
     const url = `${API_PREFIX}${EXPORTS_PATH}/${kind}.csv`;
     app.get(

@@ -9,9 +9,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext } from '@gateway/contracts';
-import { exportHeaders, EXPORTS, openExport, type ExportKind } from '@gateway/exports';
+import { EXPORTS, openExport, sendCsv, type ExportKind } from '@gateway/exports';
 import type { RpcClient } from '@gateway/messaging';
-import { describeError, type Logger } from '@gateway/observability';
+import type { Logger } from '@gateway/observability';
 import { nulProblem } from './json-body.js';
 
 export interface ExportDeps {
@@ -19,6 +19,8 @@ export interface ExportDeps {
   log: Logger;
   /** Rows read per page (EXPORT_PAGE_SIZE). */
   pageSize: number;
+  /** How long an export may stand without a byte moving (EXPORT_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs: number;
 }
 
 /** Answers an export for `context`'s account and mode: a problem document until the first page is read, then the CSV. */
@@ -33,18 +35,6 @@ export async function sendExport(deps: ExportDeps, kind: ExportKind, context: Ap
 
   // The CSV is written on the raw answer from here on: fastify sends nothing more.
   reply.hijack();
-  const res = reply.raw;
-  if (res.destroyed) return;
-  res.writeHead(200, exportHeaders(kind, context.livemode));
-  const started = Date.now();
-  try {
-    const { rows } = await csv.writeTo(res);
-    deps.log.info({ requestId: correlationId, export: kind, livemode: context.livemode, rows, ms: Date.now() - started }, 'export written');
-  } catch (err) {
-    // Neither the rows nor the query are logged: how far it got, and why it stopped.
-    const error = describeError(err);
-    const fields = { err: error, requestId: correlationId, export: kind, livemode: context.livemode, rows: csv.rows, ms: Date.now() - started };
-    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') deps.log.info(fields, 'export abandoned by the client');
-    else deps.log.error(fields, 'export cut off after its first bytes');
-  }
+  if (reply.raw.destroyed) return;
+  await sendCsv(csv, reply.raw, { livemode: context.livemode, requestId: correlationId, log: deps.log, idleTimeoutMs: deps.idleTimeoutMs, headOnly: request.method === 'HEAD' });
 }

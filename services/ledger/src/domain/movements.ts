@@ -3,9 +3,11 @@
  * from the event alone: session.succeeded carries the captured amount and its
  * fee (D22: the fee on what was captured), refund.created the refunded amount,
  * refund.updated an operator's resolution. Nothing is asked of another service.
+ * An amount with more than 3 decimals is refused (exactTnd throws, and the
+ * consumer dead-letters the event): rounding would write money nobody moved.
  */
 import type { BalanceTransactionType, EventData } from '@gateway/contracts';
-import { formatTnd, subtractTnd } from '@gateway/money';
+import { exactTnd, subtractTnd } from '@gateway/money';
 
 /** One money movement, before the ledger gives it an id and its days. */
 export interface Movement {
@@ -27,8 +29,8 @@ const ZERO = '0.000';
 /** The payment of a succeeded session: the captured amount (the whole amount unless captured in part), its fee and net. */
 export function paymentMovement(data: EventData<'session.succeeded'>, at: Date): Movement {
   const session = data.session;
-  const amount = formatTnd(session.amount_captured || session.amount);
-  const fee = formatTnd(session.payment?.fee_amount || ZERO);
+  const amount = exactTnd(session.amount_captured || session.amount);
+  const fee = exactTnd(session.payment?.fee_amount || ZERO);
   return {
     type: 'payment',
     merchantId: data.merchant_id,
@@ -53,11 +55,12 @@ export function paymentMovement(data: EventData<'session.succeeded'>, at: Date):
 export function refundMovements(type: 'refund.created' | 'refund.updated', data: EventData<'refund.created' | 'refund.updated'>, at: Date): Movement[] {
   const refund = data.session.refund;
   if (!refund) return [];
-  const base = { merchantId: data.merchant_id, livemode: data.session.livemode, sessionId: data.session.id, source: refund.refund_id, fee: ZERO, createdAt: at };
-  const amount = formatTnd(refund.amount);
+  const base = { merchantId: data.merchant_id, livemode: data.session.livemode, sessionId: data.session.id, source: refund.refund_id, fee: ZERO };
+  const amount = exactTnd(refund.amount);
   const negative = subtractTnd(ZERO, amount);
-  const given = { ...base, type: 'refund' as const, amount: negative, net: negative };
+  // Dated when it was made, whichever of its events is applied first; the reversal when it was resolved.
+  const given = { ...base, type: 'refund' as const, amount: negative, net: negative, createdAt: refund.created_at ? new Date(refund.created_at) : at };
   if (type === 'refund.created') return [given];
   if (refund.status !== 'failed') return [];
-  return [given, { ...base, type: 'refund_reversal', amount, net: amount }];
+  return [given, { ...base, type: 'refund_reversal', amount, net: amount, createdAt: at }];
 }

@@ -2,8 +2,7 @@
  * Hostile review of the ledger's pure parts (D21): what an event with odd
  * money makes of a balance transaction, the Africa/Tunis days at midnight and
  * on Feb 29, and the report ranges and list filters the contracts let through
- * to PostgreSQL. Tests named "DEFECT: ..." fail because of a defect; the
- * others hold and stay as regression tests.
+ * to PostgreSQL, each kept as a regression test.
  */
 import assert from 'node:assert/strict';
 import { addDays, BalanceTransactionListQuery, dayRangeErrors, listFilterErrors, RefundListQuery, tunisDate, type EventData } from '@gateway/contracts';
@@ -56,17 +55,17 @@ const POSTGRES_REFUSES = {
 };
 
 describe('Ledger attacks: money in events (D5, D21)', () => {
-  it('DEFECT: when a session.succeeded carries an amount with more than 3 decimals (100.0005), then the ledger refuses it instead of rounding it to 100.001', () => {
+  it('when a session.succeeded carries an amount with more than 3 decimals (100.0005), then the ledger refuses it instead of rounding it to 100.001', () => {
     // formatTnd rounds half-up: a payload TND can never hold becomes an amount nobody paid, silently.
     assert.throws(() => paymentMovement(succeeded({ amount: '100.0005' }), AT));
   });
 
-  it('DEFECT: when a session.succeeded carries a fee with more than 3 decimals (2.7505), then the ledger refuses it instead of rounding the fee (and the net) by a millime', () => {
+  it('when a session.succeeded carries a fee with more than 3 decimals (2.7505), then the ledger refuses it instead of rounding the fee (and the net) by a millime', () => {
     const data = succeeded({ payment: { method: 'card', card_brand: 'VISA', card_last_four: '4242', card_country: 'TN', fee_amount: '2.7505', net_amount: '97.2495' } });
     assert.throws(() => paymentMovement(data, AT));
   });
 
-  it('DEFECT: when a refund.created carries an amount with more than 3 decimals (15.5005), then the ledger refuses it instead of writing -15.501', () => {
+  it('when a refund.created carries an amount with more than 3 decimals (15.5005), then the ledger refuses it instead of writing -15.501', () => {
     assert.throws(() => refundMovements('refund.created', refundData('15.5005'), AT));
   });
 
@@ -142,14 +141,14 @@ describe('Ledger attacks: Africa/Tunis days (D21)', () => {
     );
   });
 
-  it('DEFECT: when a report range starts on 0000-01-01 (a date PostgreSQL refuses), then the range check refuses it rather than letting it reach the SQL (a 500)', () => {
+  it('when a report range starts on 0000-01-01 (a date PostgreSQL refuses), then the range check refuses it rather than letting it reach the SQL (a 500)', () => {
     const fields = dayRangeErrors({ from: POSTGRES_REFUSES.yearZeroDate, to: '0000-01-02' }).map((e) => e.field);
     assert.ok(fields.includes('from'), `refused: ${JSON.stringify(fields)}`);
   });
 });
 
 describe('Ledger attacks: list filters that reach PostgreSQL (D6)', () => {
-  it('DEFECT: when created[gte] or created[lte] is a date-time PostgreSQL cannot read (year 0000, an offset past 15:59), then the list contract refuses it as invalid', () => {
+  it('when created[gte] or created[lte] is a date-time PostgreSQL cannot read (year 0000, an offset past 15:59), then the list contract refuses it as invalid', () => {
     for (const schema of [BalanceTransactionListQuery, RefundListQuery]) {
       for (const value of [POSTGRES_REFUSES.yearZeroTime, POSTGRES_REFUSES.offset16, POSTGRES_REFUSES.offset23]) {
         assert.deepEqual(

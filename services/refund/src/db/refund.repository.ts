@@ -98,7 +98,7 @@ export class RefundRepository {
    * Holds the refund's amount against its payment and records it PENDING, if
    * it fits (reservationOf), in one transaction that holds the payment locked.
    */
-  async reserve(refund: NewRefund): Promise<Reservation> {
+  async reserve(refund: NewRefund): Promise<Reservation & { createdAt?: Date }> {
     return withTransaction(this.pool, async (tx) => {
       const found = await tx.query<CapturedRow>(
         'SELECT session_id, merchant_id, livemode, captured::text, held::text FROM payments WHERE attempt_id = $1 FOR UPDATE',
@@ -109,9 +109,9 @@ export class RefundRepository {
       const reservation = reservationOf(payment, refund.amount);
       if (reservation.kind !== 'reserved') return reservation;
       await tx.query('UPDATE payments SET held = held + $2 WHERE attempt_id = $1', [refund.attemptId, reservation.amount]);
-      await tx.query(
+      const inserted = await tx.query<{ created_at: Date }>(
         `INSERT INTO refunds (id, session_id, attempt_id, merchant_id, livemode, amount, refund_type, reason, metadata, status, idempotency_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PENDING', $10)`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PENDING', $10) RETURNING created_at`,
         [
           refund.id,
           payment.session_id,
@@ -125,7 +125,7 @@ export class RefundRepository {
           refund.idempotencyKey ?? null,
         ],
       );
-      return reservation;
+      return { ...reservation, createdAt: inserted.rows[0]?.created_at };
     });
   }
 

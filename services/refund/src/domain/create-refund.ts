@@ -91,7 +91,7 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
     'refund.created',
     context.merchant_id,
     viewed,
-    { id: refund.id, amount: reservation.amount, reason: request.reason, metadata: request.metadata, status: automated ? 'succeeded' : 'pending', automated },
+    { id: refund.id, amount: reservation.amount, reason: request.reason, metadata: request.metadata, status: automated ? 'succeeded' : 'pending', automated, created_at: reservation.createdAt },
     automated ? undefined : answer.message,
     correlationId,
   );
@@ -121,7 +121,7 @@ export function refundEvent(
   type: 'refund.created' | 'refund.updated',
   merchantId: string,
   viewed: SessionForEvent,
-  refund: { id: string; amount: string; reason: string; metadata: Record<string, string>; status: RefundStatus; automated: boolean },
+  refund: { id: string; amount: string; reason: string; metadata: Record<string, string>; status: RefundStatus; automated: boolean; created_at?: Date | undefined },
   unconfirmed: string | undefined,
   correlationId: string,
 ) {
@@ -139,6 +139,7 @@ export function refundEvent(
           reason: refund.reason,
           metadata: refund.metadata,
           status: refund.status,
+          ...(refund.created_at && { created_at: refund.created_at.toISOString() }),
           ...(!refund.automated && unconfirmed && { epg_error_message: unconfirmed }),
         },
       },

@@ -89,6 +89,9 @@ describe('Balance transactions, the balance and the daily report (D21)', functio
     assert.deepEqual(by('refund', second.body.refund_id).map((t) => [t.amount, t.fee, t.net]), [['-20.500', '0.000', '-20.500']]);
     assert.deepEqual(by('refund_reversal', second.body.refund_id).map((t) => [t.amount, t.fee, t.net, t.session_id]), [['20.500', '0.000', '20.500', session.id]]);
     assert.deepEqual(await list(api, `?session_id=${session.id}&type=refund`).then((rows) => rows.length), 2);
+    // A refund counts when it was made, the time its own events carry, whichever of them the ledger applies first.
+    const made = await api.get<{ created_at: string }>(`/gateway/refunds/${second.body.refund_id}/`);
+    assert.deepEqual(by('refund', second.body.refund_id).map((t) => t.created_at), [made.body.created_at]);
 
     // The same events again, redelivered: nothing more is written.
     const succeeded = (await events.waitFor<SessionEventData>('session.succeeded', (e) => e.data.session.id === session.id))[0] as Envelope<SessionEventData>;

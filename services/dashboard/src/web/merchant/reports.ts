@@ -8,9 +8,8 @@
  */
 import type { Request, Router } from 'express';
 import { addDays, dayRangeErrors, tunisDate, tunisDayBounds, type DailyReport } from '@gateway/contracts';
-import { exportHeaders, EXPORTS, isExportKind, openExport, type ExportKind, type FetchPage } from '@gateway/exports';
+import { EXPORTS, isExportKind, openExport, sendCsv, type ExportKind, type FetchPage } from '@gateway/exports';
 import { addTnd } from '@gateway/money';
-import { describeError } from '@gateway/observability';
 import { AppError, inQueryOrder, validationError } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
 import { problemNotice, type DoorDeps, type Outcome } from '../door.js';
@@ -22,6 +21,9 @@ const REPORTS = `${BASE}/reports`;
 
 /** The range a Reports page opens on: the last 30 Tunis days, today included. */
 const DEFAULT_DAYS = 30;
+
+/** A download whose browser takes no byte for a minute is cut off, as the API's exports are. */
+const EXPORT_IDLE_TIMEOUT_MS = 60_000;
 
 /** The downloads, by export kind (D21's file names), with the links' words. */
 const DOWNLOADS: readonly { kind: ExportKind; label: Text }[] = [
@@ -64,19 +66,7 @@ export function reportRoutes(deps: DoorDeps, router: Router): void {
         if (err instanceof AppError && err.status < 500) return showReports(view, range, err);
         throw err;
       }
-      const livemode = viewer.mode === 'live';
-      res.status(200).set(exportHeaders(kind, livemode));
-      const started = Date.now();
-      try {
-        const { rows } = await csv.writeTo(res);
-        deps.log.info({ requestId: viewer.requestId, export: kind, livemode, rows, ms: Date.now() - started }, 'export written');
-      } catch (err) {
-        // writeTo cut the answer off: the browser sees a failed download, never a shorter file.
-        const error = describeError(err);
-        const fields = { err: error, requestId: viewer.requestId, export: kind, livemode, rows: csv.rows, ms: Date.now() - started };
-        if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') deps.log.info(fields, 'export abandoned by the client');
-        else deps.log.error(fields, 'export cut off after its first bytes');
-      }
+      await sendCsv(csv, res, { livemode: viewer.mode === 'live', requestId: viewer.requestId, log: deps.log, idleTimeoutMs: EXPORT_IDLE_TIMEOUT_MS, headOnly: req.method === 'HEAD' });
       return { sent: true };
     }),
   );
