@@ -76,6 +76,7 @@ describe('Refunds', function () {
     assert.match(res.body.refund_id, /^re_[0-9A-Za-z]{20,}$/);
     assert.deepEqual([res.body.refunded_amount, res.body.automated_refund, res.body.epg_error_message], ['100.000', true, undefined]);
     const [created] = await events.waitFor<SessionEventData>('refund.created', (e) => e.data.session.id === paid.id);
+    const [stored] = await system.db.query<{ created_at: Date }>('SELECT created_at FROM refund.refunds WHERE id = $1', [res.body.refund_id]);
     assert.deepEqual(created?.data.session.refund, {
       refund_id: res.body.refund_id,
       amount: '100.000',
@@ -83,6 +84,8 @@ describe('Refunds', function () {
       reason: 'Customer returned the order',
       metadata: {},
       status: 'succeeded',
+      // When the refund was made, as the refund service stored it: the day its balance transaction counts on (D21).
+      created_at: stored?.created_at.toISOString(),
     });
     assert.equal(created?.data.session.status, 'SUCCEEDED');
     assert.equal((await api.get<Detail>(`/gateway/sessions/${paid.id}/`)).body.amount_refunded, '100.000', 'read right after the answer (D16)');
