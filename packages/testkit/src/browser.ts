@@ -52,3 +52,19 @@ export async function launchBrowser(): Promise<TestBrowser> {
     },
   };
 }
+
+/**
+ * A page of its own context (`options`: its locale, downloads, script)
+ * signed in to the dashboard at `baseUrl`, confirm dialogs accepted, once it
+ * has left the sign-in page for wherever the dashboard opens.
+ */
+export async function signInToDashboard(browser: TestBrowser, baseUrl: string, email: string, password: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const page = await (await browser.newContext({ locale: 'en-GB', ...options })).newPage();
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.goto(`${baseUrl}/dashboard/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.includes('/sign-in'));
+  return page;
+}

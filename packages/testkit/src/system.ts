@@ -412,6 +412,13 @@ export class TestSystem {
     return runAdmin(argv, async (type, data) => (await rpc.call(type, data)).body);
   }
 
+  /** A dashboard user of the merchant with `role`, made as an operator makes one, with a fresh email (answered). */
+  async dashboardUser(merchantId: string, role: 'owner' | 'developer' | 'viewer', password: string): Promise<string> {
+    const email = `${role}.${Math.random().toString(36).slice(2, 12)}@shop.example`;
+    await this.admin(['user', 'create', merchantId, '--email', email, '--role', role, '--password', password]);
+    return email;
+  }
+
   /** A fresh merchant (with its test key) for one test, so tests never share data. */
   async newMerchant(options: { limits?: { account?: number; create?: number; refund?: number }; webhookUrl?: string } = {}): Promise<Merchant> {
     this.merchantCount += 1;

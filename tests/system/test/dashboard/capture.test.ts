@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import type { Envelope, SessionEventData } from '@gateway/contracts';
 import type { Page } from 'playwright-core';
-import { launchBrowser, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant, type TestBrowser } from '@gateway/testkit';
+import { type EventCapture, launchBrowser, type Merchant, pollUntil, sessionRequest, signInToDashboard, type TestBrowser, TestSystem } from '@gateway/testkit';
 import { payWith } from '../checkout/browser.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -51,23 +51,9 @@ describe('capture and void from the dashboard (D22), in a browser', function () 
   const acquirerOrder = (merchant: Merchant, session: Detail) => system.sandboxOrder(`${merchant.merchantId.slice(-8)}-${session.order_number}-1`);
   const shown = async (page: Page, name: string) => (await page.locator(`[data-field="${name}"]`).textContent())?.trim();
 
-  async function userOf(merchant: Merchant, role: 'owner' | 'developer' | 'viewer'): Promise<string> {
-    const email = `${role}.${merchant.merchantId.slice(-8).toLowerCase()}@shop.example`;
-    await system.admin(['user', 'create', merchant.merchantId, '--email', email, '--role', role, '--password', PASSWORD]);
-    return email;
-  }
+  const userOf = (merchant: Merchant, role: 'owner' | 'developer' | 'viewer') => system.dashboardUser(merchant.merchantId, role, PASSWORD);
 
-  async function signedIn(email: string): Promise<Page> {
-    const page = await (await browser.newContext({ locale: 'en-GB' })).newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(`${system.baseUrl}/dashboard/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    // The dashboard opens on Home (D21).
-    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
-    return page;
-  }
+  const signedIn = (email: string) => signInToDashboard(browser, system.baseUrl, email, PASSWORD);
 
   /** A manual session created through the API and paid on the hosted page in Chromium (4242 unless said): the buyer is told it is paid, the session is AUTHORIZED. */
   async function heldInBrowser(merchant: Merchant, amount = '125.500', card = '4242 4242 4242 4242'): Promise<Detail> {

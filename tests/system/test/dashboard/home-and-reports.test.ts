@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import Big from 'big.js';
 import { addDays, tunisDate, tunisDayBounds } from '@gateway/contracts';
 import type { Page } from 'playwright-core';
-import { launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, type ApiClient, type Merchant, type TestBrowser } from '@gateway/testkit';
+import { type ApiClient, launchBrowser, type Merchant, payOnPage, pollUntil, sessionRequest, signInToDashboard, type TestBrowser, TestSystem } from '@gateway/testkit';
 
 const PASSWORD = 'correct horse battery staple';
 /** D8: declined, and declined for insufficient funds; both leave the session open for another attempt. */
@@ -68,19 +68,9 @@ describe('Home and Reports (D21), in a browser', function () {
     await system?.shutdown();
   });
 
-  async function userOf(role: 'owner' | 'developer' | 'viewer'): Promise<string> {
-    const email = `${role}.${Math.random().toString(36).slice(2, 10)}@shop.example`;
-    await system.admin(['user', 'create', merchant.merchantId, '--email', email, '--role', role, '--password', PASSWORD]);
-    return email;
-  }
-
   /** Signs in (the sign-in form works without script), landing on Home. */
   async function signedIn(role: 'owner' | 'developer' | 'viewer', options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
-    const page = await (await browser.newContext({ locale: 'en-GB', acceptDownloads: true, ...options })).newPage();
-    await page.goto(`${system.baseUrl}/dashboard/`);
-    await page.getByLabel('Email').fill(await userOf(role));
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const page = await signInToDashboard(browser, system.baseUrl, await system.dashboardUser(merchant.merchantId, role, PASSWORD), PASSWORD, { acceptDownloads: true, ...options });
     await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
     return page;
   }

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { launchBrowser, payOnPage, pollUntil, sessionRequest, TestSystem, WebhookReceiver, type Merchant, type TestBrowser } from '@gateway/testkit';
+import { launchBrowser, type Merchant, payOnPage, pollUntil, sessionRequest, signInToDashboard, type TestBrowser, TestSystem, WebhookReceiver } from '@gateway/testkit';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -37,23 +37,9 @@ describe('merchant dashboard, in a browser', function () {
     await system?.shutdown();
   });
 
-  async function userOf(merchant: Merchant, role: 'owner' | 'developer' | 'viewer'): Promise<string> {
-    const email = `${role}.${merchant.merchantId.slice(-8).toLowerCase()}@shop.example`;
-    await system.admin(['user', 'create', merchant.merchantId, '--email', email, '--role', role, '--password', PASSWORD]);
-    return email;
-  }
+  const userOf = (merchant: Merchant, role: 'owner' | 'developer' | 'viewer') => system.dashboardUser(merchant.merchantId, role, PASSWORD);
 
-  async function signedIn(email: string): Promise<Page> {
-    const page = await (await browser.newContext({ locale: 'en-GB' })).newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(`${system.baseUrl}/dashboard/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    // The dashboard opens on Home (D21).
-    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
-    return page;
-  }
+  const signedIn = (email: string) => signInToDashboard(browser, system.baseUrl, email, PASSWORD);
 
   async function switchMode(page: Page, mode: 'Test mode' | 'Live mode'): Promise<void> {
     await page.getByLabel('Mode').selectOption({ label: mode });

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { newId, type SessionEventData, type Envelope, type WebhookDelivery, type WebhookDeliveryList, type WebhookEndpoint, type WebhookEndpointList, type WebhookEndpointWithSecret, type WebhookEventType } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { verifySignature } from '@gateway/sdk';
-import { launchBrowser, pollUntil, TestSystem, WebhookReceiver, type Merchant, type TestBrowser } from '@gateway/testkit';
+import { launchBrowser, type Merchant, pollUntil, signInToDashboard, type TestBrowser, TestSystem, WebhookReceiver } from '@gateway/testkit';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -82,23 +82,9 @@ describe('webhook endpoints in the merchant dashboard, in a browser', function (
     await system?.shutdown();
   });
 
-  async function userOf(merchant: Merchant, role: 'owner' | 'developer' | 'viewer'): Promise<string> {
-    const email = `${role}.${merchant.merchantId.slice(-8).toLowerCase()}@shop.example`;
-    await system.admin(['user', 'create', merchant.merchantId, '--email', email, '--role', role, '--password', PASSWORD]);
-    return email;
-  }
+  const userOf = (merchant: Merchant, role: 'owner' | 'developer' | 'viewer') => system.dashboardUser(merchant.merchantId, role, PASSWORD);
 
-  async function signedIn(email: string): Promise<Page> {
-    const page = await (await browser.newContext({ locale: 'en-GB' })).newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(`${system.baseUrl}/dashboard/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    // Signed in, wherever the dashboard opens (Home, D21, whose figures come from the ledger this system does not run).
-    await page.waitForURL((url) => !url.pathname.includes('/sign-in'));
-    return page;
-  }
+  const signedIn = (email: string) => signInToDashboard(browser, system.baseUrl, email, PASSWORD);
 
   async function webhooksPage(email: string): Promise<Page> {
     const page = await signedIn(email);
