@@ -5,44 +5,13 @@
  * to PostgreSQL, each kept as a regression test.
  */
 import assert from 'node:assert/strict';
-import { addDays, BalanceTransactionListQuery, dayRangeErrors, listFilterErrors, RefundListQuery, tunisDate, type EventData } from '@gateway/contracts';
+import { addDays, BalanceTransactionListQuery, dayRangeErrors, listFilterErrors, RefundListQuery, tunisDate } from '@gateway/contracts';
 import { entryOf } from '../../src/domain/record-movements.js';
 import { paymentMovement, refundMovements } from '../../src/domain/movements.js';
+import { refundData, succeededData } from '../support/money-events.js';
 
-const MERCHANT = 'mer_AAAAAAAAAAAAAAAAAAAAAAAA';
 const AT = new Date('2026-11-26T10:00:00Z');
-
-type Payload = EventData<'session.succeeded'>['session'];
-
-function succeeded(session: Partial<Payload> = {}): EventData<'session.succeeded'> {
-  return {
-    merchant_id: MERCHANT,
-    webhook_url: '',
-    session: {
-      id: 'ps_AAAAAAAAAAAAAAAAAAAAAAAA',
-      order_number: 'A1',
-      merchant_reference: 'order-1',
-      order_id: 'o',
-      amount: '100.000',
-      currency: 'TND',
-      description: '',
-      status: 'SUCCEEDED',
-      livemode: false,
-      buyer: { first_name: '', last_name: '', email: '', phone: '' },
-      items: [],
-      metadata: {},
-      original: { amount: '100.000', currency: 'TND', rate: '1.000000' } as never,
-      paid_at: '2026-11-25T10:00:00.000Z',
-      payment: { method: 'card', card_brand: 'VISA', card_last_four: '4242', card_country: 'TN', fee_amount: '2.750', net_amount: '97.250' },
-      ...session,
-    },
-  };
-}
-
-function refundData(amount: string, status: 'succeeded' | 'pending' | 'failed' = 'succeeded'): EventData<'refund.created'> {
-  const data = succeeded();
-  return { ...data, session: { ...data.session, refund: { refund_id: 're_AAAAAAAAAAAAAAAAAAAAAAAA', amount, automated_refund: true, reason: 'r', metadata: {}, status } } };
-}
+const succeeded = succeededData;
 
 /** Whether PostgreSQL's timestamptz / date input would take `text` (the values below are checked against psql 15). */
 const POSTGRES_REFUSES = {

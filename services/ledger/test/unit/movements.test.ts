@@ -3,42 +3,14 @@
  * counts them on, without servers.
  */
 import assert from 'node:assert/strict';
-import { addDays, daysBetween, isCalendarDate, tunisDate, type EventData } from '@gateway/contracts';
+import { addDays, daysBetween, isCalendarDate, tunisDate } from '@gateway/contracts';
 import { entryOf } from '../../src/domain/record-movements.js';
 import { paymentMovement, refundMovements } from '../../src/domain/movements.js';
+import { refundData, succeededData } from '../support/money-events.js';
 
-const MERCHANT = 'mer_AAAAAAAAAAAAAAAAAAAAAAAA';
 const AT = new Date('2026-11-26T10:00:00Z');
-
-function succeeded(session: Partial<EventData<'session.succeeded'>['session']>): EventData<'session.succeeded'> {
-  return {
-    merchant_id: MERCHANT,
-    webhook_url: '',
-    session: {
-      id: 'ps_AAAAAAAAAAAAAAAAAAAAAAAA',
-      order_number: 'A1',
-      merchant_reference: 'order-1',
-      order_id: 'o',
-      amount: '100.000',
-      currency: 'TND',
-      description: '',
-      status: 'SUCCEEDED',
-      livemode: false,
-      buyer: { first_name: '', last_name: '', email: '', phone: '' },
-      items: [],
-      metadata: {},
-      original: { amount: '100.000', currency: 'TND' } as never,
-      paid_at: '2026-11-25T22:59:59.000Z',
-      payment: { method: 'card', card_brand: 'VISA', card_last_four: '4242', card_country: 'TN', fee_amount: '2.750', net_amount: '97.250' },
-      ...session,
-    },
-  };
-}
-
-function refundEvent(status: 'succeeded' | 'pending' | 'failed'): EventData<'refund.created'> {
-  const data = succeeded({});
-  return { ...data, session: { ...data.session, refund: { refund_id: 're_AAAAAAAAAAAAAAAAAAAAAAAA', amount: '15.5', automated_refund: status !== 'pending', reason: 'r', metadata: {}, status } } };
-}
+const succeeded = succeededData;
+const refundEvent = (status: 'succeeded' | 'pending' | 'failed') => refundData('15.5', status);
 
 describe('What a money event writes to the ledger (D21)', () => {
   it('when a session succeeds, then its payment is the amount with the fee the event carries, net the difference, dated when it was paid', () => {
