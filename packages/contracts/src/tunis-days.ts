@@ -76,3 +76,10 @@ export function dayRangeErrors(query: Record<string, unknown>): SchemaFieldError
   }
   return errors;
 }
+
+/** A report's dates, checked (dayRangeErrors): the range when they are good, else what is wrong with them. */
+export function dayRangeOf(query: Record<string, unknown>): { range: { from: string; to: string } } | { errors: SchemaFieldError[] } {
+  const errors = dayRangeErrors(query);
+  const { from, to } = query;
+  return errors.length === 0 && typeof from === 'string' && typeof to === 'string' ? { range: { from, to } } : { errors };
+}

@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { BalanceTransaction, EXPORT_PAGE_SIZE, Refund, SessionListItem } from '@gateway/contracts';
 import { describeError, type Logger } from '@gateway/observability';
-import { AppError, inQueryOrder, validationError, type FieldError } from '@gateway/problem';
+import { AppError, queryProblem, type FieldError } from '@gateway/problem';
 import { columnsOf, rowOf, type Column, type JsonSchema } from './columns.js';
 
 /** The exports of D21, by the name of their file. */
@@ -123,10 +123,10 @@ export async function openExport(kind: ExportKind, query: Record<string, unknown
     // With a paging parameter the export is refused anyway: the list is asked only to check the filters too.
     first = await fetchPage({ query: filters, page_size: paging.length > 0 ? 1 : pageSize });
   } catch (err) {
-    if (paging.length > 0 && err instanceof AppError && err.code === 'validation-error') throw validationError(inQueryOrder([...paging, ...err.errors], query));
+    if (paging.length > 0 && err instanceof AppError && err.code === 'validation-error') throw queryProblem([...paging, ...err.errors], query);
     throw err;
   }
-  if (paging.length > 0) throw validationError(inQueryOrder(paging, query));
+  if (paging.length > 0) throw queryProblem(paging, query);
   return new CsvExport(kind, filters, first, fetchPage, pageSize);
 }
 

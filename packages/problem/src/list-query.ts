@@ -4,7 +4,7 @@
  * endpoint that lists pages this way reads its query here, so they all refuse
  * the same things with the same words.
  */
-import { validationError, type FieldError } from './index.js';
+import { validationError, type AppError, type FieldError } from './index.js';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -46,7 +46,7 @@ export async function parseListQuery(query: Record<string, unknown>, rules: List
       errors.push({ field, code: 'invalid', message: `${field} must be the id of one of this account's ${rules.noun}s.` });
     }
   }
-  if (errors.length > 0) throw validationError(inQueryOrder(errors, query));
+  if (errors.length > 0) throw queryProblem(errors, query);
   return { limit: rules.pageSize ?? limit, ...(startingAfter !== undefined && { startingAfter }), ...(endingBefore !== undefined && { endingBefore }) };
 }
 
@@ -58,6 +58,11 @@ export function toPage<T>(rows: readonly T[], query: ListQuery): { items: T[]; h
   const items = rows.slice(0, query.limit);
   if (query.endingBefore !== undefined) items.reverse();
   return { items, hasMore: rows.length > query.limit };
+}
+
+/** The validation problem of a query (D6): every bad parameter, in the order the request gave them. */
+export function queryProblem(errors: readonly FieldError[], query: Record<string, unknown>): AppError {
+  return validationError(inQueryOrder(errors, query));
 }
 
 /** D6: one entry per field in the order the request gave them (a stable sort keeps the rest as found); every query check reports its errors so. */

@@ -4,8 +4,8 @@
  * report. Every answer comes from what the ledger wrote; the report reads one
  * row of totals a day, never the entries.
  */
-import { BalanceTransactionListQuery, dayRangeErrors, listFilterErrors, tunisDate, type ApiContext, type Balance, type BalanceTransactionList, type BalanceTransactionType, type DailyReport } from '@gateway/contracts';
-import { AppError, inQueryOrder, parseListQuery, toPage, validationError, type FieldError } from '@gateway/problem';
+import { BalanceTransactionListQuery, dayRangeOf, listFilterErrors, tunisDate, type ApiContext, type Balance, type BalanceTransactionList, type BalanceTransactionType, type DailyReport } from '@gateway/contracts';
+import { parseListQuery, queryProblem, toPage, type FieldError } from '@gateway/problem';
 import type { Account, EntryFilters, LedgerRepository } from '../db/ledger.repository.js';
 
 export interface LedgerDeps {
@@ -56,7 +56,9 @@ export async function readBalance(deps: LedgerDeps, context: ApiContext): Promis
 }
 
 export async function dailyReport(deps: LedgerDeps, context: ApiContext, query: Record<string, unknown>): Promise<DailyReport> {
-  const { from, to } = checkRange(query);
+  const checked = dayRangeOf(query);
+  if ('errors' in checked) throw queryProblem(checked.errors, query);
+  const { from, to } = checked.range;
   const days = await deps.ledger.days(accountOf(context), from, to);
   return { data: days.map((day) => ({ ...day, payments_count: Number(day.payments_count) })), livemode: context.livemode };
 }
@@ -81,13 +83,4 @@ function checkFilters(query: Record<string, unknown>): { filters: EntryFilters; 
     errors.set('created[gte]', { field: 'created[gte]', code: 'invalid', message: 'created[gte] must not be after created[lte].' });
   }
   return { filters, errors };
-}
-
-/** A report's dates (dayRangeErrors): both real Africa/Tunis dates, `from` not after `to`, at most MAX_REPORT_DAYS days. */
-function checkRange(query: Record<string, unknown>): { from: string; to: string } {
-  const errors = dayRangeErrors(query);
-  if (errors.length > 0) throw validationError(inQueryOrder(errors, query));
-  const { from, to } = query;
-  if (typeof from !== 'string' || typeof to !== 'string') throw new AppError('validation-error');
-  return { from, to };
 }

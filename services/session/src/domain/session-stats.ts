@@ -5,13 +5,15 @@
  * each attempt's outcome (attempt_days), never from the attempts themselves,
  * so thirty days cost a few rows a day however many payments they held.
  */
-import { datesFrom, dayRangeErrors, type ApiContext, type SessionStats } from '@gateway/contracts';
-import { AppError, inQueryOrder, validationError } from '@gateway/problem';
+import { datesFrom, dayRangeOf, type ApiContext, type SessionStats } from '@gateway/contracts';
+import { queryProblem } from '@gateway/problem';
 import type { SessionDeps } from './deps.js';
 
 /** The stats of `query` {from, to}: the daily report's dates, checked as it checks them. */
 export async function readSessionStats(deps: Pick<SessionDeps, 'sessions'>, context: ApiContext, query: Record<string, unknown>): Promise<SessionStats> {
-  const { from, to } = checkRange(query);
+  const checked = dayRangeOf(query);
+  if ('errors' in checked) throw queryProblem(checked.errors, query);
+  const { from, to } = checked.range;
   const rows = await deps.sessions.attemptDays({ merchantId: context.merchant_id, livemode: context.livemode }, from, to);
   const days = new Map(datesFrom(from, to).map((date) => [date, { date, attempts_succeeded: 0, attempts_failed: 0 }]));
   const failures = new Map<string, number>();
@@ -32,12 +34,4 @@ export async function readSessionStats(deps: Pick<SessionDeps, 'sessions'>, cont
       .sort((a, b) => b.count - a.count || a.failure_code.localeCompare(b.failure_code)),
     livemode: context.livemode,
   };
-}
-
-function checkRange(query: Record<string, unknown>): { from: string; to: string } {
-  const errors = dayRangeErrors(query);
-  if (errors.length > 0) throw validationError(inQueryOrder(errors, query));
-  const { from, to } = query;
-  if (typeof from !== 'string' || typeof to !== 'string') throw new AppError('validation-error');
-  return { from, to };
 }

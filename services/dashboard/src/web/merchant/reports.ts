@@ -7,10 +7,10 @@
  * list command in the merchant's name. Every role may read and download.
  */
 import type { Request, Router } from 'express';
-import { addDays, dayRangeErrors, tunisDate, tunisDayBounds, type DailyReport } from '@gateway/contracts';
+import { addDays, dayRangeOf, tunisDate, tunisDayBounds, type DailyReport } from '@gateway/contracts';
 import { EXPORTS, isExportKind, openExport, sendCsv, type ExportKind, type FetchPage } from '@gateway/exports';
 import { addTnd } from '@gateway/money';
-import { AppError, inQueryOrder, validationError } from '@gateway/problem';
+import { AppError, queryProblem } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
 import { problemNotice, type DoorDeps, type Outcome } from '../door.js';
 import type { Text } from '../i18n.js';
@@ -58,9 +58,9 @@ export function reportRoutes(deps: DoorDeps, router: Router): void {
       let csv;
       try {
         // The dates are checked here as the daily report checks them: a bad one never becomes an instant.
-        const errors = dayRangeErrors(range);
-        if (errors.length > 0) throw validationError(inQueryOrder(errors, range));
-        const { gte, lte } = tunisDayBounds(range.from, range.to);
+        const checked = dayRangeOf(range);
+        if ('errors' in checked) throw queryProblem(checked.errors, range);
+        const { gte, lte } = tunisDayBounds(checked.range.from, checked.range.to);
         csv = await openExport(kind, { 'created[gte]': gte, 'created[lte]': lte }, pageFetcher(view, kind));
       } catch (err) {
         if (err instanceof AppError && err.status < 500) return showReports(view, range, err);
