@@ -10,7 +10,7 @@ import type { Queryable } from './index.js';
 export type Filter = readonly [condition: string, value: unknown];
 
 /** ` AND <condition>` for each filter with a value, its value pushed onto `params` as the `?`. */
-export function filterConditions(filters: readonly Filter[], params: unknown[]): string {
+function filterConditions(filters: readonly Filter[], params: unknown[]): string {
   let where = '';
   for (const [condition, value] of filters) {
     if (value === undefined) continue;

@@ -36,9 +36,6 @@ export const EXPORTS = {
   balance_transactions: { command: 'ledger.list_transactions', item: BalanceTransaction, cursor: 'id', maxPageSize: EXPORT_PAGE_SIZE },
 } as const satisfies Record<ExportKind, { command: string; item: JsonSchema; cursor: string; maxPageSize: number }>;
 
-/** The list command of an export: the door sends it with its caller's context and the PageRequest. */
-export type ExportCommand = (typeof EXPORTS)[ExportKind]['command'];
-
 /** What a door sends for one page: the list command's request without its context. */
 export interface PageRequest {
   /** The export's filters, and `starting_after` from the second page on. */

@@ -15,7 +15,6 @@ export {
   isExportKind,
   openExport,
   sendCsv,
-  type ExportCommand,
   type ExportKind,
   type ExportOptions,
   type FetchPage,

@@ -95,6 +95,16 @@ export interface WireProblem {
   extensions?: ProblemExtensions;
 }
 
+/** What `work` answers, or undefined when it is refused as not-found (a read of what may not exist); any other failure is thrown. */
+export async function unlessNotFound<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not-found') return undefined;
+    throw err;
+  }
+}
+
 /** A 422 validation-error with one entry per failing field. */
 export function validationError(errors: readonly FieldError[]): AppError {
   return new AppError('validation-error', undefined, {}, errors);

@@ -1,5 +1,5 @@
 /** Wiring of the ledger service: database, broker, the money events it records, its command queue, health. */
-import { AppError } from '@gateway/problem';
+import { unlessNotFound } from '@gateway/problem';
 import { CommandServer, EventConsumer, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService, type ServiceDefinition } from '@gateway/runtime';
@@ -30,15 +30,8 @@ export async function startLedgerService(config: LedgerConfig, log: Logger): Pro
       handlers: ledgerCommands({
         ledger,
         clock: () => new Date(),
-        ownsSession: async (context, sessionId) => {
-          try {
-            await rpc.call('session.get', { context, session_id: sessionId }, { correlationId: context.request_id });
-            return true;
-          } catch (err) {
-            if (err instanceof AppError && err.code === 'not-found') return false;
-            throw err;
-          }
-        },
+        ownsSession: async (context, sessionId) =>
+          (await unlessNotFound(rpc.call('session.get', { context, session_id: sessionId }, { correlationId: context.request_id }))) !== undefined,
       }),
     }),
   );

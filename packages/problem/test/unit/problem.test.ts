@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { AppError, catalogue, toProblem, validationError } from '@gateway/problem';
+import { AppError, catalogue, toProblem, unlessNotFound, validationError } from '@gateway/problem';
 
 describe('problem documents', () => {
   it('when an AppError is turned into a problem, then members come in the fixed order type, title, status, detail', () => {
@@ -44,5 +44,14 @@ describe('problem documents', () => {
     const original = new AppError('conflict', 'd', { existing_session_id: 'ps_1' }, [{ field: 'f', code: 'c', message: 'm' }]);
     const back = AppError.fromWire(JSON.parse(JSON.stringify(original.toWire())));
     assert.deepEqual([back.code, back.detail, back.extensions, back.errors], [original.code, original.detail, original.extensions, original.errors]);
+  });
+});
+
+describe('A read of what may not exist (unlessNotFound)', () => {
+  it('when the read is refused as not-found, then it answers undefined; any other refusal or failure is thrown as it was', async () => {
+    assert.equal(await unlessNotFound(Promise.resolve('found')), 'found');
+    assert.equal(await unlessNotFound(Promise.reject(new AppError('not-found'))), undefined);
+    await assert.rejects(unlessNotFound(Promise.reject(new AppError('forbidden'))), (err: AppError) => err.code === 'forbidden');
+    await assert.rejects(unlessNotFound(Promise.reject(new Error('broken'))), /broken/);
   });
 });

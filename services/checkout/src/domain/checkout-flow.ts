@@ -9,7 +9,7 @@
  */
 import type { CardSealer } from '@gateway/card-sealing';
 import { newId, type CheckoutStep, type CheckoutView, type CommandReply, type CommandRequest, type CommandType, type PageLanguage } from '@gateway/contracts';
-import { AppError } from '@gateway/problem';
+import { AppError, unlessNotFound } from '@gateway/problem';
 import { RpcTimeoutError } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { checkCardForm, type CardField, type CardFieldError, type CardFormValues } from './card-form.js';
@@ -190,12 +190,7 @@ export async function cancelPayment(deps: FlowDeps, token: string, acceptLanguag
 }
 
 async function viewOf(deps: FlowDeps, link: LinkRef): Promise<CheckoutView | undefined> {
-  try {
-    return await deps.call('checkout.view', link);
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'not-found') return undefined;
-    throw err;
-  }
+  return unlessNotFound(deps.call('checkout.view', link));
 }
 
 /** Runs a payment step; no answer in time means the outcome is pending, shown as processing. */

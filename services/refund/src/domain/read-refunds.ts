@@ -4,7 +4,7 @@
  * sessions are.
  */
 import { listFilterErrors, RefundListQuery, type ApiContext, type Refund, type RefundList, type RefundPage } from '@gateway/contracts';
-import { AppError, parseListQuery, toPage, type FieldError } from '@gateway/problem';
+import { AppError, parseListQuery, toPage, unlessNotFound, type FieldError } from '@gateway/problem';
 import type { RefundFilters, RefundRow } from '../db/refund.repository.js';
 import type { RefundDeps } from './deps.js';
 import { refundOf } from './refund-view.js';
@@ -62,11 +62,5 @@ export async function listRefunds(deps: RefundDeps, context: ApiContext, query: 
 /** Whether the session is the caller's: one with refunds is; else the session service says (404 for another account's). */
 async function ownsSession(deps: RefundDeps, context: ApiContext, sessionId: string): Promise<boolean> {
   if ((await deps.refunds.listOwn(context.merchant_id, context.livemode, sessionId)).length > 0) return true;
-  try {
-    await deps.getSession(context, sessionId);
-    return true;
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'not-found') return false;
-    throw err;
-  }
+  return (await unlessNotFound(deps.getSession(context, sessionId))) !== undefined;
 }

@@ -11,7 +11,7 @@
  */
 import type { Request, Router } from 'express';
 import { ENDPOINT_EVENT_TYPES, type WebhookEndpoint } from '@gateway/contracts';
-import { AppError } from '@gateway/problem';
+import { unlessNotFound } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
 import type { DoorDeps, Viewer } from '../door.js';
 import { BACK_ARROW, csrfField, FORWARD_ARROW, notice, phrase, table, when } from '../layout.js';
@@ -26,12 +26,8 @@ const CREATE_ROUTE = '/webhooks/endpoints';
 
 /** The account's endpoint of the mode in view; none yet (no address ever set) reads as no URL. */
 async function endpointOf(view: MerchantPage) {
-  try {
-    return await view.call.command('webhook_endpoint.show', { merchant_id: view.merchant.merchant_id, mode: view.viewer.mode });
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'not-found') return { url: null, previous_secret_expires_at: null };
-    throw err;
-  }
+  const shown = await unlessNotFound(view.call.command('webhook_endpoint.show', { merchant_id: view.merchant.merchant_id, mode: view.viewer.mode }));
+  return shown ?? { url: null, previous_secret_expires_at: null };
 }
 
 /** A field of a posted form: its values, in order (a group of checkboxes gives several). */
