@@ -267,7 +267,7 @@ describe('CSV exports (D21)', function () {
     assert.equal((await commandsHandled(sessionPort, 'session.list')) - oneBefore, 1);
   });
 
-  it('when a row that ended a page leaves the filter before the next page is read (a CREATED session paid meanwhile), then the export goes on from it, where the JSON list refuses such a cursor', async () => {
+  it('when a row that ended a page leaves the filter before the next page is read (a CREATED session paid meanwhile), then the export goes on from it (sessions and refunds), where the JSON list refuses such a cursor', async () => {
     const { api, merchantId } = await shop();
     const left = await paid(api, '4.000');
     const context = { merchant_id: merchantId, livemode: false, order_prefix: 'EXP', merchant_name: 'Export', request_id: `exports-${Date.now()}` };
@@ -275,6 +275,13 @@ describe('CSV exports (D21)', function () {
     const next = await system.send<{ data: unknown[] }>('session.list', { context, query, page_size: PAGE_SIZE });
     assert.deepEqual(next.data, []);
     await assert.rejects(system.send('session.list', { context, query }), (err: Error & { code?: string }) => err.code === 'validation-error');
+
+    // The same for refunds: a pending refund resolved between two pages of a status=pending export.
+    const refunded = await api.post<{ refund_id: string }>(`/gateway/sessions/${left.id}/refund/`, { refund_type: 'PARTIAL', amount: '1.000', reason: 'Returned' });
+    assert.equal(refunded.status, 200, refunded.text);
+    const refundQuery = { status: 'pending', starting_after: refunded.body.refund_id };
+    assert.deepEqual((await system.send<{ data: unknown[] }>('refund.list', { context, query: refundQuery, page_size: PAGE_SIZE })).data, []);
+    await assert.rejects(system.send('refund.list', { context, query: refundQuery }), (err: Error & { code?: string }) => err.code === 'validation-error');
   });
 
   it('when the query is refused by the list (unknown filter, reversed range, not a date, another merchant\'s session) or holds paging parameters, then the answer is the 422 problem and no CSV', async () => {
