@@ -14,7 +14,8 @@
 //                         people signed in to it (D14, D15)
 //   dashboard-public.jwk  its public half
 //   operator-public-keys.json  the JWKS {"keys":[operator, dashboard]}: OPERATOR_PUBLIC_KEYS of every
-//                         service that runs operator commands (rewritten each run from the two public keys)
+//                         service that runs operator commands (rewritten each run from the two public keys);
+//                         the dashboard's is marked "door": "dashboard", so it signs only for a person it names
 // Existing keys are kept, so links, sealed card data and stored secrets survive a restart.
 // DEVELOPMENT ONLY: production keys come from Kubernetes Secrets (k8s/README.md).
 import path from 'node:path';

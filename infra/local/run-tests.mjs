@@ -10,6 +10,11 @@
 // test (tests/system/test/chaos), which needs neither Chromium nor kubectl;
 // the whole suite runs it too.
 //
+// `--ha` (`npm run test:ha`, `make test-ha`) runs only the failover test on
+// clustered engines (tests/system/test/ha, D23), which `make test` does not:
+// it installs Debian's etcd, Patroni and HAProxy when missing, and the test
+// starts and stops the engines itself.
+//
 // With a Docker engine the tests start their own PostgreSQL, RabbitMQ and Redis
 // (testcontainers); without one they use the local servers named by
 // DATABASE_ADMIN_URL, AMQP_URL and REDIS_URL, started (or installed) here the
@@ -116,7 +121,39 @@ function ensurePromtool() {
   spawnSync(command, rest, { stdio: 'ignore' });
 }
 
+/**
+ * The clustered engines of the failover test (tests/system/test/ha): Debian's etcd, Patroni (with
+ * psycopg2) and HAProxy beside the RabbitMQ, PostgreSQL and Redis already here. The test runs each
+ * itself, on ports of its own, so whatever service a package starts is stopped again.
+ */
+function ensureHaEngines() {
+  const wanted = { etcd: 'etcd-server', etcdctl: 'etcd-client', patroni: 'patroni', haproxy: 'haproxy', 'redis-server': 'redis-server', 'rabbitmq-server': 'rabbitmq-server' };
+  const onPath = (tool) => spawnSync('sh', ['-c', `command -v ${tool} || test -x /usr/sbin/${tool}`], { stdio: 'ignore' }).status === 0;
+  const psycopg = () => spawnSync('python3', ['-c', 'import psycopg2'], { stdio: 'ignore' }).status === 0;
+  const missing = Object.entries(wanted).filter(([tool]) => !onPath(tool)).map(([, pkg]) => pkg);
+  if (!psycopg()) missing.push('python3-psycopg2');
+  if (missing.length === 0) return;
+  console.error(`tests: installing ${missing.join(', ')} for the clustered engines`);
+  if (!aptGet(['update', '-qq']) || !aptGet(['install', '-y', '-qq', '--no-install-recommends', ...missing])) {
+    console.error('tests: the clustered engines could not be installed');
+    process.exit(1);
+  }
+  for (const service of ['etcd', 'haproxy', 'patroni']) {
+    const [command, ...rest] = process.getuid?.() === 0 ? ['service', service, 'stop'] : ['sudo', 'service', service, 'stop'];
+    spawnSync(command, rest, { stdio: 'ignore' });
+  }
+}
+
 const chaosOnly = process.argv.includes('--chaos');
+const haOnly = process.argv.includes('--ha');
+if (haOnly) {
+  run('npm', ['run', 'build']);
+  ensureHaEngines();
+  // The engines are made of this machine's RabbitMQ, PostgreSQL and Redis installations (installed here when missing).
+  await ensureServers();
+  run('npx', ['mocha', '--no-config', '--timeout', '900000', '--exit', 'tests/system/dist/test/ha/*.test.js']);
+  process.exit(0);
+}
 run('npm', ['run', 'build']);
 // Seconds, no server: a broken rule fails here before any server is started.
 if (!chaosOnly) {

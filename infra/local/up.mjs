@@ -1,36 +1,60 @@
 #!/usr/bin/env node
 // Runs the whole system on this machine, in the foreground (`npm run up`):
 //   1. PostgreSQL, RabbitMQ and Redis: started (or installed) when not running;
-//   2. the build; the database `gateway` with a schema and a role per service,
-//      and every service's migrations; the RabbitMQ definitions;
+//   2. the build; the system's keys, made once in .local/; a check that the database
+//      `gateway`, if it exists, opens with this checkout's key-encryption key (it may
+//      be another checkout's: then it says so and exits 3, starting nothing); the
+//      database with a schema and a role per service, and every service's migrations;
+//      the RabbitMQ definitions;
 //   3. every service of the system's description (packages/system) as a child process
-//      (logs in .local/logs/<service>.log); with REPLICAS=2 (`make up REPLICAS=2`), two
-//      of each replicated worker, the second one on its service's port + 10 (8091-8095),
-//      logging to <service>-2.log;
+//      (logs in .local/logs/<service>.log), kept up by the supervisor (packages/system):
+//      one that exits unasked is started again after 0.5 s, then longer while it keeps
+//      failing (up to 10 s), with its exit and the last lines of its log printed; one
+//      that fails at its start 5 times in a row is given up on, the others kept running.
+//      With REPLICAS=2 (`make up REPLICAS=2`), two of each replicated worker, the second
+//      one on its service's port + 10 (8091-8095), logging to <service>-2.log;
 //   4. a demo merchant, seeded once and kept in .local/demo-merchant.json, whose
 //      keys are printed with the URLs, with gateway-admin signing as the local
 //      operator (its key made once, .local/operator-key.jwk); with it a dashboard
 //      owner (demo@example.com) and a console operator (ops@example.com), whose
-//      passwords are made once and kept in the same file.
+//      passwords are made once and kept in the same file. gateway-admin run in this
+//      checkout finds the broker user and key to use in .local/gateway-admin.json.
 // The dashboard signs its users' commands with its own key (.local/dashboard-key.jwk,
 // made once), which every service trusts beside the operator's.
 // Ctrl-C (SIGINT) or SIGTERM stops every service gracefully.
+//
+// Besides the settings of the services, it reads DATABASE_ADMIN_URL, DATABASE_NAME
+// (gateway), AMQP_URL, BROKER_PREFIX (gw), REDIS_URL, PUBLIC_BASE_URL, REPLICAS,
+// PORT_BASE (8080: the gateway's port, every other service's shifted alike),
+// GATEWAY_LOCAL_DIR (where the keys, passwords and logs are kept: the checkout's
+// .local/) and SKIP_BUILD=true (the build is done already), so that a test can run
+// a whole `make up` of its own beside a developer's.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { foreignDataKeys, nameCheckout } from './checkout-database.mjs';
 import { migrateDatabase } from './database.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const local = path.join(root, '.local');
+/** Where this run keeps its keys, passwords and logs. */
+const local = process.env.GATEWAY_LOCAL_DIR ? path.resolve(process.env.GATEWAY_LOCAL_DIR) : path.join(root, '.local');
+/** A file of `local` as printed: relative to the checkout when inside it. */
+const shown = (file) => (file.startsWith(`${root}${path.sep}`) ? path.relative(root, file) : file);
 mkdirSync(path.join(local, 'logs'), { recursive: true });
 
 const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = process.env.DATABASE_NAME ?? 'gateway';
-const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? 'http://localhost:8080';
+/** The gateway's port; every other service listens on its usual port shifted alike (8080: 8080-8088). */
+const portBase = Number(process.env.PORT_BASE ?? '8080');
+if (!Number.isInteger(portBase) || portBase < 1024 || portBase > 65_000) {
+  console.error(`PORT_BASE must be a port from 1024 to 65000, not ${process.env.PORT_BASE}`);
+  process.exit(2);
+}
+const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${portBase}`;
 
 /** Processes per replicated service (REPLICAS, default 1); replica n listens on the service's port + 10 × (n - 1). */
 const replicas = Number(process.env.REPLICAS ?? '1');
@@ -51,13 +75,28 @@ function runOrExit(command, args, env = process.env) {
 step('servers');
 await ensureServers({ log: (line) => console.log(`  ${line}`) });
 
-step('build');
-runOrExit('npm', ['run', 'build']);
-// The system's description, keys and launcher (packages/system), built now.
-const { keptKeys, Launcher, LOCAL_FOLDER, REPLICATED, replicaName, replicaPort, SERVICES, serviceEnvironment } = await import('@gateway/system');
+if (process.env.SKIP_BUILD === 'true') step('build: skipped (SKIP_BUILD=true)');
+else {
+  step('build');
+  runOrExit('npm', ['run', 'build']);
+}
+// The system's description, keys and supervisor (packages/system), built now.
+const { describeEvent, descriptionOf, keptKeys, LOCAL_FOLDER, REPLICATED, replicaName, replicaPort, SECRET_KEEPERS, SERVICES, serviceEnvironment, Supervisor } = await import('@gateway/system');
+
+// The system's keys, made once and kept in .local/ (packages/system/src/keys.mjs): with
+// others, links, sealed card data and the secrets already stored could not be read.
+// gateway-admin signs operator commands with the operator key (.local/operator-key.jwk);
+// the dashboard signs its users' commands with its own (.local/dashboard-key.jwk).
+const keys = keptKeys(local, LOCAL_FOLDER);
+const operatorKeyFile = path.join(local, 'operator-key.jwk');
+
+step(`database ${database}: this checkout's?`);
+await refuseAnotherCheckoutsDatabase();
 
 step(`database ${database}: schemas, roles, migrations`);
 const urlFor = await migrateDatabase(adminUrl, database);
+// The database opens with this run's keys: it is theirs (the comment names them for a later run with others).
+await nameCheckout(adminUrl, database, local);
 
 step('broker definitions and users');
 // Each service connects as its own broker user, allowed only its own queues (D17):
@@ -91,7 +130,7 @@ function amqpUrlOf(principal) {
 }
 console.log(
   imported.status === 0
-    ? `  imported the definitions of prefix ${brokerPrefix} and a broker user per service (passwords in .local/broker-users.json)`
+    ? `  imported the definitions of prefix ${brokerPrefix} and a broker user per service (passwords in ${shown(usersFile)})`
     : '  rabbitmqctl not usable here; every service connects with AMQP_URL (BROKER_SHARED_USER: senders are not checked) and declares its own queues',
 );
 // The definitions are the queues of prefix gw; any other gw queue is an older version's, which nothing consumes.
@@ -100,27 +139,28 @@ if (brokerPrefix === 'gw') {
   for (const queue of deleteUndeclaredQueues('gw', declared)) console.log(`  deleted ${queue}: no service consumes it any more`);
 }
 
-// The system's keys, made once and kept in .local/ (packages/system/src/keys.mjs): with
-// others, links, sealed card data and the secrets already stored could not be read.
-// gateway-admin signs operator commands with the operator key (.local/operator-key.jwk);
-// the dashboard signs its users' commands with its own (.local/dashboard-key.jwk).
-const keys = keptKeys(local, LOCAL_FOLDER);
-const operatorKeyFile = path.join(local, 'operator-key.jwk');
 /** The operators' keys given in OPERATOR_PUBLIC_KEYS (a JWKS, an array or one JWK), which replace this machine's operator key. */
 function operatorKeysGiven() {
   if (!process.env.OPERATOR_PUBLIC_KEYS) return undefined;
   const given = JSON.parse(process.env.OPERATOR_PUBLIC_KEYS);
   return Array.isArray(given) ? given : Array.isArray(given?.keys) ? given.keys : [given];
 }
-const adminEnv = { ...process.env, AMQP_URL: amqpUrlOf('gateway-admin'), OPERATOR_KEY_FILE: process.env.OPERATOR_KEY_FILE ?? operatorKeyFile };
+const adminEnv = { ...process.env, AMQP_URL: amqpUrlOf('gateway-admin'), BROKER_PREFIX: brokerPrefix, OPERATOR_KEY_FILE: process.env.OPERATOR_KEY_FILE ?? operatorKeyFile };
+// What gateway-admin run in this checkout uses when AMQP_URL, BROKER_PREFIX or OPERATOR_KEY_FILE
+// are not set (packages/gateway-admin): this run's broker user for it and the operator key.
+writeFileSync(
+  path.join(local, 'gateway-admin.json'),
+  JSON.stringify({ AMQP_URL: amqpUrlOf('gateway-admin'), BROKER_PREFIX: brokerPrefix, OPERATOR_KEY_FILE: operatorKeyFile }, null, 2),
+  { mode: 0o600 },
+);
 
 /** The system on this machine: each service on its usual port, the gateway on PUBLIC_BASE_URL's. */
 const wiring = {
   keys,
-  ports: Object.fromEntries(SERVICES.map((service) => [service.name, service.name === 'api-gateway' ? Number(new URL(publicBaseUrl).port || 8080) : service.port])),
+  ports: Object.fromEntries(SERVICES.map((service) => [service.name, service.name === 'api-gateway' ? Number(new URL(publicBaseUrl).port || portBase) : service.port + portBase - 8080])),
   publicBaseUrl,
   // What the buyer's browser opens (the 3-D Secure page).
-  sandboxPublicUrl: 'http://localhost:8086',
+  sandboxPublicUrl: `http://localhost:${8086 + portBase - 8080}`,
   databaseUrl: urlFor,
   brokerUrl: amqpUrlOf,
   brokerPrefix,
@@ -137,32 +177,26 @@ const PROCESSES = SERVICES.flatMap((service) =>
 
 step('services');
 let stopping = false;
-const launcher = new Launcher({
+// Each service is kept up: one that exits unasked is told and started again, or given up on (packages/system's supervisor).
+const supervisor = new Supervisor({
   logDir: path.join(local, 'logs'),
   onStderr: (name, chunk) => process.stderr.write(`[${name}] ${chunk}`),
-  onExit: (name, code) => {
-    console.log(`  ${name} exited (${code ?? 'killed'})`);
-    if (!stopping) stopAll(1);
+  onEvent: (event) => {
+    for (const line of describeEvent(event, shown)) console.log(line);
   },
 });
 function stopAll(code = 0) {
   if (stopping) return;
   stopping = true;
   console.log('\nstopping every service…');
-  launcher.stopAll().then(() => process.exit(code));
+  supervisor.stopAll().then(() => process.exit(code));
 }
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-await Promise.all(
-  PROCESSES.map(({ name, service, port }) =>
-    launcher.start({ name, service, port, env: serviceEnvironment(service, wiring, extra) }).catch((err) => {
-      if (stopping) return;
-      console.error(`${name} did not become ready: ${err.message}`);
-      stopAll(1);
-    }),
-  ),
-);
+const ready = await Promise.all(PROCESSES.map(({ name, service, port }) => supervisor.start({ name, service, port, env: serviceEnvironment(service, wiring, extra) })));
+const givenUp = PROCESSES.filter((_, i) => !ready[i]).map(({ name }) => name);
+if (givenUp.length > 0 && !stopping) console.log(`  not running: ${givenUp.join(', ')} (see above); the others are.`);
 
 step('demo merchant');
 const demoFile = path.join(local, 'demo-merchant.json');
@@ -215,8 +249,8 @@ The gateway is running.
   Checkout       ${publicBaseUrl}/checkout/<token>  (the checkout_url of a session)
   Dashboard      ${publicBaseUrl}/dashboard/  (merchants)
   Ops console    ${publicBaseUrl}/ops/  (operators)
-  Sandbox        http://localhost:8086  (test-mode acquirer and its 3-D Secure page)
-  Logs           .local/logs/<service>.log${replicas > 1 ? `
+  Sandbox        ${wiring.sandboxPublicUrl}  (test-mode acquirer and its 3-D Secure page)
+  Logs           ${shown(path.join(local, 'logs'))}/<service>.log${replicas > 1 ? `
   Replicas       ${replicas} of ${REPLICATED.join(', ')} (replica n on its port + 10 × (n - 1); logs <service>-n.log)` : ''}
 
 Demo merchant ${demo.merchant_id}
@@ -233,8 +267,36 @@ Try:
 Open the checkout_url it answers and pay with 4242 4242 4242 4242, any future
 expiry, any security code (the page lists every test card).
 
-Operator commands are signed with this machine's operator key (.local/operator-key.jwk):
-  OPERATOR_KEY_FILE=.local/operator-key.jwk OPERATOR_NAME=$USER npx gateway-admin audit list
+Operator commands, run in this checkout, go as this run's broker user and are signed
+with this machine's operator key (${shown(operatorKeyFile)}); the audit log names you by OPERATOR_NAME:
+  OPERATOR_NAME=$USER npx gateway-admin audit list
 
-Ctrl-C stops everything.`);
+A service that stops is started again; Ctrl-C stops everything.`);
+}
+
+/**
+ * Exits 3, starting nothing, when the database holds data keys wrapped under a
+ * key-encryption key this run does not give the services (another checkout's,
+ * most likely): its secret keepers could not start. Names the keys folder whose
+ * run set the database up, when the database's comment says.
+ */
+async function refuseAnotherCheckoutsDatabase() {
+  const { kekId } = await import('@gateway/secrets');
+  const keks = [keys.secretsKek, process.env.SECRETS_KEK_PREVIOUS].filter(Boolean).map((kek) => kekId(Buffer.from(kek.trim(), 'base64')));
+  const schemas = SECRET_KEEPERS.map((service) => descriptionOf(service).schema);
+  const { foreign, madeBy } = await foreignDataKeys(adminUrl, database, schemas, keks);
+  if (foreign.length === 0) return;
+  const services = foreign.map(({ schema }) => SECRET_KEEPERS[schemas.indexOf(schema)]);
+  const under = [...new Set(foreign.flatMap(({ kekIds }) => kekIds))].join(', ');
+  console.error(`
+The database ${database} is not this checkout's: ${madeBy && madeBy !== local ? `\`make up\` with the keys in ${madeBy} set it up, and ` : ''}the secrets
+of ${services.join(', ')} there are wrapped under key-encryption key ${under}, while this
+checkout's (${shown(path.join(local, LOCAL_FOLDER.secretsKek))}) is ${keks[0]}: its services could not read them.
+Nothing was started, and the database is as it was. Either:
+  - start this checkout on a database of its own:   DATABASE_NAME=gateway_2 make up
+    (while the other runs, give it its own ports and broker prefix too: PORT_BASE=9080 BROKER_PREFIX=gw2)
+  - or drop the database and start afresh:         make reset && make up
+    (every merchant, payment and person in it is lost)
+  - or use the other checkout's keys: copy its .local/ here.`);
+  process.exit(3);
 }

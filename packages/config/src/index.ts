@@ -107,6 +107,49 @@ export function url(env: string, fallback?: string, protocols: readonly string[]
   );
 }
 
+/**
+ * One absolute URL or several, comma-separated (the nodes of one cluster, D23),
+ * each with a scheme of `protocols` and all with the same user: one identity
+ * reaches the cluster through whichever node answers. Kept as the list's text.
+ */
+export function urlList(env: string, fallback?: string, protocols: readonly string[] = ['http:', 'https:'], opts: { secret?: boolean } = {}): Setting<string> {
+  const one = url(env, undefined, protocols, opts);
+  return withDefault(
+    {
+      env,
+      secret: opts.secret ?? false,
+      parse: (raw) => {
+        const urls = raw.split(',').map((part) => one.parse(part.trim()));
+        if (new Set(urls.map((u) => new URL(u).username)).size > 1) throw new Error('must name the same user in every URL');
+        return urls.join(',');
+      },
+    },
+    fallback,
+  );
+}
+
+export interface HostPort {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** `host:port` pairs, comma-separated, such as Redis Sentinels (D23). */
+export function hostPorts(env: string, fallback?: readonly HostPort[]): Setting<readonly HostPort[]> {
+  return withDefault<readonly HostPort[]>(
+    {
+      env,
+      parse: (raw) =>
+        raw.split(',').map((part) => {
+          const match = /^\s*([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})\s*$/.exec(part);
+          const port = Number(match?.[2]);
+          if (!match?.[1] || !(port >= 1 && port <= 65_535)) throw new Error('must be a comma-separated list of host:port');
+          return { host: match[1].replace(/^\[|\]$/g, ''), port };
+        }),
+    },
+    fallback,
+  );
+}
+
 /** A comma-separated list of non-negative integers, such as retry delays. */
 export function intList(env: string, fallback?: readonly number[]): Setting<readonly number[]> {
   return withDefault<readonly number[]>(
@@ -177,12 +220,15 @@ export interface PublicJwk {
   readonly crv: 'Ed25519';
   readonly x: string;
   readonly kid: string;
+  /** A door's key (`"door": "dashboard"`): it signs only for a person it names, and only what that door does (D17). */
+  readonly door?: string;
 }
 
 /**
  * Public Ed25519 JWKs: a JWKS (`{"keys":[…]}`), a JSON array of JWKs, or one
  * JWK. Each must name itself (`kid`); a private key is refused, so that one
- * pasted by mistake is not left in a ConfigMap.
+ * pasted by mistake is not left in a ConfigMap. A door's key says whose
+ * (`"door": "dashboard"`).
  */
 export function publicJwks(env: string): Setting<readonly PublicJwk[]> {
   return {
@@ -203,7 +249,9 @@ export function publicJwks(env: string): Setting<readonly PublicJwk[]> {
         if (jwk['d'] !== undefined) throw new Error(`key ${i} is a private key: give only public keys`);
         if (jwk['kty'] !== 'OKP' || jwk['crv'] !== 'Ed25519' || typeof jwk['x'] !== 'string') throw new Error(`key ${i} is not an Ed25519 public JWK`);
         if (typeof jwk['kid'] !== 'string' || jwk['kid'] === '') throw new Error(`key ${i} has no kid`);
-        return { kty: 'OKP', crv: 'Ed25519', x: jwk['x'], kid: jwk['kid'] };
+        const door = jwk['door'];
+        if (door !== undefined && (typeof door !== 'string' || door === '')) throw new Error(`key ${i}: door must name the door whose key it is`);
+        return { kty: 'OKP', crv: 'Ed25519', x: jwk['x'], kid: jwk['kid'], ...(door !== undefined && { door }) };
       });
     },
   };
@@ -267,9 +315,21 @@ export const commandPrefetch = {
   slowCommandPrefetch: int('SLOW_COMMAND_PREFETCH', 1_024, { min: 1, max: 10_000 }),
 };
 
+/**
+ * Where Redis is: REDIS_URL, or (D23) the master the Sentinels at
+ * REDIS_SENTINELS elect under REDIS_SENTINEL_NAME, reached with REDIS_URL's
+ * user, password, database number and TLS (rediss:).
+ */
+export const redisSettings = {
+  redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'], { secret: true }),
+  redisSentinels: hostPorts('REDIS_SENTINELS', []),
+  redisSentinelName: str('REDIS_SENTINEL_NAME', 'gateway'),
+};
+
 /** Settings every service shares: where the shared servers are and how it names itself. */
 export const common = {
-  amqpUrl: url('AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:'], { secret: true }),
+  /** One broker node, or the nodes of a cluster comma-separated: a service connects to the first that answers (D23). */
+  amqpUrl: urlList('AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:'], { secret: true }),
   /** Prefix of every exchange and queue name; lets several systems share one broker. */
   brokerPrefix: str('BROKER_PREFIX', 'gw'),
   /**

@@ -42,6 +42,9 @@ export const USAGE = `usage: gateway-admin <command>
 
 Operator commands are signed: set OPERATOR_KEY (a private JWK) or OPERATOR_KEY_FILE
 (a file holding one), and OPERATOR_NAME (who you are; the key's kid by default).
+They go over the broker at AMQP_URL as the operators' user (BROKER_PREFIX.gateway-admin).
+In a checkout where \`make up\` runs, AMQP_URL, BROKER_PREFIX and OPERATOR_KEY_FILE
+default to that run's (.local/gateway-admin.json).
 \`operator keygen\` prints a new key pair; its public_jwk goes into the services'
 OPERATOR_PUBLIC_KEYS.
 \`user create\` (a merchant's dashboard user) and \`operator create\` (an operations

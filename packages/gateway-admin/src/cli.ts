@@ -5,13 +5,43 @@
  * the error on stderr, and exits 1.
  * The broker is reached, and the operator's key read, only when a command
  * is sent: `operator keygen` needs neither.
+ *
+ * Run in a checkout where `make up` runs, AMQP_URL, BROKER_PREFIX and
+ * OPERATOR_KEY_FILE default to that run's: its broker user for gateway-admin
+ * and the machine's operator key (.local/gateway-admin.json, or that file in
+ * GATEWAY_LOCAL_DIR).
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { common, loadConfig, str } from '@gateway/config';
-import { Broker, OperatorSigner, RpcClient, type JWK } from '@gateway/messaging';
+import { Broker, brokerUser, OperatorSigner, RpcClient, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import { IncompleteOutput, runAdmin, USAGE, UsageError, type Send } from './admin.js';
+
+/** The settings a local run gives gateway-admin, which the environment's own replace. */
+const LOCAL_RUN_SETTINGS = ['AMQP_URL', 'BROKER_PREFIX', 'OPERATOR_KEY_FILE'] as const;
+
+/** Where `make up` keeps its files: GATEWAY_LOCAL_DIR, or .local/ of the checkout this file is in (dist/src/cli.js of packages/gateway-admin). */
+const localDir = process.env['GATEWAY_LOCAL_DIR'] || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', '.local');
+const localRunFile = path.join(localDir, 'gateway-admin.json');
+
+/** The settings of the local run, if one wrote them; none elsewhere (an image, another machine). */
+function localRunSettings(): Partial<Record<(typeof LOCAL_RUN_SETTINGS)[number], string>> {
+  let written: Record<string, unknown>;
+  try {
+    written = JSON.parse(readFileSync(localRunFile, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+  return Object.fromEntries(LOCAL_RUN_SETTINGS.flatMap((name) => (typeof written[name] === 'string' ? [[name, written[name]]] : [])));
+}
+
+const localRun = localRunSettings();
+const given = (name: string) => (process.env[name] ?? '') !== '';
+const settings = { ...process.env, ...Object.fromEntries(Object.entries(localRun).filter(([name]) => !given(name))) };
 
 const config = loadConfig({
   amqpUrl: common.amqpUrl,
@@ -22,12 +52,29 @@ const config = loadConfig({
   operatorKeyFile: str('OPERATOR_KEY_FILE', ''),
   /** Who the operator is, as the audit log shows it; the key's kid when empty. */
   operatorName: str('OPERATOR_NAME', ''),
-});
+}, settings);
 const log = createLogger({ service: 'gateway-admin', level: 'error', destination: process.stderr });
 const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, log, reconnectMaxMs: 1_000 });
 
 /** No operator key to sign with: nothing can be sent. */
 class OperatorKeyError extends Error {}
+
+/**
+ * What to tell an operator whose command the services refused for the broker
+ * user it came from (D17: they take operator commands from the operators'
+ * user only): which user that was, where it came from, and what to set.
+ */
+function brokerUserAdvice(): string {
+  const expected = brokerUser(config.brokerPrefix, 'gateway-admin');
+  const from = given('AMQP_URL') ? 'AMQP_URL' : localRun.AMQP_URL !== undefined ? localRunFile : `the default AMQP_URL (no local run's settings in ${localRunFile})`;
+  return (
+    `the services refused the command for its sender: gateway-admin connected to the broker as ${broker.user} (from ${from}), ` +
+    `and they take operator commands from ${expected} only. ` +
+    (localRun.AMQP_URL !== undefined && given('AMQP_URL')
+      ? `Unset AMQP_URL to use this checkout's local run (${localRunFile}), or set it to a URL with user ${expected} and its password.`
+      : `Set AMQP_URL to a URL with user ${expected} and its password (make up keeps it in .local/broker-users.json), or start \`make up\` in this checkout and run gateway-admin there.`)
+  );
+}
 
 async function operatorSigner(): Promise<OperatorSigner> {
   const raw = config.operatorKey || (config.operatorKeyFile ? await readFile(config.operatorKeyFile, 'utf8') : '');
@@ -73,6 +120,9 @@ try {
     exitCode = 1;
   } else if (err instanceof OperatorKeyError) {
     process.stderr.write(`${JSON.stringify({ error: 'operator-key', detail: err.message })}\n`);
+    exitCode = 1;
+  } else if (err instanceof AppError && err.code === 'operator-unauthorized' && err.extensions['reason'] === 'broker-user') {
+    process.stderr.write(`${JSON.stringify({ error: 'broker-user', detail: brokerUserAdvice() })}\n`);
     exitCode = 1;
   } else if (err instanceof AppError) {
     process.stderr.write(`${JSON.stringify({ error: err.code, detail: err.detail, ...(err.errors.length > 0 && { errors: err.errors }) })}\n`);

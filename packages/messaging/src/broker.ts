@@ -19,6 +19,7 @@ export interface BrokerComponent {
 }
 
 export interface BrokerOptions {
+  /** One broker URL, or the nodes of a cluster comma-separated (AMQP_URL, D23), all with the same user. */
   url: string;
   prefix: string;
   /** The service whose queues this connection declares; none for a client such as the operator CLI. */
@@ -36,6 +37,23 @@ export interface BrokerOptions {
   reconnectMaxMs?: number;
 }
 
+/** How long one node may take to accept a connection before the next is tried. */
+const CONNECT_TIMEOUT_MS = 3_000;
+
+/**
+ * The heartbeat asked for when the URL names none, in seconds. A node that
+ * vanishes without closing its connections (its machine gone, a partition) is
+ * noticed after two silent heartbeats: 10 s, not the 2 minutes of the broker's
+ * default 60 s, so a service moves to another node within D23's bound.
+ */
+const HEARTBEAT_SECONDS = 5;
+
+function withHeartbeat(url: string): string {
+  const parsed = new URL(url);
+  if (!parsed.searchParams.has('heartbeat')) parsed.searchParams.set('heartbeat', String(HEARTBEAT_SECONDS));
+  return parsed.toString();
+}
+
 export class Broker {
   readonly names: Names;
   /**
@@ -50,6 +68,10 @@ export class Broker {
    * where users cannot be created) has no sender identities to check.
    */
   readonly checksSenders: boolean;
+  /** The cluster's nodes, as AMQP_URL lists them; a connection is made to one at a time. */
+  private readonly urls: readonly string[];
+  /** The node tried first on the next connect: the one connected to, or the one after a lost one. */
+  private node = 0;
   private connection: ChannelModel | undefined;
   private readonly components: BrokerComponent[] = [];
   private stopping = false;
@@ -59,8 +81,11 @@ export class Broker {
 
   constructor(private readonly options: BrokerOptions) {
     this.names = namesFor(options.prefix);
+    this.urls = options.url.split(',').map((url) => url.trim()).filter((url) => url !== '');
     // amqplib logs in as guest when the URL names no user.
-    this.user = decodeURIComponent(new URL(options.url).username) || 'guest';
+    const users = new Set(this.urls.map((url) => decodeURIComponent(new URL(url).username) || 'guest'));
+    if (users.size !== 1) throw new Error('every broker URL must name the same user');
+    this.user = [...users][0] as string;
     this.checksSenders = options.service !== undefined && this.user === brokerUser(options.prefix, options.service);
     if (options.service && !this.checksSenders) {
       if (!options.sharedUser) {
@@ -153,11 +178,41 @@ export class Broker {
     });
   }
 
+  /**
+   * Drops the connection, so that every component is attached again on a new
+   * one, with the topology declared again first: for a subscription the
+   * broker ended (its queue's node was lost, D23), which a new channel alone
+   * would not bring back, as the queue it names may be gone with the node.
+   */
+  reconnect(reason: string): void {
+    const connection = this.connection;
+    if (!connection || this.stopping) return;
+    this.options.log.warn({ reason }, 'reconnecting to the broker');
+    void connection.close().catch(() => undefined);
+  }
+
+  /** A connection to the first node that answers, from `this.node` on, each tried once; undefined when none does. */
+  private async connectToNode(): Promise<ChannelModel | undefined> {
+    for (let tried = 0; tried < this.urls.length; tried += 1) {
+      const index = (this.node + tried) % this.urls.length;
+      const url = this.urls[index] as string;
+      try {
+        const connection = await connect(withHeartbeat(url), { noDelay: true, timeout: CONNECT_TIMEOUT_MS, clientProperties: { connection_name: this.options.service ?? 'client' } });
+        this.node = index;
+        return connection;
+      } catch (err) {
+        this.options.log.warn({ err: (err as Error).message, node: new URL(url).host }, 'broker node did not answer');
+      }
+    }
+    return undefined;
+  }
+
   private async connectOnce(): Promise<void> {
     if (this.stopping) return;
     let connection: ChannelModel | undefined;
     try {
-      connection = await connect(this.options.url, { noDelay: true, clientProperties: { connection_name: this.options.service ?? 'client' } });
+      connection = await this.connectToNode();
+      if (!connection) throw new Error(this.urls.length > 1 ? 'no broker node answered' : 'the broker did not answer');
       coalesceWrites(connection);
       connection.on('error', (err: Error) => this.options.log.warn({ err: err.message }, 'broker connection error'));
       connection.on('blocked', (reason: string) => this.options.log.warn({ reason }, 'broker blocked publishing'));
@@ -173,7 +228,7 @@ export class Broker {
       this.connection = connection;
       for (const component of this.components) await component.attach(connection);
       this.attempt = 0;
-      this.options.log.info('broker connected');
+      this.options.log.info({ node: new URL(this.urls[this.node] as string).host }, 'broker connected');
       for (const resolve of this.connectedWaiters.splice(0)) resolve();
     } catch (err) {
       this.options.log.warn({ err: (err as Error).message }, 'broker connect failed');
@@ -191,6 +246,8 @@ export class Broker {
     this.connection = undefined;
     for (const component of this.components) component.detach();
     if (this.stopping) return;
+    // Its node may be the one lost: the next connect tries another first.
+    this.node = (this.node + 1) % this.urls.length;
     this.options.log.warn('broker connection lost; reconnecting');
     this.scheduleReconnect();
   }

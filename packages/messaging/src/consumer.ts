@@ -197,7 +197,10 @@ export class BroadcastListener implements BrokerComponent {
     await channel.consume(
       queue,
       (msg) => {
-        if (!msg) return;
+        if (!msg) {
+          this.broker.reconnect(`the broker cancelled the subscription to ${queue}`);
+          return;
+        }
         try {
           const envelope = decodeEnvelope(msg.content);
           if (fromItsPublisher(this.broker, msg, envelope, 'broadcast')) this.options.handler(envelope);

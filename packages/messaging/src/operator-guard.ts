@@ -5,13 +5,12 @@
  * is recorded for the audit log, through the service's outbox, as
  * `audit.recorded`; the api-gateway keeps the log.
  */
-import type { JWK } from 'jose';
-import { commands, MERCHANT_USER_COMMANDS, newId, type AuditEntry, type CommandType, type Envelope, type ServiceName } from '@gateway/contracts';
+import { commands, CONSOLE_COMMANDS, MERCHANT_USER_COMMANDS, newId, type AuditEntry, type CommandType, type Envelope, type ServiceName } from '@gateway/contracts';
 import type { Pool } from '@gateway/db';
 import type { Logger } from '@gateway/observability';
 import { AppError, type WireProblem } from '@gateway/problem';
 import { operatorCommandsRefused } from './metrics.js';
-import { OperatorSignatureError, OperatorSignatureVerifier, type VerifiedOperator } from './operator-signature.js';
+import { OperatorSignatureError, OperatorSignatureVerifier, type OperatorPublicJwk, type VerifiedOperator } from './operator-signature.js';
 import { enqueue } from './outbox.js';
 
 /** Field names whose values never reach the audit log, whatever the contract says of them. */
@@ -23,8 +22,8 @@ const TARGET_FIELDS = ['key_id', 'refund_id', 'delivery_id', 'endpoint_id'] as c
 
 export interface OperatorGuardOptions {
   service: ServiceName;
-  /** The operators' public keys (OPERATOR_PUBLIC_KEYS). */
-  publicKeys: readonly JWK[];
+  /** The operators' public keys, and the doors' (OPERATOR_PUBLIC_KEYS). */
+  publicKeys: readonly OperatorPublicJwk[];
   /** The service's pool: its replay table and its outbox. */
   pool: Pool;
   log: Logger;
@@ -64,14 +63,34 @@ export class OperatorGuard {
   }
 
   /**
+   * Whether `token` is a valid operator signature of `envelope`, checked
+   * without using up its id, counting or logging: for telling an operator why
+   * a command was refused before its signature mattered.
+   */
+  async signedByOperator(envelope: Envelope, token: string | undefined): Promise<boolean> {
+    try {
+      await this.verifier.verify(envelope, token);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
    * Holds a command a door signed for a merchant's user (D14) to that user's
    * reach: only the merchant commands, and only naming the user's own
    * merchant; the handler then checks that what else it names is that
-   * merchant's. Throws `forbidden` otherwise.
+   * merchant's. One a door signed for a console operator (D15) is held to what
+   * the console does. Throws `forbidden` otherwise.
    */
   checkReach(envelope: Envelope, operator: VerifiedOperator): void {
     const merchantId = operator.actor?.merchantId;
-    if (merchantId === undefined) return;
+    if (merchantId === undefined) {
+      if (operator.door !== undefined && !(CONSOLE_COMMANDS as readonly string[]).includes(envelope.type)) {
+        throw new AppError('forbidden', 'This action takes an operator\'s own key (gateway-admin).');
+      }
+      return;
+    }
     if (!(MERCHANT_USER_COMMANDS as readonly string[]).includes(envelope.type)) throw new AppError('forbidden', 'This action is for operators only.');
     if (asRecord(envelope.data)['merchant_id'] !== merchantId) throw new AppError('forbidden', "A merchant's user may act only on their own merchant.");
   }

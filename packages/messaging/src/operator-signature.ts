@@ -25,7 +25,15 @@ const ALG = 'EdDSA';
 const TOKEN_TYPE = 'operator-command+jwt';
 
 /** Why an operator command was refused; the label of the refusal metric. */
-export type RefusalReason = 'missing' | 'malformed' | 'unknown-key' | 'bad-signature' | 'expired' | 'wrong-command' | 'altered' | 'replayed';
+export type RefusalReason = 'missing' | 'malformed' | 'unknown-key' | 'bad-signature' | 'expired' | 'wrong-command' | 'altered' | 'replayed' | 'no-actor';
+
+/**
+ * A public key operator commands may be signed with. A door's key (the
+ * dashboard's, `"door": "dashboard"` in OPERATOR_PUBLIC_KEYS) signs only for a
+ * person it names in the token (`act`), and only what that door may do; an
+ * operator's own key has an operator's authority.
+ */
+export type OperatorPublicJwk = JWK & { readonly door?: string };
 
 /** An operator command that may not run; `reason` says which check it failed. */
 export class OperatorSignatureError extends Error {
@@ -121,6 +129,8 @@ export interface VerifiedOperator {
   readonly expiresAt: Date;
   /** The person the signer signed for, when a door signed. */
   readonly actor?: Actor;
+  /** The door whose key signed (the dashboard's): the command is held to what that door may do. */
+  readonly door?: string;
 }
 
 function actorClaim(actor: Actor): Record<string, string> {
@@ -149,10 +159,16 @@ function actorOf(claim: unknown, keyId: string | undefined): Actor | undefined {
  */
 export class OperatorSignatureVerifier {
   private readonly keys: ReturnType<typeof createLocalJWKSet>;
+  /** The door of each door's key, by kid. */
+  private readonly doors = new Map<string, string>();
 
-  constructor(publicKeys: readonly JWK[]) {
+  constructor(publicKeys: readonly OperatorPublicJwk[]) {
     if (publicKeys.length === 0) throw new Error('no operator public keys');
-    this.keys = createLocalJWKSet({ keys: publicKeys.map((jwk) => ({ ...jwk, alg: ALG })) });
+    const kids = publicKeys.map((jwk) => jwk.kid);
+    // A token names its key by kid: a kid given twice could let a door's token pass as an operator's.
+    if (kids.some((kid) => !kid) || new Set(kids).size !== kids.length) throw new Error('every operator public key needs a kid of its own');
+    for (const { kid, door } of publicKeys) if (kid && door) this.doors.set(kid, door);
+    this.keys = createLocalJWKSet({ keys: publicKeys.map(({ door: _door, ...jwk }) => ({ ...jwk, alg: ALG })) });
   }
 
   /** The operator who signed `token` for exactly `envelope`; throws OperatorSignatureError otherwise. */
@@ -174,12 +190,22 @@ export class OperatorSignatureVerifier {
     } catch (err) {
       throw new OperatorSignatureError(...refusalOf(err), namedKey(token));
     }
+    // Every signer names its key: without a kid the key that verified, and so its authority, would be unknown.
+    if (keyId === undefined) throw new OperatorSignatureError('malformed', 'operator signature names no key');
     if (claims['cmd'] !== envelope.type) throw new OperatorSignatureError('wrong-command', `signature is for ${String(claims['cmd'])}, not ${envelope.type}`, keyId);
     if (claims['jti'] !== envelope.id || claims['dig'] !== envelopeDigest(envelope)) {
       throw new OperatorSignatureError('altered', 'the command is not the one that was signed', keyId);
     }
     const actor = actorOf(claims['act'], keyId);
-    return { id: String(claims['sub']), keyId: keyId ?? '', expiresAt: new Date((Number(claims['exp']) + CLOCK_SKEW_SECONDS) * 1000), ...(actor && { actor }) };
+    const door = this.doors.get(keyId);
+    if (door !== undefined && !actor) throw new OperatorSignatureError('no-actor', `signed with the ${door}'s key for nobody`, keyId);
+    return {
+      id: String(claims['sub']),
+      keyId,
+      expiresAt: new Date((Number(claims['exp']) + CLOCK_SKEW_SECONDS) * 1000),
+      ...(actor && { actor }),
+      ...(door !== undefined && { door }),
+    };
   }
 }
 

@@ -52,7 +52,11 @@ export abstract class QueueConsumer implements BrokerComponent {
     const queue = await this.prepare(channel);
     await channel.prefetch(this.prefetch);
     const { consumerTag } = await channel.consume(queue, (msg) => {
-      if (!msg) return;
+      if (!msg) {
+        // The broker ended the subscription: the queue was deleted, or lost with its node (D23).
+        if (!this.stopping) this.broker.reconnect(`the broker cancelled the subscription to ${queue}`);
+        return;
+      }
       const work = traceDelivery(msg, queue, () => this.handle(channel, msg)).finally(() => this.inFlight.delete(work));
       this.inFlight.add(work);
     });

@@ -26,13 +26,14 @@ import {
   type Envelope,
   type ServiceName,
 } from '@gateway/contracts';
-import { AppError, validationError, type WireProblem } from '@gateway/problem';
+import { transientFailure } from '@gateway/db';
+import { AppError, retryAfterOf, temporarilyUnavailable, validationError, type WireProblem } from '@gateway/problem';
 import { currentCorrelationId, describeError, secondsSince, withCorrelation, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { decodeEnvelope } from './envelope.js';
 import { commandLabel, commandsOnOtherLane, messagesRefused, problemOutcome, rpcClientDuration, rpcServerDuration } from './metrics.js';
 import type { OperatorGuard } from './operator-guard.js';
-import { OPERATOR_SIGNATURE_HEADER, type Actor, type OperatorSigner } from './operator-signature.js';
+import { OPERATOR_SIGNATURE_HEADER, type Actor, type OperatorSigner, type VerifiedOperator } from './operator-signature.js';
 
 export interface CallOptions {
   timeoutMs?: number;
@@ -61,12 +62,38 @@ export class RpcTimeoutError extends Error {
   }
 }
 
+/**
+ * The connection a call was made on was lost before its answer came (its
+ * broker node went, D23). As unanswered as a timeout, and handled as one: the
+ * command may or may not have run.
+ */
+export class RpcConnectionLostError extends RpcTimeoutError {
+  constructor(type: string) {
+    super(type, 0);
+    this.message = `broker connection lost during ${type}`;
+    this.name = 'RpcConnectionLostError';
+  }
+}
+
 /** No queue exists for the command: its service was never started against this broker and prefix. */
 export class UnroutableCommandError extends Error {
   constructor(readonly type: string, readonly queue: string) {
     super(`${type} cannot be delivered: no queue ${queue} on this broker`);
     this.name = 'UnroutableCommandError';
   }
+}
+
+/**
+ * The retryable 500 (D23: with Retry-After) that `err` is or becomes when it
+ * says a dependency is out, not that the work is wrong: such a 500 answered by
+ * the service behind, the broker or that service not answering in time, a
+ * command finding no queue (its broker node was lost and the queue is not
+ * declared again yet), or the database unable to do the work now
+ * (transientFailure: away, switching over, read-only). Undefined otherwise.
+ */
+export function outageOf(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err.code === 'internal-error' && retryAfterOf(err) !== undefined ? err : undefined;
+  return err instanceof RpcTimeoutError || err instanceof UnroutableCommandError || transientFailure(err) ? temporarilyUnavailable() : undefined;
 }
 
 interface Pending {
@@ -123,7 +150,7 @@ export class RpcClient implements BrokerComponent {
     // Replies to calls made on the lost channel can never arrive.
     for (const [id, call] of this.pending) {
       clearTimeout(call.timer);
-      call.reject(new Error(`broker connection lost during ${call.type}`));
+      call.reject(new RpcConnectionLostError(call.type));
       this.pending.delete(id);
     }
   }
@@ -221,6 +248,8 @@ export class RpcClient implements BrokerComponent {
 export interface CommandMeta {
   readonly envelope: Envelope;
   readonly correlationId: string;
+  /** Who signed an operator command, as the guard verified it. */
+  readonly operator?: VerifiedOperator;
 }
 
 /** What a handler answers: the body and, for API calls, the HTTP status (200 by default). */
@@ -317,7 +346,8 @@ export class CommandServer implements BrokerComponent {
     }
     try {
       const envelope = decodeEnvelope(msg.content);
-      reply = this.mayRun(msg, envelope) ? await this.run(lane, envelope, msg.properties.headers?.[OPERATOR_SIGNATURE_HEADER]) : { ok: false, problem: new AppError('internal-error').toWire() };
+      const signature = msg.properties.headers?.[OPERATOR_SIGNATURE_HEADER];
+      reply = this.mayRun(msg, envelope) ? await this.run(lane, envelope, signature) : { ok: false, problem: (await this.refusal(envelope, signature)).toWire() };
     } catch (err) {
       reply = { ok: false, problem: this.toProblem(err, msg.properties.type as string | undefined) };
     }
@@ -340,8 +370,8 @@ export class CommandServer implements BrokerComponent {
   /**
    * Whether the broker user that published `msg` may send its command
    * (commandSenders, D17); a refusal is counted and logged, and answered as
-   * an internal error: a service sending a command it may not is a fault of
-   * ours, anyone else learns nothing.
+   * an internal error (a service sending a command it may not is a fault of
+   * ours, anyone else learns nothing), unless an operator signed it (refusal).
    */
   private mayRun(msg: ConsumeMessage, envelope: Envelope): boolean {
     if (!isCommandType(envelope.type) || this.broker.accepts(msg, commandSenders[envelope.type])) return true;
@@ -351,6 +381,20 @@ export class CommandServer implements BrokerComponent {
       'command refused: its sender may not send it',
     );
     return false;
+  }
+
+  /**
+   * The answer to a command its sender may not send: an internal error, which
+   * tells nothing. Only an operator command carrying a valid operator signature
+   * is answered `operator-unauthorized` (reason `broker-user`): its operator,
+   * whose tool connected to the broker as the wrong user, learns why.
+   */
+  private async refusal(envelope: Envelope, signature: unknown): Promise<AppError> {
+    const guard = isCommandType(envelope.type) && isOperatorCommand(envelope.type) ? this.options.operators : undefined;
+    if (guard && (await guard.signedByOperator(envelope, typeof signature === 'string' ? signature : undefined))) {
+      return new AppError('operator-unauthorized', 'Operator command refused: it was sent as a broker user that may not send operator commands.', { reason: 'broker-user' });
+    }
+    return new AppError('internal-error');
   }
 
   private async run(lane: CommandLane, envelope: Envelope, signature: unknown): Promise<Reply> {
@@ -372,7 +416,7 @@ export class CommandServer implements BrokerComponent {
     let result: { reply: Reply; merchantId?: string };
     try {
       guard.checkReach(envelope, operator);
-      result = await this.runHandler(type, handler, envelope);
+      result = await this.runHandler(type, handler, envelope, operator);
     } catch (err) {
       result = { reply: { ok: false, problem: this.toProblem(err, type) } };
     }
@@ -381,7 +425,7 @@ export class CommandServer implements BrokerComponent {
     return result.reply;
   }
 
-  private async runHandler(type: CommandType, handler: NonNullable<CommandHandlers[CommandType]>, envelope: Envelope): Promise<{ reply: Reply; merchantId?: string }> {
+  private async runHandler(type: CommandType, handler: NonNullable<CommandHandlers[CommandType]>, envelope: Envelope, operator?: VerifiedOperator): Promise<{ reply: Reply; merchantId?: string }> {
     try {
       checkCommandRequest(type, envelope.data);
     } catch (err) {
@@ -394,6 +438,7 @@ export class CommandServer implements BrokerComponent {
       (handler as (data: unknown, meta: CommandMeta) => Promise<HandlerResult<CommandType>>)(envelope.data, {
         envelope,
         correlationId: envelope.correlation_id,
+        ...(operator && { operator }),
       }),
     );
     checkCommandReply(type, result.body);
@@ -402,6 +447,11 @@ export class CommandServer implements BrokerComponent {
 
   private toProblem(err: unknown, type: string | undefined): WireProblem {
     if (err instanceof AppError) return err.toWire();
+    const outage = outageOf(err);
+    if (outage) {
+      this.options.log.warn({ err: describeError(err), command: type }, 'command failed while a dependency is out; answered as retryable');
+      return outage.toWire();
+    }
     // Never echo an unexpected error to the caller: it may hold SQL or data.
     this.options.log.error({ err: describeError(err), command: type }, 'command failed');
     return new AppError('internal-error').toWire();

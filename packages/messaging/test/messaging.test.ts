@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { connect } from 'amqplib';
-import { newId, type Envelope, type ServiceName } from '@gateway/contracts';
+import { commandLane, newId, type Envelope, type ServiceName } from '@gateway/contracts';
 import { createPool, migrate, withTransaction, type Pool } from '@gateway/db';
 import {
   applyOnce,
@@ -31,7 +31,7 @@ import {
   type CommandHandlers,
 } from '@gateway/messaging';
 import { createLogger, renderMetrics } from '@gateway/observability';
-import { AppError } from '@gateway/problem';
+import { AppError, retryAfterOf, TEMPORARILY_UNAVAILABLE } from '@gateway/problem';
 import { createTestDatabase, deleteBrokerObjects, EventCapture, pollUntil, testEnvironment, uniqueName, type TestDatabase } from '@gateway/testkit';
 
 const log = createLogger({ service: 'messaging-test', level: 'silent' });
@@ -169,6 +169,8 @@ describe('messaging', function () {
         calls += 1;
         if (command.currency === 'ERR') throw new AppError('conflict', 'refused on purpose', { existing_session_id: 'ps_x' });
         if (command.currency === 'BUG') throw new Error('SELECT secret FROM table failed');
+        // What pg throws when the server ends the connection: a failover, a restart.
+        if (command.currency === 'OUT') throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
         return { status: 201, body: { merchant_id: command.merchant_id, mode: command.mode, currency: command.currency, rate: command.rate } };
       },
     };
@@ -231,6 +233,36 @@ describe('messaging', function () {
       });
     });
 
+    it('when the handler fails because the database is out (D23), then the caller gets a retryable internal-error with retry_after of 1 to 5 seconds', async () => {
+      await assert.rejects(rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'OUT', rate: '1' }), (err: unknown) => {
+        assert.ok(err instanceof AppError);
+        assert.equal(err.code, 'internal-error');
+        assert.equal(err.detail, TEMPORARILY_UNAVAILABLE);
+        assert.ok([1, 2, 3, 4, 5].includes(retryAfterOf(err) ?? 0), JSON.stringify(err.extensions));
+        assert.equal(JSON.stringify(err.toWire()).includes('administrator'), false);
+        return true;
+      });
+    });
+
+    it('when the broker ends the subscription to a command queue (the queue lost with its node), then the service declares the queue again and serves the next call', async () => {
+      const queue = server.names.commandQueue('session', commandLane('rate.set'));
+      const connection = await connect(amqpUrl);
+      try {
+        await (await connection.createChannel()).deleteQueue(queue);
+        // A check of a missing queue closes its channel: one channel per check.
+        const consumers = async () => {
+          const channel = await connection.createChannel();
+          channel.on('error', () => undefined);
+          return (await channel.checkQueue(queue).catch(() => ({ consumerCount: 0 }))).consumerCount;
+        };
+        await until(async () => (await consumers()) > 0);
+      } finally {
+        await connection.close();
+      }
+      const reply = await rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '3.3' });
+      assert.equal(reply.status, 201);
+    });
+
     it('when the request breaks its contract, then it is refused before it is sent', async () => {
       const before = calls;
       await assert.rejects(rpc.call('rate.set', { merchant_id: 'nope' } as never));
@@ -290,6 +322,24 @@ describe('messaging', function () {
       } finally {
         await stranger.stop();
       }
+    });
+  });
+
+  describe('broker nodes (D23)', () => {
+    it('when the first node AMQP_URL lists does not answer, then the service connects to the next', async () => {
+      const prefix = uniqueName('t');
+      prefixes.push(prefix);
+      const broker = new Broker({ url: `amqp://guest:guest@127.0.0.1:1,${amqpUrl}`, prefix, log });
+      await broker.start();
+      try {
+        assert.equal(broker.connected, true);
+      } finally {
+        await broker.stop();
+      }
+    });
+
+    it('when the nodes AMQP_URL lists name different users, then it refuses to start', () => {
+      assert.throws(() => new Broker({ url: 'amqp://gw.session:a@10.0.0.1:5672,amqp://gw.refund:b@10.0.0.2:5672', prefix: 't', log }), /same user/);
     });
   });
 

@@ -95,6 +95,24 @@ export interface WireProblem {
   extensions?: ProblemExtensions;
 }
 
+/** The detail of a 500 answered while a dependency (the database, the broker) is out (D23). */
+export const TEMPORARILY_UNAVAILABLE = 'The service is temporarily unavailable; retry after the number of seconds in Retry-After.';
+
+/**
+ * The 500 `internal-error` answered while the database or the broker cannot be
+ * reached (D23): retryable, with a pause of 1 to 5 seconds, drawn at random so
+ * that the clients of one outage do not all come back in the same second.
+ */
+export function temporarilyUnavailable(retryAfterSeconds = 1 + Math.floor(Math.random() * 5)): AppError {
+  return new AppError('internal-error', TEMPORARILY_UNAVAILABLE, { retry_after: retryAfterSeconds });
+}
+
+/** The seconds a problem asks its client to wait (its Retry-After header), when it asks. */
+export function retryAfterOf(err: unknown): number | undefined {
+  const seconds = err instanceof AppError ? err.extensions['retry_after'] : undefined;
+  return typeof seconds === 'number' && Number.isInteger(seconds) && seconds > 0 ? seconds : undefined;
+}
+
 /** What `work` answers, or undefined when it is refused as not-found (a read of what may not exist); any other failure is thrown. */
 export async function unlessNotFound<T>(work: Promise<T>): Promise<T | undefined> {
   try {
@@ -140,7 +158,8 @@ export function toProblem(err: unknown, errorsHost: string): ProblemDocument {
   };
   if (appError.code === 'validation-error') doc.errors = appError.errors;
   for (const [name, value] of Object.entries(appError.extensions)) {
-    if (!(name in doc)) doc[name] = value;
+    // The wait travels as the Retry-After header (retryAfterOf), not as a member.
+    if (!(name in doc) && name !== 'retry_after') doc[name] = value;
   }
   return doc;
 }

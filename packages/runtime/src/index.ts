@@ -243,3 +243,5 @@ export * from './http-metrics.js';
 export * from './bodies.js';
 export * from './html.js';
 export * from './accept-language.js';
+export * from './redis.js';
+export * from './client-address.js';

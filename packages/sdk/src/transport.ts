@@ -1,8 +1,9 @@
 /**
- * One API call with the retries INTERFACE 7.1 allows: network failures, 429
- * (after Retry-After), 500 and 502, with exponential backoff and jitter. A POST
- * carries one Idempotency-Key for all its attempts, so a retry after a lost
- * answer replays the first answer (D10) instead of paying or refunding twice.
+ * One API call with the retries INTERFACE 7.1 allows: network failures, 429,
+ * 500 and 502, after the Retry-After they carry (D23) or with exponential
+ * backoff and jitter when they carry none. A POST carries one Idempotency-Key
+ * for all its attempts, so a retry after a lost answer replays the first
+ * answer (D10) instead of paying or refunding twice.
  */
 import { randomUUID } from 'node:crypto';
 import { asProblem, ConnectionError, errorFor } from './errors.js';
@@ -105,7 +106,7 @@ export class Transport {
       if (response.ok) return { response, body: parsed };
       const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
       if (retriesLeft && RETRYABLE_STATUS.has(response.status)) {
-        await pause(response.status === 429 && retryAfter !== undefined ? Math.min(retryAfter * 1000, this.options.maxRetryDelayMs) : this.backoff(attempt));
+        await pause(retryAfter !== undefined ? Math.min(retryAfter * 1000, this.options.maxRetryDelayMs) : this.backoff(attempt));
         continue;
       }
       throw errorFor(response.status, asProblem(parsed, response.status), requestId, retryAfter);

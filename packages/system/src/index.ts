@@ -1,3 +1,4 @@
 export * from './description.js';
 export * from './keys.mjs';
 export * from './launcher.js';
+export * from './supervisor.js';

@@ -227,10 +227,11 @@ export function writeKeyFile(file, content, mode, owner) {
 
 /**
  * The JWKS of the keys operator commands may be signed with (OPERATOR_PUBLIC_KEYS):
- * `operators` (the operator key's public half when not given), then the dashboard's.
+ * `operators` (the operator key's public half when not given), then the dashboard's,
+ * marked as a door's key (`"door": "dashboard"`): it signs only for a person it names.
  * @param {SystemKeys} keys
  * @param {readonly object[]} [operators]
  */
 export function operatorPublicKeys(keys, operators) {
-  return JSON.stringify({ keys: [...(operators ?? [JSON.parse(keys.operator.publicJwk)]), JSON.parse(keys.dashboard.publicJwk)] });
+  return JSON.stringify({ keys: [...(operators ?? [JSON.parse(keys.operator.publicJwk)]), { ...JSON.parse(keys.dashboard.publicJwk), door: 'dashboard' }] });
 }

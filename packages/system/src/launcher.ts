@@ -50,6 +50,26 @@ export interface Launch {
   readonly waitFor?: '/readyz' | '/healthz' | 'nothing';
 }
 
+/** How a process ended: its exit code, or the signal that ended it. */
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/**
+ * A start that did not come to readiness: the process exited first, or was not
+ * ready in time (and still runs: stop it). The process is the one started.
+ */
+export class StartFailed extends Error {
+  constructor(
+    message: string,
+    readonly process: RunningProcess,
+  ) {
+    super(message);
+    this.name = 'StartFailed';
+  }
+}
+
 /** A process the launcher started, until it exits. */
 export interface RunningProcess {
   readonly name: string;
@@ -61,9 +81,14 @@ export interface RunningProcess {
   readonly pid: number;
   /** Its exit code once it exits (an in-process service: 0 once stopped, 1 if its stop failed or outlasted SHUTDOWN_TIMEOUT_MS). */
   readonly exited: Promise<number | null>;
+  /** How it ended, once it has exited and everything it wrote is in its log file. */
+  readonly ended: Promise<ProcessExit>;
   /** A child process's own handle; none in-process. */
   readonly child?: ChildProcess;
 }
+
+/** How long after a child process exits its log may wait for its output streams to close. */
+const LOG_CLOSE_WAIT_MS = 2_000;
 
 /** The child processes of every launcher of this process, killed if it exits without stopping them. */
 const children = new Set<ChildProcess>();
@@ -97,7 +122,7 @@ export class Launcher {
     return this.launches.get(name);
   }
 
-  /** Starts `launch` and waits until it answers its readiness path; throws if it exits first or is not ready in time. */
+  /** Starts `launch` and waits until it answers its readiness path; throws StartFailed if it exits first or is not ready in time. */
   async start(launch: Launch): Promise<RunningProcess> {
     if (this.running.has(launch.name)) throw new Error(`${launch.name} is already running`);
     this.launches.set(launch.name, launch);
@@ -108,7 +133,13 @@ export class Launcher {
       this.stoppers.delete(launch.name);
       this.options.onExit?.(launch.name, code);
     });
-    if (launch.waitFor !== 'nothing') await waitUntilAnswering(started, launch.waitFor ?? '/readyz', this.options.readyTimeoutMs ?? 60_000, this.logOf(launch.name));
+    if (launch.waitFor !== 'nothing') {
+      try {
+        await waitUntilAnswering(started, launch.waitFor ?? '/readyz', this.options.readyTimeoutMs ?? 60_000, this.logOf(launch.name));
+      } catch (err) {
+        throw new StartFailed((err as Error).message, started);
+      }
+    }
     return started;
   }
 
@@ -146,18 +177,27 @@ export class Launcher {
     });
     children.add(child);
     const log = createWriteStream(this.logOf(launch.name), { flags: 'a' });
-    child.stdout?.pipe(log);
-    child.stderr?.pipe(log);
+    // Both streams write to one file, which is ended once both are closed (not by the first to end).
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
     const onStderr = this.options.onStderr;
     if (onStderr) child.stderr?.on('data', (chunk: Buffer) => onStderr(launch.name, chunk));
-    const exited = new Promise<number | null>((resolve) =>
-      child.once('exit', (code) => {
+    let exit: ProcessExit = { code: null, signal: null };
+    const exited: Promise<number | null> = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
         children.delete(child);
+        exit = { code, signal };
         resolve(code);
       }),
     );
+    const logged = new Promise<void>((resolve) => {
+      child.once('close', () => log.end(resolve));
+      // A stream kept open by something the process left behind must not hold its end back for long.
+      void exited.then(() => setTimeout(resolve, LOG_CLOSE_WAIT_MS).unref());
+    });
+    const ended = exited.then(() => logged).then(() => exit);
     this.stoppers.set(launch.name, (signal) => child.kill(signal));
-    return { name: launch.name, service: launch.service, mode: 'child-process', port: launch.port, pid: child.pid ?? 0, exited, child };
+    return { name: launch.name, service: launch.service, mode: 'child-process', port: launch.port, pid: child.pid ?? 0, exited, ended, child };
   }
 
   /**
@@ -198,7 +238,8 @@ export class Launcher {
         settle(code);
       });
     });
-    return { name: launch.name, service: launch.service, mode: 'in-process', port: running.port, pid: process.pid, exited };
+    const ended = exited.then((code) => ({ code, signal: null }));
+    return { name: launch.name, service: launch.service, mode: 'in-process', port: running.port, pid: process.pid, exited, ended };
   }
 }
 

@@ -21,7 +21,7 @@ export class EventCapture {
   /** Captures every event under `prefix` whose routing key matches one of `patterns`. */
   static async start(prefix: string, patterns: readonly string[] = ['#']): Promise<EventCapture> {
     const env = await testEnvironment();
-    const connection = await connect(env.amqpUrl);
+    const connection = await connect(env.amqpUrls[0] as string);
     connection.on('error', () => undefined);
     const capture = new EventCapture(connection);
     const channel = await connection.createChannel();
@@ -79,7 +79,7 @@ export class EventCapture {
 /** Deletes the queues and exchanges of a test prefix. */
 export async function deleteBrokerObjects(prefix: string, extraQueues: readonly string[] = []): Promise<void> {
   const env = await testEnvironment();
-  const connection = await connect(env.amqpUrl);
+  const connection = await connect(env.amqpUrls[0] as string);
   connection.on('error', () => undefined);
   try {
     const { exchanges, queues } = declarationsFor(prefix);
@@ -153,10 +153,13 @@ async function makePrefixes(count: number): Promise<void> {
     if (env.kind === 'local') usersLeftAtExit.add(prefix);
     const urls = Object.fromEntries(
       BROKER_PRINCIPALS.map((principal) => {
-        const url = new URL(env.amqpUrl);
-        url.username = brokerUser(prefix, principal);
-        url.password = passwords[i]?.[principal] ?? '';
-        return [principal, url.toString()];
+        const nodes = env.amqpUrls.map((node) => {
+          const url = new URL(node);
+          url.username = brokerUser(prefix, principal);
+          url.password = passwords[i]?.[principal] ?? '';
+          return url.toString();
+        });
+        return [principal, nodes.join(',')];
       }),
     ) as Record<BrokerPrincipal, string>;
     made.push({ prefix, urls });
@@ -191,7 +194,7 @@ export class BrokerTrace {
   static async start(): Promise<BrokerTrace> {
     const env = await testEnvironment();
     await env.brokerCtl(['trace_on']);
-    const connection = await connect(env.amqpUrl);
+    const connection = await connect(env.amqpUrls[0] as string);
     connection.on('error', () => undefined);
     const trace = new BrokerTrace(connection);
     const channel = await connection.createChannel();

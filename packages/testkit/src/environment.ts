@@ -17,7 +17,10 @@ const run = promisify(execFile);
 export interface TestEnvironment {
   /** A superuser URL on the `postgres` database, for creating per-run databases and roles. */
   readonly adminUrl: string;
+  /** AMQP_URL as the services take it: one broker, or a cluster's nodes comma-separated (D23). */
   readonly amqpUrl: string;
+  /** Each node of amqpUrl; the tests' own connections go to the first. */
+  readonly amqpUrls: readonly string[];
   readonly redisUrl: string;
   readonly kind: 'containers' | 'local';
   /** Restarts the broker and waits until it takes connections again. */
@@ -52,25 +55,30 @@ async function dockerEngineAvailable(): Promise<boolean> {
 
 function localEnvironment(): TestEnvironment {
   const amqpUrl = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
+  const amqpUrls = amqpUrl.split(',').map((url) => url.trim());
+  // rabbitmqctl talks to the machine's broker, or to the node RABBITMQ_CTL_NODE names (a cluster's).
+  const node = process.env['RABBITMQ_CTL_NODE'];
+  const ctl = (args: readonly string[], timeout = 60_000) => run('rabbitmqctl', [...(node ? ['-n', node] : []), ...args], { timeout });
   return {
     kind: 'local',
     adminUrl: process.env['DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     amqpUrl,
+    amqpUrls,
     redisUrl: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
     async restartBroker() {
-      await run('rabbitmqctl', ['stop_app'], { timeout: 60_000 });
-      await run('rabbitmqctl', ['start_app'], { timeout: 120_000 });
-      await waitForPort(new URL(amqpUrl), 60_000);
+      await ctl(['stop_app']);
+      await ctl(['start_app'], 120_000);
+      await waitForPort(new URL(amqpUrls[0] as string), 60_000);
     },
     async brokerCtl(args) {
-      await run('rabbitmqctl', [...args], { timeout: 60_000 });
+      await ctl(args);
     },
     async importBrokerDefinitions(definitions) {
       // rabbitmqctl runs as the broker's own user where it is installed as a service: the file must be readable to it.
       const file = join(tmpdir(), `broker-definitions-${randomUUID()}.json`);
       await writeFile(file, JSON.stringify(definitions), { mode: 0o644 });
       try {
-        await run('rabbitmqctl', ['-q', 'import_definitions', file], { timeout: 60_000 });
+        await ctl(['-q', 'import_definitions', file]);
       } finally {
         await rm(file, { force: true });
       }
@@ -101,6 +109,7 @@ async function containerEnvironment(): Promise<TestEnvironment> {
     kind: 'containers',
     adminUrl: `postgres://postgres@${postgres.getHost()}:${postgres.getMappedPort(5432)}/postgres`,
     amqpUrl,
+    amqpUrls: [amqpUrl],
     redisUrl: `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`,
     async restartBroker() {
       // Restarting the application inside the container keeps the mapped port.

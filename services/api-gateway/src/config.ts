@@ -1,13 +1,13 @@
 /** The API gateway's settings, read and checked before it starts. */
-import { bool, common, int, intList, loadConfig, operatorSettings, secretsKeys, str, sweepInterval, url } from '@gateway/config';
+import { bool, common, int, intList, loadConfig, operatorSettings, redisSettings, secretsKeys, str, sweepInterval, url } from '@gateway/config';
 import { EXPORT_PAGE_SIZE } from '@gateway/contracts';
 
 export const gatewaySettings = {
   ...common,
   ...secretsKeys,
   ...operatorSettings,
+  ...redisSettings,
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
-  redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'], { secret: true }),
   port: int('PORT', 8080, { min: 0, max: 65535 }),
   publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
   /** Host of problem type URIs; PUBLIC_BASE_URL's host (with its port) when empty. */
@@ -25,14 +25,22 @@ export const gatewaySettings = {
   testRefundRps: int('RATE_TEST_REFUND', 2, { min: 1 }),
   /**
    * How many gateway replicas share the budgets when Redis does not answer:
-   * each then keeps its own buckets at this share of every budget, so the
-   * replicas together stay near the budget (set it to the usual replica count).
+   * each then keeps its own buckets at 1/this of every budget. It must be the
+   * most replicas that may run (the autoscaler's maxReplicas), never the usual
+   * count: with more replicas than it says, the replicas together would let
+   * through more than the budget (tests/deploy holds the manifests to this).
    */
   rateLimitFallbackReplicas: int('RATE_LIMIT_FALLBACK_REPLICAS', 1, { min: 1, max: 1000 }),
   /** Namespace of the limiter's Redis keys, so that systems sharing a Redis never share buckets. */
   rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX', 'rl'),
   /** Take the client address from X-Forwarded-For (behind a trusted ingress). */
   trustProxy: bool('TRUST_PROXY', false),
+  /**
+   * With TRUST_PROXY, how many proxies of ours stand in front: the client's
+   * address is the X-Forwarded-For entry that many hops back from the right,
+   * never one the client wrote itself.
+   */
+  trustProxyHops: int('TRUST_PROXY_HOPS', 1, { min: 1, max: 10 }),
   dbPoolMax: int('DB_POOL_MAX', 5, { min: 1, max: 200 }),
   /** The checkout service, for /checkout/ requests reaching the gateway; empty when an ingress routes them. */
   checkoutUpstreamUrl: str('CHECKOUT_UPSTREAM_URL', 'http://127.0.0.1:8081'),
@@ -53,6 +61,12 @@ export const gatewaySettings = {
   acquirerCommandTimeoutMs: int('ACQUIRER_COMMAND_TIMEOUT_MS', 30_000, { min: 1, max: 120_000 }),
   /** Seconds between keep-alive comments on an idle event stream (`gateway listen`), under common proxies' 60 s idle timeout. */
   eventStreamHeartbeatSeconds: int('EVENT_STREAM_HEARTBEAT_SECONDS', 25, { min: 1, max: 300 }),
+  /**
+   * How often an open event stream checks that its key still works and its
+   * merchant is not suspended; it ends within this once either changes (plus
+   * AUTH_CACHE_TTL_MS should the change's broadcast not reach this replica).
+   */
+  eventStreamAuthCheckSeconds: int('EVENT_STREAM_AUTH_CHECK_SECONDS', 5, { min: 1, max: 300 }),
   /** Event streams one account may hold open on one replica; past it, 429. */
   eventStreamsPerMerchant: int('EVENT_STREAMS_PER_MERCHANT', 5, { min: 1, max: 100 }),
   /** Rows a CSV export (D21) reads per page from the owning service; lower only to test paging. */

@@ -49,7 +49,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   const merchants = new MerchantRepository(pool, secrets);
   const auditLog = new AuditLogRepository(pool);
   const auth = new Authenticator(merchants, config.authCacheTtlMs);
-  const buckets = new TokenBuckets(config.redisUrl, log, { fallbackReplicas: config.rateLimitFallbackReplicas });
+  const buckets = new TokenBuckets(config, log, { fallbackReplicas: config.rateLimitFallbackReplicas });
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const relay = new OutboxRelay(broker, { pool, log });
   const budgets = budgetDefaults(config);
@@ -108,6 +108,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   );
 
   const events = await broker.register(new TestEventStreams(broker, config.eventStreamsPerMerchant));
+  const trustedHops = config.trustProxy ? config.trustProxyHops : 0;
 
   const app = await (options.listener ?? createApiListener)({
     auth,
@@ -120,18 +121,19 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     acquirerCommandTimeoutMs: config.acquirerCommandTimeoutMs,
     events,
     eventStreamHeartbeatSeconds: config.eventStreamHeartbeatSeconds,
+    eventStreamAuthCheckSeconds: config.eventStreamAuthCheckSeconds,
     exportPageSize: config.exportPageSize,
     exportIdleTimeoutMs: config.exportIdleTimeoutMs,
     rateLimitKeyPrefix: config.rateLimitKeyPrefix,
     errorsHost: errorsHost(config),
     publicBaseUrl: config.publicBaseUrl,
-    trustProxy: config.trustProxy,
+    trustedProxyHops: trustedHops,
     readiness: { ...readiness, redis: () => buckets.ping() },
     ...(config.checkoutUpstreamUrl && {
-      checkout: upstreamProxy(config.checkoutUpstreamUrl, { name: 'checkout', unavailable: CHECKOUT_UNAVAILABLE, trustProxy: config.trustProxy }, log),
+      checkout: upstreamProxy(config.checkoutUpstreamUrl, { name: 'checkout', unavailable: CHECKOUT_UNAVAILABLE, trustedProxyHops: trustedHops }, log),
     }),
     ...(config.dashboardUpstreamUrl && {
-      dashboard: upstreamProxy(config.dashboardUpstreamUrl, { name: 'dashboard', unavailable: DASHBOARD_UNAVAILABLE, trustProxy: config.trustProxy }, log),
+      dashboard: upstreamProxy(config.dashboardUpstreamUrl, { name: 'dashboard', unavailable: DASHBOARD_UNAVAILABLE, trustedProxyHops: trustedHops }, log),
     }),
   });
   const http = await listen(app, config.port);

@@ -1,12 +1,12 @@
 /** The dashboard service's settings (D14, D15), read and checked before it starts. */
-import { bool, common, int, intList, loadConfig, operatorSettings, privateJwk, secretsKeys, str, url } from '@gateway/config';
+import { bool, common, ConfigError, int, intList, loadConfig, operatorSettings, redisSettings, privateJwk, secretsKeys, str, url } from '@gateway/config';
 
 export const dashboardSettings = {
   ...common,
   ...secretsKeys,
   ...operatorSettings,
+  ...redisSettings,
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
-  redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'], { secret: true }),
   port: int('PORT', 8087, { min: 0, max: 65535 }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
   /** Where merchants reach the dashboard: its origin decides whether cookies are Secure (not on http://localhost). */
@@ -27,6 +27,13 @@ export const dashboardSettings = {
   /** Failed sign-ins per account and address within the window before 429 (D14: 5 in 15 minutes). */
   loginFailureLimit: int('LOGIN_FAILURE_LIMIT', 5, { min: 1 }),
   loginFailureWindowSeconds: int('LOGIN_FAILURE_WINDOW_SECONDS', 900, { min: 1 }),
+  /**
+   * Wrong second-factor codes one account may take within that window, from
+   * every address together; the next ones wait SECOND_FACTOR_LOCKOUT_SECONDS,
+   * right or wrong: addresses are cheap to an attacker who has the password.
+   */
+  secondFactorAccountLimit: int('SECOND_FACTOR_ACCOUNT_LIMIT', 10, { min: 1 }),
+  secondFactorLockoutSeconds: int('SECOND_FACTOR_LOCKOUT_SECONDS', 900, { min: 1 }),
   /** The choices of "Rotate" for the old live key (D14: now, 1 h, 24 h); the api-gateway holds the same list. */
   keyRotationGracesSeconds: intList('KEY_ROTATION_GRACES_SECONDS', [0, 3600, 86400]),
   /** scrypt cost (N) for new password hashes; lower only in tests. */
@@ -37,5 +44,11 @@ export const dashboardSettings = {
 export type DashboardConfig = ReturnType<typeof loadDashboardConfig>;
 
 export function loadDashboardConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig(dashboardSettings, env);
+  const config = loadConfig(dashboardSettings, env);
+  // Unmarked, the dashboard's key would sign with an operator's full authority for anyone who took it (D17).
+  const listed = config.operatorPublicKeys.find((key) => key.kid === config.signingKey['kid']);
+  if (listed && listed.door !== 'dashboard') {
+    throw new ConfigError(['OPERATOR_PUBLIC_KEYS lists the public half of DASHBOARD_SIGNING_KEY without "door": "dashboard": mark it, so that services hold it to what the dashboard does']);
+  }
+  return config;
 }

@@ -5,10 +5,9 @@
  * merchants is a command to the service that owns it, the same command the API
  * or gateway-admin sends, signed for the person who asked.
  */
-import { Redis } from 'ioredis';
 import { CommandServer, OperatorGuard, OperatorSigner, OutboxRelay, RpcClient, type CommandHandlers, type JWK } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import { every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { createRedis, every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { SecretBox, secretsMigrations } from '@gateway/secrets';
 import type { DashboardConfig } from './config.js';
 import { createPerson, type AccountsDeps } from './identity/accounts.js';
@@ -30,7 +29,7 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
   const rpc = new RpcClient(broker, config.rpcTimeoutMs, signer);
   const relay = new OutboxRelay(broker, { pool, log });
   // Sign-in failures are counted in Redis, shared by every replica (D14).
-  const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const redis = createRedis(config, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
 
   const accounts: AccountsDeps = {
@@ -43,14 +42,17 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
     passwordHashCost: config.passwordHashCost,
     loginFailureLimit: config.loginFailureLimit,
     loginFailureWindowSeconds: config.loginFailureWindowSeconds,
+    secondFactorAccountLimit: config.secondFactorAccountLimit,
+    secondFactorLockoutSeconds: config.secondFactorLockoutSeconds,
     rateLimitKeyPrefix: config.rateLimitKeyPrefix,
     afterCommit: () => relay.wake(),
   };
   // gateway-admin's `user create` and `operator create`: the same use case as the Team page's invite.
   const handlers: CommandHandlers = {
-    'user.create': async (command) => {
-      // The merchant must exist: the api-gateway keeps merchants.
-      await rpc.call('merchant.get', { merchant_id: command.merchant_id });
+    'user.create': async (command, meta) => {
+      // The merchant must exist: the api-gateway keeps merchants. Asked for the operator who ran the command: the dashboard's key signs only for someone.
+      const operator = meta.operator?.actor ?? { type: 'operator' as const, id: meta.operator?.id ?? '', email: '', address: '' };
+      await rpc.call('merchant.get', { merchant_id: command.merchant_id }, { actor: operator });
       const { id, setupUrl } = await createPerson(accounts, { door: 'dashboard', merchantId: command.merchant_id, role: command.role, email: command.email, ...(command.password !== undefined && { password: command.password }) });
       return { body: { user_id: id, setup_url: setupUrl } };
     },

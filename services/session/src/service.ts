@@ -10,6 +10,7 @@ import { captureOutcome, checkStuckCaptures } from './domain/capture-session.js'
 import { checkStuckAttempts } from './domain/check-stuck-attempts.js';
 import { sweepExpiry } from './domain/expire-sessions.js';
 import { paymentOutcome } from './domain/payment-outcome.js';
+import { merchantStanding } from './domain/merchant-standing.js';
 import { refundRecord } from './domain/record-refund.js';
 import { countSessionOutcome } from './domain/session-metrics.js';
 import { loadSessionConfig, sessionSettings } from './config.js';
@@ -63,7 +64,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
       service: 'session',
       log,
       // Each change applies once, whichever path brings it first: a payment step's answer, a refund's record, or the event.
-      changes: [deps.outcomes, deps.captures, refunds],
+      changes: [deps.outcomes, deps.captures, refunds, merchantStanding(sessions)],
       afterCommit: () => relay.wake(),
     }),
   );

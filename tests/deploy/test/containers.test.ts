@@ -60,7 +60,7 @@ describe('docker-compose.yml', () => {
     assert.equal(compose.services['api-gateway'].environment.DASHBOARD_UPSTREAM_URL, 'http://dashboard:8087');
   });
 
-  it('When dev-keys runs (twice), then the JWKS holds the public halves of the operator\'s and the dashboard\'s keys, named by their kid', () => {
+  it('When dev-keys runs (twice), then the JWKS holds the public halves of the operator\'s and the dashboard\'s keys, named by their kid, the dashboard\'s marked as a door\'s', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'dev-keys-'));
     try {
       for (let run = 0; run < 2; run += 1) {
@@ -69,7 +69,7 @@ describe('docker-compose.yml', () => {
       }
       const read = (name: string) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as Record<string, string>;
       const { keys } = JSON.parse(readFileSync(path.join(dir, 'operator-public-keys.json'), 'utf8')) as { keys: Record<string, string>[] };
-      assert.deepEqual(keys, [read('operator-public.jwk'), read('dashboard-public.jwk')]);
+      assert.deepEqual(keys, [read('operator-public.jwk'), { ...read('dashboard-public.jwk'), door: 'dashboard' }]);
       for (const name of ['operator', 'dashboard']) {
         const [secret, open] = [read(`${name}-private.jwk`), read(`${name}-public.jwk`)];
         assert.ok(secret['d'] && !open['d'], name);

@@ -264,6 +264,12 @@ for (const overlay of OVERLAYS) {
       }
     });
 
+    it('When Redis is down, then the api-gateway replicas together keep at most each budget: RATE_LIMIT_FALLBACK_REPLICAS is at least the most replicas its autoscaler may run', () => {
+      const hpa = byKind(objects, 'HorizontalPodAutoscaler').get('api-gateway') as any;
+      const fallback = Number((byKind(objects, 'ConfigMap').get('api-gateway-config') as any).data.RATE_LIMIT_FALLBACK_REPLICAS);
+      assert.ok(Number.isInteger(fallback) && fallback >= hpa.spec.maxReplicas, `RATE_LIMIT_FALLBACK_REPLICAS ${fallback} < HPA maxReplicas ${hpa.spec.maxReplicas}`);
+    });
+
     it('When the sandbox acquirer is deployed, then it runs one replica and is never scaled out or rolled beside a second (its orders live in memory)', () => {
       const deployment = byKind(objects, 'Deployment').get('epg-sandbox') as any;
       const hpa = byKind(objects, 'HorizontalPodAutoscaler').get('epg-sandbox') as any;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { bool, ConfigError, int, intList, loadConfig, publicJwks, secretsKeys, str, sweepInterval, url } from '@gateway/config';
+import { bool, ConfigError, hostPorts, int, intList, loadConfig, publicJwks, redisSettings, secretsKeys, str, sweepInterval, url, urlList } from '@gateway/config';
 
 describe('configuration', () => {
   const spec = {
@@ -72,6 +72,12 @@ describe('public JWKs (OPERATOR_PUBLIC_KEYS)', () => {
     assert.deepEqual(loadConfig(spec, { KEYS: JSON.stringify({ ...key, use: 'sig' }) }).keys, [key]);
   });
 
+  it("when a key is marked as a door's, then the mark is kept: services hold that key to what the door does", () => {
+    const dashboard = { ...key, kid: 'dash-1', door: 'dashboard' };
+    assert.deepEqual(loadConfig(spec, { KEYS: JSON.stringify({ keys: [key, dashboard] }) }).keys, [key, dashboard]);
+    assert.throws(() => loadConfig(spec, { KEYS: JSON.stringify({ ...dashboard, door: true }) }), /door must name the door/);
+  });
+
   it('when none is given, or a key is private, unnamed or not Ed25519, then loading fails, never echoing the value', () => {
     assert.throws(() => loadConfig(spec, {}), /KEYS is required/);
     for (const [raw, problem] of [
@@ -86,6 +92,39 @@ describe('public JWKs (OPERATOR_PUBLIC_KEYS)', () => {
         (err: unknown) => err instanceof ConfigError && problem.test(err.message) && !err.message.includes(privateHalf),
         raw,
       );
+    }
+  });
+});
+
+describe('clustered engines (D23)', () => {
+  const spec = { amqpUrl: urlList('AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:'], { secret: true }), ...redisSettings };
+
+  it('when AMQP_URL lists several nodes, then each is kept, in order; one URL is a list of one', () => {
+    assert.equal(loadConfig(spec, { AMQP_URL: 'amqps://gw.session:p@r0:5671/, amqps://gw.session:p@r1:5671' }).amqpUrl, 'amqps://gw.session:p@r0:5671,amqps://gw.session:p@r1:5671');
+    assert.equal(loadConfig(spec, {}).amqpUrl, 'amqp://guest:guest@127.0.0.1:5672');
+  });
+
+  it('when a node is not an AMQP URL, or the nodes name different users, then it is refused without echoing the secret', () => {
+    for (const raw of ['amqp://gw.session:hunter2@r0,http://r1', 'amqp://gw.session:hunter2@r0,amqp://gw.refund:hunter2@r1', 'amqp://gw.session:hunter2@r0,,']) {
+      assert.throws(
+        () => loadConfig(spec, { AMQP_URL: raw }),
+        (err: unknown) => err instanceof ConfigError && /AMQP_URL/.test(err.message) && !err.message.includes('hunter2'),
+        raw,
+      );
+    }
+  });
+
+  it('when REDIS_SENTINELS is given, then it is a list of host and port; absent, an empty list (no Sentinel)', () => {
+    const config = loadConfig(spec, { REDIS_SENTINELS: 'redis-0.redis:26379, 10.0.0.2:26380,[fd00::1]:26379' });
+    assert.deepEqual(config.redisSentinels, [
+      { host: 'redis-0.redis', port: 26379 },
+      { host: '10.0.0.2', port: 26380 },
+      { host: 'fd00::1', port: 26379 },
+    ]);
+    assert.equal(config.redisSentinelName, 'gateway');
+    assert.deepEqual(loadConfig(spec, {}).redisSentinels, []);
+    for (const raw of ['redis-0', 'redis-0:0', 'redis-0:70000', 'a:1,', 'a b:1']) {
+      assert.throws(() => loadConfig({ sentinels: hostPorts('REDIS_SENTINELS') }, { REDIS_SENTINELS: raw }), /REDIS_SENTINELS: must be a comma-separated list of host:port/, raw);
     }
   });
 });

@@ -75,6 +75,30 @@ export const MERCHANT_USER_COMMANDS = [
 ] as const satisfies readonly CommandType[];
 
 /**
+ * The operator commands the operations console may have run, signed by the
+ * dashboard for the console operator who asked (D15): what its pages do, and
+ * the merchant lookup of `user create`. A command signed with the dashboard's
+ * key is held to these, or to MERCHANT_USER_COMMANDS for a merchant's user;
+ * every other operator command (rewrapping secrets, creating merchants or
+ * operators, revealing a merchant's keys...) takes an operator's own key.
+ */
+export const CONSOLE_COMMANDS = [
+  'merchant.list',
+  'merchant.get',
+  'merchant.approve_kyb',
+  'merchant.suspend',
+  'merchant.reactivate',
+  'limits.set',
+  'fees.get',
+  'fees.set',
+  'terminal.get',
+  'terminal.set',
+  'refund.list_manual',
+  'refund.resolve',
+  'audit.list',
+] as const satisfies readonly CommandType[];
+
+/**
  * Who may send each command (D17). Every publisher stamps its messages with its
  * broker user (AMQP user_id, which RabbitMQ checks against the connection's
  * login), and a service's command server refuses a command from any other: a
@@ -216,6 +240,8 @@ export const eventPublishers = {
   'payment.capture_failed': ['acquirer-adapter'],
   'merchant.created': ['api-gateway'],
   'merchant.updated': ['api-gateway'],
+  'merchant.suspended': ['api-gateway'],
+  'merchant.reactivated': ['api-gateway'],
   'merchant.kyb_approved': ['api-gateway'],
   'api_key.revoked': ['api-gateway'],
   // Every service that runs operator commands records them (the dashboard runs user.create and operator.create).
@@ -254,8 +280,9 @@ export interface ServiceTopology {
 export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   // The webhook events feed the test-mode event streams of `gateway listen`, one exclusive queue per open stream.
   'api-gateway': { events: ['audit.recorded'], broadcasts: ['merchant.updated', 'api_key.revoked', ...WEBHOOK_EVENTS] },
+  // merchant.suspended and merchant.reactivated: a suspended merchant's sessions take no payment.
   session: {
-    events: ['payment.approved', 'payment.declined', 'payment.authorized', 'payment.captured', 'payment.capture_failed', 'refund.created', 'refund.updated'],
+    events: ['payment.approved', 'payment.declined', 'payment.authorized', 'payment.captured', 'payment.capture_failed', 'refund.created', 'refund.updated', 'merchant.suspended', 'merchant.reactivated'],
     broadcasts: [],
   },
   checkout: { events: [], broadcasts: [] },

@@ -178,6 +178,10 @@ export const merchantEvents = {
   /** A new merchant; the webhook dispatcher gives it its test-mode endpoint (with `test_webhook_url` when one was given). */
   'merchant.created': Type.Object({ merchant_id: MerchantId, name: Type.String(), order_prefix: Type.String(), test_webhook_url: Type.Optional(Type.String()) }),
   'merchant.updated': MerchantChanged,
+  /** An operator suspended the merchant; the session service then takes no payment on its open sessions. */
+  'merchant.suspended': MerchantChanged,
+  /** An operator lifted the suspension. */
+  'merchant.reactivated': MerchantChanged,
   /** Business verification approved (live mode open); the webhook dispatcher gives the merchant its live-mode endpoint. */
   'merchant.kyb_approved': MerchantChanged,
   'api_key.revoked': Type.Object({ merchant_id: MerchantId, key_id: Type.String() }),

@@ -27,6 +27,8 @@ export const CheckoutView = Type.Object({
   last_failure_code: Type.String(),
   last_failure_message: Type.String(),
   locale: Locale,
+  /** The merchant is suspended: the page takes no payment (optional for pages of an older version). */
+  merchant_suspended: Type.Optional(Type.Boolean()),
 });
 export type CheckoutView = Static<typeof CheckoutView>;
 

@@ -1,7 +1,21 @@
 /** Operator signatures (D17) on their own: what a token binds, and why one is refused. */
 import assert from 'node:assert/strict';
+import { SignJWT, importJWK } from 'jose';
 import { newId, type Envelope } from '@gateway/contracts';
-import { canonicalJson, envelopeDigest, generateOperatorKey, OperatorSignatureError, OperatorSignatureVerifier, OperatorSigner, type RefusalReason } from '@gateway/messaging';
+import type { Pool } from '@gateway/db';
+import { createLogger } from '@gateway/observability';
+import { AppError } from '@gateway/problem';
+import {
+  canonicalJson,
+  envelopeDigest,
+  generateOperatorKey,
+  OperatorGuard,
+  OperatorSignatureError,
+  OperatorSignatureVerifier,
+  OperatorSigner,
+  type Actor,
+  type RefusalReason,
+} from '@gateway/messaging';
 
 const MERCHANT = `mer_${'a'.repeat(24)}`;
 
@@ -97,5 +111,81 @@ describe('operator signatures', () => {
     const key = await generateOperatorKey();
     await assert.rejects(OperatorSigner.fromJwk(key.publicJwk), /private Ed25519 JWK/);
     await assert.rejects(OperatorSigner.fromJwk({ ...key.privateJwk, kid: undefined }), /no kid/);
+  });
+});
+
+describe("the dashboard's key (a door's)", () => {
+  let operator: OperatorSigner;
+  let dashboard: OperatorSigner;
+  let verifier: OperatorSignatureVerifier;
+  let guard: OperatorGuard;
+  const consoleOperator: Actor = { type: 'operator', id: 'opr_1', email: 'ops@example.com', address: '192.0.2.9' };
+
+  function command(type: string, data: Record<string, unknown> = { merchant_id: MERCHANT }): Envelope {
+    return { id: newId('cmd'), type, version: 1, occurred_at: new Date().toISOString(), correlation_id: 'corr-1', data };
+  }
+
+  /** Whether the guard lets what `signer` signed for `actor` run: the verifier's and the reach check's answer. */
+  async function reach(signer: OperatorSigner, envelope: Envelope, actor?: Actor): Promise<'runs' | RefusalReason | 'forbidden'> {
+    try {
+      guard.checkReach(envelope, await verifier.verify(envelope, await signer.sign(envelope, Date.now(), actor)));
+      return 'runs';
+    } catch (err) {
+      if (err instanceof OperatorSignatureError) return err.reason;
+      if (err instanceof AppError && err.code === 'forbidden') return 'forbidden';
+      throw err;
+    }
+  }
+
+  before(async () => {
+    const operatorKey = await generateOperatorKey();
+    const dashboardKey = await generateOperatorKey();
+    operator = await OperatorSigner.fromJwk(operatorKey.privateJwk, 'amina');
+    dashboard = await OperatorSigner.fromJwk(dashboardKey.privateJwk, 'dashboard');
+    const publicKeys = [operatorKey.publicJwk, { ...dashboardKey.publicJwk, door: 'dashboard' }];
+    verifier = new OperatorSignatureVerifier(publicKeys);
+    // The reach check reads no table: no pool is needed to ask it.
+    guard = new OperatorGuard({ service: 'api-gateway', publicKeys, pool: {} as Pool, log: createLogger({ service: 'test', level: 'silent' }) });
+  });
+
+  it('when a command signed with it names nobody, then it is refused (no-actor), whatever the command; an operator\'s own key needs nobody', async () => {
+    for (const type of ['merchant.approve_kyb', 'merchant.get', 'api_key.reveal', 'api_gateway.secrets.rewrap']) {
+      assert.equal(await reach(dashboard, command(type)), 'no-actor', type);
+      assert.equal(await reach(operator, command(type)), 'runs', type);
+    }
+  });
+
+  it('when it signs for a console operator, then what the console does runs and every other operator command is refused (403)', async () => {
+    assert.equal(await reach(dashboard, command('merchant.suspend'), consoleOperator), 'runs');
+    assert.equal(await reach(dashboard, command('refund.resolve', { refund_id: 're_1', as: 'failed' }), consoleOperator), 'runs');
+    for (const type of ['merchant.create', 'api_key.reveal', 'api_key.create', 'operator.create', 'user.create', 'api_gateway.secrets.rewrap', 'webhook_endpoint.reveal_secret']) {
+      assert.equal(await reach(dashboard, command(type), consoleOperator), 'forbidden', type);
+      // The same person named by an operator's own key: an operator's authority, as before.
+      assert.equal(await reach(operator, command(type), consoleOperator), 'runs', type);
+    }
+  });
+
+  it("when it signs for a merchant's user, then that user's merchant commands on their own merchant run, and nothing else", async () => {
+    const user: Actor = { type: 'user', id: 'usr_1', email: 'amina@shop.tn', address: '192.0.2.7', merchantId: MERCHANT };
+    assert.equal(await reach(dashboard, command('api_key.reveal'), user), 'runs');
+    assert.equal(await reach(dashboard, command('api_key.reveal', { merchant_id: `mer_${'b'.repeat(24)}` }), user), 'forbidden');
+    assert.equal(await reach(dashboard, command('merchant.suspend'), user), 'forbidden');
+  });
+
+  it('when a token names no key, or two keys share a kid, then nothing passes: the key that verified, and its authority, must be known', async () => {
+    const only = await generateOperatorKey();
+    const alone = new OperatorSignatureVerifier([{ ...only.publicJwk, door: 'dashboard' }]);
+    const envelope = command('merchant.approve_kyb');
+    const now = Math.floor(Date.now() / 1000);
+    const unnamed = await new SignJWT({ cmd: envelope.type, dig: envelopeDigest(envelope) })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'operator-command+jwt' })
+      .setJti(envelope.id)
+      .setSubject('dashboard')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 60)
+      .sign(await importJWK(only.privateJwk, 'EdDSA'));
+    assert.equal(await refusal(alone, envelope, unnamed), 'malformed');
+    const other = await generateOperatorKey();
+    assert.throws(() => new OperatorSignatureVerifier([only.publicJwk, { ...other.publicJwk, kid: only.publicJwk.kid }]), /kid of its own/);
   });
 });

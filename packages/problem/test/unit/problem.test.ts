@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { AppError, catalogue, toProblem, unlessNotFound, validationError } from '@gateway/problem';
+import { AppError, catalogue, retryAfterOf, temporarilyUnavailable, TEMPORARILY_UNAVAILABLE, toProblem, unlessNotFound, validationError } from '@gateway/problem';
 
 describe('problem documents', () => {
   it('when an AppError is turned into a problem, then members come in the fixed order type, title, status, detail', () => {
@@ -53,5 +53,32 @@ describe('A read of what may not exist (unlessNotFound)', () => {
     assert.equal(await unlessNotFound(Promise.reject(new AppError('not-found'))), undefined);
     await assert.rejects(unlessNotFound(Promise.reject(new AppError('forbidden'))), (err: AppError) => err.code === 'forbidden');
     await assert.rejects(unlessNotFound(Promise.reject(new Error('broken'))), /broken/);
+  });
+});
+
+describe('A dependency out (D23)', () => {
+  it('when the database or the broker is out, then the problem is a 500 internal-error that says so and asks for a wait of 1 to 5 seconds', () => {
+    const seen = new Set<number>();
+    for (let i = 0; i < 200; i += 1) {
+      const err = temporarilyUnavailable();
+      const seconds = retryAfterOf(err) ?? 0;
+      assert.ok(seconds >= 1 && seconds <= 5, String(seconds));
+      seen.add(seconds);
+      const doc = toProblem(err, 'h');
+      assert.equal(doc.status, 500);
+      assert.equal(doc.detail, TEMPORARILY_UNAVAILABLE);
+      // The wait is the Retry-After header's, not a member of the body.
+      assert.deepEqual(Object.keys(doc), ['type', 'title', 'status', 'detail']);
+    }
+    // Drawn at random, so that the clients of one outage do not all come back in the same second.
+    assert.ok(seen.size > 1);
+  });
+
+  it('when a problem asks for no wait, or for one that is not a whole positive number of seconds, then it has no Retry-After', () => {
+    assert.equal(retryAfterOf(new AppError('internal-error')), undefined);
+    assert.equal(retryAfterOf(new AppError('internal-error', 'd', { retry_after: 0 })), undefined);
+    assert.equal(retryAfterOf(new AppError('internal-error', 'd', { retry_after: 1.5 })), undefined);
+    assert.equal(retryAfterOf(new Error('x')), undefined);
+    assert.equal(retryAfterOf(new AppError('rate-limit-exceeded', 'd', { retry_after: 30 })), 30);
   });
 });

@@ -36,6 +36,19 @@ describe('SDK retries', () => {
     assert.ok(first >= 19 && second >= 39, `pauses ${first} ms, ${second} ms`);
   });
 
+  it('when a 500 carries Retry-After (a dependency out, D23), then the next attempt waits that long, not the shorter backoff', async () => {
+    const unavailable = () => {
+      const answer = problem(500, 'internal-error');
+      answer.headers.set('retry-after', '1');
+      return answer;
+    };
+    const { fake, calls } = scripted([unavailable, session]);
+    const gateway = new Gateway('sk_test_x', { fetch: fake, initialRetryDelayMs: 1 });
+    await gateway.sessions.get('ps_1');
+    const pause = (calls[1]?.at ?? 0) - (calls[0]?.at ?? 0);
+    assert.ok(pause >= 990, `paused ${pause} ms`);
+  });
+
   it('when 5xx answers outlast the retries, then an ApiServerError carries the last problem', async () => {
     const { fake, calls } = scripted([() => problem(500, 'internal-error'), () => problem(502, 'processor-unavailable')]);
     const gateway = new Gateway('sk_test_x', { fetch: fake, maxRetries: 1, initialRetryDelayMs: 1 });

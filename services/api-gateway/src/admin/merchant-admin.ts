@@ -80,7 +80,9 @@ export async function setMerchantStatus(
   await deps.merchants.change(async (tx) => {
     requireMerchant(await deps.merchants.lockMerchant(tx, merchantId));
     await deps.merchants.setStatus(tx, merchantId, status);
-    return { result: undefined, events: [eventEnvelope('merchant.updated', { merchant_id: merchantId }, correlationId)] };
+    // merchant.suspended: the session service refuses payments on the merchant's open checkout links from it.
+    const standing = eventEnvelope(status === 'suspended' ? 'merchant.suspended' : 'merchant.reactivated', { merchant_id: merchantId }, correlationId);
+    return { result: undefined, events: [eventEnvelope('merchant.updated', { merchant_id: merchantId }, correlationId), standing] };
   });
   deps.auth.forgetMerchant(merchantId);
   deps.afterCommit();

@@ -13,10 +13,10 @@ import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods, type onRequestHookHandler } from 'fastify';
 import { buildOpenApi, commandLane, EXPORT_PAGE_SIZE, type ApiContext } from '@gateway/contracts';
 import { EXPORT_KINDS } from '@gateway/exports';
-import type { RpcClient } from '@gateway/messaging';
+import { outageOf, type RpcClient } from '@gateway/messaging';
 import { describeError, renderMetrics, type Logger } from '@gateway/observability';
-import { AppError, PROBLEM_CONTENT_TYPE, toProblem } from '@gateway/problem';
-import { enterRequest, labelledRoute, labelRoute, readiness, requestIdOf, timeRequest, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
+import { AppError, PROBLEM_CONTENT_TYPE, retryAfterOf, toProblem } from '@gateway/problem';
+import { clientAddress, enterRequest, labelledRoute, labelRoute, readiness, requestIdOf, timeRequest, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { ApiCaller, Budget } from '../db/merchant.repository.js';
 import type { TestEventStreams } from '../events/test-event-streams.js';
@@ -44,12 +44,15 @@ export interface ApiDependencies {
   rateLimitKeyPrefix: string;
   errorsHost: string;
   publicBaseUrl: string;
-  trustProxy: boolean;
+  /** Proxies of ours in front (TRUST_PROXY, TRUST_PROXY_HOPS); 0 when the gateway is the edge. */
+  trustedProxyHops: number;
   readiness: Record<string, ReadinessCheck>;
   /** The test-mode event streams of GET /gateway/events/stream/ (`gateway listen`). */
   events: TestEventStreams;
   /** Seconds between the comments that keep an idle event stream's proxies from closing it. */
   eventStreamHeartbeatSeconds: number;
+  /** Seconds between an open event stream's checks that its key still works and its merchant is not suspended. */
+  eventStreamAuthCheckSeconds: number;
   /** Rows a CSV export reads per page (D21); EXPORT_PAGE_SIZE when not given. */
   exportPageSize?: number;
   /** How long an export may stand without a byte moving; a minute when not given. */
@@ -290,7 +293,7 @@ export function scopePathOf(pattern: string, url: string): string {
 async function authorize(deps: ApiDependencies, request: FastifyRequest, reply: FastifyReply, routeBudget: Budget | undefined): Promise<ApiCaller> {
   const caller = await deps.auth.authenticate(headerOf(request.raw, 'authorization'));
   if (!caller) {
-    const budget = await deps.buckets.take([authFailureBucket(clientAddress(request.raw, deps.trustProxy), deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
+    const budget = await deps.buckets.take([authFailureBucket(clientAddress(request.raw, deps.trustedProxyHops), deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
     if (!budget.allowed) rateLimited(reply, budget.retryAfterSeconds);
     reply.header('WWW-Authenticate', 'Bearer');
     throw new AppError('unauthorized');
@@ -304,8 +307,11 @@ async function authorize(deps: ApiDependencies, request: FastifyRequest, reply: 
 
 /**
  * GET /gateway/events/stream/: the merchant's test-mode events as server-sent
- * events, each carrying the exact webhook body, until the client goes. Test
- * keys only: a developer's laptop must never receive live payments' data.
+ * events, each carrying the exact webhook body, until the client goes, or
+ * until its key stops working (revoked, rolled) or its merchant is
+ * suspended: the stream checks again every EVENT_STREAM_AUTH_CHECK_SECONDS
+ * and then ends with a last comment saying why. Test keys only: a
+ * developer's laptop must never receive live payments' data.
  */
 async function handleEventStream(deps: ApiDependencies, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const caller = await authorize(deps, request, reply, undefined);
@@ -333,11 +339,30 @@ async function handleEventStream(deps: ApiDependencies, request: FastifyRequest,
   }
   res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
   res.write(`: ready\n\n${early.join('')}`);
-  write = (chunk) => void res.write(chunk);
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), deps.eventStreamHeartbeatSeconds * 1000);
+  // An event taken between the stream's end and its queue's going is dropped, never written after the end.
+  write = (chunk) => void (res.writableEnded || res.write(chunk));
+  const heartbeat = setInterval(() => write(': keep-alive\n\n'), deps.eventStreamHeartbeatSeconds * 1000);
+  const authorization = headerOf(request.raw, 'authorization');
+  const close = (why: string) => {
+    // Nothing more is written once it ends: no keep-alive, no second check.
+    clearInterval(heartbeat);
+    clearInterval(recheck);
+    if (!res.writableEnded) res.end(`: closed: ${why}\n\n`);
+  };
+  const recheck: NodeJS.Timeout = setInterval(() => {
+    deps.auth.authenticate(authorization).then(
+      (now) => {
+        if (!now) close('this API key no longer works.');
+        else if (now.suspended) close('this merchant account is suspended.');
+      },
+      // Not known to be good any more: the client reconnects, and is asked for its key again.
+      () => close('the key could not be checked; reconnect.'),
+    );
+  }, deps.eventStreamAuthCheckSeconds * 1000);
   res.once('close', () => {
     unsubscribe();
     clearInterval(heartbeat);
+    clearInterval(recheck);
   });
 }
 
@@ -345,16 +370,6 @@ async function handleEventStream(deps: ApiDependencies, request: FastifyRequest,
 function headerOf(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * The client's address, for the failed-authentication budget: the first
- * address of X-Forwarded-For when the gateway sits behind a trusted proxy
- * (TRUST_PROXY); else the peer's.
- */
-function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? headerOf(req, 'x-forwarded-for')?.split(',')[0]?.trim() : undefined;
-  return forwarded || req.socket.remoteAddress || 'unknown';
 }
 
 function send(reply: FastifyReply, status: number, contentType: string, body: string): FastifyReply {
@@ -372,14 +387,20 @@ function rateLimited(reply: FastifyReply, retryAfterSeconds: number): never {
  */
 function sendError(deps: ApiDependencies, reply: FastifyReply, thrown: unknown): FastifyReply {
   const err = bodyProblem(thrown) ?? thrown;
-  if (!(err instanceof AppError)) {
-    deps.log.error({ err: describeError(err), requestId: requestIdOf(reply.raw) }, 'request failed');
+  if (err instanceof AppError) return sendProblem(deps, reply, err);
+  const outage = outageOf(err);
+  if (outage) {
+    deps.log.warn({ err: describeError(err), requestId: requestIdOf(reply.raw) }, 'request failed while a dependency is out; answered as retryable');
+    return sendProblem(deps, reply, outage);
   }
+  deps.log.error({ err: describeError(err), requestId: requestIdOf(reply.raw) }, 'request failed');
   return sendProblem(deps, reply, err);
 }
 
 function sendProblem(deps: ApiDependencies, reply: FastifyReply, err: unknown): FastifyReply {
   const problem = toProblem(err, deps.errorsHost);
+  const retryAfter = retryAfterOf(err);
+  if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
   // The rest of a body too large is not read: the connection cannot carry another request.
   if (problem.status === 413) reply.header('Connection', 'close');
   return send(reply, problem.status, PROBLEM_CONTENT_TYPE, JSON.stringify(problem));

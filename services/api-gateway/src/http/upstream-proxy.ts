@@ -14,7 +14,7 @@ import type { TLSSocket } from 'node:tls';
 import { HttpClient, HttpClientError } from '@gateway/http-client';
 import type { Logger } from '@gateway/observability';
 import { describeError, httpClientSpan } from '@gateway/observability';
-import { requestIdOf } from '@gateway/runtime';
+import { forwardedChain, requestIdOf } from '@gateway/runtime';
 
 /** Hop-by-hop headers, and Expect (Node has answered 100-continue already), are not passed on. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'expect']);
@@ -31,11 +31,12 @@ export interface UpstreamOptions {
   /** What the client gets, with a 502, when the upstream does not answer: never why. */
   unavailable: { contentType: string; body: string };
   /**
-   * Whether the gateway sits behind a trusted proxy (TRUST_PROXY): the
-   * X-Forwarded-* headers it was given are then kept, the peer appended;
-   * otherwise a client's own are dropped, as the gateway is the edge.
+   * How many proxies of ours stand in front (0: the gateway is the edge). The
+   * X-Forwarded-For entries they appended are kept, the peer appended after
+   * them; those the client wrote are dropped. X-Forwarded-Proto and -Host are
+   * kept only behind a proxy of ours.
    */
-  trustProxy: boolean;
+  trustedProxyHops: number;
 }
 
 /** A request handler passing requests to `upstream` (an origin); the request's path and query are kept. */
@@ -45,7 +46,7 @@ export function upstreamProxy(upstream: string, options: UpstreamOptions, log: L
   return (req, res) => {
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
-    Object.assign(headers, forwardedHeaders(req, options.trustProxy));
+    Object.assign(headers, forwardedHeaders(req, options.trustedProxyHops));
     // The page's work goes on under the gateway's request id: one payment, one correlation id.
     const requestId = requestIdOf(res);
     if (requestId) headers['x-request-id'] = requestId;
@@ -85,14 +86,12 @@ function hasBody(req: IncomingMessage): boolean {
   return length !== undefined ? length !== '0' : req.headers['transfer-encoding'] !== undefined;
 }
 
-/** X-Forwarded-For (the peer appended), -Proto and -Host as the upstream should see them. */
-function forwardedHeaders(req: IncomingMessage, trustProxy: boolean): Record<string, string> {
-  const given = (name: string) => (trustProxy ? first(req.headers, name) : undefined);
-  const peer = req.socket.remoteAddress ?? '';
-  const chain = trustProxy ? joined(req.headers['x-forwarded-for']) : '';
+/** X-Forwarded-For (what our proxies appended, then the peer), -Proto and -Host as the upstream should see them. */
+function forwardedHeaders(req: IncomingMessage, trustedHops: number): Record<string, string> {
+  const given = (name: string) => (trustedHops > 0 ? first(req.headers, name) : undefined);
   const proto = given('x-forwarded-proto') ?? ((req.socket as TLSSocket).encrypted ? 'https' : 'http');
   const host = given('x-forwarded-host') ?? req.headers.host;
-  return { 'x-forwarded-for': chain ? `${chain}, ${peer}` : peer, 'x-forwarded-proto': proto, ...(host && { 'x-forwarded-host': host }) };
+  return { 'x-forwarded-for': forwardedChain(req, trustedHops).join(', '), 'x-forwarded-proto': proto, ...(host && { 'x-forwarded-host': host }) };
 }
 
 function joined(value: string | string[] | undefined): string {

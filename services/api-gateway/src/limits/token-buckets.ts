@@ -8,9 +8,9 @@
  * neither stops payments nor lifts every limit. Redis is tried again after a
  * short pause, not on every request, so an unanswering Redis adds no latency.
  */
-import { Redis } from 'ioredis';
 import type { Logger } from '@gateway/observability';
 import { counter, describeError } from '@gateway/observability';
+import { createRedis, type Redis, type RedisSettings } from '@gateway/runtime';
 
 /** A bucket: its key, its capacity and its refill rate in tokens per second. */
 export interface Bucket {
@@ -112,13 +112,13 @@ export class TokenBuckets {
   private localUntil = 0;
 
   constructor(
-    url: string,
+    settings: RedisSettings,
     private readonly log: Logger,
     options: { fallbackReplicas?: number } = {},
   ) {
     // Auto-pipelining: the takes of the requests served in one pass of the event loop leave in one write
     // and come back in one read, instead of a system call each way per request (BENCHMARKS.md, issue 18).
-    const redis = new Redis(url, { commandTimeout: 250, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true, enableAutoPipelining: true });
+    const redis = createRedis(settings, { commandTimeout: 250, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true, enableAutoPipelining: true });
     redis.defineCommand('takeTokens', { lua: TAKE });
     redis.on('error', () => undefined);
     this.redis = redis as TakingRedis;

@@ -72,9 +72,9 @@ describe('Gateway /dashboard/ and /ops/ pass-through', function () {
     return request;
   }
 
-  it('when a browser asks for a dashboard page with its cookies, then the upstream gets them, the client address appended and the scheme, and every Set-Cookie comes back', async () => {
+  it('when a browser asks for a dashboard page with its cookies, then the upstream gets them, the client address our ingress appended (not one the client wrote) and the scheme, and every Set-Cookie comes back', async () => {
     const res = await fetch(`${system.baseUrl}/dashboard/login?next=%2Fdashboard%2F`, {
-      headers: { cookie: 'sid=old; lang=en', 'x-forwarded-for': '198.51.100.7', 'x-forwarded-proto': 'https' },
+      headers: { cookie: 'sid=old; lang=en', 'x-forwarded-for': '192.0.2.66, 198.51.100.7', 'x-forwarded-proto': 'https' },
     });
     assert.equal(res.status, 200);
     assert.equal(await res.text(), '<!doctype html><title>Sign in</title>');

@@ -78,10 +78,11 @@ describe('CSV export routes (D21)', () => {
       rateLimitKeyPrefix: 'rl',
       errorsHost: 'gateway.example',
       publicBaseUrl: 'http://gateway.example',
-      trustProxy: false,
+      trustedProxyHops: 0,
       readiness: {},
       events: {} as TestEventStreams,
       eventStreamHeartbeatSeconds: 25,
+      eventStreamAuthCheckSeconds: 5,
       exportPageSize: 2,
     });
     server = createServer(listener);

@@ -37,6 +37,8 @@ export type CheckoutPage = { language: PageLanguage } & (
   | { page: 'outcome'; outcome: 'succeeded' | 'failed' | 'canceled'; session: CheckoutView }
   /** A lapsed, used or unknown link. */
   | { page: 'link-expired'; reason: 'expired' | 'paid' | 'closed' }
+  /** An open session whose merchant is suspended: it takes no payment. */
+  | { page: 'unavailable' }
 );
 
 /** The card form page. */
@@ -66,7 +68,7 @@ export async function showPage(deps: FlowDeps, token: string, acceptLanguage?: s
   switch (view.status) {
     case 'CREATED':
     case 'PENDING':
-      return paymentPage(token, view, language);
+      return payable(token, view, language);
     case 'PROCESSING':
       return processing(deps, token, view, language);
     // For the buyer a held payment (D22: AUTHORIZED, the merchant captures later) is paid.
@@ -89,6 +91,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
     const view = await viewOf(deps, link);
     if (!view) return expired(acceptLanguage, 'expired');
     if (view.status !== 'CREATED' && view.status !== 'PENDING') return toResult(token);
+    if (view.merchant_suspended) return { page: 'unavailable', language: chooseLanguage(view.locale, acceptLanguage) };
     return { ...paymentPage(token, view, chooseLanguage(view.locale, acceptLanguage)), refused: { errors: check.errors, values: check.values } };
   }
 
@@ -102,7 +105,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
       deps.call('attempt.pay', { ...link, attempt_id: attemptId, card: sealed, term_url: `${pageUrl(deps, token)}/3ds`, language }, deps.paymentTimeoutMs),
     );
   } catch (err) {
-    // Another attempt running, or the session closed meanwhile: the result page says which.
+    // Another attempt running, the session closed meanwhile, or its merchant suspended: the result page says which.
     if (err instanceof AppError) return err.code === 'not-found' ? expired(acceptLanguage, 'expired') : toResult(token);
     throw err;
   }
@@ -152,7 +155,12 @@ export async function showResult(deps: FlowDeps, token: string, acceptLanguage?:
   const language = chooseLanguage(view.locale, acceptLanguage);
   const closed = closedAnswer(view, language);
   if (closed) return closed;
-  return view.status === 'PROCESSING' ? processing(deps, token, view, language) : paymentPage(token, view, language);
+  return view.status === 'PROCESSING' ? processing(deps, token, view, language) : payable(token, view, language);
+}
+
+/** An open session: the card form, unless its merchant is suspended (the session service would refuse the payment). */
+function payable(token: string, view: CheckoutView, language: PageLanguage): Answer {
+  return view.merchant_suspended ? { page: 'unavailable', language } : paymentPage(token, view, language);
 }
 
 /** The answer for a session that can take no more payments; undefined while it can. */

@@ -5,7 +5,9 @@
  * nobody serves get a page, never a stack trace.
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { outageOf } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
+import { retryAfterOf } from '@gateway/problem';
 import { bodyRefusal, formBody, pageSecurityHeaders, type FormLimits } from '@gateway/runtime';
 import { CHECKOUT_CSS, renderCheckoutPage, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
 import { cancelPayment, pay, returnFromChallenge, showPage, showResult, type Answer, type CheckoutPage, type FlowDeps } from '../domain/checkout-flow.js';
@@ -63,7 +65,13 @@ function step(deps: FlowDeps, log: Logger, run: Step) {
     try {
       send(res, await run(deps, token, form, acceptLanguage));
     } catch (err) {
-      log.error({ err: describeError(err), path: req.route?.path as unknown }, 'checkout step failed');
+      const outage = outageOf(err);
+      if (outage) {
+        log.warn({ err: describeError(err), path: req.route?.path as unknown }, 'checkout step failed while a dependency is out');
+        res.set('Retry-After', String(retryAfterOf(outage)));
+      } else {
+        log.error({ err: describeError(err), path: req.route?.path as unknown }, 'checkout step failed');
+      }
       sendHtml(res, 500, renderErrorPage(chooseLanguage(undefined, acceptLanguage), 500));
     }
   };
@@ -78,9 +86,10 @@ function send(res: Response, answer: Answer): void {
   sendHtml(res, statusOf(answer), renderCheckoutPage(answer));
 }
 
-/** A link that leads to no session is gone (410), a refused card form unprocessable (422); any other page is a 200. */
+/** A link that leads to no session is gone (410), a suspended merchant's session refused (403), a refused card form unprocessable (422); any other page is a 200. */
 function statusOf(page: CheckoutPage): number {
   if (page.page === 'link-expired') return 410;
+  if (page.page === 'unavailable') return 403;
   return page.page === 'payment' && page.refused ? 422 : 200;
 }
 

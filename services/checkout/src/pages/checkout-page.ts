@@ -4,7 +4,7 @@ import type { CardField, CardFieldError } from '../domain/card-form.js';
 import type { CheckoutPage, PaymentPage } from '../domain/checkout-flow.js';
 import { CATALOGUES, translate, type Language, type MessageKey } from './messages/index.js';
 import { renderPaymentPage } from './payment-page.js';
-import { renderChallengePage, renderLinkExpiredPage, renderOutcomePage, renderProcessingPage, renderRedirectPage } from './status-pages.js';
+import { renderChallengePage, renderLinkExpiredPage, renderOutcomePage, renderProcessingPage, renderRedirectPage, renderUnavailablePage } from './status-pages.js';
 import type { OrderView, PaymentPageView } from './views.js';
 
 const LEAVING_HEADINGS: Readonly<Record<'succeeded' | 'failed', MessageKey>> = { succeeded: 'succeeded_title', failed: 'failed_title' };
@@ -26,6 +26,8 @@ export function renderCheckoutPage(page: CheckoutPage): string {
       return renderOutcomePage(language, page.outcome === 'succeeded' ? 'succeeded' : 'failed', translate(language, OUTCOME_TEXTS[page.outcome]), orderView(page.session));
     case 'link-expired':
       return renderLinkExpiredPage(language, page.reason);
+    case 'unavailable':
+      return renderUnavailablePage(language);
   }
 }
 

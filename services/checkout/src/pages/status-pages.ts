@@ -38,6 +38,12 @@ const LINK_EXPIRED_REASONS: Readonly<Record<'expired' | 'paid' | 'closed', Messa
   closed: 'link_expired_closed',
 };
 
+/** A session whose merchant may not take payments now (suspended): nothing was charged, nothing can be. */
+export function renderUnavailablePage(language: Language): string {
+  const heading = translate(language, 'unavailable_title');
+  return layout(language, heading, html`<h1>${heading}</h1>\n<p>${translate(language, 'unavailable_text')}</p>`);
+}
+
 /** A lapsed, used or unknown link; says nothing that identifies the session. */
 export function renderLinkExpiredPage(language: Language, reason: 'expired' | 'paid' | 'closed'): string {
   const heading = translate(language, 'link_expired_title');

@@ -4,11 +4,11 @@
  * one-use link that sets their password, signed in with a throttle on failures,
  * and, when they choose (operators must), a second factor.
  */
-import type { Redis } from 'ioredis';
 import { newId, type AuditEntry, type DashboardRole } from '@gateway/contracts';
 import { withTransaction, type Pool, type Queryable } from '@gateway/db';
 import { enqueue } from '@gateway/messaging';
 import { AppError, validationError } from '@gateway/problem';
+import type { Redis } from '@gateway/runtime';
 import type { SecretBox } from '@gateway/secrets';
 import type { Door, PeopleRepository, PersonRow } from './people.repository.js';
 import {
@@ -34,6 +34,10 @@ export interface AccountsDeps {
   passwordHashCost: number;
   loginFailureLimit: number;
   loginFailureWindowSeconds: number;
+  /** Wrong second-factor codes one account may take within the window, from every address together. */
+  secondFactorAccountLimit: number;
+  /** How long an account whose codes reached that bound takes none, right or wrong. */
+  secondFactorLockoutSeconds: number;
   rateLimitKeyPrefix: string;
   afterCommit: () => void;
 }
@@ -168,6 +172,51 @@ export async function countFailure(deps: AccountsDeps, door: Door, email: string
   if (Number(replies?.[0]?.[1] ?? 0) >= deps.loginFailureLimit) throw await tooManyFailures(deps, key);
 }
 
+function accountThrottleKey(deps: AccountsDeps, door: Door, email: string): string {
+  return `${deps.rateLimitKeyPrefix}:signin2:${door}:${email}`;
+}
+
+/**
+ * Checks the second factor of `person`, given from `address`, within two
+ * throttles: the address's, as for passwords, and the account's, which counts
+ * wrong codes from every address together, so that spreading guesses over
+ * many addresses buys none. Once the account's reach its bound, no code is
+ * checked until the lockout ends. A try is counted before its code is
+ * checked, so that guesses sent at once cannot all slip in under the bound.
+ * Throws 429 while either throttle holds, whatever the code: the answer then
+ * says nothing of it.
+ */
+export async function passSecondFactor(deps: AccountsDeps, door: Door, person: PersonRow, code: string, address: string): Promise<boolean> {
+  await refuseWhileThrottled(deps, door, person.email, address, 'second-factor');
+  const key = accountThrottleKey(deps, door, person.email);
+  const replies = await deps.redis.multi().incr(key).expire(key, deps.loginFailureWindowSeconds, 'NX').exec();
+  const tries = Number(replies?.[0]?.[1] ?? 0);
+  if (tries > deps.secondFactorAccountLimit) {
+    // Refused, not tried: it leaves the count, and the lockout's end, as they were.
+    await deps.redis.decr(key);
+    throw await tooManyFailures(deps, key);
+  }
+  let right: boolean;
+  try {
+    right = await checkSecondFactor(deps, person, code);
+  } catch (err) {
+    await deps.redis.decr(key);
+    throw err;
+  }
+  if (right) {
+    // The count stays: a right code does not buy the next guesser a fresh bound.
+    await deps.redis.decr(key);
+    await clearFailures(deps, door, person.email, address, 'second-factor');
+    return true;
+  }
+  if (tries === deps.secondFactorAccountLimit) {
+    await deps.redis.expire(key, deps.secondFactorLockoutSeconds);
+    throw await tooManyFailures(deps, key);
+  }
+  await countFailure(deps, door, person.email, address, 'second-factor');
+  return false;
+}
+
 async function tooManyFailures(deps: AccountsDeps, key: string): Promise<AppError> {
   const ttl = await deps.redis.ttl(key);
   const retryAfter = ttl > 0 ? ttl : deps.loginFailureWindowSeconds;
@@ -221,8 +270,20 @@ export async function confirmTotp(deps: AccountsDeps, person: PersonRow, code: s
   return codes;
 }
 
-/** Turns the second factor off (dashboard users only; operators must keep it where it is required). */
-export async function disableTotp(deps: AccountsDeps, person: PersonRow, doer: Doer): Promise<void> {
+/**
+ * Turns the second factor off (operators must keep it where it is required),
+ * once the person has given their current password again: a session left
+ * open, or taken, is not enough. A wrong password counts against the same
+ * throttle as at sign-in, and changes nothing.
+ */
+export async function disableTotp(deps: AccountsDeps, door: Door, person: PersonRow, password: string, doer: Doer): Promise<void> {
+  await refuseWhileThrottled(deps, door, person.email, doer.address);
+  const ok = person.password_hash !== null && password.length <= PASSWORD_MAX_LENGTH && (await verifyPassword(password, person.password_hash));
+  if (!ok) {
+    await countFailure(deps, door, person.email, doer.address);
+    throw validationError([{ field: 'password', code: 'invalid', message: 'That password is not right; two-step sign-in stays on.' }]);
+  }
+  await clearFailures(deps, door, person.email, doer.address, 'password');
   await withTransaction(deps.pool, async (tx) => {
     await deps.people.setTotp(tx, person.id, null, false);
     await deps.people.replaceRecoveryCodes(tx, person.id, []);

@@ -36,7 +36,6 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('trust proxy', deps.config.trustProxyHops);
   addHealthRoutes(app, deps.readiness, deps.log);
 
   const publicOrigin = new URL(deps.config.publicBaseUrl);
@@ -49,6 +48,7 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
     publicOrigin: publicOrigin.origin,
     opsTotpRequired: deps.config.opsTotpRequired,
     keyRotationGracesSeconds: deps.config.keyRotationGracesSeconds,
+    trustProxyHops: deps.config.trustProxyHops,
   };
 
   const dashboard = Router({ strict: false });

@@ -6,10 +6,10 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiContext, CommandReply, CommandRequest, CommandType, MerchantDetail } from '@gateway/contracts';
-import { RpcTimeoutError, UnroutableCommandError, type Actor, type RpcClient } from '@gateway/messaging';
+import { outageOf, type Actor, type RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
-import { AppError } from '@gateway/problem';
-import { html, negotiateLanguage, pageSecurityHeaders, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
+import { AppError, retryAfterOf } from '@gateway/problem';
+import { clientAddress as addressBehindProxies, html, negotiateLanguage, pageSecurityHeaders, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
 import { recordAudit, type AccountsDeps, type Doer } from '../identity/accounts.js';
 import type { Door, PersonRow } from '../identity/people.repository.js';
 import { newToken, sameText, tokenHash } from '../identity/secrets.js';
@@ -29,6 +29,8 @@ export interface DoorDeps {
   opsTotpRequired: boolean;
   /** The choices of "Rotate" for the old live key, in seconds (D14). */
   keyRotationGracesSeconds: readonly number[];
+  /** Proxies of ours in front (TRUST_PROXY_HOPS): how far back in X-Forwarded-For the person's address is. */
+  trustProxyHops: number;
 }
 
 /** A signed-in person on a page of their door. */
@@ -110,8 +112,9 @@ export async function currentSession(deps: DoorDeps, req: Request, door: Door) {
   return { idHash, session, person };
 }
 
-export function clientAddress(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+/** The person's address, as our proxies in front saw it (@gateway/runtime's rule). */
+export function clientAddress(deps: DoorDeps, req: Request): string {
+  return addressBehindProxies(req, deps.trustProxyHops);
 }
 
 /**
@@ -154,15 +157,21 @@ export function failurePage(deps: DoorDeps, req: Request, res: Response, err: un
   const language = languageOf(req);
   const t = translator(language);
   const shell = (title: string, body: HtmlValue): Html => barePage(req, base, title, body);
-  if (err instanceof AppError) {
+  // A dependency out (D23), here or in the service that answered: a 503 page with Retry-After.
+  const outage = outageOf(err);
+  if (err instanceof AppError && !outage) {
     const fields = err.errors.length > 0 ? html`<ul>${err.errors.map((e) => html`<li>${translateKnown(language, e.message)}</li>`)}</ul>` : '';
-    if (err.code === 'rate-limit-exceeded' && err.extensions['retry_after'] !== undefined) res.set('Retry-After', String(err.extensions['retry_after']));
+    const retryAfter = retryAfterOf(err);
+    if (retryAfter !== undefined) res.set('Retry-After', String(retryAfter));
     return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', html`<p>${translateKnown(language, err.detail)}</p>${fields}`)}`), status: err.status };
   }
-  const unavailable = err instanceof RpcTimeoutError || err instanceof UnroutableCommandError;
+  if (outage) {
+    deps.log.warn({ err: describeError(err), requestId: requestIdOf(res) }, 'page failed while a dependency is out');
+    res.set('Retry-After', String(retryAfterOf(outage)));
+    return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', t('The service is busy or unreachable; try again in a moment.'))}`), status: 503 };
+  }
   deps.log.error({ err: describeError(err), requestId: requestIdOf(res) }, 'page failed');
-  const detail = unavailable ? t('The service is busy or unreachable; try again in a moment.') : t('An unexpected error occurred; try again.');
-  return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', detail)}`), status: unavailable ? 503 : 500 };
+  return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', t('An unexpected error occurred; try again.'))}`), status: 500 };
 }
 
 /** A bare page (no signed-in frame) in the request's language. */

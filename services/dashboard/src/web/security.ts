@@ -1,8 +1,8 @@
 /**
  * Security (D14, D15): the second factor of the signed-in person, for both
  * doors. Turning it on shows a new secret until a code from the app confirms
- * it, then the recovery codes, once. Operators may not turn it off where the
- * console requires it.
+ * it, then the recovery codes, once. Turning it off asks for the password
+ * again. Operators may not turn it off where the console requires it.
  */
 import type { Router } from 'express';
 import { html, type Html } from '@gateway/runtime';
@@ -30,7 +30,9 @@ export function securityRoutes(deps: DoorDeps, door: 'dashboard' | 'ops', router
 ${
   required
     ? html`<p class="muted">${t('Operators must keep it on.')}</p>`
-    : html`<form method="post" action="${section}/off" data-confirm="${t('Turn two-step sign-in off?')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Turn off')}</button></form>`
+    : html`<form method="post" action="${section}/off" class="stack" data-confirm="${t('Turn two-step sign-in off?')}">${csrfField(viewer.csrf)}
+<label>${t('Current password')} <input type="password" name="password" autocomplete="current-password" required></label>
+<button type="submit" class="danger">${t('Turn off')}</button></form>`
 }`;
     } else if (pending) {
       body = html`<p>${t('Add this key to your authenticator app, then type the code it shows.')}</p>
@@ -84,10 +86,17 @@ ${
   router.post(
     '/security/off',
     formBody,
-    signedIn(deps, door, {}, async (_req, viewer) => {
+    signedIn(deps, door, {}, async (req, viewer) => {
       if (door === 'ops' && deps.opsTotpRequired) return show(viewer, notice('error', viewer.t('Operators must keep two-step sign-in on.')), 403);
-      await disableTotp(deps.accounts, viewer.person, viewer.doer);
-      return show(viewer, notice('ok', viewer.t('Two-step sign-in is off.')));
+      const password = String((req.body as Record<string, unknown>)['password'] ?? '');
+      return acting(
+        (message, status) => show(viewer, message, status),
+        async () => {
+          await disableTotp(deps.accounts, door, viewer.person, password, viewer.doer);
+          return notice('ok', viewer.t('Two-step sign-in is off.'));
+        },
+        viewer.language,
+      );
     }),
   );
 }

@@ -6,7 +6,7 @@
 import type { Request, Response, Router } from 'express';
 import { AppError } from '@gateway/problem';
 import { formBody as formParser, html, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
-import { checkSecondFactor, clearFailures, countFailure, refuseWhileThrottled, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
+import { passSecondFactor, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
 import type { Door } from '../identity/people.repository.js';
 import { newToken, tokenHash } from '../identity/secrets.js';
 import { STYLESHEET, SCRIPT } from './assets.js';
@@ -82,8 +82,8 @@ ${languageSwitch({ language, t, base }, `${base}/sign-in`)}`,
       if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
       const email = text(req.body, 'email');
       try {
-        const { person, secondFactor } = await signIn(deps.accounts, door, email, text(req.body, 'password'), clientAddress(req));
-        await startSession(deps, res, door, person, !secondFactor, clientAddress(req));
+        const { person, secondFactor } = await signIn(deps.accounts, door, email, text(req.body, 'password'), clientAddress(deps, req));
+        await startSession(deps, res, door, person, !secondFactor, clientAddress(deps, req));
         const next = backWithin(base, text(req.body, 'next'));
         return { redirect: secondFactor ? `${base}/second-factor?next=${encodeURIComponent(next)}` : next };
       } catch (err) {
@@ -125,14 +125,10 @@ ${problem ? notice('error', problem) : ''}
       const current = await currentSession(deps, req, door);
       if (!current || current.session.verified) return { redirect: `${base}/sign-in` };
       checkCsrf(deps, req, current.session.csrf_token);
-      // A throttle like the passwords', counted apart (a right password does not clear it): six digits must not be guessable by trying them all.
-      const address = clientAddress(req);
-      await refuseWhileThrottled(deps.accounts, door, current.person.email, address, 'second-factor');
-      if (!(await checkSecondFactor(deps.accounts, current.person, text(req.body, 'code')))) {
-        await countFailure(deps.accounts, door, current.person.email, address, 'second-factor');
+      // Throttled apart from the passwords (a right password does not clear it), per address and per account: six digits must not be guessable by trying them all.
+      if (!(await passSecondFactor(deps.accounts, door, current.person, text(req.body, 'code'), clientAddress(deps, req)))) {
         return { page: secondFactorForm(req, current.session.csrf_token, translator(languageOf(req))('That code is not right.')), status: 401 };
       }
-      await clearFailures(deps.accounts, door, current.person.email, address, 'second-factor');
       // A new session id once fully signed in: the cookie that only knew the password is worth nothing.
       const id = newToken();
       if (!(await deps.accounts.people.verifySession(current.idHash, tokenHash(id), newToken()))) return { redirect: `${base}/sign-in` };
@@ -187,7 +183,7 @@ ${problem ? notice('error', problem) : ''}
       if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
       const token = text(req.body, 'token');
       try {
-        await setPasswordWithLink(deps.accounts, door, token, text(req.body, 'password'), clientAddress(req));
+        await setPasswordWithLink(deps.accounts, door, token, text(req.body, 'password'), clientAddress(deps, req));
       } catch (err) {
         if (err instanceof AppError && err.code === 'validation-error') return { page: setupForm(req, token, translateKnown(languageOf(req), err.errors[0]?.message ?? err.detail)), status: 422 };
         throw err;
@@ -223,7 +219,7 @@ export function signedIn(deps: DoorDeps, door: Door, guard: Guard, work: (req: R
     }
     if (req.method !== 'GET') checkCsrf(deps, req, current.session.csrf_token);
     const language = languageOf(req);
-    const address = clientAddress(req);
+    const address = clientAddress(deps, req);
     const person = current.person;
     const actorBase = { id: person.id, email: person.email, address };
     const viewer: Viewer = {

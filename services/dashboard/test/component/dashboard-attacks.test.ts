@@ -1,9 +1,10 @@
 /**
  * The dashboard against someone who already holds part of the way in: a
- * stolen password facing the second factor (guessing, replaying a seen code),
- * a signed-in session trying to drop the second factor unseen, a console setup
- * link carried to the dashboard, a password set without a trace, and a
- * suspended merchant's user refunding where the API would refuse.
+ * stolen password facing the second factor (guessing, from one address or
+ * many, replaying a seen code), a signed-in session trying to drop the second
+ * factor unseen or without the password, a console setup link carried to the
+ * dashboard, a password set without a trace, and a suspended merchant's user
+ * refunding where the API would refuse.
  */
 import assert from 'node:assert/strict';
 import { payOnPage, pollUntil, sessionRequest, TestSystem, Visitor } from '@gateway/testkit';
@@ -25,7 +26,8 @@ describe('dashboard attacks', function () {
   let system: TestSystem;
 
   before(async () => {
-    system = await TestSystem.start({ readyTimeoutMs: 60_000 });
+    // Six wrong codes lock an account's second factor for three seconds, so a test sees the lockout end.
+    system = await TestSystem.start({ readyTimeoutMs: 60_000, serviceEnv: { dashboard: { SECOND_FACTOR_ACCOUNT_LIMIT: '6', SECOND_FACTOR_LOCKOUT_SECONDS: '3' } } });
   });
 
   after(async () => {
@@ -41,8 +43,8 @@ describe('dashboard attacks', function () {
     return { email, merchantId: merchant.merchantId, testKey: merchant.testKey };
   }
 
-  async function signIn(email: string): Promise<Visitor> {
-    const visitor = new Visitor(system.baseUrl);
+  async function signIn(email: string, base = system.baseUrl): Promise<Visitor> {
+    const visitor = new Visitor(base);
     const answer = await visitor.post('/dashboard/sign-in', { email, password: PASSWORD });
     assert.equal(answer.status, 303, answer.html);
     return visitor;
@@ -80,6 +82,52 @@ describe('dashboard attacks', function () {
     const right = await again.post('/dashboard/second-factor', { _csrf: await again.csrf('/dashboard/second-factor'), code: totpCode(secret, totpStep()) });
     assert.equal(right.status, 429, 'while throttled even the right code waits');
     assert.equal((await again.get('/dashboard/payments')).status, 303, 'still not signed in');
+  });
+
+  it('when someone with the password spreads second-factor guesses over many addresses, then the account stops taking codes after its bound, even the right one, until the lockout ends', async () => {
+    const { email } = await ownerOfNewMerchant();
+    const secret = await turnOnTotp(await signIn(email));
+    // Straight at the dashboard, whose one trusted proxy's X-Forwarded-For entry is the address: a new one per guess.
+    const attacker = await signIn(email, `http://127.0.0.1:${system.portOf('dashboard')}`);
+    const from = (n: number) => ({ 'x-forwarded-for': `198.51.100.${n}` });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      statuses.push((await attacker.post('/dashboard/second-factor', { _csrf: await attacker.csrf('/dashboard/second-factor'), code: wrongCode(secret, 300 + i) }, from(i + 1))).status);
+    }
+    // Under the per-address throttle (5) every time, yet the sixth wrong code for the account locks it.
+    assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429]);
+    // The next step's code: the current one confirmed the set-up, and is spent.
+    const right = await attacker.post('/dashboard/second-factor', { _csrf: await attacker.csrf('/dashboard/second-factor'), code: totpCode(secret, totpStep() + 1) }, from(50));
+    assert.equal(right.status, 429, 'during the lockout even the right code, from a fresh address, is refused');
+    assert.match(right.html, /Too many failed sign-ins/);
+    assert.equal((await attacker.get('/dashboard/payments')).status, 303, 'not signed in');
+
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    const after = await attacker.post('/dashboard/second-factor', { _csrf: await attacker.csrf('/dashboard/second-factor'), code: totpCode(secret, totpStep() + 1) }, from(51));
+    assert.equal(after.status, 303, `once the lockout ends the right code signs in (${after.status})`);
+    assert.equal((await attacker.get('/dashboard/payments')).status, 200);
+  });
+
+  it('when two-step sign-in is turned off without the password or with a wrong one, then it is refused and stays on; with the password it goes off', async () => {
+    const { email } = await ownerOfNewMerchant();
+    const visitor = await signIn(email);
+    await turnOnTotp(visitor);
+    const security = await visitor.get('/dashboard/security');
+    assert.match(security.html, /name="password"[^>]*autocomplete="current-password"/, 'the form asks for the password');
+
+    const without = await visitor.post('/dashboard/security/off', { _csrf: await visitor.csrf('/dashboard/security') });
+    assert.equal(without.status, 422, without.html);
+    assert.match(without.html, /That password is not right; two-step sign-in stays on/);
+    const wrong = await visitor.post('/dashboard/security/off', { _csrf: await visitor.csrf('/dashboard/security'), password: 'not my password at all' });
+    assert.equal(wrong.status, 422, wrong.html);
+    const stillOn = await new Visitor(system.baseUrl).post('/dashboard/sign-in', { email, password: PASSWORD });
+    assert.match(stillOn.location ?? '', /^\/dashboard\/second-factor/, 'the second factor is still asked for');
+
+    const off = await visitor.post('/dashboard/security/off', { _csrf: await visitor.csrf('/dashboard/security'), password: PASSWORD });
+    assert.equal(off.status, 200, off.html);
+    assert.match(off.html, /Two-step sign-in is off/);
+    const next = await new Visitor(system.baseUrl).post('/dashboard/sign-in', { email, password: PASSWORD });
+    assert.equal(next.location, '/dashboard/', 'no second factor any more');
   });
 
   it('when a second-factor code that already signed someone in is given again, then it is refused (401); the code that confirmed set-up does not sign in either', async () => {

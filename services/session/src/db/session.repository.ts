@@ -167,22 +167,39 @@ export class SessionRepository {
   }
 
   /** The session a buyer's link names, and whether the session issued that link. */
-  async findForCheckout(sessionId: string, linkId: string): Promise<{ row: SessionRow; linkKnown: boolean } | undefined> {
-    const result = await this.pool.query<SessionRow & { link_known: boolean }>({
+  async findForCheckout(sessionId: string, linkId: string): Promise<{ row: SessionRow; linkKnown: boolean; merchantSuspended: boolean } | undefined> {
+    const result = await this.pool.query<SessionRow & { link_known: boolean; merchant_suspended: boolean }>({
       name: 'session-for-checkout',
-      text: `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM checkout_links l WHERE l.id = $2 AND l.session_id = sessions.id) AS link_known
+      text: `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM checkout_links l WHERE l.id = $2 AND l.session_id = sessions.id) AS link_known,
+                    EXISTS (SELECT 1 FROM merchant_standing m WHERE m.merchant_id = sessions.merchant_id AND m.suspended) AS merchant_suspended
              FROM sessions WHERE id = $1`,
       values: [sessionId, linkId],
     });
     const row = result.rows[0];
-    return row ? { row, linkKnown: row.link_known } : undefined;
+    return row ? { row, linkKnown: row.link_known, merchantSuspended: row.merchant_suspended } : undefined;
+  }
+
+  /**
+   * Records that `merchantId` is (or is no longer) suspended, as an event of
+   * `at` announced it; an announcement older than the one recorded changes
+   * nothing. Whether it changed the standing.
+   */
+  async setMerchantStanding(merchantId: string, suspended: boolean, at: Date): Promise<boolean> {
+    const result = await this.pool.query(
+      `INSERT INTO merchant_standing (merchant_id, suspended, changed_at) VALUES ($1, $2, $3)
+       ON CONFLICT (merchant_id) DO UPDATE SET suspended = EXCLUDED.suspended, changed_at = EXCLUDED.changed_at
+       WHERE merchant_standing.changed_at < EXCLUDED.changed_at`,
+      [merchantId, suspended, at],
+    );
+    return result.rowCount === 1;
   }
 
   /**
    * Starts attempt `attemptId` on an open session the link, still live, belongs to, in one
    * statement: CREATED or PENDING becomes PROCESSING and the attempt is
-   * counted. Concurrent starts serialise on the row; only the first finds the
-   * session open. Undefined when the session could not start one.
+   * counted; never for a suspended merchant. Concurrent starts serialise on the
+   * row; only the first finds the session open. Undefined when the session
+   * could not start one.
    */
   async startAttempt(sessionId: string, linkId: string, attemptId: string, now: Date): Promise<SessionRow | undefined> {
     const result = await this.pool.query<SessionRow>({
@@ -191,6 +208,7 @@ export class SessionRepository {
          UPDATE sessions SET status = 'PROCESSING', attempts_count = attempts_count + 1
          WHERE id = $1 AND status IN ('CREATED', 'PENDING') AND expires_at > $3 AND attempts_count < max_attempts
            AND EXISTS (SELECT 1 FROM checkout_links l WHERE l.id = $2 AND l.session_id = $1 AND l.expires_at > $3)
+           AND NOT EXISTS (SELECT 1 FROM merchant_standing m WHERE m.merchant_id = sessions.merchant_id AND m.suspended)
          RETURNING ${COLUMNS}
        ), attempt AS (
          INSERT INTO attempts (id, session_id, attempt_number, status, created_at)

@@ -24,7 +24,7 @@ const UNKNOWN_LINK = 'No session issued this link.';
 export async function viewForCheckout(deps: SessionDeps, ref: LinkRef): Promise<CheckoutView> {
   const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
   if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
-  return toCheckoutView(found.row, deps.clock());
+  return { ...toCheckoutView(found.row, deps.clock()), merchant_suspended: found.merchantSuspended };
 }
 
 /** The buyer's "Cancel payment": as a merchant cancel, open sessions only. */
@@ -101,12 +101,13 @@ async function startAttempt(deps: SessionDeps, ref: LinkRef, attemptId: string):
   // Nothing started: say why.
   const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
   if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
-  throw refusalToStart(found.row, now);
+  throw refusalToStart(found.row, now, found.merchantSuspended);
 }
 
-/** Why no attempt could start on a session the link is known for: one already running (409 conflict), or none can any more. */
-export function refusalToStart(row: SessionRow, now: Date): AppError {
+/** Why no attempt could start on a session the link is known for: its merchant suspended (403), one already running (409 conflict), or none can any more. */
+export function refusalToStart(row: SessionRow, now: Date, merchantSuspended = false): AppError {
   const status = effectiveStatus(row, now);
+  if (merchantSuspended && (status === 'CREATED' || status === 'PENDING')) return new AppError('forbidden', 'This merchant account is suspended: it takes no payment.');
   if (status === 'PROCESSING') return new AppError('conflict', 'A payment attempt for this session is already in progress.');
   return new AppError('session-terminal', `The session is ${status}.`);
 }

@@ -137,6 +137,17 @@ describe('API gateway', function () {
       const m = await merchant();
       assert.equal((await m.api.get('/gateway/sessions/list/', { 'x-forwarded-for': '203.0.113.7' })).status, 200);
     });
+
+    it('when a client writes a new address of its own before the one our proxy appended on each try, then its failures still add up on the appended one', async () => {
+      const key = { authorization: `Bearer sk_test_${'C'.repeat(32)}` };
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i += 1) {
+        statuses.push((await system.api().get('/gateway/sessions/list/', { ...key, 'x-forwarded-for': `198.51.100.${i + 1}, 203.0.113.20` })).status);
+      }
+      assert.deepEqual(statuses, [...Array(20).fill(401), 429]);
+      // The address the proxy appended is what counts: the one it appended for another client is not throttled.
+      assert.equal((await system.api().get('/gateway/sessions/list/', { ...key, 'x-forwarded-for': '203.0.113.20, 203.0.113.21' })).status, 401);
+    });
   });
 
   describe('rate limits', () => {
@@ -320,7 +331,7 @@ describe('API gateway', function () {
   });
 
   describe('when the session service is stopped', () => {
-    it('then the gateway answers a 500 problem within its deadline, and serves again once it is back', async () => {
+    it('then the gateway answers a 500 problem with Retry-After within its deadline (D23), and serves again once it is back', async () => {
       const m = await merchant();
       const created = (await m.api.post<Body>('/gateway/sessions/', sessionRequest())).body;
       await system.stopService('session');
@@ -329,7 +340,8 @@ describe('API gateway', function () {
         const res = await m.api.get<Body>(`/gateway/sessions/${String(created['id'])}/`);
         const elapsed = Date.now() - started;
         assert.equal(res.status, 500);
-        assert.equal(res.text, `{"type":"https://${host}/errors/internal-error","title":"Internal Server Error","status":500,"detail":"An unexpected error occurred; retry with backoff."}`);
+        assert.equal(res.text, `{"type":"https://${host}/errors/internal-error","title":"Internal Server Error","status":500,"detail":"The service is temporarily unavailable; retry after the number of seconds in Retry-After."}`);
+        assert.match(res.headers.get('retry-after') ?? '', /^[1-5]$/);
         assert.ok(elapsed >= 2_500 && elapsed < 4_000, `answered after ${elapsed} ms; deadline 3000 ms`);
       } finally {
         await system.startService('session');

@@ -150,6 +150,25 @@ describe('Operator commands (D17)', function () {
     assert.equal(await refusals('replayed'), 1);
   });
 
+  it("when a command is signed with the dashboard's key (as the dashboard's broker user) for nobody, or for a console operator beyond the console's reach, then it is refused and nothing changes", async () => {
+    const dashboard = await OperatorSigner.fromJwk(JSON.parse(system.envOf('dashboard')['DASHBOARD_SIGNING_KEY'] ?? '') as JWK, 'dashboard');
+    const { merchantId } = await system.newMerchant();
+    const forged = approveKyb(merchantId);
+    const [nobody] = await publishRaw(forged, await dashboard.sign(forged), 1, 'api-gateway', 'dashboard');
+    await assertRefused(nobody, 'no-actor', merchantId, forged);
+
+    const consoleOperator = { type: 'operator' as const, id: 'opr_forged', email: 'ops@example.com', address: '192.0.2.9' };
+    const reveal: Envelope = { ...approveKyb(merchantId), type: 'api_key.reveal', data: { merchant_id: merchantId, key_id: 'key_any' } };
+    const [beyond] = await publishRaw(reveal, await dashboard.sign(reveal, Date.now(), consoleOperator), 1, 'api-gateway', 'dashboard');
+    assert.ok(beyond && !beyond.ok, JSON.stringify(beyond));
+    assert.equal(beyond.problem.code, 'forbidden');
+    // What the console does, it still may.
+    const approve = approveKyb(merchantId);
+    const [within] = await publishRaw(approve, await dashboard.sign(approve, Date.now(), consoleOperator), 1, 'api-gateway', 'dashboard');
+    assert.ok(within?.ok, JSON.stringify(within));
+    assert.deepEqual(await liveState(merchantId), { approved: true, liveKeys: 1 });
+  });
+
   it('when another service (refund) gets an unsigned operator command, then it refuses it the same way', async () => {
     const envelope: Envelope = { id: newId('cmd'), type: 'refund.list_manual', version: 1, occurred_at: new Date().toISOString(), correlation_id: randomUUID(), data: {} };
     const [reply] = await publishRaw(envelope, undefined, 1, 'refund');

@@ -28,6 +28,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { REPLICATED as STATEFUL } from '@gateway/system';
 import { payOnPage, pollUntil, sessionRequest, TestSystem, WebhookReceivers, type ApiClient, type ReceivedWebhook, type WebhookReceiver } from '@gateway/testkit';
+import { chargesAtSandbox, inParallel, refundedAtSandbox, sleep } from '../under-load.js';
 
 const WEBHOOK_TIMEOUT_MS = 5_000;
 const WEBHOOK_LEASE_SECONDS = 8;
@@ -139,12 +140,7 @@ describe('Two replicas of every stateful worker, one of each killed under load',
 
     // Charged once: a paid session has exactly one order the sandbox took money for; any other session none.
     for (const id of all) {
-      const orders = await system.db.query<{ order_number: string }>('SELECT order_number FROM acquirer.orders WHERE session_id = $1', [id]);
-      let charged = 0;
-      for (const order of orders) {
-        const state = await system.sandboxOrder(order.order_number);
-        if ((state.paymentAmountInfo?.depositedAmount ?? 0) > 0 || (state.paymentAmountInfo?.approvedAmount ?? 0) > 0) charged += 1;
-      }
+      const charged = await chargesAtSandbox(system, id);
       assert.equal(charged, final.get(id)?.status === 'SUCCEEDED' ? 1 : 0, `session ${id} (${final.get(id)?.status}) charged ${charged} times`);
     }
 
@@ -155,7 +151,7 @@ describe('Two replicas of every stateful worker, one of each killed under load',
       assert.equal(listed.status, 200, listed.text);
       assert.equal(listed.body.data.length, 1, `one refund of ${id}: ${listed.text}`);
       const [refund] = listed.body.data as [Refund];
-      const atSandbox = await refundedAtSandbox(id);
+      const atSandbox = await refundedAtSandbox(system, id);
       assert.ok(['succeeded', 'failed'].includes(refund.status), `refund of ${id} resolved: ${refund.status}`);
       assert.equal(atSandbox, refund.status === 'succeeded' ? REFUND_AMOUNT : '0.000', `sandbox refunded ${atSandbox} for ${id}, refund ${refund.status}`);
       if (answer.status === 200) assert.equal(answer.body.refund_id, refund.refund_id);
@@ -283,20 +279,9 @@ describe('Two replicas of every stateful worker, one of each killed under load',
   async function resolveHeldRefunds(): Promise<void> {
     const listed = (await system.admin(['refund', 'list-manual'])) as { data?: { refund_id: string; session_id: string }[] };
     for (const held of listed.data ?? []) {
-      const refunded = await refundedAtSandbox(held.session_id);
+      const refunded = await refundedAtSandbox(system, held.session_id);
       await system.admin(['refund', 'resolve', held.refund_id, '--as', refunded === REFUND_AMOUNT ? 'succeeded' : 'failed']).catch(() => undefined);
     }
-  }
-
-  /** What the sandbox refunded of a session's paid order, in TND (a reversal refunds the whole amount). */
-  async function refundedAtSandbox(sessionId: string): Promise<string> {
-    const orders = await system.db.query<{ order_number: string; amount: string }>(`SELECT order_number, amount::text FROM acquirer.orders WHERE session_id = $1 AND status = 'APPROVED'`, [sessionId]);
-    let millimes = 0;
-    for (const order of orders) {
-      const state = await system.sandboxOrder(order.order_number);
-      millimes += state.orderStatus === 3 ? Math.round(Number(order.amount) * 1000) : (state.paymentAmountInfo?.refundedAmount ?? 0);
-    }
-    return (millimes / 1000).toFixed(3);
   }
 });
 
@@ -314,20 +299,3 @@ async function sessionUntil(api: ApiClient, id: string, test: (d: Detail) => boo
 function copiesOf(receiver: WebhookReceiver, type: string, sessionId: string): ReceivedWebhook[] {
   return receiver.received.filter((r) => r.body.event === type && r.body.data['id'] === sessionId);
 }
-
-/** Runs `task(i)` for i in 0..count-1, `concurrency` at a time; the results in order. */
-async function inParallel<T>(count: number, concurrency: number, task: (i: number) => Promise<T>): Promise<T[]> {
-  const results = new Array<T>(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        const i = next++;
-        results[i] = await task(i);
-      }
-    }),
-  );
-  return results;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

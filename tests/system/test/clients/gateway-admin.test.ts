@@ -1,6 +1,10 @@
 /** The gateway-admin executable against a running system: JSON out, exit codes (D13). */
 import assert from 'node:assert/strict';
-import { runGatewayAdmin, TestSystem } from '@gateway/testkit';
+import { randomUUID } from 'node:crypto';
+import { connect } from 'amqplib';
+import { newId, type Envelope } from '@gateway/contracts';
+import { generateOperatorKey, namesFor, OPERATOR_SIGNATURE_HEADER, OperatorSigner } from '@gateway/messaging';
+import { pollUntil, runGatewayAdmin, testEnvironment, TestSystem } from '@gateway/testkit';
 
 describe('gateway-admin', function () {
   this.timeout(60_000);
@@ -92,6 +96,42 @@ describe('gateway-admin', function () {
     assert.equal(nowhere.code, 1);
     assert.equal((JSON.parse(nowhere.err.split('\n')[0] ?? '{}') as { error: string }).error, 'not-found');
     assert.equal((await system.db.query('SELECT 1 FROM dashboard.people WHERE email = $1', [`x.${email}`])).length, 0);
+  });
+
+  it("when it connects as a broker user that may not send operator commands (the broker's administrator), then it says which user and what to set, not an internal error; the same command unsigned or signed with an unknown key from that user still learns nothing", async () => {
+    const brokerAdmin = (await testEnvironment()).amqpUrls[0] as string;
+    const user = decodeURIComponent(new URL(brokerAdmin).username) || 'guest';
+    const refused = await runGatewayAdmin(['audit', 'list'], { ...process.env, AMQP_URL: brokerAdmin, BROKER_PREFIX: system.prefix, OPERATOR_KEY: system.operatorKey });
+    assert.equal(refused.status, 1);
+    const error = JSON.parse(refused.stderr.split('\n')[0] ?? '{}') as { error: string; detail: string };
+    assert.equal(error.error, 'broker-user', refused.stderr);
+    assert.ok(error.detail.includes(`gateway-admin connected to the broker as ${user} (from AMQP_URL)`), error.detail);
+    assert.ok(error.detail.includes(`operator commands from ${system.prefix}.gateway-admin only`), error.detail);
+    assert.ok(error.detail.includes('set it to a URL with user') || error.detail.includes('Set AMQP_URL'), error.detail);
+
+    const stranger = await OperatorSigner.fromJwk((await generateOperatorKey()).privateJwk, 'stranger');
+    const connection = await connect(brokerAdmin);
+    try {
+      const channel = await connection.createChannel();
+      const replies = new Map<string, { ok: boolean; problem?: { code: string; extensions?: Record<string, unknown> } }>();
+      await channel.consume('amq.rabbitmq.reply-to', (msg) => msg && replies.set(String(msg.properties.correlationId), JSON.parse(msg.content.toString()) as never), { noAck: true });
+      for (const sign of [undefined, (envelope: Envelope) => stranger.sign(envelope)]) {
+        const envelope: Envelope = { id: newId('cmd'), type: 'audit.list', version: 1, occurred_at: new Date().toISOString(), correlation_id: randomUUID(), data: {} };
+        const signature = sign ? await sign(envelope) : undefined;
+        channel.sendToQueue(namesFor(system.prefix).commandQueueOf('audit.list'), Buffer.from(JSON.stringify(envelope)), {
+          type: envelope.type,
+          replyTo: 'amq.rabbitmq.reply-to',
+          correlationId: envelope.id,
+          contentType: 'application/json',
+          userId: user,
+          ...(signature && { headers: { [OPERATOR_SIGNATURE_HEADER]: signature } }),
+        });
+        await pollUntil(() => replies.has(envelope.id), 5_000, `the reply to ${sign ? 'a stranger-signed' : 'an unsigned'} audit.list`, 20);
+        assert.deepEqual(replies.get(envelope.id)?.problem?.code, 'internal-error', JSON.stringify(replies.get(envelope.id)));
+      }
+    } finally {
+      await connection.close();
+    }
   });
 
   it('when a service refuses, then it exits 1 with a JSON error; on a usage error it exits 2', async () => {

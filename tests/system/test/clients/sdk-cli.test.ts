@@ -57,8 +57,8 @@ describe('gateway listen and trigger', function () {
   const receivers = new WebhookReceivers();
 
   before(async () => {
-    // Keep-alive comments every second instead of 25, so a test sees them.
-    system = await TestSystem.start({ serviceEnv: { 'api-gateway': { EVENT_STREAM_HEARTBEAT_SECONDS: '1', EVENT_STREAMS_PER_MERCHANT: '2' } } });
+    // Keep-alive comments every second instead of 25, so a test sees them; streams check their key every second instead of 5.
+    system = await TestSystem.start({ serviceEnv: { 'api-gateway': { EVENT_STREAM_HEARTBEAT_SECONDS: '1', EVENT_STREAMS_PER_MERCHANT: '2', EVENT_STREAM_AUTH_CHECK_SECONDS: '1' } } });
   });
   after(async () => {
     for (const cli of running) cli.child.kill('SIGTERM');
@@ -172,6 +172,65 @@ describe('gateway listen and trigger', function () {
       return status === 200;
     }, 5_000, 'a stream opens once another closed');
     second.stop.abort();
+  });
+
+  /** The stream of `key` read until it ends (or `withinMs` passes): its text, and whether it ended. */
+  async function readStream(key: string, withinMs: number, opened: () => Promise<void>): Promise<{ text: string; ended: boolean }> {
+    const stop = new AbortController();
+    const answer = await fetch(`${system.apiUrl}/gateway/events/stream/`, { headers: { authorization: `Bearer ${key}` }, signal: stop.signal });
+    assert.equal(answer.status, 200);
+    const reader = answer.body?.pipeThrough(new TextDecoderStream()).getReader();
+    assert.ok(reader);
+    let text = '';
+    const timer = setTimeout(() => stop.abort(), withinMs);
+    try {
+      text += (await reader.read()).value ?? '';
+      await opened();
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) return { text, ended: true };
+        text += chunk.value;
+      }
+    } catch {
+      return { text, ended: false };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  it('when the key a listen runs with is rolled (as the dashboard does), then listen stops within seconds with the reason, and a later event of the merchant reaches nobody', async () => {
+    const local = await receiver();
+    const merchant = await system.newMerchant({ limits: { account: 1000, create: 1000 } });
+    const created = (await system.admin(['key', 'create', merchant.merchantId, '--mode', 'test'])) as { key_id: string; secret_key: string };
+    const listen = Cli.run(['listen', '--forward-to', local.url(), '--api-key', created.secret_key, '--base-url', system.baseUrl]);
+    running.push(listen);
+    await listen.line(/^Ready\./);
+
+    const rolledAt = Date.now();
+    await system.send('api_key.rotate', { merchant_id: merchant.merchantId, key_id: created.key_id, revoke_in_seconds: 0 });
+    assert.equal(await Promise.race([listen.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))]), 1);
+    assert.ok(Date.now() - rolledAt < 10_000);
+    assert.match(listen.lines.join('\n'), /API key/i);
+
+    const trigger = Cli.run(['trigger', 'session.succeeded', '--api-key', merchant.testKey, '--base-url', system.baseUrl]);
+    running.push(trigger);
+    assert.equal(await trigger.exited, 0, trigger.lines.join('\n'));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    assert.deepEqual(local.received, [], 'nothing forwarded after the roll');
+  });
+
+  it('when the key of an open stream is revoked, or its merchant suspended (operator commands), then the stream ends with a last comment saying why', async () => {
+    const merchant = await system.newMerchant({ limits: { account: 1000 } });
+    const created = (await system.admin(['key', 'create', merchant.merchantId, '--mode', 'test'])) as { key_id: string; secret_key: string };
+    const revoked = await readStream(created.secret_key, 8_000, async () => void (await system.admin(['key', 'revoke', created.key_id])));
+    assert.ok(revoked.ended, `the stream went on: ${revoked.text}`);
+    assert.match(revoked.text, /: closed: this API key no longer works\.\n\n$/);
+
+    const suspended = await readStream(merchant.testKey, 8_000, async () => void (await system.admin(['merchant', 'suspend', merchant.merchantId])));
+    assert.ok(suspended.ended, `the stream went on: ${suspended.text}`);
+    assert.match(suspended.text, /: closed: this merchant account is suspended\.\n\n$/);
+    const again = await fetch(`${system.apiUrl}/gateway/events/stream/`, { headers: { authorization: `Bearer ${merchant.testKey}` } });
+    assert.equal(again.status, 403, 'and it cannot be opened again');
   });
 
   it('when a live key asks for the event stream, then it is refused with a 403 problem and listen exits with the reason', async () => {

@@ -54,6 +54,8 @@ export const ar: Messages = {
   link_expired_expired: 'يرجى طلب رابط دفع جديد من التاجر.',
   link_expired_paid: 'تم دفع هذا الطلب مسبقًا.',
   link_expired_closed: 'عملية الدفع هذه لم تعد متاحة.',
+  unavailable_title: 'الدفع غير متاح',
+  unavailable_text: 'لا يستطيع هذا التاجر تلقي المدفوعات حاليًا. لم يُخصم أي مبلغ؛ يرجى التواصل مع التاجر.',
   redirect_bank: 'جارٍ تحويلك إلى مصرفك',
   continue_text: 'إذا لم يحدث شيء، انقر على «متابعة».',
   continue_button: 'متابعة',

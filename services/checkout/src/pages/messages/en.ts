@@ -52,6 +52,8 @@ export const en = {
   link_expired_expired: 'Please ask the merchant for a new payment link.',
   link_expired_paid: 'This order has already been paid.',
   link_expired_closed: 'This payment is no longer open.',
+  unavailable_title: 'Payment unavailable',
+  unavailable_text: 'This merchant cannot take payments at the moment. Nothing has been charged; please contact the merchant.',
   redirect_bank: 'Redirecting to your bank',
   continue_text: 'If nothing happens, select Continue.',
   continue_button: 'Continue',

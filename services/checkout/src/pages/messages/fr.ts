@@ -58,6 +58,8 @@ export const fr: Messages = {
   link_expired_expired: 'Veuillez demander un nouveau lien de paiement au commerçant.',
   link_expired_paid: 'Cette commande a déjà été réglée.',
   link_expired_closed: "Ce paiement n'est plus disponible.",
+  unavailable_title: 'Paiement indisponible',
+  unavailable_text: "Ce commerçant ne peut pas encaisser de paiement pour le moment. Rien n'a été débité ; veuillez contacter le commerçant.",
   redirect_bank: 'Redirection vers votre banque',
   continue_text: 'Si rien ne se passe, cliquez sur Continuer.',
   continue_button: 'Continuer',

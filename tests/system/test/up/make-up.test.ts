@@ -1,0 +1,336 @@
+/**
+ * `make up` as a developer runs it (infra/local/up.mjs, the same script; the
+ * build is this test run's own, SKIP_BUILD), against the real servers, beside
+ * any run of the developer's: its own database, broker prefix, ports and keys
+ * folder (DATABASE_NAME, BROKER_PREFIX, PORT_BASE, GATEWAY_LOCAL_DIR).
+ *
+ * One run is started once and taken, test after test, through what a
+ * developer meets: services killed under a steady load of payments (started
+ * again by the supervisor, the others untouched, every payment the buyer was
+ * told succeeded SUCCEEDED); the operator command it prints, run as printed;
+ * Ctrl-C; a second checkout with keys of its own on the same database; and
+ * `make reset`, which drops the run's database and broker objects (and, in
+ * `after`, whatever a failed test left).
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { descriptionOf, repoRoot, SERVICE_NAMES } from '@gateway/system';
+import { payOnPage, pollUntil, runGatewayAdmin, sessionRequest, testEnvironment, uniqueName } from '@gateway/testkit';
+
+const UP = path.join(repoRoot, 'infra', 'local', 'up.mjs');
+const RESET = path.join(repoRoot, 'infra', 'local', 'reset.mjs');
+
+/** The services killed under load: two on the payment path, and the refund service. */
+const KILLED = ['session', 'acquirer-adapter', 'refund'] as const;
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** infra/local/up.mjs as a child process, its console read line by line. */
+class UpRun {
+  readonly lines: string[] = [];
+  readonly exited: Promise<Exit>;
+  readonly child: ChildProcess;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.child = spawn(process.execPath, [UP], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      if (!stream) continue;
+      createInterface({ input: stream }).on('line', (line) => {
+        this.lines.push(line);
+        this.wake();
+      });
+    }
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => {
+        resolve({ code, signal });
+        this.wake();
+      }),
+    );
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The first line from `from` on that matches `pattern`; throws with the console's end if it exits or takes longer than `timeoutMs`. */
+  async line(pattern: RegExp, timeoutMs: number, from = 0): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const line of this.lines.slice(from)) {
+        const match = pattern.exec(line);
+        if (match) return match;
+      }
+      if (!this.running) throw new Error(`make up exited before printing ${pattern}:\n${this.tail()}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`make up did not print ${pattern} within ${timeoutMs} ms:\n${this.tail()}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.add(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Each process's pid, as its last ready line says. */
+  pids(): Map<string, number> {
+    const pids = new Map<string, number>();
+    for (const line of this.lines) {
+      const match = /^ {2}(\S+) (?:ready|started again, ready) \(pid (\d+)\)$/.exec(line);
+      if (match) pids.set(match[1] as string, Number(match[2]));
+    }
+    return pids;
+  }
+
+  /** The lines that told of an exit of `name`. */
+  exitsOf(name: string): string[] {
+    return this.lines.filter((line) => line.startsWith(`  ✗ ${name} (pid `));
+  }
+
+  tail(lines = 40): string {
+    return this.lines.slice(-lines).join('\n');
+  }
+
+  private wake(): void {
+    for (const wake of [...this.waiters]) wake();
+    this.waiters.clear();
+  }
+}
+
+/** Whether nothing listens on `port`. */
+function free(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
+}
+
+/** A PORT_BASE whose nine ports (the gateway's and every other service's, shifted alike) are free, below the ports test systems and the kernel pick. */
+async function freePortBase(): Promise<number> {
+  for (;;) {
+    const base = 10_000 + 20 * Math.floor(Math.random() * 450);
+    if ((await Promise.all(SERVICE_NAMES.map((service) => free(base + descriptionOf(service).port - 8080)))).every(Boolean)) return base;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('make up', function () {
+  this.timeout(180_000);
+  const database = uniqueName('gwt');
+  const prefix = uniqueName('t');
+  const folders = mkdtempSync(path.join(tmpdir(), 'make-up-'));
+  const local = path.join(folders, 'checkout-a');
+  let portBase: number;
+  /** The environment make up (and make reset) run in: this run's own names and the servers'. */
+  let shell: NodeJS.ProcessEnv;
+  /** A developer's shell in the checkout, for gateway-admin: nothing of the broker's set, the run's keys folder found by its name. */
+  let developer: NodeJS.ProcessEnv;
+  let up: UpRun;
+
+  const portOf = (service: string) => portBase + descriptionOf(service).port - 8080;
+  const demo = () => JSON.parse(readFileSync(path.join(local, 'demo-merchant.json'), 'utf8')) as { merchant_id: string; test_secret_key: string };
+
+  before(async function () {
+    this.timeout(240_000);
+    portBase = await freePortBase();
+    const servers = await testEnvironment();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_ADMIN_URL: servers.adminUrl,
+      AMQP_URL: servers.amqpUrl,
+      REDIS_URL: servers.redisUrl,
+      GATEWAY_LOCAL_DIR: local,
+      DATABASE_NAME: database,
+      BROKER_PREFIX: prefix,
+      PORT_BASE: String(portBase),
+      SKIP_BUILD: 'true',
+    };
+    for (const name of ['PUBLIC_BASE_URL', 'REPLICAS', 'OPERATOR_KEY', 'OPERATOR_KEY_FILE', 'OPERATOR_NAME', 'OPERATOR_PUBLIC_KEYS']) delete env[name];
+    shell = env;
+    developer = { ...env, USER: 'amina' };
+    for (const name of ['AMQP_URL', 'BROKER_PREFIX']) delete developer[name];
+    up = new UpRun(env);
+    await up.line(/^The gateway is running\.$/, 200_000);
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    if (up?.running) {
+      up.child.kill('SIGTERM');
+      await Promise.race([up.exited, sleep(20_000)]);
+      if (up.running) {
+        for (const pid of up.pids().values()) if (alive(pid)) process.kill(pid, 'SIGKILL');
+        up.child.kill('SIGKILL');
+      }
+    }
+    spawnSync(process.execPath, [RESET, '--yes'], { cwd: repoRoot, env: shell, stdio: 'ignore' });
+    rmSync(folders, { recursive: true, force: true });
+  });
+
+  it('when session, acquirer-adapter and refund are each killed (SIGKILL) under a steady load of payments, then each is started again by itself with its reason printed, the others never exit, and every payment the buyer was told succeeded is SUCCEEDED', async () => {
+    const { merchant_id: merchantId, test_secret_key: key } = demo();
+    // The demo merchant's test budgets (5 creates a second) would turn the load's own pace into refusals.
+    const limits = await runGatewayAdmin(['limits', 'set', merchantId, '--mode', 'test', '--account', '1000', '--create', '1000', '--refund', '100'], developer);
+    assert.equal(limits.status, 0, limits.stderr);
+    const api = `http://localhost:${portBase}/api/v1/gateway`;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const firstPids = up.pids();
+    assert.deepEqual([...firstPids.keys()].sort(), [...SERVICE_NAMES].sort());
+
+    // Three buyers paying one after the other, until told to stop; a failure (a service down under them) is simply not a success.
+    const told: string[] = [];
+    let failures = 0;
+    let stop = false;
+    const buyers = Array.from({ length: 3 }, async () => {
+      while (!stop) {
+        try {
+          const created = await fetch(`${api}/sessions/`, { method: 'POST', headers, body: JSON.stringify(sessionRequest({ amount: '10.000' })) });
+          const session = (await created.json()) as { id?: string; checkout_url?: string };
+          if (created.status !== 201 || !session.id || !session.checkout_url) throw new Error(`create answered ${created.status}`);
+          const page = await payOnPage(session.checkout_url, { card_number: '4242424242424242' });
+          if (!page.html.includes('Payment successful')) throw new Error(`the page answered ${page.status}`);
+          told.push(session.id);
+        } catch {
+          failures += 1;
+          await sleep(200);
+        }
+      }
+    });
+    const paidOnwards = async (what: string) => {
+      const from = told.length;
+      await pollUntil(() => told.length >= from + 3, 40_000, `three payments ${what}`, 100);
+    };
+
+    try {
+      await paidOnwards('before the first kill');
+      for (const service of KILLED) {
+        const pid = firstPids.get(service) as number;
+        const from = up.lines.length;
+        process.kill(pid, 'SIGKILL');
+        const exit = await up.line(new RegExp(`^ {2}✗ ${service} \\(pid ${pid}\\) exited, killed by SIGKILL, after [\\d.]+ s ready; starting it again in [\\d.]+ s\\.$`), 10_000, from);
+        // Its log, on the next line.
+        const next = up.lines.indexOf(exit.input as string, from) + 1;
+        await up.line(/^/, 2_000, next);
+        assert.match(up.lines[next] ?? '', new RegExp(`^ {4}(last lines of ${local}/logs/${service}\\.log:|${local}/logs/${service}\\.log has nothing from this run\\.)$`));
+        const again = await up.line(new RegExp(`^ {2}${service} started again, ready \\(pid (\\d+)\\)$`), 60_000, from);
+        const newPid = Number(again[1]);
+        assert.notEqual(newPid, pid);
+        assert.ok(alive(newPid) && !alive(pid));
+        const ready = await fetch(`http://127.0.0.1:${portOf(service)}/readyz`);
+        assert.equal(ready.status, 200, `${service} ready again`);
+        await paidOnwards(`after ${service} came back`);
+      }
+    } finally {
+      stop = true;
+      await Promise.all(buyers);
+    }
+
+    for (const service of SERVICE_NAMES) {
+      const killed = (KILLED as readonly string[]).includes(service);
+      assert.equal(up.exitsOf(service).length, killed ? 1 : 0, `${service}: ${up.exitsOf(service).join(' | ')}`);
+      if (!killed) assert.ok(alive(firstPids.get(service) as number), `${service} still runs as pid ${firstPids.get(service)}`);
+    }
+    assert.ok(up.running, 'make up still runs');
+
+    // Told succeeded: SUCCEEDED through the API.
+    for (const id of told) {
+      const read = await fetch(`${api}/sessions/${id}/`, { headers });
+      assert.equal(read.status, 200);
+      assert.equal(((await read.json()) as { status: string }).status, 'SUCCEEDED', `session ${id}`);
+    }
+    console.log(`      make up: ${told.length} payments told succeeded, ${failures} failed while services were down`);
+  });
+
+  it('when the operator command it prints is run as printed, in a shell with nothing of gateway-admin set, then it answers the audit log', async () => {
+    const printed = (await up.line(/^ {2}(.*npx gateway-admin audit list)$/, 1_000))[1] as string;
+    assert.equal(printed, 'OPERATOR_NAME=$USER npx gateway-admin audit list');
+    const run = spawnSync('sh', ['-c', printed], { cwd: repoRoot, env: developer, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 0, run.stderr);
+    const audit = JSON.parse(run.stdout) as { data: { action: string; merchant_id: string | null }[] };
+    // make up created the demo merchant with gateway-admin, and the limits of the test before were set with it.
+    assert.ok(audit.data.some((entry) => entry.action === 'merchant.create' && entry.merchant_id === demo().merchant_id), run.stdout.slice(0, 500));
+  });
+
+  it('when it is stopped with Ctrl-C (SIGINT), then every service stops gracefully and it exits 0', async () => {
+    const pids = [...up.pids().values()];
+    const from = up.lines.length;
+    up.child.kill('SIGINT');
+    const exit = await Promise.race([up.exited, sleep(60_000).then(() => undefined)]);
+    assert.deepEqual(exit, { code: 0, signal: null }, up.tail());
+    assert.ok(up.lines.slice(from).includes('stopping every service…'));
+    assert.deepEqual(up.lines.slice(from).filter((line) => line.includes('✗')), [], 'no service told as having exited unasked');
+    assert.deepEqual(pids.filter(alive), []);
+    // Each said it stopped (graceful: SIGTERM, then its own stop).
+    for (const service of SERVICE_NAMES) {
+      const log = readFileSync(path.join(local, 'logs', `${service}.log`), 'utf8').trimEnd().split('\n');
+      assert.match(log.at(-1) ?? '', /"msg":"stopped"/, `${service}'s last log line`);
+    }
+  });
+
+  it("when a second checkout, with keys of its own, runs make up on that database, then it says whose database it is and what to do, exits 3 and starts nothing", async () => {
+    const kekIds = async () => (await query(`SELECT kek_id FROM webhooks.data_keys UNION ALL SELECT kek_id FROM dashboard.data_keys ORDER BY 1`)).join(',');
+    const before = await kekIds();
+    const other = path.join(folders, 'checkout-b');
+    const second = new UpRun({ ...shell, GATEWAY_LOCAL_DIR: other });
+    const exit = await Promise.race([second.exited, sleep(60_000).then(() => undefined)]);
+    assert.deepEqual(exit, { code: 3, signal: null }, second.tail());
+    const said = second.lines.join('\n');
+    assert.match(said, new RegExp(`The database ${database} is not this checkout's: \`make up\` with the keys in ${local} set it up`));
+    assert.match(said, /the secrets\nof api-gateway, acquirer-adapter, webhook-dispatcher, dashboard there are wrapped under key-encryption key [0-9a-f]{16}, while this\ncheckout's/);
+    assert.match(said, /make reset && make up/);
+    assert.match(said, /DATABASE_NAME=gateway_2 make up/);
+    assert.equal(second.pids().size, 0, 'no service started');
+    assert.equal(await kekIds(), before);
+  });
+
+  it('when make reset runs without a terminal, then it drops nothing unless told --yes; with --yes the database, the broker users and queues of the run, and the demo merchant file are gone, the keys kept', async () => {
+    const refused = spawnSync('npm', ['run', '--silent', 'reset'], { cwd: repoRoot, env: shell, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    assert.equal(refused.status, 1, refused.stderr);
+    assert.match(refused.stdout, new RegExp(`make reset drops, on this machine's servers:\\n {2}- database ${database}, with every merchant, payment and person in it`));
+    assert.match(refused.stderr, /Nothing dropped: confirm in a terminal \(make reset\), or pass --yes/);
+    assert.equal((await query(`SELECT datname FROM pg_database WHERE datname = '${database}'`, 'postgres')).length, 1);
+
+    const reset = spawnSync('npm', ['run', '--silent', 'reset', '--', '--yes'], { cwd: repoRoot, env: shell, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    assert.equal(reset.status, 0, reset.stderr);
+    assert.equal((await query(`SELECT datname FROM pg_database WHERE datname = '${database}'`, 'postgres')).length, 0);
+    const ofPrefix = (kind: string) =>
+      spawnSync('rabbitmqctl', ['-q', `list_${kind}`, '--no-table-headers'], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((line) => line.startsWith(`${prefix}.`));
+    assert.deepEqual([ofPrefix('users'), ofPrefix('queues'), ofPrefix('exchanges')], [[], [], []]);
+    assert.equal(existsSync(path.join(local, 'demo-merchant.json')), false);
+    assert.ok(existsSync(path.join(local, 'secrets-kek')) && existsSync(path.join(local, 'operator-key.jwk')));
+  });
+
+  /** The first column of `sql`'s rows on the run's database (or `on`). */
+  async function query(sql: string, on = database): Promise<string[]> {
+    const url = new URL((await testEnvironment()).adminUrl);
+    url.pathname = `/${on}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      return (await client.query<Record<string, string>>(sql)).rows.map((row: Record<string, string>) => String(Object.values(row)[0]));
+    } finally {
+      await client.end();
+    }
+  }
+});
