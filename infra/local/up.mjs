@@ -123,10 +123,16 @@ const sharedAmqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672
 /** The broker URL `principal` connects with: its own user where the users were imported, else the one shared URL. */
 function amqpUrlOf(principal) {
   if (imported.status !== 0) return sharedAmqpUrl;
-  const url = new URL(sharedAmqpUrl);
-  url.username = brokerUser(brokerPrefix, principal);
-  url.password = brokerPasswords[principal];
-  return url.toString();
+  // AMQP_URL may list a cluster's nodes (D23): each gets the principal's user.
+  return sharedAmqpUrl
+    .split(',')
+    .map((node) => {
+      const url = new URL(node.trim());
+      url.username = brokerUser(brokerPrefix, principal);
+      url.password = brokerPasswords[principal];
+      return url.toString();
+    })
+    .join(',');
 }
 console.log(
   imported.status === 0

@@ -63,9 +63,9 @@ export class RpcTimeoutError extends Error {
 }
 
 /**
- * The connection a call was made on was lost before its answer came (its
- * broker node went, D23). As unanswered as a timeout, and handled as one: the
- * command may or may not have run.
+ * The connection a call was made on was lost, or was closing as it was sent,
+ * before its answer came (its broker node went, D23). As unanswered as a
+ * timeout, and handled as one: the command may or may not have run.
  */
 export class RpcConnectionLostError extends RpcTimeoutError {
   constructor(type: string) {
@@ -206,17 +206,24 @@ export class RpcClient implements BrokerComponent {
         reject(new RpcTimeoutError(type, timeoutMs));
       }, remaining);
       this.pending.set(envelope.id, { type, resolve, reject, timer });
-      channel.publish('', this.broker.names.commandQueueOf(type), Buffer.from(JSON.stringify(envelope)), {
-        correlationId: envelope.id,
-        replyTo: REPLY_TO,
-        type,
-        contentType: 'application/json',
-        // A command nobody took before its deadline is worthless: let the broker drop it.
-        expiration: String(remaining),
-        mandatory: true,
-        userId: this.broker.user,
-        headers,
-      });
+      try {
+        channel.publish('', this.broker.names.commandQueueOf(type), Buffer.from(JSON.stringify(envelope)), {
+          correlationId: envelope.id,
+          replyTo: REPLY_TO,
+          type,
+          contentType: 'application/json',
+          // A command nobody took before its deadline is worthless: let the broker drop it.
+          expiration: String(remaining),
+          mandatory: true,
+          userId: this.broker.user,
+          headers,
+        });
+      } catch (err) {
+        // amqplib refuses to write on a channel or connection that is closing (before detach): the call is lost with it.
+        clearTimeout(timer);
+        this.pending.delete(envelope.id);
+        reject((err as Error).name === 'IllegalOperationError' ? new RpcConnectionLostError(type) : err);
+      }
     });
   }
 

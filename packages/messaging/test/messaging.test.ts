@@ -24,7 +24,9 @@ import {
   OperatorGuard,
   OperatorSigner,
   OutboxRelay,
+  outageOf,
   RpcClient,
+  RpcConnectionLostError,
   RpcTimeoutError,
   UnroutableCommandError,
   type Change,
@@ -261,6 +263,26 @@ describe('messaging', function () {
       }
       const reply = await rpc.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '3.3' });
       assert.equal(reply.status, 201);
+    });
+
+    it('when a call is sent while its connection is closing (the broker ended a subscription, a channel failed), then it fails as unanswered, a retryable outage, runs nothing, and the next call is served', async () => {
+      const closing = new Broker({ url: amqpUrl, prefix: server.prefix, log });
+      await closing.start();
+      try {
+        const caller = await closing.register(new RpcClient(closing, 2_000, signer));
+        const before = calls;
+        closing.reconnect('a subscription the broker ended');
+        await assert.rejects(caller.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '3.5' }), (err: unknown) => {
+          assert.ok(err instanceof RpcConnectionLostError, String(err));
+          assert.ok([1, 2, 3, 4, 5].includes(retryAfterOf(outageOf(err)) ?? 0));
+          return true;
+        });
+        await until(() => closing.connected);
+        assert.equal((await caller.call('rate.set', { merchant_id: MERCHANT, mode: 'test', currency: 'EUR', rate: '3.6' })).status, 201);
+        assert.equal(calls, before + 1);
+      } finally {
+        await closing.stop();
+      }
     });
 
     it('when the request breaks its contract, then it is refused before it is sent', async () => {
