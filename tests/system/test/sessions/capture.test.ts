@@ -47,7 +47,7 @@ describe('Authorize now, capture later (D22)', function () {
       },
     });
     events = await system.captureEvents(['session.*']);
-    merchant = await system.newMerchant({ limits: { refund: 50, account: 200 } });
+    merchant = await system.newMerchant({ limits: { refund: 50, account: 200, create: 200 } });
   });
   after(async () => {
     await events?.stop();
