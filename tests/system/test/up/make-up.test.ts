@@ -22,6 +22,7 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { descriptionOf, repoRoot, SERVICE_NAMES } from '@gateway/system';
 import { payOnPage, pollUntil, runGatewayAdmin, sessionRequest, testEnvironment, uniqueName } from '@gateway/testkit';
+import { alive } from './processes.js';
 
 const UP = path.join(repoRoot, 'infra', 'local', 'up.mjs');
 const RESET = path.join(repoRoot, 'infra', 'local', 'reset.mjs');
@@ -119,15 +120,6 @@ async function freePortBase(): Promise<number> {
   for (;;) {
     const base = 10_000 + 20 * Math.floor(Math.random() * 450);
     if ((await Promise.all(SERVICE_NAMES.map((service) => free(base + descriptionOf(service).port - 8080)))).every(Boolean)) return base;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

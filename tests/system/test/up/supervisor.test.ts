@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeEvent, RESTART_POLICY, Supervisor, type SupervisorEvent } from '@gateway/system';
 import { pollUntil } from '@gateway/testkit';
+import { alive } from './processes.js';
 
 /** A port nothing listens on now. */
 function freePort(): Promise<number> {
@@ -23,15 +24,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('the supervisor of make up', function () {
