@@ -21,15 +21,17 @@
 //      checkout finds the broker user and key to use in .local/gateway-admin.json.
 // The dashboard signs its users' commands with its own key (.local/dashboard-key.jwk,
 // made once), which every service trusts beside the operator's.
+// Every mail goes to a local mail catcher on 127.0.0.1:1025 that keeps it in .local/mail/,
+// unless SMTP_URL names a mail server (D20).
 // Ctrl-C (SIGINT) or SIGTERM stops every service gracefully.
 //
 // Besides the settings of the services, it reads DATABASE_ADMIN_URL, DATABASE_NAME
-// (gateway), AMQP_URL, BROKER_PREFIX (gw), REDIS_URL, PUBLIC_BASE_URL, REPLICAS,
+// (gateway), AMQP_URL, BROKER_PREFIX (gw), REDIS_URL, PUBLIC_BASE_URL, SMTP_URL, REPLICAS,
 // PORT_BASE (8080: the gateway's port, every other service's shifted alike),
 // GATEWAY_LOCAL_DIR (where the keys, passwords and logs are kept: the checkout's
 // .local/) and SKIP_BUILD=true (the build is done already), so that a test can run
 // a whole `make up` of its own beside a developer's.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,8 +162,42 @@ writeFileSync(
   { mode: 0o600 },
 );
 
+// D20: every mail goes to SMTP_URL when it is set, else to a local mail catcher (a real SMTP
+// server, infra/local/mail-catcher.mjs) on 127.0.0.1:1025 (shifted by PORT_BASE) that keeps each
+// message in .local/mail/.
+const mailDir = path.join(local, 'mail');
+const catcherPort = 1025 + portBase - 8080;
+/** The running mail catcher, once started; stopped with the services, or when this process exits. */
+let mailCatcher;
+process.on('exit', () => mailCatcher?.kill('SIGTERM'));
+
+/** Starts the mail catcher and resolves once it listens (or has failed: then the notifier's mails wait in its outbox). */
+function startMailCatcher() {
+  const child = spawn(process.execPath, [path.join(root, 'infra', 'local', 'mail-catcher.mjs'), '--port', String(catcherPort), '--dir', mailDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve) => {
+    let listening = false;
+    child.stdout.on('data', (chunk) => {
+      const text = String(chunk);
+      if (!listening && text.includes('listening')) {
+        listening = true;
+        resolve(child);
+        return;
+      }
+      process.stdout.write(`[mail] ${text}`);
+    });
+    child.stderr.on('data', (chunk) => process.stderr.write(`[mail] ${chunk}`));
+    child.on('exit', (code) => {
+      if (!listening) {
+        console.log(`  the mail catcher did not start on 127.0.0.1:${catcherPort} (exit ${code}): mails wait in the notifier's outbox until one listens there`);
+        resolve(undefined);
+      }
+    });
+  });
+}
+
 /** The system on this machine: each service on its usual port, the gateway on PUBLIC_BASE_URL's. */
 const wiring = {
+  smtpUrl: process.env.SMTP_URL ?? `smtp://127.0.0.1:${catcherPort}`,
   keys,
   ports: Object.fromEntries(SERVICES.map((service) => [service.name, service.name === 'api-gateway' ? Number(new URL(publicBaseUrl).port || portBase) : service.port + portBase - 8080])),
   publicBaseUrl,
@@ -182,6 +218,7 @@ const PROCESSES = SERVICES.flatMap((service) =>
 );
 
 step('services');
+if (!process.env.SMTP_URL) mailCatcher = await startMailCatcher();
 let stopping = false;
 // Each service is kept up: one that exits unasked is told and started again, or given up on (packages/system's supervisor).
 const supervisor = new Supervisor({
@@ -195,7 +232,10 @@ function stopAll(code = 0) {
   if (stopping) return;
   stopping = true;
   console.log('\nstopping every service…');
-  supervisor.stopAll().then(() => process.exit(code));
+  supervisor.stopAll().then(() => {
+    mailCatcher?.kill('SIGTERM');
+    process.exit(code);
+  });
 }
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
@@ -256,6 +296,7 @@ The gateway is running.
   Dashboard      ${publicBaseUrl}/dashboard/  (merchants)
   Ops console    ${publicBaseUrl}/ops/  (operators)
   Sandbox        ${wiring.sandboxPublicUrl}  (test-mode acquirer and its 3-D Secure page)
+  Mail           ${process.env.SMTP_URL ? 'sent through SMTP_URL' : `${shown(mailDir)}/<time>-<id>.eml  (every mail the system sends, caught on 127.0.0.1:${catcherPort})`}
   Logs           ${shown(path.join(local, 'logs'))}/<service>.log${replicas > 1 ? `
   Replicas       ${replicas} of ${REPLICATED.join(', ')} (replica n on its port + 10 × (n - 1); logs <service>-n.log)` : ''}
 

@@ -40,6 +40,9 @@ const schemas: Record<string, TSchema> = {
   DailyReportDay: api.DailyReportDay,
   DailyReport: api.DailyReport,
   RefundPage: api.RefundPage,
+  CreatePaymentLinkRequest: api.CreatePaymentLinkRequest,
+  PaymentLink: api.PaymentLink,
+  PaymentLinkList: api.PaymentLinkList,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -63,6 +66,7 @@ const idempotencyKey = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
   description: 'Replays the first answer for the same key and body (24 h); another body: 422 idempotency-key-reused; still in flight: 409 conflict.',
 };
+const paymentLinkId = { name: 'payment_link_id', in: 'path', required: true, schema: { type: 'string', pattern: '^pl_' } };
 const endpointId = { name: 'endpoint_id', in: 'path', required: true, schema: { type: 'string', pattern: '^we_' } };
 /** The answer shows a secret, which is not stored for a replay (D17). */
 const noIdempotency = 'An Idempotency-Key is not honoured here: the answer carries a secret, which is never stored.';
@@ -371,6 +375,40 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
             { name: 'status', in: 'query', required: false, schema: api.WebhookListQuery.properties.status, description: 'Only attempts in this status (FAILED: the failed ones). Any other parameter is refused.' },
           ],
           responses: { '200': { description: 'Newest first.', content: json('WebhookDeliveryList') }, '422': problem('Invalid query.'), ...common },
+        },
+      },
+      '/gateway/payment_links/': {
+        post: {
+          operationId: 'createPaymentLink',
+          summary: 'Create a payment link (D19): a public page at url where buyers pay a fixed price or an amount they type; each payment is a session. Counts against the create rate budget.',
+          parameters: [idempotencyKey],
+          requestBody: { required: true, content: json('CreatePaymentLinkRequest') },
+          responses: {
+            '201': { description: 'Created: its url and qr_svg_url (url + /qr.svg, /qr.png for a PNG), public, no authentication.', content: json('PaymentLink') },
+            '413': problem('Body over 64 KiB.'),
+            '422': problem('Validation failed (every field at once: amounts as decimal strings at the precision of their currency, bounds, unknown fields...).'),
+            ...common,
+          },
+        },
+        get: {
+          operationId: 'listPaymentLinks',
+          parameters: [limit, cursor('starting_after', 'Links created before this one.'), cursor('ending_before', 'Links created after this one.')],
+          responses: { '200': { description: 'Newest first.', content: json('PaymentLinkList') }, '422': problem('Invalid query, or a query parameter the list does not know.'), ...common },
+        },
+      },
+      '/gateway/payment_links/{payment_link_id}/': {
+        get: {
+          operationId: 'getPaymentLink',
+          parameters: [paymentLinkId],
+          responses: { '200': { description: 'The link, with payments_count (its succeeded sessions).', content: json('PaymentLink') }, '404': problem('No such payment link.'), ...common },
+        },
+      },
+      '/gateway/payment_links/{payment_link_id}/deactivate/': {
+        post: {
+          operationId: 'deactivatePaymentLink',
+          summary: 'The link takes no more payments: its page answers 410. Sessions already made go on.',
+          parameters: [paymentLinkId, idempotencyKey],
+          responses: { '200': { description: 'Deactivated (active: false).', content: json('PaymentLink') }, '404': problem('No such payment link.'), ...common },
         },
       },
       '/gateway/webhook_endpoints/': {

@@ -254,3 +254,33 @@ function joinPath(instancePath: string, whole: string, leaf?: string): string {
   }
   return path || whole;
 }
+
+/**
+ * D6: a URL a buyer is sent to (return_url, cancel_url) is absolute http(s),
+ * and https in live mode; the entry for `field` when `value` is not.
+ */
+export function redirectUrlError(field: string, value: string, livemode: boolean): SchemaFieldError | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    parsed = new URL('about:blank');
+  }
+  const allowed = livemode ? parsed.protocol === 'https:' : parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  if (allowed) return undefined;
+  return { field, code: 'invalid', message: livemode ? `${field} must be an absolute https URL in live mode.` : `${field} must be an absolute http or https URL.` };
+}
+
+/** D6: errors ordered by the fields the request gave, in its order; then the ones it omitted, in `schemaOrder`. */
+export function inRequestOrder<E extends SchemaFieldError>(errors: readonly E[], input: Record<string, unknown>, schemaOrder: readonly string[]): E[] {
+  const given = Object.keys(input);
+  const rank = (field: string) => {
+    const top = field.split(/[.[]/)[0] ?? field;
+    const index = given.indexOf(top);
+    return index >= 0 ? index : given.length + schemaOrder.indexOf(top);
+  };
+  return errors
+    .map((error, seen) => ({ error, seen }))
+    .sort((a, b) => rank(a.error.field) - rank(b.error.field) || a.seen - b.seen)
+    .map(({ error }) => error);
+}

@@ -15,6 +15,7 @@ export const serviceSchemas = {
   'webhook-dispatcher': 'webhooks',
   dashboard: 'dashboard',
   ledger: 'ledger',
+  notifier: 'notifier',
 } as const;
 
 export type SchemaOwner = keyof typeof serviceSchemas;

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { connect, type Channel, type ChannelModel } from 'amqplib';
-import { Broker, brokerUser, CommandServer, declarationsFor, namesFor, permissionsFor, RpcClient, BROKER_PRINCIPALS } from '@gateway/messaging';
+import { Broker, brokerUser, CommandServer, declarationsFor, EventConsumer, namesFor, permissionsFor, RpcClient, BROKER_PRINCIPALS } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import { deleteBrokerObjects, newBrokerPrefix, type BrokerUrls } from '@gateway/testkit';
@@ -145,6 +145,17 @@ describe('broker users (D17)', function () {
     assert.equal(await replyCode(bind.channel.bindQueue(names.eventQueue('ledger'), names.events, 'session.failed')), 403, 'bound to session.failed');
     const read = await channelAs(urls.ledger);
     assert.equal(await replyCode(read.channel.consume(names.eventQueue('webhook-dispatcher'), () => undefined)), 403, "read the dispatcher's events");
+  });
+
+  it("when the notifier runs as its own user, then it declares its event queue, and may neither bind to an event it sends no mail for nor read another service's queue", async () => {
+    const notifier = new Broker({ url: urls.notifier, prefix, service: 'notifier', log });
+    brokers.push(notifier);
+    await notifier.start();
+    await notifier.register(new EventConsumer(notifier, { service: 'notifier', log, changes: [] }));
+    const bind = await channelAs(urls.notifier);
+    assert.equal(await replyCode(bind.channel.bindQueue(names.eventQueue('notifier'), names.events, 'session.failed')), 403, 'bound to session.failed');
+    const read = await channelAs(urls.notifier);
+    assert.equal(await replyCode(read.channel.consume(names.eventQueue('ledger'), () => undefined)), 403, "read the ledger's events");
   });
 
   it("when the permissions are derived, then each queue of the system is configured and read by its own service's user alone", () => {

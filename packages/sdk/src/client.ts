@@ -5,7 +5,7 @@
  * the same calls with friendlier names.
  */
 import { operations, type OperationId, type Operations } from './generated/openapi.js';
-import type { BalanceTransaction, CaptureRequest, CreateSessionRequest, Refund, RefundRequest, SessionListItem, WebhookDelivery } from './generated/openapi.js';
+import type { BalanceTransaction, CaptureRequest, CreatePaymentLinkRequest, CreateSessionRequest, PaymentLink, Refund, RefundRequest, SessionListItem, WebhookDelivery } from './generated/openapi.js';
 import { PagedList, type Cursor } from './pagination.js';
 import { Transport } from './transport.js';
 import { Events } from './events.js';
@@ -60,6 +60,8 @@ export class Gateway {
   readonly balance: BalanceResource;
   /** The daily totals (D21). */
   readonly reports: Reports;
+  /** Payment links (D19): public pages where buyers pay without any code of yours. */
+  readonly paymentLinks: PaymentLinks;
   /** The CSV exports, downloaded to a file (D21). */
   readonly exports = new Exports(this);
   /** The test-mode event stream (what `gateway listen` forwards). */
@@ -87,6 +89,7 @@ export class Gateway {
     this.balanceTransactions = new BalanceTransactions(this);
     this.balance = new BalanceResource(this);
     this.reports = new Reports(this);
+    this.paymentLinks = new PaymentLinks(this);
   }
 
   /** Calls any operation of the API by its OpenAPI operationId. */
@@ -203,6 +206,29 @@ class Reports {
   /** One row per Africa/Tunis day from `from` to `to` (YYYY-MM-DD, both included, at most 366 days): payments_count, gross, fees, refunds, net. */
   daily(query: Operations['getDailyReport']['query']) {
     return this.gateway.request('getDailyReport', { query });
+  }
+}
+
+class PaymentLinks {
+  constructor(private readonly gateway: Gateway) {}
+
+  /** Creates a payment link: a fixed price (amount, currency) or open_amount; its url and qr_svg_url are public. */
+  create(body: CreatePaymentLinkRequest, options?: RequestOptions) {
+    return this.gateway.request('createPaymentLink', { body }, options);
+  }
+
+  get(paymentLinkId: string) {
+    return this.gateway.request('getPaymentLink', { params: { payment_link_id: paymentLinkId } });
+  }
+
+  /** Every payment link of the account, newest first: `for await` it, or `.page()` for one page. */
+  list(query: Operations['listPaymentLinks']['query'] = {}): PagedList<PaymentLink> {
+    return paged(query, (pageQuery) => this.gateway.request('listPaymentLinks', { query: pageQuery }));
+  }
+
+  /** The link takes no more payments (its page answers 410). */
+  deactivate(paymentLinkId: string, options?: RequestOptions) {
+    return this.gateway.request('deactivatePaymentLink', { params: { payment_link_id: paymentLinkId } }, options);
   }
 }
 

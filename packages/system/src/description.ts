@@ -38,6 +38,8 @@ export interface SystemWiring {
   readonly redisKeyPrefix?: string;
   /** The public keys of the operators every service trusts, beside the dashboard's; the operator key's public half when not given. */
   readonly operators?: readonly object[];
+  /** The mail server the notifier sends through (D20); the notifier's own default when not given. */
+  readonly smtpUrl?: string;
   /** The terminals the sandbox accepts, test mode's (the adapter's) first; both sides' defaults when not given. */
   readonly sandboxTerminals?: readonly Terminal[];
 }
@@ -98,6 +100,7 @@ export const SERVICES = [
   {
     name: 'checkout',
     port: 8081,
+    schema: 'checkout',
     principal: 'checkout',
     replicated: true,
     keepsSecrets: false,
@@ -188,6 +191,16 @@ export const SERVICES = [
     replicated: true,
     keepsSecrets: false,
     wired: {},
+  },
+  {
+    // Mail (D20): the buyer's receipts, written from payment and refund events to its outbox and sent over SMTP, its one outside party.
+    name: 'notifier',
+    port: 8089,
+    schema: 'notifier',
+    principal: 'notifier',
+    replicated: true,
+    keepsSecrets: false,
+    wired: { SMTP_URL: (system) => system.smtpUrl },
   },
 ] as const satisfies readonly ServiceDescription[];
 

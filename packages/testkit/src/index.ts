@@ -10,3 +10,4 @@ export * from './browser.js';
 export * from './query-plans.js';
 export * from './merchant-site.js';
 export * from './visitor.js';
+export * from './mail-catcher.js';

@@ -35,6 +35,7 @@ import { deleteBrokerObjects, EventCapture, newBrokerPrefix, type BrokerUrls } f
 import { createTestDatabase, repoRoot, type TestDatabase } from './database.js';
 import { testEnvironment } from './environment.js';
 import { ApiClient } from './http.js';
+import { MailCatcher } from './mail-catcher.js';
 
 export { newSecretsKek, SECRET_KEEPERS } from '@gateway/system';
 
@@ -187,6 +188,8 @@ export class TestSystem {
     /** Each service's broker URL as its own user, and the operators' (gateway-admin). */
     readonly brokerUrls: BrokerUrls,
     private readonly launcher: Launcher,
+    /** The mail server the system's notifier sends to: every mail it sent, as received. */
+    readonly mail: MailCatcher,
   ) {}
 
   /** Creates the database, then starts every requested service and waits until each is ready. */
@@ -199,6 +202,8 @@ export class TestSystem {
     for (const service of ALL_SERVICES) ports[service] = await freePort();
     // The dashboard signs its users' operator commands with a key of its own, which every service trusts beside the operators'.
     const keys = freshKeys({ operator: `${prefix}-operator`, dashboard: `${prefix}-dashboard` });
+    // Every mail the system sends (D20) lands here, over real SMTP: system.mail.
+    const mail = await MailCatcher.start({ port: await freePort() });
     const wiring: SystemWiring = {
       keys,
       ports,
@@ -208,6 +213,7 @@ export class TestSystem {
       redisUrl: env.redisUrl,
       redisKeyPrefix: prefix,
       sandboxTerminals: [SANDBOX_TERMINAL, LIVE_TERMINAL],
+      smtpUrl: mail.url,
     };
     const sandboxRest = `http://127.0.0.1:${ports['epg-sandbox']}/payment/rest/`;
     // Shorter waits than production's, so that tests of timeouts take seconds.
@@ -222,6 +228,8 @@ export class TestSystem {
       'epg-sandbox': { SANDBOX_SLOW_DELAY_MS: '7000' },
       // No second factor for test operators; the cheapest password hash the dashboard accepts, so signing in stays fast.
       dashboard: { OPS_TOTP_REQUIRED: 'false', PASSWORD_HASH_COST: '1024' },
+      // A mail the catcher could not take is tried again within seconds.
+      notifier: { MAIL_SEND_INTERVAL_SECONDS: '1', MAIL_RETRY_FIRST_SECONDS: '1', MAIL_RETRY_MAX_SECONDS: '2', SMTP_TIMEOUT_MS: '3000' },
     };
     const perService = Object.fromEntries(
       ALL_SERVICES.map((service) => [service, { ...serviceEnvironment(service, wiring), ...testSettings[service] }]),
@@ -242,7 +250,7 @@ export class TestSystem {
       ...options.env,
     };
     const launcher = new Launcher({ logDir, mode: launchMode(options), ...(options.readyTimeoutMs !== undefined && { readyTimeoutMs: options.readyTimeoutMs }) });
-    const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, keys.operator.privateJwk, brokerUrls, launcher);
+    const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, keys.operator.privateJwk, brokerUrls, launcher, mail);
     for (const service of ALL_SERVICES) system.ports.set(service, ports[service] ?? 0);
     await Promise.all(services.map((service) => system.startService(service)));
     // The further replicas once the first of each is up: a dozen processes compiling at once on two cores start slowly.
@@ -516,10 +524,11 @@ export class TestSystem {
   /** Stops every process, then removes the database and the broker objects. */
   async shutdown(): Promise<void> {
     await this.launcher.stopAll();
+    await this.mail.stop();
     await Promise.all([...this.clients.values()].map(async (client) => (await client).broker.stop()));
     // Its broker users go when this process exits, with the others it made (newBrokerPrefix).
     await Promise.all([this.db.drop(), deleteBrokerObjects(this.prefix)]);
-    releasePorts(new Set([...this.ports.values(), ...[...this.extraEnvs.keys()].map((name) => this.launcher.launchOf(name)?.port ?? 0)]));
+    releasePorts(new Set([...this.ports.values(), this.mail.port, ...[...this.extraEnvs.keys()].map((name) => this.launcher.launchOf(name)?.port ?? 0)]));
   }
 
   /**

@@ -15,7 +15,7 @@ import { createApiListener, type ApiDependencies } from './http/app.js';
 import { upstreamProxy } from './http/upstream-proxy.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
 import { IdempotentCalls } from './idempotency/idempotent-call.js';
-import { budgetDefaults } from './limits/budgets.js';
+import { budgetDefaults, takeCreateBudget } from './limits/budgets.js';
 import { TokenBuckets } from './limits/token-buckets.js';
 import { loadGatewayConfig, gatewaySettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
@@ -79,6 +79,9 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     'merchant.get': async (query) => ({ body: await getMerchant(admin, query) }),
     'api_key.list': async (query) => ({ body: await listKeys(admin, query) }),
     'api_key.rotate': async (command, meta) => ({ body: await rotateKey(admin, command, meta.correlationId) }),
+    'budget.take_create': async ({ merchant_id, livemode }) => ({
+      body: await takeCreateBudget({ buckets, budgets, keyPrefix: config.rateLimitKeyPrefix, findLimits: (merchantId) => merchants.findLimits(merchantId), isActive: async (merchantId) => (await merchants.findMerchant(merchantId))?.status === 'active' }, { merchantId: merchant_id, livemode }),
+    }),
   };
 
   await buckets.connect();

@@ -1,9 +1,23 @@
 /** The checkout service's settings, read and checked before it starts. */
-import { common, int, loadConfig, str, url } from '@gateway/config';
+import { commandPrefetch, common, int, loadConfig, str, url } from '@gateway/config';
 
 export const checkoutSettings = {
   ...common,
   port: int('PORT', 8081, { min: 0, max: 65535 }),
+  /** The checkout schema: payment links (D19). */
+  databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
+  dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
+  ...commandPrefetch,
+  /** Payments counted on their links at once (session.succeeded); each takes a database connection while it commits. */
+  eventPrefetch: int('EVENT_PREFETCH', 8, { min: 1, max: 256 }),
+  /** D19: sessions one buyer address may ask for on one payment link in a minute. */
+  paymentLinkBuyerLimitPerMinute: int('PAYMENT_LINK_BUYER_LIMIT_PER_MINUTE', 20, { min: 1, max: 10_000 }),
+  /**
+   * How many proxies of ours stand in front (the gateway; an ingress before it
+   * adds one): a buyer's address is the X-Forwarded-For entry that many hops
+   * back, never an entry the buyer could have written.
+   */
+  trustProxyHops: int('TRUST_PROXY_HOPS', 1, { min: 0, max: 10 }),
   /** What buyers' URLs start with; the hosted pages live under /checkout/. */
   publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
   /** Public Ed25519 JWK of the session service's link-signing key. */

@@ -1,22 +1,32 @@
-/** Wiring of the checkout service: broker (commands to session and adapter), hosted pages, health. */
+/** Wiring of the checkout service: database (payment links), broker (commands to session and adapter, its own command queue, session.succeeded), hosted pages, health. */
 import express from 'express';
 import { CardSealer } from '@gateway/card-sealing';
 import type { Logger } from '@gateway/observability';
-import { Broker, RpcClient } from '@gateway/messaging';
-import { addHealthRoutes, listen, type RunningService } from '@gateway/runtime';
+import { CommandServer, EventConsumer, RpcClient } from '@gateway/messaging';
+import { addHealthRoutes, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { paymentLinkCommands } from './commands/payment-link.commands.js';
 import type { CheckoutConfig } from './config.js';
+import { PaymentLinkRepository } from './db/payment-link.repository.js';
 import type { FlowDeps } from './domain/checkout-flow.js';
+import { linkPayments } from './domain/link-payments.js';
 import { LinkVerifier } from './domain/link-verifier.js';
+import type { PayByLinkDeps } from './domain/pay-by-link.js';
 import { addCheckoutRoutes } from './http/checkout.routes.js';
+import { addPayRoutes } from './http/pay.routes.js';
 import { loadCheckoutConfig, checkoutSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadCheckoutConfig, type CheckoutConfig } from './config.js';
 
+export const SCHEMA = 'checkout';
+
+export const migrations = serviceMigrations('checkout', import.meta.url);
+
 /** Starts the checkout service; `stop` drains it. */
 export async function startCheckout(config: CheckoutConfig, log: Logger): Promise<RunningService> {
-  const broker = new Broker({ url: config.amqpUrl, prefix: config.brokerPrefix, service: 'checkout', sharedUser: config.brokerSharedUser, log });
+  const { pool, broker, readiness, close } = openServiceBase('checkout', SCHEMA, config, log);
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
+  const clock = () => new Date();
   const deps: FlowDeps = {
     links: LinkVerifier.fromJwk(config.linkVerifyKey),
     cards: CardSealer.fromJwk(config.cardEncryptionKey),
@@ -24,22 +34,41 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
     publicBaseUrl: config.publicBaseUrl,
     paymentTimeoutMs: config.paymentTimeoutMs,
     paymentReturnGraceSeconds: config.paymentReturnGraceSeconds,
-    clock: () => new Date(),
+    clock,
     log,
+  };
+  const paymentLinks = new PaymentLinkRepository(pool);
+  const linkDeps: PayByLinkDeps = {
+    links: paymentLinks,
+    publicBaseUrl: config.publicBaseUrl,
+    clock,
+    buyerLimitPerMinute: config.paymentLinkBuyerLimitPerMinute,
+    createSession: async (request, correlationId) => (await rpc.call('session.create', request, { correlationId })).body,
+    takeCreateBudget: async (account, correlationId) => (await rpc.call('budget.take_create', account, { correlationId })).body,
   };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  addHealthRoutes(app, { broker: async () => broker.connected }, log);
+  addHealthRoutes(app, readiness, log);
   addCheckoutRoutes(app, deps, log);
+  addPayRoutes(app, linkDeps, log, { trustProxyHops: config.trustProxyHops });
   const http = await listen(app, config.port);
   await broker.start();
   await broker.register(rpc);
+  await broker.register(new EventConsumer(broker, { service: 'checkout', log, prefetch: config.eventPrefetch, changes: [linkPayments(paymentLinks)] }));
+  await broker.register(
+    new CommandServer(broker, {
+      service: 'checkout',
+      log,
+      prefetch: { fast: config.commandPrefetch },
+      handlers: paymentLinkCommands(linkDeps),
+    }),
+  );
   return {
     port: http.port,
     async stop() {
       await http.close();
-      await broker.stop();
+      await close();
     },
   };
 }

@@ -21,6 +21,8 @@ const QUEUE_SCALED: Record<string, string[]> = {
   'webhook-dispatcher': ['events'],
   // Its EVENT_PREFETCH bounds what a replica records at once, so a backlog of payment and refund events grows while CPU stays low.
   ledger: ['events'],
+  // Its EVENT_PREFETCH bounds the receipts a replica writes at once, as the ledger's.
+  notifier: ['events'],
 };
 
 /** A Kubernetes quantity (`250m`, `1`, `128Mi`, `1Gi`) as a number of base units. */
@@ -35,7 +37,7 @@ function quantity(value: string | number): number {
  * The services the resources scenario does not load (payments and refunds never pass
  * through them): their manifest sizes them by hand until they are measured.
  */
-const UNMEASURED: Record<string, string> = { dashboard: 'checkout', ledger: 'refund' };
+const UNMEASURED: Record<string, string> = { dashboard: 'checkout', ledger: 'refund', notifier: 'refund' };
 
 /**
  * The services other pods of the namespace call over HTTP, and who (the public
@@ -293,10 +295,10 @@ for (const overlay of OVERLAYS) {
       }
     });
 
-    it('When the Ingress routes, then /api/ goes to api-gateway, /checkout/ to checkout, /dashboard and /ops to the dashboard; the gateway passes the last two on too', () => {
+    it('When the Ingress routes, then /api/ goes to api-gateway, /checkout/ and /pay/ to checkout, /dashboard and /ops to the dashboard; the gateway passes the last two on too', () => {
       const [ingress] = [...byKind(objects, 'Ingress').values()] as any[];
       const paths = ingress.spec.rules.flatMap((r: any) => r.http.paths.map((p: any) => [p.path, p.backend.service.name]));
-      assert.deepEqual(paths, [['/api/', 'api-gateway'], ['/checkout/', 'checkout'], ['/dashboard', 'dashboard'], ['/ops', 'dashboard']]);
+      assert.deepEqual(paths, [['/api/', 'api-gateway'], ['/checkout/', 'checkout'], ['/pay/', 'checkout'], ['/dashboard', 'dashboard'], ['/ops', 'dashboard']]);
       const gateway = (byKind(objects, 'ConfigMap').get('api-gateway-config') as any).data;
       assert.equal(gateway.DASHBOARD_UPSTREAM_URL, 'http://dashboard:8087');
     });

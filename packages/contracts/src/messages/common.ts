@@ -98,4 +98,4 @@ export type BrokerPrincipal = ServiceName | 'gateway-admin';
 /** Operator commands come from the CLI and from the dashboard service's two doors (D14, D15), signed either way. */
 export const OPERATOR: readonly BrokerPrincipal[] = ['gateway-admin', 'dashboard'];
 
-export type ServiceName = 'api-gateway' | 'session' | 'checkout' | 'acquirer-adapter' | 'refund' | 'webhook-dispatcher' | 'dashboard' | 'ledger';
+export type ServiceName = 'api-gateway' | 'session' | 'checkout' | 'acquirer-adapter' | 'refund' | 'webhook-dispatcher' | 'dashboard' | 'ledger' | 'notifier';

@@ -7,6 +7,7 @@
 import { type Static, type TSchema } from '@sinclair/typebox';
 import { acquirerCommands, acquirerEvents } from './acquirer.js';
 import { type BrokerPrincipal, type CommandContract, OPERATOR, type ServiceName } from './common.js';
+import { checkoutCommands } from './checkout.js';
 import { dashboardCommands } from './dashboard.js';
 import { ledgerCommands } from './ledger.js';
 import { merchantCommands, merchantEvents } from './merchant.js';
@@ -15,7 +16,7 @@ import { sessionCommands, sessionEvents } from './session.js';
 import { webhookCommands } from './webhook.js';
 
 export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal, type ServiceName } from './common.js';
-export { CheckoutStep, CheckoutView, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
+export { CheckoutStep, CheckoutView, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
 export { PageLanguage, PaymentApproved, PaymentDeclined, PaymentStep, StartedAttempt, TerminalStatus } from './acquirer.js';
 export { ManualRefund } from './refund.js';
 export { WebhookAttemptDetail } from './webhook.js';
@@ -31,6 +32,7 @@ export const commands = {
   ...merchantCommands,
   ...dashboardCommands,
   ...ledgerCommands,
+  ...checkoutCommands,
 } as const satisfies Record<string, CommandContract>;
 
 /** The services that keep secrets encrypted (D17), and the command that re-wraps each one's data keys. */
@@ -108,7 +110,8 @@ export const CONSOLE_COMMANDS = [
  * and are signed besides.
  */
 export const commandSenders = {
-  'session.create': ['api-gateway'],
+  // checkout: a buyer's payment on a payment link's page (D19).
+  'session.create': ['api-gateway', 'checkout'],
   'session.get': ['api-gateway', 'refund', 'webhook-dispatcher', 'dashboard', 'ledger'],
   'session.get_for_event': ['refund'],
   'session.list': ['api-gateway', 'dashboard'],
@@ -142,6 +145,11 @@ export const commandSenders = {
   'ledger.list_transactions': ['api-gateway', 'dashboard'],
   'ledger.balance': ['api-gateway', 'dashboard'],
   'ledger.daily_report': ['api-gateway', 'dashboard'],
+  'budget.take_create': ['checkout'],
+  'payment_link.create': ['api-gateway'],
+  'payment_link.get': ['api-gateway'],
+  'payment_link.list': ['api-gateway'],
+  'payment_link.deactivate': ['api-gateway'],
   'session.record_refund': ['refund'],
   'payment.refund': ['refund'],
   'terminal.set': OPERATOR,
@@ -285,7 +293,8 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
     events: ['payment.approved', 'payment.declined', 'payment.authorized', 'payment.captured', 'payment.capture_failed', 'refund.created', 'refund.updated', 'merchant.suspended', 'merchant.reactivated'],
     broadcasts: [],
   },
-  checkout: { events: [], broadcasts: [] },
+  // session.succeeded: a payment made through a payment link counts on the link (D19).
+  checkout: { events: ['session.succeeded'], broadcasts: [] },
   // session.hold_canceled: the hold of a canceled or lapsed AUTHORIZED session is released here (D22).
   'acquirer-adapter': { events: ['session.hold_canceled'], broadcasts: [] },
   // A refund records the captured payment from the session it reads anyway: no event needed.
@@ -296,4 +305,6 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   dashboard: { events: [], broadcasts: [] },
   // D21: a payment's entry from session.succeeded (the captured amount and its fee), a refund's from refund.created, its reversal from refund.updated.
   ledger: { events: ['session.succeeded', 'refund.created', 'refund.updated'], broadcasts: [] },
+  // D20: the buyer's receipts: a payment's from session.succeeded, a refund's once it has succeeded (refund.created, or refund.updated when an operator resolved it).
+  notifier: { events: ['session.succeeded', 'refund.created', 'refund.updated'], broadcasts: [] },
 };

@@ -76,6 +76,8 @@ export const SessionEventPayload = Type.Object({
   last_failure_message: Type.Optional(Type.String()),
   attempts_count: Type.Optional(Type.Integer()),
   can_retry: Type.Optional(Type.Boolean()),
+  /** D19: the payment link the session was made through. */
+  payment_link: Type.Optional(Type.String()),
   /** refund.created and refund.updated: the refund (D10, D16). */
   refund: Type.Optional(
     Type.Object({
@@ -93,11 +95,20 @@ export const SessionEventPayload = Type.Object({
 });
 export type SessionEventPayload = Static<typeof SessionEventPayload>;
 
+/**
+ * What a buyer's receipt needs beside the webhook payload (D20): whose shop
+ * the buyer paid, and the session's language (D18). Never sent to merchants.
+ */
+export const ReceiptFacts = Type.Object({ merchant_name: Type.String(), locale: Locale });
+export type ReceiptFacts = Static<typeof ReceiptFacts>;
+
 /** Data of every session.* event: who it belongs to, and the webhook payload. */
 export const SessionEventData = Type.Object({
   merchant_id: MerchantId,
   webhook_url: Type.String(),
   session: SessionEventPayload,
+  /** On session.succeeded, refund.created and refund.updated; absent from events of publishers that predate it. */
+  receipt: Type.Optional(ReceiptFacts),
 });
 export type SessionEventData = Static<typeof SessionEventData>;
 
@@ -124,10 +135,15 @@ export type SessionStats = Static<typeof SessionStats>;
 /** The commands the session service runs. */
 export const sessionCommands = {
   // API calls, sent by the gateway
-  'session.create': { service: 'session', request: Type.Object({ context: ApiContext, body: Type.Unknown() }), reply: SessionDetail },
+  /** `payment_link`: set by checkout alone, for a session made on a payment link's page (D19); never from a merchant's body. */
+  'session.create': {
+    service: 'session',
+    request: Type.Object({ context: ApiContext, body: Type.Unknown(), payment_link: Type.Optional(Type.String({ pattern: '^pl_[0-9A-Za-z]{20,}$' })) }),
+    reply: SessionDetail,
+  },
   'session.get': { service: 'session', request: SessionRef, reply: SessionDetail },
   /** A session and the payload its events carry, built by the session service alone: the refund's events carry it as is. */
-  'session.get_for_event': { service: 'session', request: SessionRef, reply: Type.Object({ session: SessionDetail, event: SessionEventPayload }) },
+  'session.get_for_event': { service: 'session', request: SessionRef, reply: Type.Object({ session: SessionDetail, event: SessionEventPayload, receipt: Type.Optional(ReceiptFacts) }) },
   'session.list': {
     service: 'session',
     request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()), page_size: ExportPageSize }),

@@ -23,6 +23,7 @@ describe('Export columns (D21)', () => {
       'buyer_last_name',
       'buyer_email',
       'created_at',
+      'payment_link',
     ]);
   });
 

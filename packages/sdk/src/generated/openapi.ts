@@ -98,6 +98,8 @@ export type SessionDetail = {
   amount_authorized: string;
   /** TND captured, what refunds are capped at; empty until captured (D22). */
   amount_captured: string;
+  /** The payment link the session was made through (D19); absent otherwise. */
+  payment_link?: string;
 };
 
 export type SessionListItem = {
@@ -121,6 +123,8 @@ export type SessionListItem = {
   buyer_last_name: string;
   buyer_email: string;
   created_at: string;
+  /** The payment link the session was made through (D19); absent otherwise. */
+  payment_link?: string;
 };
 
 export type SessionList = {
@@ -145,6 +149,8 @@ export type SessionList = {
     buyer_last_name: string;
     buyer_email: string;
     created_at: string;
+    /** The payment link the session was made through (D19); absent otherwise. */
+    payment_link?: string;
   }>;
   has_more: boolean;
 };
@@ -342,6 +348,7 @@ export type WebhookEvent = {
     last_failure_message?: string;
     attempts_count?: number;
     can_retry?: boolean;
+    payment_link?: string;
     refund?: {
       refund_id: string;
       amount: string;
@@ -566,6 +573,115 @@ export type RefundPage = {
   has_more: boolean;
 };
 
+export type CreatePaymentLinkRequest = {
+  description: string;
+  /** Fixed price, a decimal string at the currency's precision; converted to TND at each payment's creation. */
+  amount?: string;
+  /** ISO 4217 code of the fixed price; defaults to TND. */
+  currency?: string;
+  /** true: the buyer types the amount (TND), within amount_min and amount_max. */
+  open_amount?: boolean;
+  /** Open amount: the least a buyer may pay, TND. */
+  amount_min?: string;
+  /** Open amount: the most a buyer may pay, TND. */
+  amount_max?: string;
+  items?: Array<{
+    name: string;
+    quantity: number;
+    /** Unit price, a decimal string. */
+    unit_price?: string;
+    description?: string;
+    [key: string]: unknown;
+  }>;
+  /** Arbitrary key/values echoed back, for example on webhooks. */
+  metadata?: Record<string, string>;
+  /** Buyer redirect after a payment made through the link. */
+  return_url?: string;
+  /** Language of the hosted page: fr, en, ar (right to left), or auto for the buyer browser language, then French. */
+  locale?: "fr" | "en" | "ar" | "auto" | (string & {});
+  /** Whether the link page asks the buyer for a phone number. */
+  collect_phone?: boolean;
+  /** Succeeded payments after which the link closes; 1 is a single-use link. */
+  max_payments?: number;
+  /** When the link stops taking payments. */
+  expires_at?: string;
+};
+
+export type PaymentLink = {
+  id: string;
+  /** The public page: {PUBLIC_BASE_URL}/pay/<code>. */
+  url: string;
+  /** An SVG QR code of url (url + /qr.svg; /qr.png for a PNG). */
+  qr_svg_url: string;
+  /** false once deactivated, expired or fully used. */
+  active: boolean;
+  /** Succeeded sessions made through the link. */
+  payments_count: number;
+  description: string;
+  amount: string | null;
+  currency: string;
+  open_amount: boolean;
+  amount_min: string | null;
+  amount_max: string | null;
+  items: Array<{
+    name: string;
+    quantity: number;
+    /** Unit price, a decimal string. */
+    unit_price?: string;
+    description?: string;
+    [key: string]: unknown;
+  }>;
+  /** Arbitrary key/values echoed back, for example on webhooks. */
+  metadata: Record<string, string>;
+  return_url: string;
+  /** Language of the hosted page: fr, en, ar (right to left), or auto for the buyer browser language, then French. */
+  locale: "fr" | "en" | "ar" | "auto" | (string & {});
+  collect_phone: boolean;
+  max_payments: number | null;
+  expires_at: string | null;
+  livemode: boolean;
+  created_at: string;
+};
+
+export type PaymentLinkList = {
+  data: Array<{
+    id: string;
+    /** The public page: {PUBLIC_BASE_URL}/pay/<code>. */
+    url: string;
+    /** An SVG QR code of url (url + /qr.svg; /qr.png for a PNG). */
+    qr_svg_url: string;
+    /** false once deactivated, expired or fully used. */
+    active: boolean;
+    /** Succeeded sessions made through the link. */
+    payments_count: number;
+    description: string;
+    amount: string | null;
+    currency: string;
+    open_amount: boolean;
+    amount_min: string | null;
+    amount_max: string | null;
+    items: Array<{
+      name: string;
+      quantity: number;
+      /** Unit price, a decimal string. */
+      unit_price?: string;
+      description?: string;
+      [key: string]: unknown;
+    }>;
+    /** Arbitrary key/values echoed back, for example on webhooks. */
+    metadata: Record<string, string>;
+    return_url: string;
+    /** Language of the hosted page: fr, en, ar (right to left), or auto for the buyer browser language, then French. */
+    locale: "fr" | "en" | "ar" | "auto" | (string & {});
+    collect_phone: boolean;
+    max_payments: number | null;
+    expires_at: string | null;
+    livemode: boolean;
+    created_at: string;
+  }>;
+  has_more: boolean;
+};
+
 /** Every operation of the API: its method, path template and parameter names. */
 export const operations = {
   streamEvents: { method: 'GET', path: '/gateway/events/stream/', pathParams: [], query: [], stream: 'events' },
@@ -587,6 +703,10 @@ export const operations = {
   exportBalanceTransactions: { method: 'GET', path: '/gateway/exports/balance_transactions.csv', pathParams: [], query: ['type', 'session_id', 'created[gte]', 'created[lte]'], stream: 'csv' },
   listSessionWebhooks: { method: 'GET', path: '/gateway/sessions/{session_id}/webhooks/', pathParams: ['session_id'], query: ['limit', 'starting_after', 'ending_before'], stream: false },
   listWebhooks: { method: 'GET', path: '/gateway/webhooks/', pathParams: [], query: ['limit', 'starting_after', 'ending_before', 'status'], stream: false },
+  createPaymentLink: { method: 'POST', path: '/gateway/payment_links/', pathParams: [], query: [], stream: false },
+  listPaymentLinks: { method: 'GET', path: '/gateway/payment_links/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'], stream: false },
+  getPaymentLink: { method: 'GET', path: '/gateway/payment_links/{payment_link_id}/', pathParams: ['payment_link_id'], query: [], stream: false },
+  deactivatePaymentLink: { method: 'POST', path: '/gateway/payment_links/{payment_link_id}/deactivate/', pathParams: ['payment_link_id'], query: [], stream: false },
   createWebhookEndpoint: { method: 'POST', path: '/gateway/webhook_endpoints/', pathParams: [], query: [], stream: false },
   listWebhookEndpoints: { method: 'GET', path: '/gateway/webhook_endpoints/', pathParams: [], query: [], stream: false },
   getWebhookEndpoint: { method: 'GET', path: '/gateway/webhook_endpoints/{endpoint_id}/', pathParams: ['endpoint_id'], query: [], stream: false },
@@ -629,6 +749,12 @@ export interface Operations {
   exportBalanceTransactions: { pathParams: Record<string, never>; query: { type?: "payment" | "refund" | "refund_reversal" | (string & {}); session_id?: string; "created[gte]"?: string; "created[lte]"?: string }; body: never; response: ReadableStream<Uint8Array> };
   listSessionWebhooks: { pathParams: { session_id: string }; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: WebhookDeliveryList };
   listWebhooks: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; status?: "PENDING" | "SUCCEEDED" | "FAILED" | (string & {}) }; body: never; response: WebhookDeliveryList };
+  /** Create a payment link (D19): a public page at url where buyers pay a fixed price or an amount they type; each payment is a session. Counts against the create rate budget. */
+  createPaymentLink: { pathParams: Record<string, never>; query: Record<string, never>; body: CreatePaymentLinkRequest; response: PaymentLink };
+  listPaymentLinks: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: PaymentLinkList };
+  getPaymentLink: { pathParams: { payment_link_id: string }; query: Record<string, never>; body: never; response: PaymentLink };
+  /** The link takes no more payments: its page answers 410. Sessions already made go on. */
+  deactivatePaymentLink: { pathParams: { payment_link_id: string }; query: Record<string, never>; body: never; response: PaymentLink };
   /** Add a webhook endpoint; its secret is in this answer only. */
   createWebhookEndpoint: { pathParams: Record<string, never>; query: Record<string, never>; body: CreateWebhookEndpointRequest; response: WebhookEndpointWithSecret };
   listWebhookEndpoints: { pathParams: Record<string, never>; query: Record<string, never>; body: never; response: WebhookEndpointList };

@@ -34,9 +34,9 @@ function wiring(overrides: Partial<SystemWiring> = {}): SystemWiring {
 const described = SERVICES as readonly ServiceDescription[];
 
 describe('the system description', () => {
-  it('When the services are listed, then each has a name of its own, a port of its own (8080-8088) and a folder under services/', () => {
+  it('When the services are listed, then each has a name of its own, a port of its own (8080-8089) and a folder under services/', () => {
     assert.equal(new Set(SERVICE_NAMES).size, SERVICES.length);
-    assert.deepEqual(SERVICES.map(({ port }) => port), [8080, 8081, 8082, 8083, 8084, 8085, 8086, 8087, 8088]);
+    assert.deepEqual(SERVICES.map(({ port }) => port), [8080, 8081, 8082, 8083, 8084, 8085, 8086, 8087, 8088, 8089]);
     for (const name of SERVICE_NAMES) assert.ok(existsSync(path.join(repoRoot, 'services', name, 'package.json')), name);
   });
 
@@ -82,15 +82,23 @@ describe('the system description', () => {
     const trusted = (env: Record<string, string>) => (JSON.parse(env['OPERATOR_PUBLIC_KEYS'] ?? '{"keys":[]}') as { keys: { kid: string; d?: string }[] }).keys;
     const environments = systemEnvironment(wiring());
     const runners = SERVICE_NAMES.filter((name) => 'OPERATOR_PUBLIC_KEYS' in (described.find((service) => service.name === name)?.wired ?? {}));
-    assert.ok(runners.length >= 6, 'every service with a broker user but checkout and the ledger runs operator commands');
+    assert.ok(runners.length >= 6, 'every service with a broker user but checkout, the ledger and the notifier runs operator commands');
     for (const name of runners) {
       assert.deepEqual(trusted(environments[name]).map(({ kid }) => kid), ['op-kid', 'dash-kid'], name);
       assert.ok(trusted(environments[name]).every((key) => key.d === undefined), name);
     }
     assert.equal(environments.checkout['OPERATOR_PUBLIC_KEYS'], undefined);
     assert.equal(environments.ledger['OPERATOR_PUBLIC_KEYS'], undefined, 'the ledger runs no operator commands');
+    assert.equal(environments.notifier['OPERATOR_PUBLIC_KEYS'], undefined, 'the notifier runs no operator commands');
     const given = systemEnvironment(wiring({ operators: [{ kty: 'OKP', crv: 'Ed25519', x: 'x', kid: 'theirs' }] }));
     assert.deepEqual(trusted(given.refund).map(({ kid }) => kid), ['theirs', 'dash-kid']);
+  });
+
+  it('When the system names a mail server, then the notifier, and no other service, is given it as SMTP_URL; without one the notifier keeps its own default (D20)', () => {
+    const environments = systemEnvironment(wiring({ smtpUrl: 'smtp://127.0.0.1:2525' }));
+    assert.deepEqual(SERVICE_NAMES.filter((name) => environments[name]['SMTP_URL'] !== undefined), ['notifier']);
+    assert.equal(environments.notifier['SMTP_URL'], 'smtp://127.0.0.1:2525');
+    assert.equal(systemEnvironment(wiring()).notifier['SMTP_URL'], undefined);
   });
 
   it('When neighbours are wired, then the gateway reaches checkout and the dashboard, the adapter the sandbox, on their ports and host', () => {

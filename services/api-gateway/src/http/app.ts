@@ -57,7 +57,7 @@ export interface ApiDependencies {
   exportPageSize?: number;
   /** How long an export may stand without a byte moving; a minute when not given. */
   exportIdleTimeoutMs?: number;
-  /** Passes /checkout/ requests to the checkout service, when set. */
+  /** Passes /checkout/ and /pay/ (payment links, D19) requests to the checkout service, when set. */
   checkout?: RawHandler;
   /** Passes /dashboard/ and /ops/ requests to the dashboard service (D14, D15), when set. */
   dashboard?: RawHandler;
@@ -85,7 +85,7 @@ declare module 'fastify' {
 /**
  * The gateway's request listener: request ids and access logs (D1) and
  * metrics for every request, then fastify: health, metrics and the OpenAPI
- * document, the /checkout/, /dashboard/ and /ops/ pass-throughs, the API under
+ * document, the /checkout/, /pay/, /dashboard/ and /ops/ pass-throughs, the API under
  * /api/v1, and a problem document for anything else and for every error.
  */
 export async function createApiListener(deps: ApiDependencies): Promise<RequestListener> {
@@ -115,7 +115,7 @@ export async function createApiListener(deps: ApiDependencies): Promise<RequestL
   app.setNotFoundHandler((_request, reply) => sendProblem(deps, reply, new AppError('not-found', 'No such route.')));
 
   addHealthRoutes(app, deps.readiness);
-  for (const [prefix, proxy] of [['/checkout', deps.checkout], ['/dashboard', deps.dashboard], ['/ops', deps.dashboard]] as const) {
+  for (const [prefix, proxy] of [['/checkout', deps.checkout], ['/pay', deps.checkout], ['/dashboard', deps.dashboard], ['/ops', deps.dashboard]] as const) {
     if (proxy) addPassThrough(app, prefix, proxy);
   }
   const openApi = JSON.stringify(buildOpenApi(`${deps.publicBaseUrl}${API_PREFIX}`));

@@ -32,6 +32,7 @@ export interface Route {
 
 const sessionRef = ({ context, params }: RouteInput) => ({ context, session_id: params['id'] ?? '' });
 const endpointRef = ({ context, params }: RouteInput) => ({ context, endpoint_id: params['id'] ?? '' });
+const paymentLinkRef = ({ context, params }: RouteInput) => ({ context, payment_link_id: params['id'] ?? '' });
 const endpointBody = ({ context, params, body }: RouteInput) => ({ context, endpoint_id: params['id'] ?? '', body });
 
 export const routes: readonly Route[] = [
@@ -81,4 +82,9 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/gateway/balance_transactions', command: 'ledger.list_transactions', hasBody: false, request: ({ context, query }) => ({ context, query }) },
   { method: 'GET', path: '/gateway/balance', command: 'ledger.balance', hasBody: false, request: ({ context }) => ({ context }) },
   { method: 'GET', path: '/gateway/reports/daily', command: 'ledger.daily_report', hasBody: false, request: ({ context, query }) => ({ context, query }) },
+  // Payment links (D19), from checkout; a link is a way to make sessions, so its creation takes the create budget.
+  { method: 'POST', path: '/gateway/payment_links', command: 'payment_link.create', budget: 'create', hasBody: true, request: ({ context, body }) => ({ context, body }) },
+  { method: 'GET', path: '/gateway/payment_links', command: 'payment_link.list', hasBody: false, request: ({ context, query }) => ({ context, query }) },
+  { method: 'GET', path: '/gateway/payment_links/:id', command: 'payment_link.get', hasBody: false, request: paymentLinkRef },
+  { method: 'POST', path: '/gateway/payment_links/:id/deactivate', command: 'payment_link.deactivate', hasBody: false, request: paymentLinkRef },
 ];

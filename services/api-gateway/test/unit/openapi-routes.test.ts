@@ -48,4 +48,23 @@ describe('The OpenAPI document and the routes', () => {
       for (const status of ['401', '429', ...(path === '/gateway/balance/' ? [] : ['422'])]) assert.ok(responses[status]?.content?.['application/problem+json'], `${path} ${status}`);
     }
   });
+
+  it('when the payment link operations (D19) are read, then each is a route to its checkout command, answering a PaymentLink (or a list of them), and the create takes the create budget', () => {
+    const expected: Record<string, [command: string, schema: string]> = {
+      'POST /gateway/payment_links/': ['payment_link.create', 'PaymentLink'],
+      'GET /gateway/payment_links/': ['payment_link.list', 'PaymentLinkList'],
+      'GET /gateway/payment_links/{}/': ['payment_link.get', 'PaymentLink'],
+      'POST /gateway/payment_links/{}/deactivate/': ['payment_link.deactivate', 'PaymentLink'],
+    };
+    for (const [operation, [command, schema]] of Object.entries(expected)) {
+      const route = routes.find((r) => `${r.method} ${shape(r.path)}` === operation);
+      assert.equal(route?.command, command, operation);
+      const [method = '', path = ''] = operation.split(' ');
+      const item = Object.entries(document.paths).find(([p]) => shape(p) === path)?.[1];
+      const responses = item?.[method.toLowerCase()]?.responses as Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> | undefined;
+      const success = responses?.[method === 'POST' && command === 'payment_link.create' ? '201' : '200'];
+      assert.equal(success?.content?.['application/json']?.schema?.$ref, `#/components/schemas/${schema}`, operation);
+    }
+    assert.equal(routes.find((r) => r.command === 'payment_link.create')?.budget, 'create');
+  });
 });

@@ -3,6 +3,7 @@ export type { ItemView, OrderView, PaymentPageView } from './views.js';
 export { renderCheckoutPage } from './checkout-page.js';
 export { layout, STYLESHEET_PATH, type LayoutOptions } from './layout.js';
 export { renderPaymentPage } from './payment-page.js';
+export { renderLinkNoticePage, renderLinkPage } from './link-page.js';
 export {
   renderChallengePage,
   renderErrorPage,
@@ -10,6 +11,7 @@ export {
   renderOutcomePage,
   renderProcessingPage,
   renderRedirectPage,
+  renderUnavailablePage,
   type ChallengeView,
 } from './status-pages.js';
 export { CHECKOUT_CSS } from './stylesheet.js';

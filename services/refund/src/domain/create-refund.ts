@@ -143,6 +143,7 @@ export function refundEvent(
           ...(!refund.automated && unconfirmed && { epg_error_message: unconfirmed }),
         },
       },
+      ...(viewed.receipt && { receipt: viewed.receipt }),
     },
     correlationId,
   );

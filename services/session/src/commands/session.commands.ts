@@ -15,7 +15,7 @@ import { readSessionStats } from '../domain/session-stats.js';
 
 export function sessionCommands(deps: SessionDeps, sessions: SessionRepository, refunds: ReturnType<typeof refundRecord>): CommandHandlers {
   return {
-    'session.create': async ({ context, body }) => createSession(deps, context, body),
+    'session.create': async ({ context, body, payment_link }) => createSession(deps, context, body, payment_link),
     'session.get': async ({ context, session_id }) => ({ body: await getSession(deps, context, session_id) }),
     'session.get_for_event': async ({ context, session_id }) => ({ body: await getSessionForEvent(deps, context, session_id) }),
     'session.list': async ({ context, query, page_size }) => ({ body: await listSessions(deps, context, query, page_size) }),

@@ -54,6 +54,7 @@ const COLUMNS = [
   ['merchant_name', 'text'],
   ['locale', 'text'],
   ['capture_method', 'text'],
+  ['payment_link', 'text'],
   ['message_id', 'text'],
   ['routing_key', 'text'],
   ['body', 'text'],
@@ -122,6 +123,7 @@ export function newSessionValues(row: SessionRow, outbox: OutboxRecord): NewSess
     merchant_name: row.merchant_name,
     locale: row.locale,
     capture_method: row.capture_method,
+    payment_link: row.payment_link,
     ...outbox,
   };
 }

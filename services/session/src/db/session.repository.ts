@@ -2,7 +2,7 @@
  * Storage of sessions, their checkout links and the merchants' exchange rates.
  * Every state change commits together with the outbox row announcing it.
  */
-import type { Envelope, StartedAttempt } from '@gateway/contracts';
+import type { Envelope, PageLanguage, StartedAttempt } from '@gateway/contracts';
 import { isOwnRow, readPage, withTransaction, type Filter, type Pool, type PoolClient } from '@gateway/db';
 import { enqueue, outboxInsert, outboxJson, outboxRecord, outboxRows } from '@gateway/messaging';
 import type { MintedLink } from '../domain/checkout-links.js';
@@ -14,7 +14,7 @@ const COLUMNS = `id, merchant_id, livemode, merchant_reference, order_number, or
   buyer_phone, return_url, cancel_url, webhook_url, max_attempts, status, expires_at, completed_at, created_at,
   checkout_link_id, checkout_token, checkout_expires_at, amount_refunded, merchant_name, attempts_count,
   last_failure_code, last_failure_message, locale, capture_method, amount_authorized, authorized_at, hold_expires_at, amount_captured,
-  capturing_amount, capture_id, capture_key`;
+  capturing_amount, capture_id, capture_key, payment_link, page_language`;
 
 /** COLUMNS of a query where the sessions table is `s`. */
 const SESSION_COLUMNS = COLUMNS.split(',')
@@ -197,15 +197,15 @@ export class SessionRepository {
   /**
    * Starts attempt `attemptId` on an open session the link, still live, belongs to, in one
    * statement: CREATED or PENDING becomes PROCESSING and the attempt is
-   * counted; never for a suspended merchant. Concurrent starts serialise on the
+   * counted, with the language of the page it is paid on (the receipts'); never for a suspended merchant. Concurrent starts serialise on the
    * row; only the first finds the session open. Undefined when the session
    * could not start one.
    */
-  async startAttempt(sessionId: string, linkId: string, attemptId: string, now: Date): Promise<SessionRow | undefined> {
+  async startAttempt(sessionId: string, linkId: string, attemptId: string, now: Date, pageLanguage: PageLanguage): Promise<SessionRow | undefined> {
     const result = await this.pool.query<SessionRow>({
       name: 'attempt-start',
       text: `WITH started AS (
-         UPDATE sessions SET status = 'PROCESSING', attempts_count = attempts_count + 1
+         UPDATE sessions SET status = 'PROCESSING', attempts_count = attempts_count + 1, page_language = $5
          WHERE id = $1 AND status IN ('CREATED', 'PENDING') AND expires_at > $3 AND attempts_count < max_attempts
            AND EXISTS (SELECT 1 FROM checkout_links l WHERE l.id = $2 AND l.session_id = $1 AND l.expires_at > $3)
            AND NOT EXISTS (SELECT 1 FROM merchant_standing m WHERE m.merchant_id = sessions.merchant_id AND m.suspended)
@@ -215,7 +215,7 @@ export class SessionRepository {
          SELECT $4, id, attempts_count, 'PROCESSING', $3 FROM started
        )
        SELECT * FROM started`,
-      values: [sessionId, linkId, now, attemptId],
+      values: [sessionId, linkId, now, attemptId, pageLanguage],
     });
     return result.rows[0];
   }

@@ -41,7 +41,7 @@ import { AppError, validationError } from '@gateway/problem';
 import type { SessionRepository } from '../db/session.repository.js';
 import { accountOf } from './cancel-session.js';
 import type { SessionDeps } from './deps.js';
-import { effectiveStatus, toDetail, toEventPayload, type SessionRow } from './session.js';
+import { effectiveStatus, receiptFacts, toDetail, toEventPayload, type SessionRow } from './session.js';
 import { captureRefusal } from './session-states.js';
 
 const validRequest = validatorOf<CaptureRequest>(CaptureRequest);
@@ -75,7 +75,7 @@ async function recordCaptured(deps: { sessions: SessionRepository; log: Logger }
   const paidAt = new Date(data.paid_at);
   const next: SessionRow = { ...held, status: 'SUCCEEDED', amount_captured: data.amount, completed_at: paidAt, capturing_amount: null };
   const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: data.fee_amount, net_amount: data.net_amount };
-  const event = eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid) }, context.correlationId);
+  const event = eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid), receipt: receiptFacts(next) }, context.correlationId);
   const recorded = await deps.sessions.recordCapture(held.id, data.attempt_id, { amount: data.amount, feeAmount: data.fee_amount, netAmount: data.net_amount, at: paidAt }, event);
   if (!recorded) return undefined;
   deps.log.info({ sessionId: held.id, attemptId: data.attempt_id, amount: data.amount }, 'capture recorded');

@@ -5,7 +5,7 @@
  * The buyer is authorised by the signed link the checkout service verified;
  * the session checks that the link is one it issued.
  */
-import type { CheckoutStep, CheckoutView, CommandRequest, PaymentStep, StartedAttempt } from '@gateway/contracts';
+import type { CheckoutStep, CheckoutView, CommandRequest, PageLanguage, PaymentStep, StartedAttempt } from '@gateway/contracts';
 import { RpcTimeoutError } from '@gateway/messaging';
 import { describeError } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
@@ -42,7 +42,7 @@ export async function cancelForBuyer(deps: SessionDeps, ref: LinkRef, correlatio
  * the same outcome if this answer is lost.
  */
 export async function payAttempt(deps: SessionDeps, request: CommandRequest<'attempt.pay'>, correlationId: string): Promise<CheckoutStep> {
-  const started = await startAttempt(deps, request, request.attempt_id);
+  const started = await startAttempt(deps, request, request.attempt_id, request.language);
   return adapterStep(deps, correlationId, request, started, () =>
     deps.adapter.call(
       'payment.authorize',
@@ -94,9 +94,9 @@ async function adapterStep(deps: SessionDeps, correlationId: string, ref: LinkRe
 }
 
 /** The session's row once the attempt started (PROCESSING), or the reason none could. */
-async function startAttempt(deps: SessionDeps, ref: LinkRef, attemptId: string): Promise<SessionRow> {
+async function startAttempt(deps: SessionDeps, ref: LinkRef, attemptId: string, pageLanguage: PageLanguage): Promise<SessionRow> {
   const now = deps.clock();
-  const started = await deps.sessions.startAttempt(ref.session_id, ref.link_id, attemptId, now);
+  const started = await deps.sessions.startAttempt(ref.session_id, ref.link_id, attemptId, now, pageLanguage);
   if (started) return started;
   // Nothing started: say why.
   const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);

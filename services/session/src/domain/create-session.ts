@@ -21,7 +21,8 @@ export interface CreateResult {
 /** Order numbers are random; a clash with an existing one is retried this many times. */
 const ORDER_NUMBER_TRIES = 5;
 
-export async function createSession(deps: SessionDeps, context: ApiContext, body: unknown): Promise<CreateResult> {
+/** `paymentLink`: the payment link (D19) the session is made through, when checkout asks for it on a buyer's behalf. */
+export async function createSession(deps: SessionDeps, context: ApiContext, body: unknown, paymentLink?: string): Promise<CreateResult> {
   const check = checkCreateRequest(body, context.livemode, { allowPrivateWebhooks: deps.allowPrivateWebhooks });
   if (!check.ok) throw validationError(check.errors);
   const request = check.request;
@@ -44,7 +45,7 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
 
   for (let attempt = 0; attempt < ORDER_NUMBER_TRIES; attempt += 1) {
     const now = deps.clock();
-    const row = await newSessionRow(deps, context, request, conversion, now);
+    const row = await newSessionRow(deps, context, request, conversion, now, paymentLink);
     const event = eventEnvelope('session.created', { merchant_id: row.merchant_id, webhook_url: row.webhook_url, session: toEventPayload(row) }, context.request_id, now);
     if (await deps.sessions.insertNew(row, event)) {
       deps.afterCommit();
@@ -91,6 +92,7 @@ async function newSessionRow(
   request: CheckedRequest,
   conversion: { amount: string; rate: string },
   now: Date,
+  paymentLink: string | undefined,
 ): Promise<SessionRow> {
   const body = request.body;
   const id = newId('ps');
@@ -132,6 +134,7 @@ async function newSessionRow(
     last_failure_message: '',
     locale: body.locale ?? 'auto',
     capture_method: body.capture_method ?? 'automatic',
+    payment_link: paymentLink ?? null,
     ...NOT_HELD,
   };
 }

@@ -1,7 +1,7 @@
 /** Reading one session (D2): another merchant's or the other mode's is simply not found. */
-import type { ApiContext, SessionDetail, SessionEventPayload } from '@gateway/contracts';
+import type { ApiContext, ReceiptFacts, SessionDetail, SessionEventPayload } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
-import { toDetail, toEventPayload, type SessionRow } from './session.js';
+import { receiptFacts, toDetail, toEventPayload, type SessionRow } from './session.js';
 import type { SessionDeps } from './deps.js';
 
 export async function getSession(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<SessionDetail> {
@@ -13,9 +13,9 @@ export async function getSession(deps: SessionDeps, context: ApiContext, session
  * refund service's events carry the session as this service builds it, so a
  * refund webhook shows the same `payment` as session.succeeded.
  */
-export async function getSessionForEvent(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<{ session: SessionDetail; event: SessionEventPayload }> {
+export async function getSessionForEvent(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<{ session: SessionDetail; event: SessionEventPayload; receipt: ReceiptFacts }> {
   const row = await findOwn(deps, context, sessionId);
-  return { session: toDetail(row, deps.clock(), deps.publicBaseUrl), event: toEventPayload(row) };
+  return { session: toDetail(row, deps.clock(), deps.publicBaseUrl), event: toEventPayload(row), receipt: receiptFacts(row) };
 }
 
 async function findOwn(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<SessionRow> {

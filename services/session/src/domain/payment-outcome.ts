@@ -22,7 +22,7 @@ import type { Envelope, EventData, PaymentStep } from '@gateway/contracts';
 import { applyOnce, eventEnvelope, type Change, type ChangeContext, type ChangePath } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { AttemptOutcome, SessionRepository, AttemptResolution } from '../db/session.repository.js';
-import { effectiveStatus, toEventPayload, type SessionRow } from './session.js';
+import { effectiveStatus, receiptFacts, toEventPayload, type SessionRow } from './session.js';
 
 export interface OutcomeDeps {
   sessions: SessionRepository;
@@ -98,7 +98,7 @@ function approve(deps: OutcomeDeps, data: EventData<'payment.approved'>, context
   };
   return resolve(deps, outcome, data.session_id, context.session, (next) => {
     const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: data.fee_amount, net_amount: data.net_amount };
-    return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid) }, context.correlationId);
+    return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid), receipt: receiptFacts(next) }, context.correlationId);
   });
 }
 

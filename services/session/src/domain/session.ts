@@ -3,7 +3,7 @@
  * session detail and list item (INTERFACE 2.1, 2.4) and the event payload that
  * webhooks carry (INTERFACE 6.2).
  */
-import type { Attempt, CaptureMethod, Locale, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
+import type { Attempt, CaptureMethod, Locale, PageLanguage, ReceiptFacts, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
 import { OPEN_STATUSES } from './session-states.js';
 
 export { OPEN_STATUSES } from './session-states.js';
@@ -58,6 +58,8 @@ export interface SessionRow {
   last_failure_code: string;
   last_failure_message: string;
   locale: Locale;
+  /** The language of the page the buyer last paid on ('' before any attempt): an `auto` session's receipts are in it (D20). */
+  page_language?: PageLanguage | '';
   /** D22: `manual` holds an approved payment (AUTHORIZED) until it is captured. */
   capture_method: CaptureMethod;
   /** Manual sessions: what the approved payment holds, and since when (set on AUTHORIZED). */
@@ -73,6 +75,8 @@ export interface SessionRow {
   capture_id: string | null;
   /** The Idempotency-Key of the capture under way or done, so its retry gets the session once captured. */
   capture_key: string | null;
+  /** D19: the payment link the session was made through, if any. */
+  payment_link: string | null;
   /** Present when read for a detail: the attempts, oldest first. */
   attempts?: AttemptRow[];
 }
@@ -110,7 +114,7 @@ function original(row: SessionRow): SessionDetail['original'] {
 
 /** Session list item (INTERFACE 2.4); the detail starts with the same fields. */
 export function toListItem(row: SessionRow, now: Date): SessionListItem {
-  return {
+  const item: SessionListItem = {
     id: row.id,
     merchant_reference: row.merchant_reference,
     order_number: row.order_number,
@@ -125,6 +129,8 @@ export function toListItem(row: SessionRow, now: Date): SessionListItem {
     buyer_email: row.buyer_email,
     created_at: row.created_at.toISOString(),
   };
+  if (row.payment_link) item.payment_link = row.payment_link;
+  return item;
 }
 
 /** Session detail (INTERFACE 2.1, D2): checkout_url is the newest link, absent once EXPIRED. */
@@ -169,6 +175,15 @@ export function amountCaptured(row: Pick<SessionRow, 'capture_method' | 'status'
 export type PaidAttempt = Pick<AttemptRow, 'card_brand' | 'card_last_four' | 'card_country' | 'fee_amount' | 'net_amount'>;
 
 /**
+ * What the buyer's receipts need beside the payload (D20): the shop's name and
+ * the session's language (D18): the one it was created with, or for `auto`
+ * the one of the page the buyer paid on.
+ */
+export function receiptFacts(row: SessionRow): ReceiptFacts {
+  return { merchant_name: row.merchant_name, locale: row.locale === 'auto' && row.page_language ? row.page_language : row.locale };
+}
+
+/**
  * The session as webhooks carry it (INTERFACE 6.2 with D11's livemode): every
  * session event, and the refund events through session.get_for_event. Once
  * paid, with `paid_at` and the `payment` of the approved attempt (`paid`, by
@@ -208,6 +223,7 @@ function basePayload(row: SessionRow, paid: PaidAttempt | undefined): SessionEve
     original: original(row),
     // Only a SUCCEEDED session was paid: a manual one's voided or lapsed hold also ends with an approved attempt, but nothing taken.
     ...(paid && row.completed_at && row.status === 'SUCCEEDED' && { paid_at: row.completed_at.toISOString(), payment: paymentOf(paid) }),
+    ...(row.payment_link && { payment_link: row.payment_link }),
   };
 }
 

@@ -5,7 +5,7 @@
  * table (currency_unsupported and the converted amount) come after, in
  * create-session.
  */
-import { CreateSessionRequest, fieldErrorsOf, findProtoKey, isJsonObject, NOT_A_JSON_OBJECT, protoKeyError, validatorOf } from '@gateway/contracts';
+import { CreateSessionRequest, fieldErrorsOf, findProtoKey, inRequestOrder, isJsonObject, NOT_A_JSON_OBJECT, protoKeyError, redirectUrlError, validatorOf } from '@gateway/contracts';
 import { webhookUrlError } from '@gateway/webhook-address';
 import { accountCurrency, amountMessage, checkAmount, findCurrency, type AmountCheck, type AmountErrorCode, type Big, type Currency } from '@gateway/money';
 import type { FieldError } from '@gateway/problem';
@@ -44,9 +44,8 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
 
   for (const field of URL_FIELDS) {
     const value = input[field];
-    if (typeof value === 'string' && value.length > 0 && value.length <= 2048 && !isAllowedUrl(value, livemode)) {
-      add({ field, code: 'invalid', message: livemode ? `${field} must be an absolute https URL in live mode.` : `${field} must be an absolute http or https URL.` });
-    }
+    const refused = typeof value === 'string' && value.length > 0 && value.length <= 2048 ? redirectUrlError(field, value, livemode) : undefined;
+    if (refused) add(refused);
   }
   // D11: webhooks never go to loopback, private, link-local or metadata addresses.
   const webhookUrl = input['webhook_url'];
@@ -75,7 +74,7 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
     if (shape) add(amountError(shape, accountCurrency));
   }
 
-  if (errors.size > 0) return { ok: false, errors: inRequestOrder([...errors.values()], input) };
+  if (errors.size > 0) return { ok: false, errors: inRequestOrder([...errors.values()], input, SCHEMA_ORDER) };
   // Without errors the currency is known and the amount passed.
   if (!currency || !amount?.ok) throw new Error('amount check left no error');
   return { ok: true, request: { amount: amount.amount, amountText: amount.text, currency, body: input as CreateSessionRequest } };
@@ -85,29 +84,4 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
 function checkAmountShape(value: unknown): AmountErrorCode | undefined {
   const check = checkAmount(value, accountCurrency);
   return !check.ok && ['required', 'invalid_type', 'invalid_format'].includes(check.code) ? check.code : undefined;
-}
-
-function isAllowedUrl(value: string, livemode: boolean): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    return false;
-  }
-  if (livemode) return parsed.protocol === 'https:';
-  return parsed.protocol === 'http:' || parsed.protocol === 'https:';
-}
-
-/** Fields the request gave, in its order; then the ones it omitted, in the schema's order. */
-function inRequestOrder(errors: FieldError[], input: Record<string, unknown>): FieldError[] {
-  const given = Object.keys(input);
-  const rank = (field: string) => {
-    const top = field.split(/[.[]/)[0] ?? field;
-    const index = given.indexOf(top);
-    return index >= 0 ? index : given.length + SCHEMA_ORDER.indexOf(top);
-  };
-  return errors
-    .map((error, seen) => ({ error, seen }))
-    .sort((a, b) => rank(a.error.field) - rank(b.error.field) || a.seen - b.seen)
-    .map(({ error }) => error);
 }

@@ -53,6 +53,7 @@ function newRow(overrides: Partial<SessionRow> = {}): SessionRow {
     last_failure_message: '',
     locale: 'auto',
     capture_method: 'automatic',
+    payment_link: null,
     ...NOT_HELD,
     ...overrides,
   };

@@ -55,6 +55,7 @@ function session(overrides: Partial<SessionRow> = {}): SessionRow {
     last_failure_message: '',
     locale: 'auto',
     capture_method: 'automatic',
+    payment_link: null,
     ...NOT_HELD,
     ...overrides,
   };

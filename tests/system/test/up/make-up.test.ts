@@ -14,7 +14,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -250,6 +250,35 @@ describe('make up', function () {
       assert.equal(((await read.json()) as { status: string }).status, 'SUCCEEDED', `session ${id}`);
     }
     console.log(`      make up: ${told.length} payments told succeeded, ${failures} failed while services were down`);
+  });
+
+  it('when a buyer pays, then the receipt is caught by the local mail catcher and kept as .local/mail/<time>-<id>.eml, whose path it prints (D20)', async () => {
+    const mailDir = path.join(local, 'mail');
+    assert.ok(up.lines.some((line) => line.startsWith('  Mail ') && line.includes('mail/<time>-<id>.eml')), 'the Mail line');
+    const { test_secret_key: key } = demo();
+    const email = `receipt-${Date.now().toString(36)}@example.tn`;
+    const created = await fetch(`http://localhost:${portBase}/api/v1/gateway/sessions/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(sessionRequest({ amount: '12.000', email, locale: 'en' })),
+    });
+    const session = (await created.json()) as { checkout_url: string };
+    assert.equal(created.status, 201);
+    await payOnPage(session.checkout_url, { card_number: '4242424242424242' });
+    let kept: string | undefined;
+    await pollUntil(
+      () => {
+        const files = existsSync(mailDir) ? readdirSync(mailDir).filter((name) => /^\d{8}T\d{6}Z-[0-9a-f]{8}\.eml$/.test(name)) : [];
+        kept = files.find((name) => readFileSync(path.join(mailDir, name), 'utf8').includes(email));
+        return kept !== undefined;
+      },
+      20_000,
+      'the receipt kept in .local/mail',
+    );
+    assert.ok(kept);
+    assert.match(readFileSync(path.join(mailDir, kept), 'utf8'), /^Auto-Submitted: auto-generated$/m);
+    const file = kept;
+    await pollUntil(() => up.lines.some((line) => line.startsWith(`[mail] mail to ${email}: `) && line.endsWith(file)), 5_000, 'the path printed');
   });
 
   it('when the operator command it prints is run as printed, in a shell with nothing of gateway-admin set, then it answers the audit log', async () => {

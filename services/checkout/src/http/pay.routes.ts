@@ -1,0 +1,123 @@
+/**
+ * A payment link's public routes under /pay/ (D19): its page, the page's
+ * form, and its QR codes. Thin: each calls one step and renders what it
+ * decided. The pages carry the hosted page's security headers; the QR codes
+ * are public images, cacheable, of the link's URL alone.
+ */
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import QRCode from 'qrcode';
+import { outageOf } from '@gateway/messaging';
+import { describeError, type Logger } from '@gateway/observability';
+import { retryAfterOf } from '@gateway/problem';
+import { bodyRefusal, clientAddress, formBody, requestIdOf, type FormLimits } from '@gateway/runtime';
+import { chooseLanguage } from '../domain/language.js';
+import { payByLink, showLinkPage, type LinkAnswer, type PayByLinkDeps } from '../domain/pay-by-link.js';
+import { linkUrl } from '../domain/payment-links.js';
+import { renderErrorPage, renderLinkNoticePage, renderLinkPage, renderUnavailablePage } from '../pages/index.js';
+import { SECURITY_HEADERS } from './checkout.routes.js';
+
+const LINK_FORM_LIMITS: FormLimits = { maxBytes: 4 * 1024, maxFields: 20 };
+/** A link's URL never changes: its QR code may be kept a day. */
+const QR_CACHE_CONTROL = 'public, max-age=86400';
+
+export interface PayRoutesOptions {
+  /** How many proxies of ours stand in front: the buyer's address is the X-Forwarded-For entry that many hops back. */
+  trustProxyHops: number;
+}
+
+export function addPayRoutes(app: Express, deps: PayByLinkDeps, log: Logger, options: PayRoutesOptions): void {
+  const router = express.Router({ caseSensitive: true });
+  router.use('/pay', (_req, res, next) => {
+    res.set(SECURITY_HEADERS);
+    next();
+  });
+  router.get('/pay/:code/qr.svg', qr(deps, log, 'svg'));
+  router.get('/pay/:code/qr.png', qr(deps, log, 'png'));
+  router.get('/pay/:code', pageStep(log, (req) => showLinkPage(deps, String(req.params['code']), req.headers['accept-language'])));
+  router.post(
+    '/pay/:code',
+    formBody(LINK_FORM_LIMITS),
+    pageStep(log, (req, res) =>
+      payByLink(deps, String(req.params['code']), (req.body ?? {}) as Record<string, unknown>, {
+        address: clientAddress(req, options.trustProxyHops),
+        acceptLanguage: req.headers['accept-language'],
+        requestId: requestIdOf(res) || `pay_${Date.now()}`,
+      }),
+    ),
+  );
+  app.use(router);
+
+  app.use('/pay', (req, res) => {
+    sendHtml(res, 404, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 404));
+  });
+  app.use('/pay', (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    log.warn({ err: describeError(err), reason: bodyRefusal(err)?.type }, 'payment link request refused');
+    res.set(SECURITY_HEADERS);
+    sendHtml(res, 400, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 400));
+  });
+}
+
+/** The QR code of a link's URL, as SVG or PNG; an unknown code is a 404 page. */
+function qr(deps: PayByLinkDeps, log: Logger, format: 'svg' | 'png') {
+  return async (req: Request, res: Response): Promise<void> => {
+    try {
+      const link = await deps.links.findByCode(String(req.params['code']));
+      if (!link) return sendHtml(res, 404, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 404));
+      const url = linkUrl(deps.publicBaseUrl, link.code);
+      res.set('Cache-Control', QR_CACHE_CONTROL);
+      if (format === 'svg') {
+        res.type('image/svg+xml').send(await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
+      } else {
+        res.type('image/png').send(await QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 512 }));
+      }
+    } catch (err) {
+      log.error({ err: describeError(err) }, 'payment link QR code failed');
+      sendHtml(res, 500, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 500));
+    }
+  };
+}
+
+/** The handler of a page step: its answer as a page or a redirect; a failure is a page, logged. */
+function pageStep(log: Logger, run: (req: Request, res: Response) => Promise<LinkAnswer>) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const acceptLanguage = req.headers['accept-language'];
+    try {
+      send(res, await run(req, res));
+    } catch (err) {
+      const outage = outageOf(err);
+      if (outage) {
+        log.warn({ err: describeError(err) }, 'payment link step failed while a dependency is out');
+        res.set('Retry-After', String(retryAfterOf(outage)));
+      } else {
+        log.error({ err: describeError(err) }, 'payment link step failed');
+      }
+      sendHtml(res, 500, renderErrorPage(chooseLanguage(undefined, acceptLanguage), 500));
+    }
+  };
+}
+
+function send(res: Response, answer: LinkAnswer): void {
+  if ('redirect' in answer) {
+    if (res.headersSent) return;
+    res.status(303).set('Location', answer.redirect).type('text/plain; charset=utf-8').send(`See Other. Redirecting to ${answer.redirect}`);
+    return;
+  }
+  switch (answer.page) {
+    case 'link':
+      return sendHtml(res, answer.status, renderLinkPage(answer.view));
+    case 'closed':
+      return sendHtml(res, answer.status, renderLinkNoticePage(answer.language, 'closed'));
+    case 'limited':
+      res.set('Retry-After', String(answer.retryAfterSeconds));
+      return sendHtml(res, answer.status, renderLinkNoticePage(answer.language, 'limited'));
+    case 'unavailable':
+      return sendHtml(res, answer.status, renderUnavailablePage(answer.language));
+    case 'not-found':
+      return sendHtml(res, answer.status, renderErrorPage(answer.language, 404));
+  }
+}
+
+function sendHtml(res: Response, status: number, html: string): void {
+  if (res.headersSent) return;
+  res.status(status).type('text/html; charset=utf-8').send(html);
+}

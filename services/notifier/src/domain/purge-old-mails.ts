@@ -1,0 +1,26 @@
+/**
+ * The retention sweep: mails sent or given up, older than MAIL_RETENTION_DAYS,
+ * are deleted (they hold buyers' names and addresses), a batch per statement
+ * so no lock is held long, until none is left. A pending mail is kept however
+ * old: it has still to go.
+ */
+import type { MailRepository } from '../db/mail.repository.js';
+
+export interface RetentionDeps {
+  mails: MailRepository;
+  retentionDays: number;
+  batch: number;
+  /** True once the service is stopping: the sweep ends after its current batch. */
+  stopping: () => boolean;
+}
+
+/** Deletes what is past retention; how many mails went. */
+export async function purgeOldMails(deps: RetentionDeps, now = Date.now()): Promise<number> {
+  const before = new Date(now - deps.retentionDays * 86_400_000);
+  let total = 0;
+  for (;;) {
+    const deleted = await deps.mails.deleteDoneBefore(before, deps.batch);
+    total += deleted;
+    if (deleted < deps.batch || deps.stopping()) return total;
+  }
+}

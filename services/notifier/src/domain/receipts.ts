@@ -1,0 +1,91 @@
+/**
+ * The buyer's receipts (D20): what a payment or a refund event says, as a
+ * mail in the session's language, with a plain-text part and an HTML part
+ * (right to left in Arabic). Only the card's brand and last four digits; the
+ * amount in TND, and the amount the buyer was asked when it was converted;
+ * the date in Tunis time. Every value in the HTML is escaped.
+ */
+import type { Locale } from '@gateway/contracts';
+import { formatAmount, type DisplayLanguage } from '@gateway/money';
+import { html, joinHtml } from '@gateway/runtime';
+import { headerText, withoutCardNumbers } from './header-safety.js';
+import { fill, RECEIPT_MESSAGES, type ReceiptMessages } from './receipt-messages.js';
+
+export type ReceiptKind = 'payment_receipt' | 'refund_receipt';
+
+/** What a receipt shows. */
+export interface Receipt {
+  kind: ReceiptKind;
+  language: DisplayLanguage;
+  merchantName: string;
+  buyerName: string;
+  orderNumber: string;
+  /** TND, a decimal string: what was paid, or what was refunded. */
+  amount: string;
+  /** What the buyer was asked in another currency, when the amount was converted. */
+  original?: { amount: string; currency: string } | undefined;
+  card?: { brand: string; lastFour: string } | undefined;
+  at: Date;
+}
+
+/** A receipt as a mail's subject and two bodies. */
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The receipt's language: the one the event names (D18: the session's, or the page's it was paid on); French, the page's fallback, for `auto`. */
+export function receiptLanguage(locale: Locale): DisplayLanguage {
+  return locale === 'en' || locale === 'ar' ? locale : 'fr';
+}
+
+const DATE_LOCALES: Readonly<Record<DisplayLanguage, string>> = { fr: 'fr-TN', en: 'en-TN', ar: 'ar-TN' };
+
+/** `at` as a Tunisian reader of `language` reads a date and time (24-hour clock), in Tunis time. */
+export function tunisDateTime(at: Date, language: DisplayLanguage): string {
+  return new Intl.DateTimeFormat(DATE_LOCALES[language], { timeZone: 'Africa/Tunis', dateStyle: 'long', timeStyle: 'short', hourCycle: 'h23', numberingSystem: 'latn' }).format(at);
+}
+
+/** The rows of the receipt's table, label and value, in reading order. */
+function rows(receipt: Receipt, m: ReceiptMessages): Array<[string, string]> {
+  const out: Array<[string, string]> = [[receipt.kind === 'payment_receipt' ? m.amountPaid : m.amountRefunded, formatAmount(receipt.amount, 'TND', receipt.language)]];
+  if (receipt.original && receipt.original.currency !== 'TND') out.push([m.originalAmount, formatAmount(receipt.original.amount, receipt.original.currency, receipt.language)]);
+  out.push([m.orderNumber, receipt.orderNumber]);
+  if (receipt.card && /^\d{4}$/.test(receipt.card.lastFour)) out.push([m.card, `${headerText(receipt.card.brand, 20).toUpperCase()} •••• ${receipt.card.lastFour}`]);
+  out.push([m.date, tunisDateTime(receipt.at, receipt.language)]);
+  return out;
+}
+
+/** The mail of `receipt`: subject (merchant name and order number), plain text and HTML. */
+export function renderReceipt(receipt: Receipt): RenderedMail {
+  const m = RECEIPT_MESSAGES[receipt.language];
+  const merchant = withoutCardNumbers(headerText(receipt.merchantName, 100));
+  const name = withoutCardNumbers(headerText(receipt.buyerName, 100));
+  const values = { merchant, order: headerText(receipt.orderNumber, 40), name };
+  const subject = headerText(fill(receipt.kind === 'payment_receipt' ? m.paymentSubject : m.refundSubject, values), 250);
+  const greeting = name === '' ? m.greetingNoName : fill(m.greeting, values);
+  const intro = fill(receipt.kind === 'payment_receipt' ? m.paymentIntro : m.refundIntro, values);
+  const footer = fill(m.footer, values);
+  const table = rows(receipt, m);
+  const text = [greeting, '', intro, '', ...table.map(([label, value]) => `${label}: ${value}`), '', footer, ''].join('\n');
+  const dir = receipt.language === 'ar' ? 'rtl' : 'ltr';
+  const align = dir === 'rtl' ? 'right' : 'left';
+  const body = html`<!doctype html>
+<html lang="${receipt.language}" dir="${dir}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${subject}</title></head>
+<body dir="${dir}" style="font-family:Arial,Helvetica,sans-serif;color:#1f2933;text-align:${align}">
+<p>${greeting}</p>
+<p>${intro}</p>
+<table role="presentation" cellpadding="6" style="border-collapse:collapse">
+${joinHtml(
+  table.map(([label, value]) => html`<tr><th scope="row" style="text-align:${align};font-weight:normal;color:#52606d">${label}</th><td dir="auto"><strong>${value}</strong></td></tr>`),
+  '\n',
+)}
+</table>
+<p style="color:#7b8794;font-size:12px">${footer}</p>
+</body>
+</html>
+`;
+  return { subject, text, html: body.toString() };
+}

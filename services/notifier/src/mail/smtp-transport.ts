@@ -1,0 +1,68 @@
+/**
+ * The one outside party of the notifier (D20): a mail server, reached over
+ * SMTP at SMTP_URL through nodemailer. smtp:// upgrades with STARTTLS when the
+ * server offers it; smtps:// speaks TLS from the start. Messages never load
+ * files or URLs: everything a mail holds is in the outbox row.
+ */
+import nodemailer from 'nodemailer';
+import { checkMailbox } from '../domain/header-safety.js';
+
+/** A mail as it leaves. */
+export interface OutgoingMail {
+  to: { name: string; address: string };
+  subject: string;
+  text: string;
+  html: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+export interface MailTransport {
+  /** Sends `mail`; resolves with the Message-ID once the server accepted it, rejects when it did not. */
+  send(mail: OutgoingMail): Promise<{ messageId: string }>;
+  close(): void;
+}
+
+export interface SmtpSettings {
+  smtpUrl: string;
+  mailFrom: string;
+  smtpTimeoutMs: number;
+}
+
+/** A pooled SMTP connection to `smtpUrl`, sending as `mailFrom`. */
+export function smtpTransport(settings: SmtpSettings): MailTransport {
+  const url = new URL(settings.smtpUrl);
+  const secure = url.protocol === 'smtps:';
+  const from = checkMailbox(settings.mailFrom);
+  if (!from) throw new Error('MAIL_FROM is not a mailbox');
+  const transporter = nodemailer.createTransport({
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port === '' ? (secure ? 465 : 587) : Number(url.port),
+    secure,
+    ...(url.username !== '' && { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
+    pool: true,
+    maxConnections: 4,
+    connectionTimeout: settings.smtpTimeoutMs,
+    greetingTimeout: settings.smtpTimeoutMs,
+    socketTimeout: settings.smtpTimeoutMs,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  return {
+    async send(mail) {
+      const info = (await transporter.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        headers: { ...mail.headers },
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      })) as { messageId?: string };
+      return { messageId: info.messageId ?? '' };
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}

@@ -1,0 +1,5 @@
+/** Applies the notifier schema's migrations (the Kubernetes migration job runs this). */
+import { migrateFromEnv } from '@gateway/db';
+import { migrations, SCHEMA } from './service.js';
+
+await migrateFromEnv('notifier', SCHEMA, migrations);

@@ -1,0 +1,78 @@
+/** Wiring of the notifier service: database, broker, the events it writes receipts from, the sender, health. */
+import { EventConsumer } from '@gateway/messaging';
+import type { Logger } from '@gateway/observability';
+import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService, type ServiceDefinition } from '@gateway/runtime';
+import { MailRepository } from './db/mail.repository.js';
+import { purgeOldMails } from './domain/purge-old-mails.js';
+import { sendDueMails } from './domain/send-due-mails.js';
+import { smtpTransport } from './mail/smtp-transport.js';
+import { buyerReceipts } from './messaging/receipt-events.js';
+import { notifierSettings, loadNotifierConfig, type NotifierConfig } from './config.js';
+
+export { loadNotifierConfig, type NotifierConfig } from './config.js';
+
+export const SCHEMA = 'notifier';
+
+export const migrations = serviceMigrations('notifier', import.meta.url);
+
+export async function startNotifierService(config: NotifierConfig, log: Logger): Promise<RunningService> {
+  const { pool, broker, readiness, close } = openServiceBase('notifier', SCHEMA, config, log);
+  const mails = new MailRepository(pool);
+  const transport = smtpTransport(config);
+  // The mail server is no readiness check: while it is away mails wait in the outbox, and the service is still ready to write them.
+  const http = await listen(healthApp(readiness), config.port);
+  const sender = every(
+    config.sendIntervalSeconds,
+    'mail-sender',
+    async () => {
+      await sendDueMails({
+        mails,
+        transport,
+        retry: { first: config.retryFirstSeconds, max: config.retryMaxSeconds },
+        maxAttempts: config.maxAttempts,
+        batch: config.sendBatch,
+        leaseSeconds: config.leaseSeconds,
+        log,
+      });
+    },
+    log,
+  );
+  let stopping = false;
+  // On the sender's interval: retention has no hurry, and one cheap indexed statement finds nothing most times.
+  const retention = every(
+    config.sendIntervalSeconds,
+    'mail-retention',
+    async () => {
+      const deleted = await purgeOldMails({ mails, retentionDays: config.retentionDays, batch: config.retentionBatch, stopping: () => stopping });
+      if (deleted > 0) log.info({ deleted }, 'mails past retention deleted');
+    },
+    log,
+  );
+  await broker.start();
+  await broker.register(
+    new EventConsumer(broker, {
+      service: 'notifier',
+      log,
+      prefetch: config.eventPrefetch,
+      changes: [buyerReceipts(mails, log)],
+      // A new receipt goes out at once, not at the next look; once stopping, the next replica (or start) sends it.
+      afterCommit: () => {
+        if (!stopping) void sender.runNow();
+      },
+    }),
+  );
+  void sender.runNow();
+  return {
+    port: http.port,
+    async stop() {
+      stopping = true;
+      await http.close();
+      await Promise.all([sender.stop(), retention.stop()]);
+      transport.close();
+      await close();
+    },
+  };
+}
+
+/** The notifier service, as its process entry and the in-process launcher start it. */
+export const service: ServiceDefinition<NotifierConfig> = { name: 'notifier', settings: notifierSettings, loadConfig: loadNotifierConfig, start: startNotifierService };
