@@ -51,7 +51,7 @@ describe('Traces across services', function () {
     return chain;
   }
 
-  it('when a buyer pays, then the spans of gateway, checkout, session, adapter, sandbox, dispatcher and ledger share one trace, with HTTP, AMQP and database spans, parent to child across the broker', async () => {
+  it('when a buyer pays, then the spans of gateway, checkout, session, adapter, sandbox, dispatcher, ledger and notifier share one trace, with HTTP, AMQP and database spans, parent to child across the broker', async () => {
     const merchant = await system.newMerchant({ webhookUrl: receiver.url() });
     const created = await system.api(merchant.testKey).post<{ id: string; checkout_url: string }>('/gateway/sessions/', sessionRequest());
     assert.equal(created.status, 201, created.text);
@@ -83,7 +83,7 @@ describe('Traces across services', function () {
     assert.ok(receiver.received.every((r) => r.headers['traceparent'] === undefined), 'merchants are sent no traceparent');
 
     const traceId = published.traceId;
-    const wanted = ['api-gateway', 'checkout', 'session', 'acquirer-adapter', 'epg-sandbox', 'webhook-dispatcher', 'ledger'];
+    const wanted = ['api-gateway', 'checkout', 'session', 'acquirer-adapter', 'epg-sandbox', 'webhook-dispatcher', 'ledger', 'notifier'];
     const deadline = Date.now() + 10_000;
     let trace = otlp.trace(traceId);
     const servicesOf = () => new Set(trace.map((s) => s.service));
