@@ -5,13 +5,12 @@
  * nobody serves get a page, never a stack trace.
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { outageOf } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
-import { retryAfterOf } from '@gateway/problem';
 import { bodyRefusal, formBody, pageSecurityHeaders, type FormLimits } from '@gateway/runtime';
 import { CHECKOUT_CSS, renderCheckoutPage, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
 import { cancelPayment, pay, returnFromChallenge, showPage, showResult, type Answer, type CheckoutPage, type FlowDeps } from '../domain/checkout-flow.js';
 import { chooseLanguage } from '../domain/language.js';
+import { sendFailurePage, sendHtml, sendSeeOther } from './answers.js';
 
 export const SECURITY_HEADERS = pageSecurityHeaders();
 
@@ -65,24 +64,13 @@ function step(deps: FlowDeps, log: Logger, run: Step) {
     try {
       send(res, await run(deps, token, form, acceptLanguage));
     } catch (err) {
-      const outage = outageOf(err);
-      if (outage) {
-        log.warn({ err: describeError(err), path: req.route?.path as unknown }, 'checkout step failed while a dependency is out');
-        res.set('Retry-After', String(retryAfterOf(outage)));
-      } else {
-        log.error({ err: describeError(err), path: req.route?.path as unknown }, 'checkout step failed');
-      }
-      sendHtml(res, 500, renderErrorPage(chooseLanguage(undefined, acceptLanguage), 500));
+      sendFailurePage(res, log, err, acceptLanguage, 'checkout step', { path: req.route?.path as unknown });
     }
   };
 }
 
 function send(res: Response, answer: Answer): void {
-  if ('redirect' in answer) {
-    if (res.headersSent) return;
-    res.status(303).set('Location', answer.redirect).type('text/plain; charset=utf-8').send(`See Other. Redirecting to ${answer.redirect}`);
-    return;
-  }
+  if ('redirect' in answer) return sendSeeOther(res, answer.redirect);
   sendHtml(res, statusOf(answer), renderCheckoutPage(answer));
 }
 
@@ -93,7 +81,3 @@ function statusOf(page: CheckoutPage): number {
   return page.page === 'payment' && page.refused ? 422 : 200;
 }
 
-function sendHtml(res: Response, status: number, html: string): void {
-  if (res.headersSent) return;
-  res.status(status).type('text/html; charset=utf-8').send(html);
-}

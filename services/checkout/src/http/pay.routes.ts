@@ -6,14 +6,13 @@
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import QRCode from 'qrcode';
-import { outageOf } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
-import { retryAfterOf } from '@gateway/problem';
 import { bodyRefusal, clientAddress, formBody, requestIdOf, type FormLimits } from '@gateway/runtime';
 import { chooseLanguage } from '../domain/language.js';
 import { payByLink, showLinkPage, type LinkAnswer, type PayByLinkDeps } from '../domain/pay-by-link.js';
 import { linkUrl } from '../domain/payment-links.js';
 import { renderErrorPage, renderLinkNoticePage, renderLinkPage, renderUnavailablePage } from '../pages/index.js';
+import { sendFailurePage, sendHtml, sendSeeOther } from './answers.js';
 import { SECURITY_HEADERS } from './checkout.routes.js';
 
 const LINK_FORM_LIMITS: FormLimits = { maxBytes: 4 * 1024, maxFields: 20 };
@@ -84,24 +83,13 @@ function pageStep(log: Logger, run: (req: Request, res: Response) => Promise<Lin
     try {
       send(res, await run(req, res));
     } catch (err) {
-      const outage = outageOf(err);
-      if (outage) {
-        log.warn({ err: describeError(err) }, 'payment link step failed while a dependency is out');
-        res.set('Retry-After', String(retryAfterOf(outage)));
-      } else {
-        log.error({ err: describeError(err) }, 'payment link step failed');
-      }
-      sendHtml(res, 500, renderErrorPage(chooseLanguage(undefined, acceptLanguage), 500));
+      sendFailurePage(res, log, err, acceptLanguage, 'payment link step');
     }
   };
 }
 
 function send(res: Response, answer: LinkAnswer): void {
-  if ('redirect' in answer) {
-    if (res.headersSent) return;
-    res.status(303).set('Location', answer.redirect).type('text/plain; charset=utf-8').send(`See Other. Redirecting to ${answer.redirect}`);
-    return;
-  }
+  if ('redirect' in answer) return sendSeeOther(res, answer.redirect);
   switch (answer.page) {
     case 'link':
       return sendHtml(res, answer.status, renderLinkPage(answer.view));
@@ -115,9 +103,4 @@ function send(res: Response, answer: LinkAnswer): void {
     case 'not-found':
       return sendHtml(res, answer.status, renderErrorPage(answer.language, 404));
   }
-}
-
-function sendHtml(res: Response, status: number, html: string): void {
-  if (res.headersSent) return;
-  res.status(status).type('text/html; charset=utf-8').send(html);
 }

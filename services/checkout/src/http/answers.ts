@@ -1,0 +1,34 @@
+/**
+ * How the buyer-facing routes (the hosted page, a payment link's page) answer:
+ * an HTML page, a 303 to the next page, or the error page of a step that
+ * failed, with Retry-After when a dependency is out (D23).
+ */
+import type { Response } from 'express';
+import { outageOf } from '@gateway/messaging';
+import { describeError, type Logger } from '@gateway/observability';
+import { retryAfterOf } from '@gateway/problem';
+import { chooseLanguage } from '../domain/language.js';
+import { renderErrorPage } from '../pages/index.js';
+
+export function sendHtml(res: Response, status: number, html: string): void {
+  if (res.headersSent) return;
+  res.status(status).type('text/html; charset=utf-8').send(html);
+}
+
+/** 303 See Other to `url`, the answer to a form that moved the buyer on. */
+export function sendSeeOther(res: Response, url: string): void {
+  if (res.headersSent) return;
+  res.status(303).set('Location', url).type('text/plain; charset=utf-8').send(`See Other. Redirecting to ${url}`);
+}
+
+/** The 500 page of a step that failed (`step` names it in the log); nothing of the failure reaches the buyer. */
+export function sendFailurePage(res: Response, log: Logger, err: unknown, acceptLanguage: string | undefined, step: string, logFields: Record<string, unknown> = {}): void {
+  const outage = outageOf(err);
+  if (outage) {
+    log.warn({ err: describeError(err), ...logFields }, `${step} failed while a dependency is out`);
+    res.set('Retry-After', String(retryAfterOf(outage)));
+  } else {
+    log.error({ err: describeError(err), ...logFields }, `${step} failed`);
+  }
+  sendHtml(res, 500, renderErrorPage(chooseLanguage(undefined, acceptLanguage), 500));
+}
