@@ -6,6 +6,10 @@
  * catalogue must hold every text: a text missing from either fails the build
  * (tsc), never shows in English on a French or Arabic page.
  */
+import * as brandingTexts from './texts/branding.js';
+import * as paymentLinkTexts from './texts/payment-links.js';
+import * as peopleTexts from './texts/people.js';
+
 export type Language = 'en' | 'fr' | 'ar';
 export const LANGUAGES: readonly Language[] = ['en', 'fr', 'ar'];
 export const LANGUAGE_COOKIE = 'gw_lang';
@@ -18,6 +22,9 @@ export function directionOf(language: Language): 'rtl' | 'ltr' {
 }
 
 const FRENCH = {
+  ...paymentLinkTexts.FRENCH,
+  ...peopleTexts.FRENCH,
+  ...brandingTexts.FRENCH,
   Payments: 'Paiements',
   Home: 'Accueil',
   Reports: 'Rapports',
@@ -401,6 +408,9 @@ const FRENCH = {
  * strings with the currency code, codes and ids as they are.
  */
 const ARABIC = {
+  ...paymentLinkTexts.ARABIC,
+  ...peopleTexts.ARABIC,
+  ...brandingTexts.ARABIC,
   Payments: 'المدفوعات',
   Home: 'الرئيسية',
   Reports: 'التقارير',
