@@ -11,6 +11,7 @@ import { checkoutCommands } from './checkout.js';
 import { dashboardCommands } from './dashboard.js';
 import { ledgerCommands } from './ledger.js';
 import { merchantCommands, merchantEvents } from './merchant.js';
+import { notifierCommands } from './notifier.js';
 import { refundCommands, refundEvents } from './refund.js';
 import { sessionCommands, sessionEvents } from './session.js';
 import { webhookCommands } from './webhook.js';
@@ -33,6 +34,7 @@ export const commands = {
   ...dashboardCommands,
   ...ledgerCommands,
   ...checkoutCommands,
+  ...notifierCommands,
 } as const satisfies Record<string, CommandContract>;
 
 /** The services that keep secrets encrypted (D17), and the command that re-wraps each one's data keys. */
