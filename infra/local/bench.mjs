@@ -30,6 +30,13 @@
 //                                      the ratio system/reference (--reference PATH to name another)
 //   npm run bench -- --port-base 18280 ports 18280-18292, database gateway_bench_18280 and broker
 //                                      prefix bench18280: beside another benchmark running on the defaults
+//   npm run bench -- --only link-page-to-checkout --link-rate 50   buyers of payment links (D19) at a
+//                                      fixed rate, each: the link's page, its form (a session; 303), the
+//                                      checkout page; p50/p95/p99 of the whole and of each step (target:
+//                                      p99 under 100 ms at 50 buyers/s); the page's per-address limit raised
+//   npm run bench -- --only mail-outbox --mail-count 2000   buyer receipts (D20) through the notifier's
+//                                      outbox to a real SMTP catcher started by the bench, default
+//                                      notifier settings: mails/s from the first written to the last caught
 //
 // The system is packages/system's description, wired by its environment function and
 // started by its launcher, as `make up` and the tests start it.
@@ -48,6 +55,7 @@ import { webhookBench } from './webhook-load.mjs';
 import { listsBench } from './lists-load.mjs';
 import { reportsBench } from './reports-load.mjs';
 import { slowPaymentsLoad } from './slow-payments-load.mjs';
+import { linkLoad, mailOutbox, makeLinks, succeededTemplate } from './link-load.mjs';
 import { migrateDatabase } from './database.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
@@ -75,6 +83,8 @@ const { values: args } = parseArgs({
     'report-concurrency': { type: 'string', default: '1' },
     'slow-payments': { type: 'string', default: '300' },
     'slow-clients': { type: 'string', default: '8' },
+    'link-rate': { type: 'string', default: '50' },
+    'mail-count': { type: 'string', default: '2000' },
     reference: { type: 'string', default: path.join('..', 'shared', 'perf', 'reference-create.mjs') },
   },
 });
@@ -113,6 +123,10 @@ const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${database}`;
 
 const { descriptionOf, freshKeys, Launcher, replicaPort, SERVICES, serviceEnvironment } = await import('@gateway/system');
+// mail-outbox's SMTP server, started before the notifier so it sends there: a real catcher (packages/testkit), counting what it takes.
+const mailCatcher = !args.only || args.only.includes('mail-outbox')
+  ? await (await import('@gateway/testkit/mail-catcher')).MailCatcher.start({ port: 0 })
+  : undefined;
 /** Each service on the port base plus its usual port's offset from the gateway's (8080): the gateway on the base, the dashboard on base + 7. */
 const ports = Object.fromEntries(SERVICES.map((service) => [service.name, portBase + service.port - descriptionOf('api-gateway').port]));
 // The benchmark's database is its own: fresh keys of its own encrypt its secrets and sign its operator commands (D17).
@@ -125,6 +139,7 @@ const wiring = {
   brokerUrl: () => amqpUrl,
   brokerPrefix: prefix,
   redisKeyPrefix: prefix,
+  ...(mailCatcher && { smtpUrl: mailCatcher.url }),
 };
 const extra = {
   env: { BROKER_SHARED_USER: 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
@@ -132,6 +147,8 @@ const extra = {
     dashboard: { OPS_TOTP_REQUIRED: 'false' },
     // The benchmark's receivers listen on loopback.
     'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true' },
+    // Every buyer of link-page-to-checkout comes from this one address: the page's per-address limit (D19) must not be what is measured.
+    checkout: { PAYMENT_LINK_BUYER_LIMIT_PER_MINUTE: '10000' },
   },
 };
 const launcher = new Launcher({
@@ -213,6 +230,10 @@ const base = `http://127.0.0.1:${gatewayPort}/api/v1`;
 let sequence = 0;
 let paymentsWarm = false;
 let refundable;
+/** link-page-to-checkout's links (one per merchant) and mail-outbox's event template, made on first use. */
+let linkPaths;
+let linksWarm = false;
+let mailTemplate;
 
 // autocannon calls setupRequest(req, context): the keys are bound by the caller, never defaulted from a second argument.
 function createRequest(req) {
@@ -474,6 +495,37 @@ const scenarios = {
     const referenceRow = await measured(`http://127.0.0.1:${ref.port}`, '/', ref.keys, new Map([[ref.pid, 'reference']]));
     return { system, reference: referenceRow, ratio: Math.round((system.rps / referenceRow.rps) * 1000) / 1000, calibrationMs: calibration() };
   },
+  // Buyers of payment links at --link-rate (issue 28: p99 under 100 ms at 50/s, page to checkout page), after a 5 s warm-up on the first run.
+  'link-page-to-checkout': async () => {
+    linkPaths ??= await makeLinks({ baseUrl: `http://127.0.0.1:${gatewayPort}`, keys });
+    const buyers = (seconds) =>
+      linkLoad({ checkoutUrl: `http://127.0.0.1:${ports.checkout}`, linkPaths, rate: Number(args['link-rate']), seconds, processes: processIds(({ name }) => name !== 'reference') });
+    if (!linksWarm) log(`link warm-up (5 s, not counted): ${JSON.stringify(await buyers(5))}`);
+    linksWarm = true;
+    return { ...(await buyers(duration)), calibrationMs: calibration() };
+  },
+  // --mail-count receipts through the notifier's outbox to the bench's SMTP catcher (issue 28), from clones of a real payment's session.succeeded.
+  'mail-outbox': async () => {
+    const eventsExchange = `${prefix}.events`;
+    mailTemplate ??= await succeededTemplate({
+      amqpUrl,
+      eventsExchange,
+      pay: () => paidSessions({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${ports.checkout}`, keys, count: 1 }),
+    });
+    // The real payment's own receipt goes first.
+    const caughtBefore = mailCatcher.mails.length;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const result = await mailOutbox({
+      amqpUrl,
+      eventsExchange,
+      template: mailTemplate,
+      catcher: mailCatcher,
+      notifierDbUrl: urlFor('notifier'),
+      count: Number(args['mail-count']),
+      processes: processIds(({ name }) => name !== 'reference'),
+    });
+    return { ...result, otherMailsCaught: mailCatcher.mails.length - caughtBefore - result.caught, calibrationMs: calibration() };
+  },
   // The dashboard's Payments page (issue 15: p99 under 150 ms with 100,000 sessions on one merchant), closed loop.
   'lists-100k': async () => lists.run({ requests: Number(args['list-requests']), concurrency: Number(args['list-concurrency']) }),
   // The money pages (issue 29, D21), one scenario per target, on one merchant with 100,000 sessions over a year:
@@ -516,6 +568,7 @@ for (const name of selected) {
 
 await webhooks?.close();
 await stopAll();
+await mailCatcher?.stop();
 
 const spread = (rows, key) => {
   const values = rows.map((r) => r[key]).sort((a, b) => a - b);
@@ -545,6 +598,10 @@ const summary = {
             ),
             runs: rows,
           }
+        : rows[0]?.buyersPerSecond !== undefined
+        ? { buyersPerSecond: spread(rows, 'buyersPerSecond'), p50: spread(rows, 'p50'), p95: spread(rows, 'p95'), p99: spread(rows, 'p99'), runs: rows }
+        : rows[0]?.mailsPerSecond !== undefined
+        ? { mailsPerSecond: spread(rows, 'mailsPerSecond'), secondsFromFirstWritten: spread(rows, 'secondsFromFirstWritten'), runs: rows }
         : rows[0]?.rowsPerSecond !== undefined
         ? {
             seconds: spread(rows, 'seconds'),

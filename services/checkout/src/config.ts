@@ -13,6 +13,12 @@ export const checkoutSettings = {
   /** D19: sessions one buyer address may ask for on one payment link in a minute. */
   paymentLinkBuyerLimitPerMinute: int('PAYMENT_LINK_BUYER_LIMIT_PER_MINUTE', 20, { min: 1, max: 10_000 }),
   /**
+   * D19: a limited link's slot whose attempt never answered here is looked at
+   * with the session service once PAYMENT_TIMEOUT_MS and this much more have
+   * passed (the step's deadline runs from the call, on the session service's clock).
+   */
+  paymentLinkSlotCheckMarginMs: int('PAYMENT_LINK_SLOT_CHECK_MARGIN_MS', 10_000, { min: 0 }),
+  /**
    * How many proxies of ours stand in front (the gateway; an ingress before it
    * adds one): a buyer's address is the X-Forwarded-For entry that many hops
    * back, never an entry the buyer could have written.

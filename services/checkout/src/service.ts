@@ -1,14 +1,20 @@
-/** Wiring of the checkout service: database (payment links), broker (commands to session and adapter, its own command queue, session.succeeded), hosted pages, health. */
+/** Wiring of the checkout service: database (payment links, branding), broker (commands to session and adapter, its own command queue, session.succeeded), hosted pages, health. */
 import express from 'express';
 import { CardSealer } from '@gateway/card-sealing';
 import type { Logger } from '@gateway/observability';
+import { unlessNotFound } from '@gateway/problem';
 import { CommandServer, EventConsumer, RpcClient } from '@gateway/messaging';
 import { addHealthRoutes, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { brandingCommands } from './commands/branding.commands.js';
 import { paymentLinkCommands } from './commands/payment-link.commands.js';
+import { BrandingRepository } from './db/branding.repository.js';
+import type { BrandingDeps } from './domain/branding.js';
+import { addBrandRoutes } from './http/brand.routes.js';
 import type { CheckoutConfig } from './config.js';
 import { PaymentLinkRepository } from './db/payment-link.repository.js';
 import type { FlowDeps } from './domain/checkout-flow.js';
 import { linkPayments } from './domain/link-payments.js';
+import { LinkSlots } from './domain/link-slots.js';
 import { LinkVerifier } from './domain/link-verifier.js';
 import type { PayByLinkDeps } from './domain/pay-by-link.js';
 import { addCheckoutRoutes } from './http/checkout.routes.js';
@@ -27,8 +33,18 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
   const { pool, broker, readiness, close } = openServiceBase('checkout', SCHEMA, config, log);
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const clock = () => new Date();
+  const paymentLinks = new PaymentLinkRepository(pool);
+  const slots = new LinkSlots({
+    links: paymentLinks,
+    viewSession: async (ref) => unlessNotFound(rpc.call('checkout.view', ref).then((reply) => reply.body)),
+    paymentTimeoutMs: config.paymentTimeoutMs,
+    checkMarginMs: config.paymentLinkSlotCheckMarginMs,
+    clock,
+    log,
+  });
   const deps: FlowDeps = {
     links: LinkVerifier.fromJwk(config.linkVerifyKey),
+    slots,
     cards: CardSealer.fromJwk(config.cardEncryptionKey),
     call: async (type, data, timeoutMs) => (await rpc.call(type, data, timeoutMs === undefined ? {} : { timeoutMs })).body,
     publicBaseUrl: config.publicBaseUrl,
@@ -37,21 +53,24 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
     clock,
     log,
   };
-  const paymentLinks = new PaymentLinkRepository(pool);
   const linkDeps: PayByLinkDeps = {
     links: paymentLinks,
+    slots,
     publicBaseUrl: config.publicBaseUrl,
     clock,
     buyerLimitPerMinute: config.paymentLinkBuyerLimitPerMinute,
     createSession: async (request, correlationId) => (await rpc.call('session.create', request, { correlationId })).body,
     takeCreateBudget: async (account, correlationId) => (await rpc.call('budget.take_create', account, { correlationId })).body,
   };
+  const brands = new BrandingRepository(pool);
+  const brandingDeps: BrandingDeps = { brands, publicBaseUrl: config.publicBaseUrl, clock, log };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   addHealthRoutes(app, readiness, log);
-  addCheckoutRoutes(app, deps, log);
-  addPayRoutes(app, linkDeps, log, { trustProxyHops: config.trustProxyHops });
+  addBrandRoutes(app, brands, log);
+  addCheckoutRoutes(app, deps, log, brands);
+  addPayRoutes(app, linkDeps, log, { trustProxyHops: config.trustProxyHops }, brands);
   const http = await listen(app, config.port);
   await broker.start();
   await broker.register(rpc);
@@ -61,7 +80,7 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
       service: 'checkout',
       log,
       prefetch: { fast: config.commandPrefetch },
-      handlers: paymentLinkCommands(linkDeps),
+      handlers: { ...paymentLinkCommands(linkDeps), ...brandingCommands(brandingDeps) },
     }),
   );
   return {

@@ -22,8 +22,13 @@ export const dashboardSettings = {
   opsTotpRequired: bool('OPS_TOTP_REQUIRED', true),
   /** A signed-in session ends after this long without a request (D14: 12 h). */
   sessionIdleSeconds: int('DASHBOARD_SESSION_IDLE_SECONDS', 12 * 3600, { min: 1 }),
-  /** How long a setup link (a new user's, or a password reset) works. */
+  /** How long a setup link (a new user's) works. */
   setupLinkTtlSeconds: int('SETUP_LINK_TTL_SECONDS', 24 * 3600, { min: 1 }),
+  /** How long a password reset link works (D20: one hour). */
+  passwordResetTtlSeconds: int('PASSWORD_RESET_TTL_SECONDS', 3600, { min: 1, max: 86_400 }),
+  /** "Forgot password?" requests per address, and per email, within PASSWORD_RESET_WINDOW_SECONDS before 429: each mails someone. */
+  passwordResetLimit: int('PASSWORD_RESET_LIMIT', 5, { min: 1 }),
+  passwordResetWindowSeconds: int('PASSWORD_RESET_WINDOW_SECONDS', 3600, { min: 1 }),
   /** Failed sign-ins per account and address within the window before 429 (D14: 5 in 15 minutes). */
   loginFailureLimit: int('LOGIN_FAILURE_LIMIT', 5, { min: 1 }),
   loginFailureWindowSeconds: int('LOGIN_FAILURE_WINDOW_SECONDS', 900, { min: 1 }),

@@ -6,7 +6,7 @@
  * or gateway-admin sends, signed for the person who asked.
  */
 import { CommandServer, OperatorGuard, OperatorSigner, OutboxRelay, RpcClient, type CommandHandlers, type JWK } from '@gateway/messaging';
-import type { Logger } from '@gateway/observability';
+import { describeError, type Logger } from '@gateway/observability';
 import { createRedis, every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { SecretBox, secretsMigrations } from '@gateway/secrets';
 import type { DashboardConfig } from './config.js';
@@ -39,6 +39,21 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
     redis,
     publicBaseUrl: config.publicBaseUrl,
     setupLinkTtlSeconds: config.setupLinkTtlSeconds,
+    passwordResetTtlSeconds: config.passwordResetTtlSeconds,
+    passwordResetLimit: config.passwordResetLimit,
+    passwordResetWindowSeconds: config.passwordResetWindowSeconds,
+    // D20: the notifier writes and sends the people's mails; a mail it could not take is logged, and the page says so where it may.
+    mailer: {
+      async send(type, request) {
+        try {
+          await rpc.call(type, request);
+          return true;
+        } catch (err) {
+          log.warn({ err: describeError(err), type }, 'mail not handed to the notifier');
+          return false;
+        }
+      },
+    },
     passwordHashCost: config.passwordHashCost,
     loginFailureLimit: config.loginFailureLimit,
     loginFailureWindowSeconds: config.loginFailureWindowSeconds,
@@ -57,6 +72,10 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
       return { body: { user_id: id, setup_url: setupUrl } };
     },
     'dashboard.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
+    // D20: whom the notifier mails a merchant's notices.
+    'team.owners': async (command) => ({
+      body: { data: (await accounts.people.owners(command.merchant_id)).map((p) => ({ person_id: p.id, email: p.email, ...(p.language !== null && { language: p.language }) })) },
+    }),
     'operator.create': async (command) => {
       const { id, setupUrl } = await createPerson(accounts, { door: 'ops', email: command.email, ...(command.password !== undefined && { password: command.password }) });
       return { body: { operator_id: id, setup_url: setupUrl } };

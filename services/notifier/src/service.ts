@@ -1,12 +1,16 @@
 /** Wiring of the notifier service: database, broker, the events it writes receipts from, the sender, health. */
-import { EventConsumer } from '@gateway/messaging';
+import { CommandServer, EventConsumer, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService, type ServiceDefinition } from '@gateway/runtime';
 import { MailRepository } from './db/mail.repository.js';
 import { purgeOldMails } from './domain/purge-old-mails.js';
 import { sendDueMails } from './domain/send-due-mails.js';
 import { smtpTransport } from './mail/smtp-transport.js';
-import { buyerReceipts } from './messaging/receipt-events.js';
+import { mailCommandHandlers } from './commands/mail-commands.js';
+import { ownerNotices, together } from './messaging/owner-notices.js';
+import { buyerReceipts, type ReceiptSources } from './messaging/receipt-events.js';
+import { receiptSettingsCommands } from './commands/receipt-settings.commands.js';
+import { ReceiptSettingsRepository } from './db/receipt-settings.repository.js';
 import { notifierSettings, loadNotifierConfig, type NotifierConfig } from './config.js';
 
 export { loadNotifierConfig, type NotifierConfig } from './config.js';
@@ -48,19 +52,34 @@ export async function startNotifierService(config: NotifierConfig, log: Logger):
     },
     log,
   );
+  // D20: the owners a notice goes to are the dashboard's to name.
+  const rpc = new RpcClient(broker, config.rpcTimeoutMs);
+  const ownersOf = async (merchantId: string) => (await rpc.call('team.owners', { merchant_id: merchantId })).body.data;
+  // D20: the merchant's receipts switch is the notifier's; its branding the checkout's.
+  const receiptSettings = new ReceiptSettingsRepository(pool);
+  const receiptSources: ReceiptSources = {
+    receiptsEnabled: (merchantId, livemode) => receiptSettings.receiptsEnabled(merchantId, livemode),
+    brandOf: async (merchantId) => {
+      const branding = (await rpc.call('branding.get', { merchant_id: merchantId })).body;
+      return { ...(branding.logo_url !== null && { logoUrl: branding.logo_url }), ...(branding.accent_color !== null && { accentColor: branding.accent_color }) };
+    },
+  };
   await broker.start();
+  await broker.register(rpc);
   await broker.register(
     new EventConsumer(broker, {
       service: 'notifier',
       log,
       prefetch: config.eventPrefetch,
-      changes: [buyerReceipts(mails, log)],
+      changes: together([buyerReceipts(mails, log, receiptSources), ownerNotices(mails, ownersOf, log)]),
       // A new receipt goes out at once, not at the next look; once stopping, the next replica (or start) sends it.
       afterCommit: () => {
         if (!stopping) void sender.runNow();
       },
     }),
   );
+  // The dashboard's invitations and password resets: written to the outbox, sent at once.
+  await broker.register(new CommandServer(broker, { service: 'notifier', log, handlers: { ...mailCommandHandlers({ mails, afterWrite: () => void (stopping ? undefined : sender.runNow()) }), ...receiptSettingsCommands(receiptSettings) } }));
   void sender.runNow();
   return {
     port: http.port,

@@ -85,7 +85,7 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
   let stopping = false;
   // Both on the delivery sweep's interval: a disable is due at most one interval late, and retention has no hurry.
   const disableSweep = every(config.sweepIntervalSeconds, 'webhook-endpoint-disable', async () => {
-    await disableFailingEndpoints({ pool, endpoints, deliveries, enqueue, log, afterSeconds: config.endpointDisableAfterSeconds });
+    await disableFailingEndpoints({ pool, endpoints, deliveries, enqueue, log, afterSeconds: config.endpointDisableAfterSeconds, afterCommit: () => relay.wake() });
   }, log);
   const retentionSweep = every(config.sweepIntervalSeconds, 'webhook-retention', async () => {
     const deleted = await purgeOldDeliveries({ deliveries, retentionDays: config.retentionDays, batch: config.retentionBatch, stopping: () => stopping });

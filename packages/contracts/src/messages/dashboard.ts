@@ -2,6 +2,7 @@
  * The dashboard service's messages: the identities of its users and of operators.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { PageLanguage } from './acquirer.js';
 import { type CommandContract, MerchantId, SecretsRewrap } from './common.js';
 
 /** What a dashboard user may do (D14): owner everything and the team; developer keys, webhooks, rates, payments, refunds; viewer reads. */
@@ -22,6 +23,14 @@ export const dashboardCommands = {
       password: Type.Optional(Type.String({ writeOnly: true })),
     }),
     reply: Type.Object({ user_id: Type.String({ pattern: '^usr_' }), setup_url: Type.String() }),
+  },
+  /** A merchant's owners, whom the notifier mails the account's notices (D20): each one's address and language, when the dashboard knows it. */
+  'team.owners': {
+    service: 'dashboard',
+    request: Type.Object({ merchant_id: MerchantId }),
+    reply: Type.Object({
+      data: Type.Array(Type.Object({ person_id: Type.String(), email: Type.String(), language: Type.Optional(PageLanguage) })),
+    }),
   },
   'operator.create': {
     operator: true,

@@ -14,7 +14,7 @@ import { merchantCommands, merchantEvents } from './merchant.js';
 import { notifierCommands } from './notifier.js';
 import { refundCommands, refundEvents } from './refund.js';
 import { sessionCommands, sessionEvents } from './session.js';
-import { webhookCommands } from './webhook.js';
+import { webhookCommands, webhookEvents } from './webhook.js';
 
 export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal, type ServiceName } from './common.js';
 export { CheckoutStep, CheckoutView, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
@@ -22,6 +22,8 @@ export { PageLanguage, PaymentApproved, PaymentDeclined, PaymentStep, StartedAtt
 export { ManualRefund } from './refund.js';
 export { WebhookAttemptDetail } from './webhook.js';
 export { ApiKeySummary, AuditEntry, MerchantDetail, MerchantSummary } from './merchant.js';
+export { Branding, BRAND_LOGO_MAX_BYTES } from './checkout.js';
+export { ReceiptSettings } from './notifier.js';
 export { DashboardRole } from './dashboard.js';
 
 /** Every command, from the files of the services that run them. */
@@ -148,10 +150,17 @@ export const commandSenders = {
   'ledger.balance': ['api-gateway', 'dashboard'],
   'ledger.daily_report': ['api-gateway', 'dashboard'],
   'budget.take_create': ['checkout'],
-  'payment_link.create': ['api-gateway'],
-  'payment_link.get': ['api-gateway'],
-  'payment_link.list': ['api-gateway'],
-  'payment_link.deactivate': ['api-gateway'],
+  // The dashboard's Payment links page runs these use cases for a merchant's people (D19), in the merchant's name as the API does.
+  'payment_link.create': ['api-gateway', 'dashboard'],
+  'payment_link.get': ['api-gateway', 'dashboard'],
+  'payment_link.list': ['api-gateway', 'dashboard'],
+  'payment_link.deactivate': ['api-gateway', 'dashboard'],
+  // A merchant's branding and receipts switch: the dashboard's Settings page for its signed-in user's own merchant (the role is checked there); receipts show the branding.
+  'branding.get': ['dashboard', 'notifier'],
+  'branding.set': ['dashboard'],
+  'branding.remove_logo': ['dashboard'],
+  'receipts.settings.get': ['dashboard'],
+  'receipts.settings.set': ['dashboard'],
   'session.record_refund': ['refund'],
   'payment.refund': ['refund'],
   'terminal.set': OPERATOR,
@@ -189,6 +198,10 @@ export const commandSenders = {
   'webhook.attempt': OPERATOR,
   'user.create': OPERATOR,
   'operator.create': OPERATOR,
+  // D20: the dashboard asks the notifier to mail its people; the notifier asks it for a merchant's owners.
+  'mail.invitation': ['dashboard'],
+  'mail.password_reset': ['dashboard'],
+  'team.owners': ['notifier'],
 } as const satisfies Record<CommandType, readonly BrokerPrincipal[]>;
 
 /** True for the commands only an operator may send: signed, checked and audited (D17). */
@@ -221,6 +234,7 @@ export const events = {
   ...acquirerEvents,
   ...refundEvents,
   ...merchantEvents,
+  ...webhookEvents,
 } as const satisfies Record<string, TSchema>;
 
 export type EventType = keyof typeof events;
@@ -254,6 +268,7 @@ export const eventPublishers = {
   'merchant.reactivated': ['api-gateway'],
   'merchant.kyb_approved': ['api-gateway'],
   'api_key.revoked': ['api-gateway'],
+  'webhook_endpoint.disabled': ['webhook-dispatcher'],
   // Every service that runs operator commands records them (the dashboard runs user.create and operator.create).
   'audit.recorded': ['api-gateway', 'session', 'acquirer-adapter', 'refund', 'webhook-dispatcher', 'dashboard'],
 } as const satisfies Record<EventType, readonly ServiceName[]>;
@@ -307,6 +322,7 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   dashboard: { events: [], broadcasts: [] },
   // D21: a payment's entry from session.succeeded (the captured amount and its fee), a refund's from refund.created, its reversal from refund.updated.
   ledger: { events: ['session.succeeded', 'refund.created', 'refund.updated'], broadcasts: [] },
-  // D20: the buyer's receipts: a payment's from session.succeeded, a refund's once it has succeeded (refund.created, or refund.updated when an operator resolved it).
-  notifier: { events: ['session.succeeded', 'refund.created', 'refund.updated'], broadcasts: [] },
+  // D20: the buyer's receipts: a payment's from session.succeeded, a refund's once it has succeeded (refund.created, or refund.updated when an operator resolved it);
+  // the owners' notices: an endpoint disabled (webhook_endpoint.disabled), a pending refund an operator resolved (refund.updated).
+  notifier: { events: ['session.succeeded', 'refund.created', 'refund.updated', 'webhook_endpoint.disabled'], broadcasts: [] },
 };

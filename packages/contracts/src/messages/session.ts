@@ -29,6 +29,8 @@ export const CheckoutView = Type.Object({
   locale: Locale,
   /** The merchant is suspended: the page takes no payment (optional for pages of an older version). */
   merchant_suspended: Type.Optional(Type.Boolean()),
+  /** Whose session it is: the page shows the merchant's branding (optional for sessions services of an older version). */
+  merchant_id: Type.Optional(MerchantId),
 });
 export type CheckoutView = Static<typeof CheckoutView>;
 
@@ -109,6 +111,8 @@ export const SessionEventData = Type.Object({
   session: SessionEventPayload,
   /** On session.succeeded, refund.created and refund.updated; absent from events of publishers that predate it. */
   receipt: Type.Optional(ReceiptFacts),
+  /** On refund.updated: an operator resolved the refund (D16), whose owners the notifier tells (D20); never in a webhook. */
+  resolved_by: Type.Optional(Type.Literal('operator')),
 });
 export type SessionEventData = Static<typeof SessionEventData>;
 
@@ -132,21 +136,25 @@ export const SessionStats = Type.Object({
 });
 export type SessionStats = Static<typeof SessionStats>;
 
+/** A payment link's id (D19), as checkout makes them. */
+const PaymentLinkId = Type.String({ pattern: '^pl_[0-9A-Za-z]{20,}$' });
+
 /** The commands the session service runs. */
 export const sessionCommands = {
   // API calls, sent by the gateway
   /** `payment_link`: set by checkout alone, for a session made on a payment link's page (D19); never from a merchant's body. */
   'session.create': {
     service: 'session',
-    request: Type.Object({ context: ApiContext, body: Type.Unknown(), payment_link: Type.Optional(Type.String({ pattern: '^pl_[0-9A-Za-z]{20,}$' })) }),
+    request: Type.Object({ context: ApiContext, body: Type.Unknown(), payment_link: Type.Optional(PaymentLinkId) }),
     reply: SessionDetail,
   },
   'session.get': { service: 'session', request: SessionRef, reply: SessionDetail },
   /** A session and the payload its events carry, built by the session service alone: the refund's events carry it as is. */
   'session.get_for_event': { service: 'session', request: SessionRef, reply: Type.Object({ session: SessionDetail, event: SessionEventPayload, receipt: Type.Optional(ReceiptFacts) }) },
+  /** `payment_link`: the dashboard's filter of a link's payments (D19), outside `query`, which the API passes as the merchant gave it. */
   'session.list': {
     service: 'session',
-    request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()), page_size: ExportPageSize }),
+    request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()), page_size: ExportPageSize, payment_link: Type.Optional(PaymentLinkId) }),
     reply: SessionList,
   },
   /** The Home page's attempts and declines over `query` {from, to} (Tunis dates, as the daily report takes them); read from per-day counts, never the attempts. */

@@ -98,3 +98,19 @@ export const webhookCommands = {
     reply: WebhookAttemptDetail,
   },
 } as const satisfies Record<string, CommandContract>;
+
+/**
+ * The webhook dispatcher's events. webhook_endpoint.disabled: the disable
+ * sweep stopped sending to an endpoint that failed too long (issue 19); the
+ * notifier mails the merchant's owners (D20). The same fact reaches the
+ * merchant's other endpoints as a webhook; this is its broker event.
+ */
+export const webhookEvents = {
+  'webhook_endpoint.disabled': Type.Object({
+    merchant_id: MerchantId,
+    livemode: Type.Boolean(),
+    endpoint_id: Type.String(),
+    url: Type.String(),
+    disabled_at: DateTime,
+  }),
+} as const;

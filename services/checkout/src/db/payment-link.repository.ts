@@ -1,9 +1,10 @@
 /**
  * Storage of payment links (D19): the links, the sessions paid through them
- * (once each) and the page's count of session requests per buyer address.
+ * (once each), the slots of links that may be paid only so many times, and
+ * the page's count of session requests per buyer address.
  */
 import type { Locale, PaymentLink } from '@gateway/contracts';
-import { isOwnRow, readPage, type Pool } from '@gateway/db';
+import { isOwnRow, readPage, withTransaction, type Pool } from '@gateway/db';
 
 /** A merchant and mode: every read and change of a link names its account. */
 export interface Account {
@@ -38,6 +39,25 @@ export interface PaymentLinkRow {
 }
 
 export type NewPaymentLink = Omit<PaymentLinkRow, 'active' | 'payments_count'>;
+
+/** A slot a session of a link holds while its attempt is under way. */
+export interface HeldSlot {
+  sessionId: string;
+  attemptId: string;
+  checkoutLinkId: string;
+}
+
+/**
+ * Taking a link's slot for an attempt: `none` for a session of no limited
+ * link (it needs none), `taken` when it took a free one, `kept` when the
+ * session held one already (for an attempt that may still be under way,
+ * `previous`), `full` when the link's slots are all paid or held.
+ */
+export type SlotClaim =
+  | { outcome: 'none' }
+  | { outcome: 'taken'; linkId: string }
+  | { outcome: 'kept'; linkId: string; previous: { attemptId: string; checkoutLinkId: string; heldAt: Date } }
+  | { outcome: 'full'; linkId: string; paid: boolean };
 
 const COLUMNS = `id, merchant_id, livemode, code, merchant_name, order_prefix, description, amount::text, currency, open_amount,
   amount_min::text, amount_max::text, items, metadata, return_url, locale, collect_phone, max_payments, expires_at, active,
@@ -140,8 +160,10 @@ export class PaymentLinkRepository {
 
   /**
    * Counts a succeeded session on its link, once whatever the event's
-   * deliveries (keyed on the session); the link's new count, or undefined
-   * when it was counted already or names no link of that merchant.
+   * deliveries (keyed on the session); the slot the session held becomes the
+   * payment, in the same statement, so paid and held together never grow.
+   * The link's new count, or undefined when it was counted already or names
+   * no link of that merchant.
    */
   async recordPayment(payment: { sessionId: string; linkId: string; merchantId: string; at: Date }): Promise<number | undefined> {
     const result = await this.pool.query<{ payments_count: number }>(
@@ -149,10 +171,103 @@ export class PaymentLinkRepository {
        counted AS (
          INSERT INTO payment_link_payments (session_id, link_id, paid_at) SELECT $1, id, $4 FROM link
          ON CONFLICT (session_id) DO NOTHING RETURNING link_id
+       ),
+       freed AS (
+         UPDATE payment_link_sessions SET attempt_id = NULL, checkout_link_id = NULL, held_at = NULL, checked_at = NULL
+         FROM counted WHERE payment_link_sessions.session_id = $1 AND payment_link_sessions.link_id = counted.link_id
        )
        UPDATE payment_links SET payments_count = payments_count + 1 FROM counted WHERE payment_links.id = counted.link_id RETURNING payments_count`,
       [payment.sessionId, payment.linkId, payment.merchantId, payment.at],
     );
     return result.rows[0]?.payments_count;
+  }
+
+  /** Notes that `sessionId` was made through the limited link `linkId`: its attempts need a slot of the link. */
+  async recordSession(sessionId: string, linkId: string): Promise<void> {
+    await this.pool.query('INSERT INTO payment_link_sessions (session_id, link_id) VALUES ($1, $2) ON CONFLICT (session_id) DO NOTHING', [sessionId, linkId]);
+  }
+
+  /** How many slots the link's sessions hold now (attempts under way). */
+  async heldSlots(linkId: string): Promise<number> {
+    const result = await this.pool.query<{ held: number }>('SELECT count(*)::int AS held FROM payment_link_sessions WHERE link_id = $1 AND attempt_id IS NOT NULL', [linkId]);
+    return result.rows[0]?.held ?? 0;
+  }
+
+  /**
+   * Takes a slot of the session's link for `attemptId`, started with the
+   * checkout link `checkoutLinkId`. Claims of one link take turns on its row
+   * lock, and each counts paid and held afresh once it has the lock: two
+   * buyers can never both have the last slot.
+   */
+  async claimSlot(sessionId: string, attemptId: string, checkoutLinkId: string, now: Date): Promise<SlotClaim> {
+    // Most sessions are no limited link's: one read, no transaction.
+    const known = await this.pool.query('SELECT 1 FROM payment_link_sessions WHERE session_id = $1', [sessionId]);
+    if (known.rowCount === 0) return { outcome: 'none' };
+    return withTransaction(this.pool, async (client) => {
+      const link = await client.query<{ link_id: string; max_payments: number | null; payments_count: number }>(
+        `SELECT l.id AS link_id, l.max_payments, l.payments_count FROM payment_link_sessions s JOIN payment_links l ON l.id = s.link_id
+         WHERE s.session_id = $1 FOR UPDATE OF l`,
+        [sessionId],
+      );
+      const row = link.rows[0];
+      if (!row || row.max_payments === null) return { outcome: 'none' };
+      // Read after the lock: what an earlier claim of this session wrote is seen.
+      const mine = await client.query<{ attempt_id: string | null; checkout_link_id: string | null; held_at: Date | null }>(
+        'SELECT attempt_id, checkout_link_id, held_at FROM payment_link_sessions WHERE session_id = $1',
+        [sessionId],
+      );
+      const held = mine.rows[0];
+      const take = () =>
+        client.query('UPDATE payment_link_sessions SET attempt_id = $2, checkout_link_id = $3, held_at = $4, checked_at = NULL WHERE session_id = $1', [
+          sessionId,
+          attemptId,
+          checkoutLinkId,
+          now,
+        ]);
+      if (held?.attempt_id && held.checkout_link_id && held.held_at) {
+        await take();
+        return { outcome: 'kept', linkId: row.link_id, previous: { attemptId: held.attempt_id, checkoutLinkId: held.checkout_link_id, heldAt: held.held_at } };
+      }
+      if (row.payments_count >= row.max_payments) return { outcome: 'full', linkId: row.link_id, paid: true };
+      const count = await client.query<{ held: number }>('SELECT count(*)::int AS held FROM payment_link_sessions WHERE link_id = $1 AND attempt_id IS NOT NULL', [row.link_id]);
+      if (row.payments_count + (count.rows[0]?.held ?? 0) >= row.max_payments) return { outcome: 'full', linkId: row.link_id, paid: false };
+      await take();
+      return { outcome: 'taken', linkId: row.link_id };
+    });
+  }
+
+  /** Gives back the slot `attemptId` holds; false when the session's slot is another attempt's now, or none. */
+  async releaseSlot(sessionId: string, attemptId: string): Promise<boolean> {
+    const result = await this.pool.query(
+      'UPDATE payment_link_sessions SET attempt_id = NULL, checkout_link_id = NULL, held_at = NULL, checked_at = NULL WHERE session_id = $1 AND attempt_id = $2',
+      [sessionId, attemptId],
+    );
+    return result.rowCount === 1;
+  }
+
+  /** Hands the session's slot back from `attemptId` (which never started) to the attempt that held it before. */
+  async restoreSlot(sessionId: string, attemptId: string, previous: { attemptId: string; checkoutLinkId: string; heldAt: Date }): Promise<void> {
+    await this.pool.query('UPDATE payment_link_sessions SET attempt_id = $3, checkout_link_id = $4, held_at = $5 WHERE session_id = $1 AND attempt_id = $2', [
+      sessionId,
+      attemptId,
+      previous.attemptId,
+      previous.checkoutLinkId,
+      previous.heldAt,
+    ]);
+  }
+
+  /** The link's slots taken before `heldBefore` and not found still paying since `checkedBefore`. */
+  async staleSlots(linkId: string, heldBefore: Date, checkedBefore: Date): Promise<HeldSlot[]> {
+    const result = await this.pool.query<{ session_id: string; attempt_id: string; checkout_link_id: string }>(
+      `SELECT session_id, attempt_id, checkout_link_id FROM payment_link_sessions
+       WHERE link_id = $1 AND attempt_id IS NOT NULL AND held_at < $2 AND (checked_at IS NULL OR checked_at < $3)`,
+      [linkId, heldBefore, checkedBefore],
+    );
+    return result.rows.map((r) => ({ sessionId: r.session_id, attemptId: r.attempt_id, checkoutLinkId: r.checkout_link_id }));
+  }
+
+  /** Notes that the slot of `attemptId` was found still paying at `now`. */
+  async markChecked(sessionId: string, attemptId: string, now: Date): Promise<void> {
+    await this.pool.query('UPDATE payment_link_sessions SET checked_at = $3 WHERE session_id = $1 AND attempt_id = $2', [sessionId, attemptId, now]);
   }
 }

@@ -14,6 +14,7 @@ import { RpcTimeoutError } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { checkCardForm, type CardField, type CardFieldError, type CardFormValues } from './card-form.js';
 import { chooseLanguage, languageOf } from './language.js';
+import type { LinkSlots } from './link-slots.js';
 import type { LinkRef, LinkVerifier } from './link-verifier.js';
 
 /** What a step answers: a page to show, or a redirect within the page's own origin. */
@@ -37,8 +38,12 @@ export type CheckoutPage = { language: PageLanguage } & (
   | { page: 'outcome'; outcome: 'succeeded' | 'failed' | 'canceled'; session: CheckoutView }
   /** A lapsed, used or unknown link. */
   | { page: 'link-expired'; reason: 'expired' | 'paid' | 'closed' }
-  /** An open session whose merchant is suspended: it takes no payment. */
-  | { page: 'unavailable' }
+  /**
+   * An open session that takes no payment now: its merchant is suspended, or
+   * (D19) the payment link it was made through is used up or has each of its
+   * payments under way for other buyers.
+   */
+  | { page: 'unavailable'; reason?: 'link-used' | 'link-held' }
 );
 
 /** The card form page. */
@@ -46,6 +51,8 @@ export type PaymentPage = Extract<CheckoutPage, { page: 'payment' }>;
 
 export interface FlowDeps {
   links: LinkVerifier;
+  /** The slots of payment links that may be paid only so many times (D19): an attempt on one of their sessions needs one. */
+  slots: LinkSlots;
   cards: CardSealer;
   call: <C extends CommandType>(type: C, data: CommandRequest<C>, timeoutMs?: number) => Promise<CommandReply<C>>;
   publicBaseUrl: string;
@@ -99,6 +106,9 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
   const attemptId = newId('pa');
   const language = languageOf(form.language) ?? chooseLanguage(undefined, acceptLanguage);
   const sealed = deps.cards.seal(check.card, attemptId);
+  // A session of a link that may be paid only so many times starts an attempt only with a slot of the link.
+  const slot = await deps.slots.claim(link, attemptId);
+  if (!slot.ok) return { page: 'unavailable', language, reason: slot.paid ? 'link-used' : 'link-held' };
   let step: CheckoutStep;
   try {
     step = await paymentStep(deps, () =>
@@ -106,9 +116,13 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
     );
   } catch (err) {
     // Another attempt running, the session closed meanwhile, or its merchant suspended: the result page says which.
-    if (err instanceof AppError) return err.code === 'not-found' ? expired(acceptLanguage, 'expired') : toResult(token);
+    if (err instanceof AppError) {
+      await slot.notStarted();
+      return err.code === 'not-found' ? expired(acceptLanguage, 'expired') : toResult(token);
+    }
     throw err;
   }
+  await deps.slots.afterStep(link.session_id, attemptId, step);
   if (step.outcome === 'challenge' && step.challenge) {
     return { page: 'challenge', language, challenge: { acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attemptId, termUrl: step.challenge.term_url } };
   }
@@ -125,6 +139,7 @@ export async function returnFromChallenge(deps: FlowDeps, token: string, form: R
   if (paRes && attemptId) {
     try {
       const step = await paymentStep(deps, () => deps.call('attempt.finish_3ds', { ...link, attempt_id: attemptId, pa_res: paRes }, deps.paymentTimeoutMs));
+      await deps.slots.afterStep(link.session_id, attemptId, step);
       return afterStep(token, step, acceptLanguage);
     } catch (err) {
       // An attempt that is not this link's, or not awaiting 3-D Secure: the result page shows where things stand.

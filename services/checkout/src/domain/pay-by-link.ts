@@ -4,9 +4,10 @@
  * link) makes a session through the session service's own create command
  * (merchant_reference `<link id>-<n>`, the link's description, items,
  * metadata, return_url and locale) and sends the buyer to its checkout page.
- * A closed link is gone; a flood of requests from one address is refused,
- * and each session counts against the merchant's Create budget as an API
- * create does.
+ * A closed link is gone; a link whose every payment left is under way for
+ * other buyers is not available now (link-slots); a flood of requests from
+ * one address is refused, and each session counts against the merchant's
+ * Create budget as an API create does.
  */
 import { CreateSessionRequest, fieldErrorsOf, validatorOf, type ApiContext, type CommandRequest, type PageLanguage, type SessionDetail } from '@gateway/contracts';
 import { accountCurrency, checkAmount, compareTnd } from '@gateway/money';
@@ -14,6 +15,7 @@ import { AppError } from '@gateway/problem';
 import { Type } from '@sinclair/typebox';
 import type { PaymentLinkRow } from '../db/payment-link.repository.js';
 import { chooseLanguage } from './language.js';
+import type { LinkSlots } from './link-slots.js';
 import { closedReason, priceText, type PaymentLinkDeps } from './payment-links.js';
 
 export interface PayByLinkDeps extends PaymentLinkDeps {
@@ -23,6 +25,8 @@ export interface PayByLinkDeps extends PaymentLinkDeps {
   buyerLimitPerMinute: number;
   /** Takes a create from the merchant's budgets of the link's mode (the gateway's, as an API create does). */
   takeCreateBudget: (account: { merchant_id: string; livemode: boolean }, correlationId: string) => Promise<{ allowed: boolean; retry_after_seconds?: number; suspended?: true }>;
+  /** The slots of links that may be paid only so many times. */
+  slots: LinkSlots;
 }
 
 /** What the buyer typed. */
@@ -34,6 +38,8 @@ export type BuyerFieldProblem = 'required' | 'invalid' | 'too_small' | 'too_larg
 /** The link as its page shows it. */
 export interface LinkPageView {
   language: PageLanguage;
+  /** Whose link it is: the page shows the merchant's branding (D20). */
+  merchantId?: string;
   merchantName: string;
   description: string;
   /** The fixed price and its currency; absent for an open amount. */
@@ -54,6 +60,8 @@ export type LinkAnswer =
   | { page: 'not-found'; status: 404; language: PageLanguage }
   | { page: 'limited'; status: 429; language: PageLanguage; retryAfterSeconds: number }
   | { page: 'unavailable'; status: 403 | 422; language: PageLanguage }
+  /** Each payment the link has left is under way for another buyer: maybe later. */
+  | { page: 'busy'; status: 409; language: PageLanguage }
   | { redirect: string };
 
 /** The buyer fields session.create checks, by its own contract: the page refuses what the API would. */
@@ -66,6 +74,8 @@ export async function showLinkPage(deps: PayByLinkDeps, code: string, acceptLang
   if (!link) return { page: 'not-found', status: 404, language: chooseLanguage(undefined, acceptLanguage) };
   const language = chooseLanguage(link.locale, acceptLanguage);
   if (closedReason(link, deps.clock())) return { page: 'closed', status: 410, language };
+  const availability = await deps.slots.availability(link);
+  if (availability !== 'open') return availability === 'paid' ? { page: 'closed', status: 410, language } : { page: 'busy', status: 409, language };
   return { page: 'link', status: 200, view: viewOf(link, language, {}, {}) };
 }
 
@@ -85,16 +95,17 @@ export async function payByLink(deps: PayByLinkDeps, code: string, form: Record<
   const values = buyerFormOf(form, link.collect_phone, link.open_amount);
   const errors = checkBuyerForm(values, link);
   if (Object.keys(errors).length > 0) return { page: 'link', status: 422, view: viewOf(link, language, values, errors) };
+  const availability = await deps.slots.availability(link);
+  if (availability !== 'open') return availability === 'paid' ? { page: 'closed', status: 410, language } : { page: 'busy', status: 409, language };
 
   const budget = await deps.takeCreateBudget({ merchant_id: link.merchant_id, livemode: link.livemode }, buyer.requestId);
   if (budget.suspended) return { page: 'unavailable', status: 403, language };
   if (!budget.allowed) return { page: 'limited', status: 429, language, retryAfterSeconds: budget.retry_after_seconds ?? 1 };
 
-  const n = await deps.links.nextReferenceNumber(link.id);
-  const body = sessionBody(link, values, n);
   try {
-    const session = await deps.createSession({ context: contextOf(link, buyer.requestId), body, payment_link: link.id }, buyer.requestId);
+    const session = await createLinkSession(deps, link, values, buyer.requestId);
     if (session.checkout_url === undefined) return { page: 'unavailable', status: 422, language };
+    await deps.slots.recordSession(session.id, link);
     return { redirect: session.checkout_url };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
@@ -106,6 +117,26 @@ export async function payByLink(deps: PayByLinkDeps, code: string, form: Record<
     }
     if (Object.keys(buyerErrors).length > 0 && buyerErrors.amount === undefined) return { page: 'link', status: 422, view: viewOf(link, language, values, buyerErrors) };
     return { page: 'unavailable', status: 422, language };
+  }
+}
+
+/** A reference held by a session the link did not make is passed over, a few times at most. */
+const REFERENCE_TRIES = 3;
+
+/**
+ * The buyer's session, under the link's next merchant_reference. A session
+ * of the merchant's own under that reference (made before such references
+ * were kept for links) is a conflict, never the buyer's: the next number is
+ * taken.
+ */
+async function createLinkSession(deps: PayByLinkDeps, link: PaymentLinkRow, values: BuyerForm, requestId: string): Promise<SessionDetail> {
+  for (let attempt = 1; ; attempt += 1) {
+    const n = await deps.links.nextReferenceNumber(link.id);
+    try {
+      return await deps.createSession({ context: contextOf(link, requestId), body: sessionBody(link, values, n), payment_link: link.id }, requestId);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'conflict' || attempt >= REFERENCE_TRIES) throw err;
+    }
   }
 }
 
@@ -167,6 +198,7 @@ function contextOf(link: PaymentLinkRow, requestId: string): ApiContext {
 function viewOf(link: PaymentLinkRow, language: PageLanguage, values: BuyerForm, fieldErrors: LinkPageView['fieldErrors']): LinkPageView {
   const view: LinkPageView = {
     language,
+    merchantId: link.merchant_id,
     merchantName: link.merchant_name,
     description: link.description,
     items: link.items,

@@ -10,6 +10,8 @@ import { bodyRefusal, formBody, pageSecurityHeaders, type FormLimits } from '@ga
 import { CHECKOUT_CSS, renderCheckoutPage, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
 import { cancelPayment, pay, returnFromChallenge, showPage, showResult, type Answer, type CheckoutPage, type FlowDeps } from '../domain/checkout-flow.js';
 import { chooseLanguage } from '../domain/language.js';
+import type { BrandingRepository } from '../db/branding.repository.js';
+import { brandView, type BrandView } from '../domain/branding.js';
 import { sendFailurePage, sendHtml, sendSeeOther } from './answers.js';
 
 export const SECURITY_HEADERS = pageSecurityHeaders();
@@ -26,7 +28,7 @@ type Step = (deps: FlowDeps, token: string, form: Record<string, unknown>, accep
  * page for any other path or method. Paths match as written (case included)
  * with or without the trailing slash.
  */
-export function addCheckoutRoutes(app: Express, deps: FlowDeps, log: Logger): void {
+export function addCheckoutRoutes(app: Express, deps: FlowDeps, log: Logger, brands: BrandingRepository): void {
   const router = express.Router({ caseSensitive: true });
   router.use('/checkout', (_req, res, next) => {
     res.set(SECURITY_HEADERS);
@@ -37,11 +39,11 @@ export function addCheckoutRoutes(app: Express, deps: FlowDeps, log: Logger): vo
   });
   // Express would answer HEAD with a GET route; the steps are for browsers, which never send one (cancel even changes the session).
   router.use('/checkout', (req, _res, next) => next(req.method === 'HEAD' ? 'router' : undefined));
-  router.get('/checkout/:token', step(deps, log, (d, token, _form, language) => showPage(d, token, language)));
-  router.post('/checkout/:token/pay', formBody(CARD_FORM_LIMITS), step(deps, log, pay));
-  router.post('/checkout/:token/3ds', formBody(CHALLENGE_RETURN_LIMITS), step(deps, log, returnFromChallenge));
-  router.get('/checkout/:token/result', step(deps, log, (d, token, _form, language) => showResult(d, token, language)));
-  router.get('/checkout/:token/cancel', step(deps, log, (d, token, _form, language) => cancelPayment(d, token, language)));
+  router.get('/checkout/:token', step(deps, log, brands, (d, token, _form, language) => showPage(d, token, language)));
+  router.post('/checkout/:token/pay', formBody(CARD_FORM_LIMITS), step(deps, log, brands, pay));
+  router.post('/checkout/:token/3ds', formBody(CHALLENGE_RETURN_LIMITS), step(deps, log, brands, returnFromChallenge));
+  router.get('/checkout/:token/result', step(deps, log, brands, (d, token, _form, language) => showResult(d, token, language)));
+  router.get('/checkout/:token/cancel', step(deps, log, brands, (d, token, _form, language) => cancelPayment(d, token, language)));
   app.use(router);
 
   app.use('/checkout', (req, res) => {
@@ -56,28 +58,36 @@ export function addCheckoutRoutes(app: Express, deps: FlowDeps, log: Logger): vo
 }
 
 /** The route handler of one step: a form other than urlencoded is an empty one; a failure is a page, logged. */
-function step(deps: FlowDeps, log: Logger, run: Step) {
+function step(deps: FlowDeps, log: Logger, brands: BrandingRepository, run: Step) {
   return async (req: Request, res: Response): Promise<void> => {
     const acceptLanguage = req.headers['accept-language'];
     const token = String(req.params['token']);
     const form = (req.body ?? {}) as Record<string, unknown>;
     try {
-      send(res, await run(deps, token, form, acceptLanguage));
+      const answer = await run(deps, token, form, acceptLanguage);
+      // The card form shows the merchant's branding (D20).
+      const brand = 'page' in answer && answer.page === 'payment' ? await brandView(brands, answer.session.merchant_id) : {};
+      send(res, answer, brand);
     } catch (err) {
       sendFailurePage(res, log, err, acceptLanguage, 'checkout step', { path: req.route?.path as unknown });
     }
   };
 }
 
-function send(res: Response, answer: Answer): void {
+function send(res: Response, answer: Answer, brand: BrandView): void {
   if ('redirect' in answer) return sendSeeOther(res, answer.redirect);
-  sendHtml(res, statusOf(answer), renderCheckoutPage(answer));
+  sendHtml(res, statusOf(answer), renderCheckoutPage(answer, brand));
 }
 
-/** A link that leads to no session is gone (410), a suspended merchant's session refused (403), a refused card form unprocessable (422); any other page is a 200. */
+/**
+ * A link that leads to no session is gone (410), a suspended merchant's
+ * session refused (403), a payment link's session without a slot of the link
+ * refused for now (409) or for good (410), a refused card form unprocessable
+ * (422); any other page is a 200.
+ */
 function statusOf(page: CheckoutPage): number {
   if (page.page === 'link-expired') return 410;
-  if (page.page === 'unavailable') return 403;
+  if (page.page === 'unavailable') return page.reason === 'link-held' ? 409 : page.reason === 'link-used' ? 410 : 403;
   return page.page === 'payment' && page.refused ? 422 : 200;
 }
 

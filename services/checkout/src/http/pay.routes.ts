@@ -9,6 +9,8 @@ import QRCode from 'qrcode';
 import { describeError, type Logger } from '@gateway/observability';
 import { bodyRefusal, clientAddress, formBody, requestIdOf, type FormLimits } from '@gateway/runtime';
 import { chooseLanguage } from '../domain/language.js';
+import type { BrandingRepository } from '../db/branding.repository.js';
+import { brandView, type BrandView } from '../domain/branding.js';
 import { payByLink, showLinkPage, type LinkAnswer, type PayByLinkDeps } from '../domain/pay-by-link.js';
 import { linkUrl } from '../domain/payment-links.js';
 import { renderErrorPage, renderLinkNoticePage, renderLinkPage, renderUnavailablePage } from '../pages/index.js';
@@ -24,7 +26,7 @@ export interface PayRoutesOptions {
   trustProxyHops: number;
 }
 
-export function addPayRoutes(app: Express, deps: PayByLinkDeps, log: Logger, options: PayRoutesOptions): void {
+export function addPayRoutes(app: Express, deps: PayByLinkDeps, log: Logger, options: PayRoutesOptions, brands: BrandingRepository): void {
   const router = express.Router({ caseSensitive: true });
   router.use('/pay', (_req, res, next) => {
     res.set(SECURITY_HEADERS);
@@ -32,11 +34,11 @@ export function addPayRoutes(app: Express, deps: PayByLinkDeps, log: Logger, opt
   });
   router.get('/pay/:code/qr.svg', qr(deps, log, 'svg'));
   router.get('/pay/:code/qr.png', qr(deps, log, 'png'));
-  router.get('/pay/:code', pageStep(log, (req) => showLinkPage(deps, String(req.params['code']), req.headers['accept-language'])));
+  router.get('/pay/:code', pageStep(log, brands, (req) => showLinkPage(deps, String(req.params['code']), req.headers['accept-language'])));
   router.post(
     '/pay/:code',
     formBody(LINK_FORM_LIMITS),
-    pageStep(log, (req, res) =>
+    pageStep(log, brands, (req, res) =>
       payByLink(deps, String(req.params['code']), (req.body ?? {}) as Record<string, unknown>, {
         address: clientAddress(req, options.trustProxyHops),
         acceptLanguage: req.headers['accept-language'],
@@ -77,22 +79,25 @@ function qr(deps: PayByLinkDeps, log: Logger, format: 'svg' | 'png') {
 }
 
 /** The handler of a page step: its answer as a page or a redirect; a failure is a page, logged. */
-function pageStep(log: Logger, run: (req: Request, res: Response) => Promise<LinkAnswer>) {
+function pageStep(log: Logger, brands: BrandingRepository, run: (req: Request, res: Response) => Promise<LinkAnswer>) {
   return async (req: Request, res: Response): Promise<void> => {
     const acceptLanguage = req.headers['accept-language'];
     try {
-      send(res, await run(req, res));
+      const answer = await run(req, res);
+      // The link's page shows the merchant's branding (D20).
+      const brand = 'page' in answer && answer.page === 'link' ? await brandView(brands, answer.view.merchantId) : {};
+      send(res, answer, brand);
     } catch (err) {
       sendFailurePage(res, log, err, acceptLanguage, 'payment link step');
     }
   };
 }
 
-function send(res: Response, answer: LinkAnswer): void {
+function send(res: Response, answer: LinkAnswer, brand: BrandView): void {
   if ('redirect' in answer) return sendSeeOther(res, answer.redirect);
   switch (answer.page) {
     case 'link':
-      return sendHtml(res, answer.status, renderLinkPage(answer.view));
+      return sendHtml(res, answer.status, renderLinkPage(answer.view, brand));
     case 'closed':
       return sendHtml(res, answer.status, renderLinkNoticePage(answer.language, 'closed'));
     case 'limited':
@@ -100,6 +105,8 @@ function send(res: Response, answer: LinkAnswer): void {
       return sendHtml(res, answer.status, renderLinkNoticePage(answer.language, 'limited'));
     case 'unavailable':
       return sendHtml(res, answer.status, renderUnavailablePage(answer.language));
+    case 'busy':
+      return sendHtml(res, answer.status, renderUnavailablePage(answer.language, 'link-held'));
     case 'not-found':
       return sendHtml(res, answer.status, renderErrorPage(answer.language, 404));
   }

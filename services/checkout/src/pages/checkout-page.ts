@@ -6,16 +6,17 @@ import { CATALOGUES, translate, type Language, type MessageKey } from './message
 import { renderPaymentPage } from './payment-page.js';
 import { renderChallengePage, renderLinkExpiredPage, renderOutcomePage, renderProcessingPage, renderRedirectPage, renderUnavailablePage } from './status-pages.js';
 import type { OrderView, PaymentPageView } from './views.js';
+import type { BrandView } from '../domain/branding.js';
 
 const LEAVING_HEADINGS: Readonly<Record<'succeeded' | 'failed', MessageKey>> = { succeeded: 'succeeded_title', failed: 'failed_title' };
 const OUTCOME_TEXTS: Readonly<Record<'succeeded' | 'failed' | 'canceled', MessageKey>> = { succeeded: 'succeeded_text', failed: 'failed_text', canceled: 'canceled_text' };
 
-/** The HTML of `page`, in its language. */
-export function renderCheckoutPage(page: CheckoutPage): string {
+/** The HTML of `page`, in its language; the card form with the merchant's `brand`. */
+export function renderCheckoutPage(page: CheckoutPage, brand: BrandView = {}): string {
   const { language } = page;
   switch (page.page) {
     case 'payment':
-      return renderPaymentPage(paymentView(page));
+      return renderPaymentPage({ ...paymentView(page), brand });
     case 'processing':
       return renderProcessingPage(language, orderView(page.session), page.refreshUrl, page.refreshSeconds);
     case 'challenge':
@@ -27,7 +28,7 @@ export function renderCheckoutPage(page: CheckoutPage): string {
     case 'link-expired':
       return renderLinkExpiredPage(language, page.reason);
     case 'unavailable':
-      return renderUnavailablePage(language);
+      return renderUnavailablePage(language, page.reason ?? 'merchant');
   }
 }
 

@@ -2,17 +2,31 @@
 import { html, type Html } from '@gateway/runtime';
 import { directionOf, type Language } from './messages/index.js';
 
-/** Path of the page stylesheet; the only resource a page loads. */
+/** Path of the stylesheet that gives the pages `color` (#rrggbb) as their accent (served by http/brand.routes). */
+export function accentStylesheetPath(color: string): string {
+  if (!/^#[0-9a-fA-F]{6}$/.test(color)) throw new RangeError(`an accent colour is #rrggbb, got ${color}`);
+  return `/checkout/brand/accent-${color.slice(1).toLowerCase()}.css`;
+}
+
+/** The merchant's logo above its name, as an image of ours the pages' CSP (img-src 'self') allows; its alternative text is the merchant's name. */
+export function brandLogo(logoPath: string | undefined, merchantName: string): Html {
+  return logoPath === undefined ? html`` : html`<p class="brand-logo"><img src="${logoPath}" alt="${merchantName}"></p>\n`;
+}
+
+/** Path of the page stylesheet; with the merchant's accent stylesheet and logo, the only resources a page loads. */
 export const STYLESHEET_PATH = '/checkout/assets/checkout.css';
 
 export interface LayoutOptions {
   /** Sends the browser to `url` after `seconds`: the only way these pages move on without script. */
   refresh?: { seconds: number; url: string };
+  /** The merchant's accent colour (#rrggbb): a second stylesheet of ours sets it, so the pages' CSP (style-src 'self') holds. */
+  accentColor?: string;
 }
 
 /** Wraps a page body in the document shell, in `language` and its direction (D18): the page as sent. */
 export function layout(language: Language, title: string, body: Html, options: LayoutOptions = {}): string {
   const refresh = options.refresh === undefined ? '' : html`\n<meta http-equiv="refresh" content="${refreshContent(options.refresh)}">`;
+  const accent = options.accentColor === undefined ? '' : html`\n<link rel="stylesheet" href="${accentStylesheetPath(options.accentColor)}">`;
   return html`<!doctype html>
 <html lang="${language}" dir="${directionOf(language)}">
 <head>
@@ -21,7 +35,7 @@ export function layout(language: Language, title: string, body: Html, options: L
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">${refresh}
 <title>${title}</title>
-<link rel="stylesheet" href="${STYLESHEET_PATH}">
+<link rel="stylesheet" href="${STYLESHEET_PATH}">${accent}
 </head>
 <body>
 <main class="page">

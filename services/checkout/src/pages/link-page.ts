@@ -1,7 +1,8 @@
 /** A payment link's page (D19): what the link sells and the buyer's form; and the pages of a link that takes no payment. */
 import { html, joinHtml, trustedHtml, type Html } from '@gateway/runtime';
 import type { BuyerField, BuyerFieldProblem, LinkPageView } from '../domain/pay-by-link.js';
-import { layout } from './layout.js';
+import { brandLogo, layout } from './layout.js';
+import type { BrandView } from '../domain/branding.js';
 import { formatAmount, translate, type Language, type MessageKey } from './messages/index.js';
 
 interface FieldSpec {
@@ -22,14 +23,14 @@ const FIELDS: readonly FieldSpec[] = [
 ];
 
 /** The link's page: merchant, description, price (or the open amount's bounds), items, and the buyer's form. */
-export function renderLinkPage(view: LinkPageView): string {
+export function renderLinkPage(view: LinkPageView, brand: BrandView = {}): string {
   const { language } = view;
   const t = (key: MessageKey, values?: Record<string, string>) => translate(language, key, values);
   const hasErrors = Object.keys(view.fieldErrors).length > 0;
   const title = `${hasErrors ? t('error_prefix') : ''}${t('pay_title', { merchant: view.merchantName })}`;
   const lines: Html[] = [];
   if (!view.livemode) lines.push(html`<p class="test-tag">${t('test_tag')}</p>`);
-  lines.push(html`<p class="merchant">${view.merchantName}</p>`);
+  lines.push(html`${brandLogo(brand.logoPath, view.merchantName)}<p class="merchant">${view.merchantName}</p>`);
   if (view.price) lines.push(html`<h1 class="amount">${formatAmount(view.price.amount, view.price.currency, language)}</h1>`);
   else lines.push(html`<h1 class="amount">${t('pay_title', { merchant: view.merchantName })}</h1>`);
   lines.push(html`<p class="description">${view.description}</p>`);
@@ -47,7 +48,7 @@ ${joinHtml(lines, '\n')}
 ${joinHtml(fields, '\n')}
 <button type="submit" class="pay">${t('link_continue')}</button>
 </form>`;
-  return layout(language, title, body);
+  return layout(language, title, body, brand.accentColor === undefined ? {} : { accentColor: brand.accentColor });
 }
 
 function renderField(view: LinkPageView, field: FieldSpec): Html {

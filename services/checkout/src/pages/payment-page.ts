@@ -1,6 +1,6 @@
 import { TEST_CARDS } from '@gateway/test-cards';
 import { html, joinHtml, trustedHtml, type Html } from '@gateway/runtime';
-import { layout } from './layout.js';
+import { brandLogo, layout } from './layout.js';
 import { formatAmount, translate, type Language, type MessageKey } from './messages/index.js';
 import { chargedAmount } from './order-summary.js';
 import type { CardField } from '../domain/card-form.js';
@@ -11,8 +11,8 @@ export function renderPaymentPage(view: PaymentPageView): string {
   const { order, language } = view;
   const hasErrors = view.notice !== undefined || Object.values(view.fieldErrors ?? {}).some((message) => message !== undefined);
   const title = `${hasErrors ? translate(language, 'error_prefix') : ''}${translate(language, 'pay_title', { merchant: order.merchantName })}`;
-  const parts = [order.livemode ? undefined : renderTestBanner(language), renderOrder(order, language), renderForm(view)].filter((part) => part !== undefined);
-  return layout(language, title, onLines(parts));
+  const parts = [order.livemode ? undefined : renderTestBanner(language), renderOrder(order, language, view.brand?.logoPath), renderForm(view)].filter((part) => part !== undefined);
+  return layout(language, title, onLines(parts), view.brand?.accentColor === undefined ? {} : { accentColor: view.brand.accentColor });
 }
 
 /** Pieces of markup one per line. */
@@ -40,8 +40,8 @@ function groupDigits(digits: string): string {
   return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
-function renderOrder(order: OrderView, language: Language): Html {
-  const lines = [html`<p class="merchant">${order.merchantName}</p>`, html`<h1 class="amount">${chargedAmount(order, language)}</h1>`];
+function renderOrder(order: OrderView, language: Language, logoPath: string | undefined): Html {
+  const lines = [html`${brandLogo(logoPath, order.merchantName)}<p class="merchant">${order.merchantName}</p>`, html`<h1 class="amount">${chargedAmount(order, language)}</h1>`];
   if (order.original !== undefined) {
     const original = formatAmount(order.original.amount, order.original.currency, language);
     lines.push(html`<p class="original">${translate(language, 'ordered_as', { amount: original })}</p>`);

@@ -38,10 +38,21 @@ const LINK_EXPIRED_REASONS: Readonly<Record<'expired' | 'paid' | 'closed', Messa
   closed: 'link_expired_closed',
 };
 
-/** A session whose merchant may not take payments now (suspended): nothing was charged, nothing can be. */
-export function renderUnavailablePage(language: Language): string {
-  const heading = translate(language, 'unavailable_title');
-  return layout(language, heading, html`<h1>${heading}</h1>\n<p>${translate(language, 'unavailable_text')}</p>`);
+const UNAVAILABLE_TEXTS: Readonly<Record<'merchant' | 'link-held' | 'link-used', [MessageKey, MessageKey]>> = {
+  merchant: ['unavailable_title', 'unavailable_text'],
+  'link-held': ['link_held_title', 'link_held_text'],
+  'link-used': ['link_used_title', 'link_used_text'],
+};
+
+/**
+ * A payment that cannot be made now, and nothing was charged: the merchant
+ * may not take payments (suspended), or (D19) the payment link is used up
+ * or has each of its payments left under way for other buyers.
+ */
+export function renderUnavailablePage(language: Language, reason: 'merchant' | 'link-held' | 'link-used' = 'merchant'): string {
+  const [title, text] = UNAVAILABLE_TEXTS[reason];
+  const heading = translate(language, title);
+  return layout(language, heading, html`<h1>${heading}</h1>\n<p>${translate(language, text)}</p>`);
 }
 
 /** A lapsed, used or unknown link; says nothing that identifies the session. */

@@ -42,7 +42,9 @@ body {
   body { padding: 2rem 1rem; }
   .page { min-height: 0; border: 1px solid var(--line); border-radius: 0.75rem; padding: 1.75rem; }
 }
-h1 { font-size: 1.5rem; line-height: 1.25; margin: 0 0 0.75rem; }
+h1 { font-size: 1.5rem; line-height: 1.25; margin: 0 0 0.75rem; color: var(--heading, var(--ink)); }
+.brand-logo { margin: 0 0 0.75rem; }
+.brand-logo img { display: block; max-width: 12rem; max-height: 4rem; width: auto; height: auto; }
 p { margin: 0 0 0.75rem; }
 a { color: var(--accent); text-underline-offset: 0.15em; }
 a:hover { color: var(--accent-dark); }

@@ -1,6 +1,7 @@
 /** View models of the hosted checkout pages: what a route hands to a render function. */
 import type { CardField, CardFormValues } from '../domain/card-form.js';
 import type { Language } from './messages/index.js';
+import type { BrandView } from '../domain/branding.js';
 
 export interface ItemView { name: string; quantity: number; unit_price?: string; description?: string }
 export interface OrderView {
@@ -30,4 +31,6 @@ export interface PaymentPageView {
   values?: CardFormValues;
   /** Attempts left, shown when a previous attempt failed. */
   attemptsLeft?: number;
+  /** The merchant's branding (D20): its logo's path and accent colour, either absent. */
+  brand?: BrandView;
 }

@@ -4,7 +4,7 @@
  * one-use link that sets their password, signed in with a throttle on failures,
  * and, when they choose (operators must), a second factor.
  */
-import { newId, type AuditEntry, type DashboardRole } from '@gateway/contracts';
+import { newId, type AuditEntry, type CommandRequest, type DashboardRole } from '@gateway/contracts';
 import { withTransaction, type Pool, type Queryable } from '@gateway/db';
 import { enqueue } from '@gateway/messaging';
 import { AppError, validationError } from '@gateway/problem';
@@ -24,6 +24,14 @@ import {
   verifyPassword,
 } from './secrets.js';
 
+/**
+ * Asks the notifier for a person's mail (D20): true once it has written it,
+ * false when it could not be reached or refused it (the cause is logged).
+ */
+export interface PeopleMailer {
+  send<C extends 'mail.invitation' | 'mail.password_reset'>(type: C, request: CommandRequest<C>): Promise<boolean>;
+}
+
 export interface AccountsDeps {
   pool: Pool;
   people: PeopleRepository;
@@ -31,6 +39,11 @@ export interface AccountsDeps {
   redis: Redis;
   publicBaseUrl: string;
   setupLinkTtlSeconds: number;
+  /** D20: a reset link's lifetime, and the requests per address and per email within the window. */
+  passwordResetTtlSeconds: number;
+  passwordResetLimit: number;
+  passwordResetWindowSeconds: number;
+  mailer: PeopleMailer;
   passwordHashCost: number;
   loginFailureLimit: number;
   loginFailureWindowSeconds: number;
@@ -76,9 +89,9 @@ function totpAad(personId: string): string {
  */
 export async function createPerson(
   deps: AccountsDeps,
-  input: { door: Door; merchantId?: string; role?: DashboardRole; email: string; password?: string },
+  input: { door: Door; merchantId?: string; role?: DashboardRole; email: string; password?: string; language?: string },
   doer?: Doer,
-): Promise<{ id: string; setupUrl: string }> {
+): Promise<{ id: string; email: string; setupUrl: string; expiresAt: Date }> {
   const email = normaliseEmail(input.email);
   const errors = [
     ...(EMAIL.test(email) && email.length <= 254 ? [] : [{ field: 'email', code: 'invalid', message: 'Give a valid email address.' }]),
@@ -89,13 +102,13 @@ export async function createPerson(
   const token = newToken();
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password, deps.passwordHashCost);
   await withTransaction(deps.pool, async (tx) => {
-    const created = await deps.people.insert(tx, { id, door: input.door, merchantId: input.merchantId ?? null, role: input.role ?? null, email, passwordHash });
+    const created = await deps.people.insert(tx, { id, door: input.door, merchantId: input.merchantId ?? null, role: input.role ?? null, email, passwordHash, language: input.language });
     if (!created) throw new AppError('conflict', 'Someone with this email already has an account here.');
     await deps.people.insertSetupLink(tx, tokenHash(token), id, deps.setupLinkTtlSeconds);
     if (doer) await recordAudit(tx, doer, { action: 'user.create', merchantId: input.merchantId ?? null, target: id, detail: { email, role: input.role ?? null } });
   });
   if (doer) deps.afterCommit();
-  return { id, setupUrl: `${deps.publicBaseUrl}/${input.door}/setup?token=${token}` };
+  return { id, email, setupUrl: `${deps.publicBaseUrl}/${input.door}/setup?token=${token}`, expiresAt: new Date(Date.now() + deps.setupLinkTtlSeconds * 1000) };
 }
 
 /**

@@ -14,6 +14,8 @@ export interface PersonRow {
   totp_secret_ciphertext: string | null;
   totp_enabled_at: Date | null;
   created_at: Date;
+  /** The language they read the dashboard in, when known (D20: their mails are in it). */
+  language: 'en' | 'fr' | 'ar' | null;
 }
 
 export interface WebSessionRow {
@@ -24,16 +26,19 @@ export interface WebSessionRow {
   expires_at: Date;
 }
 
-const PERSON_COLUMNS = 'id, door, merchant_id, role, email, password_hash, totp_secret_ciphertext, totp_enabled_at, created_at';
+const PERSON_COLUMNS = 'id, door, merchant_id, role, email, password_hash, totp_secret_ciphertext, totp_enabled_at, created_at, language';
 
 export class PeopleRepository {
   constructor(private readonly pool: Pool) {}
 
-  async insert(db: Queryable, person: { id: string; door: Door; merchantId: string | null; role: DashboardRole | null; email: string; passwordHash: string | null }): Promise<boolean> {
+  async insert(
+    db: Queryable,
+    person: { id: string; door: Door; merchantId: string | null; role: DashboardRole | null; email: string; passwordHash: string | null; language?: string | undefined },
+  ): Promise<boolean> {
     const { rowCount } = await db.query(
-      `INSERT INTO people (id, door, merchant_id, role, email, password_hash) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO people (id, door, merchant_id, role, email, password_hash, language) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (door, email) WHERE removed_at IS NULL DO NOTHING`,
-      [person.id, person.door, person.merchantId, person.role, person.email, person.passwordHash],
+      [person.id, person.door, person.merchantId, person.role, person.email, person.passwordHash, person.language ?? null],
     );
     return rowCount === 1;
   }
@@ -55,6 +60,20 @@ export class PeopleRepository {
       [merchantId],
     );
     return rows;
+  }
+
+  /** A merchant's owners, oldest first: whom the account's notices are mailed to (D20). */
+  async owners(merchantId: string): Promise<Pick<PersonRow, 'id' | 'email' | 'language'>[]> {
+    const { rows } = await this.pool.query<Pick<PersonRow, 'id' | 'email' | 'language'>>(
+      `SELECT id, email, language FROM people WHERE door = 'dashboard' AND merchant_id = $1 AND role = 'owner' AND removed_at IS NULL ORDER BY created_at, id`,
+      [merchantId],
+    );
+    return rows;
+  }
+
+  /** Remembers the language a person reads the dashboard in. */
+  async setLanguage(id: string, language: string): Promise<void> {
+    await this.pool.query(`UPDATE people SET language = $2 WHERE id = $1 AND language IS DISTINCT FROM $2`, [id, language]);
   }
 
   /** How many owners a merchant has: the last one may not leave or be demoted. */
@@ -118,6 +137,43 @@ export class PeopleRepository {
     const { rows } = await this.pool.query(
       `SELECT 1 FROM setup_links l JOIN people p ON p.id = l.person_id
         WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND p.door = $2 AND p.removed_at IS NULL`,
+      [tokenHash, door],
+    );
+    return rows.length === 1;
+  }
+
+  /** Spends every unused setup link of a person (a new one replaces them, or a reset set the password). */
+  async spendSetupLinks(db: Queryable, personId: string): Promise<void> {
+    await db.query(`UPDATE setup_links SET used_at = now() WHERE person_id = $1 AND used_at IS NULL`, [personId]);
+  }
+
+  // -------------------------------------------------------------- password resets (D20)
+
+  /** A new reset link of a person, spending their older ones; when it lapses. */
+  async insertPasswordReset(db: Queryable, reset: { id: string; tokenHash: string; personId: string; ttlSeconds: number }): Promise<Date> {
+    await db.query(`UPDATE password_resets SET used_at = now() WHERE person_id = $1 AND used_at IS NULL`, [reset.personId]);
+    const { rows } = await db.query<{ expires_at: Date }>(
+      `INSERT INTO password_resets (id, token_hash, person_id, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING expires_at`,
+      [reset.id, reset.tokenHash, reset.personId, reset.ttlSeconds],
+    );
+    return rows[0]!.expires_at;
+  }
+
+  /** Uses a reset link once, at the door of its person: the person, or undefined when unknown, used, lapsed, or another door's. */
+  async usePasswordReset(db: Queryable, tokenHash: string, door: Door): Promise<string | undefined> {
+    const { rows } = await db.query<{ person_id: string }>(
+      `UPDATE password_resets r SET used_at = now() FROM people p
+        WHERE r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > now() AND p.id = r.person_id AND p.door = $2 AND p.removed_at IS NULL
+        RETURNING r.person_id`,
+      [tokenHash, door],
+    );
+    return rows[0]?.person_id;
+  }
+
+  async passwordResetIsLive(tokenHash: string, door: Door): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `SELECT 1 FROM password_resets r JOIN people p ON p.id = r.person_id
+        WHERE r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > now() AND p.door = $2 AND p.removed_at IS NULL`,
       [tokenHash, door],
     );
     return rows.length === 1;

@@ -9,8 +9,10 @@ import type { AccountsDeps } from '../identity/accounts.js';
 import { barePage, languageOf, send, type DoorDeps } from './door.js';
 import { translator } from './i18n.js';
 import { apiKeyRoutes } from './merchant/api-keys.js';
+import { brandSettingsRoutes } from './merchant/brand-settings.js';
 import { BASE, merchantPage, needs } from './merchant/frame.js';
 import { homeRoutes } from './merchant/home.js';
+import { paymentLinkRoutes } from './merchant/payment-links.js';
 import { paymentRoutes } from './merchant/payments.js';
 import { reportRoutes } from './merchant/reports.js';
 import { settingsRoutes } from './merchant/settings.js';
@@ -67,10 +69,12 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
   );
   homeRoutes(door, dashboard);
   paymentRoutes(door, dashboard);
+  paymentLinkRoutes(door, dashboard);
   reportRoutes(door, dashboard);
   apiKeyRoutes(door, dashboard);
   webhookRoutes(door, dashboard);
   settingsRoutes(door, dashboard);
+  brandSettingsRoutes(door, dashboard);
   securityRoutes(door, 'dashboard', dashboard, async (viewer, section, title, body, status) => (await merchantPage(door, viewer)).render(section, title, body, status));
   app.use(BASE, dashboard);
 

@@ -4,9 +4,11 @@
  * language switch; and the guard every signed-in page goes through.
  */
 import type { Request, Response, Router } from 'express';
+import { describeError } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import { formBody as formParser, html, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
 import { passSecondFactor, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
+import { countResetRequest, mailPasswordReset, RESET_LINK_GONE, resetLinkIsLive, resetPassword } from '../identity/people-mail.js';
 import type { Door } from '../identity/people.repository.js';
 import { newToken, tokenHash } from '../identity/secrets.js';
 import { STYLESHEET, SCRIPT } from './assets.js';
@@ -63,12 +65,14 @@ export function signInRoutes(deps: DoorDeps, door: Door, router: Router): void {
       t('Sign in'),
       html`<h1>${door === 'ops' ? t('Operations console') : t('Dashboard')}</h1>
 ${problem ? notice('error', translateKnown(language, problem)) : ''}
+${!problem && req.query['reset'] === 'done' ? notice('ok', t('Your new password is set. Sign in with it.')) : ''}
 <form method="post" action="${base}/sign-in" class="stack">
 <input type="hidden" name="next" value="${backWithin(base, req.query['next'])}">
 <label>${t('Email')} <input type="email" name="email" autocomplete="username" required value="${email}"></label>
 <label>${t('Password')} <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit">${t('Sign in')}</button>
 </form>
+<p><a href="${base}/forgot-password">${t('Forgot password?')}</a></p>
 ${languageSwitch({ language, t, base }, `${base}/sign-in`)}`,
     );
   };
@@ -83,6 +87,8 @@ ${languageSwitch({ language, t, base }, `${base}/sign-in`)}`,
       const email = text(req.body, 'email');
       try {
         const { person, secondFactor } = await signIn(deps.accounts, door, email, text(req.body, 'password'), clientAddress(deps, req));
+        // D20: the person's mails are in the language they sign in with.
+        await deps.accounts.people.setLanguage(person.id, languageOf(req));
         await startSession(deps, res, door, person, !secondFactor, clientAddress(deps, req));
         const next = backWithin(base, text(req.body, 'next'));
         return { redirect: secondFactor ? `${base}/second-factor?next=${encodeURIComponent(next)}` : next };
@@ -189,6 +195,108 @@ ${problem ? notice('error', problem) : ''}
         throw err;
       }
       return { redirect: `${base}/sign-in` };
+    }),
+  );
+
+  // ---------------------------------------------------------------- "Forgot password?" (D20)
+  const forgotForm = (req: Request): Html => {
+    const language = languageOf(req);
+    const t = translator(language);
+    return page(
+      req,
+      t('Forgot password?'),
+      html`<h1>${t('Forgot password?')}</h1>
+<p>${t('Give the email you sign in with. If it has an account here, we mail it a link to choose a new password.')}</p>
+<form method="post" action="${base}/forgot-password" class="stack">
+<label>${t('Email')} <input type="email" name="email" autocomplete="username" required maxlength="254"></label>
+<button type="submit">${t('Send the link')}</button>
+</form>
+<p><a href="${base}/sign-in">${t('Back to sign in')}</a></p>
+${languageSwitch({ language, t, base }, `${base}/forgot-password`)}`,
+    );
+  };
+  router.get('/forgot-password', handle(deps, base, async (req) => ({ page: forgotForm(req) })));
+  router.post(
+    '/forgot-password',
+    formBody,
+    handle(deps, base, async (req, res) => {
+      if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
+      const t = translator(languageOf(req));
+      const email = text(req.body, 'email');
+      try {
+        await countResetRequest(deps.accounts, door, email, clientAddress(deps, req));
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'rate-limit-exceeded') throw err;
+        res.set('Retry-After', String(err.extensions['retry_after'] ?? 60));
+        return { page: page(req, t('Forgot password?'), html`<h1>${t('Forgot password?')}</h1>${notice('error', t('Too many password reset requests from here or for this email. Try again later.'))}`), status: 429 };
+      }
+      // The account is looked up, and the mail asked for, after the answer: the answer and its time are the same for every email.
+      const language = languageOf(req);
+      setImmediate(() => {
+        mailPasswordReset(deps.accounts, door, email, language).catch((err: unknown) => deps.log.warn({ err: describeError(err), door }, 'password reset not mailed'));
+      });
+      return {
+        page: page(
+          req,
+          t('Check your mail'),
+          html`<h1>${t('Check your mail')}</h1>
+<p>${t('If this address has an account here, a link to choose a new password is on its way. It works once, for one hour.')}</p>
+<p><a href="${base}/sign-in">${t('Back to sign in')}</a></p>`,
+        ),
+      };
+    }),
+  );
+
+  const resetForm = (req: Request, token: string, problem?: string): Html => {
+    const t = translator(languageOf(req));
+    return page(
+      req,
+      t('Choose a new password'),
+      html`<h1>${t('Choose a new password')}</h1>
+${problem ? notice('error', problem) : ''}
+<form method="post" action="${base}/reset" class="stack">
+<input type="hidden" name="token" value="${token}">
+<label>${t('New password')} <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
+<p class="muted">${t('At least 12 characters.')}</p>
+<button type="submit">${t('Set password')}</button>
+</form>`,
+    );
+  };
+  const resetGone = (req: Request): Outcome => {
+    const language = languageOf(req);
+    const t = translator(language);
+    return {
+      page: page(
+        req,
+        t('Link no longer valid'),
+        html`<h1>${t('Link no longer valid')}</h1>
+${notice('error', translateKnown(language, RESET_LINK_GONE))}
+<p><a href="${base}/forgot-password">${t('Ask for a new link')}</a></p>`,
+      ),
+      status: 410,
+    };
+  };
+  router.get(
+    '/reset',
+    handle(deps, base, async (req) => {
+      const token = typeof req.query['token'] === 'string' ? req.query['token'] : '';
+      return (await resetLinkIsLive(deps.accounts, door, token)) ? { page: resetForm(req, token) } : resetGone(req);
+    }),
+  );
+  router.post(
+    '/reset',
+    formBody,
+    handle(deps, base, async (req) => {
+      if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
+      const token = text(req.body, 'token');
+      try {
+        await resetPassword(deps.accounts, door, token, text(req.body, 'password'), clientAddress(deps, req));
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'validation-error') return { page: resetForm(req, token, translateKnown(languageOf(req), err.errors[0]?.message ?? err.detail)), status: 422 };
+        if (err instanceof AppError && err.code === 'not-found') return resetGone(req);
+        throw err;
+      }
+      return { redirect: `${base}/sign-in?reset=done` };
     }),
   );
 

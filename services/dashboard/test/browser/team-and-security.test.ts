@@ -54,7 +54,11 @@ describe('team, two-step sign-in and audit log, in a browser', function () {
     const invite = boss.locator('form').filter({ has: boss.getByRole('button', { name: 'Invite' }) });
     await invite.getByRole('combobox').selectOption('developer');
     await boss.getByRole('button', { name: 'Invite' }).click();
-    const link = (await boss.locator('.notice code').textContent())?.trim() ?? '';
+    // D20: the setup link goes to the invitee by mail, never to the inviter's page.
+    await boss.getByText('Invitation mailed to dev@team.example.').waitFor();
+    assert.equal(await boss.locator('.notice code').count(), 0);
+    const [mail] = await system.mail.waitFor((m) => m.envelope.to.includes('dev@team.example'));
+    const link = /https?:\/\/\S+\/dashboard\/setup\?token=[\w-]+/.exec(mail?.parsed.text ?? '')?.[0] ?? '';
     assert.match(link, /\/dashboard\/setup\?token=/);
 
     // A short password is refused by the server too (the browser's own check aside), and the link still works after.

@@ -7,14 +7,19 @@
  */
 import { newId } from '@gateway/contracts';
 import type { Pool } from '@gateway/db';
+import type { PeopleMailKind } from '../domain/people-mails.js';
 import type { ReceiptKind } from '../domain/receipts.js';
+
+/** Every kind of mail the outbox holds: the buyers' receipts and the mails to the dashboard's people. */
+export type MailKind = ReceiptKind | PeopleMailKind;
 
 /** A mail to write. */
 export interface NewMail {
-  kind: ReceiptKind;
-  /** What it is about (a payment receipt's session, a refund receipt's refund): one mail of a kind each. */
+  kind: MailKind;
+  /** What it is about (a payment receipt's session, a refund receipt's refund, a notice's event and owner): one mail of a kind each. */
   source: string;
-  merchantId: string;
+  /** None for an operator's mail. */
+  merchantId: string | null;
   livemode: boolean;
   language: string;
   recipient: string;
@@ -53,6 +58,12 @@ export class MailRepository {
              ON CONFLICT (kind, source) DO NOTHING RETURNING id`,
       values: [newId('ml'), mail.kind, mail.source, mail.merchantId, mail.livemode, mail.language, mail.recipient, mail.recipientName, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers), at],
     });
+    return result.rows[0]?.id;
+  }
+
+  /** The id of the mail of `kind` and `source`, if written. */
+  async idOf(kind: MailKind, source: string): Promise<string | undefined> {
+    const result = await this.pool.query<{ id: string }>({ name: 'mail-id-of', text: 'SELECT id FROM mails WHERE kind = $1 AND source = $2', values: [kind, source] });
     return result.rows[0]?.id;
   }
 

@@ -7,8 +7,8 @@
  */
 import type { Locale } from '@gateway/contracts';
 import { formatAmount, type DisplayLanguage } from '@gateway/money';
-import { html, joinHtml } from '@gateway/runtime';
 import { headerText, withoutCardNumbers } from './header-safety.js';
+import { renderMail, type RenderedMail } from './mail-layout.js';
 import { fill, RECEIPT_MESSAGES, type ReceiptMessages } from './receipt-messages.js';
 
 export type ReceiptKind = 'payment_receipt' | 'refund_receipt';
@@ -26,14 +26,17 @@ export interface Receipt {
   original?: { amount: string; currency: string } | undefined;
   card?: { brand: string; lastFour: string } | undefined;
   at: Date;
+  /** The merchant's logo and accent colour (D20), when it set them. */
+  brand?: ReceiptBrand | undefined;
 }
 
-/** A receipt as a mail's subject and two bodies. */
-export interface RenderedMail {
-  subject: string;
-  text: string;
-  html: string;
+/** A merchant's branding as a receipt shows it: the logo's absolute URL and the accent colour. */
+export interface ReceiptBrand {
+  logoUrl?: string | undefined;
+  accentColor?: string | undefined;
 }
+
+export type { RenderedMail } from './mail-layout.js';
 
 /** The receipt's language: the one the event names (D18: the session's, or the page's it was paid on); French, the page's fallback, for `auto`. */
 export function receiptLanguage(locale: Locale): DisplayLanguage {
@@ -68,24 +71,9 @@ export function renderReceipt(receipt: Receipt): RenderedMail {
   const intro = fill(receipt.kind === 'payment_receipt' ? m.paymentIntro : m.refundIntro, values);
   const footer = fill(m.footer, values);
   const table = rows(receipt, m);
-  const text = [greeting, '', intro, '', ...table.map(([label, value]) => `${label}: ${value}`), '', footer, ''].join('\n');
-  const dir = receipt.language === 'ar' ? 'rtl' : 'ltr';
-  const align = dir === 'rtl' ? 'right' : 'left';
-  const body = html`<!doctype html>
-<html lang="${receipt.language}" dir="${dir}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${subject}</title></head>
-<body dir="${dir}" style="font-family:Arial,Helvetica,sans-serif;color:#1f2933;text-align:${align}">
-<p>${greeting}</p>
-<p>${intro}</p>
-<table role="presentation" cellpadding="6" style="border-collapse:collapse">
-${joinHtml(
-  table.map(([label, value]) => html`<tr><th scope="row" style="text-align:${align};font-weight:normal;color:#52606d">${label}</th><td dir="auto"><strong>${value}</strong></td></tr>`),
-  '\n',
-)}
-</table>
-<p style="color:#7b8794;font-size:12px">${footer}</p>
-</body>
-</html>
-`;
-  return { subject, text, html: body.toString() };
+  const brand = receipt.brand && {
+    ...(receipt.brand.logoUrl !== undefined && { logo: { url: receipt.brand.logoUrl, alt: merchant } }),
+    ...(receipt.brand.accentColor !== undefined && { accentColor: receipt.brand.accentColor }),
+  };
+  return renderMail({ language: receipt.language, subject, paragraphs: [greeting, intro], rows: table, footer, ...(brand && { brand }) });
 }

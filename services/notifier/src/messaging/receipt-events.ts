@@ -13,7 +13,7 @@ import type { Change, ChangeContext } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { MailRepository, NewMail } from '../db/mail.repository.js';
 import { checkAddress, headerText } from '../domain/header-safety.js';
-import { receiptLanguage, renderReceipt, type Receipt } from '../domain/receipts.js';
+import { receiptLanguage, renderReceipt, type Receipt, type ReceiptBrand } from '../domain/receipts.js';
 
 type ReceiptEvent = 'session.succeeded' | 'refund.created' | 'refund.updated';
 
@@ -42,10 +42,11 @@ export function receiptOf(type: string | undefined, data: SessionEventData, at: 
   return undefined;
 }
 
-/** The mail of the receipt `data` asks for, to its buyer; undefined when there is none to send. */
-export function receiptMail(type: string | undefined, data: SessionEventData, at: Date, log: Logger): NewMail | undefined {
-  const receipt = receiptOf(type, data, at);
-  if (!receipt) return undefined;
+/** The mail of the receipt `data` asks for, to its buyer, with the merchant's `brand`; undefined when there is none to send. */
+export function receiptMail(type: string | undefined, data: SessionEventData, at: Date, log: Logger, brand?: ReceiptBrand): NewMail | undefined {
+  const found = receiptOf(type, data, at);
+  if (!found) return undefined;
+  const receipt = brand === undefined ? found : { ...found, brand };
   const recipient = checkAddress(data.session.buyer.email);
   if (recipient === undefined) {
     log.warn({ sessionId: data.session.id, type }, 'receipt not written: the buyer address is not one a header may carry');
@@ -67,12 +68,35 @@ export function receiptMail(type: string | undefined, data: SessionEventData, at
   };
 }
 
-/** The change; it answers the id of the mail it wrote. */
-export function buyerReceipts(mails: MailRepository, log: Logger): Change<ReceiptEvent, NewMail, string> {
+/** What a receipt needs beyond its event (D20). */
+export interface ReceiptSources {
+  /** Whether the account's buyers get receipts: the merchant's switch per mode. */
+  receiptsEnabled: (merchantId: string, livemode: boolean) => Promise<boolean>;
+  /** The merchant's branding, from the checkout; its failure fails the change, and the event comes again. */
+  brandOf: (merchantId: string) => Promise<ReceiptBrand>;
+}
+
+/** An event that asks for a receipt, kept as it came until the change is applied. */
+interface ReceiptAsked {
+  type: string | undefined;
+  data: SessionEventData;
+  at: Date;
+}
+
+/**
+ * The change; it answers the id of the mail it wrote. The switch and the
+ * branding are read when it is applied: a merchant with receipts off in the
+ * event's mode gets no mail written.
+ */
+export function buyerReceipts(mails: MailRepository, log: Logger, sources: ReceiptSources): Change<ReceiptEvent, ReceiptAsked, string> {
   return {
     name: 'buyer-receipts',
     events: ['session.succeeded', 'refund.created', 'refund.updated'],
-    fromEvent: (data: EventData<ReceiptEvent>, context: ChangeContext) => receiptMail(context.event?.type, data, context.at, log),
-    apply: (mail) => mails.enqueue(mail, new Date()),
+    fromEvent: (data: EventData<ReceiptEvent>, context: ChangeContext) => (receiptOf(context.event?.type, data, context.at) ? { type: context.event?.type, data, at: context.at } : undefined),
+    apply: async ({ type, data, at }) => {
+      if (!(await sources.receiptsEnabled(data.merchant_id, data.session.livemode))) return undefined;
+      const mail = receiptMail(type, data, at, log, await sources.brandOf(data.merchant_id));
+      return mail === undefined ? undefined : mails.enqueue(mail, new Date());
+    },
   };
 }

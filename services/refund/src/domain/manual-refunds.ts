@@ -5,7 +5,7 @@
  * refund.updated with the refund's final status (D16); resolved as failed,
  * the amount becomes refundable again and the session stops counting it. A
  * PENDING refund was never announced: resolved as succeeded, refund.created
- * announces it first.
+ * announces it first. refund.updated names the operator as who resolved it.
  */
 import type { ApiContext, CommandReply, CommandRequest } from '@gateway/contracts';
 import { gauge } from '@gateway/observability';
@@ -101,8 +101,11 @@ export async function resolveManualRefund(
   }
   // Read before the transaction: the events carry the session as it stands.
   const viewed = await deps.getSessionForEvent(readingContext(refund, correlationId), refund.session_id);
-  const eventOf = (type: 'refund.created' | 'refund.updated', resolved: RefundRow, message: string) =>
-    refundEvent(type, resolved.merchant_id, viewed, { ...resolved, status: statusOf(resolved) }, message || undefined, correlationId);
+  const eventOf = (type: 'refund.created' | 'refund.updated', resolved: RefundRow, message: string) => {
+    const event = refundEvent(type, resolved.merchant_id, viewed, { ...resolved, status: statusOf(resolved) }, message || undefined, correlationId);
+    // The resolution says who made it: the notifier tells the merchant's owners (D20); webhooks carry the session alone.
+    return type === 'refund.updated' ? { ...event, data: { ...event.data, resolved_by: 'operator' as const } } : event;
+  };
   let done;
   if (command.as === 'succeeded') {
     done = await deps.refunds.confirm(command.refund_id, (confirmed, was) => [

@@ -98,6 +98,8 @@ export interface SessionFilters {
   createdGte?: string;
   createdLte?: string;
   merchantReference?: string;
+  /** The payment link the sessions were made through (D19): the dashboard's filter, never the API's. */
+  paymentLink?: string;
 }
 
 /** The filters as SQL conditions on `sessions`, their values appended to `params`. */
@@ -107,6 +109,7 @@ function filtersOf(filters: SessionFilters): Filter[] {
     ['created_at >= ?::timestamptz', filters.createdGte],
     ['created_at <= ?::timestamptz', filters.createdLte],
     ['merchant_reference = ?', filters.merchantReference],
+    ['payment_link = ?', filters.paymentLink],
   ];
 }
 

@@ -131,6 +131,7 @@ function toCheckoutView(row: SessionRow, now: Date): CheckoutView {
   return {
     session_id: row.id,
     status: effectiveStatus(row, now),
+    merchant_id: row.merchant_id,
     merchant_name: row.merchant_name,
     livemode: row.livemode,
     order_number: row.order_number,

@@ -23,7 +23,7 @@ const ORDER_NUMBER_TRIES = 5;
 
 /** `paymentLink`: the payment link (D19) the session is made through, when checkout asks for it on a buyer's behalf. */
 export async function createSession(deps: SessionDeps, context: ApiContext, body: unknown, paymentLink?: string): Promise<CreateResult> {
-  const check = checkCreateRequest(body, context.livemode, { allowPrivateWebhooks: deps.allowPrivateWebhooks });
+  const check = checkCreateRequest(body, context.livemode, { allowPrivateWebhooks: deps.allowPrivateWebhooks, forPaymentLink: paymentLink !== undefined });
   if (!check.ok) throw validationError(check.errors);
   const request = check.request;
   const account = { merchantId: context.merchant_id, livemode: context.livemode };
@@ -32,14 +32,14 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
   const conversion = await convert(deps, account, request);
   if (!conversion.ok) {
     const existing = await deps.sessions.findByReference(account, request.body.merchant_reference);
-    if (existing) return replay(deps, existing, request);
+    if (existing) return replay(deps, existing, request, paymentLink);
     throw validationError([conversion.error]);
   }
 
   if (context.livemode) {
     // Live sessions need a terminal that can take them; a replay answers regardless.
     const existing = await deps.sessions.findByReference(account, request.body.merchant_reference);
-    if (existing) return replay(deps, existing, request);
+    if (existing) return replay(deps, existing, request, paymentLink);
     await assertTerminalUsable(deps, context.merchant_id);
   }
 
@@ -52,7 +52,7 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
       return { status: 201, body: toDetail(row, now, deps.publicBaseUrl) };
     }
     const existing = await deps.sessions.findByReference(account, request.body.merchant_reference);
-    if (existing) return replay(deps, existing, request);
+    if (existing) return replay(deps, existing, request, paymentLink);
     // Not our reference: the random order number was taken. Draw another.
   }
   throw new Error('no free order number after several tries');
@@ -142,9 +142,19 @@ async function newSessionRow(
 /**
  * The answer to a repeated merchant_reference (D3): the stored session, with a
  * fresh link when the newest one lapsed while the session is still open; a
- * different amount or currency is a conflict.
+ * different amount or currency is a conflict, and so is a session made
+ * through another payment link than the request's, or through none (D19).
  */
-async function replay(deps: SessionDeps, existing: SessionRow, request: CheckedRequest): Promise<CreateResult> {
+async function replay(deps: SessionDeps, existing: SessionRow, request: CheckedRequest, paymentLink: string | undefined): Promise<CreateResult> {
+  if ((existing.payment_link ?? undefined) !== paymentLink) {
+    throw new AppError(
+      'conflict',
+      paymentLink === undefined
+        ? 'A session with this merchant_reference was made through a payment link. Use a new merchant_reference for a new payment.'
+        : 'A session with this merchant_reference exists and was not made through this payment link.',
+      { existing_session_id: existing.id },
+    );
+  }
   if (!sameAmount(existing, request)) {
     throw new AppError(
       'conflict',

@@ -10,10 +10,15 @@ import type { SessionFilters } from '../db/session.repository.js';
 import { toListItem } from './session.js';
 import type { SessionDeps } from './deps.js';
 
-/** A page of the account's sessions; `pageSize` (an export's, D21) replaces the query's limit. */
-export async function listSessions(deps: SessionDeps, context: ApiContext, query: Record<string, unknown>, pageSize?: number): Promise<SessionList> {
+/**
+ * A page of the account's sessions; `pageSize` (an export's, D21) replaces the
+ * query's limit; `paymentLink` (the dashboard's, D19, its format checked by the
+ * contract) keeps the sessions made through that link.
+ */
+export async function listSessions(deps: SessionDeps, context: ApiContext, query: Record<string, unknown>, pageSize?: number, paymentLink?: string): Promise<SessionList> {
   const account = { merchantId: context.merchant_id, livemode: context.livemode };
   const { filters, errors } = checkFilters(query);
+  if (paymentLink !== undefined) filters.paymentLink = paymentLink;
   const list = await parseListQuery(query, {
     noun: 'session',
     otherErrors: errors,

@@ -21,14 +21,26 @@ export interface CheckedRequest {
 export type CheckResult = { ok: true; request: CheckedRequest } | { ok: false; errors: FieldError[] };
 
 const URL_FIELDS = ['return_url', 'cancel_url', 'webhook_url'] as const;
+
+/**
+ * The merchant_reference of a payment link's sessions (D19), `<link id>-<n>`:
+ * kept for them, so that a merchant's own session can never take the
+ * reference a link will use next (a create with it would answer the
+ * merchant's session to the link's buyer).
+ */
+export const LINK_REFERENCE = /^pl_[0-9A-Za-z]{20,}-[0-9]+$/;
 const SCHEMA_ORDER = Object.keys(CreateSessionRequest.properties);
 
 export function amountError(code: AmountErrorCode, currency: Currency): FieldError {
   return { field: 'amount', code, message: amountMessage(code, currency) };
 }
 
-/** Checks everything of a create request that needs no exchange rate. */
-export function checkCreateRequest(body: unknown, livemode: boolean, options: { allowPrivateWebhooks?: boolean } = {}): CheckResult {
+/**
+ * Checks everything of a create request that needs no exchange rate.
+ * `forPaymentLink`: the request is a payment link's (D19), the one caller
+ * that may use a link's merchant_reference.
+ */
+export function checkCreateRequest(body: unknown, livemode: boolean, options: { allowPrivateWebhooks?: boolean; forPaymentLink?: boolean } = {}): CheckResult {
   if (!isJsonObject(body)) return { ok: false, errors: [NOT_A_JSON_OBJECT] };
   const input = body;
   const errors = new Map<string, FieldError>();
@@ -52,6 +64,15 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
   if (typeof webhookUrl === 'string' && webhookUrl.length > 0 && !errors.has('webhook_url')) {
     const refused = webhookUrlError('webhook_url', webhookUrl, { livemode, allowPrivate: options.allowPrivateWebhooks ?? false });
     if (refused) add(refused);
+  }
+
+  const reference = input['merchant_reference'];
+  if (!options.forPaymentLink && typeof reference === 'string' && LINK_REFERENCE.test(reference)) {
+    add({
+      field: 'merchant_reference',
+      code: 'invalid',
+      message: 'merchant_reference must not have the form pl_<id>-<number>: such references belong to the sessions of payment links. Use another reference.',
+    });
   }
 
   const poisoned = findProtoKey(input);

@@ -3,11 +3,14 @@
  * failed for WEBHOOK_ENDPOINT_DISABLE_AFTER_SECONDS is disabled, with
  * disabled_reason `failing` for the dashboard to show, and the merchant is
  * told by a webhook_endpoint.disabled event to the account's other endpoints
- * that want it (the default one included). The disable and the event commit
- * together, so the notice is sent exactly when the endpoint is disabled.
+ * that want it (the default one included), and by a webhook_endpoint.disabled
+ * broker event, from which the notifier mails the merchant's owners (D20). The
+ * disable, the webhook and the event commit together, so each notice is sent
+ * exactly when the endpoint is disabled.
  */
 import { ENDPOINT_DISABLED_EVENT, newId, type WebhookEndpointDisabledEvent } from '@gateway/contracts';
 import { withTransaction, type Pool } from '@gateway/db';
+import { enqueue as enqueueEvents, eventEnvelope } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/delivery.repository.js';
 import type { EndpointRepository } from '../db/endpoint.repository.js';
@@ -20,6 +23,8 @@ export interface DisableDeps {
   enqueue: (jobs: readonly DeliveryJob[]) => void;
   log: Logger;
   afterSeconds: number;
+  /** Called once a batch committed, to relay its broker events at once. */
+  afterCommit: () => void;
 }
 
 const BATCH = 100;
@@ -36,8 +41,17 @@ export async function disableFailingEndpoints(deps: DisableDeps): Promise<number
         const body: WebhookEndpointDisabledEvent = { id, event: ENDPOINT_DISABLED_EVENT, created_at: createdAt, data: toEndpoint(row) };
         return { id, type: ENDPOINT_DISABLED_EVENT, merchantId: row.merchant_id, livemode: row.livemode, sessionId: '', sessionUrl: '', body: JSON.stringify(body), createdAt, correlationId: id };
       });
+      const announced = rows.map((row) =>
+        eventEnvelope(
+          'webhook_endpoint.disabled',
+          { merchant_id: row.merchant_id, livemode: row.livemode, endpoint_id: row.id, url: row.url, disabled_at: (row.disabled_at ?? new Date()).toISOString() },
+          newId('cmd'),
+        ),
+      );
+      await enqueueEvents(tx, announced);
       return { disabled: rows, jobs: (await deps.deliveries.storeEvents(notices, tx)).jobs };
     });
+    if (disabled.length > 0) deps.afterCommit();
     deps.enqueue(jobs);
     for (const row of disabled) deps.log.warn({ endpointId: row.id, merchantId: row.merchant_id, livemode: row.livemode }, 'webhook endpoint disabled: every attempt failed too long');
     total += disabled.length;

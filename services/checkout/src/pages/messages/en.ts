@@ -79,6 +79,10 @@ export const en = {
   link_closed_text: 'It has been closed by the merchant, has expired or has been used. Please contact the merchant.',
   link_limited_title: 'Too many attempts',
   link_limited_text: 'Please wait a minute, then try again.',
+  link_held_title: 'Not available right now',
+  link_held_text: 'Another buyer is paying for this at the moment. Nothing has been charged; please try again in a few minutes.',
+  link_used_title: 'No longer available',
+  link_used_text: 'This has already been paid as many times as the merchant allows. Nothing has been charged; please contact the merchant.',
 } as const;
 
 export type MessageKey = keyof typeof en;

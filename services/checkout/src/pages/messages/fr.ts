@@ -85,4 +85,8 @@ export const fr: Messages = {
   link_closed_text: 'Le commerçant l’a fermé, il a expiré ou il a déjà servi. Veuillez contacter le commerçant.',
   link_limited_title: 'Trop de tentatives',
   link_limited_text: 'Veuillez patienter une minute, puis réessayer.',
+  link_held_title: 'Indisponible pour le moment',
+  link_held_text: "Un autre acheteur est en train de payer. Rien n'a été débité ; veuillez réessayer dans quelques minutes.",
+  link_used_title: "N'est plus disponible",
+  link_used_text: "Ce lien a déjà été payé autant de fois que le commerçant le permet. Rien n'a été débité ; veuillez contacter le commerçant.",
 };

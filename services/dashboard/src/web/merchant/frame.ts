@@ -38,10 +38,12 @@ const ROLE_NAMES: Readonly<Record<DashboardRole, Text>> = { owner: 'owner', deve
 const SECTIONS = [
   { href: `${BASE}/home`, label: 'Home', permission: 'read' },
   { href: `${BASE}/payments`, label: 'Payments', permission: 'read' },
+  { href: `${BASE}/payment-links`, label: 'Payment links', permission: 'read' },
   { href: `${BASE}/reports`, label: 'Reports', permission: 'read' },
   { href: `${BASE}/api-keys`, label: 'API keys', permission: 'read' },
   { href: `${BASE}/webhooks`, label: 'Webhooks', permission: 'read' },
   { href: `${BASE}/exchange-rates`, label: 'Exchange rates', permission: 'read' },
+  { href: `${BASE}/settings`, label: 'Settings', permission: 'read' },
   { href: `${BASE}/team`, label: 'Team', permission: 'team' },
   { href: `${BASE}/audit-log`, label: 'Audit log', permission: 'audit' },
   { href: `${BASE}/security`, label: 'Security', permission: 'read' },

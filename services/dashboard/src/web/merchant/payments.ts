@@ -92,7 +92,9 @@ export function paymentRoutes(deps: DoorDeps, router: Router): void {
       const last = list.data[list.data.length - 1];
       const backwards = one(req, 'ending_before') !== '';
       const rows = list.data.map(
-        (s) => html`<tr><td><a href="${BASE}/payments/${s.id}">${s.order_number || s.id}</a></td><td>${s.merchant_reference}</td>
+        (s) => html`<tr><td><a href="${BASE}/payments/${s.id}">${s.order_number || s.id}</a></td><td>${s.merchant_reference}${
+          s.payment_link ? html`<br><a href="${BASE}/payment-links/${s.payment_link}" class="muted" data-field="payment_link">${t('Payment link')}</a>` : ''
+        }</td>
 <td class="num"><bdi>${s.amount} TND</bdi>${s.original.currency !== 'TND' ? html`<br><bdi class="muted">${s.original.amount} ${s.original.currency}</bdi>` : ''}</td>
 <td>${s.status}</td><td>${[s.buyer_first_name, s.buyer_last_name].filter(Boolean).join(' ')}</td><td>${when(s.created_at)}</td></tr>`,
       );
@@ -202,6 +204,7 @@ ${message ?? ''}
 <div class="card"><dl class="facts">
 <dt>${t('ID')}</dt><dd><code>${session.id}</code></dd>
 <dt>${t('Reference')}</dt><dd>${session.merchant_reference}</dd>
+${session.payment_link ? html`<dt>${t('Payment link')}</dt><dd data-field="payment_link"><a href="${BASE}/payment-links/${session.payment_link}"><code>${session.payment_link}</code></a></dd>` : ''}
 <dt>${t('Amount')}</dt><dd>${tnd(session.amount)}</dd>
 <dt>${t('Original')}</dt><dd><bdi>${session.original.amount} ${session.original.currency} × ${session.original.rate}</bdi></dd>
 <dt>${t('Capture method')}</dt><dd data-field="capture_method">${t(CAPTURE_METHOD_LABELS[session.capture_method])}</dd>

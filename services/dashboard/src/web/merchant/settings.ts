@@ -6,7 +6,8 @@ import type { Router } from 'express';
 import { DashboardRole } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import { html } from '@gateway/runtime';
-import { changeRole, createPerson, removePerson } from '../../identity/accounts.js';
+import { changeRole, removePerson } from '../../identity/accounts.js';
+import { invite, resendInvitation } from '../../identity/people-mail.js';
 import type { DoorDeps } from '../door.js';
 import { csrfField, FORWARD_ARROW, notice, table, when } from '../layout.js';
 import { signedIn } from '../sign-in.js';
@@ -84,7 +85,7 @@ ${
 <form method="post" action="${TEAM}/${p.id}/role" class="inline">${csrfField(viewer.csrf)}
 <select name="role" aria-label="${t('Role')} ${p.email}">${ROLES.map((r) => html`<option value="${r}"${r === p.role ? html` selected` : ''}>${roleName(viewer, r)}</option>`)}</select>
 <button type="submit" class="secondary">${t('Change role')}</button></form></td>
-<td>${p.password_hash ? (p.totp_enabled_at ? t('Two-step') : t('Password')) : t('Invited')}</td><td>${when(p.created_at.toISOString())}</td>
+<td>${p.password_hash ? (p.totp_enabled_at ? t('Two-step') : t('Password')) : html`${t('Invited')}<form method="post" action="${TEAM}/${p.id}/resend" class="inline">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('Resend invitation')}</button></form>`}</td><td>${when(p.created_at.toISOString())}</td>
 <td>${p.id === viewer.person.id ? '' : html`<form method="post" action="${TEAM}/${p.id}/remove" class="inline" data-confirm="${t('Remove this person from the team?')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Remove')}</button></form>`}</td></tr>`,
     );
     return view.render(
@@ -110,8 +111,25 @@ ${
       const { viewer } = view;
       const role = field(req.body, 'role');
       if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', viewer.t('The role must be one of {roles}.', { roles: ROLES.join(', ') }));
-      const invited = await createPerson(deps.accounts, { door: 'dashboard', merchantId: view.merchant.merchant_id, role: role as DashboardRole, email: field(req.body, 'email') }, viewer.doer);
-      return notice('ok', html`<p>${viewer.t('Invited. Send them this link (it works once, for 24 hours) to set their password:')}</p><p><code class="secret">${invited.setupUrl}</code></p>`);
+      // D20: the setup link goes by mail to the person alone; the inviter never sees it.
+      const invited = await invite(
+        deps.accounts,
+        { merchantId: view.merchant.merchant_id, merchantName: view.merchant.name, role: role as DashboardRole, email: field(req.body, 'email'), language: viewer.language },
+        viewer.doer,
+      );
+      return invited.mailed
+        ? notice('ok', viewer.t('Invitation mailed to {email}. The link in it works once, for 24 hours.', { email: invited.email }))
+        : notice('warn', viewer.t('{email} is invited, but the invitation could not be mailed. Choose "Resend invitation" on their row in a moment.', { email: invited.email }));
+    }),
+  );
+  router.post(
+    '/team/:id/resend',
+    ...merchantChange(deps, 'team', showTeam, async (req, view) => {
+      const { viewer } = view;
+      const sent = await resendInvitation(deps.accounts, { merchantId: view.merchant.merchant_id, merchantName: view.merchant.name, personId: String(req.params['id']), language: viewer.language }, viewer.doer);
+      return sent.mailed
+        ? notice('ok', viewer.t('New invitation mailed to {email}; the links sent before no longer work.', { email: sent.email }))
+        : notice('warn', viewer.t('The new invitation to {email} could not be mailed. Try "Resend invitation" again in a moment.', { email: sent.email }));
     }),
   );
   router.post(

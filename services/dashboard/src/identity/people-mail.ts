@@ -1,0 +1,167 @@
+/**
+ * The people's mails (D20): an owner's invitation mails the new person their
+ * setup link (D14), "Resend invitation" a new one; "Forgot password?" mails a
+ * one-use reset link valid PASSWORD_RESET_TTL_SECONDS (an hour), and answers
+ * the same whether or not the address has an account: the lookup and the mail
+ * happen after the answer, and requests are throttled per address and per
+ * email whatever the address. A reset sets the password under the same rules
+ * as a setup link, ends every session of the person, and leaves the second
+ * factor on. The notifier writes and sends the mails; only the mail holds a link.
+ */
+import { newId, type DashboardRole } from '@gateway/contracts';
+import { withTransaction } from '@gateway/db';
+import { AppError, validationError } from '@gateway/problem';
+import { createPerson, normaliseEmail, passwordProblems, recordAudit, type AccountsDeps, type Doer } from './accounts.js';
+import type { Door, PersonRow } from './people.repository.js';
+import { hashPassword, newToken, PASSWORD_MAX_LENGTH, tokenHash } from './secrets.js';
+
+type MailLanguage = 'en' | 'fr' | 'ar';
+
+/** What a used, lapsed or unknown reset link answers. */
+export const RESET_LINK_GONE = 'This password reset link is not valid: it was used already, or it has lapsed. Ask for a new one.';
+
+/** An invited person, and whether their invitation was mailed. */
+export interface Invited {
+  id: string;
+  email: string;
+  mailed: boolean;
+}
+
+/**
+ * An owner invites someone to the merchant's team: the person is created
+ * (createPerson: the same rules as `user create`) and their setup link mailed
+ * in the inviter's language. When the notifier cannot take the mail, the
+ * person stays invited and `mailed` is false: "Resend invitation" mails a new link.
+ */
+export async function invite(
+  deps: AccountsDeps,
+  input: { merchantId: string; merchantName: string; role: DashboardRole; email: string; language: MailLanguage },
+  doer: Doer,
+): Promise<Invited> {
+  const created = await createPerson(deps, { door: 'dashboard', merchantId: input.merchantId, role: input.role, email: input.email, language: input.language }, doer);
+  const mailed = await deps.mailer.send('mail.invitation', {
+    reference: newId('ml'),
+    email: created.email,
+    language: input.language,
+    link: created.setupUrl,
+    expires_at: created.expiresAt.toISOString(),
+    merchant_id: input.merchantId,
+    merchant_name: input.merchantName,
+    role: input.role,
+  });
+  return { id: created.id, email: created.email, mailed };
+}
+
+/**
+ * Mails an invited person (no password yet) of the merchant a new setup link;
+ * their older links stop working. Whether it was mailed.
+ */
+export async function resendInvitation(
+  deps: AccountsDeps,
+  input: { merchantId: string; merchantName: string; personId: string; language: MailLanguage },
+  doer: Doer,
+): Promise<Invited> {
+  const token = newToken();
+  const person = await withTransaction(deps.pool, async (tx) => {
+    const found = await deps.people.byId(input.personId, tx);
+    if (!found || found.door !== 'dashboard' || found.merchant_id !== input.merchantId) throw new AppError('not-found', 'No such team member.');
+    if (found.password_hash) throw new AppError('conflict', 'This person has set their password already; they can use "Forgot password?" on the sign-in page.');
+    await deps.people.spendSetupLinks(tx, found.id);
+    await deps.people.insertSetupLink(tx, tokenHash(token), found.id, deps.setupLinkTtlSeconds);
+    await recordAudit(tx, doer, { action: 'user.resend_invitation', merchantId: input.merchantId, target: found.id, detail: { email: found.email } });
+    return found;
+  });
+  deps.afterCommit();
+  const mailed = await deps.mailer.send('mail.invitation', {
+    reference: newId('ml'),
+    email: person.email,
+    language: input.language,
+    link: `${deps.publicBaseUrl}/dashboard/setup?token=${token}`,
+    expires_at: new Date(Date.now() + deps.setupLinkTtlSeconds * 1000).toISOString(),
+    merchant_id: input.merchantId,
+    merchant_name: input.merchantName,
+    role: person.role ?? 'viewer',
+  });
+  return { id: person.id, email: person.email, mailed };
+}
+
+function resetThrottleKeys(deps: AccountsDeps, door: Door, email: string, address: string): string[] {
+  return [`${deps.rateLimitKeyPrefix}:reset:${door}:address:${address}`, `${deps.rateLimitKeyPrefix}:reset:${door}:email:${email}`];
+}
+
+/**
+ * Counts a "Forgot password?" request against its address and its email
+ * (known or not: the count says nothing of the account); 429 past the limit
+ * of either. The answer is the same for every email.
+ */
+export async function countResetRequest(deps: AccountsDeps, door: Door, emailGiven: string, address: string): Promise<void> {
+  const email = normaliseEmail(emailGiven).slice(0, 254);
+  let worst = 0;
+  let key = '';
+  for (const k of resetThrottleKeys(deps, door, email, address)) {
+    const replies = await deps.redis.multi().incr(k).expire(k, deps.passwordResetWindowSeconds, 'NX').exec();
+    const count = Number(replies?.[0]?.[1] ?? 0);
+    if (count > worst) [worst, key] = [count, k];
+  }
+  if (worst > deps.passwordResetLimit) {
+    const ttl = await deps.redis.ttl(key);
+    const retryAfter = ttl > 0 ? ttl : deps.passwordResetWindowSeconds;
+    throw new AppError('rate-limit-exceeded', `Too many password reset requests. Try again in ${Math.ceil(retryAfter / 60)} minutes.`, { retry_after: retryAfter });
+  }
+}
+
+/**
+ * The work behind a "Forgot password?" answer, done after it: when `email`
+ * has an account at `door`, a new reset link (its older ones spent) mailed in
+ * `language`. Whether a mail was asked for; the page never says.
+ */
+export async function mailPasswordReset(deps: AccountsDeps, door: Door, emailGiven: string, language: MailLanguage): Promise<boolean> {
+  const email = normaliseEmail(emailGiven);
+  if (email.length > 254) return false;
+  const person = await deps.people.byEmail(door, email);
+  if (!person) return false;
+  const token = newToken();
+  const id = newId('ml');
+  const expiresAt = await deps.people.insertPasswordReset(deps.pool, { id, tokenHash: tokenHash(token), personId: person.id, ttlSeconds: deps.passwordResetTtlSeconds });
+  return deps.mailer.send('mail.password_reset', {
+    reference: id,
+    email: person.email,
+    language,
+    link: `${deps.publicBaseUrl}/${door}/reset?token=${token}`,
+    expires_at: expiresAt.toISOString(),
+    door,
+    ...(person.merchant_id !== null && { merchant_id: person.merchant_id }),
+  });
+}
+
+/** Whether a reset link still works at `door` (the form is shown only then). */
+export async function resetLinkIsLive(deps: AccountsDeps, door: Door, token: string): Promise<boolean> {
+  return token.length > 0 && token.length <= 100 && deps.people.passwordResetIsLive(tokenHash(token), door);
+}
+
+/**
+ * Sets a new password through a reset link, which is then used up: the
+ * password rules of a setup link; every session of the person ends (whoever
+ * had the old password is out); the second factor stays as it was; recorded
+ * in the audit log as the person's own change, from `address`.
+ */
+export async function resetPassword(deps: AccountsDeps, door: Door, token: string, password: string, address: string): Promise<PersonRow> {
+  const problems = passwordProblems(password);
+  if (problems.length > 0) throw validationError(problems);
+  if (token.length === 0 || token.length > 100 || password.length > PASSWORD_MAX_LENGTH) throw new AppError('not-found', RESET_LINK_GONE);
+  const hash = await hashPassword(password, deps.passwordHashCost);
+  const person = await withTransaction(deps.pool, async (tx) => {
+    const personId = await deps.people.usePasswordReset(tx, tokenHash(token), door);
+    const found = personId === undefined ? undefined : await deps.people.byId(personId, tx);
+    if (!found) throw new AppError('not-found', RESET_LINK_GONE);
+    await deps.people.setPassword(tx, found.id, hash);
+    // An invitation's link would set the password again: it is spent too.
+    await deps.people.spendSetupLinks(tx, found.id);
+    await deps.people.endOtherSessions(tx, found.id);
+    const doer: Doer = { type: door === 'ops' ? 'operator' : 'user', id: found.id, email: found.email, address };
+    await recordAudit(tx, doer, { action: 'user.reset_password', merchantId: found.merchant_id, target: found.id, detail: {} });
+    return found;
+  });
+  deps.afterCommit();
+  return person;
+}
