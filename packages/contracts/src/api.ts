@@ -48,7 +48,11 @@ export const CreateSessionRequest = Type.Object(
   {
     amount: Type.String({ minLength: 1, description: "Decimal string at the currency's precision (TND 3, EUR 2, JPY 0)." }),
     currency: Type.Optional(Type.String({ minLength: 1, maxLength: 3, description: 'ISO 4217 code; defaults to TND.' })),
-    merchant_reference: Type.String({ minLength: 1, maxLength: 200 }),
+    merchant_reference: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "The merchant's reference, unique per account and mode (the create is idempotent on it). A reference shaped like a payment link's (`pl_<id>-<n>`) is refused: those are the links' own.",
+    }),
     description: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
     order_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     first_name: Type.String({ minLength: 1, maxLength: 100 }),

@@ -6,6 +6,7 @@ export type CreateSessionRequest = {
   amount: string;
   /** ISO 4217 code; defaults to TND. */
   currency?: string;
+  /** The merchant's reference, unique per account and mode (the create is idempotent on it). A reference shaped like a payment link's (`pl_<id>-<n>`) is refused: those are the links' own. */
   merchant_reference: string;
   description?: string;
   order_id?: string;
