@@ -26,9 +26,15 @@ export const dashboardSettings = {
   setupLinkTtlSeconds: int('SETUP_LINK_TTL_SECONDS', 24 * 3600, { min: 1 }),
   /** How long a password reset link works (D20: one hour). */
   passwordResetTtlSeconds: int('PASSWORD_RESET_TTL_SECONDS', 3600, { min: 1, max: 86_400 }),
-  /** "Forgot password?" requests per address, and per email, within PASSWORD_RESET_WINDOW_SECONDS before 429: each mails someone. */
+  /**
+   * "Forgot password?" requests per address within PASSWORD_RESET_WINDOW_SECONDS
+   * before 429; past as many for one email (from addresses within their bound),
+   * the same answer and no mail.
+   */
   passwordResetLimit: int('PASSWORD_RESET_LIMIT', 5, { min: 1 }),
   passwordResetWindowSeconds: int('PASSWORD_RESET_WINDOW_SECONDS', 3600, { min: 1 }),
+  /** No new reset link is mailed while the person's newest live one is younger than this. */
+  passwordResetIntervalSeconds: int('PASSWORD_RESET_INTERVAL_SECONDS', 60, { min: 0, max: 3600 }),
   /** Failed sign-ins per account and address within the window before 429 (D14: 5 in 15 minutes). */
   loginFailureLimit: int('LOGIN_FAILURE_LIMIT', 5, { min: 1 }),
   loginFailureWindowSeconds: int('LOGIN_FAILURE_WINDOW_SECONDS', 900, { min: 1 }),

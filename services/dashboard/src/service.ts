@@ -42,6 +42,7 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
     passwordResetTtlSeconds: config.passwordResetTtlSeconds,
     passwordResetLimit: config.passwordResetLimit,
     passwordResetWindowSeconds: config.passwordResetWindowSeconds,
+    passwordResetIntervalSeconds: config.passwordResetIntervalSeconds,
     // D20: the notifier writes and sends the people's mails; a mail it could not take is logged, and the page says so where it may.
     mailer: {
       async send(type, request) {

@@ -4,8 +4,9 @@
  * (signature, header, every chunk), of at most LOGO_MAX_SIDE pixels a side,
  * or an SVG made only of allowed elements and attributes. An SVG holding
  * anything else (a script, an event attribute, a link out, foreignObject, a
- * DOCTYPE or entities, a <style>, a url() other than to its own parts) is
- * refused, never rewritten: what is served is exactly what the merchant
+ * DOCTYPE or entities, a <style>, a url() other than to its own parts, a CSS
+ * function other than a colour or a transform, a <use> that repeats its parts
+ * more than MAX_USE_COPIES times) is refused, never rewritten: what is served is exactly what the merchant
  * uploaded, and a refusal says what was found.
  */
 import { createHash } from 'node:crypto';
@@ -42,6 +43,9 @@ const ATTRIBUTE_REFUSED = 'The SVG logo may hold only drawing and presentation a
 const REFERENCE_REFUSED = 'The SVG logo may refer only to its own parts: no link out, javascript: or data: address.';
 const STYLE_REFUSED = "The SVG logo's style attributes may not load, import or escape anything.";
 const MARKUP_REFUSED = 'The SVG logo may not have a DOCTYPE, entities, processing instructions or CDATA sections.';
+const TOO_MANY_ELEMENTS = 'The SVG logo has too many elements.';
+const TOO_DEEP = 'The SVG logo nests its elements too deeply.';
+const TOO_MANY_COPIES = 'The SVG logo repeats its parts too many times (<use>): at most 1000 copies, and none inside itself.';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -70,10 +74,27 @@ const SVG_ATTRIBUTES = new Set([
 
 /** A url() an attribute may hold: only to a part of the same image (a gradient, a clip path). */
 const LOCAL_URL = /url\(\s*#[A-Za-z_][\w.-]*\s*\)/g;
-/** What a style attribute may never hold, whatever else it says: loads, imports, escapes that could hide either, old script hooks. */
-const STYLE_FORBIDDEN = /@|\\|expression\s*\(|javascript:|behavior\s*:|-moz-binding/i;
+/** What a style attribute may never hold, whatever else it says: loads, imports, escapes that could hide either, strings, old script hooks. */
+const STYLE_FORBIDDEN = /@|\\|["']|expression\s*\(|javascript:|behavior\s*:|-moz-binding/i;
+/**
+ * The only functions an attribute may call, besides url(#part): colours and
+ * transforms, which load nothing (image-set(), image(), src(), element(),
+ * cross-fade(), var()... can load or hide a load, and are refused).
+ */
+const ALLOWED_FUNCTIONS = new Set(['rgb', 'rgba', 'hsl', 'hsla', 'matrix', 'translate', 'translatex', 'translatey', 'scale', 'scalex', 'scaley', 'rotate', 'skewx', 'skewy']);
 /** Elements of a logo at most: a logo is small, and a bomb of elements is no logo. */
-const MAX_ELEMENTS = 10_000;
+const MAX_ELEMENTS = 5_000;
+/** How deep a logo's elements may nest. */
+const MAX_DEPTH = 64;
+/** Copies <use> elements may make in all, counting the copies inside what they copy: more is a bomb that hangs every page showing the logo. */
+const MAX_USE_COPIES = 1_000;
+
+/** An element as the <use> count needs it: its id, what it copies (a <use>'s href), its children. */
+interface SvgNode {
+  id: string | undefined;
+  copies: string | undefined;
+  children: SvgNode[];
+}
 
 /** Checks `bytes` as a logo of `type`: the checked logo, or LogoRefused saying why. */
 export function checkLogo(type: string, bytes: Buffer): CheckedLogo {
@@ -125,28 +146,81 @@ export function checkSvg(bytes: Buffer): void {
   };
   const parser = new SaxesParser({ xmlns: true, position: false });
   let elements = 0;
-  let root = true;
+  let root: SvgNode | undefined;
+  const open: SvgNode[] = [];
+  const byId = new Map<string, SvgNode>();
   parser.on('doctype', () => refuse(MARKUP_REFUSED, 'DOCTYPE'));
   parser.on('processinginstruction', (pi) => refuse(MARKUP_REFUSED, `<?${pi.target}`));
   parser.on('cdata', () => refuse(MARKUP_REFUSED, 'CDATA'));
   parser.on('opentag', (tag) => {
     elements += 1;
-    if (elements > MAX_ELEMENTS) refuse('The SVG logo has too many elements.', String(elements));
+    if (elements > MAX_ELEMENTS) refuse(TOO_MANY_ELEMENTS, String(elements));
+    const attributes = Object.values(tag.attributes);
+    const attributeValue = (local: string, uri = '') => attributes.find((a) => a.local === local && a.uri === uri)?.value;
+    const node: SvgNode = {
+      id: attributeValue('id'),
+      copies: tag.local === 'use' ? (attributeValue('href') ?? attributeValue('href', XLINK_NS)) : undefined,
+      children: [],
+    };
+    const parent = open.at(-1);
+    if (parent === undefined) root ??= node;
+    else parent.children.push(node);
+    open.push(node);
+    if (open.length > MAX_DEPTH) refuse(TOO_DEEP, String(open.length));
+    // The first element of an id is the one a reference finds.
+    if (node.id !== undefined && !byId.has(node.id)) byId.set(node.id, node);
     if (tag.uri !== SVG_NS || !SVG_ELEMENTS.has(tag.local)) return refuse(ELEMENT_REFUSED, `<${tag.name}>`);
-    if (root && tag.local !== 'svg') refuse('The SVG logo must be an <svg> image.', `<${tag.name}>`);
-    root = false;
-    for (const attribute of Object.values(tag.attributes)) {
+    if (parent === undefined && tag.local !== 'svg') refuse('The SVG logo must be an <svg> image.', `<${tag.name}>`);
+    for (const attribute of attributes) {
       const reason = attributeRefusal(attribute);
       if (reason !== undefined) return refuse(reason, `${attribute.name} on <${tag.name}>`);
     }
+  });
+  parser.on('closetag', () => {
+    open.pop();
   });
   try {
     parser.write(text).close();
   } catch {
     throw new LogoRefused('The SVG logo is not well-formed XML.');
   }
-  if (elements === 0) throw new LogoRefused('The SVG logo must be an <svg> image.');
+  if (root === undefined) throw new LogoRefused('The SVG logo must be an <svg> image.');
   if (refusal !== undefined) throw refusal;
+  checkUseCopies(root, byId);
+}
+
+/**
+ * What the <use> elements copy, counted as a renderer draws it: a <use>
+ * draws every element of the part it refers to, and the copies the part's own
+ * <use> elements make, and so on. A <use> that refers to itself or to one of
+ * its ancestors (a cycle) is refused, as is more than MAX_USE_COPIES copies.
+ */
+function checkUseCopies(root: SvgNode, byId: Map<string, SvgNode>): void {
+  // Elements drawn for each node, <use> copies included, memoised; `counting` holds the nodes being counted, for cycles.
+  const drawn = new Map<SvgNode, number>();
+  const counting = new Set<SvgNode>();
+  const limit = MAX_ELEMENTS + MAX_USE_COPIES;
+  const count = (node: SvgNode): number => {
+    const known = drawn.get(node);
+    if (known !== undefined) return known;
+    if (counting.has(node)) throw new LogoRefused(TOO_MANY_COPIES, `a <use> of #${node.id ?? ''} inside itself`);
+    counting.add(node);
+    let total = 1;
+    for (const child of node.children) total = Math.min(limit + 1, total + count(child));
+    const target = node.copies === undefined ? undefined : byId.get(node.copies.slice(1));
+    if (target !== undefined) total = Math.min(limit + 1, total + count(target));
+    counting.delete(node);
+    drawn.set(node, total);
+    return total;
+  };
+  let elements = 0;
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    elements += 1;
+    stack.push(...node.children);
+  }
+  const copies = count(root) - elements;
+  if (copies > MAX_USE_COPIES) throw new LogoRefused(TOO_MANY_COPIES, `over ${MAX_USE_COPIES} copies`);
 }
 
 /** Why `attribute` is refused, or undefined when it may stay. */
@@ -160,7 +234,17 @@ function attributeRefusal(attribute: { local: string; uri: string; value: string
   if (!plain && !xlinkHref) return ATTRIBUTE_REFUSED;
   // Only a reference to a part of the same image (<use href="#part">): never a link out, javascript: or data:.
   if (attribute.local === 'href') return /^#[A-Za-z_][\w.-]*$/.test(value) ? undefined : REFERENCE_REFUSED;
-  if (/url\s*\(/i.test(value.replace(LOCAL_URL, ''))) return REFERENCE_REFUSED;
+  const rest = value.replace(LOCAL_URL, '');
+  if (/url\s*\(/i.test(rest)) return REFERENCE_REFUSED;
   if (attribute.local === 'style' && STYLE_FORBIDDEN.test(value)) return STYLE_REFUSED;
+  if (callsOtherFunction(rest)) return STYLE_REFUSED;
   return undefined;
+}
+
+/** Whether `value` has a parenthesis other than a colour's or a transform's: a function that may load (image-set(), src()...) or a bare one. */
+function callsOtherFunction(value: string): boolean {
+  for (const call of value.matchAll(/([\w-]*)\s*\(/g)) {
+    if (!ALLOWED_FUNCTIONS.has((call[1] ?? '').toLowerCase())) return true;
+  }
+  return false;
 }

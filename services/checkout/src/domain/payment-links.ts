@@ -24,6 +24,9 @@ const CODE_TRIES = 5;
 
 const accountOf = (context: ApiContext): Account => ({ merchantId: context.merchant_id, livemode: context.livemode });
 
+/** A payment link's id: anything else (a NUL, a stray character) names no link and is never looked up. */
+const PAYMENT_LINK_ID = /^pl_[0-9A-Za-z]{20,}$/;
+
 /** Why a link takes no more payments, or undefined while it is open. */
 export function closedReason(link: Pick<PaymentLinkRow, 'active' | 'expires_at' | 'max_payments' | 'payments_count'>, now: Date): 'deactivated' | 'expired' | 'used' | undefined {
   if (!link.active) return 'deactivated';
@@ -114,6 +117,7 @@ export async function createPaymentLink(deps: PaymentLinkDeps, context: ApiConte
 
 /** GET /gateway/payment_links/{id}/: another account's link is not found (D2). */
 export async function getPaymentLink(deps: PaymentLinkDeps, context: ApiContext, id: string): Promise<PaymentLink> {
+  if (!PAYMENT_LINK_ID.test(id)) throw notFound();
   const row = await deps.links.find(accountOf(context), id);
   if (!row) throw notFound();
   return toPaymentLink(row, deps.publicBaseUrl, deps.clock());
@@ -125,7 +129,7 @@ export async function listPaymentLinks(deps: PaymentLinkDeps, context: ApiContex
   const list = await parseListQuery(query, {
     noun: 'payment link',
     otherErrors: listFilterErrors(PaymentLinkListQuery, query),
-    isOwnItem: (id) => deps.links.exists(account, id),
+    isOwnItem: async (id) => PAYMENT_LINK_ID.test(id) && deps.links.exists(account, id),
   });
   const rows = await deps.links.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore });
   const { items, hasMore } = toPage(rows, list);
@@ -135,6 +139,7 @@ export async function listPaymentLinks(deps: PaymentLinkDeps, context: ApiContex
 
 /** POST /gateway/payment_links/{id}/deactivate/: the link takes no more payments; deactivating twice answers the same. */
 export async function deactivatePaymentLink(deps: PaymentLinkDeps, context: ApiContext, id: string): Promise<PaymentLink> {
+  if (!PAYMENT_LINK_ID.test(id)) throw notFound();
   const row = await deps.links.deactivate(accountOf(context), id);
   if (!row) throw notFound();
   return toPaymentLink(row, deps.publicBaseUrl, deps.clock());

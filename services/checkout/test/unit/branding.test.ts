@@ -30,11 +30,12 @@ function refusal(run: () => unknown): LogoRefused {
 
 describe('branding', () => {
   describe('an SVG logo', () => {
-    it('when it only draws (shapes, a gradient used by url(#id), text, <use href="#id">, a plain style), then it passes', () => {
+    it('when it only draws (shapes, a gradient used by url(#id), text, <use href="#id">, colours and transforms, a plain style), then it passes', () => {
       const logo = svg(
         '<title>Dar Zitouna</title><defs><linearGradient id="g"><stop offset="0" stop-color="#0b5cad"/><stop offset="1" stop-color="#084785"/></linearGradient></defs>' +
           '<g id="mark"><rect x="0" y="0" width="40" height="40" rx="6" fill="url(#g)"/><path d="M5 5 L35 35" stroke="#fff" stroke-width="3" style="fill:none;stroke-linecap:round"/></g>' +
-          '<use href="#mark" x="50"/><use xlink:href="#mark" x="60"/><text x="45" y="30" font-family="Arial" font-size="12">DZ</text>',
+          '<use href="#mark" x="50"/><use xlink:href="#mark" x="60"/><text x="45" y="30" font-family="Arial" font-size="12">DZ</text>' +
+          '<circle r="2" fill="rgb(11, 92, 173)" transform="translate(90 5) rotate(45) scale(1.5)" style="stroke:hsla(210,80%,40%,0.5);transform:skewX(5deg)"/>',
         `<?xml version="1.0" encoding="UTF-8"?>\n${SVG_HEAD}`,
       );
       const checked = checkLogo('image/svg+xml', logo);
@@ -67,6 +68,18 @@ describe('branding', () => {
       ['an element of another namespace', svg('<html:script xmlns:html="http://www.w3.org/1999/xhtml">alert(1)</html:script>').toString(), /html:script/],
       ['an undeclared entity', svg('<text>&nbsp;</text>').toString(), /not well-formed/],
       ['an HTML document', '<html><body onload="alert(1)"></body></html>', /<html>/],
+      ['a style loading through image-set()', svg('<rect width="1" height="1" style="mask-image:image-set(\'https://evil.example/x\' 1x)"/>').toString(), /style on <rect>.*may not load/],
+      ['a style loading through an unquoted image-set()', svg('<rect width="1" height="1" style="mask-image:image-set(https://evil.example/x 1x)"/>').toString(), /style on <rect>.*may not load/],
+      ['a cursor loading through image-set()', svg('<rect width="1" height="1" style="cursor:image-set(https://evil.example/c 1x),auto"/>').toString(), /style on <rect>/],
+      ['a style loading through -webkit-image-set()', svg('<rect width="1" height="1" style="mask-image:-webkit-image-set(https://evil.example/x 1x)"/>').toString(), /style on <rect>/],
+      ['a style loading through src()', svg('<rect width="1" height="1" style="mask-image:src(https://evil.example/x)"/>').toString(), /style on <rect>/],
+      ['a style loading through image()', svg('<rect width="1" height="1" style="mask-image:image(https://evil.example/x)"/>').toString(), /style on <rect>/],
+      ['a style using element()', svg('<rect width="1" height="1" style="mask-image:element(#a)"/>').toString(), /style on <rect>/],
+      ['a style using cross-fade()', svg('<rect width="1" height="1" style="mask-image:cross-fade(#a, #b, 50%)"/>').toString(), /style on <rect>/],
+      ['a style using var()', svg('<rect width="1" height="1" style="--x:1;fill:var(--x)"/>').toString(), /style on <rect>/],
+      ['a style with a quoted string', svg('<rect width="1" height="1" style="font-family:&quot;x&quot;"/>').toString(), /style on <rect>/],
+      ['a presentation attribute calling image-set()', svg('<rect width="1" height="1" fill="image-set(https://evil.example/x 1x)"/>').toString(), /fill on <rect>/],
+      ['a presentation attribute hiding url() in an escape', svg('<rect width="1" height="1" mask="u\\72l(https://evil.example/x)"/>').toString(), /mask on <rect>/],
     ];
     for (const [what, markup, found] of attacks) {
       it(`when it holds ${what}, then it is refused, saying what`, () => {
@@ -74,6 +87,41 @@ describe('branding', () => {
         assert.match(`${refused.found} ${refused.message}`, found);
       });
     }
+
+    it('when twelve levels of groups each <use> the level below ten times (10^12 copies), then it is refused as repeating its parts too many times', () => {
+      let levels = '<g id="a0"><rect width="1" height="1"/></g>';
+      for (let level = 1; level <= 12; level += 1) levels += `<g id="a${level}">${`<use href="#a${level - 1}"/>`.repeat(10)}</g>`;
+      const bomb = svg(`<defs>${levels}</defs><use href="#a12"/>`);
+      assert.ok(bomb.length < 3_000, 'a small file');
+      const refused = refusal(() => checkLogo('image/svg+xml', bomb));
+      assert.match(refused.message, /repeats its parts too many times/);
+    });
+
+    it('when <use> elements copy a part more than 1000 times in all, then it is refused; 1000 times passes', () => {
+      const copies = (n: number) => svg(`<defs><g id="p"><rect width="1" height="1"/></g></defs>${'<use href="#p"/>'.repeat(n / 2)}`);
+      // Each <use> of #p draws the <g> and its <rect>: two copies.
+      checkSvg(copies(1000));
+      assert.match(refusal(() => checkSvg(copies(1002))).message, /repeats its parts too many times/);
+    });
+
+    it('when a <use> refers to its own ancestor, to itself, or two parts use each other, then it is refused as a cycle', () => {
+      const cycles = [
+        svg('<g id="a"><rect width="1" height="1"/><use href="#a"/></g>'),
+        svg('<use id="u" xlink:href="#u"/>'),
+        svg('<defs><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/>'),
+      ];
+      for (const logo of cycles) {
+        const refused = refusal(() => checkSvg(logo));
+        assert.match(`${refused.found} ${refused.message}`, /inside itself/);
+      }
+    });
+
+    it('when it has more than 5000 elements or nests them more than 64 deep, then it is refused', () => {
+      assert.match(refusal(() => checkSvg(svg('<rect/>'.repeat(5000)))).message, /too many elements/);
+      // <svg>, 62 groups and a <rect>: 64 levels.
+      checkSvg(svg(`${'<g>'.repeat(62)}<rect width="1" height="1"/>${'</g>'.repeat(62)}`));
+      assert.match(refusal(() => checkSvg(svg(`${'<g>'.repeat(63)}<rect width="1" height="1"/>${'</g>'.repeat(63)}`))).message, /too deeply/);
+    });
 
     it('when it is not well-formed or not UTF-8, then it is refused', () => {
       assert.match(refusal(() => checkSvg(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>'))).message, /not well-formed/);

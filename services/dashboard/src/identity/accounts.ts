@@ -43,6 +43,8 @@ export interface AccountsDeps {
   passwordResetTtlSeconds: number;
   passwordResetLimit: number;
   passwordResetWindowSeconds: number;
+  /** No new reset link is mailed while the newest live one is younger than this. */
+  passwordResetIntervalSeconds: number;
   mailer: PeopleMailer;
   passwordHashCost: number;
   loginFailureLimit: number;

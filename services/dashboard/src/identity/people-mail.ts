@@ -3,8 +3,9 @@
  * setup link (D14), "Resend invitation" a new one; "Forgot password?" mails a
  * one-use reset link valid PASSWORD_RESET_TTL_SECONDS (an hour), and answers
  * the same whether or not the address has an account: the lookup and the mail
- * happen after the answer, and requests are throttled per address and per
- * email whatever the address. A reset sets the password under the same rules
+ * happen after the answer. Requests are throttled per address (429); those
+ * within it per email, quietly (the same answer, no mail), and a person gets
+ * no new link while their newest is younger than a short interval. A reset sets the password under the same rules
  * as a setup link, ends every session of the person, and leaves the second
  * factor on. The notifier writes and sends the mails; only the mail holds a link.
  */
@@ -85,35 +86,35 @@ export async function resendInvitation(
   return { id: person.id, email: person.email, mailed };
 }
 
-function resetThrottleKeys(deps: AccountsDeps, door: Door, email: string, address: string): string[] {
-  return [`${deps.rateLimitKeyPrefix}:reset:${door}:address:${address}`, `${deps.rateLimitKeyPrefix}:reset:${door}:email:${email}`];
+/** Counts one request under `key` within the window: the count, and the seconds the window has left. */
+async function countUnder(deps: AccountsDeps, key: string): Promise<{ count: number; ttl: number }> {
+  const replies = await deps.redis.multi().incr(key).expire(key, deps.passwordResetWindowSeconds, 'NX').ttl(key).exec();
+  return { count: Number(replies?.[0]?.[1] ?? 0), ttl: Number(replies?.[2]?.[1] ?? 0) };
 }
 
 /**
- * Counts a "Forgot password?" request against its address and its email
- * (known or not: the count says nothing of the account); 429 past the limit
- * of either. The answer is the same for every email.
+ * Counts a "Forgot password?" request against its address: 429 past the
+ * limit (which says nothing of any account). A request within it counts
+ * against its email (known or not); past the limit for that email, the
+ * answer is the same and nothing is mailed, so nobody can lock another
+ * person out of "Forgot password?" nor flood them. Whether to mail.
  */
-export async function countResetRequest(deps: AccountsDeps, door: Door, emailGiven: string, address: string): Promise<void> {
-  const email = normaliseEmail(emailGiven).slice(0, 254);
-  let worst = 0;
-  let key = '';
-  for (const k of resetThrottleKeys(deps, door, email, address)) {
-    const replies = await deps.redis.multi().incr(k).expire(k, deps.passwordResetWindowSeconds, 'NX').exec();
-    const count = Number(replies?.[0]?.[1] ?? 0);
-    if (count > worst) [worst, key] = [count, k];
-  }
-  if (worst > deps.passwordResetLimit) {
-    const ttl = await deps.redis.ttl(key);
-    const retryAfter = ttl > 0 ? ttl : deps.passwordResetWindowSeconds;
+export async function countResetRequest(deps: AccountsDeps, door: Door, emailGiven: string, address: string): Promise<boolean> {
+  const prefix = `${deps.rateLimitKeyPrefix}:reset:${door}`;
+  const byAddress = await countUnder(deps, `${prefix}:address:${address}`);
+  if (byAddress.count > deps.passwordResetLimit) {
+    const retryAfter = byAddress.ttl > 0 ? byAddress.ttl : deps.passwordResetWindowSeconds;
     throw new AppError('rate-limit-exceeded', `Too many password reset requests. Try again in ${Math.ceil(retryAfter / 60)} minutes.`, { retry_after: retryAfter });
   }
+  const email = normaliseEmail(emailGiven).slice(0, 254);
+  return (await countUnder(deps, `${prefix}:email:${email}`)).count <= deps.passwordResetLimit;
 }
 
 /**
  * The work behind a "Forgot password?" answer, done after it: when `email`
  * has an account at `door`, a new reset link (its older ones spent) mailed in
- * `language`. Whether a mail was asked for; the page never says.
+ * `language`, unless their newest live link is younger than
+ * passwordResetIntervalSeconds. Whether a mail was asked for; the page never says.
  */
 export async function mailPasswordReset(deps: AccountsDeps, door: Door, emailGiven: string, language: MailLanguage): Promise<boolean> {
   const email = normaliseEmail(emailGiven);
@@ -122,7 +123,10 @@ export async function mailPasswordReset(deps: AccountsDeps, door: Door, emailGiv
   if (!person) return false;
   const token = newToken();
   const id = newId('ml');
-  const expiresAt = await deps.people.insertPasswordReset(deps.pool, { id, tokenHash: tokenHash(token), personId: person.id, ttlSeconds: deps.passwordResetTtlSeconds });
+  const expiresAt = await withTransaction(deps.pool, (tx) =>
+    deps.people.insertPasswordReset(tx, { id, tokenHash: tokenHash(token), personId: person.id, ttlSeconds: deps.passwordResetTtlSeconds, intervalSeconds: deps.passwordResetIntervalSeconds }),
+  );
+  if (!expiresAt) return false;
   return deps.mailer.send('mail.password_reset', {
     reference: id,
     email: person.email,

@@ -149,8 +149,22 @@ export class PeopleRepository {
 
   // -------------------------------------------------------------- password resets (D20)
 
-  /** A new reset link of a person, spending their older ones; when it lapses. */
-  async insertPasswordReset(db: Queryable, reset: { id: string; tokenHash: string; personId: string; ttlSeconds: number }): Promise<Date> {
+  /**
+   * A new reset link of a person, spending their older ones; when it lapses.
+   * Undefined, and nothing changed, while their newest live link is younger
+   * than `intervalSeconds`. Run in a transaction: the person's row is locked
+   * first, so two requests at once leave one live link.
+   */
+  async insertPasswordReset(
+    db: Queryable,
+    reset: { id: string; tokenHash: string; personId: string; ttlSeconds: number; intervalSeconds: number },
+  ): Promise<Date | undefined> {
+    await db.query(`SELECT id FROM people WHERE id = $1 FOR UPDATE`, [reset.personId]);
+    const recent = await db.query(
+      `SELECT 1 FROM password_resets WHERE person_id = $1 AND used_at IS NULL AND expires_at > now() AND created_at > now() - make_interval(secs => $2)`,
+      [reset.personId, reset.intervalSeconds],
+    );
+    if (recent.rows.length > 0) return undefined;
     await db.query(`UPDATE password_resets SET used_at = now() WHERE person_id = $1 AND used_at IS NULL`, [reset.personId]);
     const { rows } = await db.query<{ expires_at: Date }>(
       `INSERT INTO password_resets (id, token_hash, person_id, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING expires_at`,

@@ -1,13 +1,14 @@
 /** The dashboard service's HTTP listener: /dashboard/ for merchants, /ops/ for operators, health and metrics. */
-import express, { Router } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { RpcClient } from '@gateway/messaging';
-import type { Logger } from '@gateway/observability';
+import { describeError, type Logger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
-import { addHealthRoutes, html, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
+import { addHealthRoutes, bodyRefusal, html, requestIdOf, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
 import type { DashboardConfig } from '../config.js';
 import type { AccountsDeps } from '../identity/accounts.js';
-import { barePage, languageOf, send, type DoorDeps } from './door.js';
+import { barePage, failurePage, languageOf, send, type DoorDeps } from './door.js';
 import { translator } from './i18n.js';
+import { notice } from './layout.js';
 import { apiKeyRoutes } from './merchant/api-keys.js';
 import { brandSettingsRoutes } from './merchant/brand-settings.js';
 import { BASE, merchantPage, needs } from './merchant/frame.js';
@@ -87,6 +88,25 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
     const base = req.path.startsWith('/ops') ? '/ops' : BASE;
     const t = translator(languageOf(req));
     send(res, { page: barePage(req, base, t('Not found'), html`<h1>${t('Not found')}</h1><p>${t('There is no such page.')} <a href="${base}/">${t('Start again')}</a>.</p>`), status: 404 });
+  });
+  // A body that cannot be read (too large, too many fields, another charset, malformed), or any
+  // other error no page handled: our page in the page's language, never Express's (with its stack).
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const base = req.path.startsWith('/ops') ? '/ops' : BASE;
+    const refused = bodyRefusal(err);
+    if (!refused) {
+      send(res, failurePage(door, req, res, err, base));
+      return;
+    }
+    deps.log.warn({ err: describeError(err), reason: refused.type, requestId: requestIdOf(res) }, 'form refused');
+    const t = translator(languageOf(req));
+    const tooLarge = refused.type === 'entity.too.large';
+    const body = html`<h1>${t('Something went wrong')}</h1>${notice('error', tooLarge ? t('The form sent is too large.') : t('The form sent could not be read.'))}`;
+    send(res, { page: barePage(req, base, t('Something went wrong'), body), status: tooLarge ? 413 : 400 });
   });
   return app;
 }

@@ -223,18 +223,22 @@ ${languageSwitch({ language, t, base }, `${base}/forgot-password`)}`,
       if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
       const t = translator(languageOf(req));
       const email = text(req.body, 'email');
+      let mail: boolean;
       try {
-        await countResetRequest(deps.accounts, door, email, clientAddress(deps, req));
+        mail = await countResetRequest(deps.accounts, door, email, clientAddress(deps, req));
       } catch (err) {
         if (!(err instanceof AppError) || err.code !== 'rate-limit-exceeded') throw err;
         res.set('Retry-After', String(err.extensions['retry_after'] ?? 60));
         return { page: page(req, t('Forgot password?'), html`<h1>${t('Forgot password?')}</h1>${notice('error', t('Too many password reset requests from here or for this email. Try again later.'))}`), status: 429 };
       }
-      // The account is looked up, and the mail asked for, after the answer: the answer and its time are the same for every email.
+      // The account is looked up, and the mail asked for, after the answer: the answer and its time are the same for every email,
+      // and for an email past its bound (nothing is mailed then).
       const language = languageOf(req);
-      setImmediate(() => {
-        mailPasswordReset(deps.accounts, door, email, language).catch((err: unknown) => deps.log.warn({ err: describeError(err), door }, 'password reset not mailed'));
-      });
+      if (mail) {
+        setImmediate(() => {
+          mailPasswordReset(deps.accounts, door, email, language).catch((err: unknown) => deps.log.warn({ err: describeError(err), door }, 'password reset not mailed'));
+        });
+      }
       return {
         page: page(
           req,

@@ -3,7 +3,9 @@
  * it is about; the sender claims due ones with FOR UPDATE SKIP LOCKED and a
  * lease (its next attempt time pushed past the lease), so replicas share them
  * and one that dies mid-send leaves its mails to the others, and no database
- * connection is held while a mail server answers.
+ * connection is held while a mail server answers. Once an invitation or a
+ * password reset is sent or given up, its bodies are replaced by a note: the
+ * outbox keeps no live one-use link.
  */
 import { newId } from '@gateway/contracts';
 import type { Pool } from '@gateway/db';
@@ -42,6 +44,13 @@ export interface DueMail {
   attempts: number;
 }
 
+/** What an invitation's or a reset's bodies become once sent or given up: their one-use link is not kept. */
+export const LINK_NOT_KEPT = '[not kept: this mail held a one-use link]';
+
+/** The SET items that drop a one-use link's bodies from a mail done with (its kind's bodies carry the link). */
+const FORGET_LINK = `text_body = CASE WHEN kind IN ('invitation', 'password_reset') THEN '${LINK_NOT_KEPT}' ELSE text_body END,
+  html_body = CASE WHEN kind IN ('invitation', 'password_reset') THEN '${LINK_NOT_KEPT}' ELSE html_body END`;
+
 const CLAIM = `UPDATE mails SET next_attempt_at = now() + make_interval(secs => $2)
   WHERE id IN (SELECT id FROM mails WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
   RETURNING id, recipient, recipient_name, subject, text_body, html_body, headers, attempts`;
@@ -72,21 +81,27 @@ export class MailRepository {
     return (await this.pool.query<DueMail>({ name: 'mail-claim', text: CLAIM, values: [limit, leaseSeconds] })).rows;
   }
 
+  /** Sent: an invitation's or a reset's bodies lose their link in the same statement. */
   async markSent(id: string, messageId: string): Promise<void> {
     await this.pool.query({
       name: 'mail-sent',
-      text: `UPDATE mails SET status = 'sent', attempts = attempts + 1, sent_at = now(), message_id = $2, last_error = '' WHERE id = $1 AND status = 'pending'`,
+      text: `UPDATE mails SET status = 'sent', attempts = attempts + 1, sent_at = now(), message_id = $2, last_error = '', ${FORGET_LINK} WHERE id = $1 AND status = 'pending'`,
       values: [id, messageId.slice(0, 500)],
     });
   }
 
-  /** A failed attempt: tried again in `delaySeconds`, or given up (failed) when `delaySeconds` is undefined. */
+  /**
+   * A failed attempt: tried again in `delaySeconds`, or given up (failed) when
+   * `delaySeconds` is undefined (an invitation's or a reset's link then not kept).
+   */
   async markFailedAttempt(id: string, error: string, delaySeconds: number | undefined): Promise<void> {
     await this.pool.query({
       name: 'mail-failed-attempt',
       text: `UPDATE mails SET attempts = attempts + 1, last_error = $2,
                status = CASE WHEN $3::float8 IS NULL THEN 'failed' ELSE 'pending' END,
-               next_attempt_at = CASE WHEN $3::float8 IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $3::float8) END
+               next_attempt_at = CASE WHEN $3::float8 IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $3::float8) END,
+               text_body = CASE WHEN $3::float8 IS NULL AND kind IN ('invitation', 'password_reset') THEN '${LINK_NOT_KEPT}' ELSE text_body END,
+               html_body = CASE WHEN $3::float8 IS NULL AND kind IN ('invitation', 'password_reset') THEN '${LINK_NOT_KEPT}' ELSE html_body END
              WHERE id = $1 AND status = 'pending'`,
       values: [id, error.slice(0, 500), delaySeconds ?? null],
     });

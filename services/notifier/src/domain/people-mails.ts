@@ -5,7 +5,7 @@
  * disabled, a pending refund an operator resolved. Same layout as the
  * receipts. A value from elsewhere (a merchant's name, an address, a URL) is
  * header text in a subject and escaped in the HTML; an endpoint's URL is shown
- * without what could be a secret in it (user, password, query, fragment).
+ * without what could be a secret in it (user, password, path, query, fragment).
  */
 import { formatAmount, type DisplayLanguage } from '@gateway/money';
 import { headerText, withoutCardNumbers } from './header-safety.js';
@@ -89,11 +89,14 @@ export function renderPasswordReset(mail: PasswordReset): RenderedMail {
   });
 }
 
-/** An endpoint's URL as a notice shows it: scheme, host, port and path only. */
+/**
+ * An endpoint's URL as a notice shows it: scheme, host and port only (a hook's
+ * path often holds its secret); the endpoint's id and the Webhooks page tell which.
+ */
 export function publicUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    return headerText(`${parsed.protocol}//${parsed.host}${parsed.pathname}`, 300);
+    return headerText(`${parsed.protocol}//${parsed.host}`, 300);
   } catch {
     return '';
   }

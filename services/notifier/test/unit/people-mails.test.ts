@@ -57,11 +57,14 @@ describe('Mails to dashboard people (D20)', () => {
     assert.match(renderPasswordReset({ language: 'en', door: 'ops', email: 'o@x.example', link: 'https://x/ops/reset?token=t', expiresAt: AT }).text, /operations console/);
   });
 
-  it("when an endpoint's URL holds a user, a password, a query or a fragment, then the notice shows none of them", () => {
-    assert.equal(publicUrl('https://user:pw@hooks.example:8443/in/path?token=s3cret#frag'), 'https://hooks.example:8443/in/path');
+  it("when an endpoint's URL holds a user, a password, a path, a query or a fragment, then the notice shows none of them, only its scheme, host and id", () => {
+    assert.equal(publicUrl('https://user:pw@hooks.example:8443/in/path?token=s3cret#frag'), 'https://hooks.example:8443');
     assert.equal(publicUrl('not a url'), '');
-    const mail = renderEndpointDisabled({ language: 'en', merchantId: 'mer_1', livemode: false, endpointId: 'we_1', url: 'https://u:p@h.example/x?k=s3cret', disabledAt: AT });
-    assert.ok(!mail.text.includes('s3cret') && !mail.html.includes('s3cret') && !mail.text.includes('u:p'));
+    const mail = renderEndpointDisabled({ language: 'en', merchantId: 'mer_1', livemode: false, endpointId: 'we_1', url: 'https://u:p@hooks.slack.example/services/T1/B2/pathS3cret?k=s3cret', disabledAt: AT });
+    for (const secret of ['s3cret', 'pathS3cret', 'u:p', '/services/']) assert.ok(!mail.text.includes(secret) && !mail.html.includes(secret), secret);
+    assert.match(mail.text, /https:\/\/hooks\.slack\.example/);
+    assert.match(mail.text, /we_1/);
+    assert.match(mail.text, /Webhooks/);
     assert.match(mail.text, /Mode: test/);
   });
 

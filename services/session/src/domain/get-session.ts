@@ -18,8 +18,11 @@ export async function getSessionForEvent(deps: SessionDeps, context: ApiContext,
   return { session: toDetail(row, deps.clock(), deps.publicBaseUrl), event: toEventPayload(row), receipt: receiptFacts(row) };
 }
 
+/** A session's id: anything else (a NUL, a stray character) names no session and is never looked up. */
+const SESSION_ID = /^ps_[0-9A-Za-z]{20,}$/;
+
 async function findOwn(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<SessionRow> {
-  const row = await deps.sessions.find({ merchantId: context.merchant_id, livemode: context.livemode }, sessionId);
+  const row = SESSION_ID.test(sessionId) ? await deps.sessions.find({ merchantId: context.merchant_id, livemode: context.livemode }, sessionId) : undefined;
   if (!row) throw new AppError('not-found', 'No session with this id exists for this account.');
   return row;
 }

@@ -238,4 +238,32 @@ describe('dashboard payment links', function () {
     assert.equal((await fetch(mine.url)).status, 410);
     assert.equal((await system.api(merchant.testKey).get<PaymentLink>(`/gateway/payment_links/${mine.id}/`)).body.active, false);
   });
+
+  it('when an id is no payment link id (a NUL, a quote, a short id), then the link page, its Deactivate, the payment page and the API answer not found (404), never a server error', async () => {
+    const merchant = await system.newMerchant();
+    const mine = (await system.api(merchant.testKey).post<PaymentLink>('/gateway/payment_links/', { description: 'Mine', amount: '5.000' })).body;
+    const developer = await visitorOf(merchant, 'developer');
+    const token = await developer.csrf('/dashboard/payment-links');
+    const api = system.api(merchant.testKey);
+    for (const id of ['%00', `${mine.id}%00`, 'pl_%27', 'pl_short']) {
+      const page = await developer.get(`/dashboard/payment-links/${id}`);
+      assert.equal(page.status, 404, `the page of ${id}`);
+      assert.match(page.html, /No such payment link\./);
+      assert.equal((await developer.post(`/dashboard/payment-links/${id}/deactivate`, { _csrf: token })).status, 404, `Deactivate of ${id}`);
+      const got = await api.get(`/gateway/payment_links/${id}/`);
+      assert.equal(got.status, 404, `GET ${id}: ${got.text}`);
+      assert.match(got.text, /not-found/);
+      assert.equal((await api.post(`/gateway/payment_links/${id}/deactivate/`)).status, 404, `deactivate ${id}`);
+    }
+    const cursor = await api.get('/gateway/payment_links/?starting_after=%00');
+    assert.equal(cursor.status, 422, cursor.text);
+    assert.match(cursor.text, /starting_after/);
+    const listed = await developer.get('/dashboard/payment-links?starting_after=%00');
+    assert.equal(listed.status, 422, 'the list page with a NUL cursor');
+    assert.match(listed.html, /starting_after/);
+    const payment = await developer.get('/dashboard/payments/%00');
+    assert.equal(payment.status, 404, 'the payment page of a NUL id');
+    assert.equal((await api.get('/gateway/sessions/%00/')).status, 404);
+    assert.equal((await api.get<PaymentLink>(`/gateway/payment_links/${mine.id}/`)).body.active, true, 'the link is untouched');
+  });
 });

@@ -17,6 +17,8 @@ const NEW_PASSWORD = 'a brand new passphrase 42';
 /** Reset links live this long here: long enough to be used at once, short enough to see one lapse. */
 const RESET_TTL_SECONDS = 5;
 const RESET_LIMIT = 12;
+/** No new reset link is mailed while the newest is younger than this. */
+const RESET_INTERVAL_SECONDS = 3;
 
 type MailRow = { kind: string; status: string; language: string; merchant_id: string | null };
 
@@ -30,7 +32,16 @@ describe('Mail to dashboard people (D20)', function () {
       serviceEnv: {
         // Every request here comes from one address: the per-address bound is raised for them, and reached on purpose last.
         // A short RPC timeout: the test of an unreachable notifier waits for it.
-        dashboard: { PASSWORD_RESET_TTL_SECONDS: String(RESET_TTL_SECONDS), PASSWORD_RESET_LIMIT: String(RESET_LIMIT), RPC_TIMEOUT_MS: '3000' },
+        dashboard: {
+          PASSWORD_RESET_TTL_SECONDS: String(RESET_TTL_SECONDS),
+          PASSWORD_RESET_LIMIT: String(RESET_LIMIT),
+          PASSWORD_RESET_INTERVAL_SECONDS: String(RESET_INTERVAL_SECONDS),
+          RPC_TIMEOUT_MS: '3000',
+          // The client's X-Forwarded-For entry, which the gateway (trusted below) passes on before its own.
+          TRUST_PROXY_HOPS: '2',
+        },
+        // As behind a proxy of ours: the gateway passes a client's X-Forwarded-For on; the tests of many addresses send one.
+        'api-gateway': { TRUST_PROXY: 'true' },
         'webhook-dispatcher': { WEBHOOK_RETRY_DELAYS_SECONDS: '1,1,1', SWEEP_INTERVAL_SECONDS: '1', WEBHOOK_ENDPOINT_DISABLE_AFTER_SECONDS: '2' },
       },
     });
@@ -76,10 +87,24 @@ describe('Mail to dashboard people (D20)', function () {
     assert.ok(!/whsec_/.test(mail.raw), 'a webhook secret in the mail');
   }
 
-  async function forgot(email: string, language = 'en'): Promise<{ status: number; html: string }> {
+  async function forgot(email: string, language = 'en', from?: string): Promise<{ status: number; html: string }> {
     const visitor = new Visitor(system.baseUrl);
     visitor.setCookie(`gw_lang=${language}`);
-    return visitor.post('/dashboard/forgot-password', { email });
+    return visitor.post('/dashboard/forgot-password', { email }, from === undefined ? {} : { 'x-forwarded-for': from });
+  }
+
+  /** A client address of its own for each call (the dashboard trusts one proxy hop). */
+  let lastOctets = 0;
+  const anotherAddress = () => {
+    lastOctets += 1;
+    return `198.51.${Math.floor(lastOctets / 250)}.${(lastOctets % 250) + 1}`;
+  };
+
+  /** Whether a stored mail of `recipient` still holds `token` in a body. */
+  async function outboxHolds(recipient: string, token: string): Promise<boolean> {
+    const rows = await system.db.query<{ text_body: string; html_body: string }>('SELECT text_body, html_body FROM notifier.mails WHERE recipient = $1', [recipient]);
+    assert.ok(rows.length > 0, 'no mail stored');
+    return rows.some((r) => r.text_body.includes(token) || r.html_body.includes(token));
   }
 
   it('when an owner invites someone from the team page, then the setup link goes to them by mail in the page language, not to the page, and it sets their password', async () => {
@@ -105,6 +130,7 @@ describe('Mail to dashboard people (D20)', function () {
     assert.equal(set.status, 303, set.html);
     assert.equal(await signInStatus(invitee, NEW_PASSWORD), 303);
     assert.deepEqual(await mailsTo(invitee), [{ kind: 'invitation', status: 'sent', language: 'fr', merchant_id: merchant.merchantId }]);
+    assert.equal(await outboxHolds(invitee, tokenOf(link)), false, 'the sent invitation keeps its link in the outbox');
     // "Resend invitation" is for people who have not set a password: refused now, nothing mailed.
     const personId = (await system.db.query<{ id: string }>('SELECT id FROM dashboard.people WHERE email = $1', [invitee]))[0]?.id ?? '';
     const resend = await visitor.post(`/dashboard/team/${personId}/resend`, { _csrf: await visitor.csrf('/dashboard/team') });
@@ -196,6 +222,8 @@ describe('Mail to dashboard people (D20)', function () {
     const kept = await system.db.query<{ token_hash: string }>('SELECT r.token_hash FROM dashboard.password_resets r JOIN dashboard.people p ON p.id = r.person_id WHERE p.email = $1', [owner]);
     assert.equal(kept.length, 1);
     assert.notEqual(kept[0]?.token_hash, token);
+    // Nor does the notifier, once the mail is sent.
+    assert.equal(await outboxHolds(owner, token), false, 'the sent reset mail keeps its link in the outbox');
   });
 
   it('when a reset link is used, then the new password works, the old one and the other sessions do not, the second factor stays on, and the link is refused the second time', async () => {
@@ -241,6 +269,8 @@ describe('Mail to dashboard people (D20)', function () {
     const owner = await system.dashboardUser(merchant.merchantId, 'owner', PASSWORD);
     await forgot(owner);
     const [first] = await system.mail.waitFor((m) => m.envelope.to.includes(owner));
+    // A new link is mailed only once the newest is a little older.
+    await new Promise((resolve) => setTimeout(resolve, RESET_INTERVAL_SECONDS * 1000));
     await forgot(owner);
     const both = await system.mail.waitFor((m) => m.envelope.to.includes(owner), 2);
     const second = both.find((m) => m !== first);
@@ -277,7 +307,7 @@ describe('Mail to dashboard people (D20)', function () {
     assert.equal((await system.db.query('SELECT 1 FROM notifier.mails WHERE recipient LIKE $1', [`%${thief}%`])).length, 0);
   });
 
-  it("when the dispatcher disables a failing endpoint, then each owner gets one mail in their language, without the URL's query or a secret; developers get none", async () => {
+  it("when the dispatcher disables a failing endpoint, then each owner gets one mail in their language, with its host and id but not the URL's path, query or a secret; developers get none", async () => {
     const merchant: Merchant = await system.newMerchant();
     const french = await system.dashboardUser(merchant.merchantId, 'owner', PASSWORD);
     const arabic = await system.dashboardUser(merchant.merchantId, 'owner', PASSWORD);
@@ -300,7 +330,8 @@ describe('Mail to dashboard people (D20)', function () {
     for (const mail of [fr, ar]) {
       assert.ok(mail);
       assertNoSecrets(mail, ['hunter2secret', created.body.secret, merchant.testKey]);
-      assert.ok((mail.parsed.text ?? '').includes(`/failing/${merchant.merchantId}`));
+      assert.ok(!mail.raw.includes('/failing/'), "the URL's path is in the mail");
+      assert.ok((mail.parsed.text ?? '').includes(new URL(url).origin), 'the host is not in the mail');
     }
     await settled();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -338,6 +369,58 @@ describe('Mail to dashboard people (D20)', function () {
     await settled();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     assert.equal(system.mail.to(owner).length, 2, 'one notice per resolution');
+  });
+
+  it('when "Forgot password?" is asked for one email from many addresses, then every answer is the same page, never 429, and the person gets one live link and mail per interval and none past the limit', async () => {
+    const merchant = await system.newMerchant();
+    const owner = await system.dashboardUser(merchant.merchantId, 'owner', PASSWORD);
+    const usual = (await forgot(address('nobody'), 'en', anotherAddress())).html;
+    // All at once: the person's row is locked while a link is made, so they leave one live link.
+    const answers = await Promise.all(Array.from({ length: RESET_LIMIT + 2 }, () => forgot(owner, 'en', anotherAddress())));
+    for (const answer of answers) {
+      assert.equal(answer.status, 200);
+      assert.equal(answer.html, usual);
+    }
+    await system.mail.waitFor((m) => m.envelope.to.includes(owner));
+    await settled();
+    await new Promise((resolve) => setTimeout(resolve, RESET_INTERVAL_SECONDS * 1000));
+    assert.equal(system.mail.to(owner).length, 1, 'more than one link mailed within the interval');
+    // Past the limit for this email, a later request is answered the same and mails nothing.
+    const later = await forgot(owner, 'en', anotherAddress());
+    assert.equal(later.status, 200);
+    assert.equal(later.html, usual);
+    await settled();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal(system.mail.to(owner).length, 1, 'a mail past the limit for the email');
+    const live = await system.db.query('SELECT 1 FROM dashboard.password_resets r JOIN dashboard.people p ON p.id = r.person_id WHERE p.email = $1 AND r.used_at IS NULL', [owner]);
+    assert.equal(live.length, 1, 'more than one live link');
+  });
+
+  it("when one address is past its bound, then its requests for someone else's email do not count against that email", async () => {
+    const merchant = await system.newMerchant();
+    const owner = await system.dashboardUser(merchant.merchantId, 'owner', PASSWORD);
+    const flooder = anotherAddress();
+    for (let i = 0; i < RESET_LIMIT; i += 1) assert.equal((await forgot(address('junk'), 'en', flooder)).status, 200);
+    for (let i = 0; i <= RESET_LIMIT; i += 1) assert.equal((await forgot(owner, 'en', flooder)).status, 429);
+    const own = await forgot(owner, 'en', anotherAddress());
+    assert.equal(own.status, 200, 'the person is locked out by the refused requests of another address');
+    const [mail] = await system.mail.waitFor((m) => m.envelope.to.includes(owner));
+    assert.equal(mail?.parsed.subject, 'Reset your password');
+  });
+
+  it('when a form too large or in another charset reaches a page open to all, then our page answers in the page language (413, 400) without a stack', async () => {
+    const visitor = new Visitor(system.baseUrl);
+    visitor.setCookie('gw_lang=fr');
+    const large = await visitor.post('/dashboard/forgot-password', { email: `${'a'.repeat(100_000)}@shop.example` }, { 'x-forwarded-for': anotherAddress() });
+    assert.equal(large.status, 413, large.html);
+    assert.match(large.html, /<html lang="fr"/);
+    assert.match(large.html, /Le formulaire envoyé est trop volumineux/);
+    const other = await visitor.post('/ops/reset', { token: 't', password: NEW_PASSWORD }, { 'content-type': 'application/x-www-form-urlencoded; charset=latin1' });
+    assert.equal(other.status, 400, other.html);
+    assert.match(other.html, /Le formulaire envoyé n'a pas pu être lu|Le formulaire envoyé n&#39;a pas pu être lu|Le formulaire envoyé n&#x27;a pas pu être lu/);
+    for (const page of [large.html, other.html]) {
+      assert.ok(!/^\s*at /m.test(page) && !page.includes('node_modules') && !page.includes('PayloadTooLargeError'), page.slice(0, 2000));
+    }
   });
 
   it('when "Forgot password?" is asked too often from one address, then it answers 429 with Retry-After, the same for an address with an account, and mails nothing more', async () => {

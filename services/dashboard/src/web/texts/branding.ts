@@ -44,6 +44,9 @@ export const FRENCH = {
   'The SVG logo is not well-formed XML.': "Le logo SVG n'est pas un XML bien formé.",
   'The SVG logo must be an <svg> image.': 'Le logo SVG doit être une image <svg>.',
   'The SVG logo has too many elements.': "Le logo SVG a trop d'éléments.",
+  'The SVG logo nests its elements too deeply.': 'Le logo SVG imbrique ses éléments trop profondément.',
+  'The SVG logo repeats its parts too many times (<use>): at most 1000 copies, and none inside itself.':
+    "Le logo SVG répète ses parties trop de fois (<use>) : au plus 1000 copies, et aucune dans elle-même.",
   'The SVG logo may hold only drawing elements: no script, foreignObject, image, link, animation or style element.':
     "Le logo SVG ne peut contenir que des éléments de dessin : ni script, ni foreignObject, ni image, ni lien, ni animation, ni élément style.",
   'The SVG logo may hold only drawing and presentation attributes: no event attribute (onload...).':
@@ -103,6 +106,9 @@ export const ARABIC = {
   'The SVG logo is not well-formed XML.': 'شعار SVG ليس XML سليم البنية.',
   'The SVG logo must be an <svg> image.': 'يجب أن يكون شعار SVG صورة <svg>.',
   'The SVG logo has too many elements.': 'يحتوي شعار SVG على عناصر كثيرة جدًا.',
+  'The SVG logo nests its elements too deeply.': 'يتداخل عناصر شعار SVG بعمق مفرط.',
+  'The SVG logo repeats its parts too many times (<use>): at most 1000 copies, and none inside itself.':
+    'يكرر شعار SVG أجزاءه مرات كثيرة جدًا (<use>): 1000 نسخة على الأكثر، ولا نسخة داخل نفسها.',
   'The SVG logo may hold only drawing elements: no script, foreignObject, image, link, animation or style element.':
     'لا يجوز أن يحتوي شعار SVG إلا على عناصر رسم: لا script ولا foreignObject ولا صورة ولا رابط ولا حركة ولا عنصر style.',
   'The SVG logo may hold only drawing and presentation attributes: no event attribute (onload...).':
