@@ -10,7 +10,7 @@ import { enqueue } from '@gateway/messaging';
 import { AppError, validationError } from '@gateway/problem';
 import type { Redis } from '@gateway/runtime';
 import type { SecretBox } from '@gateway/secrets';
-import type { Door, PeopleRepository, PersonRow } from './people.repository.js';
+import type { Door, PasswordLink, PeopleRepository, PersonRow } from './people.repository.js';
 import {
   decoyHash,
   hashPassword,
@@ -113,24 +113,38 @@ export async function createPerson(
   return { id, email, setupUrl: `${deps.publicBaseUrl}/${input.door}/setup?token=${token}`, expiresAt: new Date(Date.now() + deps.setupLinkTtlSeconds * 1000) };
 }
 
+/** What a used, lapsed or unknown link answers, by kind. */
+export const LINK_GONE: Readonly<Record<PasswordLink, string>> = {
+  setup: 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.',
+  reset: 'This password reset link is not valid: it was used already, or it has lapsed. Ask for a new one.',
+};
+
+/** Whether a one-use link would still set a password at `door` (its form is shown only then). */
+export async function passwordLinkIsLive(deps: AccountsDeps, link: PasswordLink, door: Door, token: string): Promise<boolean> {
+  return token.length > 0 && token.length <= 100 && deps.people.linkIsLive(link, tokenHash(token), door);
+}
+
 /**
- * Sets a password through a setup link at the door it was made for, which is
- * then used up; recorded in the audit log as the person's own change, from
- * `address` (D14).
+ * Sets a password through a one-use link at the door it was made for (an
+ * invitation's setup link, D14, or a reset link, D20), which is then used up
+ * with every other link of the person; whoever held the old password is
+ * signed out everywhere; the second factor stays as it was. Recorded in the
+ * audit log as the person's own change, from `address`.
  */
-export async function setPasswordWithLink(deps: AccountsDeps, door: Door, token: string, password: string, address: string): Promise<PersonRow> {
+export async function setPasswordWithLink(deps: AccountsDeps, link: PasswordLink, door: Door, token: string, password: string, address: string): Promise<PersonRow> {
   const problems = passwordProblems(password);
   if (problems.length > 0) throw validationError(problems);
+  if (token.length === 0 || token.length > 100 || password.length > PASSWORD_MAX_LENGTH) throw new AppError('not-found', LINK_GONE[link]);
   const hash = await hashPassword(password, deps.passwordHashCost);
   const person = await withTransaction(deps.pool, async (tx) => {
-    const personId = await deps.people.useSetupLink(tx, tokenHash(token), door);
+    const personId = await deps.people.useLink(tx, link, tokenHash(token), door);
     const found = personId === undefined ? undefined : await deps.people.byId(personId, tx);
-    if (!found) throw new AppError('not-found', 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.');
+    if (!found) throw new AppError('not-found', LINK_GONE[link]);
     await deps.people.setPassword(tx, found.id, hash);
-    // Whoever held the old password is signed out everywhere.
+    await deps.people.spendLinks(tx, found.id);
     await deps.people.endOtherSessions(tx, found.id);
     const doer: Doer = { type: door === 'ops' ? 'operator' : 'user', id: found.id, email: found.email, address };
-    await recordAudit(tx, doer, { action: 'user.set_password', merchantId: found.merchant_id, target: found.id, detail: {} });
+    await recordAudit(tx, doer, { action: link === 'setup' ? 'user.set_password' : 'user.reset_password', merchantId: found.merchant_id, target: found.id, detail: {} });
     return found;
   });
   deps.afterCommit();

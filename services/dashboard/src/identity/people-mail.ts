@@ -11,15 +11,12 @@
  */
 import { newId, type DashboardRole } from '@gateway/contracts';
 import { withTransaction } from '@gateway/db';
-import { AppError, validationError } from '@gateway/problem';
-import { createPerson, normaliseEmail, passwordProblems, recordAudit, type AccountsDeps, type Doer } from './accounts.js';
-import type { Door, PersonRow } from './people.repository.js';
-import { hashPassword, newToken, PASSWORD_MAX_LENGTH, tokenHash } from './secrets.js';
+import { AppError } from '@gateway/problem';
+import { createPerson, normaliseEmail, recordAudit, type AccountsDeps, type Doer } from './accounts.js';
+import type { Door } from './people.repository.js';
+import { newToken, tokenHash } from './secrets.js';
 
 type MailLanguage = 'en' | 'fr' | 'ar';
-
-/** What a used, lapsed or unknown reset link answers. */
-export const RESET_LINK_GONE = 'This password reset link is not valid: it was used already, or it has lapsed. Ask for a new one.';
 
 /** An invited person, and whether their invitation was mailed. */
 export interface Invited {
@@ -136,36 +133,4 @@ export async function mailPasswordReset(deps: AccountsDeps, door: Door, emailGiv
     door,
     ...(person.merchant_id !== null && { merchant_id: person.merchant_id }),
   });
-}
-
-/** Whether a reset link still works at `door` (the form is shown only then). */
-export async function resetLinkIsLive(deps: AccountsDeps, door: Door, token: string): Promise<boolean> {
-  return token.length > 0 && token.length <= 100 && deps.people.passwordResetIsLive(tokenHash(token), door);
-}
-
-/**
- * Sets a new password through a reset link, which is then used up: the
- * password rules of a setup link; every session of the person ends (whoever
- * had the old password is out); the second factor stays as it was; recorded
- * in the audit log as the person's own change, from `address`.
- */
-export async function resetPassword(deps: AccountsDeps, door: Door, token: string, password: string, address: string): Promise<PersonRow> {
-  const problems = passwordProblems(password);
-  if (problems.length > 0) throw validationError(problems);
-  if (token.length === 0 || token.length > 100 || password.length > PASSWORD_MAX_LENGTH) throw new AppError('not-found', RESET_LINK_GONE);
-  const hash = await hashPassword(password, deps.passwordHashCost);
-  const person = await withTransaction(deps.pool, async (tx) => {
-    const personId = await deps.people.usePasswordReset(tx, tokenHash(token), door);
-    const found = personId === undefined ? undefined : await deps.people.byId(personId, tx);
-    if (!found) throw new AppError('not-found', RESET_LINK_GONE);
-    await deps.people.setPassword(tx, found.id, hash);
-    // An invitation's link would set the password again: it is spent too.
-    await deps.people.spendSetupLinks(tx, found.id);
-    await deps.people.endOtherSessions(tx, found.id);
-    const doer: Doer = { type: door === 'ops' ? 'operator' : 'user', id: found.id, email: found.email, address };
-    await recordAudit(tx, doer, { action: 'user.reset_password', merchantId: found.merchant_id, target: found.id, detail: {} });
-    return found;
-  });
-  deps.afterCommit();
-  return person;
 }

@@ -2,6 +2,12 @@
 import type { DashboardRole } from '@gateway/contracts';
 import type { Pool, Queryable } from '@gateway/db';
 
+
+/** The one-use links that set a person's password: an invitation's setup link (D14), a "Forgot password?" reset link (D20). */
+export type PasswordLink = 'setup' | 'reset';
+/** Each kind's table (a closed set: the only names ever put in a statement). */
+const LINK_TABLES: Readonly<Record<PasswordLink, string>> = { setup: 'setup_links', reset: 'password_resets' };
+
 export type Door = 'dashboard' | 'ops';
 
 export interface PersonRow {
@@ -120,12 +126,13 @@ export class PeopleRepository {
   }
 
   /**
-   * Uses a setup link once, at the door of the person it is for: the person it
-   * sets the password of, or undefined when unknown, used, lapsed, or another door's.
+   * Uses a one-use link (`link`: a setup link or a reset link) once, at the door
+   * of the person it is for: the person it sets the password of, or undefined
+   * when unknown, used, lapsed, or another door's.
    */
-  async useSetupLink(db: Queryable, tokenHash: string, door: Door): Promise<string | undefined> {
+  async useLink(db: Queryable, link: PasswordLink, tokenHash: string, door: Door): Promise<string | undefined> {
     const { rows } = await db.query<{ person_id: string }>(
-      `UPDATE setup_links l SET used_at = now() FROM people p
+      `UPDATE ${LINK_TABLES[link]} l SET used_at = now() FROM people p
         WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND p.id = l.person_id AND p.door = $2 AND p.removed_at IS NULL
         RETURNING l.person_id`,
       [tokenHash, door],
@@ -133,13 +140,19 @@ export class PeopleRepository {
     return rows[0]?.person_id;
   }
 
-  async setupLinkIsLive(tokenHash: string, door: Door): Promise<boolean> {
+  /** Whether a one-use link would still set a password at `door`. */
+  async linkIsLive(link: PasswordLink, tokenHash: string, door: Door): Promise<boolean> {
     const { rows } = await this.pool.query(
-      `SELECT 1 FROM setup_links l JOIN people p ON p.id = l.person_id
+      `SELECT 1 FROM ${LINK_TABLES[link]} l JOIN people p ON p.id = l.person_id
         WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND p.door = $2 AND p.removed_at IS NULL`,
       [tokenHash, door],
     );
     return rows.length === 1;
+  }
+
+  /** Spends every unused link of both kinds of a person: their password was just set. */
+  async spendLinks(db: Queryable, personId: string): Promise<void> {
+    for (const table of Object.values(LINK_TABLES)) await db.query(`UPDATE ${table} SET used_at = now() WHERE person_id = $1 AND used_at IS NULL`, [personId]);
   }
 
   /** Spends every unused setup link of a person (a new one replaces them, or a reset set the password). */
@@ -171,26 +184,6 @@ export class PeopleRepository {
       [reset.id, reset.tokenHash, reset.personId, reset.ttlSeconds],
     );
     return rows[0]!.expires_at;
-  }
-
-  /** Uses a reset link once, at the door of its person: the person, or undefined when unknown, used, lapsed, or another door's. */
-  async usePasswordReset(db: Queryable, tokenHash: string, door: Door): Promise<string | undefined> {
-    const { rows } = await db.query<{ person_id: string }>(
-      `UPDATE password_resets r SET used_at = now() FROM people p
-        WHERE r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > now() AND p.id = r.person_id AND p.door = $2 AND p.removed_at IS NULL
-        RETURNING r.person_id`,
-      [tokenHash, door],
-    );
-    return rows[0]?.person_id;
-  }
-
-  async passwordResetIsLive(tokenHash: string, door: Door): Promise<boolean> {
-    const { rows } = await this.pool.query(
-      `SELECT 1 FROM password_resets r JOIN people p ON p.id = r.person_id
-        WHERE r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > now() AND p.door = $2 AND p.removed_at IS NULL`,
-      [tokenHash, door],
-    );
-    return rows.length === 1;
   }
 
   // -------------------------------------------------------------- recovery codes

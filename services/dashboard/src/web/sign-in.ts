@@ -7,8 +7,8 @@ import type { Request, Response, Router } from 'express';
 import { describeError } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import { formBody as formParser, html, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
-import { passSecondFactor, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
-import { countResetRequest, mailPasswordReset, RESET_LINK_GONE, resetLinkIsLive, resetPassword } from '../identity/people-mail.js';
+import { LINK_GONE, passSecondFactor, passwordLinkIsLive, setPasswordWithLink, signIn, type Doer } from '../identity/accounts.js';
+import { countResetRequest, mailPasswordReset } from '../identity/people-mail.js';
 import type { Door } from '../identity/people.repository.js';
 import { newToken, tokenHash } from '../identity/secrets.js';
 import { STYLESHEET, SCRIPT } from './assets.js';
@@ -176,9 +176,7 @@ ${problem ? notice('error', problem) : ''}
     '/setup',
     handle(deps, base, async (req) => {
       const token = typeof req.query['token'] === 'string' ? req.query['token'] : '';
-      if (!token || !(await deps.accounts.people.setupLinkIsLive(tokenHash(token), door))) {
-        throw new AppError('not-found', 'This link is not valid: it was used already, or it has lapsed. Ask for a new one.');
-      }
+      if (!(await passwordLinkIsLive(deps.accounts, 'setup', door, token))) throw new AppError('not-found', LINK_GONE.setup);
       return { page: setupForm(req, token) };
     }),
   );
@@ -189,7 +187,7 @@ ${problem ? notice('error', problem) : ''}
       if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
       const token = text(req.body, 'token');
       try {
-        await setPasswordWithLink(deps.accounts, door, token, text(req.body, 'password'), clientAddress(deps, req));
+        await setPasswordWithLink(deps.accounts, 'setup', door, token, text(req.body, 'password'), clientAddress(deps, req));
       } catch (err) {
         if (err instanceof AppError && err.code === 'validation-error') return { page: setupForm(req, token, translateKnown(languageOf(req), err.errors[0]?.message ?? err.detail)), status: 422 };
         throw err;
@@ -274,7 +272,7 @@ ${problem ? notice('error', problem) : ''}
         req,
         t('Link no longer valid'),
         html`<h1>${t('Link no longer valid')}</h1>
-${notice('error', translateKnown(language, RESET_LINK_GONE))}
+${notice('error', translateKnown(language, LINK_GONE.reset))}
 <p><a href="${base}/forgot-password">${t('Ask for a new link')}</a></p>`,
       ),
       status: 410,
@@ -284,7 +282,7 @@ ${notice('error', translateKnown(language, RESET_LINK_GONE))}
     '/reset',
     handle(deps, base, async (req) => {
       const token = typeof req.query['token'] === 'string' ? req.query['token'] : '';
-      return (await resetLinkIsLive(deps.accounts, door, token)) ? { page: resetForm(req, token) } : resetGone(req);
+      return (await passwordLinkIsLive(deps.accounts, 'reset', door, token)) ? { page: resetForm(req, token) } : resetGone(req);
     }),
   );
   router.post(
@@ -294,7 +292,7 @@ ${notice('error', translateKnown(language, RESET_LINK_GONE))}
       if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
       const token = text(req.body, 'token');
       try {
-        await resetPassword(deps.accounts, door, token, text(req.body, 'password'), clientAddress(deps, req));
+        await setPasswordWithLink(deps.accounts, 'reset', door, token, text(req.body, 'password'), clientAddress(deps, req));
       } catch (err) {
         if (err instanceof AppError && err.code === 'validation-error') return { page: resetForm(req, token, translateKnown(languageOf(req), err.errors[0]?.message ?? err.detail)), status: 422 };
         if (err instanceof AppError && err.code === 'not-found') return resetGone(req);
