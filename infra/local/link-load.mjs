@@ -19,7 +19,7 @@
 import amqp from 'amqplib';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { HttpClient, quantile } from './open-load.mjs';
+import { HttpClient, openArrivals, quantile } from './open-load.mjs';
 import { cpuWindow, perUnit } from './process-cpu.mjs';
 
 /** The value of header `name` in a response head, or undefined. */
@@ -85,17 +85,7 @@ export async function linkLoad({ checkoutUrl, linkPaths, rate, seconds, processe
   }
 
   const cpu = cpuWindow(processes);
-  const start = performance.now();
-  const total = Math.round(rate * seconds);
-  const inFlight = [];
-  for (let i = 0; i < total; i += 1) {
-    const due = start + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    inFlight.push(oneBuyer(i, due).catch((err) => fail(err.name ?? 'error')));
-  }
-  await Promise.all(inFlight);
-  const elapsed = (performance.now() - start) / 1000;
+  const elapsed = await openArrivals({ rate, seconds, run: oneBuyer, fail });
   const spent = cpu.stop();
   pages.close();
   return {

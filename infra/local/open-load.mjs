@@ -149,6 +149,26 @@ export function openLoad({ url, rate, seconds, next }) {
   });
 }
 
+/**
+ * Starts `rate` flows a second for `seconds` (open model: flow i is due at
+ * start + i / rate, whatever the earlier ones do) and waits for them all;
+ * `run(i, due)` is one flow, its failure reported to `fail`. Resolves with the
+ * seconds from the first due time to the last flow's end.
+ */
+export async function openArrivals({ rate, seconds, run, fail }) {
+  const start = performance.now();
+  const total = Math.round(rate * seconds);
+  const inFlight = [];
+  for (let i = 0; i < total; i += 1) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(run(i, due).catch((err) => fail(err.name ?? 'error')));
+  }
+  await Promise.all(inFlight);
+  return (performance.now() - start) / 1000;
+}
+
 /** The value at quantile q (0..1) of sorted latencies. */
 export function quantile(sorted, q) {
   if (sorted.length === 0) return NaN;

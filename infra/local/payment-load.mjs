@@ -11,7 +11,7 @@
 // runs on the same two cores as the system, so its own cost matters. CPU by
 // process over the run is reported per payment.
 import amqp from 'amqplib';
-import { HttpClient, quantile } from './open-load.mjs';
+import { HttpClient, openArrivals, quantile } from './open-load.mjs';
 import { cpuWindow, perUnit } from './process-cpu.mjs';
 
 /** The value of header `name` in a response head, or undefined. */
@@ -50,7 +50,7 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
   const fail = (why) => failures.set(why, (failures.get(why) ?? 0) + 1);
   let sequence = 0;
 
-  async function onePayment(due) {
+  async function onePayment(i, due) {
     sequence += 1;
     const key = keys[sequence % keys.length];
     const created = await api.exchange({
@@ -83,22 +83,12 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
     if (outcome === 'timeout') return fail('no session.succeeded');
     const latency = performance.now() - due;
     latencies.push(latency);
-    const second = Math.floor((due - start) / 1000);
+    const second = Math.floor(i / rate);
     slowest[second] = Math.max(slowest[second], latency);
   }
 
   const cpu = cpuWindow(processes);
-  const start = performance.now();
-  const total = Math.round(rate * seconds);
-  const inFlight = [];
-  for (let i = 0; i < total; i += 1) {
-    const due = start + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    inFlight.push(onePayment(due).catch((err) => fail(err.name ?? 'error')));
-  }
-  await Promise.all(inFlight);
-  const elapsed = (performance.now() - start) / 1000;
+  const elapsed = await openArrivals({ rate, seconds, run: onePayment, fail });
   const spent = cpu.stop();
   api.close();
   pages.close();

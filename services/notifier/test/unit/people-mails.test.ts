@@ -10,32 +10,21 @@ import type { EventData, Envelope, SessionEventData } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
 import { publicUrl, renderEndpointDisabled, renderInvitation, renderPasswordReset, renderRefundResolved } from '../../src/domain/people-mails.js';
 import { noticeMails, noticeOf, together } from '../../src/messaging/owner-notices.js';
+import { paidSessionData } from '../support/session-events.js';
 
 const AT = new Date('2026-11-26T23:30:00Z');
 const log = createLogger({ service: 'notifier-test', level: 'silent' });
 
-const refundUpdated = (over: Partial<SessionEventData> = {}, status: 'succeeded' | 'failed' = 'succeeded'): EventData<'refund.updated'> => ({
-  merchant_id: 'mer_AAAAAAAAAAAAAAAAAAAAAAAA',
-  webhook_url: '',
-  session: {
-    id: 'ps_AAAAAAAAAAAAAAAAAAAAAAAA',
-    order_number: 'DMO-7K2M9Q',
-    merchant_reference: 'r1',
-    order_id: 'o1',
-    amount: '33.325',
-    currency: 'TND',
-    description: '',
-    status: 'SUCCEEDED',
-    livemode: true,
-    buyer: { first_name: 'Amina', last_name: 'Ben Salah', email: 'amina@example.tn', phone: '' },
-    items: [],
-    metadata: {},
-    original: { amount: '33.325', currency: 'TND', rate: '1.000000' },
-    refund: { refund_id: 're_1', amount: '20.000', automated_refund: false, reason: 'x', metadata: {}, status },
-  },
-  resolved_by: 'operator',
-  ...over,
-});
+const refundUpdated = (over: Partial<SessionEventData> = {}, status: 'succeeded' | 'failed' = 'succeeded'): EventData<'refund.updated'> => {
+  const { session } = paidSessionData({ session: { livemode: true } });
+  return {
+    merchant_id: 'mer_AAAAAAAAAAAAAAAAAAAAAAAA',
+    webhook_url: '',
+    session: { ...session, refund: { refund_id: 're_1', amount: '20.000', automated_refund: false, reason: 'x', metadata: {}, status } },
+    resolved_by: 'operator',
+    ...over,
+  };
+};
 
 describe('Mails to dashboard people (D20)', () => {
   it('when an invitation is rendered, then it names the merchant and the role in the language asked, carries the link as a button and as text, and escapes the name', () => {

@@ -6,33 +6,14 @@ import { createLogger } from '@gateway/observability';
 import type { MailRepository, NewMail } from '../../src/db/mail.repository.js';
 import { renderReceipt } from '../../src/domain/receipts.js';
 import { buyerReceipts, type ReceiptSources } from '../../src/messaging/receipt-events.js';
+import { paidSessionData } from '../support/session-events.js';
 
 const AT = new Date('2026-11-26T10:00:00Z');
 const LOGO = `https://pay.example.tn/checkout/brand/${'c'.repeat(64)}.png`;
 const log = createLogger({ service: 'notifier-test', level: 'silent' });
 
-const data = (livemode: boolean): SessionEventData => ({
-  merchant_id: 'mer_1',
-  webhook_url: '',
-  session: {
-    id: `ps_${livemode ? 'LIVE' : 'TEST'}AAAAAAAAAAAAAAAAAAAA`,
-    order_number: 'DMO-7K2M9Q',
-    merchant_reference: 'r1',
-    order_id: 'o1',
-    amount: '33.325',
-    currency: 'TND',
-    description: '',
-    status: 'SUCCEEDED',
-    livemode,
-    buyer: { first_name: 'Amina', last_name: 'Ben Salah', email: 'amina@example.tn', phone: '' },
-    items: [],
-    metadata: {},
-    original: { amount: '33.325', currency: 'TND', rate: '1' },
-    paid_at: AT.toISOString(),
-    payment: { method: 'card', card_brand: 'VISA', card_last_four: '4242', card_country: 'TN' },
-  },
-  receipt: { merchant_name: 'Dar "Zitouna"', locale: 'en' },
-});
+const data = (livemode: boolean): SessionEventData =>
+  paidSessionData({ session: { id: `ps_${livemode ? 'LIVE' : 'TEST'}AAAAAAAAAAAAAAAAAAAA`, livemode }, receipt: { merchant_name: 'Dar "Zitouna"', locale: 'en' } });
 
 const context: ChangeContext = { correlationId: 'c1', at: AT, event: { type: 'session.succeeded' } } as unknown as ChangeContext;
 

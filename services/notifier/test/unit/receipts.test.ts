@@ -10,8 +10,9 @@ import { receiptLanguage, renderReceipt, type Receipt } from '../../src/domain/r
 import { nextAttemptDelay } from '../../src/domain/send-due-mails.js';
 import { receiptMail } from '../../src/messaging/receipt-events.js';
 import { loadNotifierConfig } from '../../src/config.js';
+import { BUYER, PAID_AT, paidSessionData } from '../support/session-events.js';
 
-const AT = new Date('2026-11-26T23:30:00Z');
+const AT = PAID_AT;
 
 const receipt = (over: Partial<Receipt> = {}): Receipt => ({
   kind: 'payment_receipt',
@@ -25,28 +26,11 @@ const receipt = (over: Partial<Receipt> = {}): Receipt => ({
   ...over,
 });
 
-const eventData = (over: { buyer?: Partial<SessionEventData['session']['buyer']>; locale?: 'fr' | 'en' | 'ar' | 'auto'; receipt?: boolean } = {}): SessionEventData => ({
-  merchant_id: 'mer_1',
-  webhook_url: '',
-  session: {
-    id: 'ps_AAAAAAAAAAAAAAAAAAAAAAAA',
-    order_number: 'DMO-7K2M9Q',
-    merchant_reference: 'r1',
-    order_id: 'o1',
-    amount: '33.325',
-    currency: 'TND',
-    description: '',
-    status: 'SUCCEEDED',
-    livemode: false,
-    buyer: { first_name: 'Amina', last_name: 'Ben Salah', email: 'amina@example.tn', phone: '', ...over.buyer },
-    items: [],
-    metadata: {},
-    original: { amount: '10.00', currency: 'EUR', rate: '3.332500' },
-    paid_at: AT.toISOString(),
-    payment: { method: 'card', card_brand: 'VISA', card_last_four: '4242', card_country: 'TN', fee_amount: '1.000', net_amount: '32.325' },
-  },
-  ...(over.receipt !== false && { receipt: { merchant_name: 'Dar Zitouna', locale: over.locale ?? 'en' } }),
-});
+const eventData = (over: { buyer?: Partial<SessionEventData['session']['buyer']>; locale?: 'fr' | 'en' | 'ar' | 'auto'; receipt?: boolean } = {}): SessionEventData =>
+  paidSessionData({
+    session: { buyer: { ...BUYER, ...over.buyer }, original: { amount: '10.00', currency: 'EUR', rate: '3.332500' } },
+    receipt: over.receipt === false ? false : { merchant_name: 'Dar Zitouna', locale: over.locale ?? 'en' },
+  });
 
 const log = createLogger({ service: 'notifier-test', level: 'silent' });
 
