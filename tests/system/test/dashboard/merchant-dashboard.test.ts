@@ -6,14 +6,9 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type Merchant, payOnPage, pollUntil, sessionRequest, signInToDashboard, type TestBrowser, TestSystem, WebhookReceiver } from '@gateway/testkit';
+import { snap } from './screenshots.js';
 
 const PASSWORD = 'correct horse battery staple';
-
-/** With SCREENSHOT_DIR set, the pages the README shows are saved there (`npm run screenshots`). */
-async function snap(page: Page, name: string): Promise<void> {
-  const dir = process.env['SCREENSHOT_DIR'];
-  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
-}
 
 describe('merchant dashboard, in a browser', function () {
   this.timeout(180_000);

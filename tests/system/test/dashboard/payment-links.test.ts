@@ -10,14 +10,9 @@ import type { Page } from 'playwright-core';
 import type { PaymentLink, PaymentLinkList } from '@gateway/contracts';
 import { launchBrowser, pollUntil, sessionRequest, signInToDashboard, TestSystem, Visitor, type Merchant, type TestBrowser } from '@gateway/testkit';
 import { payWith } from '../checkout/browser.js';
+import { snap } from './screenshots.js';
 
 const PASSWORD = 'correct horse battery staple';
-
-/** With SCREENSHOT_DIR set, the pages are saved there (`npm run screenshots`). */
-async function snap(page: Page, name: string): Promise<void> {
-  const dir = process.env['SCREENSHOT_DIR'];
-  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
-}
 
 describe('dashboard payment links', function () {
   this.timeout(180_000);

@@ -13,6 +13,7 @@ import { newId, type SessionEventData, type Envelope, type WebhookDelivery, type
 import { eventEnvelope } from '@gateway/messaging';
 import { verifySignature } from '@gateway/sdk';
 import { launchBrowser, type Merchant, pollUntil, signInToDashboard, type TestBrowser, TestSystem, WebhookReceiver } from '@gateway/testkit';
+import { snap } from './screenshots.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -24,12 +25,6 @@ const DISPATCHER_ENV = {
 };
 
 type Problem = { detail: string; errors?: { field: string; code: string; message: string }[] };
-
-/** With SCREENSHOT_DIR set, the page the docs show is saved there. */
-async function snap(page: Page, name: string): Promise<void> {
-  const dir = process.env['SCREENSHOT_DIR'];
-  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
-}
 
 /** A session event of `merchantId` as the session service announces it, for the dispatcher to turn into webhooks. */
 function sessionEvent(type: WebhookEventType, merchantId: string): Envelope<SessionEventData> {
