@@ -1,6 +1,7 @@
 /** A payment link's page (D19): what the link sells and the buyer's form; and the pages of a link that takes no payment. */
 import { html, joinHtml, trustedHtml, type Html } from '@gateway/runtime';
 import type { BuyerField, BuyerFieldProblem, LinkPageView } from '../domain/pay-by-link.js';
+import { renderFormField } from './form-field.js';
 import { brandLogo, layout } from './layout.js';
 import type { BrandView } from '../domain/branding.js';
 import { formatAmount, translate, type Language, type MessageKey } from './messages/index.js';
@@ -52,30 +53,16 @@ ${joinHtml(fields, '\n')}
 }
 
 function renderField(view: LinkPageView, field: FieldSpec): Html {
-  const { language } = view;
   const error = view.fieldErrors[field.name];
-  const hint = field.name === 'amount' ? amountHint(view) : undefined;
-  const hintId = `${field.name}-hint`;
-  const errorId = `${field.name}-error`;
-  const describedBy = [hint === undefined ? undefined : hintId, error === undefined ? undefined : errorId].filter((id) => id !== undefined);
-  const value = view.values[field.name];
-  const attributes = [
-    html`id="${field.name}"`,
-    html`name="${field.name}"`,
-    html`type="${field.type}"`,
-    field.attributes,
-    html`required`,
-    describedBy.length > 0 ? html`aria-describedby="${describedBy.join(' ')}"` : undefined,
-    error === undefined ? undefined : html`aria-invalid="true"`,
-    value === undefined || value === '' ? undefined : html`value="${value}"`,
-  ].filter((attribute) => attribute !== undefined);
-  const lines = [html`<div class="field${error === undefined ? '' : ' field-invalid'}">`, html`<label for="${field.name}">${translate(language, field.label)}</label>`];
-  if (hint !== undefined) lines.push(html`<p class="hint" id="${hintId}">${hint}</p>`);
-  if (error !== undefined) {
-    lines.push(html`<p class="field-error" id="${errorId}"><span class="visually-hidden">${translate(language, 'error_prefix')}</span>${problemText(view, error)}</p>`);
-  }
-  lines.push(html`<input ${joinHtml(attributes, ' ')}>`, html`</div>`);
-  return joinHtml(lines, '\n');
+  return renderFormField(view.language, {
+    name: field.name,
+    type: field.type,
+    label: translate(view.language, field.label),
+    attributes: field.attributes,
+    ...(field.name === 'amount' && { hint: amountHint(view) }),
+    ...(error !== undefined && { error: problemText(view, error) }),
+    ...(view.values[field.name] !== undefined && { value: view.values[field.name] }),
+  });
 }
 
 function tnd(view: LinkPageView, amount: string): string {

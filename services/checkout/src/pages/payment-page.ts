@@ -1,5 +1,6 @@
 import { TEST_CARDS } from '@gateway/test-cards';
 import { html, joinHtml, trustedHtml, type Html } from '@gateway/runtime';
+import { renderFormField } from './form-field.js';
 import { brandLogo, layout } from './layout.js';
 import { formatAmount, translate, type Language, type MessageKey } from './messages/index.js';
 import { chargedAmount } from './order-summary.js';
@@ -121,24 +122,13 @@ function attemptsText(language: Language, left: number): string {
 }
 
 function renderField(language: Language, field: FieldSpec, error: string | undefined, value: string | undefined): Html {
-  const hintId = `${field.name}-hint`;
-  const errorId = `${field.name}-error`;
-  const describedBy = [field.hint === undefined ? undefined : hintId, error === undefined ? undefined : errorId].filter((id) => id !== undefined);
-  const attributes = [
-    html`id="${field.name}"`,
-    html`name="${field.name}"`,
-    html`type="text"`,
-    field.attributes,
-    html`required`,
-    describedBy.length > 0 ? html`aria-describedby="${describedBy.join(' ')}"` : undefined,
-    error === undefined ? undefined : html`aria-invalid="true"`,
-    value === undefined ? undefined : html`value="${value}"`,
-  ].filter((attribute) => attribute !== undefined);
-  const lines = [html`<div class="field${error === undefined ? '' : ' field-invalid'}">`, html`<label for="${field.name}">${translate(language, field.name)}</label>`];
-  if (field.hint !== undefined) lines.push(html`<p class="hint" id="${hintId}">${translate(language, field.hint)}</p>`);
-  if (error !== undefined) {
-    lines.push(html`<p class="field-error" id="${errorId}"><span class="visually-hidden">${translate(language, 'error_prefix')}</span>${error}</p>`);
-  }
-  lines.push(html`<input ${joinHtml(attributes, ' ')}>`, html`</div>`);
-  return onLines(lines);
+  return renderFormField(language, {
+    name: field.name,
+    type: 'text',
+    label: translate(language, field.name),
+    attributes: field.attributes,
+    ...(field.hint !== undefined && { hint: translate(language, field.hint) }),
+    ...(error !== undefined && { error }),
+    ...(value !== undefined && { value }),
+  });
 }
