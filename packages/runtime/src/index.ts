@@ -245,3 +245,4 @@ export * from './html.js';
 export * from './accept-language.js';
 export * from './redis.js';
 export * from './client-address.js';
+export * from './ttl-cache.js';

@@ -39,6 +39,12 @@ export const checkoutSettings = {
    * and canceling still need a live link.
    */
   paymentReturnGraceSeconds: int('PAYMENT_RETURN_GRACE_SECONDS', 1_800, { min: 0 }),
+  /**
+   * How long a replica shows a merchant's branding as it read it before reading
+   * it again (pages and receipts ask on every payment); a change shows at once
+   * on the replica that made it, on the others within this time. 0: read each time.
+   */
+  brandingCacheMs: int('BRANDING_CACHE_MS', 10_000, { min: 0, max: 300_000 }),
 };
 
 export type CheckoutConfig = ReturnType<typeof loadCheckoutConfig>;

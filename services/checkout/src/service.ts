@@ -62,7 +62,7 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
     createSession: async (request, correlationId) => (await rpc.call('session.create', request, { correlationId })).body,
     takeCreateBudget: async (account, correlationId) => (await rpc.call('budget.take_create', account, { correlationId })).body,
   };
-  const brands = new BrandingRepository(pool);
+  const brands = new BrandingRepository(pool, config.brandingCacheMs);
   const brandingDeps: BrandingDeps = { brands, publicBaseUrl: config.publicBaseUrl, clock, log };
   const app = express();
   app.disable('x-powered-by');

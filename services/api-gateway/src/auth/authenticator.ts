@@ -5,18 +5,21 @@
  * rotated key's revocation time travels with it and is checked at each use: it
  * stops working at that time on every replica, cached or not.
  */
+import { TtlCache } from '@gateway/runtime';
 import type { ApiCaller, MerchantRepository } from '../db/merchant.repository.js';
 
 const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{32}$/;
 const MAX_CACHED = 50_000;
 
 export class Authenticator {
-  private readonly cache = new Map<string, { caller: ApiCaller; until: number }>();
+  private readonly cache: TtlCache<string, ApiCaller>;
 
   constructor(
     private readonly merchants: MerchantRepository,
-    private readonly ttlMs: number,
-  ) {}
+    ttlMs: number,
+  ) {
+    this.cache = new TtlCache(ttlMs, MAX_CACHED);
+  }
 
   /** The caller of the Authorization header's key, or undefined when missing, malformed, unknown or revoked. */
   async authenticate(header: string | undefined): Promise<ApiCaller | undefined> {
@@ -24,9 +27,9 @@ export class Authenticator {
     const secret = header.slice('Bearer '.length).trim();
     if (!KEY_SHAPE.test(secret)) return undefined;
     const now = Date.now();
-    const cached = this.cache.get(secret);
-    if (cached && cached.until > now) {
-      if (!revokedBy(cached.caller, now)) return cached.caller;
+    const cached = this.cache.lookup(secret, now);
+    if (cached) {
+      if (!revokedBy(cached.value, now)) return cached.value;
       this.cache.delete(secret);
       return undefined;
     }
@@ -37,19 +40,18 @@ export class Authenticator {
     }
     // The mode comes from the prefix; a key stored under the other mode is not this key.
     if (caller.livemode !== secret.startsWith('sk_live_')) return undefined;
-    if (this.cache.size >= MAX_CACHED) this.cache.clear();
-    this.cache.set(secret, { caller, until: now + this.ttlMs });
+    this.cache.set(secret, caller, now);
     return caller;
   }
 
   /** Forgets every cached key of `merchantId` (suspended, limits changed). */
   forgetMerchant(merchantId: string): void {
-    for (const [secret, entry] of this.cache) if (entry.caller.merchantId === merchantId) this.cache.delete(secret);
+    this.cache.deleteWhere((caller) => caller.merchantId === merchantId);
   }
 
   /** Forgets a revoked key. */
   forgetKey(keyId: string): void {
-    for (const [secret, entry] of this.cache) if (entry.caller.keyId === keyId) this.cache.delete(secret);
+    this.cache.deleteWhere((caller) => caller.keyId === keyId);
   }
 
   forgetAll(): void {

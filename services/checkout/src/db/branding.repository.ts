@@ -1,5 +1,6 @@
 /** Storage of merchants' branding: one row per merchant, its accent colour and its logo (bytes, type and address). */
 import type { Pool } from '@gateway/db';
+import { TtlCache } from '@gateway/runtime';
 
 export interface BrandingRow {
   merchant_id: string;
@@ -19,11 +20,25 @@ export interface BrandingChange {
   logo?: { type: 'image/png' | 'image/svg+xml'; bytes: Buffer; sha256: string } | null;
 }
 
+/** Merchants whose branding a replica keeps in memory at most (most have none, and that is kept too). */
+const MAX_CACHED = 10_000;
+
 export class BrandingRepository {
-  constructor(private readonly pool: Pool) {}
+  private readonly cache: TtlCache<string, BrandingRow | undefined>;
+
+  /** `cacheMs`: how long a read is shown before the row is read again (0: every time). */
+  constructor(
+    private readonly pool: Pool,
+    cacheMs = 0,
+  ) {
+    this.cache = new TtlCache(cacheMs, MAX_CACHED);
+  }
 
   async find(merchantId: string): Promise<BrandingRow | undefined> {
+    const cached = this.cache.lookup(merchantId);
+    if (cached) return cached.value;
     const { rows } = await this.pool.query<BrandingRow>('SELECT merchant_id, accent_color, logo_type, logo_sha256 FROM merchant_branding WHERE merchant_id = $1', [merchantId]);
+    this.cache.set(merchantId, rows[0]);
     return rows[0];
   }
 
@@ -46,6 +61,7 @@ export class BrandingRepository {
     );
     const row = rows[0];
     if (!row) throw new Error('branding upsert returned no row');
+    this.cache.set(merchantId, row);
     return row;
   }
 
