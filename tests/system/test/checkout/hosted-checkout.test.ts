@@ -420,10 +420,12 @@ describe('Hosted checkout, lapsed links', function () {
   this.timeout(60_000);
   /**
    * Link expiries are whole seconds, so a link lasts between LINK_TTL_SECONDS − 1 and LINK_TTL_SECONDS:
-   * long enough for a browser to fill the card form on a loaded machine before its link lapses.
+   * long enough for a browser to fill the card form on a machine loaded by the suites beside it
+   * before its link lapses. `lapse(made)` waits only what is left of it: `made` is taken once the
+   * session (and its link) exists, so the link has lapsed by made + LINK_TTL_SECONDS.
    */
-  const LINK_TTL_SECONDS = 8;
-  const lapse = () => new Promise((resolve) => setTimeout(resolve, LINK_TTL_SECONDS * 1000 + 100));
+  const LINK_TTL_SECONDS = 15;
+  const lapse = (made: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, made + LINK_TTL_SECONDS * 1000 + 100 - Date.now())));
   let system: TestSystem;
   let browser: TestBrowser;
 
@@ -439,9 +441,10 @@ describe('Hosted checkout, lapsed links', function () {
   it('when a link has lapsed, then it shows the expired page with 410, and the session can still issue a new one', async () => {
     const merchant = await system.newMerchant();
     const created = await system.api(merchant.testKey).post<SessionDetail>('/gateway/sessions/', sessionRequest());
+    const made = Date.now();
     const first = await fetch(created.body.checkout_url ?? '');
     assert.equal(first.status, 200);
-    await lapse();
+    await lapse(made);
     const page = await browser.newPage();
     const lapsed = await page.goto(created.body.checkout_url ?? '');
     assert.equal(lapsed?.status(), 410);
@@ -456,11 +459,12 @@ describe('Hosted checkout, lapsed links', function () {
   it('when the link lapses while the buyer is at the bank for 3-D Secure, then coming back still finishes the payment and shows its result', async () => {
     const merchant = await system.newMerchant();
     const created = await system.api(merchant.testKey).post<SessionDetail>('/gateway/sessions/', sessionRequest());
+    const made = Date.now();
     const page = await browser.newPage();
     await page.goto(created.body.checkout_url ?? '');
     await payWith(page, { number: '4000000000003220' });
     await page.getByRole('heading', { name: /3-D Secure/ }).waitFor();
-    await lapse();
+    await lapse(made);
     const [back] = await Promise.all([
       page.waitForResponse((response) => response.url().endsWith('/3ds')),
       page.getByRole('button', { name: 'Complete authentication' }).click(),
