@@ -13,4 +13,3 @@ export { TND_DECIMALS, addTnd, compareTnd, exactTnd, formatTnd, subtractTnd } fr
 export { fromMinorUnits, toMinorUnits } from './minor-units.js';
 export { computeFee, parsePricing } from './fees.js';
 export type { Pricing } from './fees.js';
-export { formatAmount, type DisplayLanguage } from './display.js';

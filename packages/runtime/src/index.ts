@@ -242,7 +242,6 @@ export * from './periodic.js';
 export * from './http-metrics.js';
 export * from './bodies.js';
 export * from './html.js';
-export * from './accept-language.js';
 export * from './redis.js';
 export * from './client-address.js';
 export * from './ttl-cache.js';

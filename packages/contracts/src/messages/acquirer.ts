@@ -1,13 +1,14 @@
 /**
  * The acquirer-adapter's messages: the payment steps it runs at the acquirer, terminals and fees, and the payment.* events.
  */
+import { LANGUAGES, type Language as LanguageName } from '@gateway/i18n';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CaptureMethod } from '../api.js';
 import { type CommandContract, DateTime, DecimalString, MerchantId, MerchantRef, Mode, SecretsRewrap } from './common.js';
 
-/** The language of the hosted page the buyer paid on (D18); the acquirer's own pages (3-D Secure) follow it. */
-export const PageLanguage = Type.Union([Type.Literal('fr'), Type.Literal('en'), Type.Literal('ar')]);
-export type PageLanguage = Static<typeof PageLanguage>;
+/** A language people read us in (the language package's): the page a buyer paid on (D18), a mail, a person's dashboard. */
+export const Language = Type.Unsafe<LanguageName>({ type: 'string', enum: [...LANGUAGES] });
+export type Language = LanguageName;
 
 /** An attempt the session service has just started (CREATED/PENDING → PROCESSING). */
 export const StartedAttempt = Type.Object({
@@ -106,7 +107,7 @@ export const acquirerCommands = {
       /** Where the bank sends the buyer back after 3-D Secure. */
       term_url: Type.String(),
       /** The page's language, for the acquirer's pages; French, the acquirer's own default, when absent. */
-      language: Type.Optional(PageLanguage),
+      language: Type.Optional(Language),
     }),
     reply: PaymentStep,
   },

@@ -2,7 +2,7 @@
  * The dashboard service's messages: the identities of its users and of operators.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { PageLanguage } from './acquirer.js';
+import { Language } from './acquirer.js';
 import { type CommandContract, MerchantId, SecretsRewrap } from './common.js';
 
 /** What a dashboard user may do (D14): owner everything and the team; developer keys, webhooks, rates, payments, refunds; viewer reads. */
@@ -29,7 +29,7 @@ export const dashboardCommands = {
     service: 'dashboard',
     request: Type.Object({ merchant_id: MerchantId }),
     reply: Type.Object({
-      data: Type.Array(Type.Object({ person_id: Type.String(), email: Type.String(), language: Type.Optional(PageLanguage) })),
+      data: Type.Array(Type.Object({ person_id: Type.String(), email: Type.String(), language: Type.Optional(Language) })),
     }),
   },
   'operator.create': {

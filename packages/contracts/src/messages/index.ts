@@ -18,7 +18,7 @@ import { webhookCommands, webhookEvents } from './webhook.js';
 
 export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal, type ServiceName } from './common.js';
 export { CheckoutStep, CheckoutView, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
-export { PageLanguage, PaymentApproved, PaymentDeclined, PaymentStep, StartedAttempt, TerminalStatus } from './acquirer.js';
+export { Language, PaymentApproved, PaymentDeclined, PaymentStep, StartedAttempt, TerminalStatus } from './acquirer.js';
 export { ManualRefund } from './refund.js';
 export { WebhookAttemptDetail } from './webhook.js';
 export { ApiKeySummary, AuditEntry, MerchantDetail, MerchantSummary } from './merchant.js';

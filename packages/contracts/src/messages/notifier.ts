@@ -3,7 +3,7 @@
  * and the merchant's settings of the mails it writes.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { PageLanguage } from './acquirer.js';
+import { Language } from './acquirer.js';
 import { type CommandContract, DateTime, MerchantId, Mode } from './common.js';
 
 /**
@@ -16,7 +16,7 @@ import { type CommandContract, DateTime, MerchantId, Mode } from './common.js';
 const PersonMail = {
   reference: Type.String({ pattern: '^[0-9A-Za-z_]{8,64}$' }),
   email: Type.String({ minLength: 3, maxLength: 254 }),
-  language: PageLanguage,
+  language: Language,
   link: Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000 }),
   expires_at: DateTime,
 };

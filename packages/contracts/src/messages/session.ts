@@ -3,7 +3,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CaptureMethod, CheckoutLink, Item, Locale, Metadata, Original, RefundStatus, SessionDetail, SessionList, SessionStatus } from '../api.js';
-import { PA_RES_MAX_LENGTH, PageLanguage, PaymentStep } from './acquirer.js';
+import { PA_RES_MAX_LENGTH, Language, PaymentStep } from './acquirer.js';
 import { ApiContext, type CommandContract, DateTime, DecimalString, ExportPageSize, MerchantId, Mode, SessionRef } from './common.js';
 
 /** A buyer on the hosted page, holding a verified link of this session. */
@@ -176,7 +176,7 @@ export const sessionCommands = {
       attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }),
       card: Type.String({ minLength: 1, maxLength: 4096 }),
       term_url: Type.String(),
-      language: PageLanguage,
+      language: Language,
     }),
     reply: CheckoutStep,
   },

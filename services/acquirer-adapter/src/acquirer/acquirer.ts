@@ -5,7 +5,7 @@
  */
 
 import type { Card } from '@gateway/card-sealing';
-import type { PageLanguage } from '@gateway/contracts';
+import type { Language } from '@gateway/contracts';
 
 /** Where and as whom to call the acquirer. */
 export interface Terminal {
@@ -20,7 +20,7 @@ export interface OrderRequest {
   readonly returnUrl: string;
   readonly description: string;
   /** The language of the acquirer's pages the buyer may see (3-D Secure). */
-  readonly language: PageLanguage;
+  readonly language: Language;
   /** D22: a two-phase order (registerPreAuth.do), whose approved payment is held until deposited or reversed. */
   readonly twoPhase: boolean;
 }
@@ -77,7 +77,7 @@ export class AcquirerUnreachable extends Error {
 
 export interface Acquirer {
   register(terminal: Terminal, order: OrderRequest): Promise<RegisterResult>;
-  pay(terminal: Terminal, orderId: string, card: Card, language: PageLanguage): Promise<PayResult>;
+  pay(terminal: Terminal, orderId: string, card: Card, language: Language): Promise<PayResult>;
   finish3ds(terminal: Terminal, orderId: string, paRes: string): Promise<PayResult>;
   status(terminal: Terminal, orderId: string): Promise<OrderState>;
   /**

@@ -8,7 +8,7 @@
  * the session's language, or the buyer's (D18): see chooseLanguage.
  */
 import type { CardSealer } from '@gateway/card-sealing';
-import { newId, type CheckoutStep, type CheckoutView, type CommandReply, type CommandRequest, type CommandType, type PageLanguage } from '@gateway/contracts';
+import { newId, type CheckoutStep, type CheckoutView, type CommandReply, type CommandRequest, type CommandType, type Language } from '@gateway/contracts';
 import { AppError, unlessNotFound } from '@gateway/problem';
 import { RpcTimeoutError } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
@@ -21,7 +21,7 @@ import type { LinkRef, LinkVerifier } from './link-verifier.js';
 export type Answer = CheckoutPage | { redirect: string };
 
 /** A page of the hosted checkout and what it shows, in the buyer's language. */
-export type CheckoutPage = { language: PageLanguage } & (
+export type CheckoutPage = { language: Language } & (
   | {
       /** The card form; `refused` after the page's own checks failed, `previousDecline` when an attempt was declined. */
       page: 'payment';
@@ -174,12 +174,12 @@ export async function showResult(deps: FlowDeps, token: string, acceptLanguage?:
 }
 
 /** An open session: the card form, unless its merchant is suspended (the session service would refuse the payment). */
-function payable(token: string, view: CheckoutView, language: PageLanguage): Answer {
+function payable(token: string, view: CheckoutView, language: Language): Answer {
   return view.merchant_suspended ? { page: 'unavailable', language } : paymentPage(token, view, language);
 }
 
 /** The answer for a session that can take no more payments; undefined while it can. */
-function closedAnswer(view: CheckoutView, language: PageLanguage): Answer | undefined {
+function closedAnswer(view: CheckoutView, language: Language): Answer | undefined {
   switch (view.status) {
     case 'AUTHORIZED':
     case 'SUCCEEDED':
@@ -230,17 +230,17 @@ async function paymentStep(deps: FlowDeps, step: () => Promise<CheckoutStep>): P
 }
 
 /** A session that failed or was canceled: back to the merchant when it said where, else the end of the road. */
-function leave(view: CheckoutView, language: PageLanguage, outcome: 'failed' | 'canceled'): Answer {
+function leave(view: CheckoutView, language: Language, outcome: 'failed' | 'canceled'): Answer {
   if (view.cancel_url) return { page: 'leaving', language, outcome: 'failed', url: withSessionId(view.cancel_url, view.session_id) };
   return { page: 'outcome', language, outcome, session: view };
 }
 
-function processing(deps: FlowDeps, token: string, view: CheckoutView, language: PageLanguage): Answer {
+function processing(deps: FlowDeps, token: string, view: CheckoutView, language: Language): Answer {
   return { page: 'processing', language, session: view, refreshUrl: `${pageUrl(deps, token)}/result`, refreshSeconds: PROCESSING_REFRESH_SECONDS };
 }
 
 /** The card form, with the previous attempt's decline when the session has one. */
-function paymentPage(token: string, view: CheckoutView, language: PageLanguage): PaymentPage {
+function paymentPage(token: string, view: CheckoutView, language: Language): PaymentPage {
   const page: PaymentPage = { page: 'payment', language, token, session: view };
   if (view.status === 'PENDING' && view.last_failure_message) {
     page.previousDecline = { failureCode: view.last_failure_code, attemptsLeft: view.max_attempts - view.attempts_count };
@@ -253,7 +253,7 @@ function expired(acceptLanguage: string | undefined, reason: 'expired' | 'paid' 
   return expiredIn(chooseLanguage(undefined, acceptLanguage), reason);
 }
 
-function expiredIn(language: PageLanguage, reason: 'expired' | 'paid' | 'closed'): Answer {
+function expiredIn(language: Language, reason: 'expired' | 'paid' | 'closed'): Answer {
   return { page: 'link-expired', language, reason };
 }
 

@@ -9,7 +9,7 @@
  * one address is refused, and each session counts against the merchant's
  * Create budget as an API create does.
  */
-import { CreateSessionRequest, fieldErrorsOf, validatorOf, type ApiContext, type CommandRequest, type PageLanguage, type SessionDetail } from '@gateway/contracts';
+import { CreateSessionRequest, fieldErrorsOf, validatorOf, type ApiContext, type CommandRequest, type Language, type SessionDetail } from '@gateway/contracts';
 import { accountCurrency, checkAmount, compareTnd } from '@gateway/money';
 import { AppError } from '@gateway/problem';
 import { Type } from '@sinclair/typebox';
@@ -37,7 +37,7 @@ export type BuyerFieldProblem = 'required' | 'invalid' | 'too_small' | 'too_larg
 
 /** The link as its page shows it. */
 export interface LinkPageView {
-  language: PageLanguage;
+  language: Language;
   /** Whose link it is: the page shows the merchant's branding (D20). */
   merchantId?: string;
   merchantName: string;
@@ -56,12 +56,12 @@ export interface LinkPageView {
 
 export type LinkAnswer =
   | { page: 'link'; status: 200 | 422; view: LinkPageView }
-  | { page: 'closed'; status: 410; language: PageLanguage }
-  | { page: 'not-found'; status: 404; language: PageLanguage }
-  | { page: 'limited'; status: 429; language: PageLanguage; retryAfterSeconds: number }
-  | { page: 'unavailable'; status: 403 | 422; language: PageLanguage }
+  | { page: 'closed'; status: 410; language: Language }
+  | { page: 'not-found'; status: 404; language: Language }
+  | { page: 'limited'; status: 429; language: Language; retryAfterSeconds: number }
+  | { page: 'unavailable'; status: 403 | 422; language: Language }
   /** Each payment the link has left is under way for another buyer: maybe later. */
-  | { page: 'busy'; status: 409; language: PageLanguage }
+  | { page: 'busy'; status: 409; language: Language }
   | { redirect: string };
 
 /** The buyer fields session.create checks, by its own contract: the page refuses what the API would. */
@@ -195,7 +195,7 @@ function contextOf(link: PaymentLinkRow, requestId: string): ApiContext {
   return { merchant_id: link.merchant_id, livemode: link.livemode, order_prefix: link.order_prefix, merchant_name: link.merchant_name, request_id: requestId };
 }
 
-function viewOf(link: PaymentLinkRow, language: PageLanguage, values: BuyerForm, fieldErrors: LinkPageView['fieldErrors']): LinkPageView {
+function viewOf(link: PaymentLinkRow, language: Language, values: BuyerForm, fieldErrors: LinkPageView['fieldErrors']): LinkPageView {
   const view: LinkPageView = {
     language,
     merchantId: link.merchant_id,

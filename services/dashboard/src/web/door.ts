@@ -9,11 +9,12 @@ import type { ApiContext, CommandReply, CommandRequest, CommandType, MerchantDet
 import { outageOf, type Actor, type RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, retryAfterOf } from '@gateway/problem';
-import { clientAddress as addressBehindProxies, html, negotiateLanguage, pageSecurityHeaders, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
+import { clientAddress as addressBehindProxies, html, pageSecurityHeaders, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
+import { negotiateLanguage } from '@gateway/i18n';
 import { recordAudit, type AccountsDeps, type Doer } from '../identity/accounts.js';
 import type { Door, PersonRow } from '../identity/people.repository.js';
 import { newToken, sameText, tokenHash } from '../identity/secrets.js';
-import { isLanguage, LANGUAGE_COOKIE, LANGUAGES, translateKnown, translator, type Language, type Translate } from './i18n.js';
+import { isLanguage, LANGUAGE_COOKIE, translateKnown, translator, type Language, type Translate } from './i18n.js';
 import { layout, notice, type Shell } from './layout.js';
 
 export const PAGE_HEADERS = pageSecurityHeaders({ scripts: true });
@@ -62,7 +63,7 @@ export function cookieName(door: Door): string {
 export function languageOf(req: Request): Language {
   const chosen = cookies(req)[LANGUAGE_COOKIE];
   if (isLanguage(chosen)) return chosen;
-  return negotiateLanguage(req.headers['accept-language'], LANGUAGES, 'en');
+  return negotiateLanguage(req.headers['accept-language'], 'en');
 }
 
 export function cookies(req: Request): Record<string, string> {

@@ -4,7 +4,7 @@
  * follow, and a footer; the HTML right to left in Arabic. Every value in the
  * HTML is escaped; the caller gives text only.
  */
-import type { DisplayLanguage } from '@gateway/money';
+import type { Language } from '@gateway/i18n';
 import { html, joinHtml, type Html } from '@gateway/runtime';
 
 /** A mail as a subject and two bodies. */
@@ -15,7 +15,7 @@ export interface RenderedMail {
 }
 
 export interface MailContent {
-  language: DisplayLanguage;
+  language: Language;
   subject: string;
   /** Before the table: a greeting, what happened. */
   paragraphs: readonly string[];

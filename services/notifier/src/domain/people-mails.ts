@@ -7,7 +7,7 @@
  * header text in a subject and escaped in the HTML; an endpoint's URL is shown
  * without what could be a secret in it (user, password, path, query, fragment).
  */
-import { formatAmount, type DisplayLanguage } from '@gateway/money';
+import { formatAmount, type Language } from '@gateway/i18n';
 import { headerText, withoutCardNumbers } from './header-safety.js';
 import { renderMail, type RenderedMail } from './mail-layout.js';
 import { PEOPLE_MESSAGES } from './people-messages.js';
@@ -17,7 +17,7 @@ import { tunisDateTime } from './receipts.js';
 export type PeopleMailKind = 'invitation' | 'password_reset' | 'endpoint_disabled_notice' | 'refund_resolved_notice';
 
 export interface Invitation {
-  language: DisplayLanguage;
+  language: Language;
   merchantName: string;
   role: 'owner' | 'developer' | 'viewer';
   link: string;
@@ -25,7 +25,7 @@ export interface Invitation {
 }
 
 export interface PasswordReset {
-  language: DisplayLanguage;
+  language: Language;
   door: 'dashboard' | 'ops';
   email: string;
   link: string;
@@ -33,7 +33,7 @@ export interface PasswordReset {
 }
 
 export interface EndpointDisabled {
-  language: DisplayLanguage;
+  language: Language;
   merchantId: string;
   livemode: boolean;
   endpointId: string;
@@ -42,7 +42,7 @@ export interface EndpointDisabled {
 }
 
 export interface RefundResolved {
-  language: DisplayLanguage;
+  language: Language;
   merchantId: string;
   livemode: boolean;
   refundId: string;
@@ -54,7 +54,7 @@ export interface RefundResolved {
 }
 
 /** A person mail's language: one of ours, else French (the gateway's first language). */
-export function peopleLanguage(language: string | undefined): DisplayLanguage {
+export function peopleLanguage(language: string | undefined): Language {
   return language === 'en' || language === 'ar' || language === 'fr' ? language : 'fr';
 }
 

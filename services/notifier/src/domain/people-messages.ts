@@ -1,5 +1,5 @@
 /** The wording of the mails to the people of the dashboard and the console (D20), in their languages; {placeholders} are filled (and escaped in HTML) by the templates. */
-import type { DisplayLanguage } from '@gateway/money';
+import type { Language } from '@gateway/i18n';
 
 export interface PeopleMessages {
   greeting: string;
@@ -157,4 +157,4 @@ const ar: PeopleMessages = {
   date: 'التاريخ',
 };
 
-export const PEOPLE_MESSAGES: Readonly<Record<DisplayLanguage, PeopleMessages>> = { fr, en, ar };
+export const PEOPLE_MESSAGES: Readonly<Record<Language, PeopleMessages>> = { fr, en, ar };

@@ -1,5 +1,5 @@
 /** The receipts' wording in the buyer's languages (D18, D20); {placeholders} are filled (and escaped in HTML) by the templates. */
-import type { DisplayLanguage } from '@gateway/money';
+import type { Language } from '@gateway/i18n';
 
 export interface ReceiptMessages {
   paymentSubject: string;
@@ -65,7 +65,7 @@ const ar: ReceiptMessages = {
   footer: 'أُرسلت هذه الرسالة آليًا؛ يُرجى عدم الرد عليها. لأي سؤال، اتصل بـ {merchant}.',
 };
 
-export const RECEIPT_MESSAGES: Readonly<Record<DisplayLanguage, ReceiptMessages>> = { fr, en, ar };
+export const RECEIPT_MESSAGES: Readonly<Record<Language, ReceiptMessages>> = { fr, en, ar };
 
 /** `template` with its {placeholders} filled. */
 export function fill(template: string, values: Readonly<Record<string, string>>): string {

@@ -6,7 +6,7 @@
  * the date in Tunis time. Every value in the HTML is escaped.
  */
 import type { Locale } from '@gateway/contracts';
-import { formatAmount, type DisplayLanguage } from '@gateway/money';
+import { formatAmount, type Language } from '@gateway/i18n';
 import { headerText, withoutCardNumbers } from './header-safety.js';
 import { renderMail, type RenderedMail } from './mail-layout.js';
 import { fill, RECEIPT_MESSAGES, type ReceiptMessages } from './receipt-messages.js';
@@ -16,7 +16,7 @@ export type ReceiptKind = 'payment_receipt' | 'refund_receipt';
 /** What a receipt shows. */
 export interface Receipt {
   kind: ReceiptKind;
-  language: DisplayLanguage;
+  language: Language;
   merchantName: string;
   buyerName: string;
   orderNumber: string;
@@ -39,14 +39,14 @@ export interface ReceiptBrand {
 export type { RenderedMail } from './mail-layout.js';
 
 /** The receipt's language: the one the event names (D18: the session's, or the page's it was paid on); French, the page's fallback, for `auto`. */
-export function receiptLanguage(locale: Locale): DisplayLanguage {
+export function receiptLanguage(locale: Locale): Language {
   return locale === 'en' || locale === 'ar' ? locale : 'fr';
 }
 
-const DATE_LOCALES: Readonly<Record<DisplayLanguage, string>> = { fr: 'fr-TN', en: 'en-TN', ar: 'ar-TN' };
+const DATE_LOCALES: Readonly<Record<Language, string>> = { fr: 'fr-TN', en: 'en-TN', ar: 'ar-TN' };
 
 /** `at` as a Tunisian reader of `language` reads a date and time (24-hour clock), in Tunis time. */
-export function tunisDateTime(at: Date, language: DisplayLanguage): string {
+export function tunisDateTime(at: Date, language: Language): string {
   return new Intl.DateTimeFormat(DATE_LOCALES[language], { timeZone: 'Africa/Tunis', dateStyle: 'long', timeStyle: 'short', hourCycle: 'h23', numberingSystem: 'latn' }).format(at);
 }
 

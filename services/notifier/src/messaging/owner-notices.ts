@@ -14,7 +14,7 @@ import type { MailRepository, NewMail } from '../db/mail.repository.js';
 import { checkAddress } from '../domain/header-safety.js';
 import type { RenderedMail } from '../domain/mail-layout.js';
 import { peopleLanguage, renderEndpointDisabled, renderRefundResolved, type PeopleMailKind } from '../domain/people-mails.js';
-import type { DisplayLanguage } from '@gateway/money';
+import type { Language } from '@gateway/i18n';
 import { MAIL_HEADERS } from './receipt-events.js';
 
 type NoticeEvent = 'webhook_endpoint.disabled' | 'refund.updated';
@@ -28,7 +28,7 @@ export interface Notice {
   eventId: string;
   merchantId: string;
   livemode: boolean;
-  render: (language: DisplayLanguage) => RenderedMail;
+  render: (language: Language) => RenderedMail;
 }
 
 /** The notice `type` with `data` asks for, or undefined when it asks for none. */

@@ -2,7 +2,7 @@
  * Storage of sessions, their checkout links and the merchants' exchange rates.
  * Every state change commits together with the outbox row announcing it.
  */
-import type { Envelope, PageLanguage, StartedAttempt } from '@gateway/contracts';
+import type { Envelope, Language, StartedAttempt } from '@gateway/contracts';
 import { isOwnRow, readPage, withTransaction, type Filter, type Pool, type PoolClient } from '@gateway/db';
 import { enqueue, outboxInsert, outboxJson, outboxRecord, outboxRows } from '@gateway/messaging';
 import type { MintedLink } from '../domain/checkout-links.js';
@@ -204,7 +204,7 @@ export class SessionRepository {
    * row; only the first finds the session open. Undefined when the session
    * could not start one.
    */
-  async startAttempt(sessionId: string, linkId: string, attemptId: string, now: Date, pageLanguage: PageLanguage): Promise<SessionRow | undefined> {
+  async startAttempt(sessionId: string, linkId: string, attemptId: string, now: Date, pageLanguage: Language): Promise<SessionRow | undefined> {
     const result = await this.pool.query<SessionRow>({
       name: 'attempt-start',
       text: `WITH started AS (

@@ -5,7 +5,7 @@
  * The buyer is authorised by the signed link the checkout service verified;
  * the session checks that the link is one it issued.
  */
-import type { CheckoutStep, CheckoutView, CommandRequest, PageLanguage, PaymentStep, StartedAttempt } from '@gateway/contracts';
+import type { CheckoutStep, CheckoutView, CommandRequest, Language, PaymentStep, StartedAttempt } from '@gateway/contracts';
 import { RpcTimeoutError } from '@gateway/messaging';
 import { describeError } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
@@ -94,7 +94,7 @@ async function adapterStep(deps: SessionDeps, correlationId: string, ref: LinkRe
 }
 
 /** The session's row once the attempt started (PROCESSING), or the reason none could. */
-async function startAttempt(deps: SessionDeps, ref: LinkRef, attemptId: string, pageLanguage: PageLanguage): Promise<SessionRow> {
+async function startAttempt(deps: SessionDeps, ref: LinkRef, attemptId: string, pageLanguage: Language): Promise<SessionRow> {
   const now = deps.clock();
   const started = await deps.sessions.startAttempt(ref.session_id, ref.link_id, attemptId, now, pageLanguage);
   if (started) return started;

@@ -3,7 +3,7 @@
  * session detail and list item (INTERFACE 2.1, 2.4) and the event payload that
  * webhooks carry (INTERFACE 6.2).
  */
-import type { Attempt, CaptureMethod, Locale, PageLanguage, ReceiptFacts, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
+import type { Attempt, CaptureMethod, Locale, Language, ReceiptFacts, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
 import { OPEN_STATUSES } from './session-states.js';
 
 export { OPEN_STATUSES } from './session-states.js';
@@ -59,7 +59,7 @@ export interface SessionRow {
   last_failure_message: string;
   locale: Locale;
   /** The language of the page the buyer last paid on ('' before any attempt): an `auto` session's receipts are in it (D20). */
-  page_language?: PageLanguage | '';
+  page_language?: Language | '';
   /** D22: `manual` holds an approved payment (AUTHORIZED) until it is captured. */
   capture_method: CaptureMethod;
   /** Manual sessions: what the approved payment holds, and since when (set on AUTHORIZED). */

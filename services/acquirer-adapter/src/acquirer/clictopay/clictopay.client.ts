@@ -5,7 +5,7 @@
  * a log line or an error.
  */
 import type { Card } from '@gateway/card-sealing';
-import type { PageLanguage } from '@gateway/contracts';
+import type { Language } from '@gateway/contracts';
 import { HttpClient, HttpClientError, type ReadAnswer } from '@gateway/http-client';
 import type { Acquirer, OperationResult, OrderRequest, OrderState, PayResult, RegisterResult, Terminal } from '../acquirer.js';
 import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
@@ -57,7 +57,7 @@ export class ClicToPayClient implements Acquirer {
     return toRegisterResult(reply, probe !== undefined && deniesAccess(probe));
   }
 
-  async pay(terminal: Terminal, orderId: string, card: Card, language: PageLanguage): Promise<PayResult> {
+  async pay(terminal: Terminal, orderId: string, card: Card, language: Language): Promise<PayResult> {
     const reply = await this.post(terminal, 'paymentorder.do', {
       MDORDER: orderId,
       $PAN: card.pan,

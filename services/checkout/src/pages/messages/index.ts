@@ -3,7 +3,7 @@
  * written the way each language reads them. Which language a request gets is
  * the domain's (domain/language.ts).
  */
-import type { PageLanguage } from '@gateway/contracts';
+import type { Language as PageLanguage } from '@gateway/i18n';
 import { ar } from './ar.js';
 import { en, type MessageKey, type Messages } from './en.js';
 import { fr } from './fr.js';
@@ -24,4 +24,4 @@ export function translate(language: Language, key: MessageKey, values: Readonly<
 }
 
 /** Amounts are written as packages/money writes them for every buyer-facing text (pages and receipts). */
-export { formatAmount } from '@gateway/money';
+export { formatAmount } from '@gateway/i18n';

@@ -1,7 +1,9 @@
 /**
- * Accept-Language (RFC 9110 12.5.4), read the one way every page that speaks
- * several languages reads it: the hosted checkout (D18) and the dashboard (D14).
+ * Which language a reader gets: what they chose (a session's `locale`, a
+ * person's setting, a form's hidden field) or, for `auto` and nothing chosen,
+ * their browser's Accept-Language (RFC 9110 12.5.4), else the door's default.
  */
+import { LANGUAGES, isLanguage, type Language } from './languages.js';
 
 /** The language ranges of `header` by descending q, ties in header order; q=0 means "not this one". */
 export function parseAcceptLanguage(header: string): string[] {
@@ -21,12 +23,17 @@ export function parseAcceptLanguage(header: string): string[] {
   return ranges.sort((a, b) => b.q - a.q || a.at - b.at).map((r) => r.range);
 }
 
-/** The first of `supported` the header asks for (by its primary subtag: `ar-TN` asks for `ar`), else `fallback`; `*` takes the fallback. */
-export function negotiateLanguage<L extends string>(header: string | undefined, supported: readonly L[], fallback: L): L {
+/** The first language the header asks for (by its primary subtag: `ar-TN` asks for `ar`), else `fallback`; `*` takes the fallback. */
+export function negotiateLanguage(header: string | undefined, fallback: Language): Language {
   for (const range of parseAcceptLanguage(header ?? '')) {
     if (range === '*') return fallback;
-    const primary = supported.find((language) => language === range.split('-')[0]);
+    const primary = LANGUAGES.find((language) => language === range.split('-')[0]);
     if (primary !== undefined) return primary;
   }
   return fallback;
+}
+
+/** `chosen` when it is a language (not `auto`, not missing), else what the browser asks for, else `fallback`. */
+export function chooseLanguage(chosen: unknown, acceptLanguage: string | undefined, fallback: Language): Language {
+  return isLanguage(chosen) ? chosen : negotiateLanguage(acceptLanguage, fallback);
 }
