@@ -13,21 +13,21 @@ import { gzip } from 'node:zlib';
 import { html } from '@gateway/runtime';
 
 /** One file the page loads, as sent. */
-export interface DocsAsset {
+interface DocsAsset {
   readonly type: string;
   readonly body: Buffer;
   readonly gzipped: Buffer;
 }
 
 /** The page, and its assets by file name (`swagger-ui-bundle.<hash>.js`...). */
-export interface ApiDocs {
+interface ApiDocs {
   readonly page: string;
   readonly assets: ReadonlyMap<string, DocsAsset>;
 }
 
 const gzipped = promisify(gzip);
 // Resolved by path, not imported: the package's entry would load the whole browser bundle into Node.
-const resolve = createRequire(import.meta.url).resolve;
+const require = createRequire(import.meta.url);
 
 /** The renderer's own files: read and compressed once, whatever the number of listeners a process makes. */
 let renderer: Promise<{ script: Named; stylesheet: Named }> | undefined;
@@ -43,13 +43,15 @@ async function named(name: string, extension: string, type: string, body: Buffer
 }
 
 async function loadRenderer(): Promise<{ script: Named; stylesheet: Named }> {
-  const [bundle, stylesheet, pageBase] = await Promise.all(
-    ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css', 'swagger-ui-dist/index.css'].map((file) => readFile(resolve(file))),
-  );
+  const [bundle, stylesheet, pageBase] = await Promise.all([
+    readFile(require.resolve('swagger-ui-dist/swagger-ui-bundle.js')),
+    readFile(require.resolve('swagger-ui-dist/swagger-ui.css')),
+    readFile(require.resolve('swagger-ui-dist/index.css')),
+  ]);
   return {
-    script: await named('swagger-ui-bundle', 'js', 'text/javascript; charset=utf-8', bundle as Buffer),
+    script: await named('swagger-ui-bundle', 'js', 'text/javascript; charset=utf-8', bundle),
     // index.css is the few page-wide rules (no margin, a light background) Swagger UI's own page adds.
-    stylesheet: await named('swagger-ui', 'css', 'text/css; charset=utf-8', Buffer.concat([stylesheet as Buffer, Buffer.from('\n'), pageBase as Buffer])),
+    stylesheet: await named('swagger-ui', 'css', 'text/css; charset=utf-8', Buffer.concat([stylesheet, Buffer.from('\n'), pageBase])),
   };
 }
 

@@ -10,8 +10,9 @@ import { loadApiDocs } from './api-docs-assets.js';
 
 /**
  * The pages' policy, plus what Swagger UI needs: to fetch the document from
- * the gateway (connect-src) and the small icons its stylesheet carries as
- * data: URLs. No inline script or style, no other host.
+ * the gateway (connect-src), and data: images, the small icons its stylesheet
+ * carries and the page's empty icon (which spares a request for /favicon.ico).
+ * No inline script or style, no other host.
  */
 const DOCS_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const PAGE_HEADERS = { ...pageSecurityHeaders({ scripts: true }), 'Content-Security-Policy': DOCS_POLICY };

@@ -146,6 +146,9 @@ describe('The API reference page', function () {
     const text = (await page.locator('#reference').innerText()).replace(/\u200b/g, '');
     assert.deepEqual(paths.filter((path) => !text.includes(path)), [], "every path's text is shown");
     assert.deepEqual(Object.keys(openApi.webhooks).filter((event) => !text.includes(event)), [], 'every webhook event is shown');
+    // An operation opened shows its parameters, schemas and examples, drawn with the stylesheet's icons.
+    await page.locator('.opblock-summary-path[data-path="/gateway/sessions/"]').click();
+    await page.getByText('CreateSessionRequest').first().waitFor();
 
     const origin = new URL(system.baseUrl).origin;
     assert.deepEqual(requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin), [], 'no request leaves the gateway');
