@@ -24,6 +24,7 @@ import type { StoredAnswer } from '../idempotency/idempotency.repository.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER, type Answer, type IdempotentCalls } from '../idempotency/idempotent-call.js';
 import { authFailureBucket, bucketsFor, type BudgetDefaults } from '../limits/budgets.js';
 import type { TokenBuckets } from '../limits/token-buckets.js';
+import { addApiDocsRoutes } from './api-docs.routes.js';
 import { sendExport } from './csv-exports.js';
 import { bodyProblem, jsonObjectBody, MAX_BODY_BYTES, nulProblem } from './json-body.js';
 import { routes, type Route } from './routes.js';
@@ -120,6 +121,7 @@ export async function createApiListener(deps: ApiDependencies): Promise<RequestL
   }
   const openApi = JSON.stringify(buildOpenApi(`${deps.publicBaseUrl}${API_PREFIX}`));
   app.get(OPENAPI_PATH, (_request, reply) => void reply.type('application/json; charset=utf-8').send(openApi));
+  await addApiDocsRoutes(app, `${API_PREFIX}/docs`, OPENAPI_PATH);
   addApiRoutes(app, deps);
   await app.ready();
 
