@@ -83,7 +83,7 @@ export const Original = Type.Object(
 );
 export type Original = Static<typeof Original>;
 
-export const AttemptStatus = Type.Union(['INITIATED', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'ABANDONED'].map((s) => Type.Literal(s)));
+const AttemptStatus = Type.Union(['INITIATED', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'ABANDONED'].map((s) => Type.Literal(s)));
 /** INTERFACE 3.1 with D22's AUTHORIZED (a manual session's payment, held until captured); the transitions are services/session/src/domain/session-states.ts. */
 export const SessionStatus = Type.Union(
   ['CREATED', 'PENDING', 'PROCESSING', 'AUTHORIZED', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED'].map((s) => Type.Literal(s)),
@@ -256,8 +256,8 @@ export type RefundList = Static<typeof RefundList>;
 
 /** Webhook delivery record (INTERFACE 2.6). */
 /** Where a delivery attempt stands: due or on its way, answered with a 2xx, or failed. */
-export const WebhookDeliveryStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]);
-export type WebhookDeliveryStatus = Static<typeof WebhookDeliveryStatus>;
+const WebhookDeliveryStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]);
+type WebhookDeliveryStatus = Static<typeof WebhookDeliveryStatus>;
 
 export const WebhookDelivery = Type.Object({
   id: Id('whd'),

@@ -49,7 +49,7 @@ const DEADLINE_HEADER = 'x-deadline';
 
 type Reply = { ok: true; status: number; body: unknown } | { ok: false; problem: WireProblem };
 
-export interface RpcResult<C extends CommandType> {
+interface RpcResult<C extends CommandType> {
   status: number;
   body: CommandReply<C>;
 }
@@ -252,7 +252,7 @@ export class RpcClient implements BrokerComponent {
   }
 }
 
-export interface CommandMeta {
+interface CommandMeta {
   readonly envelope: Envelope;
   readonly correlationId: string;
   /** Who signed an operator command, as the guard verified it. */
@@ -260,7 +260,7 @@ export interface CommandMeta {
 }
 
 /** What a handler answers: the body and, for API calls, the HTTP status (200 by default). */
-export interface HandlerResult<C extends CommandType> {
+interface HandlerResult<C extends CommandType> {
   status?: number;
   body: CommandReply<C>;
   /** For the audit log, of an operator command that names only what it acts on (a refund, a key): the merchant it belongs to. */
@@ -271,7 +271,7 @@ export type CommandHandlers = {
   [C in CommandType]?: (data: CommandRequest<C>, meta: CommandMeta) => Promise<HandlerResult<C>>;
 };
 
-export interface CommandServerOptions {
+interface CommandServerOptions {
   service: ServiceName;
   handlers: CommandHandlers;
   log: Logger;

@@ -10,7 +10,7 @@ import { Broker, messagingMigrations } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { ReadinessCheck } from './index.js';
 
-export interface ServiceBaseConfig {
+interface ServiceBaseConfig {
   databaseUrl: string;
   dbPoolMax: number;
   amqpUrl: string;
@@ -18,7 +18,7 @@ export interface ServiceBaseConfig {
   brokerSharedUser: boolean;
 }
 
-export interface ServiceBase {
+interface ServiceBase {
   readonly pool: Pool;
   readonly broker: Broker;
   /** Database and broker checks, for /readyz. */

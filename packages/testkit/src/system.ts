@@ -48,7 +48,7 @@ export const ALL_SERVICES: readonly ServiceProcess[] = SERVICE_NAMES;
 /** The sandbox terminal's credentials in test systems. */
 export const SANDBOX_TERMINAL = { user: 'gateway-test', password: 'sandbox-test-password' };
 
-export interface SystemOptions {
+interface SystemOptions {
   services?: readonly ServiceProcess[];
   /** Extra environment for every service. */
   env?: Record<string, string>;
@@ -73,7 +73,7 @@ export interface SystemOptions {
 }
 
 /** How the services of a system started with `options` run. */
-export function launchMode(options: SystemOptions): LaunchMode {
+function launchMode(options: SystemOptions): LaunchMode {
   const asked = options.launch ?? process.env['TEST_SERVICES'];
   if (asked === undefined || asked === '' || asked === 'in-process') return 'in-process';
   if (asked === 'child-process') return 'child-process';
@@ -81,7 +81,7 @@ export function launchMode(options: SystemOptions): LaunchMode {
 }
 
 /** The process names of `count` replicas of `service`: the service's own name, then `<service>-2`... */
-export function replicaNames(service: ServiceProcess, count: number): string[] {
+function replicaNames(service: ServiceProcess, count: number): string[] {
   return Array.from({ length: Math.max(1, count) }, (_, i) => replicaName(service, i));
 }
 
@@ -196,7 +196,7 @@ export class TestSystem {
   static async start(options: SystemOptions = {}): Promise<TestSystem> {
     const env = await testEnvironment();
     const services = options.services ?? ALL_SERVICES;
-    const [db, { prefix, urls: brokerUrls }] = await Promise.all([createTestDatabase(services.filter((service) => SCHEMA_OWNERS.includes(service)) as SchemaOwner[]), newBrokerPrefix()]);
+    const [db, { prefix, urls: brokerUrls }] = await Promise.all([createTestDatabase(services.filter((service): service is SchemaOwner => (SCHEMA_OWNERS as readonly string[]).includes(service))), newBrokerPrefix()]);
     const logDir = join(repoRoot, '.local', 'test-logs', prefix);
     const ports: Record<string, number> = {};
     for (const service of ALL_SERVICES) ports[service] = await freePort();
@@ -543,7 +543,7 @@ export class TestSystem {
 }
 
 /** What a stream of requests against a process being stopped came to. */
-export interface LoadTally {
+interface LoadTally {
   /** The status of every request that got an answer, in the order answered. */
   readonly statuses: number[];
   /** Requests refused at connect (ECONNREFUSED): nothing was listening any more. */
@@ -558,7 +558,7 @@ export interface LoadTally {
 const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 
 /** The code of a failed fetch (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET...), from its cause chain. */
-export function fetchErrorCode(err: unknown): string {
+function fetchErrorCode(err: unknown): string {
   let current: unknown = err;
   for (let depth = 0; depth < 5 && current; depth += 1) {
     const code = (current as { code?: unknown }).code;
