@@ -14,7 +14,7 @@ export { eventsHandled } from './metrics.js';
 import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@gateway/db';
 
-/** The outbox, inbox and spent operator command tables every service schema carries. */
+/** The outbox and spent operator command tables every service schema carries. */
 export const messagingMigrations: MigrationSource = {
   name: 'messaging',
   dir: fileURLToPath(new URL('../../migrations', import.meta.url)),
