@@ -2,6 +2,7 @@ export * from './broker.js';
 export * from './topology.js';
 export * from './envelope.js';
 export * from './rpc.js';
+export * from './command-server.js';
 export * from './outbox.js';
 export * from './consumer.js';
 export * from './apply-once.js';
