@@ -5,7 +5,9 @@
  * neighbours' addresses, its database and broker URLs). Every launcher (make up,
  * make bench, the test harness, the image smoke test) and the deployment checks
  * read it. Every other setting keeps the default of the service's own
- * src/config.ts; this file never repeats one.
+ * src/config.ts; this file never repeats one. Which services there are (their
+ * names, schemas, broker users, whether they keep secrets) is the list of
+ * services in @gateway/contracts; this file describes each of them by name.
  */
 import { SERVICE_LIST, type ServiceBasics, type ServiceId } from '@gateway/contracts';
 import { operatorPublicKeys, type SystemKeys } from './keys.mjs';
