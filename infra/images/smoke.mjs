@@ -22,7 +22,6 @@
 // Any failure exits non-zero, with the logs of the service concerned printed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { podman, podmanEnv, root, workDir, writeContainersConf } from './podman.mjs';
@@ -32,17 +31,6 @@ const READY_TIMEOUT_MS = 90_000;
 
 function imageName(service) {
   return `localhost/payment-gateway/${service}:dev`;
-}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
@@ -71,6 +59,7 @@ export async function smoke({ log = console.log } = {}) {
   await ensureServers({ log: (line) => log(line) });
   // The built workspace (make images runs npm run build first).
   const testkit = await import('@gateway/testkit');
+  const system = await import('@gateway/system');
   const { serviceDatabaseUrl } = await import('@gateway/db');
   const env = await testkit.testEnvironment();
 
@@ -78,6 +67,7 @@ export async function smoke({ log = console.log } = {}) {
   const { prefix, urls: brokerUrls } = await testkit.newBrokerPrefix();
   const database = testkit.uniqueName('gwt');
   const containers = new Map(); // service -> container name
+  const ports = {}; // service -> its reserved port on the host network
   const logDir = path.join(workDir, 'smoke-logs', prefix);
   fs.mkdirSync(logDir, { recursive: true });
   let databaseMade = false;
@@ -89,6 +79,7 @@ export async function smoke({ log = console.log } = {}) {
       podman(['rm', '-f', '-t', '0', name]);
     }
     containers.clear();
+    system.releasePorts(Object.values(ports));
     if (databaseMade) await dropDatabase(env.adminUrl, database).catch((err) => log(`dropping ${database}: ${err.message}`));
     await testkit.deleteBrokerObjects(prefix).catch((err) => log(`deleting broker objects: ${err.message}`));
     await testkit.deleteBrokerUsers(prefix).catch((err) => log(`deleting broker users: ${err.message}`));
@@ -109,11 +100,11 @@ export async function smoke({ log = console.log } = {}) {
     log('smoke: migrate image: database, roles, schemas and migrations done');
 
     // 2. The services, each with its environment from the system's description.
-    const { freshKeys, SERVICE_NAMES: SERVICES } = await import('@gateway/system');
-    const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (service) => [service, await freePort()])));
+    const SERVICES = system.SERVICE_NAMES;
+    for (const service of SERVICES) ports[service] = await system.freePort();
     const dbUrl = new URL(env.adminUrl);
     dbUrl.pathname = `/${database}`;
-    const keys = freshKeys({ operator: `${prefix}-operator`, dashboard: `${prefix}-dashboard` });
+    const keys = system.freshKeys({ operator: `${prefix}-operator`, dashboard: `${prefix}-dashboard` });
     const baseUrl = `http://127.0.0.1:${ports['api-gateway']}`;
     const environments = await containerEnvironments({
       prefix,
@@ -130,7 +121,7 @@ export async function smoke({ log = console.log } = {}) {
       if (started.status !== 0) throw new SmokeFailure(`podman run ${service} exited ${started.status}: ${started.stderr.trim()}`, service);
       containers.set(service, name);
     }
-    await Promise.all(SERVICES.map((service) => waitReady(service, containers.get(service), ports[service])));
+    await Promise.all(SERVICES.map((service) => waitReady(system, service, containers.get(service), ports[service])));
     log(`smoke: ${SERVICES.length} containers ready (${((Date.now() - startedAt) / 1000).toFixed(1)} s since the start)`);
     for (const service of SERVICES) {
       const user = podman(['inspect', '--format', '{{.Config.User}}', containers.get(service)]).stdout.trim();
@@ -204,19 +195,16 @@ function containerLogs(name) {
   return `${result.stdout}${result.stderr}`;
 }
 
-async function waitReady(service, name, port) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    const state = podman(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', name]).stdout.trim();
-    if (state.startsWith('exited')) throw new SmokeFailure(`${service} exited during start (${state})`, service);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new SmokeFailure(`${service} did not answer /readyz 200 within ${READY_TIMEOUT_MS / 1000} s`, service);
+/** Waits until `service`'s container answers /readyz 200 (the launcher's wait, polled every 250 ms), failing once it has exited. */
+async function waitReady(system, service, name, port) {
+  let state = '';
+  const exited = () => {
+    state = podman(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', name]).stdout.trim();
+    return state.startsWith('exited');
+  };
+  const outcome = await system.untilAnswering(port, '/readyz', { timeoutMs: READY_TIMEOUT_MS, everyMs: 250, exited });
+  if (outcome === 'exited') throw new SmokeFailure(`${service} exited during start (${state})`, service);
+  if (outcome === 'timed out') throw new SmokeFailure(`${service} did not answer /readyz 200 within ${READY_TIMEOUT_MS / 1000} s`, service);
 }
 
 /** A merchant made with the operators' CLI, signed with this run's operator key (as `make up` seeds its demo merchant). */

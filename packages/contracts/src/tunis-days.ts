@@ -8,7 +8,7 @@ import { DailyReportQuery } from './api.js';
 import { listFilterErrors, storableDateText, type SchemaFieldError } from './validation.js';
 
 /** The longest range of days a report covers (D21). */
-export const MAX_REPORT_DAYS = 366;
+const MAX_REPORT_DAYS = 366;
 
 const TUNIS = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Tunis', year: 'numeric', month: '2-digit', day: '2-digit' });
 

@@ -151,7 +151,7 @@ function fieldErrorOf(error: ErrorObject, whole = 'body'): SchemaFieldError {
  * merchant's own, so an error anywhere inside it names `metadata` itself;
  * items and other nested fields keep their paths (`items[0].quantity`).
  */
-export function reportedField(path: string): string {
+function reportedField(path: string): string {
   return path === 'metadata' || path.startsWith('metadata.') || path.startsWith('metadata[') ? 'metadata' : path;
 }
 

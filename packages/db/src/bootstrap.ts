@@ -3,26 +3,17 @@
  * role that can use no other. Run with a superuser (or a role with CREATEROLE
  * and CREATEDB) before migrations.
  */
+import { SCHEMA_OWNERS, schemaOf, type SchemaOwner } from '@gateway/contracts';
 import pg from 'pg';
 
-/** The schema each service owns. */
-export const serviceSchemas = {
-  'api-gateway': 'api_gateway',
-  session: 'session',
-  checkout: 'checkout',
-  'acquirer-adapter': 'acquirer',
-  refund: 'refund',
-  'webhook-dispatcher': 'webhooks',
-  dashboard: 'dashboard',
-  ledger: 'ledger',
-  notifier: 'notifier',
-} as const;
+export type { SchemaOwner } from '@gateway/contracts';
 
-export type SchemaOwner = keyof typeof serviceSchemas;
+/** The schema each service owns, by service (the list of services, @gateway/contracts). */
+export const serviceSchemas: Readonly<Record<SchemaOwner, string>> = Object.fromEntries(SCHEMA_OWNERS.map((service) => [service, schemaOf(service)])) as Record<SchemaOwner, string>;
 
 /** The login role of a service: `svc_<schema>`. */
 export function roleOf(service: SchemaOwner): string {
-  return `svc_${serviceSchemas[service]}`;
+  return `svc_${schemaOf(service)}`;
 }
 
 /** `url` with its user replaced by the service's role (and its password, when given). */
@@ -49,7 +40,7 @@ export async function bootstrapDatabase(adminUrl: string, database: string, pass
   try {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${quoteIdent(database)}`);
-    for (const service of Object.keys(serviceSchemas) as SchemaOwner[]) {
+    for (const service of SCHEMA_OWNERS) {
       const role = roleOf(service);
       // Roles are cluster-wide; concurrent bootstraps may race to create one.
       await admin
@@ -72,10 +63,10 @@ export async function bootstrapDatabase(adminUrl: string, database: string, pass
     await db.query('SELECT pg_advisory_lock(hashtext($1))', ['bootstrap']);
     await grantConnect(db, database);
     await db.query('REVOKE ALL ON SCHEMA public FROM PUBLIC');
-    for (const [service, schema] of Object.entries(serviceSchemas) as [SchemaOwner, string][]) {
-      const role = quoteIdent(roleOf(service));
-      await db.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)} AUTHORIZATION ${role}`);
-      await db.query(`REVOKE ALL ON SCHEMA ${quoteIdent(schema)} FROM PUBLIC`);
+    for (const service of SCHEMA_OWNERS) {
+      const schema = quoteIdent(schemaOf(service));
+      await db.query(`CREATE SCHEMA IF NOT EXISTS ${schema} AUTHORIZATION ${quoteIdent(roleOf(service))}`);
+      await db.query(`REVOKE ALL ON SCHEMA ${schema} FROM PUBLIC`);
     }
   } finally {
     await db.query('SELECT pg_advisory_unlock(hashtext($1))', ['bootstrap']).catch(() => undefined);
@@ -90,5 +81,5 @@ export async function bootstrapDatabase(adminUrl: string, database: string, pass
  */
 export async function grantConnect(client: Pick<pg.Client, 'query'>, database: string): Promise<void> {
   await client.query(`REVOKE ALL ON DATABASE ${quoteIdent(database)} FROM PUBLIC`);
-  for (const service of Object.keys(serviceSchemas) as SchemaOwner[]) await client.query(`GRANT CONNECT ON DATABASE ${quoteIdent(database)} TO ${quoteIdent(roleOf(service))}`);
+  for (const service of SCHEMA_OWNERS) await client.query(`GRANT CONNECT ON DATABASE ${quoteIdent(database)} TO ${quoteIdent(roleOf(service))}`);
 }

@@ -18,7 +18,7 @@ export interface BrokerComponent {
   drain?(): Promise<void>;
 }
 
-export interface BrokerOptions {
+interface BrokerOptions {
   /** One broker URL, or the nodes of a cluster comma-separated (AMQP_URL, D23), all with the same user. */
   url: string;
   prefix: string;

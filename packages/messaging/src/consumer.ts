@@ -27,7 +27,7 @@ import { eventLabel, eventsHandled, messagesRefused } from './metrics.js';
 import { acknowledge, QueueConsumer } from './queue-consumer.js';
 import { assertDeclarations, durableQueue } from './topology.js';
 
-export interface EventConsumerOptions {
+interface EventConsumerOptions {
   service: ServiceName;
   /** The queue and the routing-key patterns bound to it; the service's own (topology) by default. */
   subscription?: { queue: string; patterns: readonly string[] };
@@ -54,7 +54,7 @@ const PATIENCE_MS = 10 * 60_000;
  * arrive on, bound to its patterns; returns the queue's name. The exchanges are
  * not declared here: a service's broker user may not (see ensureExchanges).
  */
-export async function prepareEventQueue(
+async function prepareEventQueue(
   channel: Channel,
   broker: Broker,
   service: ServiceName,
@@ -173,7 +173,7 @@ export class EventConsumer extends QueueConsumer {
   }
 }
 
-export interface BroadcastOptions {
+interface BroadcastOptions {
   patterns: readonly string[];
   handler: (envelope: Envelope) => void;
   /** Called on every (re)connect: what was broadcast while disconnected is lost. */

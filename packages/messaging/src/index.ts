@@ -2,6 +2,7 @@ export * from './broker.js';
 export * from './topology.js';
 export * from './envelope.js';
 export * from './rpc.js';
+export * from './command-server.js';
 export * from './outbox.js';
 export * from './consumer.js';
 export * from './apply-once.js';
@@ -14,7 +15,7 @@ export { eventsHandled } from './metrics.js';
 import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@gateway/db';
 
-/** The outbox, inbox and spent operator command tables every service schema carries. */
+/** The outbox and spent operator command tables every service schema carries. */
 export const messagingMigrations: MigrationSource = {
   name: 'messaging',
   dir: fileURLToPath(new URL('../../migrations', import.meta.url)),

@@ -20,7 +20,7 @@ const REDACTED = '[redacted]';
 /** What an operator action was on, within its merchant, in the order looked for in its data, then its reply. */
 const TARGET_FIELDS = ['key_id', 'refund_id', 'delivery_id', 'endpoint_id'] as const;
 
-export interface OperatorGuardOptions {
+interface OperatorGuardOptions {
   service: ServiceName;
   /** The operators' public keys, and the doors' (OPERATOR_PUBLIC_KEYS). */
   publicKeys: readonly OperatorPublicJwk[];

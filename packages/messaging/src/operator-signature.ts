@@ -16,10 +16,10 @@ export type { JWK } from 'jose';
 export const OPERATOR_SIGNATURE_HEADER = 'x-operator-signature';
 
 /** How long a signed command may be used: long enough to cross a busy broker, too short to be worth stealing. */
-export const SIGNATURE_LIFETIME_SECONDS = 60;
+const SIGNATURE_LIFETIME_SECONDS = 60;
 
 /** How far the clocks of the operator's machine and of a service may disagree. */
-export const CLOCK_SKEW_SECONDS = 5;
+const CLOCK_SKEW_SECONDS = 5;
 
 const ALG = 'EdDSA';
 const TOKEN_TYPE = 'operator-command+jwt';

@@ -91,7 +91,7 @@ export async function enqueue(client: Queryable, envelopes: readonly Envelope[])
   await client.query({ name: 'outbox-enqueue', text: outboxInsert(outboxRows('$1')), values: [outboxJson(envelopes)] });
 }
 
-export interface OutboxRelayOptions {
+interface OutboxRelayOptions {
   pool: Pool;
   log: Logger;
   /** Rows claimed per round. */

@@ -37,7 +37,7 @@ export function namesFor(prefix: string): Names {
   };
 }
 
-export interface QueueDeclaration {
+interface QueueDeclaration {
   readonly name: string;
   /** Durable queues survive a broker restart; transient ones are declared again by their consumers. */
   readonly durable: boolean;
@@ -45,7 +45,7 @@ export interface QueueDeclaration {
   readonly bindings: readonly { exchange: string; routingKey: string }[];
 }
 
-export interface ExchangeDeclaration {
+interface ExchangeDeclaration {
   readonly name: string;
   readonly type: 'topic' | 'direct';
 }
@@ -176,11 +176,11 @@ export function principalOf(prefix: string, user: string | undefined): BrokerPri
 }
 
 /** The events `service` publishes (eventPublishers). */
-export function eventsPublishedBy(service: ServiceName): EventType[] {
+function eventsPublishedBy(service: ServiceName): EventType[] {
   return (Object.keys(eventPublishers) as EventType[]).filter((type) => (eventPublishers[type] as readonly ServiceName[]).includes(service));
 }
 
-export interface BrokerPermissions {
+interface BrokerPermissions {
   /** Regular expressions on resource names in the vhost (RabbitMQ's configure / write / read). */
   readonly configure: string;
   readonly write: string;

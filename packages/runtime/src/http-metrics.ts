@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { counter, histogram, renderMetrics, secondsSince } from '@gateway/observability';
 
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 const ROUTE_LABEL = Symbol('metricsRoute');
 const TIMED = 'metricsTimed';

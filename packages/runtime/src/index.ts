@@ -154,7 +154,7 @@ export interface RunningService {
  * Starts a service and keeps it until SIGTERM or SIGINT, then stops it; a stop
  * that outlasts `shutdownTimeoutMs` ends the process anyway.
  */
-export async function runMain(log: Logger, shutdownTimeoutMs: number, start: () => Promise<RunningService>): Promise<void> {
+async function runMain(log: Logger, shutdownTimeoutMs: number, start: () => Promise<RunningService>): Promise<void> {
   let running: RunningService;
   try {
     running = await start();
@@ -193,7 +193,7 @@ export async function runMain(log: Logger, shutdownTimeoutMs: number, start: () 
 }
 
 /** The settings every service has: how it logs and how long its graceful stop may take. */
-export interface ServiceConfig {
+interface ServiceConfig {
   readonly logLevel: string;
   readonly shutdownTimeoutMs: number;
 }

@@ -1,7 +1,7 @@
 /**
  * What every service opens the same way: a pool on its own schema, one broker
- * connection, readiness checks on both, and its migrations (the outbox and
- * inbox tables, then its own folder).
+ * connection, readiness checks on both, and its migrations (messaging's
+ * tables, then its own folder).
  */
 import { fileURLToPath } from 'node:url';
 import type { ServiceName } from '@gateway/contracts';
@@ -10,7 +10,7 @@ import { Broker, messagingMigrations } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { ReadinessCheck } from './index.js';
 
-export interface ServiceBaseConfig {
+interface ServiceBaseConfig {
   databaseUrl: string;
   dbPoolMax: number;
   amqpUrl: string;
@@ -18,7 +18,7 @@ export interface ServiceBaseConfig {
   brokerSharedUser: boolean;
 }
 
-export interface ServiceBase {
+interface ServiceBase {
   readonly pool: Pool;
   readonly broker: Broker;
   /** Database and broker checks, for /readyz. */
@@ -41,7 +41,7 @@ export function openServiceBase(service: ServiceName, schema: string, config: Se
   };
 }
 
-/** A service's migrations: the shared outbox and inbox, then `migrations/` beside its `dist/`. */
+/** A service's migrations: messaging's (the outbox, the spent operator commands), then `migrations/` beside its `dist/`. */
 export function serviceMigrations(service: ServiceName, moduleUrl: string): readonly MigrationSource[] {
   return [messagingMigrations, { name: service, dir: fileURLToPath(new URL('../../migrations', moduleUrl)) }];
 }

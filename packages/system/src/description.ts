@@ -5,9 +5,14 @@
  * neighbours' addresses, its database and broker URLs). Every launcher (make up,
  * make bench, the test harness, the image smoke test) and the deployment checks
  * read it. Every other setting keeps the default of the service's own
- * src/config.ts; this file never repeats one.
+ * src/config.ts; this file never repeats one. Which services there are (their
+ * names, schemas, broker users, whether they keep secrets) is the list of
+ * services in @gateway/contracts; this file describes each of them by name.
  */
+import { SERVICE_LIST, type ServiceBasics, type ServiceId } from '@gateway/contracts';
 import { operatorPublicKeys, type SystemKeys } from './keys.mjs';
+
+export { SCHEMA_OWNERS, type ServiceId } from '@gateway/contracts';
 
 /** A terminal of the sandbox acquirer: the credentials a caller of its REST API gives. */
 export interface Terminal {
@@ -45,27 +50,31 @@ export interface SystemWiring {
 }
 
 /** A setting a service takes from the rest of the system; undefined leaves the service's own default. */
-export type WiredSetting = (system: SystemWiring) => string | undefined;
+type WiredSetting = (system: SystemWiring) => string | undefined;
 
-export interface ServiceDescription {
-  /** Its folder under services/, its package `@gateway/<name>` and its process name. */
-  readonly name: string;
+/** What the description adds to the list of services (@gateway/contracts' SERVICE_LIST) for one service. */
+interface Described {
   /** Where it listens by default (its config.ts's PORT default, docker-compose's and k8s' port). */
   readonly port: number;
+  /** Whether `make up REPLICAS=n` runs n of it: a worker whose replicas share its queues, not a front door with a fixed port. */
+  readonly replicated: boolean;
+  /** Its own wired settings, by environment variable, beside those its other fields imply. */
+  readonly wired: Readonly<Record<string, WiredSetting>>;
+}
+
+export interface ServiceDescription extends Described {
+  /** Its folder under services/, its package `@gateway/<name>` and its process name. */
+  readonly name: ServiceId;
   /** The database schema it owns and migrates (DATABASE_URL, as role svc_<schema>); none for a service without tables. */
   readonly schema?: string;
   /** The broker user it connects as (AMQP_URL, BROKER_PREFIX); none for a service without a broker. */
   readonly principal?: string;
-  /** Whether `make up REPLICAS=n` runs n of it: a worker whose replicas share its queues, not a front door with a fixed port. */
-  readonly replicated: boolean;
   /** Whether it keeps secrets encrypted (D17), and so takes the system's SECRETS_KEK. */
   readonly keepsSecrets: boolean;
-  /** Its own wired settings, by environment variable, beside those its fields above imply. */
-  readonly wired: Readonly<Record<string, WiredSetting>>;
 }
 
 /** The HTTP address of `service`'s first process, as its neighbours reach it. */
-export function addressOf(system: SystemWiring, service: string): string {
+function addressOf(system: SystemWiring, service: string): string {
   return `http://${system.host ?? '127.0.0.1'}:${portOf(system, service)}`;
 }
 
@@ -80,15 +89,11 @@ const operators: WiredSetting = (system) => operatorPublicKeys(system.keys, syst
 /** Where a service keeps its rate-limit buckets: the system's Redis, under the system's own key prefix. */
 const rateLimitBuckets: Record<string, WiredSetting> = { REDIS_URL: (system) => system.redisUrl, RATE_LIMIT_KEY_PREFIX: (system) => system.redisKeyPrefix };
 
-/** Every service of the system, in the order of their ports. */
-export const SERVICES = [
-  {
-    name: 'api-gateway',
+/** What the description adds to each service of the list, by name: the compiler checks that every service is described, and nothing else. */
+const DESCRIBED: Readonly<Record<ServiceId, Described>> = {
+  'api-gateway': {
     port: 8080,
-    schema: 'api_gateway',
-    principal: 'api-gateway',
     replicated: false,
-    keepsSecrets: true,
     wired: {
       PUBLIC_BASE_URL: publicBaseUrl,
       ...rateLimitBuckets,
@@ -97,39 +102,27 @@ export const SERVICES = [
       OPERATOR_PUBLIC_KEYS: operators,
     },
   },
-  {
-    name: 'checkout',
+  checkout: {
     port: 8081,
-    schema: 'checkout',
-    principal: 'checkout',
     replicated: true,
-    keepsSecrets: false,
     wired: {
       PUBLIC_BASE_URL: publicBaseUrl,
       LINK_VERIFY_KEY: (system) => system.keys.link.publicJwk,
       CARD_ENCRYPTION_KEY: (system) => system.keys.card.publicJwk,
     },
   },
-  {
-    name: 'session',
+  session: {
     port: 8082,
-    schema: 'session',
-    principal: 'session',
     replicated: true,
-    keepsSecrets: false,
     wired: {
       PUBLIC_BASE_URL: publicBaseUrl,
       LINK_SIGNING_KEY: (system) => system.keys.link.privateJwk,
       OPERATOR_PUBLIC_KEYS: operators,
     },
   },
-  {
-    name: 'acquirer-adapter',
+  'acquirer-adapter': {
     port: 8083,
-    schema: 'acquirer',
-    principal: 'acquirer-adapter',
     replicated: true,
-    keepsSecrets: true,
     wired: {
       CARD_DECRYPTION_KEY: (system) => system.keys.card.privateJwk,
       ACQUIRER_TEST_URL: (system) => `${addressOf(system, 'epg-sandbox')}/payment/rest/`,
@@ -138,43 +131,21 @@ export const SERVICES = [
       OPERATOR_PUBLIC_KEYS: operators,
     },
   },
-  {
-    name: 'refund',
-    port: 8084,
-    schema: 'refund',
-    principal: 'refund',
-    replicated: true,
-    keepsSecrets: false,
-    wired: { OPERATOR_PUBLIC_KEYS: operators },
-  },
-  {
-    name: 'webhook-dispatcher',
-    port: 8085,
-    schema: 'webhooks',
-    principal: 'webhook-dispatcher',
-    replicated: true,
-    keepsSecrets: true,
-    wired: { OPERATOR_PUBLIC_KEYS: operators },
-  },
-  {
-    // A fake of the acquirer: no tables, no broker, its orders in memory (so never replicated).
-    name: 'epg-sandbox',
+  refund: { port: 8084, replicated: true, wired: { OPERATOR_PUBLIC_KEYS: operators } },
+  'webhook-dispatcher': { port: 8085, replicated: true, wired: { OPERATOR_PUBLIC_KEYS: operators } },
+  // A fake of the acquirer whose orders are in memory, so never replicated.
+  'epg-sandbox': {
     port: 8086,
     replicated: false,
-    keepsSecrets: false,
     wired: {
       SANDBOX_PUBLIC_URL: (system) => system.sandboxPublicUrl ?? addressOf(system, 'epg-sandbox'),
       SANDBOX_TERMINALS: (system) => system.sandboxTerminals?.map(({ user, password }) => `${user}:${password}`).join(','),
     },
   },
-  {
-    // The merchant dashboard and the operations console, which the gateway passes /dashboard/ and /ops/ to.
-    name: 'dashboard',
+  // The merchant dashboard and the operations console, which the gateway passes /dashboard/ and /ops/ to.
+  dashboard: {
     port: 8087,
-    schema: 'dashboard',
-    principal: 'dashboard',
     replicated: false,
-    keepsSecrets: true,
     wired: {
       PUBLIC_BASE_URL: publicBaseUrl,
       ...rateLimitBuckets,
@@ -182,61 +153,45 @@ export const SERVICES = [
       OPERATOR_PUBLIC_KEYS: operators,
     },
   },
-  {
-    // Balance transactions, the balance and the daily report (D21), written from payment and refund events.
-    name: 'ledger',
-    port: 8088,
-    schema: 'ledger',
-    principal: 'ledger',
-    replicated: true,
-    keepsSecrets: false,
-    wired: {},
-  },
-  {
-    // Mail (D20): the buyer's receipts, written from payment and refund events to its outbox and sent over SMTP, its one outside party.
-    name: 'notifier',
-    port: 8089,
-    schema: 'notifier',
-    principal: 'notifier',
-    replicated: true,
-    keepsSecrets: false,
-    wired: { SMTP_URL: (system) => system.smtpUrl },
-  },
-] as const satisfies readonly ServiceDescription[];
+  // Balance transactions, the balance and the daily report (D21), written from payment and refund events.
+  ledger: { port: 8088, replicated: true, wired: {} },
+  // Mail (D20): the buyer's receipts, written from payment and refund events to its outbox and sent over SMTP, its one outside party.
+  notifier: { port: 8089, replicated: true, wired: { SMTP_URL: (system) => system.smtpUrl } },
+};
 
-/** The name of a service of the system. */
-export type ServiceId = (typeof SERVICES)[number]['name'];
+/** Every service of the system, in the order of their ports: the list of services, each with its description. */
+export const SERVICES: readonly ServiceDescription[] = SERVICE_LIST.map((service: ServiceBasics & { name: ServiceId }) => ({
+  name: service.name,
+  port: DESCRIBED[service.name].port,
+  ...(service.schema !== undefined && { schema: service.schema }),
+  ...(service.broker && { principal: service.name }),
+  replicated: DESCRIBED[service.name].replicated,
+  keepsSecrets: service.keepsSecrets,
+  wired: DESCRIBED[service.name].wired,
+}));
 
 /** Every service's name, in the order of their ports. */
 export const SERVICE_NAMES: readonly ServiceId[] = SERVICES.map((service) => service.name);
 
 /** The description of `name`; throws for a name that is no service of the system. */
 export function descriptionOf(name: string): ServiceDescription {
-  const found = (SERVICES as readonly ServiceDescription[]).find((service) => service.name === name);
+  const found = SERVICES.find((service) => service.name === name);
   if (!found) throw new Error(`${name} is no service of the system (${SERVICE_NAMES.join(', ')})`);
   return found;
 }
 
-/** Whether `name` is a service of the system. */
-export function isServiceId(name: string): name is ServiceId {
-  return (SERVICE_NAMES as readonly string[]).includes(name);
-}
-
-/** The services that own a schema (and so a migration entry and a DATABASE_URL), in the order of their ports. */
-export const SCHEMA_OWNERS: readonly ServiceId[] = SERVICES.filter((service: ServiceDescription) => service.schema !== undefined).map((service) => service.name);
-
 /** The services that keep secrets (D17), each given the system's SECRETS_KEK. */
-export const SECRET_KEEPERS: readonly ServiceId[] = SERVICES.filter((service: ServiceDescription) => service.keepsSecrets).map((service) => service.name);
+export const SECRET_KEEPERS: readonly ServiceId[] = SERVICES.filter((service) => service.keepsSecrets).map((service) => service.name);
 
 /** The services `make up REPLICAS=n` runs n of. */
-export const REPLICATED: readonly ServiceId[] = SERVICES.filter((service: ServiceDescription) => service.replicated).map((service) => service.name);
+export const REPLICATED: readonly ServiceId[] = SERVICES.filter((service) => service.replicated).map((service) => service.name);
 
 /**
  * Every setting `service` takes from the rest of the system, by environment
  * variable: PORT, its database and broker URLs, SECRETS_KEK if it keeps secrets,
  * then its own wired settings. A setting whose value is undefined is left out.
  */
-export function wiredSettings(service: ServiceId, system: SystemWiring): Record<string, string> {
+function wiredSettings(service: ServiceId, system: SystemWiring): Record<string, string> {
   const description = descriptionOf(service);
   const settings: Record<string, string | undefined> = {
     PORT: String(portOf(system, service)),
@@ -261,7 +216,7 @@ export function wiredVariables(service: ServiceId): string[] {
 }
 
 /** Extra settings for one system's services, over their defaults. */
-export interface ExtraEnvironment {
+interface ExtraEnvironment {
   /** Settings every service is given, under its wired ones (LOG_LEVEL, RPC_TIMEOUT_MS...). */
   readonly env?: Readonly<Record<string, string>>;
   /** Settings of one service, over its wired ones (a test's shorter timeouts, a development machine's relaxed rules). */

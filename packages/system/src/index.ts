@@ -1,4 +1,5 @@
 export * from './description.js';
+export * from './free-port.js';
 export * from './keys.mjs';
 export * from './launcher.js';
 export * from './supervisor.js';

@@ -30,9 +30,6 @@ const KINDS = {
   dashboard: { type: 'ed25519', curve: 'Ed25519', named: true },
 };
 
-/** The pairs, in the order they are made and reported. */
-export const PAIR_NAMES = /** @type {readonly PairName[]} */ (Object.keys(KINDS));
-
 /** The RFC 7638 thumbprint of an OKP public JWK: the kid services know an operator's key by. */
 function thumbprint(/** @type {Record<string, unknown>} */ { crv, kty, x }) {
   return createHash('sha256').update(JSON.stringify({ crv, kty, x })).digest('base64url');
@@ -79,7 +76,7 @@ export function freshKeys(kids = {}) {
  * The public half of a private JWK: the private parts (`d`) left out.
  * @param {string} privateJwk
  */
-export function publicHalf(privateJwk) {
+function publicHalf(privateJwk) {
   const key = JSON.parse(privateJwk);
   delete key.d;
   return JSON.stringify(key);

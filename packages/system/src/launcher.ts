@@ -274,23 +274,37 @@ function flushed(file: WriteStream): Promise<void> {
   return new Promise((resolve) => file.write('', () => resolve()));
 }
 
-/** Polls `path` of `process` until it answers 200; throws once the process has exited, or after `timeoutMs`. */
+/** How a wait for a process to answer ended. */
+export type AnswerWait = 'answering' | 'exited' | 'timed out';
+
+/**
+ * Polls `path` on 127.0.0.1:`port` every `everyMs` (50 when not given) until it
+ * answers 200 (`answering`); `exited` once `exited()` says the process is gone
+ * (asked before each poll), `timed out` after `timeoutMs`.
+ */
+export async function untilAnswering(port: number, path: string, options: { readonly timeoutMs: number; readonly everyMs?: number; readonly exited: () => boolean }): Promise<AnswerWait> {
+  const deadline = Date.now() + options.timeoutMs;
+  while (Date.now() < deadline) {
+    if (options.exited()) return 'exited';
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      await res.body?.cancel();
+      if (res.status === 200) return 'answering';
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 50));
+  }
+  return 'timed out';
+}
+
+/** Waits until `process` answers `path`; throws once it has exited, or after `timeoutMs`, naming its log. */
 async function waitUntilAnswering(process: RunningProcess, path: string, timeoutMs: number, log: string): Promise<void> {
   let gone = false;
   void process.exited.then(() => {
     gone = true;
   });
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (gone) throw new Error(`${process.name} exited during start; see its log ${log}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${process.port}${path}`);
-      await res.body?.cancel();
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${process.name} was not ready within ${timeoutMs} ms; see its log ${log}`);
+  const outcome = await untilAnswering(process.port, path, { timeoutMs, exited: () => gone });
+  if (outcome === 'exited') throw new Error(`${process.name} exited during start; see its log ${log}`);
+  if (outcome === 'timed out') throw new Error(`${process.name} was not ready within ${timeoutMs} ms; see its log ${log}`);
 }

@@ -13,7 +13,7 @@ import { backoffDelay, type GrowingWait } from '@gateway/backoff';
 import { Launcher, StartFailed, type Launch, type LauncherOptions, type ProcessExit, type RunningProcess } from './launcher.js';
 
 /** When a process that exited unasked is started again, and when it is given up on. */
-export interface RestartPolicy {
+interface RestartPolicy {
   /** The wait before a restart: growing with each exit in a row, jittered. */
   readonly backoff: GrowingWait;
   /** A run that was ready at least this long ends a row of exits: the next restart waits the first wait again. */
@@ -93,7 +93,7 @@ export type SupervisorEvent =
       readonly lastLines: readonly string[];
     };
 
-export interface SupervisorOptions extends Pick<LauncherOptions, 'logDir' | 'readyTimeoutMs' | 'nodeArgs' | 'onStderr'> {
+interface SupervisorOptions extends Pick<LauncherOptions, 'logDir' | 'readyTimeoutMs' | 'nodeArgs' | 'onStderr'> {
   readonly policy?: RestartPolicy;
   /** Each start, exit and give-up. */
   readonly onEvent?: (event: SupervisorEvent) => void;

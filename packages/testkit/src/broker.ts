@@ -1,10 +1,13 @@
 /**
- * Watching the broker from a test: every event published under a prefix is
- * captured, so a test can assert what was announced, and how many times.
+ * The broker of a test: a prefix with broker users of its own, every event
+ * published under it captured (so a test can assert what was announced, and
+ * how many times), messages put on it as a given user, and the counts of its
+ * queues.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { connect, type ChannelModel } from 'amqplib';
+import { promisify } from 'node:util';
+import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import type { BrokerPrincipal, Envelope } from '@gateway/contracts';
 import { BROKER_PRINCIPALS, brokerUser, brokerUsers, declarationsFor, definitionsDocument, namesFor } from '@gateway/messaging';
 import { uniqueName } from './database.js';
@@ -210,4 +213,32 @@ export class BrokerTrace {
     await env.brokerCtl(['trace_off']);
     await this.connection.close();
   }
+}
+
+/** Publishes on a confirm channel logged in at `url` as broker user `userId`, which `publish` stamps on its messages; rejects if the broker refuses one. */
+export async function publishConfirmed(url: string, userId: string, publish: (channel: ConfirmChannel, userId: string) => Promise<void>): Promise<void> {
+  const connection = await connect(url);
+  try {
+    const channel = await connection.createConfirmChannel();
+    // A publish the broker refuses closes the channel: that is the answer.
+    const refused = new Promise<never>((_resolve, reject) => channel.once('error', reject));
+    refused.catch(() => undefined);
+    await publish(channel, userId);
+    await Promise.race([channel.waitForConfirms(), refused]);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Messages ready and unacknowledged in every queue under `prefix` (rabbitmqctl list_queues on this host), by queue name. */
+export async function queueCounts(prefix: string): Promise<Map<string, { ready: number; unacked: number }>> {
+  const env = await testEnvironment();
+  if (env.kind !== 'local') throw new Error('queueCounts reads rabbitmqctl on this host: only with local servers');
+  const { stdout: out } = await promisify(execFile)('rabbitmqctl', ['list_queues', '-q', '--no-table-headers', 'name', 'messages_ready', 'messages_unacknowledged'], { timeout: 60_000 });
+  const counts = new Map<string, { ready: number; unacked: number }>();
+  for (const line of out.split('\n')) {
+    const [queue, ready, unacked] = line.trim().split(/\s+/);
+    if (queue?.startsWith(prefix)) counts.set(queue, { ready: Number(ready), unacked: Number(unacked) });
+  }
+  return counts;
 }

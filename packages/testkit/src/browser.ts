@@ -1,7 +1,7 @@
 /** Headless Chromium for the tests of pages people use (the distribution's build, never a download). */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /**
  * A test's browser: pages and contexts of its own, in the one Chromium this

@@ -20,7 +20,7 @@ import { testEnvironment } from './environment.js';
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** A short id for this test process, carried in database names and broker prefixes. */
-export const runId = `${process.pid.toString(36)}_${Math.floor(Math.random() * 36 ** 4).toString(36)}`;
+const runId = `${process.pid.toString(36)}_${Math.floor(Math.random() * 36 ** 4).toString(36)}`;
 let counter = 0;
 
 /** A unique name for something of this run: `<kind>_<run>_<n>`. */
@@ -56,7 +56,7 @@ async function migratedDatabase(): Promise<string> {
   const name = uniqueName(`${TEMPLATE_PREFIX}${now}`);
   await bootstrapDatabase(env.adminUrl, name);
   const adminUrl = withDatabase(env.adminUrl, name);
-  for (const service of SCHEMA_OWNERS as readonly SchemaOwner[]) {
+  for (const service of SCHEMA_OWNERS) {
     // By package name, at run time: the services' tests depend on the testkit, so it cannot depend on them.
     const { SCHEMA, migrations } = (await import(`@gateway/${service}`)) as { SCHEMA: string; migrations: readonly MigrationSource[] };
     await migrate(serviceDatabaseUrl(adminUrl, service), SCHEMA, migrations);

@@ -14,7 +14,7 @@ import { connect as tcpConnect } from 'node:net';
 
 const run = promisify(execFile);
 
-export interface TestEnvironment {
+interface TestEnvironment {
   /** A superuser URL on the `postgres` database, for creating per-run databases and roles. */
   readonly adminUrl: string;
   /** AMQP_URL as the services take it: one broker, or a cluster's nodes comma-separated (D23). */

@@ -20,7 +20,7 @@ export interface CaughtMail {
   readonly receivedAt: Date;
 }
 
-export interface MailCatcherOptions {
+interface MailCatcherOptions {
   /** 0 (or none) for a free port. */
   port?: number;
   host?: string;

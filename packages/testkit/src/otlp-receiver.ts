@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 /** OTLP span kinds (the protocol's numbers). */
 export const OTLP_SPAN_KIND = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 } as const;
 
-export type SpanAttributeValue = string | number | boolean;
+type SpanAttributeValue = string | number | boolean;
 
 /** One received span, flattened: its service and attributes as plain values. */
 export interface ReceivedSpan {
@@ -68,7 +68,7 @@ function attributes(list: OtlpAttribute[] | undefined): Record<string, SpanAttri
 }
 
 /** The spans of one OTLP/JSON export request. */
-export function spansOfExport(body: OtlpExport): ReceivedSpan[] {
+function spansOfExport(body: OtlpExport): ReceivedSpan[] {
   const spans: ReceivedSpan[] = [];
   for (const resourceSpans of body.resourceSpans ?? []) {
     const service = String(attributes(resourceSpans.resource?.attributes)['service.name'] ?? '');

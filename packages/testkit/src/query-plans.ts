@@ -24,7 +24,7 @@ export function recordingPool(pool: pg.Pool, recorded: RecordedQuery[]): pg.Pool
   });
 }
 
-export interface PlanSummary {
+interface PlanSummary {
   /** Every node type, depth first. */
   nodes: string[];
   /** The indexes scanned. */

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   url: string;
   rawHeaders: string[];

@@ -6,37 +6,22 @@
  * @gateway/system's description, wired and started by its launcher. Logs go to
  * files, so tests can search them (for secrets that must never appear, say).
  */
-import { execFile } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import type { SchemaOwner } from '@gateway/db';
-import { connect, type ConfirmChannel } from 'amqplib';
-import { commandSenders, eventPublishers, isCommandType, isEventType, type BrokerPrincipal, type CommandType, type Envelope, type ServiceName } from '@gateway/contracts';
+import type { ConfirmChannel } from 'amqplib';
+import { commandSenders, eventPublishers, isCommandType, isEventType, SCHEMA_OWNERS, type BrokerPrincipal, type CommandType, type Envelope, type SchemaOwner, type ServiceName } from '@gateway/contracts';
 import { Broker, brokerUser, namesFor, OperatorSigner, RpcClient, type Actor, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
-import {
-  freshKeys,
-  Launcher,
-  newPair,
-  replicaName,
-  SCHEMA_OWNERS,
-  SERVICE_NAMES,
-  serviceEnvironment,
-  type KeyPair,
-  type LaunchMode,
-  type RunningProcess,
-  type ServiceId,
-  type SystemWiring,
-} from '@gateway/system';
-import { deleteBrokerObjects, EventCapture, newBrokerPrefix, type BrokerUrls } from './broker.js';
+import { freePort, freshKeys, Launcher, releasePorts, replicaName, SERVICE_NAMES, type LaunchMode, type RunningProcess, type ServiceId } from '@gateway/system';
+import { deleteBrokerObjects, EventCapture, newBrokerPrefix, publishConfirmed, queueCounts, type BrokerUrls } from './broker.js';
 import { createTestDatabase, repoRoot, type TestDatabase } from './database.js';
 import { testEnvironment } from './environment.js';
 import { ApiClient } from './http.js';
 import { MailCatcher } from './mail-catcher.js';
+import { pollUntil } from './observe.js';
+import { LIVE_TERMINAL, SANDBOX_TERMINAL, testSystemSettings } from './system-settings.js';
 
+export { LIVE_TERMINAL, SANDBOX_TERMINAL } from './system-settings.js';
 export { newSecretsKek, SECRET_KEEPERS } from '@gateway/system';
 
 /** A service of the system (@gateway/system's description). */
@@ -45,10 +30,7 @@ export type ServiceProcess = ServiceId;
 /** Every service, as `make up` runs them. */
 export const ALL_SERVICES: readonly ServiceProcess[] = SERVICE_NAMES;
 
-/** The sandbox terminal's credentials in test systems. */
-export const SANDBOX_TERMINAL = { user: 'gateway-test', password: 'sandbox-test-password' };
-
-export interface SystemOptions {
+interface SystemOptions {
   services?: readonly ServiceProcess[];
   /** Extra environment for every service. */
   env?: Record<string, string>;
@@ -73,7 +55,7 @@ export interface SystemOptions {
 }
 
 /** How the services of a system started with `options` run. */
-export function launchMode(options: SystemOptions): LaunchMode {
+function launchMode(options: SystemOptions): LaunchMode {
   const asked = options.launch ?? process.env['TEST_SERVICES'];
   if (asked === undefined || asked === '' || asked === 'in-process') return 'in-process';
   if (asked === 'child-process') return 'child-process';
@@ -81,7 +63,7 @@ export function launchMode(options: SystemOptions): LaunchMode {
 }
 
 /** The process names of `count` replicas of `service`: the service's own name, then `<service>-2`... */
-export function replicaNames(service: ServiceProcess, count: number): string[] {
+function replicaNames(service: ServiceProcess, count: number): string[] {
   return Array.from({ length: Math.max(1, count) }, (_, i) => replicaName(service, i));
 }
 
@@ -98,73 +80,8 @@ export interface Merchant {
   webhookSecret: string;
 }
 
-/** The credentials of the live terminal the sandbox also accepts, standing in for a real acquirer's. */
-export const LIVE_TERMINAL = { user: 'merchant-live', password: 'merchant-live-password' };
-
-/** Card-sealing keys: the acquirer adapter's private JWK and the checkout service's public one. */
-export function cardKeys(): KeyPair {
-  return newPair('card');
-}
-
-/** Link-signing keys: the session service's private JWK and the checkout service's public one. */
-export function linkKeys(): KeyPair {
-  return newPair('link');
-}
-
 /** The operator identity system.admin() and system.send() sign as. */
 export const TEST_OPERATOR = 'test-operator';
-
-/** An operator's key pair (D17): the private JWK gateway-admin signs with, the public one every service checks. */
-export function operatorKeys(kid: string): KeyPair {
-  return newPair('operator', kid);
-}
-
-/** Where ports handed to service processes are reserved, one file per port, across every test process of this checkout. */
-const portReservations = join(repoRoot, '.local', 'ports');
-/** Reservations older than this belong to a run that died without shutting down. */
-const STALE_RESERVATION_MS = 2 * 3600 * 1000;
-
-/**
- * A port no other test process of this checkout holds and nothing listens on,
- * for a service to listen on. Test files run in parallel processes: a port
- * that one found free (bind and close) another could find free too before the
- * first's service listened, and its test would then talk to the other's
- * service. So each port is reserved by creating its file exclusively, and
- * picked outside the kernel's ephemeral range (32768 and up) that port 0 draws from.
- */
-async function freePort(): Promise<number> {
-  mkdirSync(portReservations, { recursive: true });
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const file = join(portReservations, String(port));
-    try {
-      closeSync(openSync(file, 'wx'));
-    } catch {
-      // Taken, unless its holder died long ago.
-      try {
-        if (Date.now() - statSync(file).mtimeMs < STALE_RESERVATION_MS) continue;
-        utimesSync(file, new Date(), new Date());
-      } catch {
-        continue;
-      }
-    }
-    if (await listenable(port)) return port;
-  }
-}
-
-/** Whether nothing listens on `port` (of any address), by binding it once. */
-function listenable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, () => server.close(() => resolve(true)));
-  });
-}
-
-/** Gives back the reservations of `ports`. */
-function releasePorts(ports: Iterable<number>): void {
-  for (const port of ports) rmSync(join(portReservations, String(port)), { force: true });
-}
 
 export class TestSystem {
   readonly ports = new Map<ServiceProcess, number>();
@@ -196,7 +113,7 @@ export class TestSystem {
   static async start(options: SystemOptions = {}): Promise<TestSystem> {
     const env = await testEnvironment();
     const services = options.services ?? ALL_SERVICES;
-    const [db, { prefix, urls: brokerUrls }] = await Promise.all([createTestDatabase(services.filter((service) => SCHEMA_OWNERS.includes(service)) as SchemaOwner[]), newBrokerPrefix()]);
+    const [db, { prefix, urls: brokerUrls }] = await Promise.all([createTestDatabase(services.filter((service): service is SchemaOwner => (SCHEMA_OWNERS as readonly string[]).includes(service))), newBrokerPrefix()]);
     const logDir = join(repoRoot, '.local', 'test-logs', prefix);
     const ports: Record<string, number> = {};
     for (const service of ALL_SERVICES) ports[service] = await freePort();
@@ -204,51 +121,7 @@ export class TestSystem {
     const keys = freshKeys({ operator: `${prefix}-operator`, dashboard: `${prefix}-dashboard` });
     // Every mail the system sends (D20) lands here, over real SMTP: system.mail.
     const mail = await MailCatcher.start({ port: await freePort() });
-    const wiring: SystemWiring = {
-      keys,
-      ports,
-      databaseUrl: (service) => db.urlFor(service as SchemaOwner),
-      brokerUrl: (principal) => brokerUrls[principal as BrokerPrincipal],
-      brokerPrefix: prefix,
-      redisUrl: env.redisUrl,
-      redisKeyPrefix: prefix,
-      sandboxTerminals: [SANDBOX_TERMINAL, LIVE_TERMINAL],
-      smtpUrl: mail.url,
-    };
-    const sandboxRest = `http://127.0.0.1:${ports['epg-sandbox']}/payment/rest/`;
-    // Shorter waits than production's, so that tests of timeouts take seconds.
-    const testSettings: Partial<Record<ServiceProcess, Record<string, string>>> = {
-      // Test receivers listen on loopback; the SSRF tests turn the address rule back on.
-      'api-gateway': { WEBHOOK_ALLOW_PRIVATE: 'true' },
-      session: { ADAPTER_TIMEOUT_MS: '9000', WEBHOOK_ALLOW_PRIVATE: 'true' },
-      'webhook-dispatcher': { WEBHOOK_ALLOW_PRIVATE: 'true' },
-      checkout: { PAYMENT_TIMEOUT_MS: '10000' },
-      // The live terminals of test merchants are the sandbox's too.
-      'acquirer-adapter': { ACQUIRER_LIVE_URL: sandboxRest, ACQUIRER_TIMEOUT_MS: '5000' },
-      'epg-sandbox': { SANDBOX_SLOW_DELAY_MS: '7000' },
-      // No second factor for test operators; the cheapest password hash the dashboard accepts, so signing in stays fast.
-      dashboard: { OPS_TOTP_REQUIRED: 'false', PASSWORD_HASH_COST: '1024' },
-      // A mail the catcher could not take is tried again within seconds.
-      notifier: { MAIL_SEND_INTERVAL_SECONDS: '1', MAIL_RETRY_FIRST_SECONDS: '1', MAIL_RETRY_MAX_SECONDS: '2', SMTP_TIMEOUT_MS: '3000' },
-    };
-    const perService = Object.fromEntries(
-      ALL_SERVICES.map((service) => [service, { ...serviceEnvironment(service, wiring), ...testSettings[service] }]),
-    ) as Record<ServiceProcess, Record<string, string>>;
-    const baseEnv: Record<string, string> = {
-      // The operators' user: what gateway-admin run against this system connects as. Each service has its own.
-      AMQP_URL: brokerUrls['gateway-admin'],
-      REDIS_URL: env.redisUrl,
-      BROKER_PREFIX: prefix,
-      RATE_LIMIT_KEY_PREFIX: prefix,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${ports['api-gateway']}`,
-      LOG_LEVEL: 'info',
-      RPC_TIMEOUT_MS: '3000',
-      SHUTDOWN_TIMEOUT_MS: '5000',
-      // Several systems run at once, each service with its own pool, on one PostgreSQL (100 connections by default).
-      DB_POOL_MAX: '4',
-      OPERATOR_PUBLIC_KEYS: perService['api-gateway']['OPERATOR_PUBLIC_KEYS'] ?? '',
-      ...options.env,
-    };
+    const { perService, baseEnv } = testSystemSettings({ keys, ports, db, prefix, brokerUrls, redisUrl: env.redisUrl, smtpUrl: mail.url }, options.env);
     const launcher = new Launcher({ logDir, mode: launchMode(options), ...(options.readyTimeoutMs !== undefined && { readyTimeoutMs: options.readyTimeoutMs }) });
     const system = new TestSystem(db, prefix, logDir, baseEnv, options, perService, keys.operator.privateJwk, brokerUrls, launcher, mail);
     for (const service of ALL_SERVICES) system.ports.set(service, ports[service] ?? 0);
@@ -381,7 +254,6 @@ export class TestSystem {
     return { code, ms: Date.now() - started };
   }
 
-  /** Messages ready and unacknowledged in every queue of this system (rabbitmqctl list_queues), by queue name. */
   /** Waits until `queue` has nothing ready and nothing unacknowledged (rabbitmqctl); throws after `timeoutMs`. */
   async waitForQueueDrained(queue: string, timeoutMs = 10_000): Promise<void> {
     await pollUntil(
@@ -395,16 +267,9 @@ export class TestSystem {
     );
   }
 
-  async queueCounts(): Promise<Map<string, { ready: number; unacked: number }>> {
-    const env = await testEnvironment();
-    if (env.kind !== 'local') throw new Error('queueCounts reads rabbitmqctl on this host: only with local servers');
-    const { stdout: out } = await promisify(execFile)('rabbitmqctl', ['list_queues', '-q', '--no-table-headers', 'name', 'messages_ready', 'messages_unacknowledged'], { timeout: 60_000 });
-    const counts = new Map<string, { ready: number; unacked: number }>();
-    for (const line of out.split('\n')) {
-      const [queue, ready, unacked] = line.trim().split(/\s+/);
-      if (queue?.startsWith(this.prefix)) counts.set(queue, { ready: Number(ready), unacked: Number(unacked) });
-    }
-    return counts;
+  /** Messages ready and unacknowledged in every queue of this system (rabbitmqctl list_queues), by queue name. */
+  queueCounts(): Promise<Map<string, { ready: number; unacked: number }>> {
+    return queueCounts(this.prefix);
   }
 
   /** Sends one command over the broker, as gateway-admin does (an operator command signed with this system's operator key). */
@@ -487,18 +352,8 @@ export class TestSystem {
   }
 
   /** Publishes on a confirm channel logged in as `principal`'s broker user, whose name `publish` stamps as the user_id. */
-  async publishConfirmedAs(principal: BrokerPrincipal, publish: (channel: ConfirmChannel, userId: string) => Promise<void>): Promise<void> {
-    const connection = await connect(this.brokerUrls[principal]);
-    try {
-      const channel = await connection.createConfirmChannel();
-      // A publish the broker refuses closes the channel: that is the answer.
-      const refused = new Promise<never>((_resolve, reject) => channel.once('error', reject));
-      refused.catch(() => undefined);
-      await publish(channel, brokerUser(this.prefix, principal));
-      await Promise.race([channel.waitForConfirms(), refused]);
-    } finally {
-      await connection.close();
-    }
+  publishConfirmedAs(principal: BrokerPrincipal, publish: (channel: ConfirmChannel, userId: string) => Promise<void>): Promise<void> {
+    return publishConfirmed(this.brokerUrls[principal], brokerUser(this.prefix, principal), publish);
   }
 
   /** Captures events published by this system. */
@@ -540,129 +395,4 @@ export class TestSystem {
     const rpc = await this.rpcClient('gateway-admin');
     return (await rpc.call(type, data as never, { actor })).body as T;
   }
-}
-
-/** What a stream of requests against a process being stopped came to. */
-export interface LoadTally {
-  /** The status of every request that got an answer, in the order answered. */
-  readonly statuses: number[];
-  /** Requests refused at connect (ECONNREFUSED): nothing was listening any more. */
-  refused: number;
-  /** Any other failure to get an answer (a reset or closed socket, a timeout), with its code and message. */
-  readonly dropped: string[];
-  /** Resets sent again once (only with `retryResetOnce`), with their code: what a browser does for a GET. */
-  readonly retried: string[];
-}
-
-/** A connection closed or reset before any answer: the request may never have been read. */
-const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
-
-/** The code of a failed fetch (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET...), from its cause chain. */
-export function fetchErrorCode(err: unknown): string {
-  let current: unknown = err;
-  for (let depth = 0; depth < 5 && current; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return 'UNKNOWN';
-}
-
-/**
- * Keeps `concurrency` loops each sending one request after another (`send`
- * returns the answer's status) until `stop` is called; `stop` resolves with
- * the tally once the requests under way have ended. A refused connection is
- * retried after a short pause, so a stopped target is not hammered.
- *
- * With `retryResetOnce` (idempotent requests only), a request whose
- * connection was reset or closed before any answer is sent once more, as a
- * browser does (RFC 9112 section 9.3.1): a server that closes an idle
- * keep-alive connection cannot stop a request already crossing it on the
- * wire, nor one queued at a listener that closes.
- */
-export function keepSending(
-  send: () => Promise<number>,
-  concurrency: number,
-  options: { retryResetOnce?: boolean } = {},
-): { readonly tally: LoadTally; stop(): Promise<LoadTally> } {
-  const tally: LoadTally = { statuses: [], refused: 0, dropped: [], retried: [] };
-  let stopped = false;
-  const sendOnce = async () => {
-    try {
-      return await send();
-    } catch (err) {
-      const code = fetchErrorCode(err);
-      if (!options.retryResetOnce || !RESET_CODES.has(code)) throw err;
-      tally.retried.push(code);
-      return send();
-    }
-  };
-  const loop = async () => {
-    while (!stopped) {
-      try {
-        tally.statuses.push(await sendOnce());
-      } catch (err) {
-        const code = fetchErrorCode(err);
-        if (code === 'ECONNREFUSED') tally.refused += 1;
-        else tally.dropped.push(`${code}: ${(err as Error).message}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }
-  };
-  const loops = Array.from({ length: concurrency }, () => loop());
-  return {
-    tally,
-    async stop() {
-      stopped = true;
-      await Promise.all(loops);
-      return tally;
-    },
-  };
-}
-
-/** Resolves once `test` holds, polling every `everyMs`; rejects with `what` after `timeoutMs`. */
-export async function pollUntil(test: () => Promise<boolean> | boolean, timeoutMs: number, what: string, everyMs = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await test())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
-
-/** The sum of the samples of `family` in the /metrics of the process on `port` whose labels include every one of `labels`. */
-async function metricSum(port: number, family: string, labels: Readonly<Record<string, string>>): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const wanted = Object.entries(labels).map(([name, value]) => `${name}="${value}"`);
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith(`${family}{`) && wanted.every((label) => line.includes(label)))
-    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
-}
-
-/** How many `command` commands the process listening on `port` has handled (gateway_rpc_server_duration_seconds_count in its /metrics). */
-export async function commandsHandled(port: number, command: string): Promise<number> {
-  return metricSum(port, 'gateway_rpc_server_duration_seconds_count', { command });
-}
-
-/** How many `type` events the durable consumer of the process on `port` took with `outcome` (handled, skipped, duplicate, ...). */
-export async function eventsTaken(port: number, type: string, outcome: string): Promise<number> {
-  return metricSum(port, 'gateway_consumer_events_handled_total', { type, outcome });
-}
-
-/** How many times the process on `port` applied `change` (apply-once) that arrived by `path` with `outcome` (applied, unchanged): gateway_changes_total. */
-export async function changesCounted(port: number, change: string, path: string, outcome: string): Promise<number> {
-  return metricSum(port, 'gateway_changes_total', { change, path, outcome });
-}
-
-/**
- * Runs the gateway-admin executable with `args` and `env`, as an operator does,
- * without blocking this process (whose event loop may run a system's
- * services): its exit status and what it printed.
- */
-export function runGatewayAdmin(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [join(repoRoot, 'packages', 'gateway-admin', 'bin', 'gateway-admin.js'), ...args], { env, encoding: 'utf8' }, (err, stdout, stderr) => {
-      resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
 }

@@ -1,4 +1,5 @@
 /** Wiring of the acquirer adapter: database, broker, command queue, outbox relay, reconciliation sweep, health. */
+import { schemaOf } from '@gateway/contracts';
 import { CardOpener } from '@gateway/card-sealing';
 import type { Pool } from '@gateway/db';
 import { CommandServer, EventConsumer, OperatorGuard, OutboxRelay } from '@gateway/messaging';
@@ -21,7 +22,7 @@ import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadAdapterConfig, type AdapterConfig } from './config.js';
 
-export const SCHEMA = 'acquirer';
+export const SCHEMA = schemaOf('acquirer-adapter');
 
 export const migrations = [...serviceMigrations('acquirer-adapter', import.meta.url), secretsMigrations];
 

@@ -1,4 +1,5 @@
 /** Wiring of the API gateway: database, Redis, broker, HTTP API, operator commands, the audit log. */
+import { schemaOf } from '@gateway/contracts';
 import { BroadcastListener, CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient, type CommandHandlers } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { every, listen, openServiceBase, serviceMigrations, type RequestListener, type RunningService } from '@gateway/runtime';
@@ -22,7 +23,7 @@ import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadGatewayConfig, type GatewayConfig } from './config.js';
 
-export const SCHEMA = 'api_gateway';
+export const SCHEMA = schemaOf('api-gateway');
 
 export const migrations = [...serviceMigrations('api-gateway', import.meta.url), secretsMigrations];
 

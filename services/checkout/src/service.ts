@@ -1,5 +1,6 @@
 /** Wiring of the checkout service: database (payment links, branding), broker (commands to session and adapter, its own command queue, session.succeeded), hosted pages, health. */
 import express from 'express';
+import { schemaOf } from '@gateway/contracts';
 import { CardSealer } from '@gateway/card-sealing';
 import type { Logger } from '@gateway/observability';
 import { unlessNotFound } from '@gateway/problem';
@@ -24,7 +25,7 @@ import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadCheckoutConfig, type CheckoutConfig } from './config.js';
 
-export const SCHEMA = 'checkout';
+export const SCHEMA = schemaOf('checkout');
 
 export const migrations = serviceMigrations('checkout', import.meta.url);
 

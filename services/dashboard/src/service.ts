@@ -5,6 +5,7 @@
  * merchants is a command to the service that owns it, the same command the API
  * or gateway-admin sends, signed for the person who asked.
  */
+import { schemaOf } from '@gateway/contracts';
 import { CommandServer, OperatorGuard, OperatorSigner, OutboxRelay, RpcClient, type CommandHandlers, type JWK } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import { createRedis, every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
@@ -18,7 +19,7 @@ import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadDashboardConfig, type DashboardConfig } from './config.js';
 
-export const SCHEMA = 'dashboard';
+export const SCHEMA = schemaOf('dashboard');
 
 export const migrations = [...serviceMigrations('dashboard', import.meta.url), secretsMigrations];
 

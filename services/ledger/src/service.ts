@@ -1,4 +1,5 @@
 /** Wiring of the ledger service: database, broker, the money events it records, its command queue, health. */
+import { schemaOf } from '@gateway/contracts';
 import { unlessNotFound } from '@gateway/problem';
 import { CommandServer, EventConsumer, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
@@ -10,7 +11,7 @@ import { ledgerSettings, loadLedgerConfig, type LedgerConfig } from './config.js
 
 export { loadLedgerConfig, type LedgerConfig } from './config.js';
 
-export const SCHEMA = 'ledger';
+export const SCHEMA = schemaOf('ledger');
 
 export const migrations = serviceMigrations('ledger', import.meta.url);
 

@@ -1,4 +1,5 @@
 /** Wiring of the notifier service: database, broker, the events it writes receipts from, the sender, health. */
+import { schemaOf } from '@gateway/contracts';
 import { CommandServer, EventConsumer, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService, type ServiceDefinition } from '@gateway/runtime';
@@ -15,7 +16,7 @@ import { notifierSettings, loadNotifierConfig, type NotifierConfig } from './con
 
 export { loadNotifierConfig, type NotifierConfig } from './config.js';
 
-export const SCHEMA = 'notifier';
+export const SCHEMA = schemaOf('notifier');
 
 export const migrations = serviceMigrations('notifier', import.meta.url);
 

@@ -1,4 +1,5 @@
 /** Wiring of the refund service: database, broker, commands, outbox relay, health. */
+import { schemaOf } from '@gateway/contracts';
 import { CommandServer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
@@ -11,7 +12,7 @@ import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadRefundConfig, type RefundConfig } from './config.js';
 
-export const SCHEMA = 'refund';
+export const SCHEMA = schemaOf('refund');
 
 export const migrations = serviceMigrations('refund', import.meta.url);
 

@@ -1,4 +1,5 @@
 /** Wiring of the session service: database, broker, command queue, outbox relay, health. */
+import { schemaOf } from '@gateway/contracts';
 import { CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
@@ -18,7 +19,7 @@ import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadSessionConfig, type SessionConfig } from './config.js';
 
-export const SCHEMA = 'session';
+export const SCHEMA = schemaOf('session');
 
 export const migrations = serviceMigrations('session', import.meta.url);
 

@@ -1,6 +1,7 @@
 /** Wiring of the webhook dispatcher: database, broker, event intake, delivery, sweeps, commands, outbox relay (the audit log's entries), health. */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { schemaOf } from '@gateway/contracts';
 import type { Pool } from '@gateway/db';
 import { CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
@@ -22,7 +23,7 @@ import type { ServiceDefinition } from '@gateway/runtime';
 
 export { loadDispatcherConfig, type DispatcherConfig } from './config.js';
 
-export const SCHEMA = 'webhooks';
+export const SCHEMA = schemaOf('webhook-dispatcher');
 
 export const migrations = [...serviceMigrations('webhook-dispatcher', import.meta.url), secretsMigrations];
 

@@ -46,7 +46,7 @@ export const PaymentApproved = Type.Object({
 });
 
 /** A manual session's approved payment, holding `amount` until captured (D22), as payment.authorized announces it. */
-export const PaymentAuthorized = Type.Object({
+const PaymentAuthorized = Type.Object({
   ...PaymentRef,
   /** What is held (TND): at most this is captured. */
   amount: Type.String(),
@@ -55,10 +55,10 @@ export const PaymentAuthorized = Type.Object({
 });
 
 /** A hold captured (deposit.do, D22), as payment.captured announces it: an approved payment of what was captured, the fee on it. */
-export const PaymentCaptured = PaymentApproved;
+const PaymentCaptured = PaymentApproved;
 
 /** A capture that did not happen (refused, or found never done): the hold stands, as payment.capture_failed announces it. */
-export const PaymentCaptureFailed = Type.Object({
+const PaymentCaptureFailed = Type.Object({
   /** The capture that ended so, as payment.capture named it: only that claim of the session's is released. */
   capture_id: Type.String({ pattern: '^cap_' }),
   attempt_id: Type.String({ pattern: '^pa_' }),

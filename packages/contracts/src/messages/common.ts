@@ -2,6 +2,7 @@
  * The pieces every service's messages are made of: ids, the envelope, the caller's context, the command contract and who may connect.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { SecretKeeper, ServiceName } from '../services.js';
 
 export const DateTime = Type.String({ format: 'date-time' });
 
@@ -84,7 +85,7 @@ export const MerchantRef = Type.Object({ merchant_id: MerchantId });
 export const Secret = (prefix: string) => Type.String({ pattern: `^${prefix}` });
 
 /** `<schema>.secrets.rewrap`: one service's data keys, re-wrapped; how many it has and how many were under another KEK. */
-export const SecretsRewrap = <S extends ServiceName>(service: S) =>
+export const SecretsRewrap = <S extends SecretKeeper>(service: S) =>
   ({
     operator: true,
     service,
@@ -97,5 +98,3 @@ export type BrokerPrincipal = ServiceName | 'gateway-admin';
 
 /** Operator commands come from the CLI and from the dashboard service's two doors (D14, D15), signed either way. */
 export const OPERATOR: readonly BrokerPrincipal[] = ['gateway-admin', 'dashboard'];
-
-export type ServiceName = 'api-gateway' | 'session' | 'checkout' | 'acquirer-adapter' | 'refund' | 'webhook-dispatcher' | 'dashboard' | 'ledger' | 'notifier';

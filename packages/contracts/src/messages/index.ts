@@ -6,7 +6,8 @@
  */
 import { type Static, type TSchema } from '@sinclair/typebox';
 import { acquirerCommands, acquirerEvents } from './acquirer.js';
-import { type BrokerPrincipal, type CommandContract, OPERATOR, type ServiceName } from './common.js';
+import type { SecretKeeper, ServiceName } from '../services.js';
+import { type BrokerPrincipal, type CommandContract, OPERATOR } from './common.js';
 import { checkoutCommands } from './checkout.js';
 import { dashboardCommands } from './dashboard.js';
 import { ledgerCommands } from './ledger.js';
@@ -16,7 +17,7 @@ import { refundCommands, refundEvents } from './refund.js';
 import { sessionCommands, sessionEvents } from './session.js';
 import { webhookCommands, webhookEvents } from './webhook.js';
 
-export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal, type ServiceName } from './common.js';
+export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal } from './common.js';
 export { CheckoutStep, CheckoutView, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
 export { Language, PaymentApproved, PaymentDeclined, PaymentStep, StartedAttempt, TerminalStatus } from './acquirer.js';
 export { ManualRefund } from './refund.js';
@@ -45,7 +46,7 @@ export const SECRETS_REWRAP_COMMANDS = {
   'acquirer-adapter': 'acquirer.secrets.rewrap',
   'webhook-dispatcher': 'webhooks.secrets.rewrap',
   dashboard: 'dashboard.secrets.rewrap',
-} as const satisfies Partial<Record<ServiceName, CommandType>>;
+} as const satisfies Record<SecretKeeper, CommandType>;
 
 export type CommandType = keyof typeof commands;
 
@@ -294,14 +295,14 @@ export const WEBHOOK_EVENTS = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
-export interface ServiceTopology {
+interface ServiceTopology {
   /** Durable event subscriptions: routing-key patterns bound to the service's quorum queue. */
   readonly events: readonly string[];
   /** Per-replica subscriptions (an exclusive queue each), for caches every replica keeps. */
   readonly broadcasts: readonly string[];
 }
 
-/** Which service listens to what. Every service also has a command queue. */
+/** Which service listens to what, for every service with a broker user (the list of services, services.ts). Every service also has a command queue. */
 export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   // The webhook events feed the test-mode event streams of `gateway listen`, one exclusive queue per open stream.
   'api-gateway': { events: ['audit.recorded'], broadcasts: ['merchant.updated', 'api_key.revoked', ...WEBHOOK_EVENTS] },

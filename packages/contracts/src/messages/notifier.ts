@@ -21,8 +21,8 @@ const PersonMail = {
   expires_at: DateTime,
 };
 
-export const MailQueued = Type.Object({ mail_id: Type.String(), queued: Type.Boolean({ description: 'false when the reference had its mail already' }) });
-export type MailQueued = Static<typeof MailQueued>;
+const MailQueued = Type.Object({ mail_id: Type.String(), queued: Type.Boolean({ description: 'false when the reference had its mail already' }) });
+type MailQueued = Static<typeof MailQueued>;
 
 /** Whether the buyers of a merchant's mode get receipts (D20: on unless the merchant turned them off in the dashboard's settings). */
 export const ReceiptSettings = Type.Object({ merchant_id: MerchantId, mode: Mode, receipts_enabled: Type.Boolean() });

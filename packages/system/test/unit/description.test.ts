@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { serviceSchemas } from '@gateway/db';
 import {
@@ -38,6 +38,11 @@ describe('the system description', () => {
     assert.equal(new Set(SERVICE_NAMES).size, SERVICES.length);
     assert.deepEqual(SERVICES.map(({ port }) => port), [8080, 8081, 8082, 8083, 8084, 8085, 8086, 8087, 8088, 8089]);
     for (const name of SERVICE_NAMES) assert.ok(existsSync(path.join(repoRoot, 'services', name, 'package.json')), name);
+  });
+
+  it('When a folder under services/ holds a service, then the list of services names it, and names nothing else', () => {
+    const folders = readdirSync(path.join(repoRoot, 'services'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    assert.deepEqual([...SERVICE_NAMES].sort(), folders.sort(), 'packages/contracts/src/services.ts lists every folder under services/, and only those');
   });
 
   it('When a service owns a schema, then it is the schema @gateway/db makes its role for, and the service has a migration entry', () => {

@@ -7,30 +7,24 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describeEvent, RESTART_POLICY, Supervisor, type SupervisorEvent } from '@gateway/system';
+import { describeEvent, freePort as reservePort, releasePorts, RESTART_POLICY, Supervisor, type SupervisorEvent } from '@gateway/system';
 import { pollUntil } from '@gateway/testkit';
 import { alive } from './processes.js';
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('the supervisor of make up', function () {
   this.timeout(60_000);
   let logDir: string;
   let supervisor: Supervisor | undefined;
   const events: SupervisorEvent[] = [];
+  const ports: number[] = [];
+  /** A port of the launcher's reservations, given back after the test. */
+  const freePort = async () => {
+    const port = await reservePort();
+    ports.push(port);
+    return port;
+  };
 
   beforeEach(() => {
     logDir = mkdtempSync(path.join(tmpdir(), 'supervisor-'));
@@ -39,6 +33,7 @@ describe('the supervisor of make up', function () {
   afterEach(async () => {
     await supervisor?.stopAll();
     rmSync(logDir, { recursive: true, force: true });
+    releasePorts(ports.splice(0));
   });
 
   const exitsOf = (name: string) => events.filter((event): event is Extract<SupervisorEvent, { type: 'exited' }> => event.type === 'exited' && event.name === name);
