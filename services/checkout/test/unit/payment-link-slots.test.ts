@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import type { CheckoutView } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
 import type { HeldSlot, PaymentLinkRepository, SlotClaim } from '../../src/db/payment-link.repository.js';
-import { LinkSlots } from '../../src/domain/link-slots.js';
-import type { LinkRef } from '../../src/domain/link-verifier.js';
+import type { CheckoutLinkRef } from '../../src/domain/checkout-link-verifier.js';
+import { PaymentLinkSlots } from '../../src/domain/payment-link-slots.js';
 
 const NOW = new Date('2026-11-27T10:00:00.000Z');
 const ref = { session_id: 'ps_1', link_id: 'cl_1' };
@@ -21,7 +21,7 @@ function slotsWith(repo: Partial<PaymentLinkRepository>, views: Record<string, C
       calls.push(`${name} ${args.filter((a) => typeof a === 'string').join(' ')}`.trim());
       return answer;
     };
-  const links = {
+  const paymentLinks = {
     releaseSlot: record('release', true),
     restoreSlot: record('restore'),
     markChecked: record('checked'),
@@ -29,12 +29,12 @@ function slotsWith(repo: Partial<PaymentLinkRepository>, views: Record<string, C
     staleSlots: async (): Promise<HeldSlot[]> => [],
     ...repo,
   } as unknown as PaymentLinkRepository;
-  const viewSession = async (at: LinkRef): Promise<CheckoutView | undefined> => {
+  const viewSession = async (at: CheckoutLinkRef): Promise<CheckoutView | undefined> => {
     const view = views[at.session_id];
     if (view instanceof Error) throw view;
     return view === undefined ? undefined : ({ status: view } as CheckoutView);
   };
-  const slots = new LinkSlots({ links, viewSession, paymentTimeoutMs: 65_000, checkMarginMs: 10_000, clock: () => NOW, log: createLogger({ service: 'test', level: 'silent' }) });
+  const slots = new PaymentLinkSlots({ paymentLinks, viewSession, paymentTimeoutMs: 65_000, checkMarginMs: 10_000, clock: () => NOW, log: createLogger({ service: 'test', level: 'silent' }) });
   return { slots, calls };
 }
 

@@ -5,28 +5,29 @@
  * (merchant_reference `<link id>-<n>`, the link's description, items,
  * metadata, return_url and locale) and sends the buyer to its checkout page.
  * A closed link is gone; a link whose every payment left is under way for
- * other buyers is not available now (link-slots); a flood of requests from
+ * other buyers is not available now (payment-link-slots); a flood of requests from
  * one address is refused, and each session counts against the merchant's
- * Create budget as an API create does.
+ * Create budget as an API create does. The page speaks the link's locale
+ * unless `auto`, then the buyer's Accept-Language, then French (D18).
  */
-import { CreateSessionRequest, fieldErrorsOf, validatorOf, type ApiContext, type CommandRequest, type Language, type SessionDetail } from '@gateway/contracts';
+import { CreateSessionRequest, fieldErrorsOf, validatorOf, type ApiContext, type CommandRequest, type SessionDetail } from '@gateway/contracts';
+import { chooseLanguage, negotiateLanguage, type Language } from '@gateway/i18n';
 import { accountCurrency, checkAmount, compareTnd } from '@gateway/money';
 import { AppError } from '@gateway/problem';
 import { Type } from '@sinclair/typebox';
 import type { PaymentLinkRow } from '../db/payment-link.repository.js';
-import { chooseLanguage } from './language.js';
-import type { LinkSlots } from './link-slots.js';
+import type { PaymentLinkSlots } from './payment-link-slots.js';
 import { closedReason, priceText, type PaymentLinkDeps } from './payment-links.js';
 
-export interface PayByLinkDeps extends PaymentLinkDeps {
+export interface PayByPaymentLinkDeps extends PaymentLinkDeps {
   /** session.create, as the session service runs it for the API. */
   createSession: (request: CommandRequest<'session.create'>, correlationId: string) => Promise<SessionDetail>;
   /** Sessions one buyer address may ask for on one link in a minute. */
   buyerLimitPerMinute: number;
   /** Takes a create from the merchant's budgets of the link's mode (the gateway's, as an API create does). */
   takeCreateBudget: (account: { merchant_id: string; livemode: boolean }, correlationId: string) => Promise<{ allowed: boolean; retry_after_seconds?: number; suspended?: true }>;
-  /** The slots of links that may be paid only so many times. */
-  slots: LinkSlots;
+  /** The slots of payment links that may be paid only so many times. */
+  slots: PaymentLinkSlots;
 }
 
 /** What the buyer typed. */
@@ -35,9 +36,8 @@ export type BuyerForm = Partial<Record<BuyerField, string>>;
 /** Why a field was refused: the page words each in its language. */
 export type BuyerFieldProblem = 'required' | 'invalid' | 'too_small' | 'too_large';
 
-/** The link as its page shows it. */
-export interface LinkPageView {
-  language: Language;
+/** The payment link as its page shows it. */
+export interface PaymentLinkPageView {
   /** Whose link it is: the page shows the merchant's branding (D20). */
   merchantId?: string;
   merchantName: string;
@@ -54,14 +54,17 @@ export interface LinkPageView {
   fieldErrors: Partial<Record<BuyerField, BuyerFieldProblem>>;
 }
 
-export type LinkAnswer =
-  | { page: 'link'; status: 200 | 422; view: LinkPageView }
-  | { page: 'closed'; status: 410; language: Language }
-  | { page: 'not-found'; status: 404; language: Language }
-  | { page: 'limited'; status: 429; language: Language; retryAfterSeconds: number }
-  | { page: 'unavailable'; status: 403 | 422; language: Language }
-  /** Each payment the link has left is under way for another buyer: maybe later. */
-  | { page: 'busy'; status: 409; language: Language }
+/** What the buyer is shown next, in the page's language: a page, or the way to the checkout page. */
+export type PaymentLinkAnswer =
+  | ({ language: Language } & (
+      | { page: 'link'; status: 200 | 422; view: PaymentLinkPageView }
+      | { page: 'closed'; status: 410 }
+      | { page: 'not-found'; status: 404 }
+      | { page: 'limited'; status: 429; retryAfterSeconds: number }
+      | { page: 'unavailable'; status: 403 | 422 }
+      /** Each payment the link has left is under way for another buyer: maybe later. */
+      | { page: 'busy'; status: 409 }
+    ))
   | { redirect: string };
 
 /** The buyer fields session.create checks, by its own contract: the page refuses what the API would. */
@@ -69,32 +72,37 @@ const BuyerFields = Type.Pick(CreateSessionRequest, ['first_name', 'last_name', 
 const BUYER_FIELDS: readonly BuyerField[] = ['first_name', 'last_name', 'email', 'phone', 'amount'];
 
 /** GET /pay/<code>: the link's page, or why it takes no payment. */
-export async function showLinkPage(deps: PayByLinkDeps, code: string, acceptLanguage: string | undefined): Promise<LinkAnswer> {
-  const link = await deps.links.findByCode(code);
-  if (!link) return { page: 'not-found', status: 404, language: chooseLanguage(undefined, acceptLanguage) };
-  const language = chooseLanguage(link.locale, acceptLanguage);
+export async function showPaymentLinkPage(deps: PayByPaymentLinkDeps, code: string, acceptLanguage: string | undefined): Promise<PaymentLinkAnswer> {
+  const link = await deps.paymentLinks.findByCode(code);
+  if (!link) return { page: 'not-found', status: 404, language: negotiateLanguage(acceptLanguage, 'fr') };
+  const language = chooseLanguage(link.locale, acceptLanguage, 'fr');
   if (closedReason(link, deps.clock())) return { page: 'closed', status: 410, language };
   const availability = await deps.slots.availability(link);
   if (availability !== 'open') return availability === 'paid' ? { page: 'closed', status: 410, language } : { page: 'busy', status: 409, language };
-  return { page: 'link', status: 200, view: viewOf(link, language, {}, {}) };
+  return { page: 'link', status: 200, language, view: viewOf(link, {}, {}) };
 }
 
 /** POST /pay/<code>: a session for the buyer, and the way to its checkout page; the form again with what is wrong. */
-export async function payByLink(deps: PayByLinkDeps, code: string, form: Record<string, unknown>, buyer: { address: string; acceptLanguage: string | undefined; requestId: string }): Promise<LinkAnswer> {
-  const link = await deps.links.findByCode(code);
-  if (!link) return { page: 'not-found', status: 404, language: chooseLanguage(undefined, buyer.acceptLanguage) };
-  const language = chooseLanguage(link.locale, buyer.acceptLanguage);
+export async function payByPaymentLink(
+  deps: PayByPaymentLinkDeps,
+  code: string,
+  form: Record<string, unknown>,
+  buyer: { address: string; acceptLanguage: string | undefined; requestId: string },
+): Promise<PaymentLinkAnswer> {
+  const link = await deps.paymentLinks.findByCode(code);
+  if (!link) return { page: 'not-found', status: 404, language: negotiateLanguage(buyer.acceptLanguage, 'fr') };
+  const language = chooseLanguage(link.locale, buyer.acceptLanguage, 'fr');
   const now = deps.clock();
   if (closedReason(link, now)) return { page: 'closed', status: 410, language };
 
   const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-  if ((await deps.links.countRequest(link.id, buyer.address, minute)) > deps.buyerLimitPerMinute) {
+  if ((await deps.paymentLinks.countRequest(link.id, buyer.address, minute)) > deps.buyerLimitPerMinute) {
     return { page: 'limited', status: 429, language, retryAfterSeconds: Math.max(1, Math.ceil((minute.getTime() + 60_000 - now.getTime()) / 1000)) };
   }
 
   const values = buyerFormOf(form, link.collect_phone, link.open_amount);
   const errors = checkBuyerForm(values, link);
-  if (Object.keys(errors).length > 0) return { page: 'link', status: 422, view: viewOf(link, language, values, errors) };
+  if (Object.keys(errors).length > 0) return { page: 'link', status: 422, language, view: viewOf(link, values, errors) };
   const availability = await deps.slots.availability(link);
   if (availability !== 'open') return availability === 'paid' ? { page: 'closed', status: 410, language } : { page: 'busy', status: 409, language };
 
@@ -110,12 +118,12 @@ export async function payByLink(deps: PayByLinkDeps, code: string, form: Record<
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     // The session service's own checks of what the buyer typed: shown beside the field.
-    const buyerErrors: LinkPageView['fieldErrors'] = {};
+    const buyerErrors: PaymentLinkPageView['fieldErrors'] = {};
     for (const error of err.errors) {
       const field = BUYER_FIELDS.find((name) => name === error.field);
       if (field) buyerErrors[field] = 'invalid';
     }
-    if (Object.keys(buyerErrors).length > 0 && buyerErrors.amount === undefined) return { page: 'link', status: 422, view: viewOf(link, language, values, buyerErrors) };
+    if (Object.keys(buyerErrors).length > 0 && buyerErrors.amount === undefined) return { page: 'link', status: 422, language, view: viewOf(link, values, buyerErrors) };
     return { page: 'unavailable', status: 422, language };
   }
 }
@@ -129,9 +137,9 @@ const REFERENCE_TRIES = 3;
  * were kept for links) is a conflict, never the buyer's: the next number is
  * taken.
  */
-async function createLinkSession(deps: PayByLinkDeps, link: PaymentLinkRow, values: BuyerForm, requestId: string): Promise<SessionDetail> {
+async function createLinkSession(deps: PayByPaymentLinkDeps, link: PaymentLinkRow, values: BuyerForm, requestId: string): Promise<SessionDetail> {
   for (let attempt = 1; ; attempt += 1) {
-    const n = await deps.links.nextReferenceNumber(link.id);
+    const n = await deps.paymentLinks.nextReferenceNumber(link.id);
     try {
       return await deps.createSession({ context: contextOf(link, requestId), body: sessionBody(link, values, n), payment_link: link.id }, requestId);
     } catch (err) {
@@ -195,9 +203,8 @@ function contextOf(link: PaymentLinkRow, requestId: string): ApiContext {
   return { merchant_id: link.merchant_id, livemode: link.livemode, order_prefix: link.order_prefix, merchant_name: link.merchant_name, request_id: requestId };
 }
 
-function viewOf(link: PaymentLinkRow, language: Language, values: BuyerForm, fieldErrors: LinkPageView['fieldErrors']): LinkPageView {
-  const view: LinkPageView = {
-    language,
+function viewOf(link: PaymentLinkRow, values: BuyerForm, fieldErrors: PaymentLinkPageView['fieldErrors']): PaymentLinkPageView {
+  const view: PaymentLinkPageView = {
     merchantId: link.merchant_id,
     merchantName: link.merchant_name,
     description: link.description,

@@ -1,5 +1,5 @@
 /**
- * A link's payments_count (D19): each session made through a link that
+ * A payment link's payments_count (D19): each session made through a link that
  * succeeds counts once on it, from session.succeeded (apply-once, keyed on
  * the session). Counted here rather than asked of the session service on
  * each read: the page must know at once whether a single-use link is used
@@ -9,15 +9,15 @@ import type { EventData } from '@gateway/contracts';
 import type { Change } from '@gateway/messaging';
 import type { PaymentLinkRepository } from '../db/payment-link.repository.js';
 
-interface LinkPayment {
+interface PaymentLinkPayment {
   sessionId: string;
   linkId: string;
   merchantId: string;
   at: Date;
 }
 
-/** The change; it answers the link's new count. */
-export function linkPayments(links: PaymentLinkRepository): Change<'session.succeeded', LinkPayment, number> {
+/** The change; it answers the payment link's new count. */
+export function paymentLinkPayments(paymentLinks: PaymentLinkRepository): Change<'session.succeeded', PaymentLinkPayment, number> {
   return {
     name: 'payment-link-payments',
     events: ['session.succeeded'],
@@ -26,6 +26,6 @@ export function linkPayments(links: PaymentLinkRepository): Change<'session.succ
       if (linkId === undefined) return undefined;
       return { sessionId: data.session.id, linkId, merchantId: data.merchant_id, at: context.at };
     },
-    apply: (payment) => links.recordPayment(payment),
+    apply: (payment) => paymentLinks.recordPayment(payment),
   };
 }

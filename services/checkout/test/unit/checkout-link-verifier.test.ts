@@ -1,16 +1,16 @@
-/** A link opens only when it is the session service's signature, unaltered and unexpired. */
+/** A checkout link opens only when it is the session service's signature, unaltered and unexpired. */
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { LinkVerifier } from '../../src/domain/link-verifier.js';
+import { CheckoutLinkVerifier } from '../../src/domain/checkout-link-verifier.js';
 
 function token(key: KeyObject, claims: Record<string, unknown>, header: Record<string, unknown> = { alg: 'EdDSA' }): string {
   const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
   return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
 }
 
-describe('Link verifier', () => {
+describe('Checkout link verifier', () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const verifier = LinkVerifier.fromJwk(JSON.stringify(publicKey.export({ format: 'jwk' })));
+  const verifier = CheckoutLinkVerifier.fromJwk(JSON.stringify(publicKey.export({ format: 'jwk' })));
   const now = new Date('2026-11-22T10:00:00Z');
   const exp = Math.floor(now.getTime() / 1000) + 60;
 
