@@ -1,18 +1,19 @@
 /**
- * The mail outbox (D20). A mail is written once, keyed on its kind and what
- * it is about; the sender claims due ones with FOR UPDATE SKIP LOCKED and a
+ * The mail queue (D20): the mails to send, kept in the table `mails`. A mail
+ * is written once, keyed on its kind and what it is about; the sender claims
+ * due ones with FOR UPDATE SKIP LOCKED and a
  * lease (its next attempt time pushed past the lease), so replicas share them
  * and one that dies mid-send leaves its mails to the others, and no database
  * connection is held while a mail server answers. Once an invitation or a
  * password reset is sent or given up, its bodies are replaced by a note: the
- * outbox keeps no live one-use link.
+ * mail queue keeps no live one-use link.
  */
 import { newId } from '@gateway/contracts';
 import type { Pool } from '@gateway/db';
 import type { PeopleMailKind } from '../domain/people-mails.js';
 import type { ReceiptKind } from '../domain/receipts.js';
 
-/** Every kind of mail the outbox holds: the buyers' receipts and the mails to the dashboard's people. */
+/** Every kind of mail the mail queue holds: the buyers' receipts and the mails to the dashboard's people. */
 export type MailKind = ReceiptKind | PeopleMailKind;
 
 /** A mail to write. */
@@ -55,7 +56,7 @@ const CLAIM = `UPDATE mails SET next_attempt_at = now() + make_interval(secs => 
   WHERE id IN (SELECT id FROM mails WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
   RETURNING id, recipient, recipient_name, subject, text_body, html_body, headers, attempts`;
 
-export class MailRepository {
+export class MailQueueRepository {
   constructor(private readonly pool: Pool) {}
 
   /** Writes `mail`, due now, unless its kind and source have one already; its id, or undefined when it was there. */

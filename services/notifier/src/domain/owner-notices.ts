@@ -7,19 +7,42 @@
  * the owner: a redelivered event writes nothing more, and one whose owners
  * could not be asked goes back to the queue and is tried again.
  */
-import type { CommandReply, EventData, EventType } from '@gateway/contracts';
-import type { AnyChange, Change, ChangeContext } from '@gateway/messaging';
-import type { Logger } from '@gateway/observability';
-import type { MailRepository, NewMail } from '../db/mail.repository.js';
-import { checkAddress } from '../domain/header-safety.js';
-import type { RenderedMail } from '../domain/mail-layout.js';
-import { peopleLanguage, renderEndpointDisabled, renderRefundResolved, type PeopleMailKind } from '../domain/people-mails.js';
+import type { CommandReply, EventData } from '@gateway/contracts';
 import type { Language } from '@gateway/i18n';
-import { MAIL_HEADERS } from './receipt-events.js';
+import type { Change, ChangeContext } from '@gateway/messaging';
+import type { Logger } from '@gateway/observability';
+import type { MailQueueRepository, NewMail } from '../db/mail-queue.repository.js';
+import { renderEndpointDisabled, renderRefundResolved } from '../views/owner-notice-mails.js';
+import { checkAddress } from './header-safety.js';
+import { peopleLanguage, type PeopleMailKind } from './people-mails.js';
+import { queuedMail, type RenderedMail } from './queued-mail.js';
 
 type NoticeEvent = 'webhook_endpoint.disabled' | 'refund.updated';
 
 export type Owners = CommandReply<'team.owners'>['data'];
+
+/** A webhook endpoint the dispatcher disabled, as its notice tells it. */
+export interface EndpointDisabled {
+  language: Language;
+  merchantId: string;
+  livemode: boolean;
+  endpointId: string;
+  url: string;
+  disabledAt: Date;
+}
+
+/** A pending refund an operator resolved, as its notice tells it. */
+export interface RefundResolved {
+  language: Language;
+  merchantId: string;
+  livemode: boolean;
+  refundId: string;
+  orderNumber: string;
+  /** TND, a decimal string. */
+  amount: string;
+  outcome: 'succeeded' | 'failed';
+  at: Date;
+}
 
 /** A notice an event asks for: whose owners, and the mail in any language. */
 export interface Notice {
@@ -71,26 +94,14 @@ export function noticeMails(notice: Notice, owners: Owners, log: Logger): NewMai
       continue;
     }
     const language = peopleLanguage(owner.language);
-    const rendered = notice.render(language);
-    mails.push({
-      kind: notice.kind,
-      source: `${notice.eventId}:${owner.person_id}`,
-      merchantId: notice.merchantId,
-      livemode: notice.livemode,
-      language,
-      recipient,
-      recipientName: '',
-      subject: rendered.subject,
-      text: rendered.text,
-      html: rendered.html,
-      headers: MAIL_HEADERS,
-    });
+    const about = { kind: notice.kind, source: `${notice.eventId}:${owner.person_id}`, merchantId: notice.merchantId, livemode: notice.livemode, language, recipient, recipientName: '' };
+    mails.push(queuedMail(about, notice.render(language)));
   }
   return mails;
 }
 
 /** The change; it answers how many mails it wrote (undefined when none: all there already, or no owner). */
-export function ownerNotices(mails: MailRepository, ownersOf: (merchantId: string) => Promise<Owners>, log: Logger): Change<NoticeEvent, Notice, number> {
+export function ownerNotices(mails: MailQueueRepository, ownersOf: (merchantId: string) => Promise<Owners>, log: Logger): Change<NoticeEvent, Notice, number> {
   return {
     name: 'owner-notices',
     events: ['webhook_endpoint.disabled', 'refund.updated'],
@@ -102,34 +113,4 @@ export function ownerNotices(mails: MailRepository, ownersOf: (merchantId: strin
       return written > 0 ? written : undefined;
     },
   };
-}
-
-/**
- * Several changes as one per event type: an event consumer applies one change
- * per type, and an event may ask for several (a resolved refund's receipt to
- * the buyer and its notice to the owners). Each is applied once, in order; the
- * whole answers what each applied, or undefined when none applied anything.
- */
-export function together(changes: readonly AnyChange[]): AnyChange[] {
-  const types = [...new Set(changes.flatMap((change) => change.events))];
-  return types.map((type): AnyChange => {
-    const mine = changes.filter((change) => change.events.includes(type));
-    if (mine.length === 1 && mine[0]) return { ...mine[0], events: [type] };
-    return {
-      name: mine.map((change) => change.name).join('+'),
-      events: [type as EventType],
-      fromEvent: (data: never, context: ChangeContext) => {
-        const inputs = mine.map((change) => change.fromEvent(data, context));
-        return inputs.every((input) => input === undefined) ? undefined : inputs;
-      },
-      apply: async (inputs: never, context: ChangeContext) => {
-        const applied: unknown[] = [];
-        for (const [i, change] of mine.entries()) {
-          const input = (inputs as unknown[])[i];
-          applied.push(input === undefined ? undefined : await change.apply(input as never, context));
-        }
-        return applied.some((result) => result !== undefined) ? applied : undefined;
-      },
-    };
-  });
 }

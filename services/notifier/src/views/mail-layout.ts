@@ -4,15 +4,9 @@
  * follow, and a footer; the HTML right to left in Arabic. Every value in the
  * HTML is escaped; the caller gives text only.
  */
-import type { Language } from '@gateway/i18n';
+import { directionOf, type Language } from '@gateway/i18n';
 import { html, joinHtml, type Html } from '@gateway/runtime';
-
-/** A mail as a subject and two bodies. */
-export interface RenderedMail {
-  subject: string;
-  text: string;
-  html: string;
-}
+import type { RenderedMail } from '../domain/queued-mail.js';
 
 export interface MailContent {
   language: Language;
@@ -59,7 +53,7 @@ export function renderMail(content: MailContent): RenderedMail {
     footer,
     '',
   ].join('\n');
-  const dir = language === 'ar' ? 'rtl' : 'ltr';
+  const dir = directionOf(language);
   const align = dir === 'rtl' ? 'right' : 'left';
   const parts = [
     ...brandParts(content.brand),
