@@ -1,6 +1,6 @@
 /** The hosted checkout pages: pure functions from a view model and the words of the page's language to an HTML string. */
 export type { ItemView, OrderView, PaymentPageView } from './views.js';
-export { CHECKOUT_CATALOGUE, pageTranslator, type MessageKey, type PageTranslate } from './catalogue/index.js';
+export { CHECKOUT_CATALOGUE, pageTranslator } from './catalogue/index.js';
 export { renderCheckoutPage } from './checkout-page.js';
 export { layout, STYLESHEET_PATH, type LayoutOptions } from './layout.js';
 export { renderPaymentPage } from './payment-page.js';

@@ -11,7 +11,7 @@ import type { MailQueueRepository } from '../db/mail-queue.repository.js';
 import { ownerNotices, type Owners } from '../domain/owner-notices.js';
 import { buyerReceipts, type ReceiptSources } from '../domain/write-receipt.js';
 
-export interface NotifierEventDeps {
+interface NotifierEventDeps {
   mails: MailQueueRepository;
   receiptSources: ReceiptSources;
   /** A merchant's owners, as the dashboard names them. */
