@@ -34,8 +34,8 @@
 //                                      fixed rate, each: the link's page, its form (a session; 303), the
 //                                      checkout page; p50/p95/p99 of the whole and of each step (target:
 //                                      p99 under 100 ms at 50 buyers/s); the page's per-address limit raised
-//   npm run bench -- --only mail-outbox --mail-count 2000   buyer receipts (D20) through the notifier's
-//                                      outbox to a real SMTP catcher started by the bench, default
+//   npm run bench -- --only mail-queue --mail-count 2000   buyer receipts (D20) through the notifier's
+//                                      mail queue to a real SMTP catcher started by the bench, default
 //                                      notifier settings: mails/s from the first written to the last caught
 //
 // The system is packages/system's description, wired by its environment function and
@@ -55,7 +55,7 @@ import { webhookBench } from './webhook-load.mjs';
 import { listsBench } from './lists-load.mjs';
 import { reportsBench } from './reports-load.mjs';
 import { slowPaymentsLoad } from './slow-payments-load.mjs';
-import { linkLoad, mailOutbox, makeLinks, succeededTemplate } from './link-load.mjs';
+import { linkLoad, mailQueue, makeLinks, succeededTemplate } from './link-load.mjs';
 import { migrateDatabase } from './database.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
@@ -123,8 +123,8 @@ const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${database}`;
 
 const { descriptionOf, freshKeys, Launcher, replicaPort, SERVICES, serviceEnvironment } = await import('@gateway/system');
-// mail-outbox's SMTP server, started before the notifier so it sends there: a real catcher (packages/testkit), counting what it takes.
-const mailCatcher = !args.only || args.only.includes('mail-outbox')
+// mail-queue's SMTP server, started before the notifier so it sends there: a real catcher (packages/testkit), counting what it takes.
+const mailCatcher = !args.only || args.only.includes('mail-queue')
   ? await (await import('@gateway/testkit/mail-catcher')).MailCatcher.start({ port: 0 })
   : undefined;
 /** Each service on the port base plus its usual port's offset from the gateway's (8080): the gateway on the base, the dashboard on base + 7. */
@@ -230,7 +230,7 @@ const base = `http://127.0.0.1:${gatewayPort}/api/v1`;
 let sequence = 0;
 let paymentsWarm = false;
 let refundable;
-/** link-page-to-checkout's links (one per merchant) and mail-outbox's event template, made on first use. */
+/** link-page-to-checkout's links (one per merchant) and mail-queue's event template, made on first use. */
 let linkPaths;
 let linksWarm = false;
 let mailTemplate;
@@ -504,8 +504,8 @@ const scenarios = {
     linksWarm = true;
     return { ...(await buyers(duration)), calibrationMs: calibration() };
   },
-  // --mail-count receipts through the notifier's outbox to the bench's SMTP catcher (issue 28), from clones of a real payment's session.succeeded.
-  'mail-outbox': async () => {
+  // --mail-count receipts through the notifier's mail queue to the bench's SMTP catcher (issue 28), from clones of a real payment's session.succeeded.
+  'mail-queue': async () => {
     const eventsExchange = `${prefix}.events`;
     mailTemplate ??= await succeededTemplate({
       amqpUrl,
@@ -515,7 +515,7 @@ const scenarios = {
     // The real payment's own receipt goes first.
     const caughtBefore = mailCatcher.mails.length;
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const result = await mailOutbox({
+    const result = await mailQueue({
       amqpUrl,
       eventsExchange,
       template: mailTemplate,

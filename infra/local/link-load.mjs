@@ -10,11 +10,11 @@
 // per-address limit of the link's page (PAYMENT_LINK_BUYER_LIMIT_PER_MINUTE)
 // rather than writing X-Forwarded-For entries.
 //
-// mailOutbox: buyer receipts through the notifier's outbox to a real SMTP
+// mailQueue: buyer receipts through the notifier's mail queue to a real SMTP
 // catcher, with the notifier's default settings: `count` session.succeeded
 // events (clones of a real payment's event, each its own session, message id
 // and buyer address) published at once, as a burst of payments would; mails/s
-// from the first receipt written (the outbox row's created_at) to the last
+// from the first receipt written (the mail's created_at in the queue) to the last
 // mail caught, and from the first event published.
 import amqp from 'amqplib';
 import pg from 'pg';
@@ -102,9 +102,9 @@ export async function linkLoad({ checkoutUrl, linkPaths, rate, seconds, processe
 /**
  * @param {{ amqpUrl: string, eventsExchange: string, template: { content: Buffer, properties: object }, catcher: { mails: { envelope: { to: readonly string[] }, receivedAt: Date }[] }, notifierDbUrl: string, count: number, timeoutMs?: number, processes: Map<number, string> }} options
  */
-export async function mailOutbox({ amqpUrl, eventsExchange, template, catcher, notifierDbUrl, count, timeoutMs = 120_000, processes }) {
+export async function mailQueue({ amqpUrl, eventsExchange, template, catcher, notifierDbUrl, count, timeoutMs = 120_000, processes }) {
   const run = randomBytes(4).toString('hex');
-  const domain = `outbox-${run}.example.tn`;
+  const domain = `mail-queue-${run}.example.tn`;
   const ours = () => catcher.mails.filter((mail) => mail.envelope.to.some((to) => to.endsWith(`@${domain}`)));
   const connection = await amqp.connect(amqpUrl, { noDelay: true });
   const channel = await connection.createConfirmChannel();
@@ -151,7 +151,7 @@ export async function mailOutbox({ amqpUrl, eventsExchange, template, catcher, n
   };
 }
 
-/** A real payment's session.succeeded as the broker carried it: the template mailOutbox clones. */
+/** A real payment's session.succeeded as the broker carried it: the template mailQueue clones. */
 export async function succeededTemplate({ amqpUrl, eventsExchange, pay }) {
   const connection = await amqp.connect(amqpUrl);
   const channel = await connection.createChannel();

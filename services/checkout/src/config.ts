@@ -8,12 +8,12 @@ export const checkoutSettings = {
   databaseUrl: url('DATABASE_URL', undefined, ['postgres:', 'postgresql:'], { secret: true }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
   ...commandPrefetch,
-  /** Payments counted on their links at once (session.succeeded); each takes a database connection while it commits. */
+  /** Payments counted on their payment links at once (session.succeeded); each takes a database connection while it commits. */
   eventPrefetch: int('EVENT_PREFETCH', 8, { min: 1, max: 256 }),
   /** D19: sessions one buyer address may ask for on one payment link in a minute. */
   paymentLinkBuyerLimitPerMinute: int('PAYMENT_LINK_BUYER_LIMIT_PER_MINUTE', 20, { min: 1, max: 10_000 }),
   /**
-   * D19: a limited link's slot whose attempt never answered here is looked at
+   * D19: a limited payment link's slot whose attempt never answered here is looked at
    * with the session service once PAYMENT_TIMEOUT_MS and this much more have
    * passed (the step's deadline runs from the call, on the session service's clock).
    */
@@ -26,17 +26,17 @@ export const checkoutSettings = {
   trustProxyHops: int('TRUST_PROXY_HOPS', 1, { min: 0, max: 10 }),
   /** What buyers' URLs start with; the hosted pages live under /checkout/. */
   publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
-  /** Public Ed25519 JWK of the session service's link-signing key. */
-  linkVerifyKey: str('LINK_VERIFY_KEY'),
+  /** Public Ed25519 JWK of the session service's checkout-link signing key. */
+  checkoutLinkVerifyKey: str('LINK_VERIFY_KEY'),
   /** Public ECDH P-256 JWK of the acquirer adapter: card data is sealed for it alone. */
   cardEncryptionKey: str('CARD_ENCRYPTION_KEY'),
   /** How long a payment step may take before the page shows it as processing; above the session's ADAPTER_TIMEOUT_MS. */
   paymentTimeoutMs: int('PAYMENT_TIMEOUT_MS', 65_000, { min: 1 }),
   /**
-   * How long after its link lapsed a payment started with it may still come
+   * How long after its checkout link lapsed a payment started with it may still come
    * back from 3-D Secure and show its result: as long as the adapter waits
    * for a challenge (CHALLENGE_TIMEOUT_SECONDS). Starting a payment, paying
-   * and canceling still need a live link.
+   * and canceling still need a live checkout link.
    */
   paymentReturnGraceSeconds: int('PAYMENT_RETURN_GRACE_SECONDS', 1_800, { min: 0 }),
   /**

@@ -6,20 +6,19 @@ import type { Logger } from '@gateway/observability';
 import { unlessNotFound } from '@gateway/problem';
 import { CommandServer, EventConsumer, RpcClient } from '@gateway/messaging';
 import { addHealthRoutes, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
-import { brandingCommands } from './commands/branding.commands.js';
-import { paymentLinkCommands } from './commands/payment-link.commands.js';
 import { BrandingRepository } from './db/branding.repository.js';
 import type { BrandingDeps } from './domain/branding.js';
 import { addBrandRoutes } from './http/brand.routes.js';
 import type { CheckoutConfig } from './config.js';
 import { PaymentLinkRepository } from './db/payment-link.repository.js';
 import type { FlowDeps } from './domain/checkout-flow.js';
-import { linkPayments } from './domain/link-payments.js';
-import { LinkSlots } from './domain/link-slots.js';
-import { LinkVerifier } from './domain/link-verifier.js';
-import type { PayByLinkDeps } from './domain/pay-by-link.js';
+import { CheckoutLinkVerifier } from './domain/checkout-link-verifier.js';
+import type { PayByPaymentLinkDeps } from './domain/pay-by-payment-link.js';
+import { PaymentLinkSlots } from './domain/payment-link-slots.js';
 import { addCheckoutRoutes } from './http/checkout.routes.js';
 import { addPayRoutes } from './http/pay.routes.js';
+import { checkoutCommands } from './messaging/checkout.commands.js';
+import { checkoutEvents } from './messaging/checkout.events.js';
 import { loadCheckoutConfig, checkoutSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
@@ -35,8 +34,8 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const clock = () => new Date();
   const paymentLinks = new PaymentLinkRepository(pool);
-  const slots = new LinkSlots({
-    links: paymentLinks,
+  const slots = new PaymentLinkSlots({
+    paymentLinks,
     viewSession: async (ref) => unlessNotFound(rpc.call('checkout.view', ref).then((reply) => reply.body)),
     paymentTimeoutMs: config.paymentTimeoutMs,
     checkMarginMs: config.paymentLinkSlotCheckMarginMs,
@@ -44,7 +43,7 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
     log,
   });
   const deps: FlowDeps = {
-    links: LinkVerifier.fromJwk(config.linkVerifyKey),
+    checkoutLinks: CheckoutLinkVerifier.fromJwk(config.checkoutLinkVerifyKey),
     slots,
     cards: CardSealer.fromJwk(config.cardEncryptionKey),
     call: async (type, data, timeoutMs) => (await rpc.call(type, data, timeoutMs === undefined ? {} : { timeoutMs })).body,
@@ -54,8 +53,8 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
     clock,
     log,
   };
-  const linkDeps: PayByLinkDeps = {
-    links: paymentLinks,
+  const paymentLinkDeps: PayByPaymentLinkDeps = {
+    paymentLinks,
     slots,
     publicBaseUrl: config.publicBaseUrl,
     clock,
@@ -71,17 +70,17 @@ export async function startCheckout(config: CheckoutConfig, log: Logger): Promis
   addHealthRoutes(app, readiness, log);
   addBrandRoutes(app, brands, log);
   addCheckoutRoutes(app, deps, log, brands);
-  addPayRoutes(app, linkDeps, log, { trustProxyHops: config.trustProxyHops }, brands);
+  addPayRoutes(app, paymentLinkDeps, log, { trustProxyHops: config.trustProxyHops }, brands);
   const http = await listen(app, config.port);
   await broker.start();
   await broker.register(rpc);
-  await broker.register(new EventConsumer(broker, { service: 'checkout', log, prefetch: config.eventPrefetch, changes: [linkPayments(paymentLinks)] }));
+  await broker.register(new EventConsumer(broker, { service: 'checkout', log, prefetch: config.eventPrefetch, changes: checkoutEvents(paymentLinks) }));
   await broker.register(
     new CommandServer(broker, {
       service: 'checkout',
       log,
       prefetch: { fast: config.commandPrefetch },
-      handlers: { ...paymentLinkCommands(linkDeps), ...brandingCommands(brandingDeps) },
+      handlers: checkoutCommands({ paymentLinks: paymentLinkDeps, branding: brandingDeps }),
     }),
   );
   return {

@@ -1,17 +1,16 @@
-/** Wiring of the notifier service: database, broker, the events it writes receipts from, the sender, health. */
+/** Wiring of the notifier service: database (the mail queue, the receipts switches), broker (its events and commands), the sender, health. */
 import { schemaOf } from '@gateway/contracts';
 import { CommandServer, EventConsumer, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService, type ServiceDefinition } from '@gateway/runtime';
-import { MailRepository } from './db/mail.repository.js';
+import { MailQueueRepository } from './db/mail-queue.repository.js';
+import { ReceiptSettingsRepository } from './db/receipt-settings.repository.js';
 import { purgeOldMails } from './domain/purge-old-mails.js';
 import { sendDueMails } from './domain/send-due-mails.js';
+import type { ReceiptSources } from './domain/write-receipt.js';
 import { smtpTransport } from './mail/smtp-transport.js';
-import { mailCommandHandlers } from './commands/mail-commands.js';
-import { ownerNotices, together } from './messaging/owner-notices.js';
-import { buyerReceipts, type ReceiptSources } from './messaging/receipt-events.js';
-import { receiptSettingsCommands } from './commands/receipt-settings.commands.js';
-import { ReceiptSettingsRepository } from './db/receipt-settings.repository.js';
+import { notifierCommands } from './messaging/notifier.commands.js';
+import { notifierEvents } from './messaging/notifier.events.js';
 import { notifierSettings, loadNotifierConfig, type NotifierConfig } from './config.js';
 
 export { loadNotifierConfig, type NotifierConfig } from './config.js';
@@ -22,9 +21,9 @@ export const migrations = serviceMigrations('notifier', import.meta.url);
 
 export async function startNotifierService(config: NotifierConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('notifier', SCHEMA, config, log);
-  const mails = new MailRepository(pool);
+  const mails = new MailQueueRepository(pool);
   const transport = smtpTransport(config);
-  // The mail server is no readiness check: while it is away mails wait in the outbox, and the service is still ready to write them.
+  // The mail server is no readiness check: while it is away mails wait in the mail queue, and the service is still ready to write them.
   const http = await listen(healthApp(readiness), config.port);
   const sender = every(
     config.sendIntervalSeconds,
@@ -72,15 +71,16 @@ export async function startNotifierService(config: NotifierConfig, log: Logger):
       service: 'notifier',
       log,
       prefetch: config.eventPrefetch,
-      changes: together([buyerReceipts(mails, log, receiptSources), ownerNotices(mails, ownersOf, log)]),
+      changes: notifierEvents({ mails, receiptSources, ownersOf, log }),
       // A new receipt goes out at once, not at the next look; once stopping, the next replica (or start) sends it.
       afterCommit: () => {
         if (!stopping) void sender.runNow();
       },
     }),
   );
-  // The dashboard's invitations and password resets: written to the outbox, sent at once.
-  await broker.register(new CommandServer(broker, { service: 'notifier', log, handlers: { ...mailCommandHandlers({ mails, afterWrite: () => void (stopping ? undefined : sender.runNow()) }), ...receiptSettingsCommands(receiptSettings) } }));
+  // The dashboard's invitations and password resets: written to the mail queue, sent at once.
+  const peopleMails = { mails, afterWrite: () => void (stopping ? undefined : sender.runNow()) };
+  await broker.register(new CommandServer(broker, { service: 'notifier', log, handlers: notifierCommands({ peopleMails, receiptSettings, clock: () => new Date() }) }));
   void sender.runNow();
   return {
     port: http.port,

@@ -1,6 +1,6 @@
 /**
  * Storage of payment links (D19): the links, the sessions paid through them
- * (once each), the slots of links that may be paid only so many times, and
+ * (once each), the slots of payment links that may be paid only so many times, and
  * the page's count of session requests per buyer address.
  */
 import type { Locale, PaymentLink } from '@gateway/contracts';

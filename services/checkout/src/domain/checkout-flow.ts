@@ -5,17 +5,18 @@
  * layer renders the page. Leaving for another origin (the merchant, the
  * bank) is a page that refreshes there, because a redirect answering a form
  * post would break the page's form-action 'self' policy. Every page speaks
- * the session's language, or the buyer's (D18): see chooseLanguage.
+ * the session's language, or the buyer's (D18): the session's locale unless
+ * `auto`, then the buyer's Accept-Language, then French.
  */
 import type { CardSealer } from '@gateway/card-sealing';
-import { newId, type CheckoutStep, type CheckoutView, type CommandReply, type CommandRequest, type CommandType, type Language } from '@gateway/contracts';
+import { newId, type CheckoutStep, type CheckoutView, type CommandReply, type CommandRequest, type CommandType, type Locale } from '@gateway/contracts';
+import { chooseLanguage, isLanguage, type Language } from '@gateway/i18n';
 import { AppError, unlessNotFound } from '@gateway/problem';
 import { RpcTimeoutError } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { checkCardForm, type CardField, type CardFieldError, type CardFormValues } from './card-form.js';
-import { chooseLanguage, languageOf } from './language.js';
-import type { LinkSlots } from './link-slots.js';
-import type { LinkRef, LinkVerifier } from './link-verifier.js';
+import type { CheckoutLinkRef, CheckoutLinkVerifier } from './checkout-link-verifier.js';
+import type { PaymentLinkSlots } from './payment-link-slots.js';
 
 /** What a step answers: a page to show, or a redirect within the page's own origin. */
 export type Answer = CheckoutPage | { redirect: string };
@@ -36,28 +37,28 @@ export type CheckoutPage = { language: Language } & (
   | { page: 'leaving'; outcome: 'succeeded' | 'failed'; url: string }
   /** The end of the road when the merchant gave no URL to return to. */
   | { page: 'outcome'; outcome: 'succeeded' | 'failed' | 'canceled'; session: CheckoutView }
-  /** A lapsed, used or unknown link. */
-  | { page: 'link-expired'; reason: 'expired' | 'paid' | 'closed' }
+  /** A lapsed, used or unknown checkout link. */
+  | { page: 'checkout-link-expired'; reason: 'expired' | 'paid' | 'closed' }
   /**
    * An open session that takes no payment now: its merchant is suspended, or
    * (D19) the payment link it was made through is used up or has each of its
    * payments under way for other buyers.
    */
-  | { page: 'unavailable'; reason?: 'link-used' | 'link-held' }
+  | { page: 'unavailable'; reason?: 'payment-link-used' | 'payment-link-held' }
 );
 
 /** The card form page. */
 export type PaymentPage = Extract<CheckoutPage, { page: 'payment' }>;
 
 export interface FlowDeps {
-  links: LinkVerifier;
+  checkoutLinks: CheckoutLinkVerifier;
   /** The slots of payment links that may be paid only so many times (D19): an attempt on one of their sessions needs one. */
-  slots: LinkSlots;
+  slots: PaymentLinkSlots;
   cards: CardSealer;
   call: <C extends CommandType>(type: C, data: CommandRequest<C>, timeoutMs?: number) => Promise<CommandReply<C>>;
   publicBaseUrl: string;
   paymentTimeoutMs: number;
-  /** How long after its link lapsed a payment under way may come back from 3-D Secure and show its result. */
+  /** How long after its checkout link lapsed a payment under way may come back from 3-D Secure and show its result. */
   paymentReturnGraceSeconds: number;
   clock: () => Date;
   log: Logger;
@@ -65,13 +66,13 @@ export interface FlowDeps {
 
 const PROCESSING_REFRESH_SECONDS = 2;
 
-/** The page for a link: the form while the session is payable, else where it stands. */
+/** The page for a checkout link: the form while the session is payable, else where it stands. */
 export async function showPage(deps: FlowDeps, token: string, acceptLanguage?: string): Promise<Answer> {
-  const link = deps.links.verify(token, deps.clock());
+  const link = deps.checkoutLinks.verify(token, deps.clock());
   if (!link) return expired(acceptLanguage, 'expired');
   const view = await viewOf(deps, link);
   if (!view) return expired(acceptLanguage, 'expired');
-  const language = chooseLanguage(view.locale, acceptLanguage);
+  const language = buyerLanguage(view.locale, acceptLanguage);
   switch (view.status) {
     case 'CREATED':
     case 'PENDING':
@@ -91,24 +92,24 @@ export async function showPage(deps: FlowDeps, token: string, acceptLanguage?: s
 
 /** The card form was submitted: check it, start an attempt, pay it. */
 export async function pay(deps: FlowDeps, token: string, form: Record<string, unknown>, acceptLanguage?: string): Promise<Answer> {
-  const link = deps.links.verify(token, deps.clock());
+  const link = deps.checkoutLinks.verify(token, deps.clock());
   if (!link) return expired(acceptLanguage, 'expired');
   const check = checkCardForm(form, deps.clock());
   if (!check.ok) {
     const view = await viewOf(deps, link);
     if (!view) return expired(acceptLanguage, 'expired');
     if (view.status !== 'CREATED' && view.status !== 'PENDING') return toResult(token);
-    if (view.merchant_suspended) return { page: 'unavailable', language: chooseLanguage(view.locale, acceptLanguage) };
-    return { ...paymentPage(token, view, chooseLanguage(view.locale, acceptLanguage)), refused: { errors: check.errors, values: check.values } };
+    if (view.merchant_suspended) return { page: 'unavailable', language: buyerLanguage(view.locale, acceptLanguage) };
+    return { ...paymentPage(token, view, buyerLanguage(view.locale, acceptLanguage)), refused: { errors: check.errors, values: check.values } };
   }
 
   // The card is sealed for this attempt alone, so the page names the attempt.
   const attemptId = newId('pa');
-  const language = languageOf(form.language) ?? chooseLanguage(undefined, acceptLanguage);
+  const language = isLanguage(form.language) ? form.language : buyerLanguage(undefined, acceptLanguage);
   const sealed = deps.cards.seal(check.card, attemptId);
-  // A session of a link that may be paid only so many times starts an attempt only with a slot of the link.
+  // A session of a payment link that may be paid only so many times starts an attempt only with a slot of the payment link.
   const slot = await deps.slots.claim(link, attemptId);
-  if (!slot.ok) return { page: 'unavailable', language, reason: slot.paid ? 'link-used' : 'link-held' };
+  if (!slot.ok) return { page: 'unavailable', language, reason: slot.paid ? 'payment-link-used' : 'payment-link-held' };
   let step: CheckoutStep;
   try {
     step = await paymentStep(deps, () =>
@@ -131,8 +132,8 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
 
 /** The buyer is back from 3-D Secure (the TermUrl): the session has the adapter finish and confirm. */
 export async function returnFromChallenge(deps: FlowDeps, token: string, form: Record<string, unknown>, acceptLanguage?: string): Promise<Answer> {
-  // The buyer may have spent the link's last minutes at the bank: the payment they started finishes all the same.
-  const link = deps.links.verify(token, deps.clock(), deps.paymentReturnGraceSeconds);
+  // The buyer may have spent the checkout link's last minutes at the bank: the payment they started finishes all the same.
+  const link = deps.checkoutLinks.verify(token, deps.clock(), deps.paymentReturnGraceSeconds);
   if (!link) return expired(acceptLanguage, 'expired');
   const paRes = typeof form.PaRes === 'string' ? form.PaRes : '';
   const attemptId = typeof form.MD === 'string' ? form.MD : '';
@@ -142,7 +143,7 @@ export async function returnFromChallenge(deps: FlowDeps, token: string, form: R
       await deps.slots.afterStep(link.session_id, attemptId, step);
       return afterStep(token, step, acceptLanguage);
     } catch (err) {
-      // An attempt that is not this link's, or not awaiting 3-D Secure: the result page shows where things stand.
+      // An attempt that is not this checkout link's, or not awaiting 3-D Secure: the result page shows where things stand.
       if (!(err instanceof AppError)) throw err;
     }
   }
@@ -156,18 +157,18 @@ export async function returnFromChallenge(deps: FlowDeps, token: string, form: R
  * so that a refresh never sends the card again.
  */
 function afterStep(token: string, step: CheckoutStep, acceptLanguage: string | undefined): Answer {
-  return (step.session && closedAnswer(step.session, chooseLanguage(step.session.locale, acceptLanguage))) ?? toResult(token);
+  return (step.session && closedAnswer(step.session, buyerLanguage(step.session.locale, acceptLanguage))) ?? toResult(token);
 }
 
 /** Where the buyer lands after a payment step. */
 export async function showResult(deps: FlowDeps, token: string, acceptLanguage?: string): Promise<Answer> {
-  const link = deps.links.verify(token, deps.clock(), deps.paymentReturnGraceSeconds);
+  const link = deps.checkoutLinks.verify(token, deps.clock(), deps.paymentReturnGraceSeconds);
   if (!link) return expired(acceptLanguage, 'expired');
   // The session recorded any outcome before answering the payment step; one
   // still PROCESSING awaits the acquirer, and the processing page looks again.
   const view = await viewOf(deps, link);
   if (!view) return expired(acceptLanguage, 'expired');
-  const language = chooseLanguage(view.locale, acceptLanguage);
+  const language = buyerLanguage(view.locale, acceptLanguage);
   const closed = closedAnswer(view, language);
   if (closed) return closed;
   return view.status === 'PROCESSING' ? processing(deps, token, view, language) : payable(token, view, language);
@@ -198,7 +199,7 @@ function closedAnswer(view: CheckoutView, language: Language): Answer | undefine
 
 /** "Cancel payment": cancels the session and goes to the merchant's cancel_url. */
 export async function cancelPayment(deps: FlowDeps, token: string, acceptLanguage?: string): Promise<Answer> {
-  const link = deps.links.verify(token, deps.clock());
+  const link = deps.checkoutLinks.verify(token, deps.clock());
   if (!link) return expired(acceptLanguage, 'expired');
   let view: CheckoutView;
   try {
@@ -209,10 +210,10 @@ export async function cancelPayment(deps: FlowDeps, token: string, acceptLanguag
   }
   // A link click, not a form post: an HTTP redirect may leave the origin.
   if (view.cancel_url) return { redirect: withSessionId(view.cancel_url, view.session_id) };
-  return { page: 'outcome', language: chooseLanguage(view.locale, acceptLanguage), outcome: 'canceled', session: view };
+  return { page: 'outcome', language: buyerLanguage(view.locale, acceptLanguage), outcome: 'canceled', session: view };
 }
 
-async function viewOf(deps: FlowDeps, link: LinkRef): Promise<CheckoutView | undefined> {
+async function viewOf(deps: FlowDeps, link: CheckoutLinkRef): Promise<CheckoutView | undefined> {
   return unlessNotFound(deps.call('checkout.view', link));
 }
 
@@ -248,13 +249,18 @@ function paymentPage(token: string, view: CheckoutView, language: Language): Pay
   return page;
 }
 
-/** A link that leads to no session: the buyer's own language, as there is no session to ask. */
+/** A checkout link that leads to no session: the buyer's own language, as there is no session to ask. */
 function expired(acceptLanguage: string | undefined, reason: 'expired' | 'paid' | 'closed'): Answer {
-  return expiredIn(chooseLanguage(undefined, acceptLanguage), reason);
+  return expiredIn(buyerLanguage(undefined, acceptLanguage), reason);
 }
 
 function expiredIn(language: Language, reason: 'expired' | 'paid' | 'closed'): Answer {
-  return { page: 'link-expired', language, reason };
+  return { page: 'checkout-link-expired', language, reason };
+}
+
+/** D18: the session's locale unless `auto` (or no session), then the buyer's Accept-Language, then French. */
+function buyerLanguage(locale: Locale | undefined, acceptLanguage: string | undefined): Language {
+  return chooseLanguage(locale, acceptLanguage, 'fr');
 }
 
 function toResult(token: string): Answer {

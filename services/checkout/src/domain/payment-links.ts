@@ -11,7 +11,7 @@ import type { Account, PaymentLinkRepository, PaymentLinkRow } from '../db/payme
 import { checkLinkRequest } from './payment-link-request.js';
 
 export interface PaymentLinkDeps {
-  links: PaymentLinkRepository;
+  paymentLinks: PaymentLinkRepository;
   publicBaseUrl: string;
   clock: () => Date;
 }
@@ -110,7 +110,7 @@ export async function createPaymentLink(deps: PaymentLinkDeps, context: ApiConte
       payments_count: 0,
       created_at: now,
     };
-    if (await deps.links.insert(row)) return toPaymentLink(row, deps.publicBaseUrl, now);
+    if (await deps.paymentLinks.insert(row)) return toPaymentLink(row, deps.publicBaseUrl, now);
   }
   throw new Error('no free payment link code after several tries');
 }
@@ -118,7 +118,7 @@ export async function createPaymentLink(deps: PaymentLinkDeps, context: ApiConte
 /** GET /gateway/payment_links/{id}/: another account's link is not found (D2). */
 export async function getPaymentLink(deps: PaymentLinkDeps, context: ApiContext, id: string): Promise<PaymentLink> {
   if (!PAYMENT_LINK_ID.test(id)) throw notFound();
-  const row = await deps.links.find(accountOf(context), id);
+  const row = await deps.paymentLinks.find(accountOf(context), id);
   if (!row) throw notFound();
   return toPaymentLink(row, deps.publicBaseUrl, deps.clock());
 }
@@ -129,9 +129,9 @@ export async function listPaymentLinks(deps: PaymentLinkDeps, context: ApiContex
   const list = await parseListQuery(query, {
     noun: 'payment link',
     otherErrors: listFilterErrors(PaymentLinkListQuery, query),
-    isOwnItem: async (id) => PAYMENT_LINK_ID.test(id) && deps.links.exists(account, id),
+    isOwnItem: async (id) => PAYMENT_LINK_ID.test(id) && deps.paymentLinks.exists(account, id),
   });
-  const rows = await deps.links.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore });
+  const rows = await deps.paymentLinks.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore });
   const { items, hasMore } = toPage(rows, list);
   const now = deps.clock();
   return { data: items.map((row) => toPaymentLink(row, deps.publicBaseUrl, now)), has_more: hasMore };
@@ -140,7 +140,7 @@ export async function listPaymentLinks(deps: PaymentLinkDeps, context: ApiContex
 /** POST /gateway/payment_links/{id}/deactivate/: the link takes no more payments; deactivating twice answers the same. */
 export async function deactivatePaymentLink(deps: PaymentLinkDeps, context: ApiContext, id: string): Promise<PaymentLink> {
   if (!PAYMENT_LINK_ID.test(id)) throw notFound();
-  const row = await deps.links.deactivate(accountOf(context), id);
+  const row = await deps.paymentLinks.deactivate(accountOf(context), id);
   if (!row) throw notFound();
   return toPaymentLink(row, deps.publicBaseUrl, deps.clock());
 }

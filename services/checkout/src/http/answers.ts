@@ -7,8 +7,8 @@ import type { Response } from 'express';
 import { outageOf } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import { retryAfterOf } from '@gateway/problem';
-import { chooseLanguage } from '../domain/language.js';
-import { renderErrorPage } from '../pages/index.js';
+import { negotiateLanguage } from '@gateway/i18n';
+import { pageTranslator, renderErrorPage } from '../pages/index.js';
 
 export function sendHtml(res: Response, status: number, html: string): void {
   if (res.headersSent) return;
@@ -30,5 +30,10 @@ export function sendFailurePage(res: Response, log: Logger, err: unknown, accept
   } else {
     log.error({ err: describeError(err), ...logFields }, `${step} failed`);
   }
-  sendHtml(res, 500, renderErrorPage(chooseLanguage(undefined, acceptLanguage), 500));
+  sendErrorPage(res, 500, acceptLanguage);
+}
+
+/** The error page of `status` (404: not found; else something went wrong) in the buyer's own language: there is no session to ask, so Accept-Language, then French (D18). */
+export function sendErrorPage(res: Response, status: number, acceptLanguage: string | undefined): void {
+  sendHtml(res, status, renderErrorPage(pageTranslator(negotiateLanguage(acceptLanguage, 'fr')), status));
 }

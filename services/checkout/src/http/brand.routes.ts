@@ -9,9 +9,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { describeError, type Logger } from '@gateway/observability';
 import type { BrandingRepository } from '../db/branding.repository.js';
 import { BRAND_PATH, darker } from '../domain/branding.js';
-import { chooseLanguage } from '../domain/language.js';
-import { renderErrorPage } from '../pages/index.js';
-import { sendHtml } from './answers.js';
+import { sendErrorPage } from './answers.js';
 import { SECURITY_HEADERS } from './checkout.routes.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -34,7 +32,7 @@ export function addBrandRoutes(app: Express, brands: BrandingRepository, log: Lo
       const stored = logo ? await brands.logo(logo[1] ?? '', logo[2] === 'png' ? 'image/png' : 'image/svg+xml') : undefined;
       if (!stored) {
         res.set(SECURITY_HEADERS);
-        return sendHtml(res, 404, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 404));
+        return sendErrorPage(res, 404, req.headers['accept-language']);
       }
       res.set({ 'Content-Type': stored.type, 'Cache-Control': IMMUTABLE, 'X-Content-Type-Options': 'nosniff', 'Cross-Origin-Resource-Policy': 'cross-origin' });
       if (stored.type === 'image/svg+xml') res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
@@ -42,7 +40,7 @@ export function addBrandRoutes(app: Express, brands: BrandingRepository, log: Lo
     } catch (err) {
       log.error({ err: describeError(err) }, 'logo could not be served');
       res.set(SECURITY_HEADERS);
-      sendHtml(res, 500, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 500));
+      sendErrorPage(res, 500, req.headers['accept-language']);
     }
   });
   app.use(router);

@@ -7,12 +7,11 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { describeError, type Logger } from '@gateway/observability';
 import { bodyRefusal, formBody, pageSecurityHeaders, type FormLimits } from '@gateway/runtime';
-import { CHECKOUT_CSS, renderCheckoutPage, renderErrorPage, STYLESHEET_PATH } from '../pages/index.js';
+import { CHECKOUT_CSS, renderCheckoutPage, STYLESHEET_PATH } from '../pages/index.js';
 import { cancelPayment, pay, returnFromChallenge, showPage, showResult, type Answer, type CheckoutPage, type FlowDeps } from '../domain/checkout-flow.js';
-import { chooseLanguage } from '../domain/language.js';
 import type { BrandingRepository } from '../db/branding.repository.js';
 import { brandView, type BrandView } from '../domain/branding.js';
-import { sendFailurePage, sendHtml, sendSeeOther } from './answers.js';
+import { sendErrorPage, sendFailurePage, sendHtml, sendSeeOther } from './answers.js';
 
 export const SECURITY_HEADERS = pageSecurityHeaders();
 
@@ -47,13 +46,13 @@ export function addCheckoutRoutes(app: Express, deps: FlowDeps, log: Logger, bra
   app.use(router);
 
   app.use('/checkout', (req, res) => {
-    sendHtml(res, 404, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 404));
+    sendErrorPage(res, 404, req.headers['accept-language']);
   });
   // A body that cannot be read (too large, too many fields, another charset) or a path that cannot be decoded: a page.
   app.use('/checkout', (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     log.warn({ err: describeError(err), reason: bodyRefusal(err)?.type }, 'checkout request refused');
     res.set(SECURITY_HEADERS);
-    sendHtml(res, 400, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 400));
+    sendErrorPage(res, 400, req.headers['accept-language']);
   });
 }
 
@@ -80,14 +79,14 @@ function send(res: Response, answer: Answer, brand: BrandView): void {
 }
 
 /**
- * A link that leads to no session is gone (410), a suspended merchant's
- * session refused (403), a payment link's session without a slot of the link
+ * A checkout link that leads to no session is gone (410), a suspended merchant's
+ * session refused (403), a payment link's session without a slot of the payment link
  * refused for now (409) or for good (410), a refused card form unprocessable
  * (422); any other page is a 200.
  */
 function statusOf(page: CheckoutPage): number {
-  if (page.page === 'link-expired') return 410;
-  if (page.page === 'unavailable') return page.reason === 'link-held' ? 409 : page.reason === 'link-used' ? 410 : 403;
+  if (page.page === 'checkout-link-expired') return 410;
+  if (page.page === 'unavailable') return page.reason === 'payment-link-held' ? 409 : page.reason === 'payment-link-used' ? 410 : 403;
   return page.page === 'payment' && page.refused ? 422 : 200;
 }
 

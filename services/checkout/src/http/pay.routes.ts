@@ -2,23 +2,22 @@
  * A payment link's public routes under /pay/ (D19): its page, the page's
  * form, and its QR codes. Thin: each calls one step and renders what it
  * decided. The pages carry the hosted page's security headers; the QR codes
- * are public images, cacheable, of the link's URL alone.
+ * are public images, cacheable, of the payment link's URL alone.
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import QRCode from 'qrcode';
 import { describeError, type Logger } from '@gateway/observability';
 import { bodyRefusal, clientAddress, formBody, requestIdOf, type FormLimits } from '@gateway/runtime';
-import { chooseLanguage } from '../domain/language.js';
 import type { BrandingRepository } from '../db/branding.repository.js';
 import { brandView, type BrandView } from '../domain/branding.js';
-import { payByLink, showLinkPage, type LinkAnswer, type PayByLinkDeps } from '../domain/pay-by-link.js';
+import { payByPaymentLink, showPaymentLinkPage, type PaymentLinkAnswer, type PayByPaymentLinkDeps } from '../domain/pay-by-payment-link.js';
 import { linkUrl } from '../domain/payment-links.js';
-import { renderErrorPage, renderLinkNoticePage, renderLinkPage, renderUnavailablePage } from '../pages/index.js';
-import { sendFailurePage, sendHtml, sendSeeOther } from './answers.js';
+import { pageTranslator, renderErrorPage, renderPaymentLinkNoticePage, renderPaymentLinkPage, renderUnavailablePage } from '../pages/index.js';
+import { sendErrorPage, sendFailurePage, sendHtml, sendSeeOther } from './answers.js';
 import { SECURITY_HEADERS } from './checkout.routes.js';
 
 const LINK_FORM_LIMITS: FormLimits = { maxBytes: 4 * 1024, maxFields: 20 };
-/** A link's URL never changes: its QR code may be kept a day. */
+/** A payment link's URL never changes: its QR code may be kept a day. */
 const QR_CACHE_CONTROL = 'public, max-age=86400';
 
 export interface PayRoutesOptions {
@@ -26,7 +25,7 @@ export interface PayRoutesOptions {
   trustProxyHops: number;
 }
 
-export function addPayRoutes(app: Express, deps: PayByLinkDeps, log: Logger, options: PayRoutesOptions, brands: BrandingRepository): void {
+export function addPayRoutes(app: Express, deps: PayByPaymentLinkDeps, log: Logger, options: PayRoutesOptions, brands: BrandingRepository): void {
   const router = express.Router({ caseSensitive: true });
   router.use('/pay', (_req, res, next) => {
     res.set(SECURITY_HEADERS);
@@ -34,12 +33,12 @@ export function addPayRoutes(app: Express, deps: PayByLinkDeps, log: Logger, opt
   });
   router.get('/pay/:code/qr.svg', qr(deps, log, 'svg'));
   router.get('/pay/:code/qr.png', qr(deps, log, 'png'));
-  router.get('/pay/:code', pageStep(log, brands, (req) => showLinkPage(deps, String(req.params['code']), req.headers['accept-language'])));
+  router.get('/pay/:code', pageStep(log, brands, (req) => showPaymentLinkPage(deps, String(req.params['code']), req.headers['accept-language'])));
   router.post(
     '/pay/:code',
     formBody(LINK_FORM_LIMITS),
     pageStep(log, brands, (req, res) =>
-      payByLink(deps, String(req.params['code']), (req.body ?? {}) as Record<string, unknown>, {
+      payByPaymentLink(deps, String(req.params['code']), (req.body ?? {}) as Record<string, unknown>, {
         address: clientAddress(req, options.trustProxyHops),
         acceptLanguage: req.headers['accept-language'],
         requestId: requestIdOf(res) || `pay_${Date.now()}`,
@@ -49,21 +48,21 @@ export function addPayRoutes(app: Express, deps: PayByLinkDeps, log: Logger, opt
   app.use(router);
 
   app.use('/pay', (req, res) => {
-    sendHtml(res, 404, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 404));
+    sendErrorPage(res, 404, req.headers['accept-language']);
   });
   app.use('/pay', (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     log.warn({ err: describeError(err), reason: bodyRefusal(err)?.type }, 'payment link request refused');
     res.set(SECURITY_HEADERS);
-    sendHtml(res, 400, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 400));
+    sendErrorPage(res, 400, req.headers['accept-language']);
   });
 }
 
-/** The QR code of a link's URL, as SVG or PNG; an unknown code is a 404 page. */
-function qr(deps: PayByLinkDeps, log: Logger, format: 'svg' | 'png') {
+/** The QR code of a payment link's URL, as SVG or PNG; an unknown code is a 404 page. */
+function qr(deps: PayByPaymentLinkDeps, log: Logger, format: 'svg' | 'png') {
   return async (req: Request, res: Response): Promise<void> => {
     try {
-      const link = await deps.links.findByCode(String(req.params['code']));
-      if (!link) return sendHtml(res, 404, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 404));
+      const link = await deps.paymentLinks.findByCode(String(req.params['code']));
+      if (!link) return sendErrorPage(res, 404, req.headers['accept-language']);
       const url = linkUrl(deps.publicBaseUrl, link.code);
       res.set('Cache-Control', QR_CACHE_CONTROL);
       if (format === 'svg') {
@@ -73,18 +72,18 @@ function qr(deps: PayByLinkDeps, log: Logger, format: 'svg' | 'png') {
       }
     } catch (err) {
       log.error({ err: describeError(err) }, 'payment link QR code failed');
-      sendHtml(res, 500, renderErrorPage(chooseLanguage(undefined, req.headers['accept-language']), 500));
+      sendErrorPage(res, 500, req.headers['accept-language']);
     }
   };
 }
 
 /** The handler of a page step: its answer as a page or a redirect; a failure is a page, logged. */
-function pageStep(log: Logger, brands: BrandingRepository, run: (req: Request, res: Response) => Promise<LinkAnswer>) {
+function pageStep(log: Logger, brands: BrandingRepository, run: (req: Request, res: Response) => Promise<PaymentLinkAnswer>) {
   return async (req: Request, res: Response): Promise<void> => {
     const acceptLanguage = req.headers['accept-language'];
     try {
       const answer = await run(req, res);
-      // The link's page shows the merchant's branding (D20).
+      // The payment link's page shows the merchant's branding (D20).
       const brand = 'page' in answer && answer.page === 'link' ? await brandView(brands, answer.view.merchantId) : {};
       send(res, answer, brand);
     } catch (err) {
@@ -93,21 +92,22 @@ function pageStep(log: Logger, brands: BrandingRepository, run: (req: Request, r
   };
 }
 
-function send(res: Response, answer: LinkAnswer, brand: BrandView): void {
+function send(res: Response, answer: PaymentLinkAnswer, brand: BrandView): void {
   if ('redirect' in answer) return sendSeeOther(res, answer.redirect);
+  const t = pageTranslator(answer.language);
   switch (answer.page) {
     case 'link':
-      return sendHtml(res, answer.status, renderLinkPage(answer.view, brand));
+      return sendHtml(res, answer.status, renderPaymentLinkPage(t, answer.view, brand));
     case 'closed':
-      return sendHtml(res, answer.status, renderLinkNoticePage(answer.language, 'closed'));
+      return sendHtml(res, answer.status, renderPaymentLinkNoticePage(t, 'closed'));
     case 'limited':
       res.set('Retry-After', String(answer.retryAfterSeconds));
-      return sendHtml(res, answer.status, renderLinkNoticePage(answer.language, 'limited'));
+      return sendHtml(res, answer.status, renderPaymentLinkNoticePage(t, 'limited'));
     case 'unavailable':
-      return sendHtml(res, answer.status, renderUnavailablePage(answer.language));
+      return sendHtml(res, answer.status, renderUnavailablePage(t));
     case 'busy':
-      return sendHtml(res, answer.status, renderUnavailablePage(answer.language, 'link-held'));
+      return sendHtml(res, answer.status, renderUnavailablePage(t, 'payment-link-held'));
     case 'not-found':
-      return sendHtml(res, answer.status, renderErrorPage(answer.language, 404));
+      return sendHtml(res, answer.status, renderErrorPage(t, 404));
   }
 }

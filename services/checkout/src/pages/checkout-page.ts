@@ -1,59 +1,58 @@
 /** The page a step of the flow decided on (domain/checkout-flow's CheckoutPage), as the HTML the buyer gets. */
 import type { CheckoutView } from '@gateway/contracts';
+import type { BrandView } from '../domain/branding.js';
 import type { CardField, CardFieldError } from '../domain/card-form.js';
 import type { CheckoutPage, PaymentPage } from '../domain/checkout-flow.js';
-import { CATALOGUES, translate, type Language, type MessageKey } from './messages/index.js';
+import { isMessageKey, pageTranslator, type MessageKey, type PageTranslate } from './catalogue/index.js';
 import { renderPaymentPage } from './payment-page.js';
-import { renderChallengePage, renderLinkExpiredPage, renderOutcomePage, renderProcessingPage, renderRedirectPage, renderUnavailablePage } from './status-pages.js';
+import { renderChallengePage, renderCheckoutLinkExpiredPage, renderOutcomePage, renderProcessingPage, renderRedirectPage, renderUnavailablePage } from './status-pages.js';
 import type { OrderView, PaymentPageView } from './views.js';
-import type { BrandView } from '../domain/branding.js';
 
 const LEAVING_HEADINGS: Readonly<Record<'succeeded' | 'failed', MessageKey>> = { succeeded: 'succeeded_title', failed: 'failed_title' };
 const OUTCOME_TEXTS: Readonly<Record<'succeeded' | 'failed' | 'canceled', MessageKey>> = { succeeded: 'succeeded_text', failed: 'failed_text', canceled: 'canceled_text' };
 
 /** The HTML of `page`, in its language; the card form with the merchant's `brand`. */
 export function renderCheckoutPage(page: CheckoutPage, brand: BrandView = {}): string {
-  const { language } = page;
+  const t = pageTranslator(page.language);
   switch (page.page) {
     case 'payment':
-      return renderPaymentPage({ ...paymentView(page), brand });
+      return renderPaymentPage(t, { ...paymentView(t, page), brand });
     case 'processing':
-      return renderProcessingPage(language, orderView(page.session), page.refreshUrl, page.refreshSeconds);
+      return renderProcessingPage(t, orderView(page.session), page.refreshUrl, page.refreshSeconds);
     case 'challenge':
-      return renderChallengePage(language, page.challenge);
+      return renderChallengePage(t, page.challenge);
     case 'leaving':
-      return renderRedirectPage(language, page.url, translate(language, LEAVING_HEADINGS[page.outcome]));
+      return renderRedirectPage(t, page.url, t(LEAVING_HEADINGS[page.outcome]));
     case 'outcome':
-      return renderOutcomePage(language, page.outcome === 'succeeded' ? 'succeeded' : 'failed', translate(language, OUTCOME_TEXTS[page.outcome]), orderView(page.session));
-    case 'link-expired':
-      return renderLinkExpiredPage(language, page.reason);
+      return renderOutcomePage(t, page.outcome === 'succeeded' ? 'succeeded' : 'failed', t(OUTCOME_TEXTS[page.outcome]), orderView(page.session));
+    case 'checkout-link-expired':
+      return renderCheckoutLinkExpiredPage(t, page.reason);
     case 'unavailable':
-      return renderUnavailablePage(language, page.reason ?? 'merchant');
+      return renderUnavailablePage(t, page.reason ?? 'merchant');
   }
 }
 
-function paymentView(page: PaymentPage): PaymentPageView {
-  const { language, token, previousDecline, refused } = page;
+function paymentView(t: PageTranslate, page: PaymentPage): PaymentPageView {
+  const { token, previousDecline, refused } = page;
   const view: PaymentPageView = {
     order: orderView(page.session),
-    language,
     actionUrl: `/checkout/${token}/pay`,
     cancelHref: `/checkout/${token}/cancel`,
   };
   if (previousDecline) {
-    view.notice = translate(language, declineKey(previousDecline.failureCode));
+    view.notice = t(declineKey(previousDecline.failureCode));
     view.attemptsLeft = previousDecline.attemptsLeft;
   }
   if (refused) {
-    view.fieldErrors = fieldErrors(language, refused.errors);
+    view.fieldErrors = fieldErrors(t, refused.errors);
     view.values = refused.values;
   }
   return view;
 }
 
-function fieldErrors(language: Language, errors: Partial<Record<CardField, CardFieldError>>): Partial<Record<CardField, string>> {
+function fieldErrors(t: PageTranslate, errors: Partial<Record<CardField, CardFieldError>>): Partial<Record<CardField, string>> {
   const worded: Partial<Record<CardField, string>> = {};
-  for (const [field, key] of Object.entries(errors) as [CardField, CardFieldError][]) worded[field] = translate(language, key);
+  for (const [field, key] of Object.entries(errors) as [CardField, CardFieldError][]) worded[field] = t(key);
   return worded;
 }
 
@@ -73,5 +72,5 @@ function orderView(view: CheckoutView): OrderView {
 /** The catalogue's wording of an acquirer decline (D8 codes); any other code gets the general one. */
 function declineKey(failureCode: string): MessageKey {
   const key = `decline_${failureCode}`;
-  return key in CATALOGUES.en ? (key as MessageKey) : 'decline_other';
+  return isMessageKey(key) ? key : 'decline_other';
 }

@@ -1,10 +1,10 @@
 /**
- * One labelled input of a buyer's form, as the card page and the link page
+ * One labelled input of a buyer's form, as the card page and the payment link page
  * write it: its hint and its error tied to it (aria-describedby), an error
  * marked aria-invalid and announced with the page's "Error:" prefix.
  */
 import { html, joinHtml, type Html } from '@gateway/runtime';
-import { translate, type Language } from './messages/index.js';
+import type { PageTranslate } from './catalogue/index.js';
 
 export interface FormField {
   name: string;
@@ -19,7 +19,8 @@ export interface FormField {
   value?: string;
 }
 
-export function renderFormField(language: Language, field: FormField): Html {
+/** The field's lines, its label, hint and error in the words of `t`. */
+export function renderFormField(t: PageTranslate, field: FormField): Html {
   const { name, hint, error, value } = field;
   const hintId = `${name}-hint`;
   const errorId = `${name}-error`;
@@ -36,7 +37,7 @@ export function renderFormField(language: Language, field: FormField): Html {
   ].filter((attribute) => attribute !== undefined);
   const lines = [html`<div class="field${error === undefined ? '' : ' field-invalid'}">`, html`<label for="${name}">${field.label}</label>`];
   if (hint !== undefined) lines.push(html`<p class="hint" id="${hintId}">${hint}</p>`);
-  if (error !== undefined) lines.push(html`<p class="field-error" id="${errorId}"><span class="visually-hidden">${translate(language, 'error_prefix')}</span>${error}</p>`);
+  if (error !== undefined) lines.push(html`<p class="field-error" id="${errorId}"><span class="visually-hidden">${t('error_prefix')}</span>${error}</p>`);
   lines.push(html`<input ${joinHtml(attributes, ' ')}>`, html`</div>`);
   return joinHtml(lines, '\n');
 }

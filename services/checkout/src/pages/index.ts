@@ -1,13 +1,14 @@
-/** The hosted checkout pages: pure functions from a view model to an HTML string. */
+/** The hosted checkout pages: pure functions from a view model and the words of the page's language to an HTML string. */
 export type { ItemView, OrderView, PaymentPageView } from './views.js';
+export { CHECKOUT_CATALOGUE, pageTranslator } from './catalogue/index.js';
 export { renderCheckoutPage } from './checkout-page.js';
 export { layout, STYLESHEET_PATH, type LayoutOptions } from './layout.js';
 export { renderPaymentPage } from './payment-page.js';
-export { renderLinkNoticePage, renderLinkPage } from './link-page.js';
+export { renderPaymentLinkNoticePage, renderPaymentLinkPage } from './payment-link-page.js';
 export {
   renderChallengePage,
+  renderCheckoutLinkExpiredPage,
   renderErrorPage,
-  renderLinkExpiredPage,
   renderOutcomePage,
   renderProcessingPage,
   renderRedirectPage,
@@ -15,12 +16,3 @@ export {
   type ChallengeView,
 } from './status-pages.js';
 export { CHECKOUT_CSS } from './stylesheet.js';
-export {
-  CATALOGUES,
-  directionOf,
-  formatAmount,
-  translate,
-  type Language,
-  type MessageKey,
-  type Messages,
-} from './messages/index.js';

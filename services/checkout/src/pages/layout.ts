@@ -1,6 +1,7 @@
 /** The one page shell every checkout page goes through. */
 import { html, type Html } from '@gateway/runtime';
-import { directionOf, type Language } from './messages/index.js';
+import { directionOf } from '@gateway/i18n';
+import type { PageTranslate } from './catalogue/index.js';
 
 /** Path of the stylesheet that gives the pages `color` (#rrggbb) as their accent (served by http/brand.routes). */
 export function accentStylesheetPath(color: string): string {
@@ -23,8 +24,9 @@ export interface LayoutOptions {
   accentColor?: string;
 }
 
-/** Wraps a page body in the document shell, in `language` and its direction (D18): the page as sent. */
-export function layout(language: Language, title: string, body: Html, options: LayoutOptions = {}): string {
+/** Wraps a page body in the document shell, in the language of `t` and its direction (D18): the page as sent. */
+export function layout(t: PageTranslate, title: string, body: Html, options: LayoutOptions = {}): string {
+  const { language } = t;
   const refresh = options.refresh === undefined ? '' : html`\n<meta http-equiv="refresh" content="${refreshContent(options.refresh)}">`;
   const accent = options.accentColor === undefined ? '' : html`\n<link rel="stylesheet" href="${accentStylesheetPath(options.accentColor)}">`;
   return html`<!doctype html>

@@ -1,19 +1,21 @@
+/** The hosted card page (D9): the order, the test-mode banner when it applies, and the card form. */
+import { formatAmount } from '@gateway/i18n';
 import { TEST_CARDS } from '@gateway/test-cards';
 import { html, joinHtml, trustedHtml, type Html } from '@gateway/runtime';
+import type { CardField } from '../domain/card-form.js';
+import type { MessageKey, PageTranslate } from './catalogue/index.js';
 import { renderFormField } from './form-field.js';
 import { brandLogo, layout } from './layout.js';
-import { formatAmount, translate, type Language, type MessageKey } from './messages/index.js';
 import { chargedAmount } from './order-summary.js';
-import type { CardField } from '../domain/card-form.js';
 import type { ItemView, OrderView, PaymentPageView } from './views.js';
 
-/** The hosted payment page: the order, the test-mode banner when it applies, and the card form, in the view's language. */
-export function renderPaymentPage(view: PaymentPageView): string {
-  const { order, language } = view;
+/** The hosted payment page in the words of `t`: the order, the test-mode banner when it applies, and the card form. */
+export function renderPaymentPage(t: PageTranslate, view: PaymentPageView): string {
+  const { order } = view;
   const hasErrors = view.notice !== undefined || Object.values(view.fieldErrors ?? {}).some((message) => message !== undefined);
-  const title = `${hasErrors ? translate(language, 'error_prefix') : ''}${translate(language, 'pay_title', { merchant: order.merchantName })}`;
-  const parts = [order.livemode ? undefined : renderTestBanner(language), renderOrder(order, language, view.brand?.logoPath), renderForm(view)].filter((part) => part !== undefined);
-  return layout(language, title, onLines(parts), view.brand?.accentColor === undefined ? {} : { accentColor: view.brand.accentColor });
+  const title = `${hasErrors ? t('error_prefix') : ''}${t('pay_title', { merchant: order.merchantName })}`;
+  const parts = [order.livemode ? undefined : renderTestBanner(t), renderOrder(t, order, view.brand?.logoPath), renderForm(t, view)].filter((part) => part !== undefined);
+  return layout(t, title, onLines(parts), view.brand?.accentColor === undefined ? {} : { accentColor: view.brand.accentColor });
 }
 
 /** Pieces of markup one per line. */
@@ -21,15 +23,15 @@ function onLines(parts: readonly Html[]): Html {
   return joinHtml(parts, '\n');
 }
 
-function renderTestBanner(language: Language): Html {
+function renderTestBanner(t: PageTranslate): Html {
   // Card numbers read left to right in every language, as on the card itself.
   const cards = TEST_CARDS.map(
     (card) => html`<li><span class="card-number" dir="ltr">${groupDigits(card.number)}</span> <span class="card-label" lang="en" dir="ltr">${card.label}</span></li>`,
   );
   // Not a heading: it sits above the page's h1, and a h2 there would break the outline.
   return html`<section class="test-banner" aria-labelledby="test-mode-heading">
-<p class="test-banner-title" id="test-mode-heading">${translate(language, 'test_mode')}</p>
-<p>${translate(language, 'test_mode_text')}</p>
+<p class="test-banner-title" id="test-mode-heading">${t('test_mode')}</p>
+<p>${t('test_mode_text')}</p>
 <ul class="test-cards">
 ${onLines(cards)}
 </ul>
@@ -41,25 +43,24 @@ function groupDigits(digits: string): string {
   return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
-function renderOrder(order: OrderView, language: Language, logoPath: string | undefined): Html {
-  const lines = [html`${brandLogo(logoPath, order.merchantName)}<p class="merchant">${order.merchantName}</p>`, html`<h1 class="amount">${chargedAmount(order, language)}</h1>`];
+function renderOrder(t: PageTranslate, order: OrderView, logoPath: string | undefined): Html {
+  const lines = [html`${brandLogo(logoPath, order.merchantName)}<p class="merchant">${order.merchantName}</p>`, html`<h1 class="amount">${chargedAmount(t, order)}</h1>`];
   if (order.original !== undefined) {
-    const original = formatAmount(order.original.amount, order.original.currency, language);
-    lines.push(html`<p class="original">${translate(language, 'ordered_as', { amount: original })}</p>`);
+    const original = formatAmount(order.original.amount, order.original.currency, t.language);
+    lines.push(html`<p class="original">${t('ordered_as', { amount: original })}</p>`);
   }
   if (order.description !== '') lines.push(html`<p class="description">${order.description}</p>`);
-  if (order.items.length > 0) lines.push(renderItems(order.items, order.original?.currency ?? 'TND', language));
-  lines.push(html`<p class="order-number">${translate(language, 'order_number_line', { number: order.orderNumber })}</p>`);
-  return html`<section class="order" aria-label="${translate(language, 'order_label')}">\n${onLines(lines)}\n</section>`;
+  if (order.items.length > 0) lines.push(renderItems(t, order.items, order.original?.currency ?? 'TND'));
+  lines.push(html`<p class="order-number">${t('order_number_line', { number: order.orderNumber })}</p>`);
+  return html`<section class="order" aria-label="${t('order_label')}">\n${onLines(lines)}\n</section>`;
 }
 
 /** Unit prices are in the currency the merchant asked in, so they carry that code. */
-function renderItems(items: readonly ItemView[], currency: string, language: Language): Html {
-  const t = (key: MessageKey) => translate(language, key);
+function renderItems(t: PageTranslate, items: readonly ItemView[], currency: string): Html {
   const withPrices = items.some((item) => item.unit_price !== undefined);
   const rows = items.map((item) => {
     const description = item.description === undefined ? '' : html`<span class="item-description">${item.description}</span>`;
-    const price = withPrices ? html`<td class="num">${item.unit_price === undefined ? '' : formatAmount(item.unit_price, currency, language)}</td>` : '';
+    const price = withPrices ? html`<td class="num">${item.unit_price === undefined ? '' : formatAmount(item.unit_price, currency, t.language)}</td>` : '';
     return html`<tr><th scope="row">${item.name}${description}</th><td class="num">${item.quantity}</td>${price}</tr>`;
   });
   const priceHeader = withPrices ? html`<th scope="col" class="num">${t('unit_price')}</th>` : '';
@@ -87,17 +88,16 @@ const FIELDS: readonly FieldSpec[] = [
   { name: 'cardholder_name', attributes: trustedHtml('autocomplete="cc-name" spellcheck="false"') },
 ];
 
-function renderForm(view: PaymentPageView): Html {
-  const { language } = view;
-  const fields = FIELDS.map((field) => renderField(language, field, view.fieldErrors?.[field.name], putBack(view, field.name)));
-  const pay = translate(language, 'pay_button', { amount: chargedAmount(view.order, language) });
+function renderForm(t: PageTranslate, view: PaymentPageView): Html {
+  const fields = FIELDS.map((field) => renderField(t, field, view.fieldErrors?.[field.name], putBack(view, field.name)));
+  const pay = t('pay_button', { amount: chargedAmount(t, view.order) });
   // The page's language travels with the card, so the payment continues in it (3-D Secure, the acquirer's pages).
-  return html`${renderNotice(view)}<form class="payment-form" method="post" action="${view.actionUrl}" autocomplete="on" novalidate>
-<input type="hidden" name="language" value="${language}">
+  return html`${renderNotice(t, view)}<form class="payment-form" method="post" action="${view.actionUrl}" autocomplete="on" novalidate>
+<input type="hidden" name="language" value="${t.language}">
 ${onLines(fields)}
 <button type="submit" class="pay">${pay}</button>
 </form>
-<p class="cancel"><a href="${view.cancelHref}" rel="nofollow">${translate(language, 'cancel_link')}</a></p>`;
+<p class="cancel"><a href="${view.cancelHref}" rel="nofollow">${t('cancel_link')}</a></p>`;
 }
 
 /** Only expiry and name are ever put back: the card number and security code are re-typed, whatever the caller passes. */
@@ -107,8 +107,9 @@ function putBack(view: PaymentPageView, field: CardField): string | undefined {
   return undefined;
 }
 
-function renderNotice(view: PaymentPageView): Html {
-  const attempts = view.attemptsLeft === undefined ? undefined : html`<p class="attempts">${attemptsText(view.language, view.attemptsLeft)}</p>`;
+function renderNotice(t: PageTranslate, view: PaymentPageView): Html {
+  // No attempt left and fewer are the same to the buyer.
+  const attempts = view.attemptsLeft === undefined ? undefined : html`<p class="attempts">${t('attempts_left', { count: Math.max(0, view.attemptsLeft) })}</p>`;
   if (view.notice === undefined) return attempts === undefined ? html`` : html`${attempts}\n`;
   return html`<div class="notice" role="alert">
 <p>${view.notice}</p>${attempts === undefined ? '' : html`\n${attempts}`}
@@ -116,18 +117,13 @@ function renderNotice(view: PaymentPageView): Html {
 `;
 }
 
-function attemptsText(language: Language, left: number): string {
-  if (left <= 0) return translate(language, 'attempts_none');
-  return left === 1 ? translate(language, 'attempts_one') : translate(language, 'attempts_many', { n: left });
-}
-
-function renderField(language: Language, field: FieldSpec, error: string | undefined, value: string | undefined): Html {
-  return renderFormField(language, {
+function renderField(t: PageTranslate, field: FieldSpec, error: string | undefined, value: string | undefined): Html {
+  return renderFormField(t, {
     name: field.name,
     type: 'text',
-    label: translate(language, field.name),
+    label: t(field.name),
     attributes: field.attributes,
-    ...(field.hint !== undefined && { hint: translate(language, field.hint) }),
+    ...(field.hint !== undefined && { hint: t(field.hint) }),
     ...(error !== undefined && { error }),
     ...(value !== undefined && { value }),
   });

@@ -1,47 +1,47 @@
+/** The pages around a payment: processing, its outcome, a lapsed checkout link, a payment not possible now, leaving for the bank or the merchant, an error. */
 import { html, type Html } from '@gateway/runtime';
+import type { MessageKey, PageTranslate } from './catalogue/index.js';
 import { layout } from './layout.js';
-import { translate, type Language, type MessageKey } from './messages/index.js';
 import { renderOrderSummary } from './order-summary.js';
 import type { OrderView } from './views.js';
 
 /** Shown while the acquirer's answer is awaited; reloads itself every `seconds`. */
-export function renderProcessingPage(language: Language, order: OrderView, refreshUrl: string, seconds: number): string {
-  const t = (key: MessageKey) => translate(language, key);
+export function renderProcessingPage(t: PageTranslate, order: OrderView, refreshUrl: string, seconds: number): string {
   const body = html`<h1>${t('processing_title')}</h1>
 <p>${t('processing_text')}</p>
 <p class="warning">${t('processing_warning')}</p>
-${renderOrderSummary(order, language)}
+${renderOrderSummary(t, order)}
 <p><a href="${refreshUrl}">${t('check_again')}</a></p>`;
-  return layout(language, translate(language, 'processing_title'), body, { refresh: { seconds, url: refreshUrl } });
+  return layout(t, t('processing_title'), body, { refresh: { seconds, url: refreshUrl } });
 }
 
-/** The end of the road when the merchant gave no URL to return to; `message` is already in `language`. */
-export function renderOutcomePage(language: Language, outcome: 'succeeded' | 'failed', message: string, order?: OrderView): string {
-  const heading = translate(language, outcome === 'succeeded' ? 'succeeded_title' : 'failed_title');
-  const summary = order === undefined ? '' : html`\n${renderOrderSummary(order, language)}`;
+/** The end of the road when the merchant gave no URL to return to; `message` is already in the page's language. */
+export function renderOutcomePage(t: PageTranslate, outcome: 'succeeded' | 'failed', message: string, order?: OrderView): string {
+  const heading = t(outcome === 'succeeded' ? 'succeeded_title' : 'failed_title');
+  const summary = order === undefined ? '' : html`\n${renderOrderSummary(t, order)}`;
   const body = html`<h1 class="outcome outcome-${outcome}">${heading}</h1>
 <p>${message}</p>${summary}`;
-  return layout(language, heading, body);
+  return layout(t, heading, body);
 }
 
 /**
  * Leaves the page for `url` (the merchant's site, the bank). A page rather than an HTTP
  * redirect, because a redirect answering a form post would break the form-action 'self' policy.
  */
-export function renderRedirectPage(language: Language, url: string, heading: string): string {
-  return layout(language, heading, continueBody(language, heading, url), { refresh: { seconds: 0, url } });
+export function renderRedirectPage(t: PageTranslate, url: string, heading: string): string {
+  return layout(t, heading, continueBody(t, heading, url), { refresh: { seconds: 0, url } });
 }
 
-const LINK_EXPIRED_REASONS: Readonly<Record<'expired' | 'paid' | 'closed', MessageKey>> = {
-  expired: 'link_expired_expired',
-  paid: 'link_expired_paid',
-  closed: 'link_expired_closed',
+const CHECKOUT_LINK_EXPIRED_TEXTS: Readonly<Record<'expired' | 'paid' | 'closed', MessageKey>> = {
+  expired: 'checkout_link_expired_text',
+  paid: 'checkout_link_paid_text',
+  closed: 'checkout_link_closed_text',
 };
 
-const UNAVAILABLE_TEXTS: Readonly<Record<'merchant' | 'link-held' | 'link-used', [MessageKey, MessageKey]>> = {
+const UNAVAILABLE_TEXTS: Readonly<Record<'merchant' | 'payment-link-held' | 'payment-link-used', [MessageKey, MessageKey]>> = {
   merchant: ['unavailable_title', 'unavailable_text'],
-  'link-held': ['link_held_title', 'link_held_text'],
-  'link-used': ['link_used_title', 'link_used_text'],
+  'payment-link-held': ['payment_link_held_title', 'payment_link_held_text'],
+  'payment-link-used': ['payment_link_used_title', 'payment_link_used_text'],
 };
 
 /**
@@ -49,16 +49,16 @@ const UNAVAILABLE_TEXTS: Readonly<Record<'merchant' | 'link-held' | 'link-used',
  * may not take payments (suspended), or (D19) the payment link is used up
  * or has each of its payments left under way for other buyers.
  */
-export function renderUnavailablePage(language: Language, reason: 'merchant' | 'link-held' | 'link-used' = 'merchant'): string {
+export function renderUnavailablePage(t: PageTranslate, reason: 'merchant' | 'payment-link-held' | 'payment-link-used' = 'merchant'): string {
   const [title, text] = UNAVAILABLE_TEXTS[reason];
-  const heading = translate(language, title);
-  return layout(language, heading, html`<h1>${heading}</h1>\n<p>${translate(language, text)}</p>`);
+  const heading = t(title);
+  return layout(t, heading, html`<h1>${heading}</h1>\n<p>${t(text)}</p>`);
 }
 
-/** A lapsed, used or unknown link; says nothing that identifies the session. */
-export function renderLinkExpiredPage(language: Language, reason: 'expired' | 'paid' | 'closed'): string {
-  const heading = translate(language, 'link_expired_title');
-  return layout(language, heading, html`<h1>${heading}</h1>\n<p>${translate(language, LINK_EXPIRED_REASONS[reason])}</p>`);
+/** A lapsed, used or unknown checkout link; says nothing that identifies the session. */
+export function renderCheckoutLinkExpiredPage(t: PageTranslate, reason: 'expired' | 'paid' | 'closed'): string {
+  const heading = t('checkout_link_expired_title');
+  return layout(t, heading, html`<h1>${heading}</h1>\n<p>${t(CHECKOUT_LINK_EXPIRED_TEXTS[reason])}</p>`);
 }
 
 export interface ChallengeView {
@@ -69,11 +69,11 @@ export interface ChallengeView {
 }
 
 /** Sends the buyer to the bank's 3-D Secure page, the challenge data in the query. */
-export function renderChallengePage(language: Language, challenge: ChallengeView): string {
-  const heading = translate(language, 'redirect_bank');
+export function renderChallengePage(t: PageTranslate, challenge: ChallengeView): string {
+  const heading = t('redirect_bank');
   const query = new URLSearchParams({ PaReq: challenge.paReq, MD: challenge.md, TermUrl: challenge.termUrl });
   const url = appendQuery(challenge.acsUrl, query);
-  return layout(language, heading, continueBody(language, heading, url), { refresh: { seconds: 0, url } });
+  return layout(t, heading, continueBody(t, heading, url), { refresh: { seconds: 0, url } });
 }
 
 /** Adds `query` after any query `url` already has, kept byte for byte; a fragment stays last. */
@@ -86,15 +86,15 @@ export function appendQuery(url: string, query: URLSearchParams): string {
 }
 
 /** A generic error page; the status picks the wording, nothing else shows. */
-export function renderErrorPage(language: Language, status: number): string {
+export function renderErrorPage(t: PageTranslate, status: number): string {
   const notFound = status === 404;
-  const heading = translate(language, notFound ? 'not_found_title' : 'error_title');
-  const text = translate(language, notFound ? 'not_found_text' : 'error_text');
-  return layout(language, heading, html`<h1>${heading}</h1>\n<p>${text}</p>`);
+  const heading = t(notFound ? 'not_found_title' : 'error_title');
+  const text = t(notFound ? 'not_found_text' : 'error_text');
+  return layout(t, heading, html`<h1>${heading}</h1>\n<p>${text}</p>`);
 }
 
-function continueBody(language: Language, heading: string, url: string): Html {
+function continueBody(t: PageTranslate, heading: string, url: string): Html {
   return html`<h1>${heading}</h1>
-<p>${translate(language, 'continue_text')}</p>
-<p><a class="button" href="${url}">${translate(language, 'continue_button')}</a></p>`;
+<p>${t('continue_text')}</p>
+<p><a class="button" href="${url}">${t('continue_button')}</a></p>`;
 }

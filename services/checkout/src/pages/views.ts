@@ -1,6 +1,5 @@
 /** View models of the hosted checkout pages: what a route hands to a render function. */
 import type { CardField, CardFormValues } from '../domain/card-form.js';
-import type { Language } from './messages/index.js';
 import type { BrandView } from '../domain/branding.js';
 
 export interface ItemView { name: string; quantity: number; unit_price?: string; description?: string }
@@ -17,15 +16,13 @@ export interface OrderView {
 }
 export interface PaymentPageView {
   order: OrderView;
-  /** The page's language (D18); notice and field errors come already in it. */
-  language: Language;
   /** Where the form posts (same origin). */
   actionUrl: string;
   /** The buyer-cancel link's href. */
   cancelHref: string;
-  /** A message about the previous attempt, shown above the form (e.g. "Your card was declined."), in `language`. */
+  /** A message about the previous attempt, shown above the form (e.g. "Your card was declined."), in the page's language (D18). */
   notice?: string;
-  /** Per-field problems from the page's own checks, shown beside the field, in `language`. */
+  /** Per-field problems from the page's own checks, shown beside the field, in the page's language. */
   fieldErrors?: Partial<Record<CardField, string>>;
   /** Values to put back after a field error. */
   values?: CardFormValues;

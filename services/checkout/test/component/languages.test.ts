@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { SessionDetail } from '@gateway/contracts';
 import { launchBrowser, MerchantSite, payOnPage, sessionRequest, TestSystem, type Merchant, type TestBrowser } from '@gateway/testkit';
-import { CATALOGUES, type Language } from '../../src/pages/index.js';
+import type { Language } from '@gateway/i18n';
+import { CHECKOUT_CATALOGUE } from '../../src/pages/index.js';
 
 const NBSP = '\u00a0';
 const RLM = '\u200f';
@@ -49,7 +50,7 @@ describe('Hosted checkout in three languages, in a browser', function () {
 
   /** Fills the card form by its labels in `language` and presses the translated Pay button. */
   async function payWith(page: Page, language: Language, number: string, expiry = '12/34'): Promise<void> {
-    const words = CATALOGUES[language];
+    const words = CHECKOUT_CATALOGUE.messages[language];
     await page.getByLabel(words.card_number, { exact: true }).fill(number);
     await page.getByLabel(words.expiry, { exact: true }).fill(expiry);
     await page.getByLabel(words.cvc, { exact: true }).fill('123');
@@ -165,7 +166,7 @@ describe('Hosted checkout in three languages, in a browser', function () {
       assert.equal(res.status, 200);
       const html = await res.text();
       assert.ok(html.includes(`<html lang="${language}" dir="${language === 'ar' ? 'rtl' : 'ltr'}">`), `${acceptLanguage ?? '(none)'} → ${language}`);
-      assert.ok(html.includes(CATALOGUES[language].cancel_link), `${acceptLanguage ?? '(none)'} → ${language}`);
+      assert.ok(html.includes(CHECKOUT_CATALOGUE.messages[language].cancel_link), `${acceptLanguage ?? '(none)'} → ${language}`);
       assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/);
     }
     // A link that leads nowhere still speaks the buyer's language.

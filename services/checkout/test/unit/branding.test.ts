@@ -4,7 +4,7 @@ import { PNG } from 'pngjs';
 import { AppError } from '@gateway/problem';
 import { checkLogo, checkSvg, LogoRefused } from '../../src/domain/brand-logo.js';
 import { checkAccentColor, contrastWithWhite } from '../../src/domain/branding.js';
-import { renderLinkPage, renderPaymentPage } from '../../src/pages/index.js';
+import { pageTranslator, renderPaymentLinkPage, renderPaymentPage } from '../../src/pages/index.js';
 
 const SVG_HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 100 40" width="100" height="40">';
 
@@ -170,17 +170,18 @@ describe('branding', () => {
     const order = { merchantName: 'Dar <Zitouna>', amount: '12.500', description: '', items: [], orderNumber: 'DZ-1', livemode: true };
 
     it('when the merchant has a logo and an accent colour, then the payment page shows the logo with the name as its alternative text and loads the accent stylesheet; none when it has neither', () => {
-      const branded = renderPaymentPage({ order, language: 'en', actionUrl: '/checkout/t/pay', cancelHref: '/checkout/t/cancel', brand: { logoPath: `/checkout/brand/${'a'.repeat(64)}.svg`, accentColor: '#123456' } });
+      const branded = renderPaymentPage(pageTranslator('en'), { order, actionUrl: '/checkout/t/pay', cancelHref: '/checkout/t/cancel', brand: { logoPath: `/checkout/brand/${'a'.repeat(64)}.svg`, accentColor: '#123456' } });
       assert.ok(branded.includes(`<img src="/checkout/brand/${'a'.repeat(64)}.svg" alt="Dar &lt;Zitouna&gt;">`));
       assert.ok(branded.includes('<link rel="stylesheet" href="/checkout/brand/accent-123456.css">'));
       assert.ok(!/style=|<style/.test(branded), 'no inline style the CSP would block');
-      const plain = renderPaymentPage({ order, language: 'en', actionUrl: '/checkout/t/pay', cancelHref: '/checkout/t/cancel' });
+      const plain = renderPaymentPage(pageTranslator('en'), { order, actionUrl: '/checkout/t/pay', cancelHref: '/checkout/t/cancel' });
       assert.ok(!plain.includes('/checkout/brand/'));
     });
 
     it('when the merchant has a logo and an accent colour, then the link page shows both', () => {
-      const page = renderLinkPage(
-        { language: 'fr', merchantName: 'Dar Zitouna', description: 'Huile', items: [], collectPhone: false, livemode: true, actionUrl: '/pay/x', values: {}, fieldErrors: {} },
+      const page = renderPaymentLinkPage(
+        pageTranslator('fr'),
+        { merchantName: 'Dar Zitouna', description: 'Huile', items: [], collectPhone: false, livemode: true, actionUrl: '/pay/x', values: {}, fieldErrors: {} },
         { logoPath: `/checkout/brand/${'b'.repeat(64)}.png`, accentColor: '#0b5cad' },
       );
       assert.ok(page.includes(`<img src="/checkout/brand/${'b'.repeat(64)}.png" alt="Dar Zitouna">`));

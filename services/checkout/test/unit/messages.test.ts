@@ -1,61 +1,57 @@
-/** The hosted page's languages (D18): catalogues, the choice of language, and amounts per language. */
+/** The hosted page's languages (D18): the catalogue, the choice of language, and amounts per language. */
 import assert from 'node:assert/strict';
-import { chooseLanguage } from '../../src/domain/language.js';
+import { catalogueProblems, chooseLanguage, formatAmount, LANGUAGES } from '@gateway/i18n';
 import {
-  CATALOGUES,
-  formatAmount,
+  CHECKOUT_CATALOGUE,
+  pageTranslator,
   renderChallengePage,
+  renderCheckoutLinkExpiredPage,
   renderErrorPage,
-  renderLinkExpiredPage,
   renderPaymentPage,
   renderProcessingPage,
-  translate,
-  type Language,
-  type MessageKey,
 } from '../../src/pages/index.js';
 
-const LANGUAGES = Object.keys(CATALOGUES) as Language[];
-const KEYS = Object.keys(CATALOGUES.en) as MessageKey[];
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-
 describe('checkout languages', () => {
-  it('when the catalogues are read, then every language has every key, no other key, no empty wording and the same placeholders', () => {
-    assert.deepEqual(LANGUAGES.sort(), ['ar', 'en', 'fr']);
+  it('when the catalogue is checked, then every key has all three languages, parses as ICU, takes the same arguments, has valid plural forms and nothing is left in English', () => {
+    assert.deepEqual([...LANGUAGES].sort(), ['ar', 'en', 'fr']);
+    assert.deepEqual(catalogueProblems(CHECKOUT_CATALOGUE), []);
     for (const language of LANGUAGES) {
-      const catalogue = CATALOGUES[language];
-      assert.deepEqual(Object.keys(catalogue).sort(), [...KEYS].sort(), language);
-      for (const key of KEYS) {
-        assert.ok(catalogue[key].trim().length > 0, `${language}.${key} is empty`);
-        assert.deepEqual(placeholders(catalogue[key]), placeholders(CATALOGUES.en[key]), `${language}.${key} placeholders`);
-      }
+      for (const [key, words] of Object.entries(CHECKOUT_CATALOGUE.messages[language])) assert.ok(words.trim().length > 0, `${language}.${key} is empty`);
     }
+    for (const words of Object.values(CHECKOUT_CATALOGUE.messages.ar)) assert.match(words, /[\u0600-\u06ff]/, 'written in Arabic');
   });
 
-  it('when a wording is not English, then it is not the English one left untranslated', () => {
-    // Names that read the same in French and English are the exceptions.
-    const same = new Set<MessageKey>(['error_prefix']);
-    for (const key of KEYS) {
-      if (!same.has(key)) assert.notEqual(CATALOGUES.fr[key], CATALOGUES.en[key], `fr.${key}`);
-      assert.notEqual(CATALOGUES.ar[key], CATALOGUES.en[key], `ar.${key}`);
-      assert.match(CATALOGUES.ar[key], /[\u0600-\u06ff]/, `ar.${key} is written in Arabic`);
-    }
+  it('when values are filled, then each is replaced, and a missing one is refused rather than shown', () => {
+    assert.equal(pageTranslator('fr')('attempts_left', { count: 3 }), 'Il vous reste 3 tentatives.');
+    assert.equal(pageTranslator('ar')('pay_button', { amount: 'X' }), 'ادفع X');
+    assert.throws(() => pageTranslator('en')('pay_button'), /amount/);
   });
 
-  it('when placeholders are filled, then each is replaced and an unknown one is left visible', () => {
-    assert.equal(translate('fr', 'attempts_many', { n: 3 }), 'Il vous reste 3 tentatives.');
-    assert.equal(translate('ar', 'pay_button', { amount: 'X' }), 'ادفع X');
-    assert.equal(translate('en', 'pay_button'), 'Pay {amount}');
+  it('when the attempts left are told, then each language takes its plural form: none, one, and Arabic its two, few and many', () => {
+    const told = (language: 'fr' | 'en' | 'ar', counts: number[]) => counts.map((count) => pageTranslator(language)('attempts_left', { count }));
+    assert.deepEqual(told('en', [0, 1, 2, 4]), ['No attempts left.', 'You can try 1 more time.', 'You can try 2 more times.', 'You can try 4 more times.']);
+    assert.deepEqual(told('fr', [0, 1, 4]), ["Vous n'avez plus de tentative.", 'Il vous reste 1 tentative.', 'Il vous reste 4 tentatives.']);
+    assert.deepEqual(told('ar', [0, 1, 2, 4, 11, 100]), [
+      'لم تعد لديك أي محاولة متبقية.',
+      'تبقّت لديك محاولة واحدة.',
+      'تبقّت لديك محاولتان.',
+      'تبقّت لديك 4 محاولات.',
+      'تبقّت لديك 11 محاولة.',
+      'تبقّت لديك 100 محاولة.',
+    ]);
   });
 
   it('when the language is chosen, then the session locale wins, then the best Accept-Language the page speaks, then French', () => {
-    assert.equal(chooseLanguage('ar', 'en-US'), 'ar');
-    assert.equal(chooseLanguage('en', undefined), 'en');
-    assert.equal(chooseLanguage('auto', 'de-DE, ar-TN;q=0.8, en;q=0.5'), 'ar');
-    assert.equal(chooseLanguage('auto', 'en-GB;q=0.4, fr-TN;q=0.6'), 'fr');
-    assert.equal(chooseLanguage('auto', 'de, it'), 'fr');
-    assert.equal(chooseLanguage('auto', '*'), 'fr');
-    assert.equal(chooseLanguage(undefined, 'AR'), 'ar');
-    assert.equal(chooseLanguage('auto', undefined), 'fr');
+    // As the flow and the payment link page ask: French when nothing else says.
+    const choose = (locale: string | undefined, acceptLanguage: string | undefined) => chooseLanguage(locale, acceptLanguage, 'fr');
+    assert.equal(choose('ar', 'en-US'), 'ar');
+    assert.equal(choose('en', undefined), 'en');
+    assert.equal(choose('auto', 'de-DE, ar-TN;q=0.8, en;q=0.5'), 'ar');
+    assert.equal(choose('auto', 'en-GB;q=0.4, fr-TN;q=0.6'), 'fr');
+    assert.equal(choose('auto', 'de, it'), 'fr');
+    assert.equal(choose('auto', '*'), 'fr');
+    assert.equal(choose(undefined, 'AR'), 'ar');
+    assert.equal(choose('auto', undefined), 'fr');
   });
 
   it('when amounts are formatted, then each language writes its separators and the code, every digit of the decimal string kept', () => {
@@ -73,8 +69,7 @@ describe('checkout languages', () => {
   });
 
   it('when the page is Arabic, then <html> is lang="ar" dir="rtl" and the card number, expiry and code inputs stay left to right', () => {
-    const html = renderPaymentPage({
-      language: 'ar',
+    const html = renderPaymentPage(pageTranslator('ar'), {
       order: { merchantName: 'Librairie', amount: '12.500', description: '', items: [], orderNumber: 'ORD-1', livemode: true },
       actionUrl: '/checkout/t/pay',
       cancelHref: '/checkout/t/cancel',
@@ -86,12 +81,12 @@ describe('checkout languages', () => {
   });
 
   it('when the status pages render in French or Arabic, then their words are that language’s', () => {
-    assert.match(renderLinkExpiredPage('fr', 'paid'), /<html lang="fr" dir="ltr">[\s\S]*Ce lien de paiement a expiré[\s\S]*Cette commande a déjà été réglée\./);
-    assert.match(renderErrorPage('ar', 404), /<html lang="ar" dir="rtl">[\s\S]*<title>الصفحة غير موجودة<\/title>/);
-    const bank = renderChallengePage('ar', { acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' });
+    assert.match(renderCheckoutLinkExpiredPage(pageTranslator('fr'), 'paid'), /<html lang="fr" dir="ltr">[\s\S]*Ce lien de paiement a expiré[\s\S]*Cette commande a déjà été réglée\./);
+    assert.match(renderErrorPage(pageTranslator('ar'), 404), /<html lang="ar" dir="rtl">[\s\S]*<title>الصفحة غير موجودة<\/title>/);
+    const bank = renderChallengePage(pageTranslator('ar'), { acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' });
     assert.match(bank, /<h1>جارٍ تحويلك إلى مصرفك<\/h1>[\s\S]*>متابعة<\/a>/);
     const order = { merchantName: 'Librairie', amount: '1250.000', description: '', items: [], orderNumber: 'ORD-1', livemode: false };
-    const processing = renderProcessingPage('fr', order, '/checkout/t/result', 2);
+    const processing = renderProcessingPage(pageTranslator('fr'), order, '/checkout/t/result', 2);
     assert.match(processing, /<h1>Paiement en cours<\/h1>[\s\S]*<dd>1\u202f250,000\u00a0TND<\/dd>[\s\S]*Mode test\u00a0: aucune somme réelle/);
   });
 });

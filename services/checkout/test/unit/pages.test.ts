@@ -3,9 +3,10 @@ import { TEST_CARDS } from '@gateway/test-cards';
 import { escapeHtml } from '@gateway/runtime';
 import {
   CHECKOUT_CSS,
+  pageTranslator,
   renderChallengePage,
+  renderCheckoutLinkExpiredPage,
   renderErrorPage,
-  renderLinkExpiredPage,
   renderOutcomePage,
   renderPaymentPage,
   renderProcessingPage,
@@ -15,6 +16,7 @@ import {
 } from '../../src/pages/index.js';
 
 const STYLESHEET = '/checkout/assets/checkout.css';
+const en = pageTranslator('en');
 
 function order(overrides: Partial<OrderView> = {}): OrderView {
   return {
@@ -32,7 +34,7 @@ function order(overrides: Partial<OrderView> = {}): OrderView {
 }
 
 function paymentView(overrides: Partial<PaymentPageView> = {}): PaymentPageView {
-  return { order: order(), language: 'en', actionUrl: '/checkout/pay/tok123', cancelHref: '/checkout/pay/tok123/cancel', ...overrides };
+  return { order: order(), actionUrl: '/checkout/pay/tok123', cancelHref: '/checkout/pay/tok123/cancel', ...overrides };
 }
 
 function unescapeHtml(value: string): string {
@@ -80,7 +82,7 @@ function urlsIn(html: string): string[] {
 describe('checkout pages', () => {
   describe('payment page', () => {
     it('When the page renders, then each field has a visible label with the exact text, bound by for/id to the named input', () => {
-      const html = renderPaymentPage(paymentView());
+      const html = renderPaymentPage(en, paymentView());
       const expected = [
         ['Card number', 'card_number'],
         ['Expiry date', 'expiry'],
@@ -95,7 +97,7 @@ describe('checkout pages', () => {
     });
 
     it('When the page renders, then the inputs carry the card autocomplete tokens, numeric keyboards, the MM/YY placeholder and the cvc maxlength', () => {
-      const html = renderPaymentPage(paymentView());
+      const html = renderPaymentPage(en, paymentView());
       const card = inputTag(html, 'card_number');
       assert.equal(attribute(card, 'autocomplete'), 'cc-number');
       assert.equal(attribute(card, 'inputmode'), 'numeric');
@@ -110,7 +112,7 @@ describe('checkout pages', () => {
     });
 
     it('When the page renders, then the form posts to the action URL and the submit button reads "Pay TND <amount>"', () => {
-      const html = renderPaymentPage(paymentView());
+      const html = renderPaymentPage(en, paymentView());
       const form = html.match(/<form[^>]*>/)?.[0] ?? '';
       assert.equal(attribute(form, 'method'), 'post');
       assert.equal(attribute(form, 'action'), '/checkout/pay/tok123');
@@ -119,7 +121,7 @@ describe('checkout pages', () => {
     });
 
     it('When the page renders, then a nofollow "Cancel payment" link points at the cancel href after the form', () => {
-      const html = renderPaymentPage(paymentView());
+      const html = renderPaymentPage(en, paymentView());
       assert.equal(linkHref(html, 'Cancel payment'), '/checkout/pay/tok123/cancel');
       const link = html.match(/<a [^>]*>Cancel payment<\/a>/)?.[0] ?? '';
       assert.equal(attribute(link, 'rel'), 'nofollow');
@@ -127,7 +129,7 @@ describe('checkout pages', () => {
     });
 
     it('When the page renders, then it shows the merchant, the TND amount, description, order number and items with quantity and unit price', () => {
-      const html = renderPaymentPage(paymentView());
+      const html = renderPaymentPage(en, paymentView());
       for (const text of ['Librairie Al Kitab', 'TND\u00a012.500', 'Two books', 'ORD-1042', 'Poems', 'Paperback', 'TND\u00a07.500', 'TND\u00a02.500']) {
         assert.ok(html.includes(text), `missing ${text}`);
       }
@@ -135,29 +137,29 @@ describe('checkout pages', () => {
     });
 
     it('When no item has a unit price, then the items table has no price column', () => {
-      const html = renderPaymentPage(paymentView({ order: order({ items: [{ name: 'Gift', quantity: 3 }] }) }));
+      const html = renderPaymentPage(en, paymentView({ order: order({ items: [{ name: 'Gift', quantity: 3 }] }) }));
       assert.ok(!html.includes('Unit price'));
       assert.match(html, /<th scope="row">Gift<\/th><td class="num">3<\/td><\/tr>/);
     });
 
     it('When there are no items, then no items table is rendered', () => {
-      assert.ok(!renderPaymentPage(paymentView({ order: order({ items: [] }) })).includes('<table'));
+      assert.ok(!renderPaymentPage(en, paymentView({ order: order({ items: [] }) })).includes('<table'));
     });
 
     it('When the order was placed in another currency, then an "Ordered as" line shows the original amount and unit prices carry that currency', () => {
-      const html = renderPaymentPage(paymentView({ order: order({ original: { amount: '3.75', currency: 'EUR' } }) }));
+      const html = renderPaymentPage(en, paymentView({ order: order({ original: { amount: '3.75', currency: 'EUR' } }) }));
       assert.match(html, /Ordered as EUR\u00a03\.75/);
       assert.ok(html.includes('TND\u00a012.500'));
       assert.ok(html.includes('EUR\u00a07.500'));
     });
 
     it('When the order is in TND, then there is no "Ordered as" line', () => {
-      assert.ok(!renderPaymentPage(paymentView()).includes('Ordered as'));
+      assert.ok(!renderPaymentPage(en, paymentView()).includes('Ordered as'));
     });
 
     it('When merchant, description and item text hold markup, then it is shown escaped and never as tags', () => {
       const evil = '<script>alert(1)</script>';
-      const html = renderPaymentPage(
+      const html = renderPaymentPage(en, 
         paymentView({
           order: order({ merchantName: evil, description: evil, items: [{ name: evil, quantity: 1, description: evil, unit_price: '1.000' }], orderNumber: evil }),
           notice: evil,
@@ -170,7 +172,7 @@ describe('checkout pages', () => {
     });
 
     it('When attribute values hold quotes, then they stay inside their quoted attribute', () => {
-      const html = renderPaymentPage(
+      const html = renderPaymentPage(en, 
         paymentView({
           actionUrl: '/pay?a="x" onmouseover="alert(1)',
           cancelHref: "/cancel?b='y'",
@@ -193,7 +195,7 @@ describe('checkout pages', () => {
     });
 
     it('When the session is in test mode, then a "Test mode" banner lists every test card grouped in fours with its label and the expiry and code rule', () => {
-      const html = renderPaymentPage(paymentView({ order: order({ livemode: false }) }));
+      const html = renderPaymentPage(en, paymentView({ order: order({ livemode: false }) }));
       assert.match(html, /<section class="test-banner"[^>]*>\n<p class="test-banner-title"[^>]*>Test mode<\/p>/);
       assert.match(html, /no real money moves/);
       assert.match(html, /any future expiry date, any 3-digit security code/);
@@ -206,13 +208,13 @@ describe('checkout pages', () => {
     });
 
     it('When the session is live, then there is no test banner and no test card', () => {
-      const html = renderPaymentPage(paymentView());
+      const html = renderPaymentPage(en, paymentView());
       assert.ok(!html.includes('Test mode'));
       assert.ok(!html.includes('4242'));
     });
 
     it('When field errors are given, then each shows beside its field, linked by aria-describedby, and the input is marked invalid', () => {
-      const html = renderPaymentPage(
+      const html = renderPaymentPage(en, 
         paymentView({ fieldErrors: { card_number: 'Enter a valid card number.', cvc: 'Enter the 3-digit security code.' } }),
       );
       const card = inputTag(html, 'card_number');
@@ -228,23 +230,23 @@ describe('checkout pages', () => {
     });
 
     it('When there are no field errors, then no input is marked invalid', () => {
-      const html = renderPaymentPage(paymentView());
+      const html = renderPaymentPage(en, paymentView());
       assert.ok(!html.includes('aria-invalid'));
       assert.ok(!html.includes('field-error'));
     });
 
     it('When a notice and attempts left are given, then they show in a role="alert" element above the form', () => {
-      const html = renderPaymentPage(paymentView({ notice: 'Your card was declined.', attemptsLeft: 2 }));
+      const html = renderPaymentPage(en, paymentView({ notice: 'Your card was declined.', attemptsLeft: 2 }));
       const alert = html.match(/<div class="notice" role="alert">([\s\S]*?)<\/div>/)?.[1] ?? '';
       assert.ok(alert.includes('Your card was declined.'));
       assert.ok(alert.includes('You can try 2 more times.'));
       assert.ok(html.indexOf('role="alert"') < html.indexOf('<form'));
-      assert.ok(renderPaymentPage(paymentView({ notice: 'Declined.', attemptsLeft: 1 })).includes('You can try 1 more time.'));
+      assert.ok(renderPaymentPage(en, paymentView({ notice: 'Declined.', attemptsLeft: 1 })).includes('You can try 1 more time.'));
     });
 
     it('When values are given back, then expiry and name are refilled but the card number and security code never carry a value', () => {
       const values = { expiry: '04/29', cardholder_name: 'Amira Ben Salah', card_number: '4000056655665556', cvc: '737' };
-      const html = renderPaymentPage(paymentView({ values, fieldErrors: { expiry: 'Enter a future date.' } }));
+      const html = renderPaymentPage(en, paymentView({ values, fieldErrors: { expiry: 'Enter a future date.' } }));
       assert.equal(attribute(inputTag(html, 'expiry'), 'value'), '04/29');
       assert.equal(attribute(inputTag(html, 'cardholder_name'), 'value'), 'Amira Ben Salah');
       assert.equal(attribute(inputTag(html, 'card_number'), 'value'), undefined);
@@ -256,7 +258,7 @@ describe('checkout pages', () => {
 
   describe('status pages', () => {
     it('When a payment is processing, then the page says so, warns against paying again, and refreshes to the given URL', () => {
-      const html = renderProcessingPage('en', order(), '/checkout/pay/tok123/status?x=1&y=2', 3);
+      const html = renderProcessingPage(en, order(), '/checkout/pay/tok123/status?x=1&y=2', 3);
       assert.match(html, /<h1>Payment processing<\/h1>/);
       assert.match(html, /confirming your payment/);
       assert.match(html, /do not pay again/);
@@ -265,15 +267,15 @@ describe('checkout pages', () => {
     });
 
     it('When a refresh time is not a whole number of seconds, then the page refuses to render', () => {
-      assert.throws(() => renderProcessingPage('en', order(), '/x', -1), RangeError);
-      assert.throws(() => renderProcessingPage('en', order(), '/x', 1.5), RangeError);
+      assert.throws(() => renderProcessingPage(en, order(), '/x', -1), RangeError);
+      assert.throws(() => renderProcessingPage(en, order(), '/x', 1.5), RangeError);
     });
 
     it('When the outcome pages render, then the headings are exactly "Payment successful" and "Payment failed", with the message and summary', () => {
-      const success = renderOutcomePage('en', 'succeeded', 'Thank you for your order.', order());
+      const success = renderOutcomePage(en, 'succeeded', 'Thank you for your order.', order());
       assert.deepEqual([...success.matchAll(/<h1[^>]*>([^<]*)<\/h1>/g)].map((m) => m[1]), ['Payment successful']);
       for (const text of ['Thank you for your order.', 'Librairie Al Kitab', 'TND\u00a012.500', 'ORD-1042']) assert.ok(success.includes(text), `missing ${text}`);
-      const failure = renderOutcomePage('en', 'failed', 'Your card was declined & no attempts are left.');
+      const failure = renderOutcomePage(en, 'failed', 'Your card was declined & no attempts are left.');
       assert.deepEqual([...failure.matchAll(/<h1[^>]*>([^<]*)<\/h1>/g)].map((m) => m[1]), ['Payment failed']);
       assert.ok(failure.includes('Your card was declined &amp; no attempts are left.'));
       assert.ok(!failure.includes('<dl'), 'no summary without an order');
@@ -281,7 +283,7 @@ describe('checkout pages', () => {
 
     it('When a redirect page renders, then it refreshes at once to the URL and offers a Continue link to it', () => {
       const url = 'https://shop.example/return?ref=a&session_id=ps_123';
-      const html = renderRedirectPage('en', url, 'Returning to the shop');
+      const html = renderRedirectPage(en, url, 'Returning to the shop');
       assert.deepEqual(refreshOf(html), { seconds: 0, url });
       assert.equal(linkHref(html, 'Continue'), url);
       assert.match(html, /<h1>Returning to the shop<\/h1>/);
@@ -294,7 +296,7 @@ describe('checkout pages', () => {
         md: 'ps_123|att 1',
         termUrl: 'https://pay.example/checkout/3ds/return?token=t&x=1',
       };
-      const html = renderChallengePage('en', challenge);
+      const html = renderChallengePage(en, challenge);
       assert.match(html, /<h1>Redirecting to your bank<\/h1>/);
       const refresh = refreshOf(html);
       assert.equal(refresh?.seconds, 0);
@@ -313,7 +315,7 @@ describe('checkout pages', () => {
     });
 
     it('When the ACS URL has no query, then the challenge query starts it', () => {
-      const html = renderChallengePage('en', { acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' });
+      const html = renderChallengePage(en, { acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' });
       assert.equal(refreshOf(html)?.url, 'https://acs.example/c?PaReq=p&MD=m&TermUrl=https%3A%2F%2Fpay.example%2Ft');
     });
 
@@ -324,7 +326,7 @@ describe('checkout pages', () => {
         closed: /This payment is no longer open\./,
       } as const;
       for (const reason of ['expired', 'paid', 'closed'] as const) {
-        const html = renderLinkExpiredPage('en', reason);
+        const html = renderCheckoutLinkExpiredPage(en, reason);
         assert.match(html, /<h1>This payment link has expired<\/h1>/);
         assert.match(html, sentences[reason]);
         for (const [other, sentence] of Object.entries(sentences)) if (other !== reason) assert.doesNotMatch(html, sentence);
@@ -333,9 +335,9 @@ describe('checkout pages', () => {
     });
 
     it('When an error page renders, then it says "Page not found" for 404 and "Something went wrong" otherwise, without the status details', () => {
-      assert.match(renderErrorPage('en', 404), /<h1>Page not found<\/h1>/);
+      assert.match(renderErrorPage(en, 404), /<h1>Page not found<\/h1>/);
       for (const status of [500, 502, 410]) {
-        const html = renderErrorPage('en', status);
+        const html = renderErrorPage(en, status);
         assert.match(html, /<h1>Something went wrong<\/h1>/);
         assert.ok(!html.includes(String(status)));
       }
@@ -347,16 +349,16 @@ describe('checkout pages', () => {
     const challenge = { acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' };
     const passedIn = new Set([STYLESHEET, '/checkout/pay/tok123', '/checkout/pay/tok123/cancel', '/checkout/pay/tok123/status', returnUrl]);
     const pages: Record<string, string> = {
-      'payment (live)': renderPaymentPage(paymentView({ notice: 'Declined.', attemptsLeft: 1, fieldErrors: { cvc: 'Bad.' } })),
-      'payment (test)': renderPaymentPage(paymentView({ order: order({ livemode: false, original: { amount: '3.75', currency: 'EUR' } }) })),
-      processing: renderProcessingPage('en', order({ livemode: false }), '/checkout/pay/tok123/status', 2),
-      succeeded: renderOutcomePage('en', 'succeeded', 'Paid.', order()),
-      failed: renderOutcomePage('en', 'failed', 'Not paid.'),
-      redirect: renderRedirectPage('en', returnUrl, 'Returning to the shop'),
-      challenge: renderChallengePage('en', challenge),
-      'link expired': renderLinkExpiredPage('en', 'expired'),
-      'not found': renderErrorPage('en', 404),
-      error: renderErrorPage('en', 500),
+      'payment (live)': renderPaymentPage(en, paymentView({ notice: 'Declined.', attemptsLeft: 1, fieldErrors: { cvc: 'Bad.' } })),
+      'payment (test)': renderPaymentPage(en, paymentView({ order: order({ livemode: false, original: { amount: '3.75', currency: 'EUR' } }) })),
+      processing: renderProcessingPage(en, order({ livemode: false }), '/checkout/pay/tok123/status', 2),
+      succeeded: renderOutcomePage(en, 'succeeded', 'Paid.', order()),
+      failed: renderOutcomePage(en, 'failed', 'Not paid.'),
+      redirect: renderRedirectPage(en, returnUrl, 'Returning to the shop'),
+      challenge: renderChallengePage(en, challenge),
+      'link expired': renderCheckoutLinkExpiredPage(en, 'expired'),
+      'not found': renderErrorPage(en, 404),
+      error: renderErrorPage(en, 500),
     };
     const challengeTarget = refreshOf(pages['challenge'] ?? '')?.url ?? '';
 

@@ -1,9 +1,9 @@
 /** Payment links' pure parts (D19): the create request's checks, when a link is closed, its page. */
 import assert from 'node:assert/strict';
 import { checkLinkRequest } from '../../src/domain/payment-link-request.js';
-import type { LinkPageView } from '../../src/domain/pay-by-link.js';
+import type { PaymentLinkPageView } from '../../src/domain/pay-by-payment-link.js';
 import { closedReason, priceText } from '../../src/domain/payment-links.js';
-import { renderLinkNoticePage, renderLinkPage } from '../../src/pages/index.js';
+import { pageTranslator, renderPaymentLinkNoticePage, renderPaymentLinkPage } from '../../src/pages/index.js';
 
 const NOW = new Date('2026-11-27T10:00:00Z');
 
@@ -12,9 +12,8 @@ function errorsOf(body: unknown, livemode = false): [string, string][] {
   return check.ok ? [] : check.errors.map((e) => [e.field, e.code]);
 }
 
-function view(overrides: Partial<LinkPageView> = {}): LinkPageView {
+function view(overrides: Partial<PaymentLinkPageView> = {}): PaymentLinkPageView {
   return {
-    language: 'en',
     merchantName: 'Dar Zitouna',
     description: 'Olive oil, 1 l',
     price: { amount: '32.000', currency: 'TND' },
@@ -91,23 +90,23 @@ describe('payment links', () => {
 
   describe('its page', () => {
     it('when the merchant wrote markup, then the page shows it as text, and loads nothing but the stylesheet', () => {
-      const html = renderLinkPage(view({ merchantName: '<img src=x onerror=alert(1)>', description: '<script>alert(1)</script>', items: [{ name: '<b>x</b>', quantity: 2 }] }));
+      const html = renderPaymentLinkPage(pageTranslator('en'), view({ merchantName: '<img src=x onerror=alert(1)>', description: '<script>alert(1)</script>', items: [{ name: '<b>x</b>', quantity: 2 }] }));
       assert.ok(!/<script|<img|<b>/.test(html));
       assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
       assert.deepEqual([...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]), ['/checkout/assets/checkout.css']);
     });
 
     it('when the link asks for a phone or an amount, then those fields are labelled too; a fixed price shows no amount field', () => {
-      const fixed = renderLinkPage(view());
+      const fixed = renderPaymentLinkPage(pageTranslator('en'), view());
       assert.deepEqual([...fixed.matchAll(/<label for="([a-z_]+)">([^<]+)<\/label>/g)].map((m) => m[2]), ['First name', 'Last name', 'Email']);
       assert.match(fixed, /<button type="submit" class="pay">Continue/);
-      const open = renderLinkPage(view({ price: undefined, bounds: { min: '5.000' }, collectPhone: true }));
+      const open = renderPaymentLinkPage(pageTranslator('en'), view({ price: undefined, bounds: { min: '5.000' }, collectPhone: true }));
       assert.deepEqual([...open.matchAll(/<label for="([a-z_]+)">([^<]+)<\/label>/g)].map((m) => m[2]), ['First name', 'Last name', 'Email', 'Phone', 'Amount']);
       assert.match(open, /In TND, at least TND\u00a05\.000/);
     });
 
     it('when it is Arabic, then it is right to left and says what is wrong in Arabic, the values typed put back escaped', () => {
-      const html = renderLinkPage(view({ language: 'ar', price: undefined, bounds: { max: '100.000' }, values: { first_name: '"><x', amount: '500.000' }, fieldErrors: { email: 'required', amount: 'too_large' } }));
+      const html = renderPaymentLinkPage(pageTranslator('ar'), view({ price: undefined, bounds: { max: '100.000' }, values: { first_name: '"><x', amount: '500.000' }, fieldErrors: { email: 'required', amount: 'too_large' } }));
       assert.match(html, /<html lang="ar" dir="rtl">/);
       assert.match(html, /هذا الحقل إلزامي\./);
       assert.match(html, /يجب ألا يتجاوز المبلغ/);
@@ -116,8 +115,8 @@ describe('payment links', () => {
     });
 
     it('when a link is closed or flooded, then its notice page says so in the page language', () => {
-      assert.match(renderLinkNoticePage('fr', 'closed'), /Ce lien de paiement n’est plus disponible/);
-      assert.match(renderLinkNoticePage('en', 'limited'), /Too many attempts/);
+      assert.match(renderPaymentLinkNoticePage(pageTranslator('fr'), 'closed'), /Ce lien de paiement n’est plus disponible/);
+      assert.match(renderPaymentLinkNoticePage(pageTranslator('en'), 'limited'), /Too many attempts/);
     });
   });
 });

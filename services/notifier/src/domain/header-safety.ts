@@ -36,3 +36,8 @@ export function checkMailbox(value: string): { name: string; address: string } |
 export function withoutCardNumbers(value: string): string {
   return value.replace(/\d(?:[ -]?\d){12,}/g, '••••');
 }
+
+/** Someone else's text (a merchant's name, a buyer's) as a mail shows it: one line, no card number, at most `max` characters. */
+export function shownText(value: string, max = 100): string {
+  return withoutCardNumbers(headerText(value, max));
+}

@@ -4,10 +4,10 @@
  * so no lock is held long, until none is left. A pending mail is kept however
  * old: it has still to go.
  */
-import type { MailRepository } from '../db/mail.repository.js';
+import type { MailQueueRepository } from '../db/mail-queue.repository.js';
 
 export interface RetentionDeps {
-  mails: MailRepository;
+  mails: MailQueueRepository;
   retentionDays: number;
   batch: number;
   /** True once the service is stopping: the sweep ends after its current batch. */

@@ -1,19 +1,19 @@
 /**
- * Sending the outbox (D20): each due mail goes to the mail server; a mail the
+ * Sending the mail queue (D20): each due mail goes to the mail server; a mail the
  * server accepted is marked sent, one it did not is put off by a growing
  * wait and tried again, up to its last attempt. Nothing else waits on this:
  * a mail server that is down delays mails, never a payment.
  */
 import { backoffDelay, type GrowingWait } from '@gateway/backoff';
 import { counter, describeError, type Logger } from '@gateway/observability';
-import type { DueMail, MailRepository } from '../db/mail.repository.js';
+import type { DueMail, MailQueueRepository } from '../db/mail-queue.repository.js';
 import type { MailTransport } from '../mail/smtp-transport.js';
 
 /** Mail attempts by outcome: sent, retry (failed, tried again later), failed (its last attempt failed). */
 export const mailAttempts = counter('gateway_mail_attempts_total', 'Attempts to hand a mail to the mail server, by outcome (sent, retry, failed).', ['outcome']);
 
 export interface SendDeps {
-  mails: MailRepository;
+  mails: MailQueueRepository;
   transport: MailTransport;
   /** Waits in seconds after each failed attempt. */
   retry: GrowingWait;

@@ -2,7 +2,7 @@
  * The one outside party of the notifier (D20): a mail server, reached over
  * SMTP at SMTP_URL through nodemailer. smtp:// upgrades with STARTTLS when the
  * server offers it; smtps:// speaks TLS from the start. Messages never load
- * files or URLs: everything a mail holds is in the outbox row.
+ * files or URLs: everything a mail holds is in its row of the mail queue.
  */
 import nodemailer from 'nodemailer';
 import { checkMailbox } from '../domain/header-safety.js';

@@ -8,8 +8,10 @@ import assert from 'node:assert/strict';
 import type { ChangeContext } from '@gateway/messaging';
 import type { EventData, Envelope, SessionEventData } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
-import { publicUrl, renderEndpointDisabled, renderInvitation, renderPasswordReset, renderRefundResolved } from '../../src/domain/people-mails.js';
-import { noticeMails, noticeOf, together } from '../../src/messaging/owner-notices.js';
+import { noticeMails, noticeOf } from '../../src/domain/owner-notices.js';
+import { together } from '../../src/messaging/notifier.events.js';
+import { publicUrl, renderEndpointDisabled, renderRefundResolved } from '../../src/views/owner-notice-mails.js';
+import { renderInvitation, renderPasswordReset } from '../../src/views/people-mails.js';
 import { paidSessionData } from '../support/session-events.js';
 
 const AT = new Date('2026-11-26T23:30:00Z');

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import type { SessionEventData } from '@gateway/contracts';
 import type { ChangeContext } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
-import type { MailRepository, NewMail } from '../../src/db/mail.repository.js';
-import { renderReceipt } from '../../src/domain/receipts.js';
-import { buyerReceipts, type ReceiptSources } from '../../src/messaging/receipt-events.js';
+import type { MailQueueRepository, NewMail } from '../../src/db/mail-queue.repository.js';
+import { buyerReceipts, type ReceiptSources } from '../../src/domain/write-receipt.js';
+import { renderReceipt } from '../../src/views/receipt-mail.js';
 import { paidSessionData } from '../support/session-events.js';
 
 const AT = new Date('2026-11-26T10:00:00Z');
@@ -19,7 +19,7 @@ const context: ChangeContext = { correlationId: 'c1', at: AT, event: { type: 'se
 
 function change(sources: Partial<ReceiptSources>) {
   const written: NewMail[] = [];
-  const mails = { enqueue: async (mail: NewMail) => (written.push(mail), `mail_${written.length}`) } as unknown as MailRepository;
+  const mails = { enqueue: async (mail: NewMail) => (written.push(mail), `mail_${written.length}`) } as unknown as MailQueueRepository;
   const receipts = buyerReceipts(mails, log, { receiptsEnabled: async () => true, brandOf: async () => ({}), ...sources });
   return { receipts, written };
 }

@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import type { SessionEventData } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
 import { checkAddress, checkMailbox, headerText, withoutCardNumbers } from '../../src/domain/header-safety.js';
-import { receiptLanguage, renderReceipt, type Receipt } from '../../src/domain/receipts.js';
+import { receiptLanguage, type Receipt } from '../../src/domain/receipts.js';
 import { nextAttemptDelay } from '../../src/domain/send-due-mails.js';
-import { receiptMail } from '../../src/messaging/receipt-events.js';
+import { receiptMail } from '../../src/domain/write-receipt.js';
+import { renderReceipt } from '../../src/views/receipt-mail.js';
 import { loadNotifierConfig } from '../../src/config.js';
 import { BUYER, PAID_AT, paidSessionData } from '../support/session-events.js';
 

@@ -101,7 +101,7 @@ describe('Mail to dashboard people (D20)', function () {
   };
 
   /** Whether a stored mail of `recipient` still holds `token` in a body. */
-  async function outboxHolds(recipient: string, token: string): Promise<boolean> {
+  async function mailQueueHolds(recipient: string, token: string): Promise<boolean> {
     const rows = await system.db.query<{ text_body: string; html_body: string }>('SELECT text_body, html_body FROM notifier.mails WHERE recipient = $1', [recipient]);
     assert.ok(rows.length > 0, 'no mail stored');
     return rows.some((r) => r.text_body.includes(token) || r.html_body.includes(token));
@@ -130,7 +130,7 @@ describe('Mail to dashboard people (D20)', function () {
     assert.equal(set.status, 303, set.html);
     assert.equal(await signInStatus(invitee, NEW_PASSWORD), 303);
     assert.deepEqual(await mailsTo(invitee), [{ kind: 'invitation', status: 'sent', language: 'fr', merchant_id: merchant.merchantId }]);
-    assert.equal(await outboxHolds(invitee, tokenOf(link)), false, 'the sent invitation keeps its link in the outbox');
+    assert.equal(await mailQueueHolds(invitee, tokenOf(link)), false, 'the sent invitation keeps its link in the mail queue');
     // "Resend invitation" is for people who have not set a password: refused now, nothing mailed.
     const personId = (await system.db.query<{ id: string }>('SELECT id FROM dashboard.people WHERE email = $1', [invitee]))[0]?.id ?? '';
     const resend = await visitor.post(`/dashboard/team/${personId}/resend`, { _csrf: await visitor.csrf('/dashboard/team') });
@@ -223,7 +223,7 @@ describe('Mail to dashboard people (D20)', function () {
     assert.equal(kept.length, 1);
     assert.notEqual(kept[0]?.token_hash, token);
     // Nor does the notifier, once the mail is sent.
-    assert.equal(await outboxHolds(owner, token), false, 'the sent reset mail keeps its link in the outbox');
+    assert.equal(await mailQueueHolds(owner, token), false, 'the sent reset mail keeps its link in the mail queue');
   });
 
   it('when a reset link is used, then the new password works, the old one and the other sessions do not, the second factor stays on, and the link is refused the second time', async () => {

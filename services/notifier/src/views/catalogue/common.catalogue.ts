@@ -1,0 +1,17 @@
+/** Words of every mail to the people of the dashboard and the console, and of a receipt to a buyer whose name is not known. */
+import { defineCatalogue } from '@gateway/i18n';
+
+export const commonCatalogue = defineCatalogue('mails', {
+  en: {
+    greeting: 'Hello,',
+    footer: 'This message is sent automatically; please do not reply.',
+  },
+  fr: {
+    greeting: 'Bonjour,',
+    footer: 'Ce message est envoyé automatiquement ; merci de ne pas y répondre.',
+  },
+  ar: {
+    greeting: 'مرحبًا،',
+    footer: 'أُرسلت هذه الرسالة آليًا؛ يُرجى عدم الرد عليها.',
+  },
+});

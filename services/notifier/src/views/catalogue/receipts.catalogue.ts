@@ -1,0 +1,47 @@
+/** The buyer's receipts (D20): a payment's and a refund's, from the merchant. */
+import { defineCatalogue } from '@gateway/i18n';
+
+export const receiptsCatalogue = defineCatalogue('receipts', {
+  en: {
+    receipt_payment_subject: 'Your receipt from {merchant} — order {order}',
+    receipt_refund_subject: 'Your refund from {merchant} — order {order}',
+    receipt_greeting: 'Hello {name},',
+    receipt_payment_intro: 'Your payment to {merchant} was accepted.',
+    receipt_refund_intro: '{merchant} has refunded some or all of your payment.',
+    receipt_amount_paid: 'Amount paid',
+    receipt_amount_refunded: 'Amount refunded',
+    receipt_original_amount: 'Original amount',
+    receipt_order_number: 'Order number',
+    receipt_card: 'Card',
+    receipt_date: 'Date',
+    receipt_footer: 'This message is sent automatically; please do not reply. For any question, contact {merchant}.',
+  },
+  fr: {
+    receipt_payment_subject: 'Votre reçu {merchant} — commande {order}',
+    receipt_refund_subject: 'Votre remboursement {merchant} — commande {order}',
+    receipt_greeting: 'Bonjour {name},',
+    receipt_payment_intro: 'Votre paiement à {merchant} a été accepté.',
+    receipt_refund_intro: '{merchant} vous a remboursé une partie ou la totalité de votre paiement.',
+    receipt_amount_paid: 'Montant payé',
+    receipt_amount_refunded: 'Montant remboursé',
+    receipt_original_amount: 'Montant d’origine',
+    receipt_order_number: 'Numéro de commande',
+    receipt_card: 'Carte',
+    receipt_date: 'Date',
+    receipt_footer: 'Ce message est envoyé automatiquement ; merci de ne pas y répondre. Pour toute question, contactez {merchant}.',
+  },
+  ar: {
+    receipt_payment_subject: 'إيصالك من {merchant} — الطلب {order}',
+    receipt_refund_subject: 'استرداد من {merchant} — الطلب {order}',
+    receipt_greeting: 'مرحبًا {name}،',
+    receipt_payment_intro: 'تم قبول دفعتك إلى {merchant}.',
+    receipt_refund_intro: 'أعاد إليك {merchant} جزءًا من دفعتك أو كلها.',
+    receipt_amount_paid: 'المبلغ المدفوع',
+    receipt_amount_refunded: 'المبلغ المسترد',
+    receipt_original_amount: 'المبلغ الأصلي',
+    receipt_order_number: 'رقم الطلب',
+    receipt_card: 'البطاقة',
+    receipt_date: 'التاريخ',
+    receipt_footer: 'أُرسلت هذه الرسالة آليًا؛ يُرجى عدم الرد عليها. لأي سؤال، اتصل بـ {merchant}.',
+  },
+});
