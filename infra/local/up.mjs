@@ -171,7 +171,7 @@ const catcherPort = 1025 + portBase - 8080;
 let mailCatcher;
 process.on('exit', () => mailCatcher?.kill('SIGTERM'));
 
-/** Starts the mail catcher and resolves once it listens (or has failed: then the notifier's mails wait in its outbox). */
+/** Starts the mail catcher and resolves once it listens (or has failed: then the notifier's mails wait in its mail queue). */
 function startMailCatcher() {
   const child = spawn(process.execPath, [path.join(root, 'infra', 'local', 'mail-catcher.mjs'), '--port', String(catcherPort), '--dir', mailDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve) => {
@@ -188,7 +188,7 @@ function startMailCatcher() {
     child.stderr.on('data', (chunk) => process.stderr.write(`[mail] ${chunk}`));
     child.on('exit', (code) => {
       if (!listening) {
-        console.log(`  the mail catcher did not start on 127.0.0.1:${catcherPort} (exit ${code}): mails wait in the notifier's outbox until one listens there`);
+        console.log(`  the mail catcher did not start on 127.0.0.1:${catcherPort} (exit ${code}): mails wait in the notifier's mail queue until one listens there`);
         resolve(undefined);
       }
     });
