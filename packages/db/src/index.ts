@@ -151,6 +151,7 @@ export async function migrate(url: string, schema: string, sources: readonly Mig
 }
 
 export * from './bootstrap.js';
+export * from './claims.js';
 export * from './group-commit.js';
 export * from './list-pages.js';
 
