@@ -1,6 +1,5 @@
 /** The session service's command queue: each command calls one use case. */
 import type { CommandHandlers } from '@gateway/messaging';
-import type { SessionRepository } from '../db/session.repository.js';
 import { cancelSession } from '../domain/cancel-session.js';
 import { captureSession } from '../domain/capture-session.js';
 import { cancelForBuyer, payAfterChallenge, payAttempt, viewForCheckout } from '../domain/checkout-session.js';
@@ -10,10 +9,11 @@ import { listRates, removeRate, setRate } from '../domain/exchange-rates.js';
 import { getSession, getSessionForEvent } from '../domain/get-session.js';
 import { issueCheckoutLink } from '../domain/issue-checkout-link.js';
 import { listSessions } from '../domain/list-sessions.js';
-import { recordRefund, type refundRecord } from '../domain/record-refund.js';
+import { recordRefund, type RefundRecordChange } from '../domain/record-refund.js';
 import { readSessionStats } from '../domain/session-stats.js';
 
-export function sessionCommands(deps: SessionDeps, sessions: SessionRepository, refunds: ReturnType<typeof refundRecord>): CommandHandlers {
+/** The command table; `refunds` is the change session.record_refund applies, the same the refund events apply. */
+export function sessionCommands(deps: SessionDeps, refunds: RefundRecordChange): CommandHandlers {
   return {
     'session.create': async ({ context, body, payment_link }) => createSession(deps, context, body, payment_link),
     'session.get': async ({ context, session_id }) => ({ body: await getSession(deps, context, session_id) }),
@@ -27,9 +27,9 @@ export function sessionCommands(deps: SessionDeps, sessions: SessionRepository, 
     'checkout.cancel': async (ref, meta) => ({ body: await cancelForBuyer(deps, ref, meta.correlationId) }),
     'attempt.pay': async (request, meta) => ({ body: await payAttempt(deps, request, meta.correlationId) }),
     'attempt.finish_3ds': async (request, meta) => ({ body: await payAfterChallenge(deps, request, meta.correlationId) }),
-    'session.record_refund': async (refund, meta) => ({ body: { amount_refunded: await recordRefund(refunds, sessions, refund, { correlationId: meta.correlationId, at: deps.clock() }) } }),
-    'rate.set': async (command) => ({ body: await setRate(sessions, command) }),
-    'rate.remove': async (command) => ({ body: await removeRate(sessions, command) }),
-    'rate.list': async (command) => ({ body: await listRates(sessions, command) }),
+    'session.record_refund': async (refund, meta) => ({ body: { amount_refunded: await recordRefund(refunds, deps.refundRecords, refund, { correlationId: meta.correlationId, at: deps.clock() }) } }),
+    'rate.set': async (command) => ({ body: await setRate(deps.rates, command) }),
+    'rate.remove': async (command) => ({ body: await removeRate(deps.rates, command) }),
+    'rate.list': async (command) => ({ body: await listRates(deps.rates, command) }),
   };
 }
