@@ -25,6 +25,9 @@ import type { AdapterDeps } from './deps.js';
  */
 export const CARD_COUNTRY_UNKNOWN = '';
 
+/** The failure message of a payment that never reached the acquirer. */
+export const NEVER_SENT = 'The payment was interrupted before the card was sent; nothing was charged.';
+
 /** The part of an order settling needs. */
 export type FinishingOrder = Pick<
   OrderRow,

@@ -2,13 +2,14 @@
 import type { CommandHandlers } from '@gateway/messaging';
 import type { SecretBox } from '@gateway/secrets';
 import { authorizePayment } from '../domain/authorize-payment.js';
+import { capturePayment } from '../domain/capture-payment.js';
 import { checkPayment } from '../domain/check-payment.js';
 import { finish3dsPayment } from '../domain/finish-3ds.js';
-import { capturePayment } from '../domain/holds.js';
 import { refundPayment } from '../domain/refund-payment.js';
 import { checkTerminal, getFees, getTerminal, setFees, setTerminal } from '../domain/terminals.js';
 import type { AdapterDeps } from '../domain/deps.js';
 
+/** The command table; `secrets` is the adapter's secret box, whose data keys an operator re-wraps. */
 export function adapterCommands(deps: AdapterDeps, secrets: SecretBox): CommandHandlers {
   return {
     'payment.authorize': async (request, meta) => ({ body: await authorizePayment(deps, request, meta.correlationId) }),
