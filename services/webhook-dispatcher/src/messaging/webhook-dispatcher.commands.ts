@@ -9,6 +9,7 @@ import { replayEndpoint } from '../domain/replay-endpoint.js';
 import { resendDelivery } from '../domain/resend-delivery.js';
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from '../domain/webhook-endpoints.js';
 
+/** The command table: each command calls one use case. */
 export function dispatcherCommands(deps: EndpointDeps & HistoryDeps & ResendDeps & SecretsDeps & ReplayDeps): CommandHandlers {
   return {
     'webhook_endpoint.provision': async (command) => ({ body: await provisionEndpoint(deps, command) }),

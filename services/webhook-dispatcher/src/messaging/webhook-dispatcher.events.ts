@@ -1,6 +1,7 @@
 /**
- * What the dispatcher applies from the events on its queue (apply-once,
- * packages/messaging; the service's EventConsumer acks each once applied):
+ * The dispatcher's events: each change its event consumer applies
+ * (apply-once, packages/messaging; the consumer acks each once applied), the
+ * events that announce it, and what each event carries of it:
  *
  * - the events merchants receive as webhooks: each is stored, keyed by its
  *   evt_ id (a redelivery changes nothing), with its first attempt at every
@@ -16,8 +17,11 @@
 import { WEBHOOK_EVENTS, webhookBody, type Envelope, type EventData, type SessionEventData, type WebhookEventType } from '@gateway/contracts';
 import { GroupCommit } from '@gateway/db';
 import type { AnyChange, Change } from '@gateway/messaging';
-import { traceContextToStore, tracingOn } from '@gateway/observability';
-import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/delivery.repository.js';
+import { traceContextToStore, tracingOn, type Logger } from '@gateway/observability';
+import type { DeliveryJob } from '../db/delivery-jobs.js';
+import type { EventRepository, IncomingEvent } from '../db/event.repository.js';
+import type { EndpointDeps } from '../domain/deps.js';
+import { provisionLiveEndpoint, provisionNewMerchant } from '../domain/provision-endpoint.js';
 
 /** The most events stored by one statement; one statement runs at a time, and what arrives meanwhile goes in the next. */
 const STORE_BATCH = 500;
@@ -28,15 +32,23 @@ export interface EndpointProvisioning {
   kybApproved: (approved: EventData<'merchant.kyb_approved'>) => Promise<boolean>;
 }
 
-/** The changes the dispatcher applies from its events. */
-export function webhookEventChanges(deliveries: DeliveryRepository, enqueue: (jobs: readonly DeliveryJob[]) => void, provisioning: EndpointProvisioning): AnyChange[] {
+/** merchant.created provisions the test-mode endpoint, merchant.kyb_approved the live-mode one (provision-endpoint.ts). */
+export function endpointProvisioning(deps: EndpointDeps & { log: Logger }): EndpointProvisioning {
+  return {
+    created: (created) => provisionNewMerchant(deps, created),
+    kybApproved: (approved) => provisionLiveEndpoint(deps, approved),
+  };
+}
+
+/** The changes the event consumer applies, whichever event of theirs arrives. */
+export function dispatcherEvents(eventRepository: EventRepository, enqueue: (jobs: readonly DeliveryJob[]) => void, provisioning: EndpointProvisioning): AnyChange[] {
   const store = new GroupCommit<IncomingEvent, boolean>({
     name: 'webhook event store',
     maxBatch: STORE_BATCH,
     inFlight: 1,
     run: async (events) => {
       const unique = [...new Map(events.map((e) => [e.id, e])).values()];
-      const { stored, jobs } = await deliveries.storeEvents(unique);
+      const { stored, jobs } = await eventRepository.storeEvents(unique);
       if (tracingOn()) {
         const traces = new Map(unique.map((e) => [e.id, e.traceContext]));
         for (const job of jobs) job.traceContext = traces.get(job.eventId) ?? null;
