@@ -1,33 +1,21 @@
 /**
- * The audit log (D14, D15, D17), kept here for the whole system: entries come
- * as audit.recorded events from the services that ran the actions, and are
- * read newest first, a page at a time.
+ * Storage of the audit log (D14, D15, D17), kept here for the whole system:
+ * each entry once, by its id, read newest first a page at a time.
  */
-import type { AuditEntry, CommandReply, CommandRequest } from '@gateway/contracts';
-import type { Change } from '@gateway/messaging';
+import type { AuditEntry } from '@gateway/contracts';
 import type { Pool } from '@gateway/db';
-import { validationError } from '@gateway/problem';
 
 interface AuditRow extends Omit<AuditEntry, 'at'> {
   at: Date;
 }
 
-const DEFAULT_LIMIT = 50;
 const COLUMNS = 'audit_id, actor_type, actor_id, actor_email, address, actor_key_id, action, merchant_id, target, outcome, detail, service, correlation_id, at';
 
 export class AuditLogRepository {
   constructor(private readonly pool: Pool) {}
 
-  /** The entries as a change keyed on the entry's id (apply-once): a redelivered event changes nothing. */
-  readonly entries: Change<'audit.recorded', AuditEntry, true> = {
-    name: 'audit-entry',
-    events: ['audit.recorded'],
-    fromEvent: (entry) => entry,
-    apply: async (entry) => ((await this.record(entry)) ? true : undefined),
-  };
-
   /** Stores `entry` once; false when it was stored already. */
-  private async record(entry: AuditEntry): Promise<boolean> {
+  async record(entry: AuditEntry): Promise<boolean> {
     const result = await this.pool.query(
       `INSERT INTO audit_log (${COLUMNS})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
@@ -53,32 +41,32 @@ export class AuditLogRepository {
     return result.rowCount === 1;
   }
 
+  /** Whether `auditId` is an entry of the list of `merchantId` (of all merchants when undefined): a valid cursor of that list. */
+  async isEntryOf(auditId: string, merchantId: string | undefined): Promise<boolean> {
+    const cursor = await this.pool.query('SELECT 1 FROM audit_log WHERE audit_id = $1 AND ($2::text IS NULL OR merchant_id = $2)', [auditId, merchantId ?? null]);
+    return cursor.rowCount !== 0;
+  }
+
   /**
-   * The entries of one merchant or of all, newest first: `limit` of them,
-   * older than the entry `before` when given (the next page), and whether
-   * more follow. Each list is served by its index (audit_log_by_merchant,
-   * audit_log_by_time), the cursor as a row comparison on (at, audit_id).
+   * Up to `limit` entries of one merchant or of all, newest first, older than
+   * the entry `before` when given. Each list is served by its index
+   * (audit_log_by_merchant, audit_log_by_time), the cursor as a row
+   * comparison on (at, audit_id).
    */
-  async list(query: CommandRequest<'audit.list'>): Promise<CommandReply<'audit.list'>> {
-    const limit = query.limit ?? DEFAULT_LIMIT;
+  async page(merchantId: string | undefined, before: string | undefined, limit: number): Promise<AuditEntry[]> {
     const where: string[] = [];
     const values: unknown[] = [];
     const param = (value: unknown) => {
       values.push(value);
       return `$${values.length}`;
     };
-    if (query.merchant_id !== undefined) where.push(`merchant_id = ${param(query.merchant_id)}`);
-    if (query.before !== undefined) {
-      // The cursor must be an entry of the same list: another merchant's says nothing here.
-      const cursor = await this.pool.query('SELECT 1 FROM audit_log WHERE audit_id = $1 AND ($2::text IS NULL OR merchant_id = $2)', [query.before, query.merchant_id ?? null]);
-      if (cursor.rowCount === 0) throw validationError([{ field: 'before', code: 'invalid', message: 'before must be the audit_id of an entry of this list.' }]);
-      where.push(`(at, audit_id) < (SELECT at, audit_id FROM audit_log WHERE audit_id = ${param(query.before)})`);
-    }
+    if (merchantId !== undefined) where.push(`merchant_id = ${param(merchantId)}`);
+    if (before !== undefined) where.push(`(at, audit_id) < (SELECT at, audit_id FROM audit_log WHERE audit_id = ${param(before)})`);
     const { rows } = await this.pool.query<AuditRow>(
       `SELECT ${COLUMNS} FROM audit_log ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY at DESC, audit_id DESC LIMIT ${param(limit + 1)}`,
+       ORDER BY at DESC, audit_id DESC LIMIT ${param(limit)}`,
       values,
     );
-    return { data: rows.slice(0, limit).map((row) => ({ ...row, at: row.at.toISOString() })), has_more: rows.length > limit };
+    return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
   }
 }

@@ -7,7 +7,8 @@ import type { ApiKeySummary, CommandReply, CommandRequest } from '@gateway/contr
 import { eventEnvelope } from '@gateway/messaging';
 import { AppError, validationError } from '@gateway/problem';
 import type { KeySummaryRow } from '../db/merchant.repository.js';
-import { issueKey, requireMerchant, type AdminDeps } from './merchant-admin.js';
+import type { AdminDeps } from './deps.js';
+import { issueKey, requireMerchant } from './merchant-keys.js';
 
 /** A merchant's keys, of one mode or both, newest first. */
 export async function listKeys(deps: AdminDeps, command: CommandRequest<'api_key.list'>): Promise<CommandReply<'api_key.list'>> {

@@ -6,21 +6,9 @@ import { newId, newSecret, type CommandReply, type CommandRequest, type Mode } f
 import { webhookUrlError } from '@gateway/webhook-address';
 import { eventEnvelope } from '@gateway/messaging';
 import { AppError, validationError } from '@gateway/problem';
-import type { Authenticator } from '../auth/authenticator.js';
-import { budgetsInForce, type BudgetDefaults } from '../limits/budgets.js';
-import type { MerchantRepository, MerchantRow } from '../db/merchant.repository.js';
-import type { PoolClient } from '@gateway/db';
-
-export interface AdminDeps {
-  merchants: MerchantRepository;
-  auth: Authenticator;
-  budgets: BudgetDefaults;
-  /** The graces a rotated key may keep working for, in seconds (KEY_ROTATION_GRACES_SECONDS). */
-  rotationGracesSeconds: readonly number[];
-  /** WEBHOOK_ALLOW_PRIVATE: lifts D11's address rule for a new merchant's webhook URL (development and tests). */
-  allowPrivateWebhooks: boolean;
-  afterCommit: () => void;
-}
+import { budgetsInForce } from '../limits/budgets.js';
+import type { AdminDeps } from './deps.js';
+import { issueKey, requireMerchant } from './merchant-keys.js';
 
 const ORDER_PREFIX = /^[A-Z0-9]{1,3}$/;
 
@@ -33,6 +21,7 @@ export function defaultOrderPrefix(name: string): string {
   return letters.slice(0, 3) || 'M';
 }
 
+/** A new merchant with its test key, shown only in this reply; merchant.created has its test-mode webhook endpoint made. */
 export async function createMerchant(deps: AdminDeps, command: CommandRequest<'merchant.create'>, correlationId: string): Promise<CommandReply<'merchant.create'>> {
   const name = command.name.trim();
   if (!name) throw validationError([{ field: 'name', code: 'invalid', message: 'name must not be blank.' }]);
@@ -71,6 +60,7 @@ export async function approveKyb(deps: AdminDeps, command: CommandRequest<'merch
   return { merchant_id: command.merchant_id, live_secret_key: secret };
 }
 
+/** Suspends or reactivates a merchant: its keys stop or start working on every replica at once. */
 export async function setMerchantStatus(
   deps: AdminDeps,
   merchantId: string,
@@ -96,14 +86,6 @@ export async function createKey(deps: AdminDeps, command: CommandRequest<'api_ke
     return { result: await issueKey(deps, tx, merchant, command.mode === 'live'), events: [] };
   });
   return { key_id: created.keyId, secret_key: created.secret };
-}
-
-/** Stores a new key of `merchant` (locked in `tx`); a live key only once its business verification is approved. */
-export async function issueKey(deps: AdminDeps, tx: PoolClient, merchant: MerchantRow, livemode: boolean): Promise<{ keyId: string; secret: string }> {
-  if (livemode && !merchant.kyb_approved_at) throw new AppError('forbidden', 'Live keys need approved business verification (merchant approve-kyb).');
-  const key = { keyId: newId('key'), secret: newSecret(livemode ? 'sk_live_' : 'sk_test_') };
-  await deps.merchants.insertKey(tx, { id: key.keyId, merchantId: merchant.id, livemode, secret: key.secret });
-  return key;
 }
 
 /**
@@ -163,9 +145,4 @@ export async function setLimits(deps: AdminDeps, command: CommandRequest<'limits
   deps.auth.forgetMerchant(command.merchant_id);
   deps.afterCommit();
   return { merchant_id: command.merchant_id, mode: command.mode, ...budgetsInForce(deps.budgets[command.mode satisfies Mode], overrides) };
-}
-
-export function requireMerchant(merchant: MerchantRow | undefined): MerchantRow {
-  if (!merchant) throw new AppError('not-found', 'No such merchant.');
-  return merchant;
 }

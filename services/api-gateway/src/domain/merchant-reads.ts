@@ -6,7 +6,7 @@ import type { CommandReply, CommandRequest, MerchantSummary } from '@gateway/con
 import { AppError, validationError } from '@gateway/problem';
 import type { MerchantSummaryRow } from '../db/merchant.repository.js';
 import { budgetsInForce } from '../limits/budgets.js';
-import type { AdminDeps } from './merchant-admin.js';
+import type { AdminDeps } from './deps.js';
 
 const DEFAULT_PAGE = 20;
 
