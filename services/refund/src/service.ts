@@ -2,7 +2,7 @@
 import { CommandServer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
-import { refundCommands } from './commands/refund.commands.js';
+import { refundCommands } from './messaging/refund.commands.js';
 import type { RefundConfig } from './config.js';
 import { RefundRepository } from './db/refund.repository.js';
 import { watchOperationsQueue } from './domain/manual-refunds.js';

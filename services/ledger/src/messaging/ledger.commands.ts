@@ -2,6 +2,7 @@
 import type { CommandHandlers } from '@gateway/messaging';
 import { dailyReport, listTransactions, readBalance, type LedgerDeps } from '../domain/read-ledger.js';
 
+/** The command table: each command calls one use case. */
 export function ledgerCommands(deps: LedgerDeps): CommandHandlers {
   return {
     'ledger.list_transactions': async ({ context, query, page_size }) => ({ body: await listTransactions(deps, context, query, page_size) }),

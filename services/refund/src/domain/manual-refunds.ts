@@ -11,9 +11,10 @@ import type { ApiContext, CommandReply, CommandRequest } from '@gateway/contract
 import { gauge } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import type { RefundRow } from '../db/refund.repository.js';
-import { refundEvent } from './create-refund.js';
 import type { RefundDeps } from './deps.js';
-import { recordAtSession, statusOf } from './refund-view.js';
+import { recordAtSession } from './record-at-session.js';
+import { refundEvent } from './refund-events.js';
+import { statusOf } from './refund-view.js';
 
 type QueueReading = () => Promise<{ refunds: number; oldestSeconds: number }>;
 

@@ -5,6 +5,7 @@ import type { RefundDeps } from '../domain/deps.js';
 import { listManualRefunds, resolveManualRefund } from '../domain/manual-refunds.js';
 import { getRefund, listRefunds, listSessionRefunds } from '../domain/read-refunds.js';
 
+/** The command table: each command calls one use case. */
 export function refundCommands(deps: RefundDeps): CommandHandlers {
   return {
     'refund.create': async (command, meta) => ({ body: await createRefund(deps, command.context, command.session_id, command.body, meta.envelope.id) }),
