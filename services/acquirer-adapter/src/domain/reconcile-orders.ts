@@ -4,7 +4,7 @@
  * unresolved: STARTED (its replica died mid-payment, perhaps after the card
  * was charged), CHALLENGED (the buyer never came back from 3-D Secure) or
  * UNKNOWN (the acquirer did not answer in time). Every sweep claims the
- * orders whose check has come (SKIP LOCKED, a lease: any number of replicas
+ * orders whose check has come (a lease claim skipping locked rows: any number of replicas
  * sweep side by side), asks the acquirer about each by the order number it
  * was registered under, outside any transaction, and finishes it through the
  * same path as a payment, so the attempt moves on through payment.approved

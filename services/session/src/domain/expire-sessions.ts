@@ -3,7 +3,7 @@
  * whose lifetime ended while CREATED or PENDING become EXPIRED and announce
  * session.expired; checkout links that lapse while their session can still
  * be paid announce checkout.session.expired. Each is done once whatever the
- * number of replicas sweeping: the rows are claimed with SKIP LOCKED and the
+ * number of replicas sweeping: the rows are claimed skipping locked ones and the
  * state change commits with its event. A PROCESSING session is never
  * expired: its payment resolves first, and the next sweep looks again. An
  * AUTHORIZED session whose hold lapsed (hold_expires_at) with no capture

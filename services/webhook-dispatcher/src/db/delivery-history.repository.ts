@@ -125,7 +125,7 @@ export class DeliveryHistoryRepository {
   /**
    * Deletes up to `limit` delivery records created before `before`, then up
    * to `limit` events created before it that no record names any more:
-   * short statements on rows no sweep holds (SKIP LOCKED), so replicas
+   * short statements on rows no sweep holds (locked rows skipped), so replicas
    * share the work and no lock is held long. A record whose automatic retry
    * is still to come is kept. Returns how many of each went.
    */

@@ -283,7 +283,7 @@ export class EndpointRepository {
 
   /**
    * Disables the managed endpoints whose every attempt has failed for
-   * `afterSeconds` (SKIP LOCKED: replicas sweep side by side), in `tx`.
+   * `afterSeconds` (locked rows skipped: replicas sweep side by side), in `tx`.
    */
   async disableFailing(tx: Queryable, afterSeconds: number, limit: number): Promise<EndpointRow[]> {
     const result = await tx.query<EndpointRow>(DISABLE_FAILING, [afterSeconds, limit]);

@@ -3,7 +3,7 @@
  * when a retry this replica scheduled falls due first or a full endpoint has
  * room again, it claims the retries whose time has come and the attempts
  * nobody holds (their sender died, stopped, or had no room for them).
- * Claims use SKIP LOCKED, so any number of replicas sweep side by side.
+ * Claims skip the rows another replica holds, so any number of replicas sweep side by side.
  */
 import { inBatches } from '@gateway/db';
 import { describeError, type Logger } from '@gateway/observability';

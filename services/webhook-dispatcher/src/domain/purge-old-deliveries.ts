@@ -1,7 +1,7 @@
 /**
  * The retention sweep (issue 19): delivery records and stored events older
  * than WEBHOOK_RETENTION_DAYS are deleted, a small batch per statement so no
- * lock is held long, until none is left; replicas share it (SKIP LOCKED).
+ * lock is held long, until none is left; replicas share it (each skips the rows another holds).
  */
 import { inBatches } from '@gateway/db';
 import type { DeliveryHistoryRepository } from '../db/delivery-history.repository.js';
