@@ -14,6 +14,7 @@ export const SCHEMA = 'ledger';
 
 export const migrations = serviceMigrations('ledger', import.meta.url);
 
+/** Starts the ledger; `stop` drains it. */
 export async function startLedgerService(config: LedgerConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('ledger', SCHEMA, config, log);
   const ledger = new LedgerRepository(pool);

@@ -15,6 +15,7 @@ export const SCHEMA = 'refund';
 
 export const migrations = serviceMigrations('refund', import.meta.url);
 
+/** Starts the refund service; `stop` drains it. */
 export async function startRefundService(config: RefundConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('refund', SCHEMA, config, log);
   const refunds = new RefundRepository(pool);

@@ -38,6 +38,7 @@ export const sessionSettings = {
 
 export type SessionConfig = ReturnType<typeof loadSessionConfig>;
 
+/** The session service's settings from `env`, checked; throws ConfigError on any wrong one. */
 export function loadSessionConfig(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(sessionSettings, env);
   if (config.attemptCheckAfterSeconds * 1000 <= config.adapterTimeoutMs) {

@@ -96,7 +96,7 @@ export class OrderHoldRepository {
   }
 
   /** Ends a release under way: VOIDED, or VOID_REFUSED for an operator. False when none was under way. */
-  async finishVoid(attemptId: string, to: 'VOIDED' | 'VOID_REFUSED'): Promise<boolean> {
+  async finishRelease(attemptId: string, to: 'VOIDED' | 'VOID_REFUSED'): Promise<boolean> {
     const result = await this.pool.query({
       name: 'order-finish-void',
       text: `UPDATE orders SET hold = $2, hold_changed_at = now(), hold_next_check_at = NULL WHERE attempt_id = $1 AND hold = 'VOIDING'`,

@@ -57,7 +57,7 @@ export async function sendRelease(deps: AdapterDeps, order: OrderRow): Promise<v
   const resolved = await resolveTerminal(deps, order.merchant_id, order.livemode);
   if (resolved.status !== 'active' || !order.acquirer_order_id) {
     deps.log.error({ attemptId: order.attempt_id, terminal: resolved.status }, 'hold cannot be released here; an operator must release it');
-    await deps.holds.finishVoid(order.attempt_id, 'VOID_REFUSED');
+    await deps.holds.finishRelease(order.attempt_id, 'VOID_REFUSED');
     return;
   }
   let result: OperationResult;
@@ -74,5 +74,5 @@ export async function sendRelease(deps: AdapterDeps, order: OrderRow): Promise<v
   }
   if (result.kind === 'refused') deps.log.error({ attemptId: order.attempt_id, errorCode: result.errorCode }, 'acquirer refused to release a hold; an operator must look');
   else deps.log.info({ attemptId: order.attempt_id }, 'hold released');
-  await deps.holds.finishVoid(order.attempt_id, result.kind === 'done' ? 'VOIDED' : 'VOID_REFUSED');
+  await deps.holds.finishRelease(order.attempt_id, result.kind === 'done' ? 'VOIDED' : 'VOID_REFUSED');
 }

@@ -87,6 +87,7 @@ export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, s
   return finished;
 }
 
+/** Declines the order with `failureCode`, once, and answers the step as it stands. */
 export async function decline(deps: AdapterDeps, order: FinishingOrder, failureCode: string, failureMessage: string, correlationId: string): Promise<PaymentStep> {
   const { step } = await declineOrder(deps, order, failureCode, failureMessage, correlationId);
   deps.log.info({ attemptId: order.attempt_id, failureCode }, 'payment declined');

@@ -66,7 +66,7 @@ async function settleHold(deps: AdapterDeps, policy: ReconcilePolicy, hold: Clai
     return false;
   }
   // VOIDING
-  if (state.kind === 'declined' && state.reversed) return deps.holds.finishVoid(hold.attempt_id, 'VOIDED');
+  if (state.kind === 'declined' && state.reversed) return deps.holds.finishRelease(hold.attempt_id, 'VOIDED');
   if (state.kind === 'held') {
     // The release never took effect: sent again (reverse.do releases a hold once).
     if (!settledLong) return false;
@@ -75,7 +75,7 @@ async function settleHold(deps: AdapterDeps, policy: ReconcilePolicy, hold: Clai
   }
   if (state.kind === 'paid') {
     deps.log.error({ attemptId: hold.attempt_id }, 'acquirer deposited a hold being released; an operator must look');
-    return deps.holds.finishVoid(hold.attempt_id, 'VOID_REFUSED');
+    return deps.holds.finishRelease(hold.attempt_id, 'VOID_REFUSED');
   }
   return false;
 }

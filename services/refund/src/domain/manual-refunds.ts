@@ -61,6 +61,7 @@ export function watchOperationsQueue(read: QueueReading): () => void {
   };
 }
 
+/** refund.list_manual: the refunds waiting for an operator (held for one, or unanswered too long), oldest first. */
 export async function listManualRefunds(deps: RefundDeps): Promise<CommandReply<'refund.list_manual'>> {
   const rows = await deps.refunds.listManual(deps.staleSeconds);
   return {

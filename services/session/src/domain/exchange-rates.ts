@@ -11,6 +11,7 @@ function foreignCurrency(code: string): string {
   return currency.code;
 }
 
+/** rate.set: the account's rate for a foreign currency, six decimals at most. */
 export async function setRate(rates: ExchangeRateRepository, command: CommandRequest<'rate.set'>): Promise<CommandReply<'rate.set'>> {
   const currency = foreignCurrency(command.currency);
   const rate = parseRate(command.rate);
@@ -19,6 +20,7 @@ export async function setRate(rates: ExchangeRateRepository, command: CommandReq
   return { merchant_id: command.merchant_id, mode: command.mode, currency, rate: stored };
 }
 
+/** rate.remove: the account's rate for a currency removed; whether there was one. */
 export async function removeRate(rates: ExchangeRateRepository, command: CommandRequest<'rate.remove'>): Promise<CommandReply<'rate.remove'>> {
   const currency = foreignCurrency(command.currency);
   const removed = await rates.remove({ merchantId: command.merchant_id, livemode: command.mode === 'live' }, currency);

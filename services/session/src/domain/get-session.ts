@@ -5,6 +5,7 @@ import { receiptFacts, toDetail, toEventPayload, type SessionRow } from './sessi
 import { accountOf } from './accounts.js';
 import type { SessionDeps } from './deps.js';
 
+/** session.get: one of the account's sessions as its detail. */
 export async function getSession(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<SessionDetail> {
   return toDetail(await findOwn(deps, context, sessionId), deps.clock(), deps.publicBaseUrl);
 }
