@@ -67,8 +67,8 @@ export interface LeaseClaim {
  * writes their lease, in one statement.
  */
 export function leaseClaim(claim: LeaseClaim): string {
-  const alias = claim.table.trim().split(/\s+/)[1];
-  const key = alias === undefined ? claim.key : `${alias}.${claim.key}`;
+  const words = claim.table.trim().split(/\s+/);
+  const key = words.length > 1 ? `${words[words.length - 1]}.${claim.key}` : claim.key;
   const due = skipLocked({
     select: `${key} AS due_key`,
     from: claim.table,
