@@ -1,6 +1,8 @@
 /**
  * PostgreSQL access shared by every service: a pool bound to the service's own
- * schema, transactions, and migrations from plain SQL files.
+ * schema, transactions, and migrations from plain SQL files; beside them,
+ * claims of due rows and the sweep loop (claims.ts), group commits and list
+ * pages.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -151,6 +153,7 @@ export async function migrate(url: string, schema: string, sources: readonly Mig
 }
 
 export * from './bootstrap.js';
+export * from './claims.js';
 export * from './group-commit.js';
 export * from './list-pages.js';
 

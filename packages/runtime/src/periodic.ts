@@ -1,6 +1,6 @@
 /**
  * Periodic jobs (sweeps) on node-cron. Each run must be safe beside the same
- * job on every other replica (row locks with SKIP LOCKED, or an advisory
+ * job on every other replica (claims of due rows that skip locked ones, packages/db, or an advisory
  * lock): the schedule only says how often a replica looks.
  */
 import cron from 'node-cron';

@@ -40,6 +40,7 @@ export const adapterSettings = {
 
 export type AdapterConfig = ReturnType<typeof loadAdapterConfig>;
 
+/** The adapter's settings from `env`, checked; throws ConfigError on the first wrong one. */
 export function loadAdapterConfig(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(adapterSettings, env);
   // register, pay and status may each take the whole timeout.

@@ -8,15 +8,18 @@ import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { encryptPlaintextColumns, SecretBox, secretsMigrations } from '@gateway/secrets';
 import { ClicToPayClient } from './acquirer/clictopay/clictopay.client.js';
-import { adapterCommands } from './commands/adapter.commands.js';
 import type { AdapterConfig } from './config.js';
+import { OrderHoldRepository } from './db/order-hold.repository.js';
 import { OrderRepository } from './db/order.repository.js';
 import { RefundOperationRepository } from './db/refund-operation.repository.js';
 import { PLAINTEXT_TERMINAL_PASSWORDS, TerminalRepository } from './db/terminal.repository.js';
 import type { AdapterDeps } from './domain/deps.js';
-import { holdRelease, reconcileDueHolds } from './domain/holds.js';
-import { RECONCILE_BATCH, reconcileDueOrders, type ReconcilePolicy } from './domain/reconcile-orders.js';
+import { reconcileDueHolds } from './domain/reconcile-holds.js';
+import { reconcileDueOrders } from './domain/reconcile-orders.js';
+import { RECONCILE_BATCH, type ReconcilePolicy } from './domain/reconciliation.js';
 import { watchReconciliationBacklog } from './domain/reconciliation-metrics.js';
+import { adapterCommands } from './messaging/acquirer-adapter.commands.js';
+import { adapterEvents } from './messaging/acquirer-adapter.events.js';
 import { loadAdapterConfig, adapterSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
@@ -49,6 +52,7 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   const acquirer = new ClicToPayClient(config.acquirerTimeoutMs, acquirerConnections(config));
   const deps: AdapterDeps = {
     orders: new OrderRepository(pool, config.reconcileAfterSeconds),
+    holds: new OrderHoldRepository(pool, config.reconcileAfterSeconds),
     terminals: new TerminalRepository(pool, secrets),
     refunds: new RefundOperationRepository(pool),
     acquirer,
@@ -66,10 +70,10 @@ export async function startAdapter(config: AdapterConfig, log: Logger): Promise<
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
-  // D22: the hold of a session canceled or lapsed while AUTHORIZED is released here, once. Releases are rare, so
-  // a small prefetch: with the default 32, refunds through this adapter measured slower on a shared host (p50 about
-  // 220 ms instead of 40-70 ms at 50/s), with 8 or 1 as with no consumer; not explained, and noisy (BENCHMARKS.md).
-  await broker.register(new EventConsumer(broker, { service: 'acquirer-adapter', log, changes: [holdRelease(deps)], afterCommit: () => relay.wake(), prefetch: 8 }));
+  // Releases of holds (D22) are rare, so a small prefetch: with the default 32, refunds through this adapter measured
+  // slower on a shared host (p50 about 220 ms instead of 40-70 ms at 50/s), with 8 or 1 as with no consumer; not
+  // explained, and noisy (BENCHMARKS.md).
+  await broker.register(new EventConsumer(broker, { service: 'acquirer-adapter', log, changes: adapterEvents(deps), afterCommit: () => relay.wake(), prefetch: 8 }));
   const operators = new OperatorGuard({ service: 'acquirer-adapter', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
   await broker.register(new CommandServer(broker, { service: 'acquirer-adapter', handlers: adapterCommands(deps, secrets), log, prefetch: { fast: config.commandPrefetch, slow: config.slowCommandPrefetch }, operators }));
   const policy = reconcilePolicy(config);

@@ -79,6 +79,7 @@ export const gatewaySettings = {
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
+/** The gateway's settings from `env`, checked; throws ConfigError on any wrong one. */
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env) {
   return loadConfig(gatewaySettings, env);
 }

@@ -1,23 +1,23 @@
 /** Wiring of the API gateway: database, Redis, broker, HTTP API, operator commands, the audit log. */
 import { schemaOf } from '@gateway/contracts';
-import { BroadcastListener, CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient, type CommandHandlers } from '@gateway/messaging';
+import { BroadcastListener, CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { every, listen, openServiceBase, serviceMigrations, type RequestListener, type RunningService } from '@gateway/runtime';
 import { SecretBox, secretsMigrations } from '@gateway/secrets';
-import { AuditLogRepository } from './audit/audit-log.repository.js';
-import { listKeys, rotateKey } from './admin/api-keys.js';
-import { approveKyb, createKey, createMerchant, revealKey, revokeKey, setLimits, setMerchantStatus, type AdminDeps } from './admin/merchant-admin.js';
-import { getMerchant, listMerchants } from './admin/merchant-reads.js';
 import { Authenticator } from './auth/authenticator.js';
 import { errorsHost, type GatewayConfig } from './config.js';
+import { AuditLogRepository } from './db/audit-log.repository.js';
 import { MerchantRepository } from './db/merchant.repository.js';
+import type { AdminDeps } from './domain/deps.js';
 import { TestEventStreams } from './events/test-event-streams.js';
 import { createApiListener, type ApiDependencies } from './http/app.js';
 import { upstreamProxy } from './http/upstream-proxy.js';
 import { IdempotencyRepository } from './idempotency/idempotency.repository.js';
 import { IdempotentCalls } from './idempotency/idempotent-call.js';
-import { budgetDefaults, takeCreateBudget } from './limits/budgets.js';
+import { budgetDefaults } from './limits/budgets.js';
 import { TokenBuckets } from './limits/token-buckets.js';
+import { gatewayCommands } from './messaging/api-gateway.commands.js';
+import { gatewayEvents } from './messaging/api-gateway.events.js';
 import { loadGatewayConfig, gatewaySettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
@@ -62,28 +62,18 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   });
 
   const admin: AdminDeps = { merchants, auth, budgets, rotationGracesSeconds: config.keyRotationGracesSeconds, allowPrivateWebhooks: config.allowPrivateWebhooks, afterCommit: () => relay.wake() };
-  const handlers: CommandHandlers = {
-    'merchant.create': async (command, meta) => ({ body: await createMerchant(admin, command, meta.correlationId) }),
-    'merchant.approve_kyb': async (command, meta) => ({ body: await approveKyb(admin, command, meta.correlationId) }),
-    'merchant.suspend': async (command, meta) => ({ body: await setMerchantStatus(admin, command.merchant_id, 'suspended', meta.correlationId) }),
-    'merchant.reactivate': async (command, meta) => ({ body: await setMerchantStatus(admin, command.merchant_id, 'active', meta.correlationId) }),
-    'api_key.create': async (command) => ({ body: await createKey(admin, command) }),
-    'api_key.revoke': async (command, meta) => {
-      const { revoked, merchantId } = await revokeKey(admin, command, meta.correlationId);
-      return { body: revoked, merchantId };
+  const handlers = gatewayCommands({
+    admin,
+    auditLog,
+    secrets,
+    createBudget: {
+      buckets,
+      budgets,
+      keyPrefix: config.rateLimitKeyPrefix,
+      findLimits: (merchantId) => merchants.findLimits(merchantId),
+      isActive: async (merchantId) => (await merchants.findMerchant(merchantId))?.status === 'active',
     },
-    'api_key.reveal': async (command) => ({ body: await revealKey(admin, command) }),
-    'api_gateway.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
-    'limits.set': async (command, meta) => ({ body: await setLimits(admin, command, meta.correlationId) }),
-    'audit.list': async (query) => ({ body: await auditLog.list(query) }),
-    'merchant.list': async (query) => ({ body: await listMerchants(admin, query) }),
-    'merchant.get': async (query) => ({ body: await getMerchant(admin, query) }),
-    'api_key.list': async (query) => ({ body: await listKeys(admin, query) }),
-    'api_key.rotate': async (command, meta) => ({ body: await rotateKey(admin, command, meta.correlationId) }),
-    'budget.take_create': async ({ merchant_id, livemode }) => ({
-      body: await takeCreateBudget({ buckets, budgets, keyPrefix: config.rateLimitKeyPrefix, findLimits: (merchantId) => merchants.findLimits(merchantId), isActive: async (merchantId) => (await merchants.findMerchant(merchantId))?.status === 'active' }, { merchantId: merchant_id, livemode }),
-    }),
-  };
+  });
 
   await buckets.connect();
   await broker.start();
@@ -91,13 +81,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   await broker.register(relay);
   const operators = new OperatorGuard({ service: 'api-gateway', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
   await broker.register(new CommandServer(broker, { service: 'api-gateway', handlers, log, operators }));
-  await broker.register(
-    new EventConsumer(broker, {
-      service: 'api-gateway',
-      log,
-      changes: [auditLog.entries],
-    }),
-  );
+  await broker.register(new EventConsumer(broker, { service: 'api-gateway', log, changes: gatewayEvents(auditLog) }));
   await broker.register(
     new BroadcastListener(broker, {
       patterns: ['merchant.updated', 'api_key.revoked'],

@@ -15,6 +15,7 @@ export const ledgerSettings = {
 
 export type LedgerConfig = ReturnType<typeof loadLedgerConfig>;
 
+/** The ledger's settings from `env`, checked; throws ConfigError on any wrong one. */
 export function loadLedgerConfig(env: Record<string, string | undefined> = process.env) {
   return loadConfig(ledgerSettings, env);
 }

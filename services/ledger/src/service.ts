@@ -4,9 +4,9 @@ import { unlessNotFound } from '@gateway/problem';
 import { CommandServer, EventConsumer, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService, type ServiceDefinition } from '@gateway/runtime';
-import { ledgerCommands } from './commands/ledger.commands.js';
 import { LedgerRepository } from './db/ledger.repository.js';
-import { moneyMovements } from './domain/record-movements.js';
+import { ledgerCommands } from './messaging/ledger.commands.js';
+import { ledgerEvents } from './messaging/ledger.events.js';
 import { ledgerSettings, loadLedgerConfig, type LedgerConfig } from './config.js';
 
 export { loadLedgerConfig, type LedgerConfig } from './config.js';
@@ -15,6 +15,7 @@ export const SCHEMA = schemaOf('ledger');
 
 export const migrations = serviceMigrations('ledger', import.meta.url);
 
+/** Starts the ledger; `stop` drains it. */
 export async function startLedgerService(config: LedgerConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('ledger', SCHEMA, config, log);
   const ledger = new LedgerRepository(pool);
@@ -22,7 +23,7 @@ export async function startLedgerService(config: LedgerConfig, log: Logger): Pro
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(rpc);
-  await broker.register(new EventConsumer(broker, { service: 'ledger', log, prefetch: config.eventPrefetch, changes: [moneyMovements(ledger, config.settlementDelayDays)] }));
+  await broker.register(new EventConsumer(broker, { service: 'ledger', log, prefetch: config.eventPrefetch, changes: ledgerEvents(ledger, config.settlementDelayDays) }));
   await broker.register(
     new CommandServer(broker, {
       service: 'ledger',

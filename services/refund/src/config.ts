@@ -19,6 +19,7 @@ export const refundSettings = {
 
 export type RefundConfig = ReturnType<typeof loadRefundConfig>;
 
+/** The refund service's settings from `env`, checked; throws ConfigError on any wrong one. */
 export function loadRefundConfig(env: Record<string, string | undefined> = process.env) {
   return loadConfig(refundSettings, env);
 }

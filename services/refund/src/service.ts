@@ -3,7 +3,7 @@ import { schemaOf } from '@gateway/contracts';
 import { CommandServer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
-import { refundCommands } from './commands/refund.commands.js';
+import { refundCommands } from './messaging/refund.commands.js';
 import type { RefundConfig } from './config.js';
 import { RefundRepository } from './db/refund.repository.js';
 import { watchOperationsQueue } from './domain/manual-refunds.js';
@@ -16,6 +16,7 @@ export const SCHEMA = schemaOf('refund');
 
 export const migrations = serviceMigrations('refund', import.meta.url);
 
+/** Starts the refund service; `stop` drains it. */
 export async function startRefundService(config: RefundConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('refund', SCHEMA, config, log);
   const refunds = new RefundRepository(pool);

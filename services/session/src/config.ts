@@ -10,13 +10,13 @@ export const sessionSettings = {
   sessionTtlSeconds: int('SESSION_TTL_SECONDS', 86_400, { min: 1 }),
   checkoutLinkTtlSeconds: int('CHECKOUT_LINK_TTL_SECONDS', 1_800, { min: 1 }),
   /** Private Ed25519 JWK that signs checkout links; the checkout service holds the public half. */
-  linkSigningKey: str('LINK_SIGNING_KEY', undefined, { secret: true }),
+  checkoutLinkSigningKey: str('LINK_SIGNING_KEY', undefined, { secret: true }),
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
   ...commandPrefetch,
   /** How long a payment step at the acquirer adapter may take before the attempt is left pending. */
   adapterTimeoutMs: int('ADAPTER_TIMEOUT_MS', 60_000, { min: 1 }),
   outboxGatherMs,
-  /** How often expired sessions and lapsed links are looked for (D13). */
+  /** How often expired sessions and lapsed checkout links are looked for (D13). */
   sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
   /** How long after its start a PROCESSING attempt is asked about at the adapter (longer than ADAPTER_TIMEOUT_MS). */
   attemptCheckAfterSeconds: int('ATTEMPT_CHECK_AFTER_SECONDS', 120, { min: 1 }),
@@ -38,6 +38,7 @@ export const sessionSettings = {
 
 export type SessionConfig = ReturnType<typeof loadSessionConfig>;
 
+/** The session service's settings from `env`, checked; throws ConfigError on any wrong one. */
 export function loadSessionConfig(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(sessionSettings, env);
   if (config.attemptCheckAfterSeconds * 1000 <= config.adapterTimeoutMs) {

@@ -3,17 +3,23 @@ import { schemaOf } from '@gateway/contracts';
 import { CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
-import { sessionCommands } from './commands/session.commands.js';
 import type { SessionConfig } from './config.js';
+import { AttemptRepository } from './db/attempt.repository.js';
+import { CheckoutLinkRepository } from './db/checkout-link.repository.js';
+import { ExchangeRateRepository } from './db/exchange-rate.repository.js';
+import { HoldRepository } from './db/hold.repository.js';
+import { MerchantStandingRepository } from './db/merchant-standing.repository.js';
+import { RefundRecordRepository } from './db/refund-record.repository.js';
+import { SessionStatsRepository } from './db/session-stats.repository.js';
 import { SessionRepository } from './db/session.repository.js';
-import { LinkSigner } from './domain/checkout-links.js';
-import { captureOutcome, checkStuckCaptures } from './domain/capture-session.js';
 import { checkStuckAttempts } from './domain/check-stuck-attempts.js';
+import { checkStuckCaptures } from './domain/check-stuck-captures.js';
+import { CheckoutLinkSigner } from './domain/checkout-links.js';
+import type { SessionDeps } from './domain/deps.js';
 import { sweepExpiry } from './domain/expire-sessions.js';
-import { paymentOutcome } from './domain/payment-outcome.js';
-import { merchantStanding } from './domain/merchant-standing.js';
-import { refundRecord } from './domain/record-refund.js';
 import { countSessionOutcome } from './domain/session-metrics.js';
+import { sessionCommands } from './messaging/session.commands.js';
+import { sessionChanges, sessionEvents } from './messaging/session.events.js';
 import { loadSessionConfig, sessionSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
@@ -34,43 +40,44 @@ export interface SessionOverrides {
 /** Starts the session service; `stop` drains it. */
 export async function startSessionService(config: SessionConfig, log: Logger, overrides: SessionOverrides = {}): Promise<SessionService> {
   const { pool, broker, readiness, close } = openServiceBase('session', SCHEMA, config, log);
-  const sessions = new SessionRepository(pool);
+  const repositories = {
+    sessions: new SessionRepository(pool),
+    attempts: new AttemptRepository(pool),
+    checkoutLinks: new CheckoutLinkRepository(pool),
+    holds: new HoldRepository(pool),
+    refundRecords: new RefundRecordRepository(pool),
+    rates: new ExchangeRateRepository(pool),
+    stats: new SessionStatsRepository(pool),
+  };
+  // Each change applies once, whichever path brings it first: a payment step's answer, a refund's record, or the event.
+  const changes = sessionChanges({ ...repositories, standings: new MerchantStandingRepository(pool), log, authorizationTtlSeconds: config.authorizationTtlSeconds });
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs, onPublished: countSessionOutcome });
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
-  const deps = {
-    sessions,
-    signer: await LinkSigner.fromJwk(config.linkSigningKey),
+  const deps: SessionDeps = {
+    ...repositories,
+    signer: await CheckoutLinkSigner.fromJwk(config.checkoutLinkSigningKey),
     clock: overrides.clock ?? (() => new Date()),
     publicBaseUrl: config.publicBaseUrl,
     sessionTtlSeconds: config.sessionTtlSeconds,
-    linkTtlSeconds: config.checkoutLinkTtlSeconds,
+    checkoutLinkTtlSeconds: config.checkoutLinkTtlSeconds,
     allowPrivateWebhooks: config.allowPrivateWebhooks,
     afterCommit: () => relay.wake(),
     terminalStatus: async (merchantId: string) => (await rpc.call('terminal.check', { merchant_id: merchantId })).body.status,
     adapter: rpc,
     adapterTimeoutMs: config.adapterTimeoutMs,
     log,
-    outcomes: paymentOutcome({ sessions, log, authorizationTtlSeconds: config.authorizationTtlSeconds }),
-    captures: captureOutcome({ sessions, log }),
+    outcomes: changes.outcomes,
+    captures: changes.captures,
     captureTimeoutMs: config.captureTimeoutMs,
     captureCheckAfterSeconds: config.attemptCheckAfterSeconds,
   };
-  const refunds = refundRecord(sessions);
   const http = await listen(healthApp(readiness), config.port);
   await broker.start();
   await broker.register(relay);
   await broker.register(rpc);
-  await broker.register(
-    new EventConsumer(broker, {
-      service: 'session',
-      log,
-      // Each change applies once, whichever path brings it first: a payment step's answer, a refund's record, or the event.
-      changes: [deps.outcomes, deps.captures, refunds, merchantStanding(sessions)],
-      afterCommit: () => relay.wake(),
-    }),
-  );
+  await broker.register(new EventConsumer(broker, { service: 'session', log, changes: sessionEvents(changes), afterCommit: () => relay.wake() }));
   const operators = new OperatorGuard({ service: 'session', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
-  await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, sessions, refunds), log, prefetch: { fast: config.commandPrefetch, slow: config.slowCommandPrefetch }, operators }));
+  await broker.register(new CommandServer(broker, { service: 'session', handlers: sessionCommands(deps, changes.refunds), log, prefetch: { fast: config.commandPrefetch, slow: config.slowCommandPrefetch }, operators }));
   const expiry = every(config.sweepIntervalSeconds, 'session-expiry', async () => void (await sweepExpiry(deps)), log);
   const stuck = every(
     config.sweepIntervalSeconds,

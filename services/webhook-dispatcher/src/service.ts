@@ -7,17 +7,18 @@ import { CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient } f
 import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { encryptPlaintextColumns, SecretBox, secretsMigrations } from '@gateway/secrets';
-import { dispatcherCommands } from './commands/dispatcher.commands.js';
 import type { DispatcherConfig } from './config.js';
+import { DeliveryHistoryRepository } from './db/delivery-history.repository.js';
 import { DeliveryRepository } from './db/delivery.repository.js';
 import { EndpointRepository, PLAINTEXT_ENDPOINT_SECRETS } from './db/endpoint.repository.js';
+import { EventRepository } from './db/event.repository.js';
 import { Dispatcher } from './delivery/dispatcher.js';
 import { Sweeper } from './delivery/sweeper.js';
 import { disableFailingEndpoints } from './domain/disable-failing-endpoints.js';
 import { purgeOldDeliveries } from './domain/purge-old-deliveries.js';
 import { WebhookHttpClient } from './delivery/webhook-http-client.js';
-import { webhookEventChanges } from './messaging/webhook-events.js';
-import { provisionLiveEndpoint, provisionNewMerchant } from './domain/provision-endpoint.js';
+import { dispatcherCommands } from './messaging/webhook-dispatcher.commands.js';
+import { dispatcherEvents, endpointProvisioning } from './messaging/webhook-dispatcher.events.js';
 import { loadDispatcherConfig, dispatcherSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
@@ -32,7 +33,10 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
   const secrets = await openSecrets(pool, config, log);
   const endpoints = new EndpointRepository(pool, secrets);
   // A new name for every process: a restarted replica holds none of the leases its previous life took.
-  const deliveries = new DeliveryRepository(pool, config.leaseSeconds, `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`);
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const deliveries = new DeliveryRepository(pool, config.leaseSeconds, owner);
+  const events = new EventRepository(pool, config.leaseSeconds, owner);
+  const history = new DeliveryHistoryRepository(pool);
   const client = new WebhookHttpClient({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate, maxSocketsPerHost: config.endpointConcurrency });
   const dispatcher = new Dispatcher({
     deliveries,
@@ -60,10 +64,7 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
       service: 'webhook-dispatcher',
       log,
       prefetch: config.eventPrefetch,
-      changes: webhookEventChanges(deliveries, enqueue, {
-        created: (created) => provisionNewMerchant({ ...endpointDeps, log }, created),
-        kybApproved: (approved) => provisionLiveEndpoint({ ...endpointDeps, log }, approved),
-      }),
+      changes: dispatcherEvents(events, enqueue, endpointProvisioning({ ...endpointDeps, log })),
     }),
   );
   await broker.register(
@@ -74,6 +75,7 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
       handlers: dispatcherCommands({
         ...endpointDeps,
         deliveries,
+        history,
         retentionDays: config.retentionDays,
         replayBatch: config.replayBatch,
         enqueue,
@@ -86,10 +88,10 @@ export async function startDispatcher(config: DispatcherConfig, log: Logger): Pr
   let stopping = false;
   // Both on the delivery sweep's interval: a disable is due at most one interval late, and retention has no hurry.
   const disableSweep = every(config.sweepIntervalSeconds, 'webhook-endpoint-disable', async () => {
-    await disableFailingEndpoints({ pool, endpoints, deliveries, enqueue, log, afterSeconds: config.endpointDisableAfterSeconds, afterCommit: () => relay.wake() });
+    await disableFailingEndpoints({ pool, endpoints, events, enqueue, log, afterSeconds: config.endpointDisableAfterSeconds, afterCommit: () => relay.wake() });
   }, log);
   const retentionSweep = every(config.sweepIntervalSeconds, 'webhook-retention', async () => {
-    const deleted = await purgeOldDeliveries({ deliveries, retentionDays: config.retentionDays, batch: config.retentionBatch, stopping: () => stopping });
+    const deleted = await purgeOldDeliveries({ history, retentionDays: config.retentionDays, batch: config.retentionBatch, stopping: () => stopping });
     if (deleted.deliveries + deleted.events > 0) log.info(deleted, 'webhook records past retention deleted');
   }, log);
   return {

@@ -2,10 +2,11 @@
  * Acquirer orders, one per payment attempt. The final outcome and the event
  * announcing it commit together, and only once: a second outcome for an
  * order already final changes nothing. An unresolved order carries when
- * reconciliation next looks at it (next_check_at).
+ * reconciliation next looks at it (next_check_at). A two-phase order's hold
+ * has a repository of its own (order-hold.repository.ts).
  */
 import type { Envelope } from '@gateway/contracts';
-import type { Pool } from '@gateway/db';
+import { leaseClaim, type Pool } from '@gateway/db';
 import { outboxInsert, outboxJson, outboxRows } from '@gateway/messaging';
 
 /** AUTHORIZED: a two-phase order's approved payment, held (D22); APPROVED once deposited. */
@@ -55,15 +56,6 @@ export type NewOrder = Pick<
   'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'order_number' | 'amount' | 'card_brand' | 'card_last_four' | 'capture_method'
 >;
 
-/** A hold whose capture or release is under way, claimed by the reconciliation sweep. */
-export interface ClaimedHold extends OrderRow {
-  hold: 'CAPTURING' | 'VOIDING';
-  /** Checks since the hold last changed, this one included. */
-  hold_checks: number;
-  /** Seconds since the hold last changed, by the database's clock. */
-  hold_age_seconds: number;
-}
-
 /** An unresolved order the reconciliation sweep has claimed. */
 export interface ClaimedOrder extends OrderRow {
   status: 'STARTED' | 'CHALLENGED' | 'UNKNOWN';
@@ -78,13 +70,25 @@ export type FinalOutcome =
   | { status: 'AUTHORIZED' }
   | { status: 'DECLINED'; failureCode: string; failureMessage: string };
 
-const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_number, acquirer_order_id, amount, status,
+/** Every column of an order row (OrderRow), with the merchant's pricing. */
+export const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_number, acquirer_order_id, amount, status,
   card_brand, card_last_four, failure_code, failure_message, fee_amount::text, net_amount::text, created_at, updated_at,
   (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
   (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed,
   capture_method, hold, capture_id, ended_captures, captured_amount::text, captured_at`;
 
 const UNRESOLVED = `('STARTED', 'CHALLENGED', 'UNKNOWN')`;
+
+/** Up to $1 unresolved orders whose check has come, that check put $2 seconds on. */
+const CLAIM_DUE_ORDERS = leaseClaim({
+  table: 'orders',
+  key: 'attempt_id',
+  where: `status IN ${UNRESOLVED} AND next_check_at <= now()`,
+  orderBy: 'next_check_at',
+  limit: '$1',
+  set: 'next_check_at = now() + make_interval(secs => $2), checks = checks + 1',
+  returning: `${COLUMNS}, checks, extract(epoch FROM now() - updated_at)::float8 AS age_seconds`,
+});
 
 export class OrderRepository {
   constructor(
@@ -180,18 +184,7 @@ export class OrderRepository {
    * them meanwhile; a replica that dies holding one only delays it.
    */
   async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedOrder[]> {
-    const result = await this.pool.query<ClaimedOrder>({
-      name: 'order-claim-due',
-      text: `WITH due AS (
-               SELECT attempt_id AS due_id FROM orders
-               WHERE status IN ${UNRESOLVED} AND next_check_at <= now()
-               ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED
-             )
-             UPDATE orders SET next_check_at = now() + make_interval(secs => $2), checks = checks + 1
-             FROM due WHERE attempt_id = due_id
-             RETURNING ${COLUMNS}, checks, extract(epoch FROM now() - updated_at)::float8 AS age_seconds`,
-      values: [limit, leaseSeconds],
-    });
+    const result = await this.pool.query<ClaimedOrder>({ name: 'order-claim-due', text: CLAIM_DUE_ORDERS, values: [limit, leaseSeconds] });
     return result.rows;
   }
 
@@ -264,105 +257,5 @@ export class OrderRepository {
       ],
     });
     return result.rowCount === 1;
-  }
-
-  /**
-   * Takes an order's hold for a capture (named by the session's
-   * `captureId`) or a release (D22), once: only a HELD hold of an AUTHORIZED
-   * order is taken, and never for a capture id that already ended, so a
-   * deposit and a reverse are never both sent, and neither twice.
-   * Reconciliation leaves it to the caller for the first-check delay. False
-   * when it was not taken.
-   */
-  async takeHold(attemptId: string, to: { capture: string } | 'VOIDING'): Promise<boolean> {
-    const captureId = to === 'VOIDING' ? null : to.capture;
-    const result = await this.pool.query({
-      name: 'order-take-hold',
-      text: `UPDATE orders SET hold = $2, capture_id = coalesce($4, capture_id), hold_changed_at = now(), hold_checks = 0,
-               hold_next_check_at = now() + make_interval(secs => $3)
-             WHERE attempt_id = $1 AND status = 'AUTHORIZED' AND hold = 'HELD' AND ($4::text IS NULL OR NOT $4 = ANY (ended_captures))`,
-      values: [attemptId, captureId === null ? 'VOIDING' : 'CAPTURING', this.firstCheckAfterSeconds, captureId],
-    });
-    return result.rowCount === 1;
-  }
-
-  /**
-   * Records a capture and its event (payment.captured) in one statement,
-   * once: the order is APPROVED with what the deposit took and the fee on it.
-   * False when no capture of it was under way (recorded already).
-   */
-  async recordCapture(attemptId: string, captured: { amount: string; feeAmount: string; netAmount: string }, event: Envelope): Promise<boolean> {
-    const result = await this.pool.query({
-      name: 'order-record-capture',
-      text: `WITH captured AS (
-               UPDATE orders SET status = 'APPROVED', hold = 'CAPTURED', captured_amount = $2, captured_at = now(), fee_amount = $3, net_amount = $4,
-                 updated_at = now(), hold_changed_at = now(), hold_next_check_at = NULL
-               WHERE attempt_id = $1 AND status = 'AUTHORIZED' AND hold = 'CAPTURING'
-               RETURNING attempt_id
-             )
-             ${outboxInsert(`${outboxRows('$5')} WHERE EXISTS (SELECT 1 FROM captured)`)}`,
-      values: [attemptId, captured.amount, captured.feeAmount, captured.netAmount, outboxJson([event])],
-    });
-    return result.rowCount === 1;
-  }
-
-  /**
-   * A capture that did not happen: the hold is HELD again (or, `released`,
-   * gone: the acquirer reversed it), with its event (payment.capture_failed),
-   * once. False when no capture of it was under way.
-   */
-  async returnHold(attemptId: string, event: Envelope, released = false): Promise<boolean> {
-    const result = await this.pool.query({
-      name: 'order-return-hold',
-      text: `WITH returned AS (
-               UPDATE orders SET hold = $2, hold_changed_at = now(), hold_next_check_at = NULL, ended_captures = ended_captures || capture_id
-               WHERE attempt_id = $1 AND status = 'AUTHORIZED' AND hold = 'CAPTURING'
-               RETURNING attempt_id
-             )
-             ${outboxInsert(`${outboxRows('$3')} WHERE EXISTS (SELECT 1 FROM returned)`)}`,
-      values: [attemptId, released ? 'VOIDED' : 'HELD', outboxJson([event])],
-    });
-    return result.rowCount === 1;
-  }
-
-  /** Ends a release under way: VOIDED, or VOID_REFUSED for an operator. False when none was under way. */
-  async finishVoid(attemptId: string, to: 'VOIDED' | 'VOID_REFUSED'): Promise<boolean> {
-    const result = await this.pool.query({
-      name: 'order-finish-void',
-      text: `UPDATE orders SET hold = $2, hold_changed_at = now(), hold_next_check_at = NULL WHERE attempt_id = $1 AND hold = 'VOIDING'`,
-      values: [attemptId, to],
-    });
-    return result.rowCount === 1;
-  }
-
-  /**
-   * Claims up to `limit` holds whose capture or release is under way and
-   * whose next check has come, and puts that check `leaseSeconds` on, as
-   * claimDue does for payments.
-   */
-  async claimDueHolds(limit: number, leaseSeconds: number): Promise<ClaimedHold[]> {
-    const result = await this.pool.query<ClaimedHold>({
-      name: 'order-claim-due-holds',
-      text: `WITH due AS (
-               SELECT attempt_id AS due_id FROM orders
-               WHERE hold IN ('CAPTURING', 'VOIDING') AND hold_next_check_at <= now()
-               ORDER BY hold_next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED
-             )
-             UPDATE orders SET hold_next_check_at = now() + make_interval(secs => $2), hold_checks = hold_checks + 1
-             FROM due WHERE attempt_id = due_id
-             RETURNING ${COLUMNS}, hold_checks, extract(epoch FROM now() - hold_changed_at)::float8 AS hold_age_seconds`,
-      values: [limit, leaseSeconds],
-    });
-    return result.rows;
-  }
-
-  /** Puts the next check of a hold reconciliation could not settle `delaySeconds` on, unless it changed since it was claimed. */
-  async rescheduleHold(attemptId: string, checks: number, delaySeconds: number): Promise<void> {
-    await this.pool.query({
-      name: 'order-reschedule-hold',
-      text: `UPDATE orders SET hold_next_check_at = now() + make_interval(secs => $3)
-             WHERE attempt_id = $1 AND hold_checks = $2 AND hold IN ('CAPTURING', 'VOIDING')`,
-      values: [attemptId, checks, delaySeconds],
-    });
   }
 }

@@ -7,18 +7,20 @@
  * on the attempt, and a repeated request only reports where it stands.
  */
 import { SealedCardError } from '@gateway/card-sealing';
-import type { CommandRequest, PaymentStep, StartedAttempt } from '@gateway/contracts';
+import type { CommandRequest, PaymentStep } from '@gateway/contracts';
 import { findTestCard } from '@gateway/test-cards';
 import { AcquirerUnreachable } from '../acquirer/acquirer.js';
-import type { NewOrder, OrderRow } from '../db/order.repository.js';
+import type { OrderRow } from '../db/order.repository.js';
 import { cardBrand, lastFour } from './card.js';
 import { confirmOutcome, decline, finishedStep, leaveUnknown, type FinishingOrder } from './finish-order.js';
-import { resolveTerminal } from './terminals.js';
 import type { AdapterDeps } from './deps.js';
+import { acquirerOrderNumber, newOrder } from './new-order.js';
+import { resolveTerminal } from './terminals.js';
 
 const PROCESSOR_UNAVAILABLE = 'The card processor is unavailable; nothing was charged. Please try again.';
 const CANNOT_TAKE_PAYMENTS = 'This merchant cannot take card payments at the moment; nothing was charged.';
 
+/** payment.authorize: pays an attempt with its sealed card, once; a repeat reports where its order stands. */
 export async function authorizePayment(deps: AdapterDeps, request: CommandRequest<'payment.authorize'>, correlationId: string): Promise<PaymentStep> {
   const { attempt } = request;
   let card;
@@ -96,32 +98,6 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
     return confirmOutcome(deps, registeredOrder, terminal, correlationId, { code: 'card_declined', message: 'The card was declined.' });
   }
   return confirmOutcome(deps, registeredOrder, terminal, correlationId);
-}
-
-/**
- * The acquirer's order number: unique per terminal forever. Live terminals
- * are the merchant's own, so the session's order number and the attempt
- * number suffice; the sandbox terminal is shared by every merchant's test
- * mode, so there the merchant id's tail comes first.
- */
-export function acquirerOrderNumber(attempt: CommandRequest<'payment.authorize'>['attempt']): string {
-  const base = `${attempt.order_number}-${attempt.attempt_number}`;
-  return attempt.livemode ? base : `${attempt.merchant_id.slice(-8)}-${base}`;
-}
-
-/** The order of an attempt, as recorded before anything is sent to the acquirer. */
-export function newOrder(attempt: StartedAttempt, brand: string, last4: string): NewOrder {
-  return {
-    attempt_id: attempt.attempt_id,
-    session_id: attempt.session_id,
-    merchant_id: attempt.merchant_id,
-    livemode: attempt.livemode,
-    order_number: acquirerOrderNumber(attempt),
-    amount: attempt.amount,
-    card_brand: brand,
-    card_last_four: last4,
-    capture_method: attempt.capture_method ?? 'automatic',
-  };
 }
 
 async function recordOrder(deps: AdapterDeps, request: CommandRequest<'payment.authorize'>, brand: string, last4: string): Promise<{ fresh: boolean; row: OrderRow }> {

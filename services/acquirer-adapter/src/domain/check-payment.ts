@@ -8,12 +8,11 @@
  * payment.authorize for it finds it final and can never charge the card.
  */
 import type { CommandRequest, PaymentStep } from '@gateway/contracts';
-import { newOrder } from './authorize-payment.js';
 import type { AdapterDeps } from './deps.js';
-import { NEVER_SENT } from './reconcile-orders.js';
-import { decline, finishedStep } from './finish-order.js';
+import { decline, finishedStep, NEVER_SENT } from './finish-order.js';
+import { newOrder } from './new-order.js';
 
-
+/** payment.check: where the attempt's order stands; an attempt with no order is declined for good. */
 export async function checkPayment(deps: AdapterDeps, request: CommandRequest<'payment.check'>, correlationId: string): Promise<PaymentStep> {
   const { attempt } = request;
   const inserted = await deps.orders.insert(newOrder(attempt, '', ''));

@@ -3,12 +3,15 @@ import type { CardOpener } from '@gateway/card-sealing';
 import type { Pricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
 import type { Acquirer, Terminal } from '../acquirer/acquirer.js';
+import type { OrderHoldRepository } from '../db/order-hold.repository.js';
 import type { OrderRepository } from '../db/order.repository.js';
 import type { RefundOperationRepository } from '../db/refund-operation.repository.js';
 import type { TerminalRepository } from '../db/terminal.repository.js';
 
 export interface AdapterDeps {
   orders: OrderRepository;
+  /** Two-phase orders' holds (D22). */
+  holds: OrderHoldRepository;
   terminals: TerminalRepository;
   refunds: RefundOperationRepository;
   acquirer: Acquirer;

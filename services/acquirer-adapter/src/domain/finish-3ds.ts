@@ -10,6 +10,7 @@ import { confirmOutcome, decline, leaveUnknown } from './finish-order.js';
 import { resolveTerminal } from './terminals.js';
 import type { AdapterDeps } from './deps.js';
 
+/** payment.finish_3ds: the buyer is back from 3-D Secure; the acquirer finishes the payment and its outcome is confirmed. */
 export async function finish3dsPayment(deps: AdapterDeps, request: CommandRequest<'payment.finish_3ds'>, correlationId: string): Promise<PaymentStep> {
   const order = await deps.orders.find(request.attempt_id);
   if (!order || order.session_id !== request.session_id) throw new AppError('not-found', 'No payment attempt with this id awaits 3-D Secure.');

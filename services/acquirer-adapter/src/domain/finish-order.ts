@@ -25,6 +25,9 @@ import type { AdapterDeps } from './deps.js';
  */
 export const CARD_COUNTRY_UNKNOWN = '';
 
+/** The failure message of a payment that never reached the acquirer. */
+export const NEVER_SENT = 'The payment was interrupted before the card was sent; nothing was charged.';
+
 /** The part of an order settling needs. */
 export type FinishingOrder = Pick<
   OrderRow,
@@ -84,6 +87,7 @@ export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, s
   return finished;
 }
 
+/** Declines the order with `failureCode`, once, and answers the step as it stands. */
 export async function decline(deps: AdapterDeps, order: FinishingOrder, failureCode: string, failureMessage: string, correlationId: string): Promise<PaymentStep> {
   const { step } = await declineOrder(deps, order, failureCode, failureMessage, correlationId);
   deps.log.info({ attemptId: order.attempt_id, failureCode }, 'payment declined');

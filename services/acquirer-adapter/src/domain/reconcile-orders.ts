@@ -4,7 +4,7 @@
  * unresolved: STARTED (its replica died mid-payment, perhaps after the card
  * was charged), CHALLENGED (the buyer never came back from 3-D Secure) or
  * UNKNOWN (the acquirer did not answer in time). Every sweep claims the
- * orders whose check has come (SKIP LOCKED, a lease: any number of replicas
+ * orders whose check has come (a lease claim skipping locked rows: any number of replicas
  * sweep side by side), asks the acquirer about each by the order number it
  * was registered under, outside any transaction, and finishes it through the
  * same path as a payment, so the attempt moves on through payment.approved
@@ -20,58 +20,20 @@
  * took the order meanwhile. Finishing loses any race to a normal finish
  * quietly: an order already final changes nothing and emits nothing.
  */
-import { backoffDelay } from '@gateway/backoff';
 import { describeError } from '@gateway/observability';
 import { AcquirerUnreachable, type OrderState, type Terminal } from '../acquirer/acquirer.js';
 import type { ClaimedOrder } from '../db/order.repository.js';
 import type { AdapterDeps } from './deps.js';
-import { declineOrder, finishApproved, type Finished } from './finish-order.js';
-
-/** When orders are looked at, and when they are given up on. */
-export interface ReconcilePolicy {
-  /** Age (since the order last changed) past which a payment step cannot still be moving it. */
-  reconcileAfterSeconds: number;
-  /**
-   * Age past which an order the acquirer still has unpaid is declined: a
-   * CHALLENGED one whose buyer never finished 3-D Secure, or an UNKNOWN one
-   * whose card or finish never took effect.
-   */
-  challengeTimeoutSeconds: number;
-  /** The first wait after a check that finished nothing; doubled after each further one. */
-  baseDelaySeconds: number;
-  maxDelaySeconds: number;
-  /** How long a claimed order is left to the replica asking about it. */
-  leaseSeconds: number;
-}
-
-/** Orders claimed, and asked about side by side, at once: each with its own acquirer call. */
-export const RECONCILE_BATCH = 20;
+import { declineOrder, finishApproved, NEVER_SENT, type Finished } from './finish-order.js';
+import { nextCheckDelay, RECONCILE_BATCH, settleInBatches, type ReconcilePolicy } from './reconciliation.js';
 
 const NEVER_RECEIVED = 'The card processor never received this payment; nothing was charged.';
-/** The failure message of a payment that never reached the acquirer. */
-export const NEVER_SENT = 'The payment was interrupted before the card was sent; nothing was charged.';
 const CHALLENGE_ABANDONED = '3-D Secure was not completed.';
 const NEVER_COMPLETED = 'The card processor never completed this payment; nothing was charged.';
 
 /** One sweep: batch after batch until nothing is due (or `stopping` says so); answers how many orders it finished. */
 export async function reconcileDueOrders(deps: AdapterDeps, policy: ReconcilePolicy, stopping: () => boolean = () => false): Promise<number> {
-  return inBatches(() => deps.orders.claimDue(RECONCILE_BATCH, policy.leaseSeconds), RECONCILE_BATCH, (order) => reconcileOrder(deps, policy, order), stopping);
-}
-
-/**
- * A sweep: claims batch after batch (`claim`, at most `batch` at once) and
- * handles each claimed one side by side, until a batch comes short or
- * `stopping` says so; answers how many `handle` said it settled.
- */
-export async function inBatches<T>(claim: () => Promise<T[]>, batch: number, handle: (claimed: T) => Promise<boolean>, stopping: () => boolean): Promise<number> {
-  let settled = 0;
-  while (!stopping()) {
-    const due = await claim();
-    const results = await Promise.all(due.map(handle));
-    settled += results.filter(Boolean).length;
-    if (due.length < batch) break;
-  }
-  return settled;
+  return settleInBatches(() => deps.orders.claimDue(RECONCILE_BATCH, policy.leaseSeconds), (order) => reconcileOrder(deps, policy, order), stopping);
 }
 
 /** Asks the acquirer about one claimed order and finishes it, or puts its next check on; true when it finished it. */
@@ -168,22 +130,6 @@ async function orderTerminal(deps: AdapterDeps, order: ClaimedOrder): Promise<{ 
     terminal: { baseUrl: deps.liveUrl, userName: row.user_name, password: row.password },
     changedSinceOrder: row.updated_at.getTime() > order.created_at.getTime(),
   };
-}
-
-/**
- * Backoff: min(base × 2^(checks − 1), max) seconds, but never past the
- * moment the order could be given up on, so that happens on time.
- */
-export function nextCheckDelay(policy: ReconcilePolicy, order: Pick<ClaimedOrder, 'status' | 'checks' | 'age_seconds'>): number {
-  const backoff = backoffDelay({ first: policy.baseDelaySeconds, max: policy.maxDelaySeconds }, Math.max(order.checks - 1, 0));
-  const giveUpAges =
-    order.status === 'CHALLENGED'
-      ? [policy.challengeTimeoutSeconds]
-      : order.status === 'UNKNOWN'
-        ? [policy.reconcileAfterSeconds, policy.challengeTimeoutSeconds]
-        : [policy.reconcileAfterSeconds];
-  const ahead = giveUpAges.map((age) => Math.ceil(age - order.age_seconds)).filter((seconds) => seconds > 0);
-  return ahead.length > 0 ? Math.max(1, Math.min(backoff, ...ahead)) : backoff;
 }
 
 function unreachable(state: never): never {

@@ -30,16 +30,19 @@ export function liveTerminal(row: Pick<TerminalRow, 'user_name' | 'password' | '
   return { status: 'active', terminal: { baseUrl: liveUrl, userName: row.user_name, password: row.password } };
 }
 
+/** terminal.check: whether the merchant's live terminal can take a payment. */
 export async function checkTerminal(deps: AdapterDeps, merchantId: string): Promise<TerminalStatus> {
   return (await resolveTerminal(deps, merchantId, true)).status;
 }
 
+/** terminal.set: the merchant's live terminal's credentials and whether it is active (D13). */
 export async function setTerminal(deps: AdapterDeps, command: CommandRequest<'terminal.set'>): Promise<CommandReply<'terminal.set'>> {
   await deps.terminals.upsert(command.merchant_id, true, { userName: command.user, password: command.password, active: command.active });
   deps.log.info({ merchantId: command.merchant_id, active: command.active }, 'live terminal set');
   return { merchant_id: command.merchant_id, mode: 'live', user: command.user, active: command.active };
 }
 
+/** fees.set: the merchant's own pricing (D13). */
 export async function setFees(deps: AdapterDeps, command: CommandRequest<'fees.set'>): Promise<CommandReply<'fees.set'>> {
   const pricing = parsePricing(command.percent, command.fixed);
   if (!pricing) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ConfigError } from '@gateway/config';
 import { loadAdapterConfig } from '../../src/config.js';
-import { nextCheckDelay, type ReconcilePolicy } from '../../src/domain/reconcile-orders.js';
+import { nextCheckDelay, type ReconcilePolicy } from '../../src/domain/reconciliation.js';
 
 const REQUIRED = {
   DATABASE_URL: 'postgres://adapter@127.0.0.1/gateway',

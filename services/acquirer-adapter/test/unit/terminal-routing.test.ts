@@ -9,7 +9,7 @@ import type { StartedAttempt } from '@gateway/contracts';
 import { computeFee } from '@gateway/money';
 import type { Terminal } from '../../src/acquirer/acquirer.js';
 import type { TerminalRow } from '../../src/db/terminal.repository.js';
-import { acquirerOrderNumber } from '../../src/domain/authorize-payment.js';
+import { acquirerOrderNumber } from '../../src/domain/new-order.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
 import { pricingOf } from '../../src/domain/finish-order.js';
 import { liveTerminal, resolveTerminal } from '../../src/domain/terminals.js';

@@ -3,7 +3,7 @@
  * row itself: inserting it is the lock, its `created_at` names it, and only the
  * request holding that claim may store its answer or release it.
  */
-import type { Pool } from '@gateway/db';
+import { purgeBatch, type Pool } from '@gateway/db';
 
 /** What one key is scoped to: the merchant, the mode, the key and the route with its path parameters. */
 export interface IdempotencyScope {
@@ -37,6 +37,16 @@ export interface ClaimTimes {
 const KEY_COLUMNS = 'merchant_id = $1 AND livemode = $2 AND key = $3 AND route = $4';
 /** Claims tried before a row that keeps vanishing between claim and read is reported as in flight. */
 const CLAIM_ATTEMPTS = 3;
+
+/** Up to $1 expired keys, deleted; keys another replica is purging, or a request is taking over, are skipped. */
+const PURGE_EXPIRED = purgeBatch({
+  table: 'idempotency_keys',
+  key: 'merchant_id, livemode, key, route',
+  where: 'expires_at <= now()',
+  orderBy: 'expires_at',
+  limit: '$1',
+  recheck: 'expires_at <= now()',
+});
 
 export class IdempotencyRepository {
   constructor(private readonly pool: Pool) {}
@@ -107,10 +117,7 @@ export class IdempotencyRepository {
   async purgeExpired(batch: number): Promise<number> {
     const result = await this.pool.query({
       name: 'idempotency-purge',
-      text: `DELETE FROM idempotency_keys WHERE (merchant_id, livemode, key, route) IN (
-           SELECT merchant_id, livemode, key, route FROM idempotency_keys
-           WHERE expires_at <= now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-         AND expires_at <= now()`,
+      text: PURGE_EXPIRED,
       values: [batch],
     });
     return result.rowCount ?? 0;

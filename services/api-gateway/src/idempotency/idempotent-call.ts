@@ -9,6 +9,7 @@
  * retry with the same key runs again instead of replaying a failure for a day.
  */
 import { createHash } from 'node:crypto';
+import { inBatches } from '@gateway/db';
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, toProblem, validationError } from '@gateway/problem';
 import type { IdempotencyRepository, IdempotencyScope, StoredAnswer } from './idempotency.repository.js';
@@ -103,13 +104,7 @@ export class IdempotentCalls {
 
   /** Deletes expired keys (every replica may run this at once). */
   async purgeExpired(): Promise<number> {
-    let purged = 0;
-    for (let i = 0; i < PURGE_BATCHES_PER_RUN; i += 1) {
-      const deleted = await this.keys.purgeExpired(PURGE_BATCH);
-      purged += deleted;
-      if (deleted < PURGE_BATCH) break;
-    }
-    return purged;
+    return inBatches({ size: PURGE_BATCH, maxBatches: PURGE_BATCHES_PER_RUN }, () => this.keys.purgeExpired(PURGE_BATCH));
   }
 
   // The command has run: its answer goes to the merchant even when it cannot be

@@ -5,6 +5,7 @@ import type { Bucket, TokenBuckets } from './token-buckets.js';
 
 export type BudgetDefaults = Record<'live' | 'test', Record<Budget, number>>;
 
+/** The budgets of each mode for a merchant with no overrides, from the configuration. */
 export function budgetDefaults(config: GatewayConfig): BudgetDefaults {
   return {
     live: { account: config.liveAccountRps, create: config.liveCreateRps, refund: config.liveRefundRps },

@@ -2,7 +2,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { describeError } from '@gateway/observability';
 import { addHealthRoutes, bodyRefusal, type RequestListener } from '@gateway/runtime';
-import { acsRouter } from './acs.page.js';
+import { acsRouter } from './acs.routes.js';
 import { notFound } from './responses.js';
 import { restRouter, type RestDependencies } from './rest.routes.js';
 

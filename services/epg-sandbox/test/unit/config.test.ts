@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ConfigError } from '@gateway/config';
 import { loadSandboxConfig } from '../../src/config.js';
-import { challengePage } from '../../src/http/acs.page.js';
+import { challengePage } from '../../src/views/acs.page.js';
 import { authenticate } from '../../src/domain/terminals.js';
 import { EpgError } from '../../src/domain/epg-error.js';
 

@@ -17,6 +17,7 @@ export interface LedgerDeps {
 
 const accountOf = (context: ApiContext): Account => ({ merchantId: context.merchant_id, livemode: context.livemode });
 
+/** A page of the account's balance transactions (INTERFACE 4.9); `pageSize` (an export's, D21) replaces the query's limit. */
 export async function listTransactions(deps: LedgerDeps, context: ApiContext, query: Record<string, unknown>, pageSize?: number): Promise<BalanceTransactionList> {
   const account = accountOf(context);
   const { filters, errors } = checkFilters(query);
@@ -50,11 +51,13 @@ export async function listTransactions(deps: LedgerDeps, context: ApiContext, qu
   };
 }
 
+/** The account's balance: available and pending, in TND. */
 export async function readBalance(deps: LedgerDeps, context: ApiContext): Promise<Balance> {
   const { available, pending } = await deps.ledger.balance(accountOf(context), tunisDate(deps.clock()));
   return { available, pending, currency: 'TND', livemode: context.livemode };
 }
 
+/** The account's totals by Africa/Tunis day over a range of days (D21). */
 export async function dailyReport(deps: LedgerDeps, context: ApiContext, query: Record<string, unknown>): Promise<DailyReport> {
   const checked = dayRangeOf(query);
   if ('errors' in checked) throw queryProblem(checked.errors, query);

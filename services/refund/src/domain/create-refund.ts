@@ -14,14 +14,15 @@
  *    merchant's next read shows it.
  * refund.created commits with the refund's end, except a refused one.
  */
-import { idFrom, isJsonObject, NOT_A_JSON_OBJECT, RefundRequest, validatorOf, fieldErrorsOf, type ApiContext, type RefundResult, type RefundStatus } from '@gateway/contracts';
-import { eventEnvelope } from '@gateway/messaging';
+import { idFrom, isJsonObject, NOT_A_JSON_OBJECT, RefundRequest, validatorOf, fieldErrorsOf, type ApiContext, type RefundResult } from '@gateway/contracts';
 import { accountCurrency, amountMessage, checkAmount } from '@gateway/money';
 import { counter, describeError } from '@gateway/observability';
 import { AppError, validationError, type FieldError } from '@gateway/problem';
 import type { NewRefund, RefundRow } from '../db/refund.repository.js';
-import type { RefundDeps, SessionForEvent } from './deps.js';
-import { recordAtSession, resultOf } from './refund-view.js';
+import type { RefundDeps } from './deps.js';
+import { recordAtSession } from './record-at-session.js';
+import { refundEvent } from './refund-events.js';
+import { resultOf } from './refund-view.js';
 
 const validRequest = validatorOf<RefundRequest>(RefundRequest);
 
@@ -109,44 +110,6 @@ export async function createRefund(deps: RefundDeps, context: ApiContext, sessio
     ...(!automated && { epg_error_message: answer.message }),
     metadata: request.metadata,
   };
-}
-
-/**
- * refund.created or refund.updated for `refund` of the merchant's session: its data is the
- * session as every event carries it (INTERFACE 6.2), as the session service
- * built it (`viewed.event`), with the refund (D10, D16); `unconfirmed` is the
- * acquirer's message when the acquirer did not confirm it.
- */
-export function refundEvent(
-  type: 'refund.created' | 'refund.updated',
-  merchantId: string,
-  viewed: SessionForEvent,
-  refund: { id: string; amount: string; reason: string; metadata: Record<string, string>; status: RefundStatus; automated: boolean; created_at?: Date | undefined },
-  unconfirmed: string | undefined,
-  correlationId: string,
-) {
-  return eventEnvelope(
-    type,
-    {
-      merchant_id: merchantId,
-      webhook_url: viewed.session.webhook_url,
-      session: {
-        ...viewed.event,
-        refund: {
-          refund_id: refund.id,
-          amount: refund.amount,
-          automated_refund: refund.automated,
-          reason: refund.reason,
-          metadata: refund.metadata,
-          status: refund.status,
-          ...(refund.created_at && { created_at: refund.created_at.toISOString() }),
-          ...(!refund.automated && unconfirmed && { epg_error_message: unconfirmed }),
-        },
-      },
-      ...(viewed.receipt && { receipt: viewed.receipt }),
-    },
-    correlationId,
-  );
 }
 
 async function resolved(deps: RefundDeps, refundId: string): Promise<RefundRow> {

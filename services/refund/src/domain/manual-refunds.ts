@@ -11,9 +11,10 @@ import type { ApiContext, CommandReply, CommandRequest } from '@gateway/contract
 import { gauge } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import type { RefundRow } from '../db/refund.repository.js';
-import { refundEvent } from './create-refund.js';
 import type { RefundDeps } from './deps.js';
-import { recordAtSession, statusOf } from './refund-view.js';
+import { recordAtSession } from './record-at-session.js';
+import { refundEvent } from './refund-events.js';
+import { statusOf } from './refund-view.js';
 
 type QueueReading = () => Promise<{ refunds: number; oldestSeconds: number }>;
 
@@ -60,6 +61,7 @@ export function watchOperationsQueue(read: QueueReading): () => void {
   };
 }
 
+/** refund.list_manual: the refunds waiting for an operator (held for one, or unanswered too long), oldest first. */
 export async function listManualRefunds(deps: RefundDeps): Promise<CommandReply<'refund.list_manual'>> {
   const rows = await deps.refunds.listManual(deps.staleSeconds);
   return {

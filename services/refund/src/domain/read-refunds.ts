@@ -9,12 +9,14 @@ import type { RefundFilters, RefundRow } from '../db/refund.repository.js';
 import type { RefundDeps } from './deps.js';
 import { refundOf } from './refund-view.js';
 
+/** One of the account's refunds; another account's is not found. */
 export async function getRefund(deps: RefundDeps, context: ApiContext, refundId: string): Promise<Refund> {
   const refund = await deps.refunds.findOwn(context.merchant_id, context.livemode, refundId);
   if (!refund) throw new AppError('not-found', `There is no refund ${refundId}.`);
   return refundOf(refund);
 }
 
+/** The refunds of one of the account's sessions. */
 export async function listSessionRefunds(deps: RefundDeps, context: ApiContext, sessionId: string): Promise<RefundList> {
   const refunds = await deps.refunds.listOwn(context.merchant_id, context.livemode, sessionId);
   // No refunds yet: the session must still be the caller's (session.get answers 404 otherwise).

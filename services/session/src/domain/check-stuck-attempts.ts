@@ -28,7 +28,7 @@ export async function checkStuckAttempts(deps: SessionDeps, rules: StuckAttemptR
   const now = deps.clock();
   // The query picks each attempt's wait by its own count of checks: it gets every step of the backoff.
   const waits = backoffSteps({ first: FIRST_CHECK_DELAY_SECONDS, max: rules.maxDelaySeconds });
-  const stuck = await deps.sessions.claimStuckAttempts(now, new Date(now.getTime() - rules.afterSeconds * 1000), BATCH, waits);
+  const stuck = await deps.attempts.claimStuck(now, new Date(now.getTime() - rules.afterSeconds * 1000), BATCH, waits);
   await Promise.all(
     stuck.map(async (attempt) => {
       const correlationId = `check-${attempt.attempt_id}`;

@@ -2,37 +2,39 @@
  * The session as the hosted page works with it: what the page shows, the
  * buyer's cancel, and paying (INTERFACE 3.1: CREATED or PENDING to
  * PROCESSING, one attempt at a time; then the acquirer adapter's answer).
- * The buyer is authorised by the signed link the checkout service verified;
- * the session checks that the link is one it issued.
+ * The buyer is authorised by the signed checkout link the checkout service
+ * verified; the session checks that the checkout link is one it issued.
  */
 import type { CheckoutStep, CheckoutView, CommandRequest, Language, PaymentStep, StartedAttempt } from '@gateway/contracts';
 import { RpcTimeoutError } from '@gateway/messaging';
 import { describeError } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
-import { cancel } from './cancel-session.js';
+import { cancelOpenSession } from './cancel-session.js';
 import { applyPaymentStep } from './payment-outcome.js';
 import { effectiveStatus, type SessionRow } from './session.js';
 import type { SessionDeps } from './deps.js';
 
-export interface LinkRef {
+/** A checkout link as the checkout service names it: its session, and its own id. */
+export interface CheckoutLinkRef {
   session_id: string;
   link_id: string;
 }
 
-const UNKNOWN_LINK = 'No session issued this link.';
+const UNKNOWN_CHECKOUT_LINK = 'No session issued this link.';
 
-export async function viewForCheckout(deps: SessionDeps, ref: LinkRef): Promise<CheckoutView> {
+/** The session as the hosted page shows it, for a checkout link the session issued. */
+export async function viewForCheckout(deps: SessionDeps, ref: CheckoutLinkRef): Promise<CheckoutView> {
   const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
-  if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
+  if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
   return { ...toCheckoutView(found.row, deps.clock()), merchant_suspended: found.merchantSuspended };
 }
 
 /** The buyer's "Cancel payment": as a merchant cancel, open sessions only. */
-export async function cancelForBuyer(deps: SessionDeps, ref: LinkRef, correlationId: string): Promise<CheckoutView> {
+export async function cancelForBuyer(deps: SessionDeps, ref: CheckoutLinkRef, correlationId: string): Promise<CheckoutView> {
   const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
-  if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
+  if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
   const now = deps.clock();
-  return toCheckoutView(await cancel(deps, ref.session_id, correlationId, now), now);
+  return toCheckoutView(await cancelOpenSession(deps, ref.session_id, correlationId, now), now);
 }
 
 /**
@@ -55,7 +57,7 @@ export async function payAttempt(deps: SessionDeps, request: CommandRequest<'att
 /** The buyer is back from 3-D Secure: the adapter finishes the payment; its outcome is recorded as above. */
 export async function payAfterChallenge(deps: SessionDeps, request: CommandRequest<'attempt.finish_3ds'>, correlationId: string): Promise<CheckoutStep> {
   const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
-  if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
+  if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
   return adapterStep(deps, correlationId, request, found.row, () =>
     deps.adapter.call(
       'payment.finish_3ds',
@@ -71,7 +73,7 @@ export async function payAfterChallenge(deps: SessionDeps, request: CommandReque
  * when the step ended it, also when the adapter's event applied the outcome
  * first, so the page shows the end at once.
  */
-async function adapterStep(deps: SessionDeps, correlationId: string, ref: LinkRef, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
+async function adapterStep(deps: SessionDeps, correlationId: string, ref: CheckoutLinkRef, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
   let step: PaymentStep;
   try {
     step = (await call()).body;
@@ -94,17 +96,17 @@ async function adapterStep(deps: SessionDeps, correlationId: string, ref: LinkRe
 }
 
 /** The session's row once the attempt started (PROCESSING), or the reason none could. */
-async function startAttempt(deps: SessionDeps, ref: LinkRef, attemptId: string, pageLanguage: Language): Promise<SessionRow> {
+async function startAttempt(deps: SessionDeps, ref: CheckoutLinkRef, attemptId: string, pageLanguage: Language): Promise<SessionRow> {
   const now = deps.clock();
-  const started = await deps.sessions.startAttempt(ref.session_id, ref.link_id, attemptId, now, pageLanguage);
+  const started = await deps.attempts.start(ref.session_id, ref.link_id, attemptId, now, pageLanguage);
   if (started) return started;
   // Nothing started: say why.
   const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
-  if (!found?.linkKnown) throw new AppError('not-found', UNKNOWN_LINK);
+  if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
   throw refusalToStart(found.row, now, found.merchantSuspended);
 }
 
-/** Why no attempt could start on a session the link is known for: its merchant suspended (403), one already running (409 conflict), or none can any more. */
+/** Why no attempt could start on a session the checkout link is known for: its merchant suspended (403), one already running (409 conflict), or none can any more. */
 export function refusalToStart(row: SessionRow, now: Date, merchantSuspended = false): AppError {
   const status = effectiveStatus(row, now);
   if (merchantSuspended && (status === 'CREATED' || status === 'PENDING')) return new AppError('forbidden', 'This merchant account is suspended: it takes no payment.');

@@ -8,7 +8,8 @@ import { newId, orderNumberSuffix, type ApiContext, type SessionDetail } from '@
 import { eventEnvelope } from '@gateway/messaging';
 import { convertToAccountCurrency, IDENTITY_RATE } from '@gateway/money';
 import { AppError, validationError, type FieldError } from '@gateway/problem';
-import { linkExpiry } from './checkout-links.js';
+import { accountOf, type Account } from './accounts.js';
+import { checkoutLinkExpiry } from './checkout-links.js';
 import { effectiveStatus, NOT_HELD, OPEN_STATUSES, toDetail, toEventPayload, type SessionRow } from './session.js';
 import { amountError, checkCreateRequest, type CheckedRequest } from './validate-create-request.js';
 import type { SessionDeps } from './deps.js';
@@ -26,7 +27,7 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
   const check = checkCreateRequest(body, context.livemode, { allowPrivateWebhooks: deps.allowPrivateWebhooks, forPaymentLink: paymentLink !== undefined });
   if (!check.ok) throw validationError(check.errors);
   const request = check.request;
-  const account = { merchantId: context.merchant_id, livemode: context.livemode };
+  const account = accountOf(context);
 
   // A rate that is missing or changed must not break the replay of a session created before (D3).
   const conversion = await convert(deps, account, request);
@@ -68,9 +69,9 @@ async function assertTerminalUsable(deps: SessionDeps, merchantId: string): Prom
 
 type Conversion = { ok: true; amount: string; rate: string } | { ok: false; error: FieldError };
 
-async function convert(deps: SessionDeps, account: { merchantId: string; livemode: boolean }, request: CheckedRequest): Promise<Conversion> {
+async function convert(deps: SessionDeps, account: Account, request: CheckedRequest): Promise<Conversion> {
   if (request.currency.code === 'TND') return { ok: true, amount: request.amountText, rate: IDENTITY_RATE };
-  const rate = await deps.sessions.findRate(account, request.currency.code);
+  const rate = await deps.rates.find(account, request.currency.code);
   if (!rate) {
     return {
       ok: false,
@@ -97,7 +98,7 @@ async function newSessionRow(
   const body = request.body;
   const id = newId('ps');
   const expiresAt = new Date(now.getTime() + deps.sessionTtlSeconds * 1000);
-  const link = await deps.signer.mint(id, linkExpiry(now, deps.linkTtlSeconds, expiresAt));
+  const link = await deps.signer.mint(id, checkoutLinkExpiry(now, deps.checkoutLinkTtlSeconds, expiresAt));
   return {
     id,
     merchant_id: context.merchant_id,
@@ -141,7 +142,7 @@ async function newSessionRow(
 
 /**
  * The answer to a repeated merchant_reference (D3): the stored session, with a
- * fresh link when the newest one lapsed while the session is still open; a
+ * fresh checkout link when the newest one lapsed while the session is still open; a
  * different amount or currency is a conflict, and so is a session made
  * through another payment link than the request's, or through none (D19).
  */
@@ -163,13 +164,13 @@ async function replay(deps: SessionDeps, existing: SessionRow, request: CheckedR
     );
   }
   const now = deps.clock();
-  if (!needsFreshLink(existing, now)) return { status: 200, body: toDetail(existing, now, deps.publicBaseUrl) };
-  const account = { merchantId: existing.merchant_id, livemode: existing.livemode };
+  if (!needsFreshCheckoutLink(existing, now)) return { status: 200, body: toDetail(existing, now, deps.publicBaseUrl) };
+  const account: Account = { merchantId: existing.merchant_id, livemode: existing.livemode };
   const row = await deps.sessions.withLockedSession(account, existing.id, async (locked, tx) => {
     // Another replay may have minted one meanwhile.
-    if (!locked || !needsFreshLink(locked, now)) return locked ?? existing;
-    const link = await deps.signer.mint(locked.id, linkExpiry(now, deps.linkTtlSeconds, locked.expires_at));
-    await deps.sessions.addLink(tx, locked.id, link, now);
+    if (!locked || !needsFreshCheckoutLink(locked, now)) return locked ?? existing;
+    const link = await deps.signer.mint(locked.id, checkoutLinkExpiry(now, deps.checkoutLinkTtlSeconds, locked.expires_at));
+    await deps.checkoutLinks.add(tx, locked.id, link, now);
     return { ...locked, checkout_link_id: link.id, checkout_token: link.token, checkout_expires_at: link.expiresAt };
   });
   return { status: 200, body: toDetail(row, now, deps.publicBaseUrl) };
@@ -180,7 +181,7 @@ export function sameAmount(existing: Pick<SessionRow, 'original_amount' | 'origi
   return existing.original_currency === request.currency.code && existing.original_amount === request.amountText;
 }
 
-/** D3: a replay mints a fresh link only while the session can still be paid and its newest link has lapsed. */
-export function needsFreshLink(row: Pick<SessionRow, 'status' | 'expires_at' | 'checkout_expires_at'>, now: Date): boolean {
+/** D3: a replay mints a fresh checkout link only while the session can still be paid and its newest one has lapsed. */
+export function needsFreshCheckoutLink(row: Pick<SessionRow, 'status' | 'expires_at' | 'checkout_expires_at'>, now: Date): boolean {
   return OPEN_STATUSES.includes(effectiveStatus(row, now)) && row.checkout_expires_at <= now;
 }

@@ -2,19 +2,31 @@
 import type { TerminalStatus } from '@gateway/contracts';
 import type { RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
+import type { AttemptRepository } from '../db/attempt.repository.js';
+import type { CheckoutLinkRepository } from '../db/checkout-link.repository.js';
+import type { ExchangeRateRepository } from '../db/exchange-rate.repository.js';
+import type { HoldRepository } from '../db/hold.repository.js';
+import type { RefundRecordRepository } from '../db/refund-record.repository.js';
+import type { SessionStatsRepository } from '../db/session-stats.repository.js';
 import type { SessionRepository } from '../db/session.repository.js';
-import type { LinkSigner } from './checkout-links.js';
-import type { CaptureOutcomeChange } from './capture-session.js';
+import type { CaptureOutcomeChange } from './capture-outcome.js';
+import type { CheckoutLinkSigner } from './checkout-links.js';
 import type { PaymentOutcomeChange } from './payment-outcome.js';
 
 export interface SessionDeps {
   sessions: SessionRepository;
-  signer: LinkSigner;
+  attempts: AttemptRepository;
+  checkoutLinks: CheckoutLinkRepository;
+  holds: HoldRepository;
+  refundRecords: RefundRecordRepository;
+  rates: ExchangeRateRepository;
+  stats: SessionStatsRepository;
+  signer: CheckoutLinkSigner;
   /** The current time; tests pass their own. */
   clock: () => Date;
   publicBaseUrl: string;
   sessionTtlSeconds: number;
-  linkTtlSeconds: number;
+  checkoutLinkTtlSeconds: number;
   /** D11's address rule lifted for webhook_url (WEBHOOK_ALLOW_PRIVATE). */
   allowPrivateWebhooks: boolean;
   /** The merchant's live terminal, as the acquirer adapter knows it. */

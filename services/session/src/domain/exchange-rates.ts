@@ -2,7 +2,7 @@
 import type { CommandReply, CommandRequest } from '@gateway/contracts';
 import { findCurrency, parseRate } from '@gateway/money';
 import { validationError } from '@gateway/problem';
-import type { SessionRepository } from '../db/session.repository.js';
+import type { ExchangeRateRepository } from '../db/exchange-rate.repository.js';
 
 function foreignCurrency(code: string): string {
   const currency = findCurrency(code);
@@ -11,22 +11,24 @@ function foreignCurrency(code: string): string {
   return currency.code;
 }
 
-export async function setRate(sessions: SessionRepository, command: CommandRequest<'rate.set'>): Promise<CommandReply<'rate.set'>> {
+/** rate.set: the account's rate for a foreign currency, six decimals at most. */
+export async function setRate(rates: ExchangeRateRepository, command: CommandRequest<'rate.set'>): Promise<CommandReply<'rate.set'>> {
   const currency = foreignCurrency(command.currency);
   const rate = parseRate(command.rate);
   if (!rate) throw validationError([{ field: 'rate', code: 'invalid', message: 'rate must be a positive decimal with at most six decimals.' }]);
-  const stored = await sessions.setRate({ merchantId: command.merchant_id, livemode: command.mode === 'live' }, currency, rate);
+  const stored = await rates.set({ merchantId: command.merchant_id, livemode: command.mode === 'live' }, currency, rate);
   return { merchant_id: command.merchant_id, mode: command.mode, currency, rate: stored };
 }
 
-export async function removeRate(sessions: SessionRepository, command: CommandRequest<'rate.remove'>): Promise<CommandReply<'rate.remove'>> {
+/** rate.remove: the account's rate for a currency removed; whether there was one. */
+export async function removeRate(rates: ExchangeRateRepository, command: CommandRequest<'rate.remove'>): Promise<CommandReply<'rate.remove'>> {
   const currency = foreignCurrency(command.currency);
-  const removed = await sessions.removeRate({ merchantId: command.merchant_id, livemode: command.mode === 'live' }, currency);
+  const removed = await rates.remove({ merchantId: command.merchant_id, livemode: command.mode === 'live' }, currency);
   return { merchant_id: command.merchant_id, mode: command.mode, currency, removed };
 }
 
 /** The account's rates of one mode, by currency code, as stored (six decimals, D14). */
-export async function listRates(sessions: SessionRepository, command: CommandRequest<'rate.list'>): Promise<CommandReply<'rate.list'>> {
-  const rates = await sessions.listRates({ merchantId: command.merchant_id, livemode: command.mode === 'live' });
-  return { data: rates.map((row) => ({ currency: row.currency, rate: row.rate, updated_at: row.updated_at.toISOString() })) };
+export async function listRates(rates: ExchangeRateRepository, command: CommandRequest<'rate.list'>): Promise<CommandReply<'rate.list'>> {
+  const stored = await rates.list({ merchantId: command.merchant_id, livemode: command.mode === 'live' });
+  return { data: stored.map((row) => ({ currency: row.currency, rate: row.rate, updated_at: row.updated_at.toISOString() })) };
 }

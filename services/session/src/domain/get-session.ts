@@ -2,8 +2,10 @@
 import type { ApiContext, ReceiptFacts, SessionDetail, SessionEventPayload } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import { receiptFacts, toDetail, toEventPayload, type SessionRow } from './session.js';
+import { accountOf } from './accounts.js';
 import type { SessionDeps } from './deps.js';
 
+/** session.get: one of the account's sessions as its detail. */
 export async function getSession(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<SessionDetail> {
   return toDetail(await findOwn(deps, context, sessionId), deps.clock(), deps.publicBaseUrl);
 }
@@ -22,7 +24,7 @@ export async function getSessionForEvent(deps: SessionDeps, context: ApiContext,
 const SESSION_ID = /^ps_[0-9A-Za-z]{20,}$/;
 
 async function findOwn(deps: SessionDeps, context: ApiContext, sessionId: string): Promise<SessionRow> {
-  const row = SESSION_ID.test(sessionId) ? await deps.sessions.find({ merchantId: context.merchant_id, livemode: context.livemode }, sessionId) : undefined;
+  const row = SESSION_ID.test(sessionId) ? await deps.sessions.find(accountOf(context), sessionId) : undefined;
   if (!row) throw new AppError('not-found', 'No session with this id exists for this account.');
   return row;
 }

@@ -7,6 +7,7 @@
 import { listFilterErrors, SessionListQuery, type ApiContext, type SessionList } from '@gateway/contracts';
 import { parseListQuery, toPage, type FieldError } from '@gateway/problem';
 import type { SessionFilters } from '../db/session.repository.js';
+import { accountOf } from './accounts.js';
 import { toListItem } from './session.js';
 import type { SessionDeps } from './deps.js';
 
@@ -16,7 +17,7 @@ import type { SessionDeps } from './deps.js';
  * contract) keeps the sessions made through that link.
  */
 export async function listSessions(deps: SessionDeps, context: ApiContext, query: Record<string, unknown>, pageSize?: number, paymentLink?: string): Promise<SessionList> {
-  const account = { merchantId: context.merchant_id, livemode: context.livemode };
+  const account = accountOf(context);
   const { filters, errors } = checkFilters(query);
   if (paymentLink !== undefined) filters.paymentLink = paymentLink;
   const list = await parseListQuery(query, {

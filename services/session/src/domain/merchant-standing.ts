@@ -7,7 +7,7 @@
  * time: the newest announcement wins, a redelivered or late one changes nothing.
  */
 import type { Change } from '@gateway/messaging';
-import type { SessionRepository } from '../db/session.repository.js';
+import type { MerchantStandingRepository } from '../db/merchant-standing.repository.js';
 
 export interface MerchantStanding {
   merchantId: string;
@@ -15,11 +15,9 @@ export interface MerchantStanding {
 }
 
 /** The change; it answers the standing it recorded. */
-export function merchantStanding(sessions: SessionRepository): Change<'merchant.suspended' | 'merchant.reactivated', MerchantStanding, MerchantStanding> {
-  return {
-    name: 'merchant-standing',
-    events: ['merchant.suspended', 'merchant.reactivated'],
-    fromEvent: (data, context) => ({ merchantId: data.merchant_id, suspended: context.event?.type === 'merchant.suspended' }),
-    apply: async (standing, context) => ((await sessions.setMerchantStanding(standing.merchantId, standing.suspended, context.at)) ? standing : undefined),
-  };
+export type MerchantStandingChange = Change<'merchant.suspended' | 'merchant.reactivated', MerchantStanding, MerchantStanding>;
+
+/** Records the standing an announcement of `at` gives, unless a newer one is recorded; the standing when it changed. */
+export async function recordStanding(standings: MerchantStandingRepository, standing: MerchantStanding, at: Date): Promise<MerchantStanding | undefined> {
+  return (await standings.set(standing.merchantId, standing.suspended, at)) ? standing : undefined;
 }

@@ -21,11 +21,11 @@
 import type { Envelope, EventData, PaymentStep } from '@gateway/contracts';
 import { applyOnce, eventEnvelope, type Change, type ChangeContext, type ChangePath } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import type { AttemptOutcome, SessionRepository, AttemptResolution } from '../db/session.repository.js';
+import type { AttemptOutcome, AttemptRepository, AttemptResolution } from '../db/attempt.repository.js';
 import { effectiveStatus, receiptFacts, toEventPayload, type SessionRow } from './session.js';
 
 export interface OutcomeDeps {
-  sessions: SessionRepository;
+  attempts: AttemptRepository;
   log: Logger;
   /** D22: how long a held payment stays capturable. */
   authorizationTtlSeconds: number;
@@ -44,27 +44,11 @@ export interface OutcomeContext extends ChangeContext {
 
 export type PaymentOutcomeChange = Change<'payment.approved' | 'payment.authorized' | 'payment.declined', PaymentOutcome, SessionRow, OutcomeContext>;
 
-/** The change, applied from payment.approved, payment.authorized and payment.declined and by applyPaymentStep; answers the session it moved. */
-export function paymentOutcome(deps: OutcomeDeps): PaymentOutcomeChange {
-  return {
-    name: 'payment-outcome',
-    events: ['payment.approved', 'payment.authorized', 'payment.declined'],
-    fromEvent: (data, context) => {
-      switch (context.event?.type) {
-        case 'payment.approved':
-          return { approved: data as EventData<'payment.approved'> };
-        case 'payment.authorized':
-          return { authorized: data as EventData<'payment.authorized'> };
-        default:
-          return { declined: data as EventData<'payment.declined'> };
-      }
-    },
-    apply: (outcome, context) => {
-      if ('approved' in outcome) return approve(deps, outcome.approved, context);
-      if ('authorized' in outcome) return authorize(deps, outcome.authorized, context);
-      return decline(deps, outcome.declined, context);
-    },
-  };
+/** Applies an attempt's outcome unless it was applied already; the session it moved, or undefined. */
+export function applyPaymentOutcome(deps: OutcomeDeps, outcome: PaymentOutcome, context: OutcomeContext): Promise<SessionRow | undefined> {
+  if ('approved' in outcome) return approve(deps, outcome.approved, context);
+  if ('authorized' in outcome) return authorize(deps, outcome.authorized, context);
+  return decline(deps, outcome.declined, context);
 }
 
 /**
@@ -211,7 +195,7 @@ async function resolve(
   known: SessionRow | undefined,
   announce: (next: SessionRow) => Envelope,
 ): Promise<SessionRow | undefined> {
-  let session = known ?? (await deps.sessions.findWithOpenAttempt(sessionId, outcome.attemptId));
+  let session = known ?? (await deps.attempts.findSessionWithOpenAttempt(sessionId, outcome.attemptId));
   for (let reads = 1; ; reads += 1) {
     if (!session) {
       deps.log.debug({ attemptId: outcome.attemptId, sessionId }, 'outcome of an attempt no longer PROCESSING under its session (applied already); nothing to do');
@@ -219,7 +203,7 @@ async function resolve(
     }
     const resolution = resolutionOf(session, outcome);
     const next = resolvedRow(session, resolution);
-    const { resolved, open } = await deps.sessions.resolveAttempt(outcome, sessionId, resolution, announce(next));
+    const { resolved, open } = await deps.attempts.resolve(outcome, sessionId, resolution, announce(next));
     if (resolved) {
       deps.log.info({ attemptId: outcome.attemptId, sessionId, attempt: outcome.status, session: next.status }, 'payment outcome recorded');
       return next;
@@ -232,6 +216,6 @@ async function resolve(
       deps.log.error({ attemptId: outcome.attemptId, sessionId }, 'attempt PROCESSING under a session that is not; outcome left to the stuck-attempt check');
       return undefined;
     }
-    session = await deps.sessions.findWithOpenAttempt(sessionId, outcome.attemptId);
+    session = await deps.attempts.findSessionWithOpenAttempt(sessionId, outcome.attemptId);
   }
 }

@@ -7,9 +7,9 @@
  * get through. It is one change (apply-once, packages/messaging) keyed on the
  * refund: whichever path comes first moves the total, once.
  */
-import type { CommandRequest, EventData } from '@gateway/contracts';
+import type { CommandRequest } from '@gateway/contracts';
 import { applyOnce, type Change, type ChangeContext } from '@gateway/messaging';
-import type { SessionRepository } from '../db/session.repository.js';
+import type { RefundRecordRepository } from '../db/refund-record.repository.js';
 
 /** A refund as the session counts it. */
 export interface RefundRecord {
@@ -21,29 +21,24 @@ export interface RefundRecord {
 }
 
 /** The change; it answers the session's new amount_refunded when it moved it. */
-export function refundRecord(sessions: SessionRepository): Change<'refund.created' | 'refund.updated', RefundRecord, string> {
-  return {
-    name: 'refund-record',
-    events: ['refund.created', 'refund.updated'],
-    fromEvent: (data: EventData<'refund.created' | 'refund.updated'>) => {
-      const refund = data.session.refund;
-      return refund && { sessionId: data.session.id, refundId: refund.refund_id, amount: refund.amount, outcome: refund.status === 'failed' ? 'failed' : 'held' };
-    },
-    apply: (record) => sessions.recordRefund(record),
-  };
+export type RefundRecordChange = Change<'refund.created' | 'refund.updated', RefundRecord, string>;
+
+/** Counts the refund (or stops counting it) unless that was done already; the session's new amount_refunded when this call moved it. */
+export function countRefund(refundRecords: RefundRecordRepository, record: RefundRecord): Promise<string | undefined> {
+  return refundRecords.record(record);
 }
 
 /** session.record_refund: the refund service's record of a refund, answered with the session's amount_refunded. */
 export async function recordRefund(
-  change: ReturnType<typeof refundRecord>,
-  sessions: SessionRepository,
+  change: RefundRecordChange,
+  refundRecords: RefundRecordRepository,
   request: CommandRequest<'session.record_refund'>,
   context: ChangeContext,
 ): Promise<string> {
   const record: RefundRecord = { sessionId: request.session_id, refundId: request.refund_id, amount: request.amount, outcome: request.outcome };
   const moved = await applyOnce(change, 'command', record, context);
   if (moved !== undefined) return moved;
-  const total = await sessions.amountRefunded(record.sessionId);
+  const total = await refundRecords.amountRefunded(record.sessionId);
   if (total === undefined) throw new Error(`no session ${record.sessionId}`);
   return total;
 }

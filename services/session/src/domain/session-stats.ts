@@ -7,14 +7,15 @@
  */
 import { datesFrom, dayRangeOf, type ApiContext, type SessionStats } from '@gateway/contracts';
 import { queryProblem } from '@gateway/problem';
+import { accountOf } from './accounts.js';
 import type { SessionDeps } from './deps.js';
 
 /** The stats of `query` {from, to}: the daily report's dates, checked as it checks them. */
-export async function readSessionStats(deps: Pick<SessionDeps, 'sessions'>, context: ApiContext, query: Record<string, unknown>): Promise<SessionStats> {
+export async function readSessionStats(deps: Pick<SessionDeps, 'stats'>, context: ApiContext, query: Record<string, unknown>): Promise<SessionStats> {
   const checked = dayRangeOf(query);
   if ('errors' in checked) throw queryProblem(checked.errors, query);
   const { from, to } = checked.range;
-  const rows = await deps.sessions.attemptDays({ merchantId: context.merchant_id, livemode: context.livemode }, from, to);
+  const rows = await deps.stats.attemptDays(accountOf(context), from, to);
   const days = new Map(datesFrom(from, to).map((date) => [date, { date, attempts_succeeded: 0, attempts_failed: 0 }]));
   const failures = new Map<string, number>();
   for (const row of rows) {

@@ -23,14 +23,15 @@ export type CheckResult = { ok: true; request: CheckedRequest } | { ok: false; e
 const URL_FIELDS = ['return_url', 'cancel_url', 'webhook_url'] as const;
 
 /**
- * The merchant_reference of a payment link's sessions (D19), `<link id>-<n>`:
- * kept for them, so that a merchant's own session can never take the
- * reference a link will use next (a create with it would answer the
- * merchant's session to the link's buyer).
+ * The merchant_reference of a payment link's sessions (D19), `<payment link
+ * id>-<n>`: kept for them, so that a merchant's own session can never take
+ * the reference a payment link will use next (a create with it would answer
+ * the merchant's session to the payment link's buyer).
  */
-export const LINK_REFERENCE = /^pl_[0-9A-Za-z]{20,}-[0-9]+$/;
+export const PAYMENT_LINK_REFERENCE = /^pl_[0-9A-Za-z]{20,}-[0-9]+$/;
 const SCHEMA_ORDER = Object.keys(CreateSessionRequest.properties);
 
+/** The problem of an amount refused with `code`, worded for `currency`. */
 export function amountError(code: AmountErrorCode, currency: Currency): FieldError {
   return { field: 'amount', code, message: amountMessage(code, currency) };
 }
@@ -38,7 +39,7 @@ export function amountError(code: AmountErrorCode, currency: Currency): FieldErr
 /**
  * Checks everything of a create request that needs no exchange rate.
  * `forPaymentLink`: the request is a payment link's (D19), the one caller
- * that may use a link's merchant_reference.
+ * that may use a payment link's merchant_reference.
  */
 export function checkCreateRequest(body: unknown, livemode: boolean, options: { allowPrivateWebhooks?: boolean; forPaymentLink?: boolean } = {}): CheckResult {
   if (!isJsonObject(body)) return { ok: false, errors: [NOT_A_JSON_OBJECT] };
@@ -67,7 +68,7 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
   }
 
   const reference = input['merchant_reference'];
-  if (!options.forPaymentLink && typeof reference === 'string' && LINK_REFERENCE.test(reference)) {
+  if (!options.forPaymentLink && typeof reference === 'string' && PAYMENT_LINK_REFERENCE.test(reference)) {
     add({
       field: 'merchant_reference',
       code: 'invalid',

@@ -11,7 +11,8 @@ import { newId, SessionStats, validatorOf, type ApiContext, type Envelope } from
 import { createPool, type Pool } from '@gateway/db';
 import { AppError } from '@gateway/problem';
 import { createTestDatabase, explainQuery, recordingPool, type RecordedQuery, type TestDatabase } from '@gateway/testkit';
-import { SessionRepository, type AttemptOutcome, type AttemptResolution } from '../../src/db/session.repository.js';
+import { AttemptRepository, type AttemptOutcome, type AttemptResolution } from '../../src/db/attempt.repository.js';
+import { SessionStatsRepository } from '../../src/db/session-stats.repository.js';
 import { readSessionStats } from '../../src/domain/session-stats.js';
 
 const MERCHANT = 'mer_sessionstats00000000001';
@@ -21,13 +22,15 @@ describe('session stats (session.stats)', function () {
   this.timeout(120_000);
   let db: TestDatabase;
   let pool: Pool;
-  let sessions: SessionRepository;
+  let attempts: AttemptRepository;
+  let statsRepository: SessionStatsRepository;
   const context = (merchantId = MERCHANT, livemode = false) => ({ merchant_id: merchantId, livemode, request_id: 'req_stats' }) as ApiContext;
 
   before(async () => {
     db = await createTestDatabase(['session']);
     pool = createPool({ url: db.urlFor('session'), schema: 'session', max: 4 });
-    sessions = new SessionRepository(pool);
+    attempts = new AttemptRepository(pool);
+    statsRepository = new SessionStatsRepository(pool);
   });
   after(async () => {
     await pool?.end();
@@ -75,7 +78,7 @@ describe('session stats (session.stats)', function () {
       attemptsCount: 1,
     };
     const event: Envelope = { id: newId('evt'), type: failed ? 'session.failed' : 'session.succeeded', version: 1, occurred_at: at.toISOString(), correlation_id: 'req_stats', data: {} };
-    return (await sessions.resolveAttempt(outcome, attempt.sessionId, resolution, event)).resolved;
+    return (await attempts.resolve(outcome, attempt.sessionId, resolution, event)).resolved;
   }
 
   it('when attempts are approved and declined either side of midnight in Tunis, then each counts once on its Tunis day, declines by code, most first', async () => {
@@ -100,7 +103,7 @@ describe('session stats (session.stats)', function () {
     await resolve(await processing(NEIGHBOUR, on12th), on12th, 'card_declined');
     await resolve(await processing(MERCHANT, on12th, true), on12th, 'card_declined');
 
-    const stats = await readSessionStats({ sessions }, context(), { from: '2026-03-09', to: '2026-03-12' });
+    const stats = await readSessionStats({ stats: statsRepository }, context(), { from: '2026-03-09', to: '2026-03-12' });
     const valid = validatorOf(SessionStats);
     assert.ok(valid(stats), JSON.stringify(valid.errors));
     assert.deepEqual(stats, {
@@ -117,9 +120,9 @@ describe('session stats (session.stats)', function () {
       ],
       livemode: false,
     });
-    const live = await readSessionStats({ sessions }, context(MERCHANT, true), { from: '2026-03-12', to: '2026-03-12' });
+    const live = await readSessionStats({ stats: statsRepository }, context(MERCHANT, true), { from: '2026-03-12', to: '2026-03-12' });
     assert.deepEqual(live.failures, [{ failure_code: 'card_declined', count: 1 }]);
-    const one = await readSessionStats({ sessions }, context(), { from: '2026-03-10', to: '2026-03-10' });
+    const one = await readSessionStats({ stats: statsRepository }, context(), { from: '2026-03-10', to: '2026-03-10' });
     assert.deepEqual(one.failures, [{ failure_code: 'card_declined', count: 1 }]);
   });
 
@@ -128,7 +131,7 @@ describe('session stats (session.stats)', function () {
     const open = await Promise.all(Array.from({ length: 40 }, () => processing(MERCHANT, at)));
     const resolved = await Promise.all(open.map((attempt, i) => resolve(attempt, at, i % 4 === 0 ? 'card_declined' : undefined)));
     assert.ok(resolved.every(Boolean));
-    const stats = await readSessionStats({ sessions }, context(), { from: '2026-04-01', to: '2026-04-01' });
+    const stats = await readSessionStats({ stats: statsRepository }, context(), { from: '2026-04-01', to: '2026-04-01' });
     assert.deepEqual(stats.data, [{ date: '2026-04-01', attempts_succeeded: 30, attempts_failed: 10 }]);
     const [slots] = await db.query<{ n: number }>(`SELECT count(DISTINCT slot)::int AS n FROM session.attempt_days WHERE merchant_id = $1 AND day = '2026-04-01'`, [MERCHANT]);
     assert.ok((slots?.n ?? 0) > 1, 'spread over more than one row');
@@ -143,7 +146,7 @@ describe('session stats (session.stats)', function () {
     );
     await db.query('ANALYZE session.attempt_days');
     const recorded: RecordedQuery[] = [];
-    const stats = await readSessionStats({ sessions: new SessionRepository(recordingPool(pool, recorded)) }, context(), { from: '2025-06-01', to: '2025-06-30' });
+    const stats = await readSessionStats({ stats: new SessionStatsRepository(recordingPool(pool, recorded)) }, context(), { from: '2025-06-01', to: '2025-06-30' });
     assert.equal(stats.data.length, 30);
     assert.deepEqual(stats.data[0], { date: '2025-06-01', attempts_succeeded: 40, attempts_failed: 40 });
     assert.deepEqual(stats.failures, [{ failure_code: 'card_declined', count: 30 * 40 }]);
@@ -160,7 +163,7 @@ describe('session stats (session.stats)', function () {
     ['more than 366 days', { from: '2025-01-01', to: '2026-01-02' }, [['to', 'A report covers at most 366 days.']]],
   ] as const) {
     it(`when the stats are asked for ${name}, then the answer is the daily report's validation problem`, async () => {
-      const refused = await readSessionStats({ sessions }, context(), query).then(
+      const refused = await readSessionStats({ stats: statsRepository }, context(), query).then(
         () => undefined,
         (err: unknown) => err,
       );
@@ -173,7 +176,7 @@ describe('session stats (session.stats)', function () {
   }
 
   it('when from is missing or a parameter is unknown, then each names its field', async () => {
-    const refused = await readSessionStats({ sessions }, context(), { to: '2026-03-09', days: '30' }).catch((err: unknown) => err);
+    const refused = await readSessionStats({ stats: statsRepository }, context(), { to: '2026-03-09', days: '30' }).catch((err: unknown) => err);
     assert.ok(refused instanceof AppError && refused.code === 'validation-error', String(refused));
     assert.deepEqual(refused.errors.map((e) => e.field).sort(), ['days', 'from']);
   });

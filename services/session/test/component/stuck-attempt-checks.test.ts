@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { backoffSteps } from '@gateway/backoff';
 import { createPool, type Pool } from '@gateway/db';
 import { createTestDatabase, type TestDatabase } from '@gateway/testkit';
-import { SessionRepository } from '../../src/db/session.repository.js';
+import { AttemptRepository } from '../../src/db/attempt.repository.js';
 import { seedSessions } from '../support/seed-sessions.js';
 
 describe('stuck attempt checks', function () {
@@ -30,16 +30,16 @@ describe('stuck attempt checks', function () {
     const [session] = await db.query<{ id: string }>('SELECT id FROM session.sessions WHERE merchant_id = $1', ['mer_stuckchecks0000000000001']);
     assert.ok(session);
     await db.query(`INSERT INTO session.attempts (id, session_id, attempt_number, status, created_at) VALUES ('att_stuck1', $1, 1, 'PROCESSING', $2)`, [session.id, new Date(now.getTime() - 3_600_000)]);
-    const sessions = new SessionRepository(pool);
+    const attempts = new AttemptRepository(pool);
     const waits = backoffSteps({ first: 5, max: 60 });
     assert.deepEqual(waits, [5, 10, 20, 40, 60]);
     const seen: number[] = [];
     let at = now;
     for (let claim = 0; claim < 7; claim += 1) {
-      const claimed = await sessions.claimStuckAttempts(at, now, 10, waits);
+      const claimed = await attempts.claimStuck(at, now, 10, waits);
       assert.deepEqual(claimed.map((a) => a.attempt_id), ['att_stuck1']);
       // Claimed again only once its next check has come.
-      assert.deepEqual(await sessions.claimStuckAttempts(at, now, 10, waits), []);
+      assert.deepEqual(await attempts.claimStuck(at, now, 10, waits), []);
       const [row] = await db.query<{ next_check_at: Date; checks: number }>("SELECT next_check_at, checks FROM session.attempts WHERE id = 'att_stuck1'");
       assert.equal(row?.checks, claim + 1);
       assert.ok(row);

@@ -121,7 +121,7 @@ export async function seedSessions(db: SqlRunner, options: SeedOptions): Promise
  * made a minute after the session and finished with it; the fee as
  * computeFee takes it (percent of the amount plus fixed, half-up to millimes,
  * never above the amount). Then attempt_days counts them by Tunis day, outcome,
- * failure code and slot, as SessionRepository.resolveAttempt does one by one.
+ * failure code and slot, as AttemptRepository.resolve does one by one.
  */
 async function seedAttempts(db: SqlRunner, schema: string, merchantId: string, livemode: boolean, prefix: string, pricing: { percent: string; fixed: string }): Promise<void> {
   await db.query(

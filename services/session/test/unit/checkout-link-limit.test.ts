@@ -1,14 +1,14 @@
 /**
- * Issuing another hosted-page link (D4) without servers: open sessions only,
- * at most five unexpired links, each living the link lifetime but never past
- * its session. The session store is replaced by the row it would lock.
+ * Issuing another checkout link (D4) without servers: open sessions only, at
+ * most five unexpired checkout links, each living the checkout link lifetime
+ * but never past its session. The session store is replaced by the row it
+ * would lock.
  */
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import type { ApiContext } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
-import type { SessionRepository } from '../../src/db/session.repository.js';
-import { LinkSigner, MAX_ACTIVE_LINKS, type MintedLink } from '../../src/domain/checkout-links.js';
+import { CheckoutLinkSigner, MAX_ACTIVE_CHECKOUT_LINKS, type MintedCheckoutLink } from '../../src/domain/checkout-links.js';
 import type { SessionDeps } from '../../src/domain/deps.js';
 import { issueCheckoutLink } from '../../src/domain/issue-checkout-link.js';
 import type { SessionRow } from '../../src/domain/session.js';
@@ -19,14 +19,16 @@ const { privateKey } = generateKeyPairSync('ed25519');
 
 /** Session dependencies over `row` (undefined: no such session) with `active` unexpired links. */
 async function deps(row: Partial<SessionRow> | undefined, active: number) {
-  const added: MintedLink[] = [];
+  const added: MintedCheckoutLink[] = [];
   const sessions = {
     withLockedSession: async (_account: unknown, _id: string, work: (locked: SessionRow | undefined, tx: unknown) => Promise<unknown>) => work(row as SessionRow | undefined, {}),
-    countActiveLinks: async () => active,
-    addLink: async (_tx: unknown, _id: string, link: MintedLink) => void added.push(link),
-  } as unknown as SessionRepository;
-  const signer = await LinkSigner.fromJwk(JSON.stringify(privateKey.export({ format: 'jwk' })));
-  return { deps: { sessions, signer, clock: () => NOW, publicBaseUrl: 'https://pay.example.tn', linkTtlSeconds: 1800 } as unknown as SessionDeps, added };
+  };
+  const checkoutLinks = {
+    countActive: async () => active,
+    add: async (_tx: unknown, _id: string, link: MintedCheckoutLink) => void added.push(link),
+  };
+  const signer = await CheckoutLinkSigner.fromJwk(JSON.stringify(privateKey.export({ format: 'jwk' })));
+  return { deps: { sessions, checkoutLinks, signer, clock: () => NOW, publicBaseUrl: 'https://pay.example.tn', checkoutLinkTtlSeconds: 1800 } as unknown as SessionDeps, added };
 }
 
 const open = { id: 'ps_1', status: 'CREATED', expires_at: new Date('2026-11-23T10:00:00.000Z') } as const;
@@ -43,7 +45,7 @@ async function problem(promise: Promise<unknown>): Promise<string> {
 
 describe('Issuing another checkout link', () => {
   it('when an open session has fewer than five active links, then a link is minted for the link lifetime and recorded', async () => {
-    const { deps: d, added } = await deps(open, MAX_ACTIVE_LINKS - 1);
+    const { deps: d, added } = await deps(open, MAX_ACTIVE_CHECKOUT_LINKS - 1);
     const link = await issueCheckoutLink(d, context, 'ps_1');
     assert.equal(added.length, 1);
     assert.equal(link.checkout_url, `https://pay.example.tn/checkout/${added[0]?.token}`);
@@ -56,7 +58,7 @@ describe('Issuing another checkout link', () => {
   });
 
   it('when five links are active, then the sixth is checkout-limit-exceeded and nothing is recorded', async () => {
-    assert.equal(MAX_ACTIVE_LINKS, 5);
+    assert.equal(MAX_ACTIVE_CHECKOUT_LINKS, 5);
     const { deps: d, added } = await deps(open, 5);
     assert.equal(await problem(issueCheckoutLink(d, context, 'ps_1')), 'checkout-limit-exceeded');
     assert.deepEqual(added, []);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { compactVerify, importJWK } from 'jose';
-import { linkExpiry, LinkSigner } from '../../src/domain/checkout-links.js';
+import { checkoutLinkExpiry, CheckoutLinkSigner } from '../../src/domain/checkout-links.js';
 
 describe('checkout links', () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 
   it('when a link is minted, then it is a compact JWS that jose verifies with the public key alone', async () => {
-    const signer = await LinkSigner.fromJwk(JSON.stringify(privateKey.export({ format: 'jwk' })));
+    const signer = await CheckoutLinkSigner.fromJwk(JSON.stringify(privateKey.export({ format: 'jwk' })));
     const expires = new Date('2026-11-22T10:30:00Z');
     const link = await signer.mint('ps_abc', expires);
     const verifyKey = await importJWK(publicKey.export({ format: 'jwk' }), 'EdDSA');
@@ -17,7 +17,7 @@ describe('checkout links', () => {
   });
 
   it('when a token is altered, or signed by another key, then verification fails', async () => {
-    const signer = await LinkSigner.fromJwk(JSON.stringify(privateKey.export({ format: 'jwk' })));
+    const signer = await CheckoutLinkSigner.fromJwk(JSON.stringify(privateKey.export({ format: 'jwk' })));
     const link = await signer.mint('ps_abc', new Date());
     const verifyKey = await importJWK(publicKey.export({ format: 'jwk' }), 'EdDSA');
     const [head, body, sig] = link.token.split('.');
@@ -28,12 +28,12 @@ describe('checkout links', () => {
   });
 
   it('when the key is not a private Ed25519 JWK, then the signer refuses it', async () => {
-    await assert.rejects(LinkSigner.fromJwk(JSON.stringify(publicKey.export({ format: 'jwk' }))));
+    await assert.rejects(CheckoutLinkSigner.fromJwk(JSON.stringify(publicKey.export({ format: 'jwk' }))));
   });
 
   it('when a link expiry is computed, then it is the link lifetime, never past the session, in whole seconds', () => {
     const now = new Date('2026-11-22T10:00:00.750Z');
-    assert.equal(linkExpiry(now, 1800, new Date('2026-11-23T10:00:00Z')).toISOString(), '2026-11-22T10:30:00.000Z');
-    assert.equal(linkExpiry(now, 1800, new Date('2026-11-22T10:10:00.400Z')).toISOString(), '2026-11-22T10:10:00.000Z');
+    assert.equal(checkoutLinkExpiry(now, 1800, new Date('2026-11-23T10:00:00Z')).toISOString(), '2026-11-22T10:30:00.000Z');
+    assert.equal(checkoutLinkExpiry(now, 1800, new Date('2026-11-22T10:10:00.400Z')).toISOString(), '2026-11-22T10:10:00.000Z');
   });
 });

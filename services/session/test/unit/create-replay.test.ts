@@ -3,7 +3,7 @@
  * and when a replay mints a fresh link instead of answering the stored one.
  */
 import assert from 'node:assert/strict';
-import { needsFreshLink, sameAmount } from '../../src/domain/create-session.js';
+import { needsFreshCheckoutLink, sameAmount } from '../../src/domain/create-session.js';
 import { checkCreateRequest } from '../../src/domain/validate-create-request.js';
 
 const buyer = { merchant_reference: 'order-1', first_name: 'Amira', last_name: 'Ben Salah', email: 'amira@example.tn' };
@@ -38,18 +38,18 @@ describe('Replaying a create (D3)', () => {
   const tomorrow = new Date('2026-11-23T10:00:00.000Z');
 
   it('when the session is open and its newest link has lapsed, then the replay mints a fresh one', () => {
-    assert.equal(needsFreshLink({ status: 'CREATED', expires_at: tomorrow, checkout_expires_at: lapsed }, now), true);
-    assert.equal(needsFreshLink({ status: 'PENDING', expires_at: tomorrow, checkout_expires_at: now }, now), true, 'a link lapses at its expiry');
+    assert.equal(needsFreshCheckoutLink({ status: 'CREATED', expires_at: tomorrow, checkout_expires_at: lapsed }, now), true);
+    assert.equal(needsFreshCheckoutLink({ status: 'PENDING', expires_at: tomorrow, checkout_expires_at: now }, now), true, 'a link lapses at its expiry');
   });
 
   it('when the newest link is still live, then the replay answers it', () => {
-    assert.equal(needsFreshLink({ status: 'CREATED', expires_at: tomorrow, checkout_expires_at: live }, now), false);
+    assert.equal(needsFreshCheckoutLink({ status: 'CREATED', expires_at: tomorrow, checkout_expires_at: live }, now), false);
   });
 
   it('when the session is being paid, is terminal, or its lifetime has ended, then no link is minted', () => {
     for (const status of ['PROCESSING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'EXPIRED'] as const) {
-      assert.equal(needsFreshLink({ status, expires_at: tomorrow, checkout_expires_at: lapsed }, now), false, status);
+      assert.equal(needsFreshCheckoutLink({ status, expires_at: tomorrow, checkout_expires_at: lapsed }, now), false, status);
     }
-    assert.equal(needsFreshLink({ status: 'CREATED', expires_at: now, checkout_expires_at: lapsed }, now), false, 'expired before the sweep');
+    assert.equal(needsFreshCheckoutLink({ status: 'CREATED', expires_at: now, checkout_expires_at: lapsed }, now), false, 'expired before the sweep');
   });
 });

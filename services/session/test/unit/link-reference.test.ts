@@ -4,7 +4,7 @@
  * field errors, and only that shape.
  */
 import assert from 'node:assert/strict';
-import { checkCreateRequest, LINK_REFERENCE } from '../../src/domain/validate-create-request.js';
+import { checkCreateRequest, PAYMENT_LINK_REFERENCE } from '../../src/domain/validate-create-request.js';
 
 const body = { amount: '10.000', first_name: 'Amira', last_name: 'Ben Salah', email: 'amira@example.tn' };
 const linkReference = 'pl_0123456789ABCDEFGHIJab-7';
@@ -30,7 +30,7 @@ describe("A payment link's merchant_reference (D19)", () => {
 
   it('when a reference merely starts with pl_ or has another shape, then it is the merchant\'s to use', () => {
     for (const reference of ['pl_order-7', 'pl_', 'pl_0123456789ABCDEFGHIJab', 'pl_0123456789ABCDEFGHIJab-x', 'x-pl_0123456789ABCDEFGHIJab-7', 'pl_short-1']) {
-      assert.equal(LINK_REFERENCE.test(reference), false, reference);
+      assert.equal(PAYMENT_LINK_REFERENCE.test(reference), false, reference);
       assert.equal(checkCreateRequest({ merchant_reference: reference, ...body }, false).ok, true, reference);
     }
   });

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import type { Envelope, EventData, SessionStatus } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
-import type { AttemptOutcome, AttemptResolution, SessionRepository } from '../../src/db/session.repository.js';
-import { assertOpen } from '../../src/domain/cancel-session.js';
+import type { AttemptOutcome, AttemptResolution } from '../../src/db/attempt.repository.js';
 import { refusalToStart } from '../../src/domain/checkout-session.js';
-import { applyPaymentStep, failedEvent, paymentOutcome, resolutionOf, resolvedRow } from '../../src/domain/payment-outcome.js';
-import { refundRecord } from '../../src/domain/record-refund.js';
+import { assertOpen } from '../../src/domain/open-session.js';
+import { applyPaymentStep, failedEvent, resolutionOf, resolvedRow } from '../../src/domain/payment-outcome.js';
+import { sessionChanges, type SessionChangeDeps } from '../../src/messaging/session.events.js';
 import { cancelRefusal, captureRefusal, TERMINAL_STATUSES, TRANSITIONS } from '../../src/domain/session-states.js';
 import { effectiveStatus, NOT_HELD, toDetail, toEventPayload, toListItem, type SessionRow } from '../../src/domain/session.js';
 
@@ -255,10 +255,10 @@ describe('The events of a resolved attempt', () => {
     const row = session({ status: 'PROCESSING', attempts_count: 1, webhook_url: 'https://shop.example.tn/hooks' });
     const announced: Envelope[] = [];
     // The store applies the move (the statement's own checks are the component tests'); the event it is given is what is announced.
-    const sessions = {
-      resolveAttempt: async (_outcome: AttemptOutcome, _id: string, _resolution: AttemptResolution, event: Envelope) => (announced.push(event), { resolved: true, open: true }),
-    } as unknown as SessionRepository;
-    const outcomes = paymentOutcome({ sessions, log: createLogger({ service: 'test', level: 'silent' }), authorizationTtlSeconds: 604_800 });
+    const attempts = {
+      resolve: async (_outcome: AttemptOutcome, _id: string, _resolution: AttemptResolution, event: Envelope) => (announced.push(event), { resolved: true, open: true }),
+    };
+    const { outcomes } = sessionChanges({ attempts, log: createLogger({ service: 'test', level: 'silent' }), authorizationTtlSeconds: 604_800 } as unknown as SessionChangeDeps);
     const moved = await applyPaymentStep(outcomes, 'reply', { outcome: 'approved', approved }, { correlationId: 'corr-2', at: NOW, session: row });
     assert.equal(moved?.status, 'SUCCEEDED');
     const [event] = announced as Array<Envelope<EventData<'session.succeeded'>>>;
@@ -283,10 +283,10 @@ describe('Refunds counted in amount_refunded (D16)', () => {
   /** What a refund event asks the store to count for a refund in `status`. */
   async function counted(status: 'succeeded' | 'pending' | 'failed' | undefined) {
     const asked: Array<{ refundId: string; amount: string; outcome: string }> = [];
-    const sessions = { recordRefund: async (refund: { refundId: string; amount: string; outcome: string }) => (asked.push(refund), '0.000') } as unknown as SessionRepository;
+    const refundRecords = { record: async (refund: { refundId: string; amount: string; outcome: string }) => (asked.push(refund), '0.000') };
     const refund = status && { refund_id: 're_1', amount: '5.000', automated_refund: status === 'succeeded', reason: 'damaged', metadata: {}, status };
     const data = { merchant_id: 'mer_1', webhook_url: '', session: { ...toEventPayload(session({ status: 'SUCCEEDED' })), ...(refund && { refund }) } };
-    const change = refundRecord(sessions);
+    const change = sessionChanges({ refundRecords } as unknown as SessionChangeDeps).refunds;
     const record = change.fromEvent(data as EventData<'refund.created'>, { correlationId: 'corr-3', at: NOW });
     if (record) await change.apply(record, { correlationId: 'corr-3', at: NOW });
     return asked.map(({ refundId, amount, outcome }) => `${refundId}:${amount}:${outcome}`);

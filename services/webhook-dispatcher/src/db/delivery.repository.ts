@@ -1,7 +1,7 @@
 /**
- * Events and their delivery attempts. Every path that makes an attempt due
- * (a new event, a retry whose time has come, an abandoned attempt, a resend)
- * claims it with a lease in the same statement that reads what sending needs,
+ * Delivery attempts. Every path that makes an attempt due (a new event, see
+ * event.repository.ts; a retry whose time has come, an abandoned attempt, a
+ * resend) claims it with a lease in the same statement that reads what sending needs,
  * so a replica that dies loses nothing: its leases lapse and the sweep of any
  * replica takes them. An attempt may wait in memory longer than its lease
  * (a slow endpoint's backlog); its replica then claims it again just before
@@ -9,59 +9,10 @@
  * the meantime, so one attempt is sent by one replica.
  */
 import { newId } from '@gateway/contracts';
-import { withTransaction, type Pool, type Queryable } from '@gateway/db';
+import { leaseClaim, withTransaction, type Pool, type Queryable } from '@gateway/db';
 import { ENDPOINT_KEY_SQL } from '../delivery/delivery-queue.js';
-
-export interface Account {
-  merchantId: string;
-  livemode: boolean;
-}
-
-/** An event as it arrives, with the webhook body already built. */
-export interface IncomingEvent {
-  id: string;
-  type: string;
-  merchantId: string;
-  livemode: boolean;
-  sessionId: string;
-  /** The session's webhook_url, '' when it has none. */
-  sessionUrl: string;
-  body: string;
-  createdAt: string;
-  /** The work that emitted the event, for the delivery's log lines. */
-  correlationId: string;
-  /** With tracing on: the trace context of the delivery that brought it, which its first attempts continue. */
-  traceContext?: string | null;
-}
-
-/** One attempt to send, with what signing and sending it needs. */
-export interface DeliveryJob {
-  deliveryId: string;
-  eventId: string;
-  eventType: string;
-  url: string;
-  attemptNumber: number;
-  manual: boolean;
-  body: string;
-  correlationId: string;
-  /** The endpoint, which its secrets' ciphertexts are bound to. */
-  endpointId: string;
-  endpointIsDefault: boolean;
-  merchantId: string;
-  livemode: boolean;
-  /** The endpoint's secrets, encrypted (D17): decrypted only to sign. */
-  secretCiphertext: string;
-  previousSecretCiphertext: string | null;
-  previousSecretExpiresAt: Date | null;
-  /**
-   * When this replica's lease on the attempt ends, by performance.now(): the
-   * time just before the claiming statement was sent plus the lease the
-   * database reported left, so never later than the lease's real end.
-   */
-  leaseEndsAt: number;
-  /** With tracing on, a first attempt's: the trace its POST continues (retries, read back by a sweep, have none). */
-  traceContext?: string | null;
-}
+import type { Account } from '../domain/accounts.js';
+import { jobsOf, LEASE_LEFT_MS, leased, TARGET_URL, type ClaimedRow, type DeliveryJob } from './delivery-jobs.js';
 
 /** How an attempt ended. */
 export interface AttemptResult {
@@ -76,73 +27,38 @@ export interface AttemptResult {
   retryInSeconds: number | null;
 }
 
-export interface DeliveryRow {
-  id: string;
-  endpoint_id: string;
-  session_id: string;
-  event_type: string;
-  event_id: string;
-  url: string;
-  attempt_number: number;
-  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
-  http_status_code: number | null;
-  response_time_ms: number | null;
-  error_message: string;
-  next_retry_at: Date | null;
-  created_at: Date;
-}
+/** Up to $1 failed attempts whose retry has come: each is marked retried, so one new attempt follows it. */
+const CLAIM_DUE_RETRIES = leaseClaim({
+  table: 'deliveries x',
+  key: 'id',
+  where: "status = 'FAILED' AND NOT retried AND next_retry_at IS NOT NULL AND next_retry_at <= now()",
+  orderBy: 'next_retry_at',
+  limit: '$1',
+  set: 'retried = true',
+  returning: 'x.event_id, x.endpoint_id, x.attempt_number',
+});
 
-/** An attempt with what was sent and what came back (the dashboard's view of one attempt, D14). */
-export interface AttemptDetailRow extends DeliveryRow {
-  /** The event's body: the exact bytes signed and sent, as text. */
-  payload: string;
-  response_body: string | null;
-}
+/** Up to $1 attempts whose lease lapsed, but to the endpoints $3, leased for $2 seconds to replica $4. */
+const RECLAIM_ABANDONED = leaseClaim({
+  table: 'deliveries x',
+  key: 'id',
+  where: `status = 'PENDING' AND lease_until <= now() AND ${ENDPOINT_KEY_SQL} <> ALL($3::text[])`,
+  orderBy: 'lease_until',
+  limit: '$1',
+  set: 'lease_until = now() + make_interval(secs => $2), lease_owner = $4',
+  returning: 'x.*',
+  then: jobsOf('claimed'),
+});
 
-/** Narrowing of an account's attempts: one session's, one status's. */
-export interface DeliveryFilters {
-  sessionId?: string;
-  status?: DeliveryRow['status'];
-}
-
-const ROW_COLUMNS = `id, endpoint_id, session_id, event_type, event_id, url, attempt_number, status, http_status_code,
-  response_time_ms, error_message, next_retry_at, created_at`;
-
-/** The endpoint columns of a job, from endpoint `ep`. */
-const ENDPOINT_JOB_COLUMNS = `ep.id AS "endpointId", ep.is_default AS "endpointIsDefault",
-    ep.secret_ciphertext AS "secretCiphertext", ep.previous_secret_ciphertext AS "previousSecretCiphertext", ep.previous_secret_expires_at AS "previousSecretExpiresAt"`;
-
-/** Milliseconds left of the lease of claimed attempt `d`, by the database's clock as the statement runs. */
-const LEASE_LEFT_MS = `greatest(0, extract(epoch FROM d.lease_until - clock_timestamp()) * 1000)::float8 AS "leaseLeftMs"`;
-
-/** The job columns of claimed attempts `d` (a CTE or table), joined to their event and endpoint. */
-const JOB_SELECT = `SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
-    d.attempt_number AS "attemptNumber", d.manual, e.body, e.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
-    ${ENDPOINT_JOB_COLUMNS}, ${LEASE_LEFT_MS}
-  FROM d JOIN events e ON e.id = d.event_id
-  JOIN endpoints ep ON ep.id = d.endpoint_id`;
-
-/**
- * Where event `e` goes at endpoint `ep`: the default endpoint takes the
- * session's own URL when it has one (D11), else its own; managed endpoints
- * their own.
- */
-const TARGET_URL = `CASE WHEN ep.is_default AND e.session_url <> '' THEN e.session_url ELSE ep.url END`;
-
-/**
- * The endpoints of event `e`'s account that receive it: the default one
- * always (D11), a managed one while enabled and when it wants the type.
- */
-const RECEIVES = `ep.merchant_id = e.merchant_id AND ep.livemode = e.livemode
-  AND (ep.is_default OR ep.status = 'enabled' AND ep.enabled_events && ARRAY['*', e.type])`;
-
-/** A claimed row as the database answers it: the lease as milliseconds left, not yet a time of this process. */
-type ClaimedRow = Omit<DeliveryJob, 'leaseEndsAt'> & { leaseLeftMs: number };
-
-/** Jobs of rows claimed by a statement sent at `sentAt` (performance.now()). */
-function leased(rows: readonly ClaimedRow[], sentAt: number): DeliveryJob[] {
-  return rows.map(({ leaseLeftMs, ...job }) => ({ ...job, leaseEndsAt: sentAt + leaseLeftMs }));
-}
+/** The attempts $1 still PENDING that replica $3 holds or nobody does, leased to it for $2 seconds more. */
+const CLAIM_FOR_SENDING = leaseClaim({
+  table: 'deliveries x',
+  key: 'id',
+  where: "id = ANY($1::text[]) AND status = 'PENDING' AND (lease_owner = $3 OR lease_owner IS NULL OR lease_until <= now())",
+  set: 'lease_until = now() + make_interval(secs => $2), lease_owner = $3',
+  returning: 'x.id, x.lease_until',
+  then: `SELECT d.id, ${LEASE_LEFT_MS} FROM claimed d`,
+});
 
 export class DeliveryRepository {
   constructor(
@@ -151,64 +67,6 @@ export class DeliveryRepository {
     /** This replica's name on the leases it holds (lease_owner). */
     private readonly owner: string,
   ) {}
-
-  /**
-   * Stores new events (an event already stored is skipped: the broker
-   * redelivered it) and claims the first attempt of each one at every
-   * endpoint that receives it and has a URL. With none, the event is kept and
-   * nothing is sent (D11). Answers the ids of the events it stored and the
-   * first attempts it claimed. In `tx` when given, else on its own.
-   */
-  async storeEvents(events: readonly IncomingEvent[], tx: Queryable = this.pool): Promise<{ stored: Set<string>; jobs: DeliveryJob[] }> {
-    if (events.length === 0) return { stored: new Set(), jobs: [] };
-    const sentAt = performance.now();
-    const result = await tx.query<ClaimedRow & { storedId: string }>({
-      name: 'events-store',
-      text: `WITH incoming AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $11::text[])
-           AS i(id, type, merchant_id, livemode, session_id, session_url, body, created_at, delivery_id, correlation_id)
-       ), stored AS (
-         INSERT INTO events (id, type, merchant_id, livemode, session_id, session_url, body, created_at, correlation_id)
-         SELECT id, type, merchant_id, livemode, session_id, session_url, body, created_at, correlation_id FROM incoming
-         ON CONFLICT (id) DO NOTHING
-         RETURNING id
-       ), d AS (
-         -- How many managed endpoints receive an event is known only here: their deliveries' ids are drawn here (96 random bits).
-         INSERT INTO deliveries (id, endpoint_id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, status, lease_until, lease_owner)
-         SELECT CASE WHEN ep.is_default THEN e.delivery_id ELSE 'whd_' || substr(md5(random()::text || ep.id || e.id), 1, 24) END,
-           ep.id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, 1, 'PENDING', now() + make_interval(secs => $10), $12
-         FROM incoming e JOIN stored s ON s.id = e.id
-         JOIN endpoints ep ON ${RECEIVES}
-         WHERE ${TARGET_URL} <> ''
-         RETURNING *
-       ), jobs AS (
-         SELECT d.id AS "deliveryId", d.event_id AS "eventId", d.event_type AS "eventType", d.url,
-           d.attempt_number AS "attemptNumber", d.manual, i.body, i.correlation_id AS "correlationId", d.merchant_id AS "merchantId", d.livemode,
-           ${ENDPOINT_JOB_COLUMNS}, ${LEASE_LEFT_MS}
-         FROM d JOIN incoming i ON i.id = d.event_id
-         JOIN endpoints ep ON ep.id = d.endpoint_id
-       )
-       -- A row per stored event (its attempts', or one without a job when nothing receives it).
-       SELECT s.id AS "storedId", jobs.* FROM stored s LEFT JOIN jobs ON jobs."eventId" = s.id`,
-      values: [
-        events.map((e) => e.id),
-        events.map((e) => e.type),
-        events.map((e) => e.merchantId),
-        events.map((e) => e.livemode),
-        events.map((e) => e.sessionId),
-        events.map((e) => e.sessionUrl),
-        events.map((e) => e.body),
-        events.map((e) => e.createdAt),
-        events.map(() => newId('whd')),
-        this.leaseSeconds,
-        events.map((e) => e.correlationId),
-        this.owner,
-      ],
-    });
-    const stored = new Set(result.rows.map((row) => row.storedId));
-    const jobs = result.rows.filter((row) => row.deliveryId !== null).map(({ storedId: _stored, ...job }) => job);
-    return { stored, jobs: leased(jobs, sentAt) };
-  }
 
   /**
    * Records how attempts ended and when each failed one is tried next, and
@@ -246,16 +104,7 @@ export class DeliveryRepository {
   /** Claims up to `limit` retries whose time has come: each becomes a new attempt. */
   async claimDueRetries(limit: number): Promise<DeliveryJob[]> {
     return withTransaction(this.pool, async (tx) => {
-      const due = await tx.query<{ event_id: string; endpoint_id: string; attempt_number: number }>(
-        `WITH due AS (
-           SELECT id FROM deliveries
-           WHERE status = 'FAILED' AND NOT retried AND next_retry_at IS NOT NULL AND next_retry_at <= now()
-           ORDER BY next_retry_at LIMIT $1 FOR UPDATE SKIP LOCKED
-         )
-         UPDATE deliveries x SET retried = true FROM due WHERE x.id = due.id
-         RETURNING x.event_id, x.endpoint_id, x.attempt_number`,
-        [limit],
-      );
+      const due = await tx.query<{ event_id: string; endpoint_id: string; attempt_number: number }>(CLAIM_DUE_RETRIES, [limit]);
       return this.insertAttempts(
         tx,
         due.rows.map((row) => ({ eventId: row.event_id, endpointId: row.endpoint_id, attemptNumber: row.attempt_number + 1, manual: false })),
@@ -270,17 +119,7 @@ export class DeliveryRepository {
    */
   async reclaimAbandoned(limit: number, skipEndpoints: readonly string[] = []): Promise<DeliveryJob[]> {
     const sentAt = performance.now();
-    const result = await this.pool.query<ClaimedRow>(
-      `WITH stale AS (
-         SELECT id FROM deliveries WHERE status = 'PENDING' AND lease_until <= now() AND ${ENDPOINT_KEY_SQL} <> ALL($3::text[])
-         ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED
-       ), d AS (
-         UPDATE deliveries x SET lease_until = now() + make_interval(secs => $2), lease_owner = $4 FROM stale WHERE x.id = stale.id
-         RETURNING x.*
-       )
-       ${JOB_SELECT}`,
-      [limit, this.leaseSeconds, skipEndpoints, this.owner],
-    );
+    const result = await this.pool.query<ClaimedRow>(RECLAIM_ABANDONED, [limit, this.leaseSeconds, skipEndpoints, this.owner]);
     return leased(result.rows, sentAt);
   }
 
@@ -294,18 +133,7 @@ export class DeliveryRepository {
   async claimForSending(deliveryIds: readonly string[]): Promise<Map<string, number>> {
     if (deliveryIds.length === 0) return new Map();
     const sentAt = performance.now();
-    const result = await this.pool.query<{ id: string; leaseLeftMs: number }>(
-      `WITH mine AS (
-         SELECT id FROM deliveries
-         WHERE id = ANY($1::text[]) AND status = 'PENDING' AND (lease_owner = $3 OR lease_owner IS NULL OR lease_until <= now())
-         FOR UPDATE SKIP LOCKED
-       ), d AS (
-         UPDATE deliveries x SET lease_until = now() + make_interval(secs => $2), lease_owner = $3 FROM mine WHERE x.id = mine.id
-         RETURNING x.id, x.lease_until
-       )
-       SELECT d.id, ${LEASE_LEFT_MS} FROM d`,
-      [deliveryIds, this.leaseSeconds, this.owner],
-    );
+    const result = await this.pool.query<{ id: string; leaseLeftMs: number }>(CLAIM_FOR_SENDING, [deliveryIds, this.leaseSeconds, this.owner]);
     return new Map(result.rows.map((row) => [row.id, sentAt + row.leaseLeftMs]));
   }
 
@@ -384,7 +212,7 @@ export class DeliveryRepository {
     const result = await tx.query<ClaimedRow>(
       `WITH next AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::boolean[], $6::text[]) AS n(id, event_id, attempt_number, manual, endpoint_id)
-       ), d AS (
+       ), inserted AS (
          INSERT INTO deliveries (id, endpoint_id, event_id, event_type, merchant_id, livemode, session_id, url, attempt_number, manual, status, lease_until, lease_owner)
          SELECT n.id, ep.id, e.id, e.type, e.merchant_id, e.livemode, e.session_id, ${TARGET_URL}, n.attempt_number, n.manual, 'PENDING',
            now() + make_interval(secs => $5), $7
@@ -393,7 +221,7 @@ export class DeliveryRepository {
          WHERE ${TARGET_URL} <> '' AND (n.manual OR ep.is_default OR ep.status = 'enabled')
          RETURNING *
        )
-       ${JOB_SELECT}`,
+       ${jobsOf('inserted')}`,
       [
         attempts.map(() => newId('whd')),
         attempts.map((a) => a.eventId),
@@ -405,97 +233,5 @@ export class DeliveryRepository {
       ],
     );
     return leased(result.rows, sentAt);
-  }
-
-  /**
-   * Deletes up to `limit` delivery records created before `before`, then up
-   * to `limit` events created before it that no record names any more:
-   * short statements on rows no sweep holds (SKIP LOCKED), so replicas
-   * share the work and no lock is held long. A record whose automatic retry
-   * is still to come is kept. Returns how many of each went.
-   */
-  async deleteOlderThan(before: Date, limit: number): Promise<{ deliveries: number; events: number }> {
-    const deliveries = await this.pool.query(
-      `DELETE FROM deliveries WHERE id IN (
-         SELECT id FROM deliveries
-         WHERE created_at < $1 AND status <> 'PENDING' AND NOT (status = 'FAILED' AND NOT retried AND next_retry_at IS NOT NULL)
-         LIMIT $2 FOR UPDATE SKIP LOCKED
-       )`,
-      [before, limit],
-    );
-    const events = await this.pool.query(
-      `DELETE FROM events WHERE id IN (
-         SELECT id FROM events e WHERE created_at < $1 AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)
-         LIMIT $2 FOR UPDATE SKIP LOCKED
-       )`,
-      [before, limit],
-    );
-    return { deliveries: deliveries.rowCount ?? 0, events: events.rowCount ?? 0 };
-  }
-
-  /** Whether the dispatcher has had any event of this session of the account's. */
-  async knowsSession(account: Account, sessionId: string): Promise<boolean> {
-    const result = await this.pool.query('SELECT 1 FROM events WHERE session_id = $1 AND merchant_id = $2 AND livemode = $3 LIMIT 1', [
-      sessionId,
-      account.merchantId,
-      account.livemode,
-    ]);
-    return (result.rowCount ?? 0) > 0;
-  }
-
-  /** Whether `deliveryId` is one of the account's deliveries matching `filters` (of a session, in a status): a valid cursor. */
-  async exists(account: Account, deliveryId: string, filters: DeliveryFilters = {}): Promise<boolean> {
-    const result = await this.pool.query(
-      `SELECT 1 FROM deliveries WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND ($4::text IS NULL OR session_id = $4) AND ($5::text IS NULL OR status = $5)`,
-      [deliveryId, account.merchantId, account.livemode, filters.sessionId ?? null, filters.status ?? null],
-    );
-    return result.rowCount === 1;
-  }
-
-  /**
-   * One page of the account's attempts matching `filters` (of one session, in
-   * one status), newest first by creation order. `before`: older than that
-   * attempt; `after`: the nearest newer ones, read oldest first. Up to
-   * limit + 1 rows. Each filter is written into the statement only when given,
-   * so the planner sees which index serves it (deliveries_account,
-   * deliveries_account_status, deliveries_session).
-   */
-  async page(account: Account, limit: number, cursor: { before?: string; after?: string } & DeliveryFilters): Promise<DeliveryRow[]> {
-    const params: unknown[] = [account.merchantId, account.livemode, limit + 1];
-    let where = '';
-    if (cursor.sessionId !== undefined) {
-      params.push(cursor.sessionId);
-      where += ` AND session_id = $${params.length}`;
-    }
-    if (cursor.status !== undefined) {
-      params.push(cursor.status);
-      where += ` AND status = $${params.length}`;
-    }
-    let order = 'DESC';
-    const anchor = cursor.before ?? cursor.after;
-    if (anchor !== undefined) {
-      params.push(anchor);
-      where += ` AND seq ${cursor.before !== undefined ? '<' : '>'} (SELECT seq FROM deliveries WHERE id = $${params.length} AND merchant_id = $1 AND livemode = $2)`;
-      if (cursor.after !== undefined) order = 'ASC';
-    }
-    const result = await this.pool.query<DeliveryRow>(
-      `SELECT ${ROW_COLUMNS} FROM deliveries WHERE merchant_id = $1 AND livemode = $2${where} ORDER BY seq ${order} LIMIT $3`,
-      params,
-    );
-    return result.rows;
-  }
-
-  /**
-   * One attempt of merchant `merchantId` (either mode) with the exact body
-   * that was signed and sent and the start of the answer; undefined when there
-   * is no such attempt of that merchant.
-   */
-  async attempt(merchantId: string, deliveryId: string): Promise<AttemptDetailRow | undefined> {
-    const result = await this.pool.query<AttemptDetailRow>(
-      `SELECT ${ROW_COLUMNS.split(',').map((column) => `d.${column.trim()}`).join(', ')}, e.body AS payload, d.response_body
-       FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = $1 AND d.merchant_id = $2`,
-      [deliveryId, merchantId],
-    );
-    return result.rows[0];
   }
 }

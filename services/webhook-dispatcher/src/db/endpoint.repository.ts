@@ -6,19 +6,15 @@
  * each bound to its endpoint and column: the HMAC needs them readable, a dump
  * of the database must not show them.
  */
-import { withTransaction, type Pool, type Queryable } from '@gateway/db';
+import { leaseClaim, withTransaction, type Pool, type Queryable } from '@gateway/db';
 import type { PlaintextColumns, SecretBox } from '@gateway/secrets';
+import type { Account } from '../domain/accounts.js';
 
 export interface Endpoint {
   merchantId: string;
   livemode: boolean;
   url: string;
   secret: string;
-}
-
-export interface Account {
-  merchantId: string;
-  livemode: boolean;
 }
 
 /** What a secret's ciphertext is bound to: the endpoint it belongs to. */
@@ -76,6 +72,19 @@ export const PLAINTEXT_ENDPOINT_SECRETS: PlaintextColumns = {
 };
 
 const ROW_COLUMNS = 'id, merchant_id, livemode, url, description, enabled_events, status, disabled_reason, disabled_at, created_at, updated_at';
+
+/** Managed endpoints whose every attempt has failed for $1 seconds, up to $2, disabled. */
+const DISABLE_FAILING = leaseClaim({
+  table: 'endpoints ep',
+  key: 'id',
+  where: "failing_since IS NOT NULL AND status = 'enabled' AND NOT is_default AND failing_since <= now() - make_interval(secs => $1)",
+  orderBy: 'failing_since',
+  limit: '$2',
+  set: "status = 'disabled', disabled_reason = 'failing', disabled_at = now(), updated_at = now()",
+  returning: ROW_COLUMNS.split(', ')
+    .map((c) => `ep.${c}`)
+    .join(', '),
+});
 
 /** Which endpoint a secret rotation is for: the account's default one, or one the merchant manages. */
 export type EndpointSelector = Account & { id?: string };
@@ -274,19 +283,10 @@ export class EndpointRepository {
 
   /**
    * Disables the managed endpoints whose every attempt has failed for
-   * `afterSeconds` (SKIP LOCKED: replicas sweep side by side), in `tx`.
+   * `afterSeconds` (locked rows skipped: replicas sweep side by side), in `tx`.
    */
   async disableFailing(tx: Queryable, afterSeconds: number, limit: number): Promise<EndpointRow[]> {
-    const result = await tx.query<EndpointRow>(
-      `WITH failing AS (
-         SELECT id FROM endpoints
-         WHERE failing_since IS NOT NULL AND status = 'enabled' AND NOT is_default AND failing_since <= now() - make_interval(secs => $1)
-         ORDER BY failing_since LIMIT $2 FOR UPDATE SKIP LOCKED
-       )
-       UPDATE endpoints ep SET status = 'disabled', disabled_reason = 'failing', disabled_at = now(), updated_at = now()
-       FROM failing WHERE ep.id = failing.id RETURNING ${ROW_COLUMNS.split(', ').map((c) => `ep.${c}`).join(', ')}`,
-      [afterSeconds, limit],
-    );
+    const result = await tx.query<EndpointRow>(DISABLE_FAILING, [afterSeconds, limit]);
     return result.rows;
   }
 }

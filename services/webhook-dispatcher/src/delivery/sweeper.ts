@@ -3,11 +3,13 @@
  * when a retry this replica scheduled falls due first or a full endpoint has
  * room again, it claims the retries whose time has come and the attempts
  * nobody holds (their sender died, stopped, or had no room for them).
- * Claims use SKIP LOCKED, so any number of replicas sweep side by side.
+ * Claims skip the rows another replica holds, so any number of replicas sweep side by side.
  */
+import { inBatches } from '@gateway/db';
 import { describeError, type Logger } from '@gateway/observability';
 import { every, type PeriodicJob } from '@gateway/runtime';
-import type { DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
+import type { DeliveryJob } from '../db/delivery-jobs.js';
+import type { DeliveryRepository } from '../db/delivery.repository.js';
 
 const CLAIM_BATCH = 500;
 
@@ -93,12 +95,11 @@ export class Sweeper {
           (n: number) => this.deliveries.reclaimAbandoned(n, this.dispatcher.fullEndpoints()),
         ];
         for (const claim of claims) {
-          let jobs: DeliveryJob[];
-          do {
-            if (this.stopped) return;
-            jobs = await claim(CLAIM_BATCH);
+          await inBatches({ size: CLAIM_BATCH, stopping: () => this.stopped }, async () => {
+            const jobs = await claim(CLAIM_BATCH);
             this.dispatcher.enqueue(jobs);
-          } while (jobs.length === CLAIM_BATCH);
+            return jobs.length;
+          });
         }
       } catch (err) {
         this.log.warn({ err: describeError(err) }, 'webhook sweep failed; the next one retries');

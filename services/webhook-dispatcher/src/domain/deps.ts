@@ -1,7 +1,9 @@
 /** What the dispatcher's use cases work with. */
 import type { ApiContext, CommandReply } from '@gateway/contracts';
 import type { SecretBox } from '@gateway/secrets';
-import type { DeliveryJob, DeliveryRepository } from '../db/delivery.repository.js';
+import type { DeliveryHistoryRepository } from '../db/delivery-history.repository.js';
+import type { DeliveryJob } from '../db/delivery-jobs.js';
+import type { DeliveryRepository } from '../db/delivery.repository.js';
 import type { EndpointRepository } from '../db/endpoint.repository.js';
 
 export interface EndpointDeps {
@@ -22,7 +24,7 @@ export interface ReplayDeps {
 }
 
 export interface HistoryDeps {
-  deliveries: DeliveryRepository;
+  history: DeliveryHistoryRepository;
   /** The session as its owner sees it: throws not-found when it is not the caller's. */
   getSession: (context: ApiContext, sessionId: string) => Promise<CommandReply<'session.get'>>;
 }

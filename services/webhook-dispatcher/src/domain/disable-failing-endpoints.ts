@@ -9,17 +9,18 @@
  * exactly when the endpoint is disabled.
  */
 import { ENDPOINT_DISABLED_EVENT, newId, type WebhookEndpointDisabledEvent } from '@gateway/contracts';
-import { withTransaction, type Pool } from '@gateway/db';
+import { inBatches, withTransaction, type Pool } from '@gateway/db';
 import { enqueue as enqueueEvents, eventEnvelope } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import type { DeliveryJob, DeliveryRepository, IncomingEvent } from '../db/delivery.repository.js';
+import type { DeliveryJob } from '../db/delivery-jobs.js';
 import type { EndpointRepository } from '../db/endpoint.repository.js';
-import { toEndpoint } from './webhook-endpoints.js';
+import type { EventRepository, IncomingEvent } from '../db/event.repository.js';
+import { toEndpoint } from './endpoint-view.js';
 
 export interface DisableDeps {
   pool: Pool;
   endpoints: EndpointRepository;
-  deliveries: DeliveryRepository;
+  events: EventRepository;
   enqueue: (jobs: readonly DeliveryJob[]) => void;
   log: Logger;
   afterSeconds: number;
@@ -31,8 +32,7 @@ const BATCH = 100;
 
 /** Disables every endpoint failing for too long, a batch per transaction; returns how many. */
 export async function disableFailingEndpoints(deps: DisableDeps): Promise<number> {
-  let total = 0;
-  for (;;) {
+  return inBatches({ size: BATCH }, async () => {
     const { disabled, jobs } = await withTransaction(deps.pool, async (tx) => {
       const rows = await deps.endpoints.disableFailing(tx, deps.afterSeconds, BATCH);
       const notices: IncomingEvent[] = rows.map((row) => {
@@ -49,12 +49,11 @@ export async function disableFailingEndpoints(deps: DisableDeps): Promise<number
         ),
       );
       await enqueueEvents(tx, announced);
-      return { disabled: rows, jobs: (await deps.deliveries.storeEvents(notices, tx)).jobs };
+      return { disabled: rows, jobs: (await deps.events.storeEvents(notices, tx)).jobs };
     });
     if (disabled.length > 0) deps.afterCommit();
     deps.enqueue(jobs);
     for (const row of disabled) deps.log.warn({ endpointId: row.id, merchantId: row.merchant_id, livemode: row.livemode }, 'webhook endpoint disabled: every attempt failed too long');
-    total += disabled.length;
-    if (disabled.length < BATCH) return total;
-  }
+    return disabled.length;
+  });
 }

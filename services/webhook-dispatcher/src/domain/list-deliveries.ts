@@ -4,17 +4,19 @@
  * takes a status filter (the dashboard's "failed only", D14); as with the
  * session list, a cursor must itself match the filter it comes with.
  */
-import { listFilterErrors, WebhookListQuery, type ApiContext, type WebhookDelivery, type WebhookDeliveryList } from '@gateway/contracts';
+import { listFilterErrors, WebhookListQuery, type ApiContext, type WebhookDeliveryList } from '@gateway/contracts';
 import { parseListQuery, toPage, type FieldError } from '@gateway/problem';
-import type { DeliveryFilters, DeliveryRow } from '../db/delivery.repository.js';
+import type { DeliveryFilters } from '../db/delivery-history.repository.js';
+import { accountOf } from './accounts.js';
+import { toDelivery } from './delivery-view.js';
 import type { HistoryDeps } from './deps.js';
 
 /** GET /gateway/webhooks/: the account's attempts, of one status when asked. */
 export async function listDeliveries(deps: HistoryDeps, context: ApiContext, query: Record<string, unknown>): Promise<WebhookDeliveryList> {
-  const account = { merchantId: context.merchant_id, livemode: context.livemode };
+  const account = accountOf(context);
   const { filters, errors } = checkFilters(query);
-  const list = await parseListQuery(query, { noun: 'delivery', otherErrors: errors, isOwnItem: (id) => deps.deliveries.exists(account, id, filters) });
-  const rows = await deps.deliveries.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore, ...filters });
+  const list = await parseListQuery(query, { noun: 'delivery', otherErrors: errors, isOwnItem: (id) => deps.history.exists(account, id, filters) });
+  const rows = await deps.history.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore, ...filters });
   const { items, hasMore } = toPage(rows, list);
   return { data: items.map(toDelivery), has_more: hasMore };
 }
@@ -34,29 +36,10 @@ function checkFilters(query: Record<string, unknown>): { filters: DeliveryFilter
  * with no events yet is an empty list.
  */
 export async function listSessionDeliveries(deps: HistoryDeps, context: ApiContext, sessionId: string, query: Record<string, unknown>): Promise<WebhookDeliveryList> {
-  const account = { merchantId: context.merchant_id, livemode: context.livemode };
-  if (!(await deps.deliveries.knowsSession(account, sessionId))) await deps.getSession(context, sessionId);
-  const list = await parseListQuery(query, { noun: 'delivery', defaultLimit: 100, isOwnItem: (id) => deps.deliveries.exists(account, id, { sessionId }) });
-  const rows = await deps.deliveries.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore, sessionId });
+  const account = accountOf(context);
+  if (!(await deps.history.knowsSession(account, sessionId))) await deps.getSession(context, sessionId);
+  const list = await parseListQuery(query, { noun: 'delivery', defaultLimit: 100, isOwnItem: (id) => deps.history.exists(account, id, { sessionId }) });
+  const rows = await deps.history.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore, sessionId });
   const { items, hasMore } = toPage(rows, list);
   return { data: items.map(toDelivery), has_more: hasMore };
-}
-
-/** A delivery record as the API shows it (INTERFACE 2.6). */
-export function toDelivery(row: DeliveryRow): WebhookDelivery {
-  return {
-    id: row.id,
-    endpoint_id: row.endpoint_id,
-    session_id: row.session_id,
-    event: row.event_type,
-    event_id: row.event_id,
-    url: row.url,
-    attempt_number: row.attempt_number,
-    status: row.status,
-    http_status_code: row.http_status_code,
-    response_time_ms: row.response_time_ms,
-    error_message: row.error_message,
-    next_retry_at: row.next_retry_at ? row.next_retry_at.toISOString() : null,
-    created_at: row.created_at.toISOString(),
-  };
 }

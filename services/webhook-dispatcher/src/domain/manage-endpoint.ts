@@ -2,7 +2,7 @@
 import { newSecret, type CommandReply, type CommandRequest } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import type { EndpointDeps } from './deps.js';
-import { found } from './webhook-endpoints.js';
+import { found } from './endpoint-checks.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
 const noEndpoint = (command: { merchant_id: string; mode: string }) =>

@@ -8,12 +8,14 @@
 import { ReplayWebhookEndpointRequest, validatorOf, type ApiContext, type WebhookReplayResult } from '@gateway/contracts';
 import { AppError, validationError } from '@gateway/problem';
 import type { ReplayDeps } from './deps.js';
-import { accountOf, checkBody, found } from './webhook-endpoints.js';
+import { accountOf } from './accounts.js';
+import { checkBody, found } from './endpoint-checks.js';
 
 const validReplay = validatorOf<ReplayWebhookEndpointRequest>(ReplayWebhookEndpointRequest);
 
 const DAY_MS = 86_400_000;
 
+/** POST /gateway/webhook_endpoints/{id}/replay/: the account's events since a time queued again to one endpoint, a page at a time. */
 export async function replayEndpoint(deps: ReplayDeps, context: ApiContext, id: string, body: unknown, now = Date.now()): Promise<WebhookReplayResult> {
   const request = checkBody(validReplay, body);
   const account = accountOf(context);

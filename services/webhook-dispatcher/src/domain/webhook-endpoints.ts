@@ -6,11 +6,8 @@
  */
 import {
   CreateWebhookEndpointRequest,
-  fieldErrorsOf,
-  isJsonObject,
   newId,
   newSecret,
-  NOT_A_JSON_OBJECT,
   UpdateWebhookEndpointRequest,
   validatorOf,
   type ApiContext,
@@ -19,10 +16,11 @@ import {
   type WebhookEndpointList,
   type WebhookEndpointWithSecret,
 } from '@gateway/contracts';
-import { AppError, validationError, type FieldError } from '@gateway/problem';
-import type { Account, EndpointRow } from '../db/endpoint.repository.js';
+import { AppError } from '@gateway/problem';
+import { accountOf } from './accounts.js';
 import type { EndpointDeps } from './deps.js';
-import { checkWebhookUrl } from './webhook-url.js';
+import { checkEndpointBody, found, notFound } from './endpoint-checks.js';
+import { toEndpoint } from './endpoint-view.js';
 
 const validCreate = validatorOf<CreateWebhookEndpointRequest>(CreateWebhookEndpointRequest);
 const validUpdate = validatorOf<UpdateWebhookEndpointRequest>(UpdateWebhookEndpointRequest);
@@ -80,59 +78,4 @@ export async function rotateEndpointSecret(deps: EndpointDeps, context: ApiConte
   if (!rotated) throw notFound(id);
   const row = found(await deps.endpoints.get(account, id), id);
   return { ...toEndpoint(row), secret, previous_secret_expires_at: rotated.previousSecretExpiresAt.toISOString() };
-}
-
-/** The endpoint as the API shows it, never with its secret. */
-export function toEndpoint(row: EndpointRow): WebhookEndpoint {
-  return {
-    id: row.id,
-    url: row.url,
-    enabled_events: row.enabled_events,
-    description: row.description,
-    status: row.status,
-    livemode: row.livemode,
-    disabled_reason: row.disabled_reason === 'failing' || row.disabled_reason === 'merchant' ? row.disabled_reason : null,
-    disabled_at: row.disabled_at ? row.disabled_at.toISOString() : null,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
-
-export function accountOf(context: ApiContext): Account {
-  return { merchantId: context.merchant_id, livemode: context.livemode };
-}
-
-const notFound = (id: string) => new AppError('not-found', `There is no webhook endpoint ${id} in this account and mode.`);
-
-export function found<T>(value: T | undefined, id: string): T {
-  if (value === undefined) throw notFound(id);
-  return value;
-}
-
-/** The body as `validate`'s schema has it, or a validation problem with one entry per bad field (D6). */
-export function checkBody<T>(validate: ReturnType<typeof validatorOf<T>>, body: unknown): T {
-  const errors = schemaErrors(validate, body);
-  if (errors.length > 0) throw validationError(errors);
-  return body as T;
-}
-
-/** As checkBody, with a url the schema accepts put to the address rule (D11) too, every bad field reported at once. */
-async function checkEndpointBody<T extends { url?: string }>(deps: EndpointDeps, context: ApiContext, validate: ReturnType<typeof validatorOf<T>>, body: unknown): Promise<T> {
-  const errors = schemaErrors(validate, body);
-  const url = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['url'] : undefined;
-  if (typeof url === 'string' && !errors.some((e) => e.field === 'url')) {
-    try {
-      await checkWebhookUrl(url, { livemode: context.livemode, allowPrivate: deps.allowPrivate });
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      errors.push(...err.errors);
-    }
-  }
-  if (errors.length > 0) throw validationError(errors);
-  return body as T;
-}
-
-function schemaErrors(validate: ReturnType<typeof validatorOf>, body: unknown): FieldError[] {
-  if (!isJsonObject(body)) return [NOT_A_JSON_OBJECT];
-  return validate(body) ? [] : fieldErrorsOf(validate.errors);
 }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { ApiContext } from '@gateway/contracts';
 import { createPool, type Pool } from '@gateway/db';
 import { createTestDatabase, explainQuery, recordingPool, type RecordedQuery, type TestDatabase } from '@gateway/testkit';
-import { DeliveryRepository } from '../../src/db/delivery.repository.js';
+import { DeliveryHistoryRepository } from '../../src/db/delivery-history.repository.js';
 import type { HistoryDeps } from '../../src/domain/deps.js';
 import { listDeliveries } from '../../src/domain/list-deliveries.js';
 
@@ -56,7 +56,7 @@ describe('webhook log plans on 100,000 attempts', function () {
     await seedDeliveries(pool, MERCHANT, false, 100_000);
     await seedDeliveries(pool, NEIGHBOUR, true, 20_000);
     await pool.query('ANALYZE deliveries');
-    deps = { deliveries: new DeliveryRepository(recordingPool(pool, recorded), 30, 'plans'), getSession: () => Promise.reject(new Error('unused')) };
+    deps = { history: new DeliveryHistoryRepository(recordingPool(pool, recorded)), getSession: () => Promise.reject(new Error('unused')) };
   });
   after(async () => {
     await pool?.end();

@@ -12,8 +12,8 @@ import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { newId, type EventData } from '@gateway/contracts';
 import { Broker, EventConsumer } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
-import type { DeliveryRepository } from '../../src/db/delivery.repository.js';
-import { webhookEventChanges, type EndpointProvisioning } from '../../src/messaging/webhook-events.js';
+import type { EventRepository } from '../../src/db/event.repository.js';
+import { dispatcherEvents, type EndpointProvisioning } from '../../src/messaging/webhook-dispatcher.events.js';
 
 const log = createLogger({ service: 'provisioning-retry-test', level: 'silent' });
 const MERCHANT = `mer_${'p'.repeat(24)}`;
@@ -59,7 +59,7 @@ describe('webhook dispatcher: provisioning a merchant endpoint from its event', 
     const connection = { createChannel: async () => channel as unknown as Channel } as unknown as ChannelModel;
     const consumer = new EventConsumer(broker, {
       service: 'webhook-dispatcher',
-      changes: webhookEventChanges({} as DeliveryRepository, () => undefined, provisioning),
+      changes: dispatcherEvents({} as EventRepository, () => undefined, provisioning),
       log,
       prefetch: 8,
       unavailableRetry: { first: 10, max: 20 },

@@ -1,7 +1,8 @@
 /** The dispatcher sends an attempt only while its lease covers it; one that waited too long is claimed again first. */
 import { strict as assert } from 'node:assert';
 import { createLogger } from '@gateway/observability';
-import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../../src/db/delivery.repository.js';
+import type { DeliveryJob } from '../../src/db/delivery-jobs.js';
+import type { AttemptResult, DeliveryRepository } from '../../src/db/delivery.repository.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import type { DeliveryRequest } from '../../src/delivery/webhook-http-client.js';
 

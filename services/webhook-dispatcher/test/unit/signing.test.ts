@@ -7,7 +7,8 @@
 import { strict as assert } from 'node:assert';
 import { createLogger } from '@gateway/observability';
 import { parseSignatureHeader, verifySignature } from '@gateway/sdk';
-import type { AttemptResult, DeliveryJob, DeliveryRepository } from '../../src/db/delivery.repository.js';
+import type { DeliveryJob } from '../../src/db/delivery-jobs.js';
+import type { AttemptResult, DeliveryRepository } from '../../src/db/delivery.repository.js';
 import { Dispatcher } from '../../src/delivery/dispatcher.js';
 import type { DeliveryRequest } from '../../src/delivery/webhook-http-client.js';
 

@@ -26,6 +26,7 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
+/** A TND amount as the acquirer takes it: whole millimes. */
 export function toMillimes(amount: string): string {
   return toMinorUnits(amount, accountCurrency);
 }
@@ -50,6 +51,7 @@ export function deniesAccess(reply: Reply): boolean {
   return code === 2 || code === 5;
 }
 
+/** What the acquirer's answer to a card payment says: refused, a 3-D Secure challenge, or submitted (the order's status then tells its outcome). */
 export function toPayResult(reply: Reply): PayResult {
   const code = errorCode(reply);
   if (code !== 0) return { kind: 'refused', message: `errorCode ${code}: ${message(reply)}` };
@@ -90,6 +92,7 @@ const ACTION_CODES: Readonly<Record<number, { code: string; message: string }>> 
 /** The failure message of an order the acquirer reversed before it was finished here. */
 const REVERSED = 'The card processor reversed this payment; nothing was charged.';
 
+/** The failure code and message of an acquirer action code (ACQUIRER.md); any other code is a plain decline. */
 export function declineOf(actionCode: number): { code: string; message: string } {
   return ACTION_CODES[actionCode] ?? { code: 'card_declined', message: 'The card was declined.' };
 }

@@ -1,0 +1,35 @@
+/** The session service's command queue: each command calls one use case. */
+import type { CommandHandlers } from '@gateway/messaging';
+import { cancelSession } from '../domain/cancel-session.js';
+import { captureSession } from '../domain/capture-session.js';
+import { cancelForBuyer, payAfterChallenge, payAttempt, viewForCheckout } from '../domain/checkout-session.js';
+import { createSession } from '../domain/create-session.js';
+import type { SessionDeps } from '../domain/deps.js';
+import { listRates, removeRate, setRate } from '../domain/exchange-rates.js';
+import { getSession, getSessionForEvent } from '../domain/get-session.js';
+import { issueCheckoutLink } from '../domain/issue-checkout-link.js';
+import { listSessions } from '../domain/list-sessions.js';
+import { recordRefund, type RefundRecordChange } from '../domain/record-refund.js';
+import { readSessionStats } from '../domain/session-stats.js';
+
+/** The command table; `refunds` is the change session.record_refund applies, the same the refund events apply. */
+export function sessionCommands(deps: SessionDeps, refunds: RefundRecordChange): CommandHandlers {
+  return {
+    'session.create': async ({ context, body, payment_link }) => createSession(deps, context, body, payment_link),
+    'session.get': async ({ context, session_id }) => ({ body: await getSession(deps, context, session_id) }),
+    'session.get_for_event': async ({ context, session_id }) => ({ body: await getSessionForEvent(deps, context, session_id) }),
+    'session.list': async ({ context, query, page_size, payment_link }) => ({ body: await listSessions(deps, context, query, page_size, payment_link) }),
+    'session.stats': async ({ context, query }) => ({ body: await readSessionStats(deps, context, query) }),
+    'session.cancel': async ({ context, session_id }) => ({ body: await cancelSession(deps, context, session_id) }),
+    'session.capture': async ({ context, session_id, body }) => ({ body: await captureSession(deps, context, session_id, body) }),
+    'session.issue_checkout': async ({ context, session_id }) => ({ status: 201, body: await issueCheckoutLink(deps, context, session_id) }),
+    'checkout.view': async (ref) => ({ body: await viewForCheckout(deps, ref) }),
+    'checkout.cancel': async (ref, meta) => ({ body: await cancelForBuyer(deps, ref, meta.correlationId) }),
+    'attempt.pay': async (request, meta) => ({ body: await payAttempt(deps, request, meta.correlationId) }),
+    'attempt.finish_3ds': async (request, meta) => ({ body: await payAfterChallenge(deps, request, meta.correlationId) }),
+    'session.record_refund': async (refund, meta) => ({ body: { amount_refunded: await recordRefund(refunds, deps.refundRecords, refund, { correlationId: meta.correlationId, at: deps.clock() }) } }),
+    'rate.set': async (command) => ({ body: await setRate(deps.rates, command) }),
+    'rate.remove': async (command) => ({ body: await removeRate(deps.rates, command) }),
+    'rate.list': async (command) => ({ body: await listRates(deps.rates, command) }),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The session service's events: each change its event consumer applies, the
+ * events that announce it, and what each event carries of it; the use case
+ * that applies it is in domain/. The same changes also come by other paths
+ * (a payment step's answer, a check, the refund service's command):
+ * apply-once (packages/messaging) applies each once, whichever comes first.
+ */
+import type { EventData } from '@gateway/contracts';
+import type { AnyChange } from '@gateway/messaging';
+import type { Logger } from '@gateway/observability';
+import type { AttemptRepository } from '../db/attempt.repository.js';
+import type { HoldRepository } from '../db/hold.repository.js';
+import type { MerchantStandingRepository } from '../db/merchant-standing.repository.js';
+import type { RefundRecordRepository } from '../db/refund-record.repository.js';
+import { applyCaptureOutcome, type CaptureOutcomeChange } from '../domain/capture-outcome.js';
+import { recordStanding, type MerchantStandingChange } from '../domain/merchant-standing.js';
+import { applyPaymentOutcome, type PaymentOutcomeChange } from '../domain/payment-outcome.js';
+import { countRefund, type RefundRecordChange } from '../domain/record-refund.js';
+
+export interface SessionChanges {
+  /** An attempt's outcome (payment.approved, payment.authorized, payment.declined). */
+  outcomes: PaymentOutcomeChange;
+  /** A capture's outcome (payment.captured, payment.capture_failed, D22). */
+  captures: CaptureOutcomeChange;
+  /** A refund counted in amount_refunded (refund.created, refund.updated, D16). */
+  refunds: RefundRecordChange;
+  /** A merchant suspended or reactivated. */
+  standing: MerchantStandingChange;
+}
+
+export interface SessionChangeDeps {
+  attempts: AttemptRepository;
+  holds: HoldRepository;
+  refundRecords: RefundRecordRepository;
+  standings: MerchantStandingRepository;
+  log: Logger;
+  /** D22: how long a held payment stays capturable. */
+  authorizationTtlSeconds: number;
+}
+
+/** The session service's changes, each with the events that announce it. */
+export function sessionChanges(deps: SessionChangeDeps): SessionChanges {
+  return {
+    outcomes: {
+      name: 'payment-outcome',
+      events: ['payment.approved', 'payment.authorized', 'payment.declined'],
+      fromEvent: (data, context) => {
+        switch (context.event?.type) {
+          case 'payment.approved':
+            return { approved: data as EventData<'payment.approved'> };
+          case 'payment.authorized':
+            return { authorized: data as EventData<'payment.authorized'> };
+          default:
+            return { declined: data as EventData<'payment.declined'> };
+        }
+      },
+      apply: (outcome, context) => applyPaymentOutcome(deps, outcome, context),
+    },
+    captures: {
+      name: 'capture-outcome',
+      events: ['payment.captured', 'payment.capture_failed'],
+      fromEvent: (data, context) =>
+        context.event?.type === 'payment.captured' ? { captured: data as EventData<'payment.captured'> } : { failed: data as EventData<'payment.capture_failed'> },
+      apply: (outcome, context) => applyCaptureOutcome(deps, outcome, context),
+    },
+    refunds: {
+      name: 'refund-record',
+      events: ['refund.created', 'refund.updated'],
+      fromEvent: (data: EventData<'refund.created' | 'refund.updated'>) => {
+        const refund = data.session.refund;
+        return refund && { sessionId: data.session.id, refundId: refund.refund_id, amount: refund.amount, outcome: refund.status === 'failed' ? 'failed' : 'held' };
+      },
+      apply: (record) => countRefund(deps.refundRecords, record),
+    },
+    standing: {
+      name: 'merchant-standing',
+      events: ['merchant.suspended', 'merchant.reactivated'],
+      fromEvent: (data, context) => ({ merchantId: data.merchant_id, suspended: context.event?.type === 'merchant.suspended' }),
+      apply: (standing, context) => recordStanding(deps.standings, standing, context.at),
+    },
+  };
+}
+
+/** The changes the event consumer applies, whichever event of theirs arrives. */
+export function sessionEvents(changes: SessionChanges): AnyChange[] {
+  return [changes.outcomes, changes.captures, changes.refunds, changes.standing];
+}
