@@ -1,15 +1,15 @@
 /**
  * The mail queue (D20): the mails to send, kept in the table `mails`. A mail
  * is written once, keyed on its kind and what it is about; the sender claims
- * due ones with FOR UPDATE SKIP LOCKED and a
- * lease (its next attempt time pushed past the lease), so replicas share them
+ * due ones with a lease (packages/db's leaseClaim: its next attempt time
+ * pushed past the lease), so replicas share them
  * and one that dies mid-send leaves its mails to the others, and no database
  * connection is held while a mail server answers. Once an invitation or a
  * password reset is sent or given up, its bodies are replaced by a note: the
  * mail queue keeps no live one-use link.
  */
 import { newId } from '@gateway/contracts';
-import type { Pool } from '@gateway/db';
+import { leaseClaim, purgeBatch, type Pool } from '@gateway/db';
 import type { PeopleMailKind } from '../domain/people-mails.js';
 import type { ReceiptKind } from '../domain/receipts.js';
 
@@ -52,9 +52,19 @@ export const LINK_NOT_KEPT = '[not kept: this mail held a one-use link]';
 const FORGET_LINK = `text_body = CASE WHEN kind IN ('invitation', 'password_reset') THEN '${LINK_NOT_KEPT}' ELSE text_body END,
   html_body = CASE WHEN kind IN ('invitation', 'password_reset') THEN '${LINK_NOT_KEPT}' ELSE html_body END`;
 
-const CLAIM = `UPDATE mails SET next_attempt_at = now() + make_interval(secs => $2)
-  WHERE id IN (SELECT id FROM mails WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-  RETURNING id, recipient, recipient_name, subject, text_body, html_body, headers, attempts`;
+/** Due mails, each held against other senders for a lease ($2 seconds): tried again when its sender dies. */
+const CLAIM = leaseClaim({
+  table: 'mails',
+  key: 'id',
+  where: "status = 'pending' AND next_attempt_at <= now()",
+  orderBy: 'next_attempt_at',
+  limit: '$1',
+  set: 'next_attempt_at = now() + make_interval(secs => $2)',
+  returning: 'id, recipient, recipient_name, subject, text_body, html_body, headers, attempts',
+});
+
+/** One batch of the retention sweep: mails sent or given up before $1, oldest first. */
+const PURGE_DONE = purgeBatch({ table: 'mails', key: 'id', where: "status <> 'pending' AND created_at < $1", orderBy: 'created_at', limit: '$2' });
 
 export class MailQueueRepository {
   constructor(private readonly pool: Pool) {}
@@ -108,11 +118,11 @@ export class MailQueueRepository {
     });
   }
 
-  /** Deletes up to `limit` mails sent or given up before `before` (replicas share the work: SKIP LOCKED); how many went. */
+  /** Deletes up to `limit` mails sent or given up before `before` (replicas share the work); how many went. */
   async deleteDoneBefore(before: Date, limit: number): Promise<number> {
     const result = await this.pool.query({
       name: 'mail-delete-done',
-      text: `DELETE FROM mails WHERE id IN (SELECT id FROM mails WHERE status <> 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      text: PURGE_DONE,
       values: [before, limit],
     });
     return result.rowCount ?? 0;

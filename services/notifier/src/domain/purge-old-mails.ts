@@ -4,6 +4,7 @@
  * so no lock is held long, until none is left. A pending mail is kept however
  * old: it has still to go.
  */
+import { inBatches } from '@gateway/db';
 import type { MailQueueRepository } from '../db/mail-queue.repository.js';
 
 export interface RetentionDeps {
@@ -17,10 +18,5 @@ export interface RetentionDeps {
 /** Deletes what is past retention; how many mails went. */
 export async function purgeOldMails(deps: RetentionDeps, now = Date.now()): Promise<number> {
   const before = new Date(now - deps.retentionDays * 86_400_000);
-  let total = 0;
-  for (;;) {
-    const deleted = await deps.mails.deleteDoneBefore(before, deps.batch);
-    total += deleted;
-    if (deleted < deps.batch || deps.stopping()) return total;
-  }
+  return inBatches({ size: deps.batch, stopping: deps.stopping }, () => deps.mails.deleteDoneBefore(before, deps.batch));
 }

@@ -5,6 +5,7 @@
  * a mail server that is down delays mails, never a payment.
  */
 import { backoffDelay, type GrowingWait } from '@gateway/backoff';
+import { inBatches } from '@gateway/db';
 import { counter, describeError, type Logger } from '@gateway/observability';
 import type { DueMail, MailQueueRepository } from '../db/mail-queue.repository.js';
 import type { MailTransport } from '../mail/smtp-transport.js';
@@ -31,13 +32,14 @@ export function nextAttemptDelay(retry: GrowingWait, maxAttempts: number, attemp
 /** Sends every due mail, a batch at a time, until none is due; answers how many were sent. */
 export async function sendDueMails(deps: SendDeps): Promise<number> {
   let sent = 0;
-  for (;;) {
+  await inBatches({ size: deps.batch }, async () => {
     const due = await deps.mails.claimDue(deps.batch, deps.leaseSeconds);
     const outcomes = await Promise.all(due.map((mail) => sendOne(deps, mail)));
     sent += outcomes.filter(Boolean).length;
-    // A batch with a failure stops the run: the server is likely down, and the next run comes soon enough.
-    if (due.length < deps.batch || outcomes.includes(false)) return sent;
-  }
+    // A batch with a failure stops the run (counted as short): the server is likely down, and the next run comes soon enough.
+    return outcomes.includes(false) ? 0 : due.length;
+  });
+  return sent;
 }
 
 async function sendOne(deps: SendDeps, mail: DueMail): Promise<boolean> {
