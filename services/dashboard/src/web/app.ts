@@ -7,7 +7,7 @@ import { addHealthRoutes, bodyRefusal, html, requestIdOf, type ReadinessCheck, t
 import type { DashboardConfig } from '../config.js';
 import type { AccountsDeps } from '../identity/accounts.js';
 import { barePage, failurePage, languageOf, send, type DoorDeps } from './door.js';
-import { translator } from './i18n.js';
+import { wordsIn } from '../views/texts/catalogue.js';
 import { notice } from './layout.js';
 import { apiKeyRoutes } from './merchant/api-keys.js';
 import { brandSettingsRoutes } from './merchant/brand-settings.js';
@@ -86,8 +86,8 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
 
   app.use((req, res) => {
     const base = req.path.startsWith('/ops') ? '/ops' : BASE;
-    const t = translator(languageOf(req));
-    send(res, { page: barePage(req, base, t('Not found'), html`<h1>${t('Not found')}</h1><p>${t('There is no such page.')} <a href="${base}/">${t('Start again')}</a>.</p>`), status: 404 });
+    const t = wordsIn(languageOf(req));
+    send(res, { page: barePage(req, base, t('not_found_title'), html`<h1>${t('not_found_title')}</h1><p>${t('no_such_page')} <a href="${base}/">${t('start_again_link')}</a>.</p>`), status: 404 });
   });
   // A body that cannot be read (too large, too many fields, another charset, malformed), or any
   // other error no page handled: our page in the page's language, never Express's (with its stack).
@@ -103,10 +103,10 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
       return;
     }
     deps.log.warn({ err: describeError(err), reason: refused.type, requestId: requestIdOf(res) }, 'form refused');
-    const t = translator(languageOf(req));
+    const t = wordsIn(languageOf(req));
     const tooLarge = refused.type === 'entity.too.large';
-    const body = html`<h1>${t('Something went wrong')}</h1>${notice('error', tooLarge ? t('The form sent is too large.') : t('The form sent could not be read.'))}`;
-    send(res, { page: barePage(req, base, t('Something went wrong'), body), status: tooLarge ? 413 : 400 });
+    const body = html`<h1>${t('something_went_wrong')}</h1>${notice('error', tooLarge ? t('form_too_large') : t('form_unreadable'))}`;
+    send(res, { page: barePage(req, base, t('something_went_wrong'), body), status: tooLarge ? 413 : 400 });
   });
   return app;
 }

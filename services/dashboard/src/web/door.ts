@@ -10,11 +10,11 @@ import { outageOf, type Actor, type RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, retryAfterOf } from '@gateway/problem';
 import { clientAddress as addressBehindProxies, html, pageSecurityHeaders, requestIdOf, type Html, type HtmlValue } from '@gateway/runtime';
-import { negotiateLanguage } from '@gateway/i18n';
+import { isLanguage, negotiateLanguage, type Language } from '@gateway/i18n';
 import { recordAudit, type AccountsDeps, type Doer } from '../identity/accounts.js';
 import type { Door, PersonRow } from '../identity/people.repository.js';
 import { newToken, sameText, tokenHash } from '../identity/secrets.js';
-import { isLanguage, LANGUAGE_COOKIE, translateKnown, translator, type Language, type Translate } from './i18n.js';
+import { wordsIn, type Words } from '../views/texts/catalogue.js';
 import { layout, notice, type Shell } from './layout.js';
 
 export const PAGE_HEADERS = pageSecurityHeaders({ scripts: true });
@@ -43,7 +43,7 @@ export interface Viewer {
   readonly csrf: string;
   readonly mode: 'test' | 'live';
   readonly language: Language;
-  readonly t: Translate;
+  readonly t: Words;
   readonly address: string;
   readonly requestId: string;
   /** Who the owning services are told acts (D14, D15). */
@@ -54,6 +54,9 @@ export interface Viewer {
 
 /** What a page handler answers: a page (with its status), somewhere to go, or that it sent its own answer (a download). */
 export type Outcome = { page: Html; status?: number; title?: string } | { redirect: string } | { sent: true };
+
+/** The language switch's cookie: the language a person chose, for both doors. */
+export const LANGUAGE_COOKIE = 'gw_lang';
 
 export function cookieName(door: Door): string {
   return door === 'ops' ? 'gw_ops' : 'gw_dashboard';
@@ -155,30 +158,29 @@ export function send(res: Response, outcome: Outcome): void {
 
 /** The page a failure becomes: its problem's words and status; nothing internal. */
 export function failurePage(deps: DoorDeps, req: Request, res: Response, err: unknown, base: string): Outcome {
-  const language = languageOf(req);
-  const t = translator(language);
+  const t = wordsIn(languageOf(req));
   const shell = (title: string, body: HtmlValue): Html => barePage(req, base, title, body);
   // A dependency out (D23), here or in the service that answered: a 503 page with Retry-After.
   const outage = outageOf(err);
   if (err instanceof AppError && !outage) {
-    const fields = err.errors.length > 0 ? html`<ul>${err.errors.map((e) => html`<li>${translateKnown(language, e.message)}</li>`)}</ul>` : '';
+    const fields = err.errors.length > 0 ? html`<ul>${err.errors.map((e) => html`<li>${t.known(e.message)}</li>`)}</ul>` : '';
     const retryAfter = retryAfterOf(err);
     if (retryAfter !== undefined) res.set('Retry-After', String(retryAfter));
-    return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', html`<p>${translateKnown(language, err.detail)}</p>${fields}`)}`), status: err.status };
+    return { page: shell(t('something_went_wrong'), html`<h1>${t('something_went_wrong')}</h1>${notice('error', html`<p>${t.known(err.detail)}</p>${fields}`)}`), status: err.status };
   }
   if (outage) {
     deps.log.warn({ err: describeError(err), requestId: requestIdOf(res) }, 'page failed while a dependency is out');
     res.set('Retry-After', String(retryAfterOf(outage)));
-    return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', t('The service is busy or unreachable; try again in a moment.'))}`), status: 503 };
+    return { page: shell(t('something_went_wrong'), html`<h1>${t('something_went_wrong')}</h1>${notice('error', t('service_unreachable'))}`), status: 503 };
   }
   deps.log.error({ err: describeError(err), requestId: requestIdOf(res) }, 'page failed');
-  return { page: shell(t('Something went wrong'), html`<h1>${t('Something went wrong')}</h1>${notice('error', t('An unexpected error occurred; try again.'))}`), status: 500 };
+  return { page: shell(t('something_went_wrong'), html`<h1>${t('something_went_wrong')}</h1>${notice('error', t('unexpected_error'))}`), status: 500 };
 }
 
 /** A bare page (no signed-in frame) in the request's language. */
 export function barePage(req: Request, base: string, title: string, body: HtmlValue): Html {
   const language = languageOf(req);
-  const shell: Shell = { language, t: translator(language), base, title };
+  const shell: Shell = { language, t: wordsIn(language), base, title };
   return layout(shell, body);
 }
 
@@ -250,8 +252,9 @@ export async function acting(show: (message?: Html, status?: number) => Promise<
 
 /** A refusal as a notice: the problem's detail and field errors, in `language` where they are the catalogues' texts. */
 export function problemNotice(err: AppError, language: Language = 'en'): Html {
-  const fields = err.errors.map((e) => html`<li><code>${e.field}</code>: ${translateKnown(language, e.message)}</li>`);
-  return notice('error', html`<p>${translateKnown(language, err.detail)}</p>${fields.length > 0 ? html`<ul>${fields}</ul>` : ''}`);
+  const t = wordsIn(language);
+  const fields = err.errors.map((e) => html`<li><code>${e.field}</code>: ${t.known(e.message)}</li>`);
+  return notice('error', html`<p>${t.known(err.detail)}</p>${fields.length > 0 ? html`<ul>${fields}</ul>` : ''}`);
 }
 
 /**

@@ -1,10 +1,11 @@
 /** The page shell of the dashboard and the console, and the small pieces every page is made of. */
 import { html, type Html, type HtmlValue } from '@gateway/runtime';
-import { directionOf, LANGUAGE_NAMES, LANGUAGES, type Language, type Text, type Translate } from './i18n.js';
+import { directionOf, LANGUAGE_NAMES, type Language } from '@gateway/i18n';
+import type { TextKey, Words } from '../views/texts/catalogue.js';
 
 export interface Shell {
   language: Language;
-  t: Translate;
+  t: Words;
   /** '/dashboard' or '/ops'. */
   base: string;
   title: string;
@@ -13,7 +14,7 @@ export interface Shell {
     brand: string;
     who: string;
     csrf: string;
-    sections: readonly { href: string; label: Text }[];
+    sections: readonly { href: string; label: TextKey }[];
     current: string;
     /** The dashboard's test/live switch. */
     mode?: { mode: 'test' | 'live'; livePending: boolean };
@@ -30,22 +31,22 @@ export function layout(shell: Shell, body: HtmlValue): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
-<title>${shell.title} · ${frame?.brand ?? t('Gateway')}</title>
+<title>${shell.title} · ${frame?.brand ?? t('gateway_brand')}</title>
 <link rel="stylesheet" href="${base}/assets/app.css">
 <script src="${base}/assets/app.js" defer></script>
 </head>
 <body>
-<a class="skip" href="#content">${t('Skip to content')}</a>
+<a class="skip" href="#content">${t('skip_to_content')}</a>
 ${frame ? header(shell, frame) : ''}
 ${
   frame
-    ? html`<nav class="sections" aria-label="${t('Sections')}"><ul>${frame.sections.map(
+    ? html`<nav class="sections" aria-label="${t('sections_nav')}"><ul>${frame.sections.map(
         (section) => html`<li><a href="${section.href}"${here === section.href ? html` aria-current="page"` : ''}>${t(section.label)}</a></li>`,
       )}</ul></nav>`
     : ''
 }
 <main id="content">
-${frame?.mode?.mode === 'live' && frame.mode.livePending ? html`<p class="notice warn" role="status"><strong>${t('Verification pending')}</strong>. ${t('Live payments open once your business is verified.')}</p>` : ''}
+${frame?.mode?.mode === 'live' && frame.mode.livePending ? html`<p class="notice warn" role="status"><strong>${t('verification_pending')}</strong>. ${t('live_after_verification')}</p>` : ''}
 ${body}
 </main>
 </body>
@@ -61,26 +62,29 @@ ${
   frame.mode
     ? html`<form method="post" action="${base}/mode" class="inline">${csrfField(frame.csrf)}
 <input type="hidden" name="back" value="${frame.current}">
-<label class="inline">${t('Mode')} <select name="mode" aria-label="${t('Mode')}">
-<option value="test"${frame.mode.mode === 'test' ? html` selected` : ''}>${t('Test mode')}</option>
-<option value="live"${frame.mode.mode === 'live' ? html` selected` : ''}>${t('Live mode')}</option>
-</select></label> <button type="submit" class="secondary">${t('Continue')}</button></form>
-<span class="badge ${frame.mode.mode}">${frame.mode.mode === 'live' ? t('Live mode') : t('Test mode')}</span>`
+<label class="inline">${t('mode')} <select name="mode" aria-label="${t('mode')}">
+<option value="test"${frame.mode.mode === 'test' ? html` selected` : ''}>${t('test_mode')}</option>
+<option value="live"${frame.mode.mode === 'live' ? html` selected` : ''}>${t('live_mode')}</option>
+</select></label> <button type="submit" class="secondary">${t('continue_button')}</button></form>
+<span class="badge ${frame.mode.mode}">${frame.mode.mode === 'live' ? t('live_mode') : t('test_mode')}</span>`
     : ''
 }
 ${languageSwitch(shell, frame.current)}
 <span><bdi>${frame.who}</bdi></span>
-<form method="post" action="${base}/sign-out" class="inline">${csrfField(frame.csrf)}<button type="submit" class="link">${t('Sign out')}</button></form>
+<form method="post" action="${base}/sign-out" class="inline">${csrfField(frame.csrf)}<button type="submit" class="link">${t('sign_out_button')}</button></form>
 </header>`;
 }
+
+/** The switch's order: English, the dashboard's default, first. */
+const SWITCH_ORDER: readonly Language[] = ['en', 'fr', 'ar'];
 
 /**
  * The language switch (D14): a link to each other language, named in its own
  * words; the choice is kept in a cookie (GET {base}/language?to=…&back=…).
  */
 export function languageSwitch(shell: Pick<Shell, 'language' | 't' | 'base'>, back: string): Html {
-  const others = LANGUAGES.filter((language) => language !== shell.language);
-  return html`<nav class="languages" aria-label="${shell.t('Language')}"><ul>${others.map(
+  const others = SWITCH_ORDER.filter((language) => language !== shell.language);
+  return html`<nav class="languages" aria-label="${shell.t('language_switch')}"><ul>${others.map(
     (language) =>
       html`<li><a href="${shell.base}/language?to=${language}&amp;back=${encodeURIComponent(back)}" lang="${language}" dir="${directionOf(language)}" hreflang="${language}">${LANGUAGE_NAMES[language]}</a></li>`,
   )}</ul></nav>`;
@@ -91,12 +95,12 @@ export const BACK_ARROW = html`<span class="arrow">←</span>`;
 export const FORWARD_ARROW = html`<span class="arrow">→</span>`;
 
 /**
- * A text of the catalogue whose {placeholders} take markup (a link, a code),
- * each kept in its own direction (<bdi>) inside the sentence.
+ * A text of the catalogue whose values are markup (a link, a code), each kept
+ * in its own direction (<bdi>) inside the sentence; the words are escaped.
  */
-export function phrase(t: Translate, text: Text, values: Readonly<Record<string, HtmlValue>>): Html {
-  const parts = t(text).split(/\{(\w+)\}/);
-  return html`${parts.map((part, i) => (i % 2 === 0 ? part : Object.hasOwn(values, part) ? html`<bdi>${values[part]}</bdi>` : `{${part}}`))}`;
+export function phrase(t: Words, key: TextKey, values: Readonly<Record<string, HtmlValue>>): Html {
+  const isolated = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, html`<bdi>${value}</bdi>`]));
+  return html`${t.parts(key, isolated)}`;
 }
 
 export function csrfField(token: string): Html {

@@ -26,27 +26,27 @@ export function securityRoutes(deps: DoorDeps, door: 'dashboard' | 'ops', router
     const required = door === 'ops' && deps.opsTotpRequired;
     let body: Html;
     if (person.totp_enabled_at) {
-      body = html`<p>${phrase(t, 'Two-step sign-in: {state} since {date}.', { state: html`<strong>${t('on')}</strong>`, date: when(person.totp_enabled_at.toISOString()) })}</p>
+      body = html`<p>${phrase(t, 'two_step_state_since', { state: html`<strong>${t('two_step_on')}</strong>`, date: when(person.totp_enabled_at.toISOString()) })}</p>
 ${
   required
-    ? html`<p class="muted">${t('Operators must keep it on.')}</p>`
-    : html`<form method="post" action="${section}/off" class="stack" data-confirm="${t('Turn two-step sign-in off?')}">${csrfField(viewer.csrf)}
-<label>${t('Current password')} <input type="password" name="password" autocomplete="current-password" required></label>
-<button type="submit" class="danger">${t('Turn off')}</button></form>`
+    ? html`<p class="muted">${t('operators_keep_it_on')}</p>`
+    : html`<form method="post" action="${section}/off" class="stack" data-confirm="${t('turn_off_confirm')}">${csrfField(viewer.csrf)}
+<label>${t('current_password')} <input type="password" name="password" autocomplete="current-password" required></label>
+<button type="submit" class="danger">${t('turn_off_button')}</button></form>`
 }`;
     } else if (pending) {
-      body = html`<p>${t('Add this key to your authenticator app, then type the code it shows.')}</p>
+      body = html`<p>${t('add_key_to_app')}</p>
 <p><code class="secret" id="totp-secret">${pending}</code></p>
 <p class="muted"><code>${totpUri(pending, person.email, 'Gateway')}</code></p>
 <form method="post" action="${section}/confirm" class="stack">${csrfField(viewer.csrf)}
-<label>${t('Code')} <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>
-<button type="submit">${t('Turn on')}</button></form>`;
+<label>${t('totp_code')} <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>
+<button type="submit">${t('turn_on_button')}</button></form>`;
     } else {
-      body = html`${required ? notice('warn', t('The operations console needs two-step sign-in before anything else.')) : ''}
-<p>${phrase(t, 'Two-step sign-in: {state}.', { state: html`<strong>${t('off')}</strong>` })}</p>
-<form method="post" action="${section}/begin">${csrfField(viewer.csrf)}<button type="submit">${t('Turn on')}</button></form>`;
+      body = html`${required ? notice('warn', t('console_needs_two_step')) : ''}
+<p>${phrase(t, 'two_step_state', { state: html`<strong>${t('two_step_off')}</strong>` })}</p>
+<form method="post" action="${section}/begin">${csrfField(viewer.csrf)}<button type="submit">${t('turn_on_button')}</button></form>`;
     }
-    return render(viewer, section, t('Security'), html`<h1>${t('Security')}</h1>${message ?? ''}<section class="card"><h2>${t('Two-step sign-in')}</h2>${body}</section>`, status);
+    return render(viewer, section, t('security_section'), html`<h1>${t('security_section')}</h1>${message ?? ''}<section class="card"><h2>${t('two_step_sign_in')}</h2>${body}</section>`, status);
   };
 
   router.get('/security', signedIn(deps, door, {}, async (_req, viewer) => show(viewer)));
@@ -76,7 +76,7 @@ ${
           const codes = await confirmTotp(deps.accounts, person, code, viewer.doer, viewer.sessionHash);
           return notice(
             'warn',
-            html`<p><strong>${viewer.t('Recovery codes')}</strong>: ${viewer.t('each works once, when your phone is not at hand. They are shown only now.')}</p><pre>${codes.join('\n')}</pre>`,
+            html`<p><strong>${viewer.t('recovery_codes')}</strong>: ${viewer.t('recovery_codes_note')}</p><pre>${codes.join('\n')}</pre>`,
           );
         },
         viewer.language,
@@ -87,13 +87,13 @@ ${
     '/security/off',
     formBody,
     signedIn(deps, door, {}, async (req, viewer) => {
-      if (door === 'ops' && deps.opsTotpRequired) return show(viewer, notice('error', viewer.t('Operators must keep two-step sign-in on.')), 403);
+      if (door === 'ops' && deps.opsTotpRequired) return show(viewer, notice('error', viewer.t('operators_keep_two_step_on')), 403);
       const password = String((req.body as Record<string, unknown>)['password'] ?? '');
       return acting(
         (message, status) => show(viewer, message, status),
         async () => {
           await disableTotp(deps.accounts, door, viewer.person, password, viewer.doer);
-          return notice('ok', viewer.t('Two-step sign-in is off.'));
+          return notice('ok', viewer.t('two_step_turned_off'));
         },
         viewer.language,
       );

@@ -23,13 +23,15 @@ import {
   languageOf,
   send,
   fromAnotherSite,
+  LANGUAGE_COOKIE,
   setCookie,
   startSession,
   type DoorDeps,
   type Outcome,
   type Viewer,
 } from './door.js';
-import { isLanguage, LANGUAGE_COOKIE, translateKnown, translator } from './i18n.js';
+import { isLanguage } from '@gateway/i18n';
+import { wordsIn } from '../views/texts/catalogue.js';
 import { csrfField, languageSwitch, notice } from './layout.js';
 
 /** Form bodies: small, flat, few fields. */
@@ -59,20 +61,20 @@ export function signInRoutes(deps: DoorDeps, door: Door, router: Router): void {
 
   const signInForm = (req: Request, problem?: string, email = ''): Html => {
     const language = languageOf(req);
-    const t = translator(language);
+    const t = wordsIn(language);
     return page(
       req,
-      t('Sign in'),
-      html`<h1>${door === 'ops' ? t('Operations console') : t('Dashboard')}</h1>
-${problem ? notice('error', translateKnown(language, problem)) : ''}
-${!problem && req.query['reset'] === 'done' ? notice('ok', t('Your new password is set. Sign in with it.')) : ''}
+      t('sign_in'),
+      html`<h1>${door === 'ops' ? t('operations_console_name') : t('dashboard_name')}</h1>
+${problem ? notice('error', t.known(problem)) : ''}
+${!problem && req.query['reset'] === 'done' ? notice('ok', t('new_password_set')) : ''}
 <form method="post" action="${base}/sign-in" class="stack">
 <input type="hidden" name="next" value="${backWithin(base, req.query['next'])}">
-<label>${t('Email')} <input type="email" name="email" autocomplete="username" required value="${email}"></label>
-<label>${t('Password')} <input type="password" name="password" autocomplete="current-password" required></label>
-<button type="submit">${t('Sign in')}</button>
+<label>${t('email')} <input type="email" name="email" autocomplete="username" required value="${email}"></label>
+<label>${t('password')} <input type="password" name="password" autocomplete="current-password" required></label>
+<button type="submit">${t('sign_in')}</button>
 </form>
-<p><a href="${base}/forgot-password">${t('Forgot password?')}</a></p>
+<p><a href="${base}/forgot-password">${t('forgot_password')}</a></p>
 ${languageSwitch({ language, t, base }, `${base}/sign-in`)}`,
     );
   };
@@ -100,17 +102,17 @@ ${languageSwitch({ language, t, base }, `${base}/sign-in`)}`,
   );
 
   const secondFactorForm = (req: Request, csrf: string, problem?: string): Html => {
-    const t = translator(languageOf(req));
+    const t = wordsIn(languageOf(req));
     return page(
       req,
-      t('Two-step sign-in'),
-      html`<h1>${t('Two-step sign-in')}</h1>
+      t('two_step_sign_in'),
+      html`<h1>${t('two_step_sign_in')}</h1>
 ${problem ? notice('error', problem) : ''}
 <form method="post" action="${base}/second-factor" class="stack">${csrfField(csrf)}
 <input type="hidden" name="next" value="${backWithin(base, req.query['next'] ?? text(req.body, 'next'))}">
-<label>${t('Code')} <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>
-<p class="muted">${t('The six digits from your authenticator app, or one of your recovery codes.')}</p>
-<button type="submit">${t('Continue')}</button>
+<label>${t('totp_code')} <input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>
+<p class="muted">${t('second_factor_hint')}</p>
+<button type="submit">${t('continue_button')}</button>
 </form>`,
     );
   };
@@ -133,7 +135,7 @@ ${problem ? notice('error', problem) : ''}
       checkCsrf(deps, req, current.session.csrf_token);
       // Throttled apart from the passwords (a right password does not clear it), per address and per account: six digits must not be guessable by trying them all.
       if (!(await passSecondFactor(deps.accounts, door, current.person, text(req.body, 'code'), clientAddress(deps, req)))) {
-        return { page: secondFactorForm(req, current.session.csrf_token, translator(languageOf(req))('That code is not right.')), status: 401 };
+        return { page: secondFactorForm(req, current.session.csrf_token, wordsIn(languageOf(req))('second_factor_wrong')), status: 401 };
       }
       // A new session id once fully signed in: the cookie that only knew the password is worth nothing.
       const id = newToken();
@@ -158,17 +160,17 @@ ${problem ? notice('error', problem) : ''}
   );
 
   const setupForm = (req: Request, token: string, problem?: string): Html => {
-    const t = translator(languageOf(req));
+    const t = wordsIn(languageOf(req));
     return page(
       req,
-      t('Set password'),
-      html`<h1>${t('Set password')}</h1>
+      t('set_password'),
+      html`<h1>${t('set_password')}</h1>
 ${problem ? notice('error', problem) : ''}
 <form method="post" action="${base}/setup" class="stack">
 <input type="hidden" name="token" value="${token}">
-<label>${t('New password')} <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
-<p class="muted">${t('At least 12 characters.')}</p>
-<button type="submit">${t('Set password')}</button>
+<label>${t('new_password')} <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
+<p class="muted">${t('password_length_hint')}</p>
+<button type="submit">${t('set_password')}</button>
 </form>`,
     );
   };
@@ -189,7 +191,7 @@ ${problem ? notice('error', problem) : ''}
       try {
         await setPasswordWithLink(deps.accounts, 'setup', door, token, text(req.body, 'password'), clientAddress(deps, req));
       } catch (err) {
-        if (err instanceof AppError && err.code === 'validation-error') return { page: setupForm(req, token, translateKnown(languageOf(req), err.errors[0]?.message ?? err.detail)), status: 422 };
+        if (err instanceof AppError && err.code === 'validation-error') return { page: setupForm(req, token, wordsIn(languageOf(req)).known(err.errors[0]?.message ?? err.detail)), status: 422 };
         throw err;
       }
       return { redirect: `${base}/sign-in` };
@@ -199,17 +201,17 @@ ${problem ? notice('error', problem) : ''}
   // ---------------------------------------------------------------- "Forgot password?" (D20)
   const forgotForm = (req: Request): Html => {
     const language = languageOf(req);
-    const t = translator(language);
+    const t = wordsIn(language);
     return page(
       req,
-      t('Forgot password?'),
-      html`<h1>${t('Forgot password?')}</h1>
-<p>${t('Give the email you sign in with. If it has an account here, we mail it a link to choose a new password.')}</p>
+      t('forgot_password'),
+      html`<h1>${t('forgot_password')}</h1>
+<p>${t('forgot_password_intro')}</p>
 <form method="post" action="${base}/forgot-password" class="stack">
-<label>${t('Email')} <input type="email" name="email" autocomplete="username" required maxlength="254"></label>
-<button type="submit">${t('Send the link')}</button>
+<label>${t('email')} <input type="email" name="email" autocomplete="username" required maxlength="254"></label>
+<button type="submit">${t('send_link_button')}</button>
 </form>
-<p><a href="${base}/sign-in">${t('Back to sign in')}</a></p>
+<p><a href="${base}/sign-in">${t('back_to_sign_in')}</a></p>
 ${languageSwitch({ language, t, base }, `${base}/forgot-password`)}`,
     );
   };
@@ -219,7 +221,7 @@ ${languageSwitch({ language, t, base }, `${base}/forgot-password`)}`,
     formBody,
     handle(deps, base, async (req, res) => {
       if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
-      const t = translator(languageOf(req));
+      const t = wordsIn(languageOf(req));
       const email = text(req.body, 'email');
       let mail: boolean;
       try {
@@ -227,7 +229,7 @@ ${languageSwitch({ language, t, base }, `${base}/forgot-password`)}`,
       } catch (err) {
         if (!(err instanceof AppError) || err.code !== 'rate-limit-exceeded') throw err;
         res.set('Retry-After', String(err.extensions['retry_after'] ?? 60));
-        return { page: page(req, t('Forgot password?'), html`<h1>${t('Forgot password?')}</h1>${notice('error', t('Too many password reset requests from here or for this email. Try again later.'))}`), status: 429 };
+        return { page: page(req, t('forgot_password'), html`<h1>${t('forgot_password')}</h1>${notice('error', t('too_many_reset_requests'))}`), status: 429 };
       }
       // The account is looked up, and the mail asked for, after the answer: the answer and its time are the same for every email,
       // and for an email past its bound (nothing is mailed then).
@@ -240,40 +242,40 @@ ${languageSwitch({ language, t, base }, `${base}/forgot-password`)}`,
       return {
         page: page(
           req,
-          t('Check your mail'),
-          html`<h1>${t('Check your mail')}</h1>
-<p>${t('If this address has an account here, a link to choose a new password is on its way. It works once, for one hour.')}</p>
-<p><a href="${base}/sign-in">${t('Back to sign in')}</a></p>`,
+          t('check_your_mail'),
+          html`<h1>${t('check_your_mail')}</h1>
+<p>${t('reset_link_on_its_way')}</p>
+<p><a href="${base}/sign-in">${t('back_to_sign_in')}</a></p>`,
         ),
       };
     }),
   );
 
   const resetForm = (req: Request, token: string, problem?: string): Html => {
-    const t = translator(languageOf(req));
+    const t = wordsIn(languageOf(req));
     return page(
       req,
-      t('Choose a new password'),
-      html`<h1>${t('Choose a new password')}</h1>
+      t('choose_new_password'),
+      html`<h1>${t('choose_new_password')}</h1>
 ${problem ? notice('error', problem) : ''}
 <form method="post" action="${base}/reset" class="stack">
 <input type="hidden" name="token" value="${token}">
-<label>${t('New password')} <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
-<p class="muted">${t('At least 12 characters.')}</p>
-<button type="submit">${t('Set password')}</button>
+<label>${t('new_password')} <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
+<p class="muted">${t('password_length_hint')}</p>
+<button type="submit">${t('set_password')}</button>
 </form>`,
     );
   };
   const resetGone = (req: Request): Outcome => {
     const language = languageOf(req);
-    const t = translator(language);
+    const t = wordsIn(language);
     return {
       page: page(
         req,
-        t('Link no longer valid'),
-        html`<h1>${t('Link no longer valid')}</h1>
-${notice('error', translateKnown(language, LINK_GONE.reset))}
-<p><a href="${base}/forgot-password">${t('Ask for a new link')}</a></p>`,
+        t('account_link_gone_title'),
+        html`<h1>${t('account_link_gone_title')}</h1>
+${notice('error', t.known(LINK_GONE.reset))}
+<p><a href="${base}/forgot-password">${t('ask_for_new_link')}</a></p>`,
       ),
       status: 410,
     };
@@ -294,7 +296,7 @@ ${notice('error', translateKnown(language, LINK_GONE.reset))}
       try {
         await setPasswordWithLink(deps.accounts, 'reset', door, token, text(req.body, 'password'), clientAddress(deps, req));
       } catch (err) {
-        if (err instanceof AppError && err.code === 'validation-error') return { page: resetForm(req, token, translateKnown(languageOf(req), err.errors[0]?.message ?? err.detail)), status: 422 };
+        if (err instanceof AppError && err.code === 'validation-error') return { page: resetForm(req, token, wordsIn(languageOf(req)).known(err.errors[0]?.message ?? err.detail)), status: 422 };
         if (err instanceof AppError && err.code === 'not-found') return resetGone(req);
         throw err;
       }
@@ -340,7 +342,7 @@ export function signedIn(deps: DoorDeps, door: Door, guard: Guard, work: (req: R
       csrf: current.session.csrf_token,
       mode: current.session.mode,
       language,
-      t: translator(language),
+      t: wordsIn(language),
       address,
       requestId: requestIdOf(res) || newToken(12),
       actor: door === 'ops' ? { type: 'operator', ...actorBase } : { type: 'user', ...actorBase, merchantId: person.merchant_id ?? '' },

@@ -8,25 +8,25 @@ import type { Router } from 'express';
 import type { ApiKeySummary } from '@gateway/contracts';
 import { html, type Html } from '@gateway/runtime';
 import type { DoorDeps } from '../door.js';
-import type { Translate } from '../i18n.js';
+import type { Words } from '../../views/texts/catalogue.js';
 import { csrfField, notice, table, when } from '../layout.js';
 import { BASE, can, merchantChange, merchantView, type SectionView } from './frame.js';
 
 const SECTION = `${BASE}/api-keys`;
 
 /** A secret on the page, once, with a way to copy it (its button in the viewer's words, given `t`). */
-export function shownSecret(label: string, secret: string, warning: string, t?: Translate): Html {
+export function shownSecret(label: string, secret: string, warning: string, t: Words): Html {
   return notice(
     'warn',
-    html`<p><strong>${label}</strong></p><p><code class="secret" id="shown-secret">${secret}</code> <button type="button" class="secondary" data-copy="shown-secret">${t ? t('Copy') : 'Copy'}</button></p><p>${warning}</p>`,
+    html`<p><strong>${label}</strong></p><p><code class="secret" id="shown-secret">${secret}</code> <button type="button" class="secondary" data-copy="shown-secret">${t('copy_button')}</button></p><p>${warning}</p>`,
   );
 }
 
-function graceLabel(t: Translate, seconds: number): string {
-  if (seconds === 0) return t('now');
-  if (seconds % 3600 === 0) return t('in {n} h', { n: seconds / 3600 });
-  if (seconds % 60 === 0) return t('in {n} min', { n: seconds / 60 });
-  return t('in {n} s', { n: seconds });
+function graceLabel(t: Words, seconds: number): string {
+  if (seconds === 0) return t('grace_now');
+  if (seconds % 3600 === 0) return t('grace_hours', { n: seconds / 3600 });
+  if (seconds % 60 === 0) return t('grace_minutes', { n: seconds / 60 });
+  return t('grace_seconds', { n: seconds });
 }
 
 export function apiKeyRoutes(deps: DoorDeps, router: Router): void {
@@ -39,35 +39,35 @@ export function apiKeyRoutes(deps: DoorDeps, router: Router): void {
     const active = (key: ApiKeySummary) => key.revoked_at === null || Date.parse(key.revoked_at) > now;
     const rows = keys.data.map((key) => {
       const live = active(key);
-      const state = !live ? html`${t('Revoked')} ${when(key.revoked_at)}` : key.revoked_at ? html`${t('Ends')} ${when(key.revoked_at)}` : t('Active');
+      const state = !live ? html`${t('revoked')} ${when(key.revoked_at)}` : key.revoked_at ? html`${t('ends')} ${when(key.revoked_at)}` : t('active');
       const actions: Html[] = [];
       if (developer && live && key.mode === 'test' && key.revealable) {
-        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/reveal" class="inline">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('Reveal')}</button></form>`);
+        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/reveal" class="inline">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('reveal_button')}</button></form>`);
       }
       if (developer && live && key.mode === 'live' && !key.revoked_at) {
-        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/rotate" class="inline" data-confirm="${t('Create a new live key and revoke this one?')}">${csrfField(viewer.csrf)}
-<label class="inline">${t('Revoke old key')} <select name="revoke_in_seconds">${deps.keyRotationGracesSeconds.map((s) => html`<option value="${s}">${graceLabel(t, s)}</option>`)}</select></label>
-<button type="submit" class="secondary">${t('Rotate')}</button></form>`);
+        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/rotate" class="inline" data-confirm="${t('rotate_confirm')}">${csrfField(viewer.csrf)}
+<label class="inline">${t('revoke_old_key')} <select name="revoke_in_seconds">${deps.keyRotationGracesSeconds.map((s) => html`<option value="${s}">${graceLabel(t, s)}</option>`)}</select></label>
+<button type="submit" class="secondary">${t('rotate_button')}</button></form>`);
       }
       if (developer && live) {
-        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/revoke" class="inline" data-confirm="${t('Revoke this key? Calls made with it will fail at once.')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Revoke')}</button></form>`);
+        actions.push(html`<form method="post" action="${SECTION}/${key.key_id}/revoke" class="inline" data-confirm="${t('revoke_confirm')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('revoke_button')}</button></form>`);
       }
       return html`<tr><td><code>${key.key_id}</code></td><td><code>sk_${key.mode}_…${key.last_four}</code></td><td>${when(key.created_at)}</td><td>${state}</td><td>${actions}</td></tr>`;
     });
     const create =
       developer && viewer.mode === 'test'
-        ? html`<form method="post" action="${SECTION}/create" class="row">${csrfField(viewer.csrf)}<button type="submit">${t('Create key')}</button></form>`
+        ? html`<form method="post" action="${SECTION}/create" class="row">${csrfField(viewer.csrf)}<button type="submit">${t('create_key')}</button></form>`
         : developer && viewer.mode === 'live'
-          ? html`<form method="post" action="${SECTION}/create" class="row">${csrfField(viewer.csrf)}<button type="submit">${t('Create live key')}</button></form>`
+          ? html`<form method="post" action="${SECTION}/create" class="row">${csrfField(viewer.csrf)}<button type="submit">${t('create_live_key')}</button></form>`
           : '';
     return view.render(
       SECTION,
-      t('API keys'),
-      html`<h1>${t('API keys')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('Live mode') : t('Test mode')}</span></h1>
+      t('api_keys_section'),
+      html`<h1>${t('api_keys_section')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('live_mode') : t('test_mode')}</span></h1>
 ${message ?? ''}
-<div class="card">${table([t('Key'), t('Last four'), t('Created'), t('Status'), ''], rows, t('Nothing here yet.'))}</div>
+<div class="card">${table([t('key'), t('last_four'), t('created'), t('status'), ''], rows, t('nothing_yet'))}</div>
 ${create}
-<p class="muted">${t("Test keys can be revealed again at any time. A live key is shown only once, when it is made: keep it in your server's secret store.")}</p>`,
+<p class="muted">${t('api_keys_note')}</p>`,
       status,
     );
   };
@@ -83,8 +83,8 @@ ${create}
       const { viewer } = view;
       const { t } = viewer;
       const key = await view.call.command('api_key.create', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
-      const warning = viewer.mode === 'live' ? t('This is the only time this live key is shown. Copy it now.') : t('You can reveal this test key again later.');
-      return shownSecret(t('New key {key}', { key: key.key_id }), key.secret_key, warning, t);
+      const warning = viewer.mode === 'live' ? t('live_key_shown_once') : t('test_key_shown_again');
+      return shownSecret(t('new_key', { key: key.key_id }), key.secret_key, warning, t);
     }),
   );
 
@@ -93,7 +93,7 @@ ${create}
     ...merchantChange(deps, 'develop', show, async (req, view) => {
       const key = await view.call.command('api_key.reveal', { merchant_id: view.merchant.merchant_id, key_id: String(req.params['id']) });
       const { t } = view.viewer;
-      return shownSecret(t('Key {key}', { key: key.key_id }), key.secret_key, t('Anyone with this key can act on your test account.'), t);
+      return shownSecret(t('revealed_key', { key: key.key_id }), key.secret_key, t('test_key_warning'), t);
     }),
   );
 
@@ -101,7 +101,7 @@ ${create}
     '/api-keys/:id/revoke',
     ...merchantChange(deps, 'develop', show, async (req, view) => {
       const revoked = await view.call.command('api_key.revoke', { merchant_id: view.merchant.merchant_id, key_id: String(req.params['id']) });
-      return notice('ok', view.viewer.t('Key {key} is revoked.', { key: revoked.key_id }));
+      return notice('ok', view.viewer.t('key_revoked', { key: revoked.key_id }));
     }),
   );
 
@@ -117,9 +117,9 @@ ${create}
       });
       const { t } = view.viewer;
       return shownSecret(
-        t('New live key {key}', { key: rotated.key_id }),
+        t('new_live_key', { key: rotated.key_id }),
         rotated.secret_key,
-        t('This is the only time it is shown. The old key {old} stops working at {at}.', { old: rotated.revoked_key_id, at: rotated.revokes_at }),
+        t('rotated_key_note', { old: rotated.revoked_key_id, at: rotated.revokes_at }),
         t,
       );
     }),

@@ -115,58 +115,58 @@ export function brandSettingsRoutes(deps: DoorDeps, router: Router): void {
       view.call.command('branding.get', { merchant_id: merchant.merchant_id }),
     ]);
     const editor = can(viewer, 'develop');
-    const mode = viewer.mode === 'live' ? t('Live mode') : t('Test mode');
+    const mode = viewer.mode === 'live' ? t('live_mode') : t('test_mode');
     const preview = branding.logo_url === null ? undefined : previewSource(deps, branding.logo_url);
     const logo =
       branding.logo_url === null
-        ? html`<p class="muted">${t('No logo: the pages show the business name only.')}</p>`
+        ? html`<p class="muted">${t('no_logo')}</p>`
         : html`<p>${preview === undefined ? html`<code>${branding.logo_url}</code>` : html`<img class="brand-logo" src="${preview}" alt="${merchant.name}" height="64">`}</p>`;
     return view.render(
       SETTINGS,
-      t('Settings'),
-      html`<h1>${t('Settings')} <span class="badge ${viewer.mode}">${mode}</span></h1>
+      t('settings_section'),
+      html`<h1>${t('settings_section')} <span class="badge ${viewer.mode}">${mode}</span></h1>
 ${message ?? ''}
 <section class="card" aria-labelledby="receipts-heading">
-<h2 id="receipts-heading">${t('Receipts')}</h2>
-<p>${t('Send receipts to buyers')} (${mode}): <strong data-receipts="${receipts.receipts_enabled ? 'on' : 'off'}">${receipts.receipts_enabled ? t('On') : t('Off')}</strong></p>
+<h2 id="receipts-heading">${t('receipts')}</h2>
+<p>${t('send_receipts')} (${mode}): <strong data-receipts="${receipts.receipts_enabled ? 'on' : 'off'}">${receipts.receipts_enabled ? t('receipts_on') : t('receipts_off')}</strong></p>
 ${
   editor
     ? html`<form method="post" action="${SETTINGS}/receipts" class="row">${csrfField(viewer.csrf)}
 <input type="hidden" name="receipts_enabled" value="${receipts.receipts_enabled ? 'off' : 'on'}">
-<button type="submit"${receipts.receipts_enabled ? html` class="secondary"` : ''}>${receipts.receipts_enabled ? t('Turn receipts off') : t('Turn receipts on')}</button></form>`
+<button type="submit"${receipts.receipts_enabled ? html` class="secondary"` : ''}>${receipts.receipts_enabled ? t('turn_receipts_off') : t('turn_receipts_on')}</button></form>`
     : ''
 }
-<p class="muted">${t('Buyers get a receipt by mail after a payment and after a refund. The switch is per mode.')}</p>
+<p class="muted">${t('receipts_note')}</p>
 </section>
 <section class="card" aria-labelledby="brand-heading">
-<h2 id="brand-heading">${t('Branding')}</h2>
-<p class="muted">${t('Your logo and accent colour show on the payment page, the payment link page and the receipts, in both modes.')}</p>
-<h3>${t('Logo')}</h3>
+<h2 id="brand-heading">${t('branding')}</h2>
+<p class="muted">${t('branding_note')}</p>
+<h3>${t('logo')}</h3>
 ${logo}
 ${
   editor
     ? html`<form method="post" action="${SETTINGS}/logo" enctype="multipart/form-data" class="row">${csrfField(viewer.csrf)}
-<label>${t('Logo file (PNG or SVG, at most 256 KB)')} <input type="file" name="logo" accept="image/png,image/svg+xml" required></label>
-<button type="submit">${t('Upload')}</button></form>
+<label>${t('logo_file')} <input type="file" name="logo" accept="image/png,image/svg+xml" required></label>
+<button type="submit">${t('upload_button')}</button></form>
 ${
   branding.logo_url === null
     ? ''
-    : html`<form method="post" action="${SETTINGS}/logo/remove" class="inline" data-confirm="${t('Remove the logo?')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Remove logo')}</button></form>`
+    : html`<form method="post" action="${SETTINGS}/logo/remove" class="inline" data-confirm="${t('remove_logo_confirm')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('remove_logo_button')}</button></form>`
 }`
     : ''
 }
-<p class="muted">${t('An SVG logo may only draw: one with scripts, links, embedded content or styles is refused.')}</p>
-<h3>${t('Accent colour')}</h3>
-<p>${branding.accent_color === null ? t('None: the pages keep their own colour.') : html`<code data-accent="${branding.accent_color}">${branding.accent_color}</code>`}</p>
+<p class="muted">${t('svg_logo_note')}</p>
+<h3>${t('accent_colour')}</h3>
+<p>${branding.accent_color === null ? t('no_accent_colour') : html`<code data-accent="${branding.accent_color}">${branding.accent_color}</code>`}</p>
 ${
   editor
     ? html`<form method="post" action="${SETTINGS}/accent" class="row">${csrfField(viewer.csrf)}
-<label>${t('Colour')} <input type="color" name="accent_picker" value="${branding.accent_color ?? '#0b5cad'}" aria-describedby="accent-hint"></label>
-<label>${t('or as #RRGGBB')} <input name="accent_color" pattern="#[0-9A-Fa-f]{6}" maxlength="7" size="8" dir="ltr" placeholder="${branding.accent_color ?? '#0b5cad'}"></label>
-<button type="submit">${t('Save')}</button></form>`
+<label>${t('colour')} <input type="color" name="accent_picker" value="${branding.accent_color ?? '#0b5cad'}" aria-describedby="accent-hint"></label>
+<label>${t('colour_as_hex')} <input name="accent_color" pattern="#[0-9A-Fa-f]{6}" maxlength="7" size="8" dir="ltr" placeholder="${branding.accent_color ?? '#0b5cad'}"></label>
+<button type="submit">${t('save_button')}</button></form>`
     : ''
 }
-<p class="muted" id="accent-hint">${t('Buttons show white text on the accent colour, so it must be dark enough (contrast at least 4.5:1 with white).')}</p>
+<p class="muted" id="accent-hint">${t('accent_colour_hint')}</p>
 </section>`,
       status,
     );
@@ -182,12 +182,12 @@ ${
     ...merchantChange(deps, 'develop', show, async (req, view) => {
       const { viewer } = view;
       const wanted = field(req.body, 'receipts_enabled');
-      if (wanted !== 'on' && wanted !== 'off') throw new AppError('validation-error', viewer.t('Choose on or off.'));
+      if (wanted !== 'on' && wanted !== 'off') throw new AppError('validation-error', viewer.t('choose_on_or_off'));
       const enabled = wanted === 'on';
       const set = await change(view, 'receipts.settings.set', { mode: viewer.mode, receipts_enabled: enabled }, () =>
         view.call.command('receipts.settings.set', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, receipts_enabled: enabled }),
       );
-      return notice('ok', set.receipts_enabled ? viewer.t('Buyers of this mode now get receipts.') : viewer.t('Buyers of this mode no longer get receipts.'));
+      return notice('ok', set.receipts_enabled ? viewer.t('receipts_now_on') : viewer.t('receipts_now_off'));
     }),
   );
   router.post(
@@ -197,14 +197,14 @@ ${
       // The text box, left empty on the page, wins when someone typed in it; otherwise the colour picker's value.
       const accent = field(req.body, 'accent_color') || field(req.body, 'accent_picker');
       const set: Branding = await change(view, 'branding.set', { accent_color: accent }, () => view.call.command('branding.set', { merchant_id: view.merchant.merchant_id, accent_color: accent }));
-      return notice('ok', viewer.t('Accent colour saved: {color}.', { color: set.accent_color ?? '' }));
+      return notice('ok', viewer.t('accent_colour_saved', { color: set.accent_color ?? '' }));
     }),
   );
   router.post(
     '/settings/logo/remove',
     ...merchantChange(deps, 'develop', show, async (_req, view) => {
       await change(view, 'branding.remove_logo', {}, () => view.call.command('branding.remove_logo', { merchant_id: view.merchant.merchant_id }));
-      return notice('ok', view.viewer.t('Logo removed.'));
+      return notice('ok', view.viewer.t('logo_removed'));
     }),
   );
   router.post(
@@ -216,14 +216,14 @@ ${
       return acting(
         (message, status) => show(view, req, message, status),
         async () => {
-          if (upload === undefined || upload.bytes.length === 0) throw new AppError('validation-error', viewer.t('Choose a PNG or SVG file to upload.'));
+          if (upload === undefined || upload.bytes.length === 0) throw new AppError('validation-error', viewer.t('choose_logo_file'));
           // The upload was read one byte past the limit: a larger logo is refused here, before the checkout would refuse it too.
-          if (upload.tooLarge) throw new AppError('validation-error', viewer.t('The logo is larger than 256 KB.'));
+          if (upload.tooLarge) throw new AppError('validation-error', viewer.t('logo_too_large'));
           const { contentType, bytes } = upload;
           await change(view, 'branding.set', { logo: { content_type: contentType, bytes: bytes.length } }, () =>
             view.call.command('branding.set', { merchant_id: view.merchant.merchant_id, logo: { content_type: contentType, data_base64: bytes.toString('base64') } }),
           );
-          return notice('ok', viewer.t('Logo saved.'));
+          return notice('ok', viewer.t('logo_saved'));
         },
         viewer.language,
       );

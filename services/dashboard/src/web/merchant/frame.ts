@@ -3,7 +3,7 @@ import type { DashboardRole, MerchantDetail } from '@gateway/contracts';
 import type { Request } from 'express';
 import type { Html, HtmlValue } from '@gateway/runtime';
 import { acting, Caller, type DoorDeps, type Outcome, type Viewer } from '../door.js';
-import type { Text } from '../i18n.js';
+import type { TextKey } from '../../views/texts/catalogue.js';
 import { layout } from '../layout.js';
 import { formBody, signedIn } from '../sign-in.js';
 
@@ -25,28 +25,28 @@ export function can(viewer: Viewer, permission: Permission): boolean {
 /** A guard refusing anyone without `permission`. */
 export function needs(permission: Permission) {
   return {
-    allow: (viewer: Viewer) => (can(viewer, permission) ? undefined : viewer.t('Your role ({role}) may not do this; ask an owner of the account.', { role: roleName(viewer, viewer.person.role) })),
+    allow: (viewer: Viewer) => (can(viewer, permission) ? undefined : viewer.t('role_may_not', { role: roleName(viewer, viewer.person.role) })),
   };
 }
 
 /** A role as people read it in the viewer's language (the form values stay the role's code). */
 export function roleName(viewer: Pick<Viewer, 't'>, role: DashboardRole | null): string {
-  return role === null ? viewer.t('none') : viewer.t(ROLE_NAMES[role]);
+  return role === null ? viewer.t('role_none') : viewer.t(ROLE_NAMES[role]);
 }
-const ROLE_NAMES: Readonly<Record<DashboardRole, Text>> = { owner: 'owner', developer: 'developer', viewer: 'viewer' };
+const ROLE_NAMES: Readonly<Record<DashboardRole, TextKey>> = { owner: 'role_owner', developer: 'role_developer', viewer: 'role_viewer' };
 
 const SECTIONS = [
-  { href: `${BASE}/home`, label: 'Home', permission: 'read' },
-  { href: `${BASE}/payments`, label: 'Payments', permission: 'read' },
-  { href: `${BASE}/payment-links`, label: 'Payment links', permission: 'read' },
-  { href: `${BASE}/reports`, label: 'Reports', permission: 'read' },
-  { href: `${BASE}/api-keys`, label: 'API keys', permission: 'read' },
-  { href: `${BASE}/webhooks`, label: 'Webhooks', permission: 'read' },
-  { href: `${BASE}/exchange-rates`, label: 'Exchange rates', permission: 'read' },
-  { href: `${BASE}/settings`, label: 'Settings', permission: 'read' },
-  { href: `${BASE}/team`, label: 'Team', permission: 'team' },
-  { href: `${BASE}/audit-log`, label: 'Audit log', permission: 'audit' },
-  { href: `${BASE}/security`, label: 'Security', permission: 'read' },
+  { href: `${BASE}/home`, label: 'home_section', permission: 'read' },
+  { href: `${BASE}/payments`, label: 'payments_section', permission: 'read' },
+  { href: `${BASE}/payment-links`, label: 'payment_links_section', permission: 'read' },
+  { href: `${BASE}/reports`, label: 'reports_section', permission: 'read' },
+  { href: `${BASE}/api-keys`, label: 'api_keys_section', permission: 'read' },
+  { href: `${BASE}/webhooks`, label: 'webhooks_section', permission: 'read' },
+  { href: `${BASE}/exchange-rates`, label: 'exchange_rates_section', permission: 'read' },
+  { href: `${BASE}/settings`, label: 'settings_section', permission: 'read' },
+  { href: `${BASE}/team`, label: 'team_section', permission: 'team' },
+  { href: `${BASE}/audit-log`, label: 'audit_log_section', permission: 'audit' },
+  { href: `${BASE}/security`, label: 'security_section', permission: 'read' },
 ] as const;
 
 /** One signed-in merchant page's means: the merchant, the calls, and its shell. */

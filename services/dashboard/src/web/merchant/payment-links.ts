@@ -11,7 +11,8 @@ import type { PaymentLink } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
 import type { DoorDeps, Viewer } from '../door.js';
-import { LANGUAGE_NAMES, type Text } from '../i18n.js';
+import { LANGUAGE_NAMES } from '@gateway/i18n';
+import type { TextKey } from '../../views/texts/catalogue.js';
 import { BACK_ARROW, csrfField, FORWARD_ARROW, notice, table, when } from '../layout.js';
 import { BASE, can, merchantChange, merchantView, type MerchantPage, type SectionView } from './frame.js';
 import { asTheApi } from './payments.js';
@@ -96,6 +97,7 @@ function createBody(draft: LinkDraft): Record<string, unknown> {
 }
 
 type LinkState = 'active' | 'inactive' | 'expired' | 'used up';
+const STATE_NAMES: Readonly<Record<LinkState, TextKey>> = { active: 'link_active', inactive: 'link_inactive', expired: 'link_expired', 'used up': 'link_used_up' };
 
 /** Why a link takes payments or not, read from what the API answers (its `active` covers all three reasons). */
 function stateOf(link: PaymentLink, now: number): LinkState {
@@ -107,57 +109,57 @@ function stateOf(link: PaymentLink, now: number): LinkState {
 
 function stateBadge(viewer: Viewer, link: PaymentLink): Html {
   const state = stateOf(link, Date.now());
-  return html`<span class="badge" data-field="state" data-state="${state}">${viewer.t(state)}</span>`;
+  return html`<span class="badge" data-field="state" data-state="${state}">${viewer.t(STATE_NAMES[state])}</span>`;
 }
 
 function priceOf(viewer: Viewer, link: PaymentLink): Html {
   if (!link.open_amount) return html`<bdi>${link.amount ?? ''} ${link.currency}</bdi>`;
   const bounds = link.amount_min !== null || link.amount_max !== null ? html`<br><bdi class="muted">${link.amount_min ?? '…'} – ${link.amount_max ?? '…'} TND</bdi>` : '';
-  return html`${viewer.t('Open amount')}${bounds}`;
+  return html`${viewer.t('open_amount')}${bounds}`;
 }
 
 function qrOf(viewer: Viewer, link: PaymentLink, size: number): Html {
   const { t } = viewer;
-  return html`<img src="${link.qr_svg_url}" alt="${t('QR code of {url}', { url: link.url })}" width="${size}" height="${size}" loading="lazy">
-<br><a href="${link.qr_svg_url}" download="${link.id}.svg">${t('Download SVG')}</a> · <a href="${link.url}/qr.png" download="${link.id}.png">${t('Download PNG')}</a>`;
+  return html`<img src="${link.qr_svg_url}" alt="${t('qr_code_of', { url: link.url })}" width="${size}" height="${size}" loading="lazy">
+<br><a href="${link.qr_svg_url}" download="${link.id}.svg">${t('download_svg')}</a> · <a href="${link.url}/qr.png" download="${link.id}.png">${t('download_png')}</a>`;
 }
 
 function deactivateButton(viewer: Viewer, link: PaymentLink): Html {
   if (!can(viewer, 'develop') || !link.active) return html``;
-  return html`<form method="post" action="${SECTION}/${link.id}/deactivate" class="inline" data-confirm="${viewer.t('Deactivate this link? Buyers can no longer pay through it.')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${viewer.t('Deactivate')}</button></form>`;
+  return html`<form method="post" action="${SECTION}/${link.id}/deactivate" class="inline" data-confirm="${viewer.t('deactivate_confirm')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${viewer.t('deactivate_button')}</button></form>`;
 }
 
 function localeName(viewer: Viewer, locale: string): string {
-  return locale === 'fr' || locale === 'en' || locale === 'ar' ? LANGUAGE_NAMES[locale] : viewer.t('Automatic');
+  return locale === 'fr' || locale === 'en' || locale === 'ar' ? LANGUAGE_NAMES[locale] : viewer.t('page_language_automatic');
 }
 
 /** "Create link", filled with `draft` when a refused one is shown again. */
 function createForm(viewer: Viewer, draft: LinkDraft | undefined): Html {
   const { t } = viewer;
   const pricing = draft?.pricing ?? 'fixed';
-  const radio = (value: 'fixed' | 'open', label: Text) =>
+  const radio = (value: 'fixed' | 'open', label: TextKey) =>
     html`<label class="inline"><input type="radio" name="pricing" value="${value}"${pricing === value ? html` checked` : ''}> ${t(label)}</label>`;
   const chosen = draft?.locale || 'auto';
   // No check of the fields here (novalidate: not the browser's either): the API's create judges them, and its problem is shown as it answers.
-  return html`<section class="card"><h2>${t('Create link')}</h2>
+  return html`<section class="card"><h2>${t('create_link')}</h2>
 <form method="post" action="${SECTION}" class="stack" novalidate>${csrfField(viewer.csrf)}
-<label>${t('Description')} <input name="description" value="${draft?.description ?? ''}" maxlength="500" size="48"></label>
-<fieldset><legend>${t('Price')}</legend>
-${radio('fixed', 'Fixed price')}
-<div class="row"><label>${t('Amount')} <input name="amount" inputmode="decimal" value="${draft?.amount ?? ''}" placeholder="45.000"></label>
-<label>${t('Currency')} <input name="currency" value="${draft?.currency || 'TND'}" maxlength="3" size="4" autocapitalize="characters"></label></div>
-${radio('open', 'Open amount')}
-<div class="row"><label>${t('Least amount (TND)')} <input name="amount_min" inputmode="decimal" value="${draft?.amount_min ?? ''}"></label>
-<label>${t('Most amount (TND)')} <input name="amount_max" inputmode="decimal" value="${draft?.amount_max ?? ''}"></label></div>
-<p class="muted">${t('With an open amount the buyer types the amount, in TND, within these bounds (both optional).')}</p>
+<label>${t('description')} <input name="description" value="${draft?.description ?? ''}" maxlength="500" size="48"></label>
+<fieldset><legend>${t('price')}</legend>
+${radio('fixed', 'fixed_price')}
+<div class="row"><label>${t('amount')} <input name="amount" inputmode="decimal" value="${draft?.amount ?? ''}" placeholder="45.000"></label>
+<label>${t('currency')} <input name="currency" value="${draft?.currency || 'TND'}" maxlength="3" size="4" autocapitalize="characters"></label></div>
+${radio('open', 'open_amount')}
+<div class="row"><label>${t('least_amount')} <input name="amount_min" inputmode="decimal" value="${draft?.amount_min ?? ''}"></label>
+<label>${t('most_amount')} <input name="amount_max" inputmode="decimal" value="${draft?.amount_max ?? ''}"></label></div>
+<p class="muted">${t('open_amount_note')}</p>
 </fieldset>
-<label>${t('Payments allowed')} <input name="max_payments" inputmode="numeric" value="${draft?.max_payments ?? ''}" size="8" aria-describedby="max-payments-hint"></label>
-<span id="max-payments-hint" class="muted">${t('Empty: unlimited; 1: a single-use link.')}</span>
-<label>${t('Expires at (UTC)')} <input type="datetime-local" name="expires_at" value="${draft?.expires_at ?? ''}" step="1"></label>
-<label class="inline"><input type="checkbox" name="collect_phone" value="1"${draft?.collect_phone ? html` checked` : ''}> ${t('Ask the buyer for a phone number')}</label>
-<label>${t('Page language')} <select name="locale">${LOCALES.map((l) => html`<option value="${l}"${l === chosen ? html` selected` : ''}>${localeName(viewer, l)}</option>`)}</select></label>
-<label>${t('Return URL')} <input type="url" name="return_url" value="${draft?.return_url ?? ''}" size="48" placeholder="https://"></label>
-<div><button type="submit">${t('Create link')}</button></div>
+<label>${t('payments_allowed')} <input name="max_payments" inputmode="numeric" value="${draft?.max_payments ?? ''}" size="8" aria-describedby="max-payments-hint"></label>
+<span id="max-payments-hint" class="muted">${t('payments_allowed_hint')}</span>
+<label>${t('expires_at')} <input type="datetime-local" name="expires_at" value="${draft?.expires_at ?? ''}" step="1"></label>
+<label class="inline"><input type="checkbox" name="collect_phone" value="1"${draft?.collect_phone ? html` checked` : ''}> ${t('ask_phone')}</label>
+<label>${t('page_language')} <select name="locale">${LOCALES.map((l) => html`<option value="${l}"${l === chosen ? html` selected` : ''}>${localeName(viewer, l)}</option>`)}</select></label>
+<label>${t('return_url')} <input type="url" name="return_url" value="${draft?.return_url ?? ''}" size="48" placeholder="https://"></label>
+<div><button type="submit">${t('create_link')}</button></div>
 </form></section>`;
 }
 
@@ -183,16 +185,16 @@ const showLinks: SectionView = async (view, req, message, status) => {
   const page = (cursor: string, id: string) => `${SECTION}?${new URLSearchParams([[cursor, id]]).toString()}`;
   return view.render(
     SECTION,
-    t('Payment links'),
-    html`<h1>${t('Payment links')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('Live mode') : t('Test mode')}</span></h1>
+    t('payment_links_section'),
+    html`<h1>${t('payment_links_section')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('live_mode') : t('test_mode')}</span></h1>
 ${message ?? ''}
-<p class="muted">${t('Anyone with a link can pay it, without code on your side; its QR code leads to the same page.')}</p>
+<p class="muted">${t('payment_links_intro')}</p>
 ${creates ? createForm(viewer, draft) : ''}
-<section class="card"><h2>${t('Links')}</h2>
-${table([t('Description'), t('Price'), t('Status'), t('Payments'), t('QR code'), t('Created'), ''], rows, t('No payment links yet.'), [1, 3])}
-<nav class="pager" aria-label="${t('Pages')}">
-${first && (backwards ? list.has_more : one(req, 'starting_after') !== '') ? html`<a href="${page('ending_before', first.id)}">${BACK_ARROW} ${t('Newer')}</a>` : ''}
-${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`<a href="${page('starting_after', last.id)}">${t('Older')} ${FORWARD_ARROW}</a>` : ''}
+<section class="card"><h2>${t('links')}</h2>
+${table([t('description'), t('price'), t('status'), t('payments'), t('qr_code'), t('created'), ''], rows, t('no_links_yet'), [1, 3])}
+<nav class="pager" aria-label="${t('pages_nav')}">
+${first && (backwards ? list.has_more : one(req, 'starting_after') !== '') ? html`<a href="${page('ending_before', first.id)}">${BACK_ARROW} ${t('newer_page')}</a>` : ''}
+${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`<a href="${page('starting_after', last.id)}">${t('older_page')} ${FORWARD_ARROW}</a>` : ''}
 </nav></section>`,
     status,
   );
@@ -218,29 +220,29 @@ async function showLink(view: MerchantPage, req: Request, message?: Html, status
   const page = (cursor: string, at: string) => `${SECTION}/${link.id}?${new URLSearchParams([[cursor, at]]).toString()}`;
   return view.render(
     SECTION,
-    `${t('Payment links')} ${link.description}`,
-    html`<p><a href="${SECTION}">${BACK_ARROW} ${t('Payment links')}</a></p>
+    `${t('payment_links_section')} ${link.description}`,
+    html`<p><a href="${SECTION}">${BACK_ARROW} ${t('payment_links_section')}</a></p>
 <h1>${link.description} ${stateBadge(viewer, link)}</h1>
 ${message ?? ''}
 <div class="card"><dl class="facts">
-<dt>${t('ID')}</dt><dd><code>${link.id}</code></dd>
-<dt>${t('URL')}</dt><dd><code class="address" data-field="url">${link.url}</code></dd>
-<dt>${t('Price')}</dt><dd>${priceOf(viewer, link)}</dd>
-<dt>${t('Payments')}</dt><dd data-field="payments_count">${link.payments_count}</dd>
-<dt>${t('Payments allowed')}</dt><dd>${link.max_payments ?? t('Unlimited')}</dd>
-<dt>${t('Expires at (UTC)')}</dt><dd>${link.expires_at ? when(link.expires_at) : t('Never')}</dd>
-<dt>${t('Page language')}</dt><dd>${localeName(viewer, link.locale)}</dd>
-<dt>${t('Ask the buyer for a phone number')}</dt><dd>${link.collect_phone ? t('Yes') : t('No')}</dd>
-<dt>${t('Return URL')}</dt><dd>${link.return_url ? html`<code class="address">${link.return_url}</code>` : '—'}</dd>
-<dt>${t('Created')}</dt><dd>${when(link.created_at)}</dd>
-<dt>${t('QR code')}</dt><dd>${qrOf(viewer, link, 160)}</dd>
+<dt>${t('id')}</dt><dd><code>${link.id}</code></dd>
+<dt>${t('url')}</dt><dd><code class="address" data-field="url">${link.url}</code></dd>
+<dt>${t('price')}</dt><dd>${priceOf(viewer, link)}</dd>
+<dt>${t('payments')}</dt><dd data-field="payments_count">${link.payments_count}</dd>
+<dt>${t('payments_allowed')}</dt><dd>${link.max_payments ?? t('unlimited')}</dd>
+<dt>${t('expires_at')}</dt><dd>${link.expires_at ? when(link.expires_at) : t('never')}</dd>
+<dt>${t('page_language')}</dt><dd>${localeName(viewer, link.locale)}</dd>
+<dt>${t('ask_phone')}</dt><dd>${link.collect_phone ? t('yes') : t('no')}</dd>
+<dt>${t('return_url')}</dt><dd>${link.return_url ? html`<code class="address">${link.return_url}</code>` : '—'}</dd>
+<dt>${t('created')}</dt><dd>${when(link.created_at)}</dd>
+<dt>${t('qr_code')}</dt><dd>${qrOf(viewer, link, 160)}</dd>
 </dl>
 ${deactivateButton(viewer, link)}</div>
-<section class="card"><h2>${t('Payments made through this link')}</h2>
-${table([t('Order'), t('Reference'), t('Amount'), t('Status'), t('Buyer'), t('Created')], rows, t('No payments through this link yet.'), [2])}
-<nav class="pager" aria-label="${t('Pages')}">
-${first && (backwards ? payments.has_more : one(req, 'starting_after') !== '') ? html`<a href="${page('ending_before', first.id)}">${BACK_ARROW} ${t('Newer')}</a>` : ''}
-${last && (backwards ? one(req, 'ending_before') !== '' : payments.has_more) ? html`<a href="${page('starting_after', last.id)}">${t('Older')} ${FORWARD_ARROW}</a>` : ''}
+<section class="card"><h2>${t('link_payments')}</h2>
+${table([t('order'), t('reference'), t('amount'), t('status'), t('buyer'), t('created')], rows, t('no_link_payments'), [2])}
+<nav class="pager" aria-label="${t('pages_nav')}">
+${first && (backwards ? payments.has_more : one(req, 'starting_after') !== '') ? html`<a href="${page('ending_before', first.id)}">${BACK_ARROW} ${t('newer_page')}</a>` : ''}
+${last && (backwards ? one(req, 'ending_before') !== '' : payments.has_more) ? html`<a href="${page('starting_after', last.id)}">${t('older_page')} ${FORWARD_ARROW}</a>` : ''}
 </nav></section>`,
     status,
   );
@@ -257,7 +259,7 @@ export function paymentLinkRoutes(deps: DoorDeps, router: Router): void {
       if (view.viewer.mode === 'live' && view.merchant.kyb_approved_at === null) throw new AppError('forbidden', 'Live payments open once your business is verified.');
       const created = await asTheApi(deps, view, { action: 'payment_link.create', target: null, detail: body }, () => view.call.api(view.merchant, 'payment_link.create', { body }));
       const { t } = view.viewer;
-      return notice('ok', html`<p>${t('Link created. Share its address:')}</p><p><code class="address" id="created-link">${created.url}</code> <a href="${SECTION}/${created.id}">${t('Details')}</a></p>`);
+      return notice('ok', html`<p>${t('link_created')}</p><p><code class="address" id="created-link">${created.url}</code> <a href="${SECTION}/${created.id}">${t('details')}</a></p>`);
     }),
   );
 
@@ -269,7 +271,7 @@ export function paymentLinkRoutes(deps: DoorDeps, router: Router): void {
     ...merchantChange(deps, 'develop', showLink, async (req, view) => {
       const id = String(req.params['id']);
       await asTheApi(deps, view, { action: 'payment_link.deactivate', target: id, detail: {} }, () => view.call.api(view.merchant, 'payment_link.deactivate', { payment_link_id: id }));
-      return notice('ok', view.viewer.t('Link deactivated: its page no longer takes payments.'));
+      return notice('ok', view.viewer.t('link_deactivated'));
     }),
   );
 }

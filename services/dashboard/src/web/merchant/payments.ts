@@ -11,7 +11,7 @@ import { AppError } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
 import { newToken } from '../../identity/secrets.js';
 import { audited, type DoorDeps } from '../door.js';
-import type { Text } from '../i18n.js';
+import type { TextKey } from '../../views/texts/catalogue.js';
 import { BACK_ARROW, csrfField, FORWARD_ARROW, notice, table, when } from '../layout.js';
 import { signedIn } from '../sign-in.js';
 import { BASE, can, merchantChange, merchantPage, needs, type MerchantPage } from './frame.js';
@@ -26,7 +26,7 @@ const REFUND_TIMEOUT_MS = 60_000;
  * answer (captured, capture-failed, processor-unavailable) is what the page shows.
  */
 const CAPTURE_TIMEOUT_MS = 40_000;
-const CAPTURE_METHOD_LABELS: Readonly<Record<CaptureMethod, Text>> = { automatic: 'Automatic', manual: 'Manual' };
+const CAPTURE_METHOD_LABELS: Readonly<Record<CaptureMethod, TextKey>> = { automatic: 'capture_automatic', manual: 'capture_manual' };
 
 function one(req: Request, name: string): string {
   const value = req.query[name];
@@ -93,26 +93,26 @@ export function paymentRoutes(deps: DoorDeps, router: Router): void {
       const backwards = one(req, 'ending_before') !== '';
       const rows = list.data.map(
         (s) => html`<tr><td><a href="${BASE}/payments/${s.id}">${s.order_number || s.id}</a></td><td>${s.merchant_reference}${
-          s.payment_link ? html`<br><a href="${BASE}/payment-links/${s.payment_link}" class="muted" data-field="payment_link">${t('Payment link')}</a>` : ''
+          s.payment_link ? html`<br><a href="${BASE}/payment-links/${s.payment_link}" class="muted" data-field="payment_link">${t('payment_link')}</a>` : ''
         }</td>
 <td class="num"><bdi>${s.amount} TND</bdi>${s.original.currency !== 'TND' ? html`<br><bdi class="muted">${s.original.amount} ${s.original.currency}</bdi>` : ''}</td>
 <td>${s.status}</td><td>${[s.buyer_first_name, s.buyer_last_name].filter(Boolean).join(' ')}</td><td>${when(s.created_at)}</td></tr>`,
       );
       return view.render(
         `${BASE}/payments`,
-        t('Payments'),
-        html`<h1>${t('Payments')}</h1>
+        t('payments_section'),
+        html`<h1>${t('payments_section')}</h1>
 <form method="get" action="${BASE}/payments" class="row" role="search">
-<label>${t('Search')} <input name="q" value="${search}" placeholder="ps_… / ${t('Reference')}"></label>
-<label>${t('Status')} <select name="status"><option value="">${t('Any status')}</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></label>
-<label>${t('From')} <input type="date" name="from" value="${from}"></label>
-<label>${t('To')} <input type="date" name="to" value="${to}"></label>
-<button type="submit">${t('Filter')}</button>
+<label>${t('search')} <input name="q" value="${search}" placeholder="ps_… / ${t('reference')}"></label>
+<label>${t('status')} <select name="status"><option value="">${t('any_status')}</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></label>
+<label>${t('from_date')} <input type="date" name="from" value="${from}"></label>
+<label>${t('to_date')} <input type="date" name="to" value="${to}"></label>
+<button type="submit">${t('filter_button')}</button>
 </form>
-<div class="card">${table([t('Order'), t('Reference'), t('Amount'), t('Status'), t('Buyer'), t('Created')], rows, t('No payments yet.'), [2])}
-<nav class="pager" aria-label="${t('Pages')}">
-${first && (backwards ? list.has_more : one(req, 'starting_after') !== '') ? html`<a href="${page('ending_before', first.id)}">${BACK_ARROW} ${t('Newer')}</a>` : ''}
-${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`<a href="${page('starting_after', last.id)}">${t('Older')} ${FORWARD_ARROW}</a>` : ''}
+<div class="card">${table([t('order'), t('reference'), t('amount'), t('status'), t('buyer'), t('created')], rows, t('no_payments_yet'), [2])}
+<nav class="pager" aria-label="${t('pages_nav')}">
+${first && (backwards ? list.has_more : one(req, 'starting_after') !== '') ? html`<a href="${page('ending_before', first.id)}">${BACK_ARROW} ${t('newer_page')}</a>` : ''}
+${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`<a href="${page('starting_after', last.id)}">${t('older_page')} ${FORWARD_ARROW}</a>` : ''}
 </nav></div>`,
       );
     }),
@@ -140,8 +140,8 @@ ${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`
       );
       const { t } = view.viewer;
       return result.automated_refund
-        ? notice('ok', t('Refunded {amount}.', { amount: `${result.refunded_amount} TND` }))
-        : notice('warn', t('Refund of {amount} recorded; the acquirer did not confirm it, and our operations team will complete it.', { amount: `${result.refunded_amount} TND` }));
+        ? notice('ok', t('refunded_notice', { amount: `${result.refunded_amount} TND` }))
+        : notice('warn', t('refund_unconfirmed_notice', { amount: `${result.refunded_amount} TND` }));
     }),
   );
 
@@ -156,7 +156,7 @@ ${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`
       const captured = await asTheApi(deps, view, { action: 'session.capture', target: id, detail: body }, () =>
         view.call.api(view.merchant, 'session.capture', { session_id: id, body }, { timeoutMs: CAPTURE_TIMEOUT_MS, ...(key !== undefined && { idempotencyKey: key }) }),
       );
-      return notice('ok', view.viewer.t('Captured {amount}.', { amount: `${captured.amount_captured} TND` }));
+      return notice('ok', view.viewer.t('captured_notice', { amount: `${captured.amount_captured} TND` }));
     }),
   );
 
@@ -169,7 +169,7 @@ ${last && (backwards ? one(req, 'ending_before') !== '' : list.has_more) ? html`
       const voided = await asTheApi(deps, view, { action: 'session.cancel', target: id, detail: {} }, () =>
         view.call.api(view.merchant, 'session.cancel', { session_id: id }, key !== undefined ? { idempotencyKey: key } : {}),
       );
-      return notice('ok', view.viewer.t('Authorization voided: the hold of {amount} is being released to the buyer.', { amount: `${voided.amount_authorized} TND` }));
+      return notice('ok', view.viewer.t('voided_notice', { amount: `${voided.amount_authorized} TND` }));
     }),
   );
 }
@@ -197,55 +197,55 @@ async function showSession(view: MerchantPage, id: string, message?: Html, statu
   const tnd = (amount: string) => (amount ? html`<bdi>${amount} TND</bdi>` : '—');
   return view.render(
     `${BASE}/payments`,
-    `${t('Payments')} ${session.order_number}`,
-    html`<p><a href="${BASE}/payments">${BACK_ARROW} ${t('Payments')}</a></p>
+    `${t('payments_section')} ${session.order_number}`,
+    html`<p><a href="${BASE}/payments">${BACK_ARROW} ${t('payments_section')}</a></p>
 <h1>${session.order_number || session.id} <span class="badge" data-field="status">${session.status}</span></h1>
 ${message ?? ''}
 <div class="card"><dl class="facts">
-<dt>${t('ID')}</dt><dd><code>${session.id}</code></dd>
-<dt>${t('Reference')}</dt><dd>${session.merchant_reference}</dd>
-${session.payment_link ? html`<dt>${t('Payment link')}</dt><dd data-field="payment_link"><a href="${BASE}/payment-links/${session.payment_link}"><code>${session.payment_link}</code></a></dd>` : ''}
-<dt>${t('Amount')}</dt><dd>${tnd(session.amount)}</dd>
-<dt>${t('Original')}</dt><dd><bdi>${session.original.amount} ${session.original.currency} × ${session.original.rate}</bdi></dd>
-<dt>${t('Capture method')}</dt><dd data-field="capture_method">${t(CAPTURE_METHOD_LABELS[session.capture_method])}</dd>
-${manual ? html`<dt>${t('Authorized')}</dt><dd data-field="amount_authorized">${tnd(session.amount_authorized)}</dd>
-<dt>${t('Captured')}</dt><dd data-field="amount_captured">${tnd(session.amount_captured)}</dd>` : ''}
-<dt>${t('Refunded')}</dt><dd data-field="amount_refunded"><bdi>${session.amount_refunded} TND</bdi></dd>
-<dt>${t('Description')}</dt><dd>${session.description}</dd>
-<dt>${t('Buyer')}</dt><dd>${[session.buyer_first_name, session.buyer_last_name].filter(Boolean).join(' ')} ${session.buyer_email}</dd>
-<dt>${t('Metadata')}</dt><dd>${Object.keys(session.metadata).length > 0 ? html`<pre>${JSON.stringify(session.metadata, null, 2)}</pre>` : '—'}</dd>
-<dt>${t('Created')}</dt><dd>${when(session.created_at)}</dd>
+<dt>${t('id')}</dt><dd><code>${session.id}</code></dd>
+<dt>${t('reference')}</dt><dd>${session.merchant_reference}</dd>
+${session.payment_link ? html`<dt>${t('payment_link')}</dt><dd data-field="payment_link"><a href="${BASE}/payment-links/${session.payment_link}"><code>${session.payment_link}</code></a></dd>` : ''}
+<dt>${t('amount')}</dt><dd>${tnd(session.amount)}</dd>
+<dt>${t('original_amount')}</dt><dd><bdi>${session.original.amount} ${session.original.currency} × ${session.original.rate}</bdi></dd>
+<dt>${t('capture_method')}</dt><dd data-field="capture_method">${t(CAPTURE_METHOD_LABELS[session.capture_method])}</dd>
+${manual ? html`<dt>${t('amount_authorized')}</dt><dd data-field="amount_authorized">${tnd(session.amount_authorized)}</dd>
+<dt>${t('amount_captured')}</dt><dd data-field="amount_captured">${tnd(session.amount_captured)}</dd>` : ''}
+<dt>${t('amount_refunded')}</dt><dd data-field="amount_refunded"><bdi>${session.amount_refunded} TND</bdi></dd>
+<dt>${t('description')}</dt><dd>${session.description}</dd>
+<dt>${t('buyer')}</dt><dd>${[session.buyer_first_name, session.buyer_last_name].filter(Boolean).join(' ')} ${session.buyer_email}</dd>
+<dt>${t('metadata')}</dt><dd>${Object.keys(session.metadata).length > 0 ? html`<pre>${JSON.stringify(session.metadata, null, 2)}</pre>` : '—'}</dd>
+<dt>${t('created')}</dt><dd>${when(session.created_at)}</dd>
 </dl></div>
 ${
   capturable
-    ? html`<section class="card"><h2>${t('Authorized payment')}</h2>
-<p>${t("The amount is held on the buyer's card until you capture it or void the authorization.")}</p>
-<form method="post" action="${BASE}/payments/${session.id}/capture" class="row" data-confirm="${t('Capture this payment?')}">${csrfField(view.viewer.csrf)}
+    ? html`<section class="card"><h2>${t('authorized_payment')}</h2>
+<p>${t('held_note')}</p>
+<form method="post" action="${BASE}/payments/${session.id}/capture" class="row" data-confirm="${t('capture_confirm')}">${csrfField(view.viewer.csrf)}
 <input type="hidden" name="idempotency_key" value="${newToken(16)}">
-<label>${t('Amount')} <input name="amount" inputmode="decimal" placeholder="${session.amount_authorized}" aria-describedby="capture-hint"></label>
-<button type="submit">${t('Capture')}</button>
-<span id="capture-hint" class="muted">${t('Leave the amount empty to capture all that is held; capturing less releases the rest.')}</span>
+<label>${t('amount')} <input name="amount" inputmode="decimal" placeholder="${session.amount_authorized}" aria-describedby="capture-hint"></label>
+<button type="submit">${t('capture_button')}</button>
+<span id="capture-hint" class="muted">${t('capture_hint')}</span>
 </form>
-<form method="post" action="${BASE}/payments/${session.id}/void" class="row" data-confirm="${t('Void this authorization? The held amount goes back to the buyer.')}">${csrfField(view.viewer.csrf)}
+<form method="post" action="${BASE}/payments/${session.id}/void" class="row" data-confirm="${t('void_confirm')}">${csrfField(view.viewer.csrf)}
 <input type="hidden" name="idempotency_key" value="${newToken(16)}">
-<button type="submit" class="danger">${t('Void')}</button>
+<button type="submit" class="danger">${t('void_button')}</button>
 </form></section>`
     : ''
 }
-<section class="card"><h2>${t('Attempts')}</h2>${table(['#', t('Status'), t('Card'), t('Failure'), t('Fee'), t('Net'), t('Created')], attempts, t('Nothing here yet.'), [4, 5])}</section>
-<section class="card"><h2>${t('Refunds')}</h2>${table([t('ID'), t('Amount'), t('Status'), t('Reason'), t('Created')], refundRows, t('Nothing here yet.'), [1])}
+<section class="card"><h2>${t('attempts')}</h2>${table(['#', t('status'), t('card'), t('failure'), t('fee'), t('net'), t('created')], attempts, t('nothing_yet'), [4, 5])}</section>
+<section class="card"><h2>${t('refunds')}</h2>${table([t('id'), t('amount'), t('status'), t('reason'), t('created')], refundRows, t('nothing_yet'), [1])}
 ${
   refundable
-    ? html`<form method="post" action="${BASE}/payments/${session.id}/refund" class="row" data-confirm="${t('Refund this payment?')}">${csrfField(view.viewer.csrf)}
+    ? html`<form method="post" action="${BASE}/payments/${session.id}/refund" class="row" data-confirm="${t('refund_confirm')}">${csrfField(view.viewer.csrf)}
 <input type="hidden" name="idempotency_key" value="${newToken(16)}">
-<label>${t('Amount')} <input name="amount" inputmode="decimal" placeholder="${session.amount}" aria-describedby="refund-hint"></label>
-<label>${t('Reason')} <input name="reason" required maxlength="500"></label>
-<button type="submit" class="danger">${t('Refund')}</button>
-<span id="refund-hint" class="muted">${t('Leave the amount empty to refund everything that is left.')}</span>
+<label>${t('amount')} <input name="amount" inputmode="decimal" placeholder="${session.amount}" aria-describedby="refund-hint"></label>
+<label>${t('reason')} <input name="reason" required maxlength="500"></label>
+<button type="submit" class="danger">${t('refund_button')}</button>
+<span id="refund-hint" class="muted">${t('refund_hint')}</span>
 </form>`
     : ''
 }</section>
-<section class="card"><h2>${t('Webhook deliveries')}</h2>${table([t('Event'), t('Status'), t('HTTP code'), t('Time')], deliveryRows, t('Nothing here yet.'))}</section>`,
+<section class="card"><h2>${t('webhook_deliveries')}</h2>${table([t('event'), t('status'), t('http_code'), t('time')], deliveryRows, t('nothing_yet'))}</section>`,
     status,
   );
 }

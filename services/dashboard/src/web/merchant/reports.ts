@@ -13,7 +13,7 @@ import { addTnd } from '@gateway/money';
 import { AppError, queryProblem } from '@gateway/problem';
 import { html, type Html } from '@gateway/runtime';
 import { problemNotice, type DoorDeps, type Outcome } from '../door.js';
-import type { Text } from '../i18n.js';
+import type { TextKey } from '../../views/texts/catalogue.js';
 import { signedIn } from '../sign-in.js';
 import { BASE, merchantPage, needs, type MerchantPage } from './frame.js';
 
@@ -26,10 +26,10 @@ const DEFAULT_DAYS = 30;
 const EXPORT_IDLE_TIMEOUT_MS = 60_000;
 
 /** The downloads, by export kind (D21's file names), with the links' words. */
-const DOWNLOADS: readonly { kind: ExportKind; label: Text }[] = [
-  { kind: 'sessions', label: 'Payments CSV' },
-  { kind: 'refunds', label: 'Refunds CSV' },
-  { kind: 'balance_transactions', label: 'Balance transactions CSV' },
+const DOWNLOADS: readonly { kind: ExportKind; label: TextKey }[] = [
+  { kind: 'sessions', label: 'payments_csv' },
+  { kind: 'refunds', label: 'refunds_csv' },
+  { kind: 'balance_transactions', label: 'balance_transactions_csv' },
 ];
 
 /** The dates asked for: each as typed, the default where none is given. */
@@ -93,22 +93,22 @@ async function showReports(view: MerchantPage, range: { from: string; to: string
   const query = new URLSearchParams(range).toString();
   return view.render(
     REPORTS,
-    t('Reports'),
-    html`<h1>${t('Reports')} <span class="badge ${view.viewer.mode}">${view.viewer.mode === 'live' ? t('Live mode') : t('Test mode')}</span></h1>
+    t('reports_section'),
+    html`<h1>${t('reports_section')} <span class="badge ${view.viewer.mode}">${view.viewer.mode === 'live' ? t('live_mode') : t('test_mode')}</span></h1>
 ${problem ? problemNotice(problem, language) : ''}
 <form method="get" action="${REPORTS}" class="row card">
-<label>${t('From')} <input type="date" name="from" value="${range.from}" required></label>
-<label>${t('To')} <input type="date" name="to" value="${range.to}" required></label>
-<button type="submit">${t('Show')}</button>
-<span class="muted">${t('Africa/Tunis dates, both included.')}</span>
+<label>${t('from_date')} <input type="date" name="from" value="${range.from}" required></label>
+<label>${t('to_date')} <input type="date" name="to" value="${range.to}" required></label>
+<button type="submit">${t('show_button')}</button>
+<span class="muted">${t('tunis_dates_note')}</span>
 </form>
 ${
   report
-    ? html`<section class="card" aria-labelledby="downloads-heading"><h2 id="downloads-heading">${t('Downloads')}</h2>
+    ? html`<section class="card" aria-labelledby="downloads-heading"><h2 id="downloads-heading">${t('downloads')}</h2>
 <ul class="downloads">${DOWNLOADS.map((d) => html`<li><a href="${REPORTS}/${d.kind}.csv?${query}">${t(d.label)}</a></li>`)}</ul>
-<p class="muted">${t('Everything created from {from} to {to}, in CSV (UTF-8, one row per item, times in UTC).', { from: range.from, to: range.to })}</p>
+<p class="muted">${t('downloads_note', { from: range.from, to: range.to })}</p>
 </section>
-<section class="card" aria-labelledby="daily-heading"><h2 id="daily-heading">${t('Daily report')}</h2>${dailyTable(view, report)}</section>`
+<section class="card" aria-labelledby="daily-heading"><h2 id="daily-heading">${t('daily_report')}</h2>${dailyTable(view, report)}</section>`
     : ''
 }`,
     problem?.status,
@@ -129,8 +129,8 @@ function dailyTable(view: MerchantPage, report: DailyReport): Html {
     html`<td class="num">${d.payments_count}</td><td class="num"><bdi>${d.gross}</bdi></td><td class="num"><bdi>${d.fees}</bdi></td><td class="num"><bdi>${d.refunds}</bdi></td><td class="num"><bdi>${d.net}</bdi></td>`;
   // Newest first, as every list of the dashboard.
   const rows = [...report.data].reverse().map((day) => html`<tr data-date="${day.date}"><th scope="row"><time datetime="${day.date}">${day.date}</time></th>${cells(day)}</tr>`);
-  return html`<table class="daily"><caption class="muted">${t('Amounts in TND.')}</caption>
-<thead><tr><th scope="col">${t('Date')}</th><th scope="col" class="num">${t('Payments')}</th><th scope="col" class="num">${t('Gross')}</th><th scope="col" class="num">${t('Fees')}</th><th scope="col" class="num">${t('Refunds')}</th><th scope="col" class="num">${t('Net')}</th></tr></thead>
+  return html`<table class="daily"><caption class="muted">${t('amounts_in_tnd')}</caption>
+<thead><tr><th scope="col">${t('date')}</th><th scope="col" class="num">${t('payments')}</th><th scope="col" class="num">${t('gross')}</th><th scope="col" class="num">${t('fees')}</th><th scope="col" class="num">${t('refunds')}</th><th scope="col" class="num">${t('net')}</th></tr></thead>
 <tbody>${rows}</tbody>
-<tfoot><tr data-date="total"><th scope="row">${t('Total')}</th>${cells(total)}</tr></tfoot></table>`;
+<tfoot><tr data-date="total"><th scope="row">${t('total')}</th>${cells(total)}</tr></tfoot></table>`;
 }

@@ -31,25 +31,25 @@ export function settingsRoutes(deps: DoorDeps, router: Router): void {
     const rows = rates.data.map(
       (r) => html`<tr><td>${r.currency}</td><td class="num">${r.rate}</td><td>${when(r.updated_at)}</td><td>${
         developer
-          ? html`<form method="post" action="${RATES}/remove" class="inline" data-confirm="${t('Remove this rate? New sessions in this currency will be refused.')}">${csrfField(viewer.csrf)}<input type="hidden" name="currency" value="${r.currency}"><button type="submit" class="danger">${t('Remove')}</button></form>`
+          ? html`<form method="post" action="${RATES}/remove" class="inline" data-confirm="${t('remove_rate_confirm')}">${csrfField(viewer.csrf)}<input type="hidden" name="currency" value="${r.currency}"><button type="submit" class="danger">${t('remove_button')}</button></form>`
           : ''
       }</td></tr>`,
     );
     return view.render(
       RATES,
-      t('Exchange rates'),
-      html`<h1>${t('Exchange rates')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('Live mode') : t('Test mode')}</span></h1>
+      t('exchange_rates_section'),
+      html`<h1>${t('exchange_rates_section')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('live_mode') : t('test_mode')}</span></h1>
 ${message ?? ''}
-<div class="card">${table([t('Currency'), `${t('Rate')} (TND)`, t('Created'), ''], rows, t('No rates: sessions can be created in TND only.'), [1])}</div>
+<div class="card">${table([t('currency'), `${t('rate')} (TND)`, t('created'), ''], rows, t('no_rates'), [1])}</div>
 ${
   developer
     ? html`<form method="post" action="${RATES}" class="row card">${csrfField(viewer.csrf)}
-<label>${t('Currency')} <input name="currency" required maxlength="3" size="4" autocapitalize="characters"></label>
-<label>${t('Rate')} <input name="rate" required inputmode="decimal" placeholder="3.350000"></label>
-<button type="submit">${t('Save')}</button></form>`
+<label>${t('currency')} <input name="currency" required maxlength="3" size="4" autocapitalize="characters"></label>
+<label>${t('rate')} <input name="rate" required inputmode="decimal" placeholder="3.350000"></label>
+<button type="submit">${t('save_button')}</button></form>`
     : ''
 }
-<p class="muted">${t('A rate is the TND value of one unit, up to six decimals. Sessions already created keep the rate they were made with.')}</p>`,
+<p class="muted">${t('rates_note')}</p>`,
       status,
     );
   };
@@ -62,7 +62,7 @@ ${
     ...merchantChange(deps, 'develop', showRates, async (req, view) => {
       const { viewer } = view;
       const set = await view.call.command('rate.set', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, currency: field(req.body, 'currency'), rate: field(req.body, 'rate') });
-      return notice('ok', viewer.t('1 {currency} = {rate} TND.', { currency: set.currency, rate: set.rate }));
+      return notice('ok', viewer.t('rate_saved', { currency: set.currency, rate: set.rate }));
     }),
   );
   router.post(
@@ -70,7 +70,7 @@ ${
     ...merchantChange(deps, 'develop', showRates, async (req, view) => {
       const { viewer } = view;
       const removed = await view.call.command('rate.remove', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, currency: field(req.body, 'currency') });
-      return notice('ok', viewer.t('{currency} removed.', { currency: removed.currency }));
+      return notice('ok', viewer.t('rate_removed', { currency: removed.currency }));
     }),
   );
 
@@ -83,21 +83,21 @@ ${
     const rows = team.map(
       (p) => html`<tr><td>${p.email}</td><td>
 <form method="post" action="${TEAM}/${p.id}/role" class="inline">${csrfField(viewer.csrf)}
-<select name="role" aria-label="${t('Role')} ${p.email}">${ROLES.map((r) => html`<option value="${r}"${r === p.role ? html` selected` : ''}>${roleName(viewer, r)}</option>`)}</select>
-<button type="submit" class="secondary">${t('Change role')}</button></form></td>
-<td>${p.password_hash ? (p.totp_enabled_at ? t('Two-step') : t('Password')) : html`${t('Invited')}<form method="post" action="${TEAM}/${p.id}/resend" class="inline">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('Resend invitation')}</button></form>`}</td><td>${when(p.created_at.toISOString())}</td>
-<td>${p.id === viewer.person.id ? '' : html`<form method="post" action="${TEAM}/${p.id}/remove" class="inline" data-confirm="${t('Remove this person from the team?')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('Remove')}</button></form>`}</td></tr>`,
+<select name="role" aria-label="${t('role')} ${p.email}">${ROLES.map((r) => html`<option value="${r}"${r === p.role ? html` selected` : ''}>${roleName(viewer, r)}</option>`)}</select>
+<button type="submit" class="secondary">${t('change_role_button')}</button></form></td>
+<td>${p.password_hash ? (p.totp_enabled_at ? t('two_step_short') : t('password')) : html`${t('invited')}<form method="post" action="${TEAM}/${p.id}/resend" class="inline">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('resend_invitation')}</button></form>`}</td><td>${when(p.created_at.toISOString())}</td>
+<td>${p.id === viewer.person.id ? '' : html`<form method="post" action="${TEAM}/${p.id}/remove" class="inline" data-confirm="${t('remove_person_confirm')}">${csrfField(viewer.csrf)}<button type="submit" class="danger">${t('remove_button')}</button></form>`}</td></tr>`,
     );
     return view.render(
       TEAM,
-      t('Team'),
-      html`<h1>${t('Team')}</h1>${message ?? ''}
-<div class="card">${table([t('Email'), t('Role'), t('Security'), t('Created'), ''], rows, t('Nothing here yet.'))}</div>
+      t('team_section'),
+      html`<h1>${t('team_section')}</h1>${message ?? ''}
+<div class="card">${table([t('email'), t('role'), t('security_section'), t('created'), ''], rows, t('nothing_yet'))}</div>
 <form method="post" action="${TEAM}" class="row card">${csrfField(viewer.csrf)}
-<label>${t('Email')} <input type="email" name="email" required></label>
-<label>${t('Role')} <select name="role">${ROLES.map((r) => html`<option value="${r}"${r === 'viewer' ? html` selected` : ''}>${roleName(viewer, r)}</option>`)}</select></label>
-<button type="submit">${t('Invite')}</button></form>
-<p class="muted">${t('Owners do everything and manage the team; developers manage keys, webhooks, rates, payments and refunds; viewers read, and never see a secret.')}</p>`,
+<label>${t('email')} <input type="email" name="email" required></label>
+<label>${t('role')} <select name="role">${ROLES.map((r) => html`<option value="${r}"${r === 'viewer' ? html` selected` : ''}>${roleName(viewer, r)}</option>`)}</select></label>
+<button type="submit">${t('invite_button')}</button></form>
+<p class="muted">${t('roles_note')}</p>`,
       status,
     );
   };
@@ -110,7 +110,7 @@ ${
     ...merchantChange(deps, 'team', showTeam, async (req, view) => {
       const { viewer } = view;
       const role = field(req.body, 'role');
-      if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', viewer.t('The role must be one of {roles}.', { roles: ROLES.join(', ') }));
+      if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', viewer.t('role_must_be', { roles: ROLES.join(', ') }));
       // D20: the setup link goes by mail to the person alone; the inviter never sees it.
       const invited = await invite(
         deps.accounts,
@@ -118,8 +118,8 @@ ${
         viewer.doer,
       );
       return invited.mailed
-        ? notice('ok', viewer.t('Invitation mailed to {email}. The link in it works once, for 24 hours.', { email: invited.email }))
-        : notice('warn', viewer.t('{email} is invited, but the invitation could not be mailed. Choose "Resend invitation" on their row in a moment.', { email: invited.email }));
+        ? notice('ok', viewer.t('invitation_mailed', { email: invited.email }))
+        : notice('warn', viewer.t('invitation_not_mailed', { email: invited.email }));
     }),
   );
   router.post(
@@ -128,8 +128,8 @@ ${
       const { viewer } = view;
       const sent = await resendInvitation(deps.accounts, { merchantId: view.merchant.merchant_id, merchantName: view.merchant.name, personId: String(req.params['id']), language: viewer.language }, viewer.doer);
       return sent.mailed
-        ? notice('ok', viewer.t('New invitation mailed to {email}; the links sent before no longer work.', { email: sent.email }))
-        : notice('warn', viewer.t('The new invitation to {email} could not be mailed. Try "Resend invitation" again in a moment.', { email: sent.email }));
+        ? notice('ok', viewer.t('invitation_resent', { email: sent.email }))
+        : notice('warn', viewer.t('invitation_not_resent', { email: sent.email }));
     }),
   );
   router.post(
@@ -137,9 +137,9 @@ ${
     ...merchantChange(deps, 'team', showTeam, async (req, view) => {
       const { viewer } = view;
       const role = field(req.body, 'role');
-      if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', viewer.t('The role must be one of {roles}.', { roles: ROLES.join(', ') }));
+      if (!(ROLES as readonly string[]).includes(role)) throw new AppError('validation-error', viewer.t('role_must_be', { roles: ROLES.join(', ') }));
       await changeRole(deps.accounts, view.merchant.merchant_id, String(req.params['id']), role as DashboardRole, viewer.doer);
-      return notice('ok', viewer.t('Role changed.'));
+      return notice('ok', viewer.t('role_changed'));
     }),
   );
   router.post(
@@ -147,7 +147,7 @@ ${
     ...merchantChange(deps, 'team', showTeam, async (req, view) => {
       const { viewer } = view;
       await removePerson(deps.accounts, view.merchant.merchant_id, String(req.params['id']), viewer.doer);
-      return notice('ok', viewer.t('Removed; they are signed out.'));
+      return notice('ok', viewer.t('person_removed'));
     }),
   );
 
@@ -161,14 +161,14 @@ ${
       const before = typeof req.query['before'] === 'string' ? req.query['before'] : undefined;
       const log = await view.call.command('audit.list', { merchant_id: view.merchant.merchant_id, limit: 50, ...(before && { before }) });
       const rows = log.data.map(
-        (e) => html`<tr><td>${when(e.at)}</td><td><bdi>${e.actor_email ?? e.actor_id}</bdi> <span class="muted">(${e.actor_type === 'operator' ? t('operator') : t('user')})</span></td><td><code>${e.action}</code></td><td><bdi>${e.target ?? ''}</bdi></td><td>${e.outcome}</td><td><bdi>${e.address ?? ''}</bdi></td></tr>`,
+        (e) => html`<tr><td>${when(e.at)}</td><td><bdi>${e.actor_email ?? e.actor_id}</bdi> <span class="muted">(${e.actor_type === 'operator' ? t('actor_operator') : t('actor_user')})</span></td><td><code>${e.action}</code></td><td><bdi>${e.target ?? ''}</bdi></td><td>${e.outcome}</td><td><bdi>${e.address ?? ''}</bdi></td></tr>`,
       );
       const last = log.data[log.data.length - 1];
       return view.render(
         AUDIT,
-        t('Audit log'),
-        html`<h1>${t('Audit log')}</h1><div class="card">${table([t('When'), t('Who'), t('What'), t('Target'), t('Outcome'), t('From address')], rows, t('Nothing here yet.'))}
-${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a href="${AUDIT}?before=${last.audit_id}">${t('Older')} ${FORWARD_ARROW}</a></nav>` : ''}</div>`,
+        t('audit_log_section'),
+        html`<h1>${t('audit_log_section')}</h1><div class="card">${table([t('when'), t('who'), t('what'), t('target'), t('outcome'), t('from_address')], rows, t('nothing_yet'))}
+${last && log.has_more ? html`<nav class="pager" aria-label="${t('pages_nav')}"><a href="${AUDIT}?before=${last.audit_id}">${t('older_page')} ${FORWARD_ARROW}</a></nav>` : ''}</div>`,
       );
     }),
   );

@@ -58,7 +58,7 @@ function utcTime(value: string): string {
 const ALL_EVENTS = '*';
 
 function eventsOf(endpoint: WebhookEndpoint, t: Viewer['t']): Html {
-  if (endpoint.enabled_events.includes(ALL_EVENTS)) return html`${t('All events')}`;
+  if (endpoint.enabled_events.includes(ALL_EVENTS)) return html`${t('all_events')}`;
   return html`${endpoint.enabled_events.map((event, i) => html`${i > 0 ? ', ' : ''}<code>${event}</code>`)}`;
 }
 
@@ -67,16 +67,16 @@ function disabledBanner(endpoint: WebhookEndpoint, viewer: Viewer): Html {
   const { t } = viewer;
   const why =
     endpoint.disabled_reason === 'failing'
-      ? t('Every delivery to it failed for too long, so the gateway stopped sending to it.')
-      : t('Someone of this account disabled it, here or through the API.');
+      ? t('disabled_for_failing')
+      : t('disabled_by_someone');
   const how = can(viewer, 'develop')
     ? endpoint.disabled_reason === 'failing'
-      ? t('Fix the receiver, then choose "Enable" on its row; events it missed are not sent again until you "Replay" them.')
-      : t('Choose "Enable" on its row to send it events again.')
-    : t('A developer or an owner of the account can enable it again.');
+      ? t('enable_after_fix')
+      : t('enable_again')
+    : t('ask_to_enable');
   return notice(
     'warn',
-    html`<p><strong>${t('Webhook endpoint disabled')}</strong>: <code class="address">${endpoint.url}</code> (${when(endpoint.disabled_at)})</p><p>${why} ${how}</p>`,
+    html`<p><strong>${t('endpoint_disabled_banner')}</strong>: <code class="address">${endpoint.url}</code> (${when(endpoint.disabled_at)})</p><p>${why} ${how}</p>`,
   );
 }
 
@@ -85,13 +85,13 @@ function endpointActions(endpoint: WebhookEndpoint, viewer: Viewer): Html {
   const { t, csrf } = viewer;
   const at = `${ENDPOINTS}/${endpoint.id}`;
   const enabled = endpoint.status === 'enabled';
-  return html`<form method="post" action="${at}/status" class="inline"${enabled ? html` data-confirm="${t('Stop sending events to this endpoint?')}"` : ''}>${csrfField(csrf)}
-<input type="hidden" name="status" value="${enabled ? 'disabled' : 'enabled'}"><button type="submit" class="secondary">${enabled ? t('Disable') : t('Enable')}</button></form>
-<form method="post" action="${at}/secret/reveal" class="inline">${csrfField(csrf)}<button type="submit" class="secondary">${t('Reveal')}</button></form>
-<form method="post" action="${at}/secret/rotate" class="inline" data-confirm="${t('Rotate the signing secret? The old one keeps signing for a while beside the new one.')}">${csrfField(csrf)}<button type="submit" class="secondary">${t('Rotate secret')}</button></form>
-<form method="post" action="${at}/delete" class="inline" data-confirm="${t('Delete this endpoint? Its delivery history stays.')}">${csrfField(csrf)}<button type="submit" class="danger">${t('Delete')}</button></form>
+  return html`<form method="post" action="${at}/status" class="inline"${enabled ? html` data-confirm="${t('disable_confirm')}"` : ''}>${csrfField(csrf)}
+<input type="hidden" name="status" value="${enabled ? 'disabled' : 'enabled'}"><button type="submit" class="secondary">${enabled ? t('disable_button') : t('enable_button')}</button></form>
+<form method="post" action="${at}/secret/reveal" class="inline">${csrfField(csrf)}<button type="submit" class="secondary">${t('reveal_button')}</button></form>
+<form method="post" action="${at}/secret/rotate" class="inline" data-confirm="${t('rotate_secret_confirm')}">${csrfField(csrf)}<button type="submit" class="secondary">${t('rotate_secret_button')}</button></form>
+<form method="post" action="${at}/delete" class="inline" data-confirm="${t('delete_confirm')}">${csrfField(csrf)}<button type="submit" class="danger">${t('delete_button')}</button></form>
 <form method="post" action="${at}/replay" class="inline">${csrfField(csrf)}
-<label class="inline">${t('Replay since (UTC)')} <input type="datetime-local" name="since" step="1"></label> <button type="submit" class="secondary">${t('Replay')}</button></form>`;
+<label class="inline">${t('replay_since')} <input type="datetime-local" name="since" step="1"></label> <button type="submit" class="secondary">${t('replay_button')}</button></form>`;
 }
 
 /** The endpoints the merchant manages in the mode in view, with "Add endpoint" for developers and owners. */
@@ -101,31 +101,31 @@ function endpointsSection(endpoints: readonly WebhookEndpoint[], viewer: Viewer,
   // One row group per endpoint: what it is, then, for developers and owners, what can be done with it.
   const groups = endpoints.map(
     (e) => html`<tbody class="endpoint" data-endpoint="${e.id}"><tr><td><code class="address">${e.url}</code>${e.description ? html`<br><span class="muted">${e.description}</span>` : ''}</td>
-<td>${eventsOf(e, t)}</td><td><span class="badge" data-field="status">${e.status === 'enabled' ? t('enabled') : t('disabled')}</span></td><td>${when(e.created_at)}</td></tr>
+<td>${eventsOf(e, t)}</td><td><span class="badge" data-field="status">${e.status === 'enabled' ? t('endpoint_enabled_state') : t('endpoint_disabled_state')}</span></td><td>${when(e.created_at)}</td></tr>
 ${developer ? html`<tr><td colspan="4">${endpointActions(e, viewer)}</td></tr>` : ''}</tbody>`,
   );
   const list =
     groups.length === 0
-      ? html`<p class="muted">${t('Nothing here yet.')}</p>`
-      : html`<table><thead><tr>${[t('URL'), t('Events'), t('Status'), t('Created')].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>${groups}</table>`;
+      ? html`<p class="muted">${t('nothing_yet')}</p>`
+      : html`<table><thead><tr>${[t('url'), t('events'), t('status'), t('created')].map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>${groups}</table>`;
   const chosen = new Set(draft?.enabled_events ?? []);
   const box = (value: string, label: Html | string) =>
     html`<label class="inline"><input type="checkbox" name="enabled_events" value="${value}"${chosen.has(value) ? html` checked` : ''}> ${label}</label>`;
   // No check of the URL or the events here (novalidate: not the browser's either): the API's create judges them, and its problem is shown as it answers.
   const add = developer
-    ? html`<h3>${t('Add endpoint')}</h3>
+    ? html`<h3>${t('add_endpoint')}</h3>
 <form method="post" action="${ENDPOINTS}" class="stack" novalidate>${csrfField(viewer.csrf)}
-<label>${t('Endpoint URL')} <input type="url" name="url" value="${draft?.url ?? ''}" size="48" autocomplete="off"></label>
-<fieldset><legend>${t('Events')}</legend>
-${box(ALL_EVENTS, t('All events'))}
+<label>${t('endpoint_url')} <input type="url" name="url" value="${draft?.url ?? ''}" size="48" autocomplete="off"></label>
+<fieldset><legend>${t('events')}</legend>
+${box(ALL_EVENTS, t('all_events'))}
 ${ENDPOINT_EVENT_TYPES.map((type) => html`<br>${box(type, html`<code>${type}</code>`)}`)}
 </fieldset>
-<label>${t('Description')} <input name="description" value="${draft?.description ?? ''}"></label>
-<div><button type="submit">${t('Add endpoint')}</button></div>
+<label>${t('description')} <input name="description" value="${draft?.description ?? ''}"></label>
+<div><button type="submit">${t('add_endpoint')}</button></div>
 </form>`
     : '';
-  return html`<section class="card"><h2>${t('Webhook endpoints')}</h2>
-<p class="muted">${t('Each endpoint receives the events it asks for, besides the URL above, signed with its own secret.')}</p>
+  return html`<section class="card"><h2>${t('webhook_endpoints')}</h2>
+<p class="muted">${t('endpoints_intro')}</p>
 ${list}
 ${add}
 </section>`;
@@ -152,32 +152,32 @@ export function webhookRoutes(deps: DoorDeps, router: Router): void {
     const last = log.data[log.data.length - 1];
     return view.render(
       SECTION,
-      t('Webhooks'),
-      html`<h1>${t('Webhooks')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('Live mode') : t('Test mode')}</span></h1>
+      t('webhooks_section'),
+      html`<h1>${t('webhooks_section')} <span class="badge ${viewer.mode}">${viewer.mode === 'live' ? t('live_mode') : t('test_mode')}</span></h1>
 ${message ?? ''}
 ${managed.data.filter((e) => e.status === 'disabled').map((e) => disabledBanner(e, viewer))}
-<section class="card"><h2>${t('Webhook URL')}</h2>
-<p class="muted">${t('Every event of this mode goes here, unless its session names its own webhook_url. This address is never disabled.')}</p>
+<section class="card"><h2>${t('webhook_url')}</h2>
+<p class="muted">${t('webhook_url_note')}</p>
 ${
   developer
     ? html`<form method="post" action="${SECTION}/url" class="row">${csrfField(viewer.csrf)}
-<label>${t('Webhook URL')} <input type="url" name="url" value="${endpoint.url ?? ''}" required size="48"></label>
-<button type="submit">${t('Save')}</button></form>`
+<label>${t('webhook_url')} <input type="url" name="url" value="${endpoint.url ?? ''}" required size="48"></label>
+<button type="submit">${t('save_button')}</button></form>`
     : html`<p><code>${endpoint.url ?? '—'}</code></p>`
 }
-${endpoint.previous_secret_expires_at ? html`<p class="muted">${phrase(t, 'The previous secret also signs until {time}.', { time: when(endpoint.previous_secret_expires_at) })}</p>` : ''}
+${endpoint.previous_secret_expires_at ? html`<p class="muted">${phrase(t, 'previous_secret_until', { time: when(endpoint.previous_secret_expires_at) })}</p>` : ''}
 ${
   developer && endpoint.url
-    ? html`<form method="post" action="${SECTION}/secret/reveal" class="inline">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('Reveal')}</button></form>
-<form method="post" action="${SECTION}/secret/rotate" class="inline" data-confirm="${t('Rotate the signing secret? The old one keeps signing for a while beside the new one.')}">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('Rotate secret')}</button></form>`
+    ? html`<form method="post" action="${SECTION}/secret/reveal" class="inline">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('reveal_button')}</button></form>
+<form method="post" action="${SECTION}/secret/rotate" class="inline" data-confirm="${t('rotate_secret_confirm')}">${csrfField(viewer.csrf)}<button type="submit" class="secondary">${t('rotate_secret_button')}</button></form>`
     : ''
 }
 </section>
 ${endpointsSection(managed.data, viewer, draft)}
-<section class="card"><h2>${t('Webhook deliveries')}</h2>
-<form method="get" action="${SECTION}" class="row"><label class="inline"><input type="checkbox" name="failed" value="1"${failedOnly ? html` checked` : ''}> ${t('Failed only')}</label><button type="submit" class="secondary">${t('Filter')}</button></form>
-${table([t('Event'), t('Session'), t('Status'), t('HTTP code'), t('Time'), t('Next retry')], rows, t('Nothing here yet.'))}
-${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a href="${SECTION}?${new URLSearchParams({ ...(failedOnly && { failed: '1' }), starting_after: last.id }).toString()}">${t('Older')} ${FORWARD_ARROW}</a></nav>` : ''}
+<section class="card"><h2>${t('webhook_deliveries')}</h2>
+<form method="get" action="${SECTION}" class="row"><label class="inline"><input type="checkbox" name="failed" value="1"${failedOnly ? html` checked` : ''}> ${t('failed_only')}</label><button type="submit" class="secondary">${t('filter_button')}</button></form>
+${table([t('event'), t('session'), t('status'), t('http_code'), t('time'), t('next_retry')], rows, t('nothing_yet'))}
+${last && log.has_more ? html`<nav class="pager" aria-label="${t('pages_nav')}"><a href="${SECTION}?${new URLSearchParams({ ...(failedOnly && { failed: '1' }), starting_after: last.id }).toString()}">${t('older_page')} ${FORWARD_ARROW}</a></nav>` : ''}
 </section>`,
       status,
     );
@@ -198,7 +198,7 @@ ${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a h
       // The first address of a mode makes its endpoint (and its secret); later ones change it.
       if (current.url === null) await view.call.command('webhook_endpoint.provision', { ...target, url });
       else await view.call.command('webhook_endpoint.set_url', { ...target, url });
-      return notice('ok', viewer.t('Webhook URL saved.'));
+      return notice('ok', viewer.t('webhook_url_saved'));
     }),
   );
 
@@ -208,7 +208,7 @@ ${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a h
       const { viewer } = view;
       const secret = await view.call.command('webhook_endpoint.reveal_secret', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
       const { t } = viewer;
-      return shownSecret(t('Signing secret'), secret.webhook_secret, t('Check the X-Service-Signature header of every webhook with it.'), t);
+      return shownSecret(t('signing_secret'), secret.webhook_secret, t('check_signature'), t);
     }),
   );
 
@@ -219,9 +219,9 @@ ${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a h
       const rotated = await view.call.command('webhook_endpoint.rotate_secret', { merchant_id: view.merchant.merchant_id, mode: viewer.mode });
       const { t } = viewer;
       return shownSecret(
-        t('New signing secret'),
+        t('new_signing_secret'),
         rotated.webhook_secret,
-        t('Webhooks carry signatures by both secrets until {time}; move to the new one before then.', { time: rotated.previous_secret_expires_at }),
+        t('both_secrets_until', { time: rotated.previous_secret_expires_at }),
         t,
       );
     }),
@@ -234,9 +234,9 @@ ${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a h
       const body = endpointDraft(req);
       const created = await asTheApi(deps, view, { action: 'webhook_endpoint.create', target: null, detail: body }, () => view.call.api(view.merchant, 'webhook_endpoint.create', { body }));
       return shownSecret(
-        view.viewer.t('Endpoint {url} added. Its signing secret:', { url: created.url }),
+        view.viewer.t('endpoint_added', { url: created.url }),
         created.secret,
-        view.viewer.t('Check the X-Service-Signature header of the webhooks sent to this endpoint with it.'),
+        view.viewer.t('endpoint_check_signature'),
         view.viewer.t,
       );
     }),
@@ -251,7 +251,7 @@ ${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a h
         view.call.api(view.merchant, 'webhook_endpoint.update', { endpoint_id: id, body }),
       );
       const { t } = view.viewer;
-      return notice('ok', changed.status === 'enabled' ? t('Endpoint {url} enabled.', { url: changed.url }) : t('Endpoint {url} disabled.', { url: changed.url }));
+      return notice('ok', changed.status === 'enabled' ? t('endpoint_enabled', { url: changed.url }) : t('endpoint_disabled', { url: changed.url }));
     }),
   );
 
@@ -260,7 +260,7 @@ ${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a h
     ...merchantChange(deps, 'develop', show, async (req, view) => {
       const id = String(req.params['id']);
       await asTheApi(deps, view, { action: 'webhook_endpoint.delete', target: id, detail: {} }, () => view.call.api(view.merchant, 'webhook_endpoint.delete', { endpoint_id: id }));
-      return notice('ok', view.viewer.t('Endpoint {id} deleted.', { id }));
+      return notice('ok', view.viewer.t('endpoint_deleted', { id }));
     }),
   );
 
@@ -271,9 +271,9 @@ ${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a h
       const { viewer } = view;
       const revealed = await view.call.command('webhook_endpoint.reveal_secret', { merchant_id: view.merchant.merchant_id, mode: viewer.mode, endpoint_id: String(req.params['id']) });
       return shownSecret(
-        viewer.t('Signing secret of {url}', { url: revealed.url }),
+        viewer.t('endpoint_signing_secret', { url: revealed.url }),
         revealed.webhook_secret,
-        viewer.t('Check the X-Service-Signature header of the webhooks sent to this endpoint with it.'),
+        viewer.t('endpoint_check_signature'),
         viewer.t,
       );
     }),
@@ -288,9 +288,9 @@ ${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a h
       );
       const { t } = view.viewer;
       return shownSecret(
-        t('New signing secret of {url}', { url: rotated.url }),
+        t('endpoint_new_signing_secret', { url: rotated.url }),
         rotated.secret,
-        t('Webhooks to this endpoint carry signatures by both secrets until {time}; move to the new one before then.', { time: rotated.previous_secret_expires_at ?? '' }),
+        t('endpoint_both_secrets_until', { time: rotated.previous_secret_expires_at ?? '' }),
         t,
       );
     }),
@@ -306,14 +306,14 @@ ${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a h
         view.call.api(view.merchant, 'webhook_endpoint.replay', { endpoint_id: id, body }),
       );
       const { t, csrf } = view.viewer;
-      const queued = t('Events queued to be sent again: {count}.', { count: String(replayed.queued) });
+      const queued = t('replay_queued', { count: String(replayed.queued) });
       if (!replayed.has_more || replayed.next_since === null || replayed.next_starting_after === null) return notice('ok', queued);
       // One page a call, as at the API: the next one starts where this one stopped.
       return notice(
         'ok',
-        html`<p>${queued} ${t('More are left.')}</p>
+        html`<p>${queued} ${t('replay_more_left')}</p>
 <form method="post" action="${ENDPOINTS}/${id}/replay" class="inline">${csrfField(csrf)}<input type="hidden" name="since" value="${replayed.next_since}">
-<input type="hidden" name="starting_after" value="${replayed.next_starting_after}"><button type="submit">${t('Replay the next ones')}</button></form>`,
+<input type="hidden" name="starting_after" value="${replayed.next_starting_after}"><button type="submit">${t('replay_next')}</button></form>`,
       );
     }),
   );
@@ -324,24 +324,24 @@ ${last && log.has_more ? html`<nav class="pager" aria-label="${t('Pages')}"><a h
     const attempt = await view.call.command('webhook.attempt', { merchant_id: view.merchant.merchant_id, delivery_id: id });
     return view.render(
       SECTION,
-      `${attempt.event} · ${t('Webhooks')}`,
-      html`<p><a href="${SECTION}">${BACK_ARROW} ${t('Webhooks')}</a></p>
+      `${attempt.event} · ${t('webhooks_section')}`,
+      html`<p><a href="${SECTION}">${BACK_ARROW} ${t('webhooks_section')}</a></p>
 <h1>${attempt.event} <span class="badge">${attempt.status}</span></h1>
 ${message ?? ''}
 <div class="card"><dl class="facts">
-<dt>${t('ID')}</dt><dd><code>${attempt.id}</code></dd><dt>${t('Webhook ID')}</dt><dd><code>${attempt.event_id}</code></dd>
-<dt>${t('Session')}</dt><dd><a href="${BASE}/payments/${attempt.session_id}"><code>${attempt.session_id}</code></a></dd>
-<dt>${t('URL')}</dt><dd><code>${attempt.url}</code></dd><dt>${t('Attempt')}</dt><dd>${attempt.attempt_number}</dd>
-<dt>${t('HTTP code')}</dt><dd>${attempt.http_status_code ?? '—'}</dd>
-<dt>${t('Time')}</dt><dd>${when(attempt.created_at)} ${attempt.response_time_ms !== null ? html`(${t('{ms} ms', { ms: attempt.response_time_ms })})` : ''}</dd>
-<dt>${t('Next retry')}</dt><dd>${when(attempt.next_retry_at)}</dd>
-${attempt.error_message ? html`<dt>${t('Error')}</dt><dd>${attempt.error_message}</dd>` : ''}
+<dt>${t('id')}</dt><dd><code>${attempt.id}</code></dd><dt>${t('webhook_id')}</dt><dd><code>${attempt.event_id}</code></dd>
+<dt>${t('session')}</dt><dd><a href="${BASE}/payments/${attempt.session_id}"><code>${attempt.session_id}</code></a></dd>
+<dt>${t('url')}</dt><dd><code>${attempt.url}</code></dd><dt>${t('attempt')}</dt><dd>${attempt.attempt_number}</dd>
+<dt>${t('http_code')}</dt><dd>${attempt.http_status_code ?? '—'}</dd>
+<dt>${t('time')}</dt><dd>${when(attempt.created_at)} ${attempt.response_time_ms !== null ? html`(${t('response_time', { ms: String(attempt.response_time_ms) })})` : ''}</dd>
+<dt>${t('next_retry')}</dt><dd>${when(attempt.next_retry_at)}</dd>
+${attempt.error_message ? html`<dt>${t('error')}</dt><dd>${attempt.error_message}</dd>` : ''}
 </dl></div>
-<section class="card"><h2>${t('Payload')}</h2><pre>${attempt.payload}</pre></section>
-<section class="card"><h2>${t('Response')}</h2>${attempt.response_body === null ? html`<p class="muted">—</p>` : html`<pre>${attempt.response_body}</pre>`}</section>
+<section class="card"><h2>${t('payload')}</h2><pre>${attempt.payload}</pre></section>
+<section class="card"><h2>${t('response')}</h2>${attempt.response_body === null ? html`<p class="muted">—</p>` : html`<pre>${attempt.response_body}</pre>`}</section>
 ${
   can(view.viewer, 'develop')
-    ? html`<form method="post" action="${SECTION}/attempts/${attempt.id}/resend" class="row">${csrfField(view.viewer.csrf)}<button type="submit">${t('Resend')}</button></form>`
+    ? html`<form method="post" action="${SECTION}/attempts/${attempt.id}/resend" class="row">${csrfField(view.viewer.csrf)}<button type="submit">${t('resend_button')}</button></form>`
     : ''
 }`,
       status,
@@ -358,7 +358,7 @@ ${
     ...merchantChange(deps, 'develop', showAttempt, async (req, view) => {
       const id = String(req.params['id']);
       const resent = await view.call.command('webhook.resend', { merchant_id: view.merchant.merchant_id, delivery_id: id });
-      return notice('ok', phrase(view.viewer.t, 'Sent again as {delivery}, with the same webhook ID and a new signature.', { delivery: html`<a href="${SECTION}/attempts/${resent.delivery_id}">${resent.delivery_id}</a>` }));
+      return notice('ok', phrase(view.viewer.t, 'sent_again', { delivery: html`<a href="${SECTION}/attempts/${resent.delivery_id}">${resent.delivery_id}</a>` }));
     }),
   );
 }

@@ -12,7 +12,7 @@ import { validationError } from '@gateway/problem';
 import { html } from '@gateway/runtime';
 import type { DoorDeps } from '../door.js';
 import { BACK_ARROW, FORWARD_ARROW, table, when } from '../layout.js';
-import type { Translate } from '../i18n.js';
+import type { Words } from '../../views/texts/catalogue.js';
 import { signedIn } from '../sign-in.js';
 import { OPS, operators, opsPage, queryField } from './frame.js';
 
@@ -20,14 +20,14 @@ const SECTION = `${OPS}/audit-log`;
 const PAGE_SIZE = 50;
 const MERCHANT_ID = /^mer_[0-9A-Za-z]{20,}$/;
 
-function entryRow(entry: AuditEntry, t: Translate) {
+function entryRow(entry: AuditEntry, t: Words) {
   const who = entry.actor_email ?? entry.actor_id;
   return html`<tr data-audit="${entry.audit_id}"><td>${when(entry.at)}</td>
 <td><span class="badge" data-field="actor_type">${entry.actor_type}</span> <span data-field="actor">${who}</span>${entry.actor_email ? html`<br><code class="muted">${entry.actor_id}</code>` : ''}</td>
 <td><code data-field="action">${entry.action}</code></td>
 <td>${entry.merchant_id ? html`<a href="${OPS}/merchants/${entry.merchant_id}"><code>${entry.merchant_id}</code></a>` : '—'}</td>
 <td><bdi>${entry.target ?? '—'}</bdi></td><td data-field="outcome">${entry.outcome}</td><td><bdi>${entry.address ?? '—'}</bdi></td>
-<td>${Object.keys(entry.detail).length > 0 ? html`<details><summary>${t('Detail')}</summary><pre>${JSON.stringify(entry.detail, null, 2)}</pre></details>` : '—'}</td></tr>`;
+<td>${Object.keys(entry.detail).length > 0 ? html`<details><summary>${t('detail')}</summary><pre>${JSON.stringify(entry.detail, null, 2)}</pre></details>` : '—'}</td></tr>`;
 }
 
 export function auditLogRoutes(deps: DoorDeps, router: Router): void {
@@ -38,7 +38,7 @@ export function auditLogRoutes(deps: DoorDeps, router: Router): void {
       const { t } = viewer;
       const merchant = queryField(req, 'merchant');
       const before = queryField(req, 'before');
-      if (merchant !== '' && !MERCHANT_ID.test(merchant)) throw validationError([{ field: 'merchant', code: 'invalid', message: viewer.t('Filter by a merchant id (mer_…).') }]);
+      if (merchant !== '' && !MERCHANT_ID.test(merchant)) throw validationError([{ field: 'merchant', code: 'invalid', message: viewer.t('filter_by_merchant') }]);
       const log = await view.command('audit.list', {
         limit: PAGE_SIZE,
         ...(merchant !== '' && { merchant_id: merchant }),
@@ -48,17 +48,17 @@ export function auditLogRoutes(deps: DoorDeps, router: Router): void {
       const last = log.data[log.data.length - 1];
       return view.render(
         SECTION,
-        t('Audit log'),
-        html`<h1>${t('Audit log')}</h1>
+        t('audit_log_section'),
+        html`<h1>${t('audit_log_section')}</h1>
 <form method="get" action="${SECTION}" class="row" role="search">
-<label>${t('Merchant')} <input name="merchant" value="${merchant}" placeholder="mer_…"></label>
-<button type="submit">${t('Filter')}</button>
-${merchant ? html`<a href="${SECTION}">${t('All merchants')}</a>` : ''}
+<label>${t('merchant')} <input name="merchant" value="${merchant}" placeholder="mer_…"></label>
+<button type="submit">${t('filter_button')}</button>
+${merchant ? html`<a href="${SECTION}">${t('all_merchants')}</a>` : ''}
 </form>
-<div class="card">${table([t('When'), t('Who'), t('What'), t('Merchant'), t('Target'), t('Outcome'), t('From address'), t('Detail')], log.data.map((entry) => entryRow(entry, t)), t('Nothing here yet.'))}
-<nav class="pager" aria-label="${t('Pages')}">
-${before !== '' ? html`<a href="${SECTION}?${keep.toString()}">${BACK_ARROW} ${t('Newest')}</a>` : ''}
-${last && log.has_more ? html`<a href="${SECTION}?${new URLSearchParams([...keep, ['before', last.audit_id]]).toString()}">${t('Older')} ${FORWARD_ARROW}</a>` : ''}
+<div class="card">${table([t('when'), t('who'), t('what'), t('merchant'), t('target'), t('outcome'), t('from_address'), t('detail')], log.data.map((entry) => entryRow(entry, t)), t('nothing_yet'))}
+<nav class="pager" aria-label="${t('pages_nav')}">
+${before !== '' ? html`<a href="${SECTION}?${keep.toString()}">${BACK_ARROW} ${t('newest_page')}</a>` : ''}
+${last && log.has_more ? html`<a href="${SECTION}?${new URLSearchParams([...keep, ['before', last.audit_id]]).toString()}">${t('older_page')} ${FORWARD_ARROW}</a>` : ''}
 </nav></div>`,
       );
     }),

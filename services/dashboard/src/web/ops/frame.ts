@@ -13,14 +13,14 @@ import { layout } from '../layout.js';
 export const OPS = '/ops';
 
 const SECTIONS = [
-  { href: `${OPS}/merchants`, label: 'Merchants' },
-  { href: `${OPS}/manual-refunds`, label: 'Manual refunds' },
-  { href: `${OPS}/audit-log`, label: 'Audit log' },
-  { href: `${OPS}/security`, label: 'Security' },
+  { href: `${OPS}/merchants`, label: 'merchants_section' },
+  { href: `${OPS}/manual-refunds`, label: 'manual_refunds_section' },
+  { href: `${OPS}/audit-log`, label: 'audit_log_section' },
+  { href: `${OPS}/security`, label: 'security_section' },
 ] as const;
 
 /** Every console page is for operators: the door's session already is an operator's (the ops cookie and its people are the console's own). */
-export const operators = { allow: (viewer: Viewer) => (viewer.person.door === 'ops' ? undefined : viewer.t('The operations console is for operators.')) };
+export const operators = { allow: (viewer: Viewer) => (viewer.person.door === 'ops' ? undefined : viewer.t('console_for_operators')) };
 
 /** One signed-in console page's means: the operator, the calls, and its shell. */
 export interface OpsPage {
@@ -53,7 +53,7 @@ export function opsPage(deps: DoorDeps, viewer: Viewer): OpsPage {
           t: viewer.t,
           base: OPS,
           title,
-          frame: { brand: viewer.t('Operations console'), who: viewer.person.email, csrf: viewer.csrf, sections: SECTIONS, current: section },
+          frame: { brand: viewer.t('operations_console_name'), who: viewer.person.email, csrf: viewer.csrf, sections: SECTIONS, current: section },
         },
         body,
       ),

@@ -19,18 +19,18 @@ async function showQueue(view: OpsPage, message?: Html, status?: number) {
   const queue = await view.command('refund.list_manual', {});
   const rows = queue.data.map(
     (r) => html`<tr data-refund="${r.refund_id}"><td><code>${r.refund_id}</code></td><td><a href="${OPS}/merchants/${r.merchant_id}"><code>${r.merchant_id}</code></a><br><code class="muted">${r.session_id}</code></td>
-<td>${r.livemode ? t('live') : t('test')}</td><td class="num"><bdi>${r.amount} TND</bdi></td><td>${r.reason}</td><td>${r.epg_error_message}</td><td>${when(r.created_at)}</td>
-<td><form method="post" action="${SECTION}/${r.refund_id}/resolve" class="row" aria-label="${t('Resolve')} ${r.refund_id}">${csrfField(csrf)}
-<label>${t('Outcome')} <select name="as"><option value="succeeded">${t('Succeeded: the money went back')}</option><option value="failed">${t('Failed: nothing was refunded')}</option></select></label>
-<button type="submit" data-confirm="${t('Resolve this refund? This cannot be undone.')}">${t('Resolve')}</button></form></td></tr>`,
+<td>${r.livemode ? t('mode_live_word') : t('mode_test_word')}</td><td class="num"><bdi>${r.amount} TND</bdi></td><td>${r.reason}</td><td>${r.epg_error_message}</td><td>${when(r.created_at)}</td>
+<td><form method="post" action="${SECTION}/${r.refund_id}/resolve" class="row" aria-label="${t('resolve_button')} ${r.refund_id}">${csrfField(csrf)}
+<label>${t('outcome')} <select name="as"><option value="succeeded">${t('resolved_succeeded')}</option><option value="failed">${t('resolved_failed')}</option></select></label>
+<button type="submit" data-confirm="${t('resolve_confirm')}">${t('resolve_button')}</button></form></td></tr>`,
   );
   return view.render(
     SECTION,
-    t('Manual refunds'),
-    html`<h1>${t('Manual refunds')}</h1>
+    t('manual_refunds_section'),
+    html`<h1>${t('manual_refunds_section')}</h1>
 ${message ?? ''}
-<p class="muted">${t('Refunds the acquirer did not confirm. Find out at the acquirer what happened, then resolve each one: succeeded if the money went back to the buyer, failed if not (the amount becomes refundable again).')}</p>
-<div class="card">${table([t('Refund'), t('Merchant'), t('Mode'), t('Amount'), t('Reason'), t('Acquirer said'), t('Created'), ''], rows, t('No refund is waiting.'), [3])}</div>`,
+<p class="muted">${t('manual_refunds_note')}</p>
+<div class="card">${table([t('refund_column'), t('merchant'), t('mode'), t('amount'), t('reason'), t('acquirer_said'), t('created'), ''], rows, t('no_refund_waiting'), [3])}</div>`,
     status,
   );
 }
@@ -52,7 +52,7 @@ export function manualRefundRoutes(deps: DoorDeps, router: Router): void {
         async () => {
           if (as !== 'succeeded' && as !== 'failed') throw validationError([{ field: 'as', code: 'invalid', message: 'Resolve a refund as succeeded or failed.' }]);
           const resolved = await view.command('refund.resolve', { refund_id: String(req.params['id']), as });
-          return notice('ok', viewer.t('Refund {refund} is resolved: {status}.', { refund: resolved.refund_id, status: resolved.status }));
+          return notice('ok', viewer.t('refund_resolved', { refund: resolved.refund_id, status: resolved.status }));
         },
         viewer.language,
       );
