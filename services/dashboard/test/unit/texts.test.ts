@@ -11,8 +11,8 @@ import type { Request } from 'express';
 import { describe, it } from 'mocha';
 import { catalogueProblems, directionOf, LANGUAGES } from '@gateway/i18n';
 import { html } from '@gateway/runtime';
-import { languageOf } from '../../src/web/door.js';
-import { languageSwitch, phrase } from '../../src/web/layout.js';
+import { languageOf } from '../../src/http/door.js';
+import { languageSwitch, phrase } from '../../src/views/layout.js';
 import { DASHBOARD_TEXTS, wordsIn } from '../../src/views/texts/catalogue.js';
 
 /** French words spelled as the English ones: the French is right as it is. */
