@@ -21,9 +21,9 @@ export class AccountLinkRepository {
 
   /**
    * A new reset link of a person, spending their older ones; when it lapses.
-   * Undefined, and nothing changed, while their newest live link is younger
+   * Undefined, and nothing changed, while their newest live reset link is younger
    * than `intervalSeconds`. Run in a transaction: the person's row is locked
-   * first, so two requests at once leave one live link.
+   * first, so two requests at once leave one live reset link.
    */
   async insertResetLink(
     db: Queryable,
@@ -44,13 +44,13 @@ export class AccountLinkRepository {
   }
 
   /**
-   * Uses an account link of kind `link` once, at the door of the person it is
+   * Uses an account link of kind `kind` once, at the door of the person it is
    * for: the person it sets the password of, or undefined when unknown, used,
    * lapsed, or another door's.
    */
-  async use(db: Queryable, link: AccountLink, tokenHash: string, door: Door): Promise<string | undefined> {
+  async use(db: Queryable, kind: AccountLink, tokenHash: string, door: Door): Promise<string | undefined> {
     const { rows } = await db.query<{ person_id: string }>(
-      `UPDATE ${TABLES[link]} l SET used_at = now() FROM people p
+      `UPDATE ${TABLES[kind]} l SET used_at = now() FROM people p
         WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND p.id = l.person_id AND p.door = $2 AND p.removed_at IS NULL
         RETURNING l.person_id`,
       [tokenHash, door],
@@ -59,9 +59,9 @@ export class AccountLinkRepository {
   }
 
   /** Whether an account link would still set a password at `door`. */
-  async isLive(link: AccountLink, tokenHash: string, door: Door): Promise<boolean> {
+  async isLive(kind: AccountLink, tokenHash: string, door: Door): Promise<boolean> {
     const { rows } = await this.pool.query(
-      `SELECT 1 FROM ${TABLES[link]} l JOIN people p ON p.id = l.person_id
+      `SELECT 1 FROM ${TABLES[kind]} l JOIN people p ON p.id = l.person_id
         WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND p.door = $2 AND p.removed_at IS NULL`,
       [tokenHash, door],
     );

@@ -2,7 +2,7 @@
  * An owner invites someone to the merchant's team (D14, D20): the person is
  * created (createPerson: the same rules as `user create`) and their setup
  * link mailed by the notifier in the inviter's language; only the mail holds
- * the link, the inviter never sees it.
+ * the setup link, the inviter never sees it.
  */
 import { newId, type DashboardRole } from '@gateway/contracts';
 import type { Language } from '@gateway/i18n';
@@ -18,7 +18,7 @@ export interface Invited {
 
 /**
  * Invites `email` with `role`. When the notifier cannot take the mail, the
- * person stays invited and `mailed` is false: "Resend invitation" mails a new link.
+ * person stays invited and `mailed` is false: "Resend invitation" mails a new setup link.
  */
 export async function invitePerson(
   deps: AccountsDeps,

@@ -5,7 +5,7 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /** D14: a password of at least 12 characters. */
-export const PASSWORD_MIN_LENGTH = 12;
+const PASSWORD_MIN_LENGTH = 12;
 /** Longer than any password a person types; bounds the hashing work one request can ask for. */
 export const PASSWORD_MAX_LENGTH = 256;
 

@@ -3,9 +3,9 @@
  * PASSWORD_RESET_TTL_SECONDS (an hour). The answer is the same whether or
  * not the address has an account: the lookup and the mail happen after it.
  * Requests are throttled per address (429); those within it per email,
- * quietly (the same answer, no mail), and a person gets no new link while
+ * quietly (the same answer, no mail), and a person gets no new reset link while
  * their newest is younger than a short interval. The notifier writes and
- * sends the mail; only the mail holds the link.
+ * sends the mail; only the mail holds the reset link.
  */
 import { newId } from '@gateway/contracts';
 import { withTransaction } from '@gateway/db';
@@ -42,7 +42,7 @@ export async function countResetRequest(deps: AccountsDeps, door: Door, emailGiv
 /**
  * The work behind a "Forgot password?" answer, done after it: when `email`
  * has an account at `door`, a new reset link (its older ones spent) mailed in
- * `language`, unless their newest live link is younger than
+ * `language`, unless their newest live reset link is younger than
  * passwordResetIntervalSeconds. Whether a mail was asked for; the page never says.
  */
 export async function mailResetLink(deps: AccountsDeps, door: Door, emailGiven: string, language: Language): Promise<boolean> {

@@ -10,7 +10,7 @@ import type { Door } from '../db/person.repository.js';
 import type { AccountsDeps } from './accounts.js';
 
 /** Which step failed. */
-export type SignInStep = 'password' | 'second-factor';
+type SignInStep = 'password' | 'second-factor';
 
 function throttleKey(deps: AccountsDeps, door: Door, email: string, address: string, step: SignInStep = 'password'): string {
   return `${deps.rateLimitKeyPrefix}:${step === 'password' ? 'signin' : 'signin2'}:${door}:${address}:${email}`;

@@ -6,7 +6,7 @@ import { decoyHash, PASSWORD_MAX_LENGTH, verifyPassword } from './passwords.js';
 import { clearFailures, countFailure, refuseWhileThrottled } from './sign-in-throttle.js';
 
 /** The person signed in, and whether they still owe their second factor. */
-export type SignInResult = { person: PersonRow; secondFactor: boolean };
+type SignInResult = { person: PersonRow; secondFactor: boolean };
 
 /**
  * Checks an email and password at `door`. Five failures (D14) for one email

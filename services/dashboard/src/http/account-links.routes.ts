@@ -21,15 +21,15 @@ export function accountLinkRoutes(deps: DoorDeps, door: Door, router: Router): v
   const base = `/${door}`;
   const resetLinkGone = (req: Request): Outcome => ({ page: resetLinkGonePage(languageOf(req), base), status: 410 });
 
-  /** Sets the password with the link of kind `link` the form carries; a refused password shows the form again with why. */
-  const setPassword = async (req: Request, link: AccountLink): Promise<Outcome | undefined> => {
+  /** Sets the password with the account link of kind `kind` the form carries; a refused password shows the form again with why. */
+  const setPassword = async (req: Request, kind: AccountLink): Promise<Outcome | undefined> => {
     if (fromAnotherSite(deps, req)) throw new AppError('forbidden', 'This form did not come from this site.');
     const token = rawFieldOf(req.body, 'token');
     try {
-      await setPasswordWithAccountLink(deps.accounts, link, door, token, rawFieldOf(req.body, 'password'), clientAddress(deps, req));
+      await setPasswordWithAccountLink(deps.accounts, kind, door, token, rawFieldOf(req.body, 'password'), clientAddress(deps, req));
     } catch (err) {
-      if (err instanceof AppError && err.code === 'validation-error') return { page: newPasswordPage(languageOf(req), base, link, token, err.errors[0]?.message ?? err.detail), status: 422 };
-      if (link === 'reset' && err instanceof AppError && err.code === 'not-found') return resetLinkGone(req);
+      if (err instanceof AppError && err.code === 'validation-error') return { page: newPasswordPage(languageOf(req), base, kind, token, err.errors[0]?.message ?? err.detail), status: 422 };
+      if (kind === 'reset' && err instanceof AppError && err.code === 'not-found') return resetLinkGone(req);
       throw err;
     }
     return undefined;

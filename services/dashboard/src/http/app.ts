@@ -25,7 +25,7 @@ import { opsRoutes } from './ops/ops.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { signInRoutes } from './sign-in.routes.js';
 
-export interface WebDependencies {
+interface WebDependencies {
   config: DashboardConfig;
   accounts: AccountsDeps;
   rpc: RpcClient;

@@ -17,7 +17,7 @@ import { failurePage as failureView, refusalWords } from '../views/failure.page.
 import { problemNotice, type Reader } from '../views/layout.js';
 import { wordsIn } from '../views/texts/catalogue.js';
 
-export const PAGE_HEADERS = pageSecurityHeaders({ scripts: true });
+const PAGE_HEADERS = pageSecurityHeaders({ scripts: true });
 
 export interface DoorDeps {
   accounts: AccountsDeps;

@@ -15,7 +15,7 @@ import { acting, type DoorDeps, type Outcome, type Viewer } from './door.js';
 import { formBody, signedIn } from './signed-in.js';
 
 /** Renders a page of the door's frame for `viewer`. */
-export type DoorRender = (viewer: Viewer, section: string, page: PageView, status?: number) => Promise<Outcome>;
+type DoorRender = (viewer: Viewer, section: string, page: PageView, status?: number) => Promise<Outcome>;
 
 export function securityRoutes(deps: DoorDeps, door: Door, router: Router, render: DoorRender): void {
   const section = `/${door}/security`;

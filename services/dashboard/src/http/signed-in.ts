@@ -21,7 +21,7 @@ export function backWithin(base: string, value: unknown): string {
   return typeof value === 'string' && value.startsWith(`${base}/`) && !value.startsWith('//') && !/[\\\r\n]/.test(value) ? value : `${base}/`;
 }
 
-export interface Guard {
+interface Guard {
   /** Who may open the page: answers the forbidden reason, or nothing. */
   allow?: (viewer: Viewer) => string | undefined;
 }

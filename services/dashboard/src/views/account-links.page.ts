@@ -16,16 +16,16 @@ import { wordsIn } from './texts/catalogue.js';
  * reset link; with the refusal of the last try (its English words, shown in
  * the page's language).
  */
-export function newPasswordPage(language: Language, base: string, link: AccountLink, token: string, refusal?: string): Html {
+export function newPasswordPage(language: Language, base: string, kind: AccountLink, token: string, refusal?: string): Html {
   const t = wordsIn(language);
-  const title = link === 'setup' ? t('set_password') : t('choose_new_password');
+  const title = kind === 'setup' ? t('set_password') : t('choose_new_password');
   return signInCard(
     language,
     base,
     title,
     html`<h1>${title}</h1>
 ${refusal ? notice('error', t.known(refusal)) : ''}
-<form method="post" action="${base}/${link}" class="stack">
+<form method="post" action="${base}/${kind}" class="stack">
 <input type="hidden" name="token" value="${token}">
 <label>${t('new_password')} <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
 <p class="muted">${t('password_length_hint')}</p>

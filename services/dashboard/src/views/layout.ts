@@ -12,7 +12,7 @@ export interface Reader {
   readonly csrf: string;
 }
 
-export interface Shell {
+interface Shell {
   language: Language;
   t: Words;
   /** '/dashboard' or '/ops'. */

@@ -9,7 +9,7 @@ import { csrfField, notice, phrase, when, type PageView, type Reader } from './l
 import type { Words } from './texts/catalogue.js';
 
 /** The second factor of the person in view. */
-export interface TwoStepState {
+interface TwoStepState {
   /** Since when it is on; absent while it is off. */
   enabledAt?: Date;
   /** The secret being set up, and the URI an authenticator app reads. */

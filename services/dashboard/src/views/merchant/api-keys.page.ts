@@ -20,7 +20,7 @@ function graceLabel(t: Words, seconds: number): string {
 }
 
 /** What the page shows. */
-export interface KeysView {
+interface KeysView {
   keys: CommandReply<'api_key.list'>;
   /** Whether the reader may change keys. */
   developer: boolean;

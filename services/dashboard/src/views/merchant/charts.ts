@@ -19,7 +19,7 @@ export interface Bar {
   size: number;
 }
 
-export interface ChartText {
+interface ChartText {
   /** The chart's short name: <title>, and the hidden table's caption. */
   title: string;
   /** The summary of what it shows: <desc>. */

@@ -27,7 +27,7 @@ const REASONS: Readonly<Record<string, TextKey>> = {
 };
 
 /** What Home shows: the days from `from` to `to` (today), each period's figures, the daily report and the attempts' stats. */
-export interface HomeFigures {
+interface HomeFigures {
   from: string;
   to: string;
   periods: readonly { key: PeriodKey; figures: PeriodFigures }[];

@@ -29,7 +29,7 @@ export function roleName(t: Words, role: DashboardRole | null): string {
 }
 
 /** What the frame shows around a merchant's section. */
-export interface MerchantFrame {
+interface MerchantFrame {
   /** The merchant's name. */
   brand: string;
   email: string;

@@ -8,7 +8,7 @@ import { deactivateButton, LINKS, localeName, priceOf, qrOf, stateBadge } from '
 import { sessionRow } from './payments.page.js';
 
 /** What the link's page shows. */
-export interface LinkView {
+interface LinkView {
   link: PaymentLink;
   payments: SessionList;
   cursors: Cursors;

@@ -58,7 +58,7 @@ ${radio('open', 'open_amount')}
 }
 
 /** What the list shows. */
-export interface LinksView {
+interface LinksView {
   list: PaymentLinkList;
   cursors: Cursors;
   /** Whether the reader may deactivate links. */

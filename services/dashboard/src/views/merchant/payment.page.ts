@@ -13,7 +13,7 @@ import type { TextKey } from '../texts/catalogue.js';
 const CAPTURE_METHOD_NAMES: Readonly<Record<CaptureMethod, TextKey>> = { automatic: 'capture_automatic', manual: 'capture_manual' };
 
 /** A payment as its page shows it. */
-export interface PaymentView {
+interface PaymentView {
   session: SessionDetail;
   refunds: CommandReply<'refund.list_session'>;
   deliveries: CommandReply<'webhook.list_session'>;

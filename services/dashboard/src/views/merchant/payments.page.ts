@@ -9,7 +9,7 @@ import type { Words } from '../texts/catalogue.js';
 const STATUSES = SessionStatus.anyOf.map((literal) => literal.const);
 
 /** The list's search and filters, as typed. */
-export interface PaymentFilter {
+interface PaymentFilter {
   search: string;
   status: string;
   from: string;

@@ -11,7 +11,7 @@ import { BASE } from '../paths.js';
 export const SETTINGS = `${BASE}/settings`;
 
 /** What the page shows. */
-export interface SettingsView {
+interface SettingsView {
   receipts: CommandReply<'receipts.settings.get'>;
   branding: Branding;
   /** The merchant's name: the logo's text alternative. */

@@ -9,7 +9,7 @@ import { csrfField, notice, when, type Reader } from '../layout.js';
 import { BASE } from '../paths.js';
 import type { Words } from '../texts/catalogue.js';
 
-export const ENDPOINTS = `${BASE}/webhooks/endpoints`;
+const ENDPOINTS = `${BASE}/webhooks/endpoints`;
 
 const ALL_EVENTS = '*';
 

@@ -12,7 +12,7 @@ import { disabledBanner, endpointsSection, type EndpointDraft } from './webhook-
 export const WEBHOOKS = `${BASE}/webhooks`;
 
 /** What the page shows. */
-export interface WebhooksView {
+interface WebhooksView {
   /** The mode's default address, none while never set, and until when the previous secret signs too. */
   endpoint: { url: string | null; previous_secret_expires_at: string | null };
   endpoints: readonly WebhookEndpoint[];

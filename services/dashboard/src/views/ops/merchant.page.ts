@@ -24,7 +24,7 @@ const BUDGET_NAMES: Readonly<Record<Budget, { label: TextKey; heading: TextKey }
 const MODE_NAMES: Readonly<Record<Mode, TextKey>> = { test: 'mode_test_word', live: 'mode_live_word' };
 
 /** What the merchant's page shows: the merchant, its fees, and its terminal of each mode (test, then live). */
-export interface MerchantView {
+interface MerchantView {
   merchant: MerchantDetail;
   fees: CommandReply<'fees.get'>;
   terminals: readonly CommandReply<'terminal.get'>[];
