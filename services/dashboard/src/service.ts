@@ -26,6 +26,7 @@ export const SCHEMA = 'dashboard';
 
 export const migrations = [...serviceMigrations('dashboard', import.meta.url), secretsMigrations];
 
+/** Starts the dashboard service: its people's repositories, its command queue, its listener and its session purge. */
 export async function startDashboard(config: DashboardConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('dashboard', SCHEMA, config, log);
   const secrets = await SecretBox.open(pool, { current: config.secretsKek, previous: config.secretsKekPrevious });

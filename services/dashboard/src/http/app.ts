@@ -38,6 +38,7 @@ function isLocalHttp(origin: URL): boolean {
   return origin.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(origin.hostname);
 }
 
+/** The listener of both doors, health and metrics; an unknown path or a failure becomes our page, never Express's. */
 export function createDashboardListener(deps: WebDependencies): RequestListener {
   const app = express();
   app.disable('x-powered-by');

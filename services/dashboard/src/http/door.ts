@@ -54,6 +54,7 @@ export type Outcome = { page: Html; status?: number; title?: string } | { redire
 /** The language switch's cookie: the language a person chose, for both doors. */
 export const LANGUAGE_COOKIE = 'gw_lang';
 
+/** The session cookie's name at `door`. */
 export function cookieName(door: Door): string {
   return door === 'ops' ? 'gw_ops' : 'gw_dashboard';
 }
@@ -65,6 +66,7 @@ export function languageOf(req: Request): Language {
   return negotiateLanguage(req.headers['accept-language'], 'en');
 }
 
+/** The request's cookies by name, decoded; the first of a name wins, and one that cannot be decoded is left out. */
 export function cookies(req: Request): Record<string, string> {
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -82,6 +84,7 @@ export function cookies(req: Request): Record<string, string> {
   return out;
 }
 
+/** Sets a cookie on `res`: HttpOnly, SameSite=Lax, and Secure unless the public origin is http://localhost. */
 export function setCookie(deps: DoorDeps, res: Response, name: string, value: string, options: { path: string; maxAgeSeconds?: number }): void {
   const attributes = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path}`, 'HttpOnly', 'SameSite=Lax'];
   if (options.maxAgeSeconds !== undefined) attributes.push(`Max-Age=${options.maxAgeSeconds}`);
@@ -96,6 +99,7 @@ export async function startSession(deps: DoorDeps, res: Response, door: Door, pe
   setCookie(deps, res, cookieName(door), id, { path: `/${door}` });
 }
 
+/** Removes the session cookie of `door` from the browser. */
 export function clearSessionCookie(deps: DoorDeps, res: Response, door: Door): void {
   setCookie(deps, res, cookieName(door), '', { path: `/${door}`, maxAgeSeconds: 0 });
 }

@@ -17,6 +17,7 @@ import { formBody, signedIn } from './signed-in.js';
 /** Renders a page of the door's frame for `viewer`. */
 type DoorRender = (viewer: Viewer, section: string, page: PageView, status?: number) => Promise<Outcome>;
 
+/** The Security routes of `door`, each page rendered in the door's frame by `render`. */
 export function securityRoutes(deps: DoorDeps, door: Door, router: Router, render: DoorRender): void {
   const section = `/${door}/security`;
   const required = door === 'ops' && deps.opsTotpRequired;

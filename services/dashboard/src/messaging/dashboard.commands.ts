@@ -9,6 +9,7 @@ import type { SecretBox } from '@gateway/secrets';
 import type { AccountsDeps } from '../domain/accounts.js';
 import { createPerson } from '../domain/create-person.js';
 
+/** The command table: each command type and the use case that answers it. */
 export function dashboardCommands(deps: { accounts: AccountsDeps; secrets: SecretBox; rpc: RpcClient }): CommandHandlers {
   const { accounts, secrets, rpc } = deps;
   return {

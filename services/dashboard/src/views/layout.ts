@@ -134,10 +134,12 @@ export function phrase(t: Words, key: TextKey, values: Readonly<Record<string, H
   return html`${t.parts(key, isolated)}`;
 }
 
+/** The hidden field that carries the session's CSRF token in a form. */
 export function csrfField(token: string): Html {
   return html`<input type="hidden" name="_csrf" value="${token}">`;
 }
 
+/** A notice at the top of a section: a success, a refusal (an alert) or a warning. */
 export function notice(kind: 'ok' | 'error' | 'warn', text: HtmlValue): Html {
   return html`<div class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</div>`;
 }

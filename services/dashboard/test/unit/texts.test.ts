@@ -11,6 +11,8 @@ import type { Request } from 'express';
 import { describe, it } from 'mocha';
 import { catalogueProblems, directionOf, LANGUAGES } from '@gateway/i18n';
 import { html } from '@gateway/runtime';
+import { passwordProblems } from '../../src/domain/passwords.js';
+import { ACCOUNT_LINK_GONE } from '../../src/domain/set-password.js';
 import { languageOf } from '../../src/http/door.js';
 import { languageSwitch, phrase } from '../../src/views/layout.js';
 import { DASHBOARD_TEXTS, wordsIn } from '../../src/views/texts/catalogue.js';
@@ -77,6 +79,14 @@ describe('dashboard languages', () => {
     assert.equal(wordsIn('fr').known('The SVG logo must be an <svg> image.'), 'Le logo SVG doit être une image <svg>.');
     assert.equal(wordsIn('ar').known('amount is more than is left to refund'), 'amount is more than is left to refund');
     assert.equal(wordsIn('ar').known('toString'), 'toString');
+  });
+
+  it("when the dashboard's own refusals arrive as English words, then each is a message of the catalogue, shown in French and Arabic", () => {
+    const refusals = [ACCOUNT_LINK_GONE.setup, ACCOUNT_LINK_GONE.reset, ...passwordProblems('short'), ...passwordProblems('x'.repeat(300))].map((r) => (typeof r === 'string' ? r : r.message));
+    for (const english of refusals) {
+      assert.notEqual(wordsIn('fr').known(english), english, english);
+      assert.notEqual(wordsIn('ar').known(english), english, english);
+    }
   });
 
   it('when a person chose a language, then it is kept; otherwise the first of ours their browser asks for, else English', () => {

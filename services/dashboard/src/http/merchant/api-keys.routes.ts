@@ -15,6 +15,7 @@ import { can, merchantChange, merchantView, type SectionView } from './merchant-
 
 const SECTION = `${BASE}/api-keys`;
 
+/** The API keys routes: the list and each key's change. */
 export function apiKeyRoutes(deps: DoorDeps, router: Router): void {
   const show: SectionView = async (view, _req, message, status) => {
     const { viewer } = view;

@@ -5,6 +5,7 @@ import { BASE } from '../../views/paths.js';
 import type { DoorDeps } from '../door.js';
 import { merchantView } from './merchant-page.js';
 
+/** The merchant's audit log route. */
 export function auditLogRoutes(deps: DoorDeps, router: Router): void {
   router.get(
     '/audit-log',

@@ -9,6 +9,7 @@ import { can, merchantChange, merchantView, type SectionView } from './merchant-
 
 const RATES = `${BASE}/exchange-rates`;
 
+/** The Exchange rates routes: the list, a rate set, a rate removed. */
 export function exchangeRateRoutes(deps: DoorDeps, router: Router): void {
   const show: SectionView = async (view, _req, message, status) => {
     const { viewer } = view;

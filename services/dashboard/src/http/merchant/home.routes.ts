@@ -21,6 +21,7 @@ const PERIODS: readonly { key: PeriodKey; days: number }[] = [
   { key: '30d', days: DAYS },
 ];
 
+/** The Home route. */
 export function homeRoutes(deps: DoorDeps, router: Router): void {
   router.get('/home', merchantView(deps, 'read', (view) => showHome(view)));
 }

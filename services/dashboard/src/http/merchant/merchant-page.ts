@@ -34,6 +34,7 @@ export interface MerchantPage {
   render(section: string, page: PageView, status?: number): Outcome;
 }
 
+/** The means of a merchant page for the signed-in `viewer`: the merchant in view is read first (merchant.get). */
 export async function merchantPage(deps: DoorDeps, viewer: Viewer): Promise<MerchantPage> {
   const call = new Caller(deps.rpc, viewer);
   const merchant = await call.command('merchant.get', { merchant_id: viewer.person.merchant_id ?? '' });

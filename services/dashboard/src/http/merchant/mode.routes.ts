@@ -6,6 +6,7 @@ import { backWithin, formBody, signedIn } from '../signed-in.js';
 import type { DoorDeps } from '../door.js';
 import { needs } from './merchant-page.js';
 
+/** The route of the test/live switch. */
 export function modeRoutes(deps: DoorDeps, router: Router): void {
   router.post(
     '/mode',

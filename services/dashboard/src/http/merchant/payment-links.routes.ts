@@ -85,6 +85,7 @@ const showLink: SectionView = async (view, req, message, status) => {
   return view.render(LINKS, paymentLinkPage(viewer, { link, payments, cursors: cursorsOf(req), developer: can(viewer, 'develop') }, message), status);
 };
 
+/** The Payment links routes: the list, "Create link", one link and its Deactivate. */
 export function paymentLinkRoutes(deps: DoorDeps, router: Router): void {
   router.get('/payment-links', merchantView(deps, 'read', showLinks));
 

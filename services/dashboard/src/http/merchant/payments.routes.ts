@@ -37,6 +37,7 @@ function dayBound(value: string, end: boolean): string | undefined {
   return `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z`;
 }
 
+/** The Payments routes: the list, one payment, and its Refund, Capture and Void. */
 export function paymentRoutes(deps: DoorDeps, router: Router): void {
   router.get(
     '/payments',

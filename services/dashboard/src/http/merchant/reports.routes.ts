@@ -31,6 +31,7 @@ function rangeOf(req: Request): { from: string; to: string } {
   return { from: value('from', addDays(today, -(DEFAULT_DAYS - 1))), to: value('to', today) };
 }
 
+/** The Reports routes: the page, and each CSV download. */
 export function reportRoutes(deps: DoorDeps, router: Router): void {
   router.get('/reports', merchantView(deps, 'read', async (view, req) => showReports(view, rangeOf(req))));
 

@@ -23,6 +23,7 @@ function previewSource(deps: DoorDeps, logoUrl: string): string | undefined {
   return url.origin === deps.publicOrigin ? url.pathname : undefined;
 }
 
+/** The Settings routes: the page, receipts, the accent colour and the logo. */
 export function settingsRoutes(deps: DoorDeps, router: Router): void {
   const show: SectionView = async (view, _req, message, status) => {
     const { viewer, merchant } = view;

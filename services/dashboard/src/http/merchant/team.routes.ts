@@ -23,6 +23,7 @@ function roleOf(body: unknown, viewer: Viewer): DashboardRole {
   return role as DashboardRole;
 }
 
+/** The Team routes: the list and each change to the team. */
 export function teamRoutes(deps: DoorDeps, router: Router): void {
   const show: SectionView = async (view, _req, message, status) => {
     const team = await deps.accounts.people.team(view.merchant.merchant_id);

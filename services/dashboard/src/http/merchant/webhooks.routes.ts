@@ -21,6 +21,7 @@ async function endpointOf(view: MerchantPage) {
   return shown ?? { url: null, previous_secret_expires_at: null };
 }
 
+/** The Webhooks routes: the page, the default address and its secret, the endpoints, and one attempt. */
 export function webhookRoutes(deps: DoorDeps, router: Router): void {
   const show: SectionView = async (view, req: Request, message, status) => {
     const { viewer, merchant } = view;

@@ -15,6 +15,7 @@ import { operators, opsPage } from './ops-page.js';
 const PAGE_SIZE = 50;
 const MERCHANT_ID = /^mer_[0-9A-Za-z]{20,}$/;
 
+/** The console's audit log route. */
 export function opsAuditLogRoutes(deps: DoorDeps, router: Router): void {
   router.get(
     '/audit-log',

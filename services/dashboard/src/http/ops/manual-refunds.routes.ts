@@ -22,6 +22,7 @@ async function showQueue(view: OpsPage, message?: Html, status?: number) {
   return view.render(SECTION, manualRefundsPage(view.viewer, queue, message), status);
 }
 
+/** The manual refund queue's routes: the queue, and one refund resolved. */
 export function manualRefundRoutes(deps: DoorDeps, router: Router): void {
   router.get(
     '/manual-refunds',

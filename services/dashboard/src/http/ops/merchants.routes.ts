@@ -46,6 +46,7 @@ async function showMerchant(view: OpsPage, merchantId: string, message?: Html, s
   return view.render(MERCHANTS, merchantPage(view.viewer, { merchant, fees, terminals }, message), status);
 }
 
+/** The Merchants routes: the list, one merchant, and its changes. */
 export function merchantRoutes(deps: DoorDeps, router: Router): void {
   router.get(
     '/merchants',

@@ -21,6 +21,7 @@ export interface OpsPage {
   render(section: string, page: PageView, status?: number): Outcome;
 }
 
+/** The means of a console page for the signed-in operator `viewer`. */
 export function opsPage(deps: DoorDeps, viewer: Viewer): OpsPage {
   const call = new Caller(deps.rpc, viewer);
   return {

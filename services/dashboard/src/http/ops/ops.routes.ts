@@ -8,6 +8,7 @@ import { manualRefundRoutes } from './manual-refunds.routes.js';
 import { merchantRoutes } from './merchants.routes.js';
 import { opsPage } from './ops-page.js';
 
+/** The console's routes on `router` (its sign-in routes aside). */
 export function opsRoutes(deps: DoorDeps, router: Router): void {
   router.get('/', (_req, res) => send(res, { redirect: MERCHANTS }));
   merchantRoutes(deps, router);

@@ -24,6 +24,7 @@ export const SIGN_IN_TEXTS = defineCatalogue('sign-in', {
     reset_link_gone: 'This password reset link is not valid: it was used already, or it has lapsed. Ask for a new one.',
     sign_in_refused: 'The email or the password is wrong.',
     password_too_short: 'The password must have at least 12 characters.',
+    password_too_long: 'The password must have at most 256 characters.',
     email_invalid: 'Give a valid email address.',
   },
   fr: {
@@ -50,6 +51,7 @@ export const SIGN_IN_TEXTS = defineCatalogue('sign-in', {
     reset_link_gone: 'Ce lien de réinitialisation n’est pas valable : il a déjà servi, ou il a expiré. Demandez-en un nouveau.',
     sign_in_refused: "L'e-mail ou le mot de passe est incorrect.",
     password_too_short: 'Le mot de passe doit avoir au moins 12 caractères.',
+    password_too_long: 'Le mot de passe doit avoir au plus 256 caractères.',
     email_invalid: 'Indiquez une adresse e-mail valide.',
   },
   ar: {
@@ -74,6 +76,7 @@ export const SIGN_IN_TEXTS = defineCatalogue('sign-in', {
     reset_link_gone: 'رابط إعادة تعيين كلمة المرور هذا غير صالح: استُخدم من قبل، أو انتهت مدته. اطلب رابطًا جديدًا.',
     sign_in_refused: 'البريد الإلكتروني أو كلمة المرور غير صحيحين.',
     password_too_short: 'يجب أن تتكون كلمة المرور من 12 حرفًا على الأقل.',
+    password_too_long: 'يجب ألا تتجاوز كلمة المرور 256 حرفًا.',
     email_invalid: 'أدخل عنوان بريد إلكتروني صالحًا.',
   },
 });
