@@ -5,7 +5,7 @@
  * answer.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { isLanguage, negotiateLanguage, type Language } from '@gateway/i18n';
+import { chooseLanguage, type Language } from '@gateway/i18n';
 import { outageOf, type Actor, type RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, retryAfterOf } from '@gateway/problem';
@@ -49,7 +49,7 @@ export interface Viewer extends Reader {
 }
 
 /** What a page handler answers: a page (with its status), somewhere to go, or that it sent its own answer (a download). */
-export type Outcome = { page: Html; status?: number; title?: string } | { redirect: string } | { sent: true };
+export type Outcome = { page: Html; status?: number } | { redirect: string } | { sent: true };
 
 /** The language switch's cookie: the language a person chose, for both doors. */
 export const LANGUAGE_COOKIE = 'gw_lang';
@@ -61,9 +61,7 @@ export function cookieName(door: Door): string {
 
 /** The language the person chose (the switch's cookie), else the first of ours their browser asks for, else English. */
 export function languageOf(req: Request): Language {
-  const chosen = cookies(req)[LANGUAGE_COOKIE];
-  if (isLanguage(chosen)) return chosen;
-  return negotiateLanguage(req.headers['accept-language'], 'en');
+  return chooseLanguage(cookies(req)[LANGUAGE_COOKIE], req.headers['accept-language'], 'en');
 }
 
 /** The request's cookies by name, decoded; the first of a name wins, and one that cannot be decoded is left out. */
