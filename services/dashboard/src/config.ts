@@ -54,6 +54,7 @@ export const dashboardSettings = {
 
 export type DashboardConfig = ReturnType<typeof loadDashboardConfig>;
 
+/** The dashboard's settings from `env`, checked; the dashboard's own key must be marked as the dashboard's when operators' keys list it. */
 export function loadDashboardConfig(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(dashboardSettings, env);
   // Unmarked, the dashboard's key would sign with an operator's full authority for anyone who took it (D17).

@@ -6,14 +6,18 @@
  * or gateway-admin sends, signed for the person who asked.
  */
 import { schemaOf } from '@gateway/contracts';
-import { CommandServer, OperatorGuard, OperatorSigner, OutboxRelay, RpcClient, type CommandHandlers, type JWK } from '@gateway/messaging';
-import { describeError, type Logger } from '@gateway/observability';
+import { CommandServer, OperatorGuard, OperatorSigner, OutboxRelay, RpcClient, type JWK } from '@gateway/messaging';
+import type { Logger } from '@gateway/observability';
 import { createRedis, every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { SecretBox, secretsMigrations } from '@gateway/secrets';
 import type { DashboardConfig } from './config.js';
-import { createPerson, type AccountsDeps } from './identity/accounts.js';
-import { PeopleRepository } from './identity/people.repository.js';
-import { createDashboardListener } from './web/app.js';
+import { AccountLinkRepository } from './db/account-link.repository.js';
+import { PersonRepository } from './db/person.repository.js';
+import { WebSessionRepository } from './db/web-session.repository.js';
+import type { AccountsDeps } from './domain/accounts.js';
+import { createDashboardListener } from './http/app.js';
+import { dashboardCommands } from './messaging/dashboard.commands.js';
+import { notifierMailer } from './messaging/people-mailer.js';
 import { loadDashboardConfig, dashboardSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
@@ -23,6 +27,7 @@ export const SCHEMA = schemaOf('dashboard');
 
 export const migrations = [...serviceMigrations('dashboard', import.meta.url), secretsMigrations];
 
+/** Starts the dashboard service: its people's repositories, its command queue, its listener and its session purge. */
 export async function startDashboard(config: DashboardConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('dashboard', SCHEMA, config, log);
   const secrets = await SecretBox.open(pool, { current: config.secretsKek, previous: config.secretsKekPrevious });
@@ -35,7 +40,9 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
 
   const accounts: AccountsDeps = {
     pool,
-    people: new PeopleRepository(pool),
+    people: new PersonRepository(pool),
+    accountLinks: new AccountLinkRepository(pool),
+    sessions: new WebSessionRepository(pool),
     secrets,
     redis,
     publicBaseUrl: config.publicBaseUrl,
@@ -44,18 +51,8 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
     passwordResetLimit: config.passwordResetLimit,
     passwordResetWindowSeconds: config.passwordResetWindowSeconds,
     passwordResetIntervalSeconds: config.passwordResetIntervalSeconds,
-    // D20: the notifier writes and sends the people's mails; a mail it could not take is logged, and the page says so where it may.
-    mailer: {
-      async send(type, request) {
-        try {
-          await rpc.call(type, request);
-          return true;
-        } catch (err) {
-          log.warn({ err: describeError(err), type }, 'mail not handed to the notifier');
-          return false;
-        }
-      },
-    },
+    // D20: the notifier writes and sends the people's mails.
+    mailer: notifierMailer(rpc, log),
     passwordHashCost: config.passwordHashCost,
     loginFailureLimit: config.loginFailureLimit,
     loginFailureWindowSeconds: config.loginFailureWindowSeconds,
@@ -64,32 +61,13 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
     rateLimitKeyPrefix: config.rateLimitKeyPrefix,
     afterCommit: () => relay.wake(),
   };
-  // gateway-admin's `user create` and `operator create`: the same use case as the Team page's invite.
-  const handlers: CommandHandlers = {
-    'user.create': async (command, meta) => {
-      // The merchant must exist: the api-gateway keeps merchants. Asked for the operator who ran the command: the dashboard's key signs only for someone.
-      const operator = meta.operator?.actor ?? { type: 'operator' as const, id: meta.operator?.id ?? '', email: '', address: '' };
-      await rpc.call('merchant.get', { merchant_id: command.merchant_id }, { actor: operator });
-      const { id, setupUrl } = await createPerson(accounts, { door: 'dashboard', merchantId: command.merchant_id, role: command.role, email: command.email, ...(command.password !== undefined && { password: command.password }) });
-      return { body: { user_id: id, setup_url: setupUrl } };
-    },
-    'dashboard.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
-    // D20: whom the notifier mails a merchant's notices.
-    'team.owners': async (command) => ({
-      body: { data: (await accounts.people.owners(command.merchant_id)).map((p) => ({ person_id: p.id, email: p.email, ...(p.language !== null && { language: p.language }) })) },
-    }),
-    'operator.create': async (command) => {
-      const { id, setupUrl } = await createPerson(accounts, { door: 'ops', email: command.email, ...(command.password !== undefined && { password: command.password }) });
-      return { body: { operator_id: id, setup_url: setupUrl } };
-    },
-  };
 
   await redis.connect();
   await broker.start();
   await broker.register(rpc);
   await broker.register(relay);
   const operators = new OperatorGuard({ service: 'dashboard', publicKeys: config.operatorPublicKeys, pool, log, afterCommit: () => relay.wake() });
-  await broker.register(new CommandServer(broker, { service: 'dashboard', handlers, log, operators }));
+  await broker.register(new CommandServer(broker, { service: 'dashboard', handlers: dashboardCommands({ accounts, secrets, rpc }), log, operators }));
 
   const app = createDashboardListener({
     config,
@@ -99,7 +77,7 @@ export async function startDashboard(config: DashboardConfig, log: Logger): Prom
     readiness: { ...readiness, redis: async () => (await redis.ping().catch(() => '')) === 'PONG' },
   });
   const http = await listen(app, config.port);
-  const purge = every(config.sessionIdleSeconds > 3600 ? 3600 : config.sessionIdleSeconds, 'web-session-purge', async () => void (await accounts.people.purgeExpiredSessions()), log);
+  const purge = every(config.sessionIdleSeconds > 3600 ? 3600 : config.sessionIdleSeconds, 'web-session-purge', async () => void (await accounts.sessions.purgeExpired()), log);
   return {
     port: http.port,
     async stop() {

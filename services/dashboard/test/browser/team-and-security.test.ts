@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { launchBrowser, TestSystem, type Merchant, type TestBrowser } from '@gateway/testkit';
-import { totpCode, totpStep } from '../../src/identity/secrets.js';
+import { totpCode, totpStep } from '../../src/domain/totp.js';
 
 const PASSWORD = 'correct horse battery staple';
 

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { payOnPage, pollUntil, sessionRequest, TestSystem, Visitor } from '@gateway/testkit';
-import { totpCode, totpStep } from '../../src/identity/secrets.js';
+import { totpCode, totpStep } from '../../src/domain/totp.js';
 
 const PASSWORD = 'correct horse battery staple';
 

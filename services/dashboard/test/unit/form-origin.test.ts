@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Request } from 'express';
 import { describe, it } from 'mocha';
-import { fromAnotherSite, type DoorDeps } from '../../src/web/door.js';
+import { fromAnotherSite, type DoorDeps } from '../../src/http/door.js';
 
 const deps = { publicOrigin: 'https://pay.example.tn' } as DoorDeps;
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as Request;

@@ -1,0 +1,28 @@
+/** Signing in at a door (D14, D15): an email and a password, within the sign-in throttle. */
+import { AppError } from '@gateway/problem';
+import type { Door, PersonRow } from '../db/person.repository.js';
+import { normaliseEmail, type AccountsDeps } from './accounts.js';
+import { decoyHash, PASSWORD_MAX_LENGTH, verifyPassword } from './passwords.js';
+import { clearFailures, countFailure, refuseWhileThrottled } from './sign-in-throttle.js';
+
+/** The person signed in, and whether they still owe their second factor. */
+type SignInResult = { person: PersonRow; secondFactor: boolean };
+
+/**
+ * Checks an email and password at `door`. Five failures (D14) for one email
+ * from one address within the window answer 429 until the window ends,
+ * right or wrong password alike; a wrong email costs the same time as a
+ * wrong password and the same answer.
+ */
+export async function signIn(deps: AccountsDeps, door: Door, emailGiven: string, password: string, address: string): Promise<SignInResult> {
+  const email = normaliseEmail(emailGiven);
+  await refuseWhileThrottled(deps, door, email, address);
+  const person = email.length <= 254 && password.length <= PASSWORD_MAX_LENGTH ? await deps.people.byEmail(door, email) : undefined;
+  const ok = person?.password_hash ? await verifyPassword(password, person.password_hash) : (await decoyHash(deps.passwordHashCost), false);
+  if (!ok || !person) {
+    await countFailure(deps, door, email, address);
+    throw new AppError('unauthorized', 'The email or the password is wrong.');
+  }
+  await clearFailures(deps, door, email, address, 'password');
+  return { person, secondFactor: person.totp_enabled_at !== null };
+}

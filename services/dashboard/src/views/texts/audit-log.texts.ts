@@ -1,0 +1,47 @@
+/** The audit log of both doors: who changed what, when, from where, with what outcome. */
+import { defineCatalogue } from '@gateway/i18n';
+
+export const AUDIT_LOG_TEXTS = defineCatalogue('audit log', {
+  en: {
+    when: 'When',
+    who: 'Who',
+    what: 'What',
+    target: 'Target',
+    outcome: 'Outcome',
+    from_address: 'From address',
+    detail: 'Detail',
+    actor_operator: 'operator',
+    actor_user: 'user',
+    all_merchants: 'All merchants',
+    newest_page: 'Newest',
+    filter_by_merchant: 'Filter by a merchant id (mer_…).',
+  },
+  fr: {
+    when: 'Quand',
+    who: 'Qui',
+    what: 'Quoi',
+    target: 'Objet',
+    outcome: 'Résultat',
+    from_address: 'Depuis',
+    detail: 'Détail',
+    actor_operator: 'opérateur',
+    actor_user: 'utilisateur',
+    all_merchants: 'Tous les marchands',
+    newest_page: 'Plus récents',
+    filter_by_merchant: 'Filtrez par identifiant de marchand (mer_…).',
+  },
+  ar: {
+    when: 'التوقيت',
+    who: 'المنفّذ',
+    what: 'الإجراء',
+    target: 'العنصر المعني',
+    outcome: 'النتيجة',
+    from_address: 'عنوان المصدر',
+    detail: 'التفاصيل',
+    actor_operator: 'مشغّل',
+    actor_user: 'مستخدم',
+    all_merchants: 'كل التجار',
+    newest_page: 'الأحدث',
+    filter_by_merchant: 'استخدم معرّف تاجر للتصفية (mer_…).',
+  },
+});
