@@ -10,12 +10,10 @@ export {
   defineCatalogue,
   mergeCatalogues,
   translator,
+  /** No service imports it, but the declarations of their catalogues name it (TS2883 without it). @public */
   type Catalogue,
   type KeyOf,
-  type MessageValues,
-  type Messages,
   type Translate,
-  type TranslatorOptions,
 } from './catalogue.js';
-export { catalogueProblems, type CatalogueCheckOptions } from './checks.js';
+export { catalogueProblems } from './checks.js';
 export { formatAmount, formatPercent, formatTunisDateTime } from './format.js';
