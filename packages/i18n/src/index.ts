@@ -4,7 +4,7 @@
  * dates as each language writes them. Pages, mails and the dashboard all
  * speak through it.
  */
-export { LANGUAGES, LANGUAGE_NAMES, LOCALES, directionOf, isLanguage, type Language } from './languages.js';
+export { LANGUAGES, LANGUAGE_NAMES, directionOf, isLanguage, type Language } from './languages.js';
 export { chooseLanguage, negotiateLanguage, parseAcceptLanguage } from './negotiation.js';
 export {
   defineCatalogue,
