@@ -8,11 +8,8 @@
 // through the gateway's pass-through), and one payment's page.
 // Each case is asked `requests` times by `concurrency` clients one after the
 // other (a few dashboard users), after a warm-up; latency percentiles per case.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HttpClient, quantile } from './open-load.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PAGE = 20;
 
 /**
@@ -24,7 +21,7 @@ export async function listsBench({ rpc, sessionDbUrl, baseUrl, count = 100_000 }
   let seeded;
 
   async function seed() {
-    const { seedSessions, sessionAt } = await import(path.join(root, 'services', 'session', 'dist', 'test', 'support', 'seed-sessions.js'));
+    const { seedSessions, sessionAt } = await import('../../services/session/dist/test/support/seed-sessions.js');
     const pg = (await import('pg')).default;
     const db = new pg.Client({ connectionString: sessionDbUrl, options: '-c search_path=session' });
     await db.connect();

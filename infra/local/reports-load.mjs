@@ -15,13 +15,10 @@
 // cases (lists-load.mjs): closed loop, after a warm-up.
 import { request } from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HttpClient, quantile } from './open-load.mjs';
 import { benchShop, closedLoop, signIn } from './lists-load.mjs';
 import { rssWindow } from './process-cpu.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The acquirer adapter's default pricing (DEFAULT_FEE_PERCENT, DEFAULT_FEE_FIXED): the bench merchants have none of their own. */
 const PRICING = { percent: '1.5', fixed: '0.200' };
 /** Declines as a shop sees them: card_declined most, then insufficient funds; the sandbox's codes (epg-sandbox action-codes.ts). */
@@ -57,7 +54,7 @@ export async function reportsBench({ rpc, sessionDbUrl, ledgerDbUrl, baseUrl, co
     let statuses;
     let payments;
     try {
-      const { seedSessions } = await import(path.join(root, 'services', 'session', 'dist', 'test', 'support', 'seed-sessions.js'));
+      const { seedSessions } = await import('../../services/session/dist/test/support/seed-sessions.js');
       ({ statuses } = await seedSessions(sessionDb, { merchantId, count, days: 365, failures: FAILURES, attemptPricing: PRICING, referencePrefix: 'report-' }));
       // What the ledger learnt from each session.succeeded: the amount, the approved attempt's fee, paid_at.
       const paid = await sessionDb.query(
@@ -78,7 +75,7 @@ export async function reportsBench({ rpc, sessionDbUrl, ledgerDbUrl, baseUrl, co
     const ledgerDb = new pg.Client({ connectionString: ledgerDbUrl, options: '-c search_path=ledger' });
     await ledgerDb.connect();
     try {
-      const { seedLedger } = await import(path.join(root, 'services', 'ledger', 'dist', 'test', 'support', 'seed-ledger.js'));
+      const { seedLedger } = await import('../../services/ledger/dist/test/support/seed-ledger.js');
       const entries = await seedLedger(ledgerDb, { merchantId, payments });
       return { statuses, entries, seedMs: Math.round(performance.now() - started) };
     } finally {

@@ -8,7 +8,7 @@
  */
 
 /** Waits given one by one; there is no retry past the last. */
-export interface FixedSchedule {
+interface FixedSchedule {
   schedule: readonly number[];
 }
 

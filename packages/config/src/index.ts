@@ -185,7 +185,7 @@ export function sweepInterval(env: string, fallback?: number): Setting<number> {
 }
 
 /** One of a fixed set of values. */
-export function oneOf<T extends string>(env: string, values: readonly T[], fallback?: T): Setting<T> {
+function oneOf<T extends string>(env: string, values: readonly T[], fallback?: T): Setting<T> {
   return withDefault(
     {
       env,
@@ -199,9 +199,9 @@ export function oneOf<T extends string>(env: string, values: readonly T[], fallb
 }
 
 /** A 32-byte key given in base64 (`openssl rand -base64 32`); optional ones read as undefined when unset. */
-export function key256(env: string): Setting<Buffer>;
-export function key256(env: string, opts: { optional: true }): Setting<Buffer | undefined>;
-export function key256(env: string, opts: { optional?: boolean } = {}): Setting<Buffer | undefined> {
+function key256(env: string): Setting<Buffer>;
+function key256(env: string, opts: { optional: true }): Setting<Buffer | undefined>;
+function key256(env: string, opts: { optional?: boolean } = {}): Setting<Buffer | undefined> {
   return {
     env,
     secret: true,

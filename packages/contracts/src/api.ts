@@ -137,15 +137,6 @@ export type SessionListItem = Static<typeof SessionListItem>;
 export const SessionList = Type.Object({ data: Type.Array(SessionListItem), has_more: Type.Boolean() });
 export type SessionList = Static<typeof SessionList>;
 
-/** Query of GET /gateway/sessions/list/ as received: strings, checked by the session service (D6). */
-export const ListQuery = Type.Object(
-  {
-    ...PAGING,
-  },
-  { additionalProperties: true },
-);
-export type ListQuery = Static<typeof ListQuery>;
-
 /**
  * Query of GET /gateway/sessions/list/ with its filters (issue 19): closed, so a
  * misspelt filter is refused rather than silently ignored, which would list
@@ -237,7 +228,7 @@ export type RefundListQuery = Static<typeof RefundListQuery>;
 export const RefundPage = Type.Object({ data: Type.Array(Refund), has_more: Type.Boolean() });
 export type RefundPage = Static<typeof RefundPage>;
 
-export const FieldError = Type.Object({ field: Type.String(), code: Type.String(), message: Type.String() });
+const FieldError = Type.Object({ field: Type.String(), code: Type.String(), message: Type.String() });
 
 /** RFC 9457 problem document (INTERFACE 2.7). */
 export const Problem = Type.Object(

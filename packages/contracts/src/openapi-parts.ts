@@ -47,10 +47,10 @@ export const sessionFilters = (['status', 'created[gte]', 'created[lte]', 'merch
 }));
 
 /** Query parameters of a list's filters, each with the schema from the contract that checks it (D21's lists and their exports). */
-export function filtersOf<Q extends TObject>(query: Q, descriptions: Partial<Record<keyof Q['properties'] & string, string>>) {
+function filtersOf<Q extends TObject>(query: Q, descriptions: Partial<Record<keyof Q['properties'] & string, string>>) {
   return Object.entries(descriptions).map(([name, description]) => ({ name, in: 'query', required: false, schema: query.properties[name], description }));
 }
-export const createdRange = (noun: string) => ({
+const createdRange = (noun: string) => ({
   'created[gte]': `Only ${noun} created at or after this RFC 3339 instant.`,
   'created[lte]': `Only ${noun} created at or before this RFC 3339 instant; not before created[gte].`,
 });

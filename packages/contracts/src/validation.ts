@@ -10,7 +10,7 @@ import { commands, events, Envelope, type CommandType, type EventType } from './
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-export const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, coerceTypes: false, useDefaults: false });
+const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, coerceTypes: false, useDefaults: false });
 addFormats(ajv);
 
 type FormatCheck = { validate: (text: string) => boolean; compare: (a: string, b: string) => number | undefined };

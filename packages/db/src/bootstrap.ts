@@ -12,7 +12,7 @@ export type { SchemaOwner } from '@gateway/contracts';
 export const serviceSchemas: Readonly<Record<SchemaOwner, string>> = Object.fromEntries(SCHEMA_OWNERS.map((service) => [service, schemaOf(service)])) as Record<SchemaOwner, string>;
 
 /** The login role of a service: `svc_<schema>`. */
-export function roleOf(service: SchemaOwner): string {
+function roleOf(service: SchemaOwner): string {
   return `svc_${schemaOf(service)}`;
 }
 

@@ -15,7 +15,7 @@
  */
 
 /** A statement parameter, as `$1`. */
-export type Parameter = `$${number}`;
+type Parameter = `$${number}`;
 
 /** The rows due for some work, as one sweep takes them. */
 export interface DueRows {

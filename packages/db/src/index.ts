@@ -73,7 +73,7 @@ const ignore = () => undefined;
  * next query on it fails instead, and the broken client is destroyed, not
  * returned to the pool.
  */
-export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   client.on('error', ignore);
   let failure: Error | undefined;

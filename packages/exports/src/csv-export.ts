@@ -59,7 +59,7 @@ export interface ExportOptions {
 }
 
 /** `Content-Type` of every export (D21). */
-export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
+const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 /**
  * The paging parameters of the lists, which an export does not take: it lists

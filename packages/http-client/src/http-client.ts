@@ -26,7 +26,7 @@ export interface HttpClientOptions {
   resolver?: HostResolver;
 }
 
-export type HeaderValues = Record<string, string | string[] | undefined>;
+type HeaderValues = Record<string, string | string[] | undefined>;
 
 export interface OutgoingRequest {
   url: string | URL;

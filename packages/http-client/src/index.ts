@@ -1,3 +1,3 @@
-export { HttpClient, type HeaderValues, type HttpClientOptions, type OutgoingRequest, type ReadAnswer, type StreamedAnswer } from './http-client.js';
-export { HttpClientError, type HttpClientErrorKind, type PartialAnswer } from './http-client-error.js';
-export { ADDRESS_NOT_ALLOWED, AddressNotAllowed, type HostResolver } from './address-guard.js';
+export { HttpClient, type HttpClientOptions, type ReadAnswer } from './http-client.js';
+export { HttpClientError } from './http-client-error.js';
+export { type HostResolver } from './address-guard.js';

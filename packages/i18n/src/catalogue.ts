@@ -23,7 +23,7 @@ export interface Catalogue<K extends string> {
 export type KeyOf<C> = C extends Catalogue<infer K> ? K : never;
 
 /** The values a message's arguments take. Plural and number arguments take numbers. */
-export type MessageValues = Readonly<Record<string, string | number>>;
+type MessageValues = Readonly<Record<string, string | number>>;
 
 /**
  * An area's catalogue: English gives the keys, and French and Arabic must give

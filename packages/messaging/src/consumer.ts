@@ -87,7 +87,7 @@ export function fromItsPublisher(broker: Broker, msg: ConsumeMessage, envelope: 
  * it, is dead-lettered at once (redelivering it would fail the same way) and
  * undefined is returned.
  */
-export function decodeEventOrDeadLetter(broker: Broker, channel: Channel, msg: ConsumeMessage, log: Logger): Envelope | undefined {
+function decodeEventOrDeadLetter(broker: Broker, channel: Channel, msg: ConsumeMessage, log: Logger): Envelope | undefined {
   let envelope: Envelope;
   try {
     envelope = decodeEnvelope(msg.content);

@@ -10,7 +10,6 @@ export * from './queue-consumer.js';
 export * from './operator-signature.js';
 export * from './operator-guard.js';
 export * from './trace-context.js';
-export { eventsHandled } from './metrics.js';
 
 import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@gateway/db';

@@ -7,7 +7,7 @@ import { DECIMAL_FORMAT, Decimal, HALF_UP, decimalPlaces, toDecimal } from './de
 import { TND_DECIMALS } from './tnd.js';
 
 /** Decimals of a stored rate and of original.rate (INTERFACE 2.2). */
-export const RATE_DECIMALS = 6;
+const RATE_DECIMALS = 6;
 
 /** The rate written into original for a request already in TND. */
 export const IDENTITY_RATE = '1.000000';

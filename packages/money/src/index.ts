@@ -7,9 +7,8 @@ export { ACCOUNT_CURRENCY, accountCurrency, currencies, findCurrency } from './c
 export type { Currency } from './currencies.js';
 export { MAX_AMOUNT, amountMessage, checkAmount } from './amount.js';
 export type { AmountCheck, AmountErrorCode } from './amount.js';
-export { IDENTITY_RATE, RATE_DECIMALS, convertToAccountCurrency, parseRate } from './conversion.js';
-export type { ConversionResult } from './conversion.js';
-export { TND_DECIMALS, addTnd, compareTnd, exactTnd, formatTnd, subtractTnd } from './tnd.js';
+export { IDENTITY_RATE, convertToAccountCurrency, parseRate } from './conversion.js';
+export { addTnd, compareTnd, exactTnd, formatTnd, subtractTnd } from './tnd.js';
 export { fromMinorUnits, toMinorUnits } from './minor-units.js';
 export { computeFee, parsePricing } from './fees.js';
 export type { Pricing } from './fees.js';

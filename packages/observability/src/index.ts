@@ -16,7 +16,7 @@ export type { Logger } from 'pino';
  * `card-number` and the acquirer form's `$PAN` are caught as `authorization`,
  * `card_number` and `pan`.
  */
-export const SECRET_KEYS: ReadonlySet<string> = new Set([
+const SECRET_KEYS: ReadonlySet<string> = new Set([
   'authorization',
   'x-service-signature',
   'secret_key',

@@ -12,11 +12,11 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 export type { Counter, Gauge, Histogram } from 'prom-client';
 
 /** The registry /metrics serves. */
-export const metricsRegistry = new Registry();
+const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
 
 /** Latency buckets in seconds, from 2 ms (a cached read) to 30 s (an acquirer timeout). */
-export const LATENCY_BUCKETS: readonly number[] = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const LATENCY_BUCKETS: readonly number[] = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** Labels every series with the service's name; called once by the process entry. */
 export function setMetricsService(service: string): void {

@@ -17,7 +17,6 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
 import { describeError } from './errors.js';
 
 export { SpanKind } from '@opentelemetry/api';
-export type { Attributes } from '@opentelemetry/api';
 
 /** Set while tracing runs; undefined otherwise, which is all that the helpers check. */
 let tracer: Tracer | undefined;
@@ -28,7 +27,7 @@ export function tracingOn(): boolean {
 }
 
 /** The endpoint traces go to, from the standard OpenTelemetry variables; undefined when tracing is off. */
-export function tracesEndpoint(env: NodeJS.ProcessEnv = process.env): string | undefined {
+function tracesEndpoint(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env['OTEL_SDK_DISABLED'] === 'true' || env['OTEL_TRACES_EXPORTER'] === 'none') return undefined;
   const endpoint = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] || env['OTEL_EXPORTER_OTLP_ENDPOINT'];
   return endpoint ? endpoint : undefined;

@@ -138,7 +138,7 @@ export interface ProblemDocument {
 }
 
 /** `https://<host>/errors/<code>`, the type URI of a catalogue entry. */
-export function problemType(code: ProblemCode, errorsHost: string): string {
+function problemType(code: ProblemCode, errorsHost: string): string {
   return `https://${errorsHost}/errors/${code}`;
 }
 

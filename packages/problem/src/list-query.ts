@@ -6,7 +6,7 @@
  */
 import { validationError, type AppError, type FieldError } from './index.js';
 
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
 export interface ListQuery {
   limit: number;
@@ -66,7 +66,7 @@ export function queryProblem(errors: readonly FieldError[], query: Record<string
 }
 
 /** D6: one entry per field in the order the request gave them (a stable sort keeps the rest as found); every query check reports its errors so. */
-export function inQueryOrder(errors: readonly FieldError[], query: Record<string, unknown>): FieldError[] {
+function inQueryOrder(errors: readonly FieldError[], query: Record<string, unknown>): FieldError[] {
   const keys = Object.keys(query);
   const position = (field: string) => {
     const at = keys.indexOf(field);

@@ -11,7 +11,7 @@ import { createLogger, describeError, setMetricsService, startTracing, tracingOn
 import { httpMetrics, metricsHandler } from './http-metrics.js';
 import { requestContext } from './request-context.js';
 
-export { enterRequest, requestIdOf, serverSpans, withServerSpan } from './request-context.js';
+export { enterRequest, requestIdOf, serverSpans } from './request-context.js';
 
 export type ReadinessCheck = () => Promise<boolean>;
 

@@ -50,7 +50,7 @@ export function enterRequest(req: IncomingMessage, res: ServerResponse, log: Log
  * Runs `handle` in the request's server span (when tracing is on), for a
  * listener that does not pass through enterRequest.
  */
-export function withServerSpan(req: IncomingMessage, res: ServerResponse, route: () => string, handle: () => void): void {
+function withServerSpan(req: IncomingMessage, res: ServerResponse, route: () => string, handle: () => void): void {
   const span = serverSpan(req, res, route);
   if (span) span.run(handle);
   else handle();

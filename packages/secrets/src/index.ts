@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@gateway/db';
 
 export { kekId, SecretsError } from './cipher.js';
-export { SecretBox, type KeyEncryptionKeys, type RewrapCounts } from './secret-box.js';
-export { encryptPlaintextColumns, type PlaintextColumn, type PlaintextColumns } from './plaintext-columns.js';
+export { SecretBox } from './secret-box.js';
+export { encryptPlaintextColumns, type PlaintextColumns } from './plaintext-columns.js';
 
 /** The `data_keys` table of every service that keeps secrets, in its own schema. */
 export const secretsMigrations: MigrationSource = {

@@ -10,7 +10,7 @@
 import { withTransaction, type Pool } from '@gateway/db';
 import type { SecretBox } from './secret-box.js';
 
-export interface PlaintextColumn {
+interface PlaintextColumn {
   /** The clear column, dropped once its values are encrypted. */
   plain: string;
   /** The column that holds its ciphertext from now on. */

@@ -1,1 +1,1 @@
-export { findTestCard, luhnValid, TEST_CARDS, type TestCard, type TestCardBehaviour } from './test-cards.js';
+export { findTestCard, luhnValid, TEST_CARDS, type TestCardBehaviour } from './test-cards.js';

@@ -19,7 +19,7 @@ export interface ReceivedWebhook {
 }
 
 /** What to answer: a status (with an optional Location and body, after an optional delay), or 'hang' to never answer. */
-export type Answer = { status: number; location?: string; delayMs?: number; body?: string } | 'hang';
+type Answer = { status: number; location?: string; delayMs?: number; body?: string } | 'hang';
 
 /** Chooses the answer to the n-th request (0-based). */
 export type Responder = (request: ReceivedWebhook, index: number) => Answer;

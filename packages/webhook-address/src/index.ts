@@ -5,6 +5,4 @@ export {
   privateAddressProblem,
   unbracket,
   webhookUrlError,
-  webhookUrlProblem,
-  type WebhookUrlOptions,
 } from './webhook-address.js';

@@ -23,7 +23,6 @@ import { adapterEvents } from './messaging/acquirer-adapter.events.js';
 import { loadAdapterConfig, adapterSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
-export { loadAdapterConfig, type AdapterConfig } from './config.js';
 
 export const SCHEMA = schemaOf('acquirer-adapter');
 
@@ -43,7 +42,7 @@ export function acquirerConnections(config: Pick<AdapterConfig, 'slowCommandPref
 }
 
 /** Starts the acquirer adapter; `stop` drains it. */
-export async function startAdapter(config: AdapterConfig, log: Logger): Promise<RunningService> {
+async function startAdapter(config: AdapterConfig, log: Logger): Promise<RunningService> {
   const defaultPricing = parsePricing(config.defaultFeePercent, config.defaultFeeFixed);
   if (!defaultPricing) throw new Error('DEFAULT_FEE_PERCENT or DEFAULT_FEE_FIXED is not a valid pricing');
   const { pool, broker, readiness, close } = openServiceBase('acquirer-adapter', SCHEMA, config, log);

@@ -22,14 +22,13 @@ import { checkoutEvents } from './messaging/checkout.events.js';
 import { loadCheckoutConfig, checkoutSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
-export { loadCheckoutConfig, type CheckoutConfig } from './config.js';
 
 export const SCHEMA = schemaOf('checkout');
 
 export const migrations = serviceMigrations('checkout', import.meta.url);
 
 /** Starts the checkout service; `stop` drains it. */
-export async function startCheckout(config: CheckoutConfig, log: Logger): Promise<RunningService> {
+async function startCheckout(config: CheckoutConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('checkout', SCHEMA, config, log);
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const clock = () => new Date();

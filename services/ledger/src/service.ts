@@ -9,14 +9,13 @@ import { ledgerCommands } from './messaging/ledger.commands.js';
 import { ledgerEvents } from './messaging/ledger.events.js';
 import { ledgerSettings, loadLedgerConfig, type LedgerConfig } from './config.js';
 
-export { loadLedgerConfig, type LedgerConfig } from './config.js';
 
 export const SCHEMA = schemaOf('ledger');
 
 export const migrations = serviceMigrations('ledger', import.meta.url);
 
 /** Starts the ledger; `stop` drains it. */
-export async function startLedgerService(config: LedgerConfig, log: Logger): Promise<RunningService> {
+async function startLedgerService(config: LedgerConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('ledger', SCHEMA, config, log);
   const ledger = new LedgerRepository(pool);
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);

@@ -13,13 +13,12 @@ import { notifierCommands } from './messaging/notifier.commands.js';
 import { notifierEvents } from './messaging/notifier.events.js';
 import { notifierSettings, loadNotifierConfig, type NotifierConfig } from './config.js';
 
-export { loadNotifierConfig, type NotifierConfig } from './config.js';
 
 export const SCHEMA = schemaOf('notifier');
 
 export const migrations = serviceMigrations('notifier', import.meta.url);
 
-export async function startNotifierService(config: NotifierConfig, log: Logger): Promise<RunningService> {
+async function startNotifierService(config: NotifierConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('notifier', SCHEMA, config, log);
   const mails = new MailQueueRepository(pool);
   const transport = smtpTransport(config);

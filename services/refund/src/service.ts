@@ -10,14 +10,13 @@ import { watchOperationsQueue } from './domain/manual-refunds.js';
 import { loadRefundConfig, refundSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
-export { loadRefundConfig, type RefundConfig } from './config.js';
 
 export const SCHEMA = schemaOf('refund');
 
 export const migrations = serviceMigrations('refund', import.meta.url);
 
 /** Starts the refund service; `stop` drains it. */
-export async function startRefundService(config: RefundConfig, log: Logger): Promise<RunningService> {
+async function startRefundService(config: RefundConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('refund', SCHEMA, config, log);
   const refunds = new RefundRepository(pool);
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });

@@ -22,13 +22,12 @@ import { dispatcherEvents, endpointProvisioning } from './messaging/webhook-disp
 import { loadDispatcherConfig, dispatcherSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
-export { loadDispatcherConfig, type DispatcherConfig } from './config.js';
 
 export const SCHEMA = schemaOf('webhook-dispatcher');
 
 export const migrations = [...serviceMigrations('webhook-dispatcher', import.meta.url), secretsMigrations];
 
-export async function startDispatcher(config: DispatcherConfig, log: Logger): Promise<RunningService> {
+async function startDispatcher(config: DispatcherConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('webhook-dispatcher', SCHEMA, config, log);
   const secrets = await openSecrets(pool, config, log);
   const endpoints = new EndpointRepository(pool, secrets);

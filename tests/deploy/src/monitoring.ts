@@ -14,10 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { readRepoFile, repoRoot } from './index.js';
 
-export const MONITORING_DIR = 'k8s/components/monitoring';
-export const PROMETHEUS_RULE_FILE = `${MONITORING_DIR}/prometheus-rule.yaml`;
+const MONITORING_DIR = 'k8s/components/monitoring';
+const PROMETHEUS_RULE_FILE = `${MONITORING_DIR}/prometheus-rule.yaml`;
 export const RULE_TESTS_FILE = `${MONITORING_DIR}/alerts.test.yaml`;
-export const DASHBOARD_FILE = `${MONITORING_DIR}/dashboards/payment-gateway.json`;
+const DASHBOARD_FILE = `${MONITORING_DIR}/dashboards/payment-gateway.json`;
 /** The name the rule tests give the rule file (their rule_files). */
 const RULES_NAME = 'payment-gateway.rules.yaml';
 
@@ -35,7 +35,7 @@ interface RuleGroup {
 }
 
 /** The rule groups of the PrometheusRule, as Prometheus reads them from a rule file. */
-export function ruleGroups(): RuleGroup[] {
+function ruleGroups(): RuleGroup[] {
   const rule = parse(readRepoFile(PROMETHEUS_RULE_FILE)) as { kind: string; spec: { groups: RuleGroup[] } };
   if (rule.kind !== 'PrometheusRule') throw new Error(`${PROMETHEUS_RULE_FILE} is a ${rule.kind}, not a PrometheusRule`);
   return rule.spec.groups;

@@ -35,7 +35,7 @@ const PaymentRef = {
 };
 
 /** An approved payment, as payment.approved announces it. */
-export const PaymentApproved = Type.Object({
+const PaymentApproved = Type.Object({
   ...PaymentRef,
   /** What was captured (TND): the refundable total. */
   amount: Type.String(),
@@ -69,7 +69,7 @@ const PaymentCaptureFailed = Type.Object({
 });
 
 /** A declined payment, as payment.declined announces it. */
-export const PaymentDeclined = Type.Object({ ...PaymentRef, failure_code: Type.String(), failure_message: Type.String() });
+const PaymentDeclined = Type.Object({ ...PaymentRef, failure_code: Type.String(), failure_message: Type.String() });
 
 /** The answer to a payment step, as the hosted page acts on it. */
 export const PaymentStep = Type.Object({

@@ -19,12 +19,9 @@ import { webhookCommands, webhookEvents } from './webhook.js';
 
 export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal } from './common.js';
 export { CheckoutStep, CheckoutView, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
-export { Language, PaymentApproved, PaymentDeclined, PaymentStep, StartedAttempt, TerminalStatus } from './acquirer.js';
-export { ManualRefund } from './refund.js';
-export { WebhookAttemptDetail } from './webhook.js';
+export { Language, PaymentStep, StartedAttempt, TerminalStatus } from './acquirer.js';
 export { ApiKeySummary, AuditEntry, MerchantDetail, MerchantSummary } from './merchant.js';
 export { Branding, BRAND_LOGO_MAX_BYTES } from './checkout.js';
-export { ReceiptSettings } from './notifier.js';
 export { DashboardRole } from './dashboard.js';
 
 /** Every command, from the files of the services that run them. */

@@ -25,8 +25,7 @@ const MailQueued = Type.Object({ mail_id: Type.String(), queued: Type.Boolean({ 
 type MailQueued = Static<typeof MailQueued>;
 
 /** Whether the buyers of a merchant's mode get receipts (D20: on unless the merchant turned them off in the dashboard's settings). */
-export const ReceiptSettings = Type.Object({ merchant_id: MerchantId, mode: Mode, receipts_enabled: Type.Boolean() });
-export type ReceiptSettings = Static<typeof ReceiptSettings>;
+const ReceiptSettings = Type.Object({ merchant_id: MerchantId, mode: Mode, receipts_enabled: Type.Boolean() });
 
 /** The commands the notifier service runs. */
 export const notifierCommands = {

@@ -1,13 +1,13 @@
 /**
  * The refund service's messages: refunds, the manual-refund queue, and the refund.* events.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { Refund, RefundList, RefundPage, RefundResult } from '../api.js';
 import { ApiContext, type CommandContract, DateTime, DecimalString, ExportPageSize, MerchantId, SessionRef } from './common.js';
 import { SessionEventData } from './session.js';
 
 /** A refund the acquirer could not confirm, waiting for an operator (D10). */
-export const ManualRefund = Type.Object({
+const ManualRefund = Type.Object({
   refund_id: Type.String(),
   session_id: Type.String(),
   merchant_id: MerchantId,
@@ -17,7 +17,6 @@ export const ManualRefund = Type.Object({
   epg_error_message: Type.String(),
   created_at: DateTime,
 });
-export type ManualRefund = Static<typeof ManualRefund>;
 
 /** The commands the refund service runs. */
 export const refundCommands = {

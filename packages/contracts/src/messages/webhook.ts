@@ -1,21 +1,20 @@
 /**
  * The webhook dispatcher's messages: delivery history, endpoints (the merchant's and the default ones) and resends.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointDeleted, WebhookEndpointList, WebhookEndpointWithSecret, WebhookReplayResult } from '../api.js';
 import { ApiContext, type CommandContract, DateTime, MerchantId, Mode, Secret, SecretsRewrap } from './common.js';
 
 const EndpointRef = Type.Object({ context: ApiContext, endpoint_id: Type.String() });
 
 /** One delivery attempt as the dashboard shows it: the list fields, the body that was sent, what came back. */
-export const WebhookAttemptDetail = Type.Object({
+const WebhookAttemptDetail = Type.Object({
   ...WebhookDelivery.properties,
   /** The exact JSON body that was (or will be) signed and sent. */
   payload: Type.String(),
   /** The start of the merchant's answer, as received (untrusted text). */
   response_body: Type.Union([Type.String(), Type.Null()]),
 });
-export type WebhookAttemptDetail = Static<typeof WebhookAttemptDetail>;
 
 /** The commands the webhook dispatcher runs. */
 export const webhookCommands = {

@@ -10,10 +10,10 @@ import { leaseClaim, type Pool } from '@gateway/db';
 import { outboxInsert, outboxJson, outboxRows } from '@gateway/messaging';
 
 /** AUTHORIZED: a two-phase order's approved payment, held (D22); APPROVED once deposited. */
-export type OrderStatus = 'STARTED' | 'CHALLENGED' | 'UNKNOWN' | 'AUTHORIZED' | 'APPROVED' | 'DECLINED';
+type OrderStatus = 'STARTED' | 'CHALLENGED' | 'UNKNOWN' | 'AUTHORIZED' | 'APPROVED' | 'DECLINED';
 
 /** What is done with a two-phase order's hold, once (migration 005). */
-export type HoldState = 'HELD' | 'CAPTURING' | 'CAPTURED' | 'VOIDING' | 'VOIDED' | 'VOID_REFUSED';
+type HoldState = 'HELD' | 'CAPTURING' | 'CAPTURED' | 'VOIDING' | 'VOIDED' | 'VOID_REFUSED';
 
 export interface OrderRow {
   attempt_id: string;

@@ -66,7 +66,7 @@ export async function confirmOutcome(
  * ours, is never expected: the acquirer's word is recorded as it stands (a
  * hold stays unresolved, a deposit is approved) and an operator must look.
  */
-export async function approveAsStated(deps: AdapterDeps, order: FinishingOrder, state: { kind: 'paid' | 'held'; amount: string }, correlationId: string): Promise<PaymentStep> {
+async function approveAsStated(deps: AdapterDeps, order: FinishingOrder, state: { kind: 'paid' | 'held'; amount: string }, correlationId: string): Promise<PaymentStep> {
   return (await finishApproved(deps, order, state, correlationId)).step;
 }
 
@@ -127,7 +127,7 @@ export async function approveOrder(deps: AdapterDeps, order: FinishingOrder, cor
 }
 
 /** D22: the order's payment is held, not taken: AUTHORIZED with payment.authorized, the fee left for the capture. */
-export async function authorizeOrder(deps: AdapterDeps, order: FinishingOrder, correlationId: string): Promise<Finished> {
+async function authorizeOrder(deps: AdapterDeps, order: FinishingOrder, correlationId: string): Promise<Finished> {
   const event = eventEnvelope(
     'payment.authorized',
     { ...paymentRef(order), amount: order.amount, card_country: CARD_COUNTRY_UNKNOWN, authorized_at: deps.clock().toISOString() },

@@ -27,7 +27,7 @@ export async function reconcileDueHolds(deps: AdapterDeps, policy: ReconcilePoli
 }
 
 /** Asks the acquirer how one claimed hold stands and settles it, or puts its next check on; true when settled. */
-export async function reconcileHold(deps: AdapterDeps, policy: ReconcilePolicy, hold: ClaimedHold): Promise<boolean> {
+async function reconcileHold(deps: AdapterDeps, policy: ReconcilePolicy, hold: ClaimedHold): Promise<boolean> {
   const correlationId = `reconcile-hold-${hold.attempt_id}`;
   try {
     const resolved = await resolveTerminal(deps, hold.merchant_id, hold.livemode);

@@ -37,7 +37,7 @@ export async function reconcileDueOrders(deps: AdapterDeps, policy: ReconcilePol
 }
 
 /** Asks the acquirer about one claimed order and finishes it, or puts its next check on; true when it finished it. */
-export async function reconcileOrder(deps: AdapterDeps, policy: ReconcilePolicy, order: ClaimedOrder): Promise<boolean> {
+async function reconcileOrder(deps: AdapterDeps, policy: ReconcilePolicy, order: ClaimedOrder): Promise<boolean> {
   try {
     const resolution = await resolve(deps, policy, order);
     if (!resolution) {

@@ -6,7 +6,7 @@
  */
 
 /** The acquirer's business days are Tunis calendar days. */
-export const SETTLEMENT_TIME_ZONE = 'Africa/Tunis';
+const SETTLEMENT_TIME_ZONE = 'Africa/Tunis';
 
 const DAY_FORMAT = new Intl.DateTimeFormat('en-US', { timeZone: SETTLEMENT_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
 

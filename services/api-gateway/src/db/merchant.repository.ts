@@ -44,7 +44,7 @@ function overridesOf(row: LimitColumns | undefined): LimitOverrides {
 const KEY_WORKS = '(revoked_at IS NULL OR revoked_at > now())';
 
 /** The SHA-256 of an API key: what a key presented on a request is looked up by. */
-export function hashKey(secret: string): Buffer {
+function hashKey(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }
 

@@ -13,7 +13,7 @@ import { issueKey, requireMerchant } from './merchant-keys.js';
 const ORDER_PREFIX = /^[A-Z0-9]{1,3}$/;
 
 /** The first three letters or digits of the name, upper-cased; `M` when it has none. */
-export function defaultOrderPrefix(name: string): string {
+function defaultOrderPrefix(name: string): string {
   const letters = name
     .normalize('NFKD')
     .toUpperCase()

@@ -30,7 +30,7 @@ import { bodyProblem, jsonObjectBody, MAX_BODY_BYTES, nulProblem } from './json-
 import { routes, type Route } from './routes.js';
 
 /** A handler that answers a request by itself on the raw request and answer (a pass-through). */
-export type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
+type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface ApiDependencies {
   auth: Authenticator;

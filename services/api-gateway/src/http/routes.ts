@@ -6,7 +6,7 @@
 import type { ApiContext, CommandRequest, CommandType } from '@gateway/contracts';
 import type { Budget } from '../db/merchant.repository.js';
 
-export interface RouteInput {
+interface RouteInput {
   context: ApiContext;
   /** The path's parameters, decoded (`id`). */
   params: Readonly<Record<string, string>>;

@@ -14,10 +14,10 @@ import { PNG } from 'pngjs';
 import { SaxesParser } from 'saxes';
 import { BRAND_LOGO_MAX_BYTES } from '@gateway/contracts';
 
-export type LogoType = 'image/png' | 'image/svg+xml';
+type LogoType = 'image/png' | 'image/svg+xml';
 
 /** A logo's widest side, in pixels: a logo needs no more, and a bigger PNG costs memory to decode. */
-export const LOGO_MAX_SIDE = 2048;
+const LOGO_MAX_SIDE = 2048;
 
 /** A logo that passed its checks, with the address it is served at. */
 export interface CheckedLogo {
@@ -116,7 +116,7 @@ function sha256Of(bytes: Buffer): string {
 }
 
 /** A PNG: its signature, an IHDR of sensible dimensions first, then a full decode (every chunk's CRC, the image data). */
-export function checkPng(bytes: Buffer): void {
+function checkPng(bytes: Buffer): void {
   if (bytes.length < 33 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString('latin1', 12, 16) !== 'IHDR') {
     throw new LogoRefused('The logo is not a PNG image.');
   }

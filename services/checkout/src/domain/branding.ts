@@ -25,7 +25,7 @@ export interface BrandingDeps {
 export const BRAND_PATH = '/checkout/brand';
 
 /** The least contrast of the accent colour against white (WCAG AA for text). */
-export const MIN_ACCENT_CONTRAST = 4.5;
+const MIN_ACCENT_CONTRAST = 4.5;
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 
@@ -35,12 +35,12 @@ export interface BrandView {
   accentColor?: string;
 }
 
-export function logoPath(row: Pick<BrandingRow, 'logo_sha256' | 'logo_type'>): string | undefined {
+function logoPath(row: Pick<BrandingRow, 'logo_sha256' | 'logo_type'>): string | undefined {
   if (row.logo_sha256 === null || row.logo_type === null) return undefined;
   return `${BRAND_PATH}/${row.logo_sha256}.${row.logo_type === 'image/png' ? 'png' : 'svg'}`;
 }
 
-export function brandingOf(deps: Pick<BrandingDeps, 'publicBaseUrl'>, merchantId: string, row: BrandingRow | undefined): Branding {
+function brandingOf(deps: Pick<BrandingDeps, 'publicBaseUrl'>, merchantId: string, row: BrandingRow | undefined): Branding {
   const path = row ? logoPath(row) : undefined;
   return {
     merchant_id: merchantId,

@@ -272,7 +272,7 @@ function pageUrl(deps: FlowDeps, token: string): string {
 }
 
 /** `url` with session_id added to its query (D9). */
-export function withSessionId(url: string, sessionId: string): string {
+function withSessionId(url: string, sessionId: string): string {
   const target = new URL(url);
   target.searchParams.set('session_id', sessionId);
   return target.toString();

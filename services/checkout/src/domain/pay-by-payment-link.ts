@@ -32,7 +32,7 @@ export interface PayByPaymentLinkDeps extends PaymentLinkDeps {
 
 /** What the buyer typed. */
 export type BuyerField = 'first_name' | 'last_name' | 'email' | 'phone' | 'amount';
-export type BuyerForm = Partial<Record<BuyerField, string>>;
+type BuyerForm = Partial<Record<BuyerField, string>>;
 /** Why a field was refused: the page words each in its language. */
 export type BuyerFieldProblem = 'required' | 'invalid' | 'too_small' | 'too_large';
 

@@ -10,7 +10,7 @@ import { accountCurrency, amountMessage, checkAmount, findCurrency, type Big, ty
 import type { FieldError } from '@gateway/problem';
 
 /** A link request that passed every check. */
-export interface CheckedLink {
+interface CheckedLink {
   body: CreatePaymentLinkRequest;
   /** The fixed price, written at its currency's precision; undefined for an open amount. */
   price?: { text: string; currency: Currency };

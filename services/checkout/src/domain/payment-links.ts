@@ -52,7 +52,7 @@ export function priceText(amount: string, currency: string): string {
 }
 
 /** A link as the API shows it (D19). */
-export function toPaymentLink(row: PaymentLinkRow, publicBaseUrl: string, now: Date): PaymentLink {
+function toPaymentLink(row: PaymentLinkRow, publicBaseUrl: string, now: Date): PaymentLink {
   const url = linkUrl(publicBaseUrl, row.code);
   return {
     id: row.id,

@@ -1,8 +1,8 @@
 /** The hosted checkout pages: pure functions from a view model and the words of the page's language to an HTML string. */
-export type { ItemView, OrderView, PaymentPageView } from './views.js';
+export type { OrderView, PaymentPageView } from './views.js';
 export { CHECKOUT_CATALOGUE, pageTranslator } from './catalogue/index.js';
 export { renderCheckoutPage } from './checkout-page.js';
-export { layout, STYLESHEET_PATH, type LayoutOptions } from './layout.js';
+export { STYLESHEET_PATH } from './layout.js';
 export { renderPaymentPage } from './payment-page.js';
 export { renderPaymentLinkNoticePage, renderPaymentLinkPage } from './payment-link-page.js';
 export {
@@ -13,6 +13,5 @@ export {
   renderProcessingPage,
   renderRedirectPage,
   renderUnavailablePage,
-  type ChallengeView,
 } from './status-pages.js';
 export { CHECKOUT_CSS } from './stylesheet.js';

@@ -4,7 +4,7 @@ import { directionOf } from '@gateway/i18n';
 import type { PageTranslate } from './catalogue/index.js';
 
 /** Path of the stylesheet that gives the pages `color` (#rrggbb) as their accent (served by http/brand.routes). */
-export function accentStylesheetPath(color: string): string {
+function accentStylesheetPath(color: string): string {
   if (!/^#[0-9a-fA-F]{6}$/.test(color)) throw new RangeError(`an accent colour is #rrggbb, got ${color}`);
   return `/checkout/brand/accent-${color.slice(1).toLowerCase()}.css`;
 }

@@ -77,7 +77,7 @@ export function renderChallengePage(t: PageTranslate, challenge: ChallengeView):
 }
 
 /** Adds `query` after any query `url` already has, kept byte for byte; a fragment stays last. */
-export function appendQuery(url: string, query: URLSearchParams): string {
+function appendQuery(url: string, query: URLSearchParams): string {
   const hashAt = url.indexOf('#');
   const base = hashAt === -1 ? url : url.slice(0, hashAt);
   const fragment = hashAt === -1 ? '' : url.slice(hashAt);

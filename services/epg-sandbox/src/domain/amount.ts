@@ -4,7 +4,7 @@
  */
 
 /** 999 999.999 TND: nine digits of millimes, far below Number.MAX_SAFE_INTEGER. */
-export const MAX_MILLIMES = 999_999_999n;
+const MAX_MILLIMES = 999_999_999n;
 
 /** A positive integer of millimes from its digits, or undefined when it is not one. */
 export function parseMillimes(raw: string): number | undefined {

@@ -3,7 +3,7 @@ import { missing, orderNotFound, type EpgReply } from './epg-error.js';
 import { OrderStatus, TND, type Order } from './order.js';
 import { SUCCESS, type CallParams, type Sandbox } from './sandbox.js';
 
-export type PaymentState = 'CREATED' | 'STARTED' | 'DEPOSITED' | 'DECLINED' | 'REVERSED' | 'REFUNDED' | 'APPROVED';
+type PaymentState = 'CREATED' | 'STARTED' | 'DEPOSITED' | 'DECLINED' | 'REVERSED' | 'REFUNDED' | 'APPROVED';
 
 const PAYMENT_STATES: Record<OrderStatus, PaymentState> = {
   [OrderStatus.REGISTERED]: 'CREATED',
@@ -27,7 +27,7 @@ export function getOrderStatus(sandbox: Sandbox, terminal: string, params: CallP
 }
 
 /** The extended status of an order, members in the order the real acquirer writes them. */
-export function statusReply(order: Order): EpgReply {
+function statusReply(order: Order): EpgReply {
   return {
     ...SUCCESS,
     orderNumber: order.orderNumber,

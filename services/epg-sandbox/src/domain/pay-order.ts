@@ -65,7 +65,7 @@ export async function payOrder(sandbox: Sandbox, terminal: string, params: CallP
 }
 
 /** The answer of a finished attempt, approved or not. */
-export function finished(order: Order): EpgReply {
+function finished(order: Order): EpgReply {
   return { ...SUCCESS, info: 'Your order is proceeded, redirecting...', redirect: finishRedirect(order) };
 }
 

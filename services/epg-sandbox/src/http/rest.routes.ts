@@ -25,7 +25,7 @@ export interface RestDependencies {
   readonly log: Logger;
 }
 
-export const REST_PATH = '/payment/rest/';
+const REST_PATH = '/payment/rest/';
 
 const CALLS: ReadonlyMap<string, Call> = new Map<string, Call>([
   ['register.do', registerOrder],

@@ -1,7 +1,7 @@
 /** Money events as the session and refund services write them, for the ledger's tests without servers. */
 import type { EventData } from '@gateway/contracts';
 
-export const MERCHANT = 'mer_AAAAAAAAAAAAAAAAAAAAAAAA';
+const MERCHANT = 'mer_AAAAAAAAAAAAAAAAAAAAAAAA';
 
 export type SessionPayload = EventData<'session.succeeded'>['session'];
 

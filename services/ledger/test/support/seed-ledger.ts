@@ -14,7 +14,7 @@ export interface SqlRunner {
 }
 
 /** The payments to write, one element per payment in each array (TND amounts as decimal strings). */
-export interface SeedPayments {
+interface SeedPayments {
   sessionIds: readonly string[];
   amounts: readonly string[];
   fees: readonly string[];

@@ -46,7 +46,7 @@ export interface DueMail {
 }
 
 /** What an invitation's or a reset's bodies become once sent or given up: their one-use link is not kept. */
-export const LINK_NOT_KEPT = '[not kept: this mail held a one-use link]';
+const LINK_NOT_KEPT = '[not kept: this mail held a one-use link]';
 
 /** The SET items that drop a one-use link's bodies from a mail done with (its kind's bodies carry the link). */
 const FORGET_LINK = `text_body = CASE WHEN kind IN ('invitation', 'password_reset') THEN '${LINK_NOT_KEPT}' ELSE text_body END,

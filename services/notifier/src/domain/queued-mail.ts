@@ -9,7 +9,7 @@ export interface RenderedMail {
 }
 
 /** Headers every notifier mail carries (RFC 3834: no auto-replies to it). */
-export const MAIL_HEADERS: Readonly<Record<string, string>> = { 'Auto-Submitted': 'auto-generated' };
+const MAIL_HEADERS: Readonly<Record<string, string>> = { 'Auto-Submitted': 'auto-generated' };
 
 /** `rendered`, about what `about` names, as the mail queue keeps it. */
 export function queuedMail(about: Omit<NewMail, 'subject' | 'text' | 'html' | 'headers'>, rendered: RenderedMail): NewMail {

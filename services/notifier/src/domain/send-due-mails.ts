@@ -11,7 +11,7 @@ import type { DueMail, MailQueueRepository } from '../db/mail-queue.repository.j
 import type { MailTransport } from '../mail/smtp-transport.js';
 
 /** Mail attempts by outcome: sent, retry (failed, tried again later), failed (its last attempt failed). */
-export const mailAttempts = counter('gateway_mail_attempts_total', 'Attempts to hand a mail to the mail server, by outcome (sent, retry, failed).', ['outcome']);
+const mailAttempts = counter('gateway_mail_attempts_total', 'Attempts to hand a mail to the mail server, by outcome (sent, retry, failed).', ['outcome']);
 
 export interface SendDeps {
   mails: MailQueueRepository;

@@ -8,7 +8,7 @@ import nodemailer from 'nodemailer';
 import { checkMailbox } from '../domain/header-safety.js';
 
 /** A mail as it leaves. */
-export interface OutgoingMail {
+interface OutgoingMail {
   to: { name: string; address: string };
   subject: string;
   text: string;

@@ -25,7 +25,7 @@ export interface MailContent {
 }
 
 /** A merchant's logo (an absolute URL, its alternative text the merchant's name) and accent colour (#rrggbb), either absent. */
-export interface MailBrand {
+interface MailBrand {
   logo?: { url: string; alt: string };
   accentColor?: string;
 }

@@ -168,7 +168,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/i;
 
 /** The statement's input: the rows in key order, as JSON PostgreSQL accepts. */
-export function recordsJson(rows: readonly NewSessionValues[]): string {
+function recordsJson(rows: readonly NewSessionValues[]): string {
   const ordered = inKeyOrder(rows);
   const json = JSON.stringify(ordered);
   // Rare, so looked for in the output first: a well-formed pair is written as itself, never escaped.

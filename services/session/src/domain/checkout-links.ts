@@ -12,7 +12,7 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { newId } from '@gateway/contracts';
 
-export interface CheckoutLinkClaims {
+interface CheckoutLinkClaims {
   /** Session id. */
   sid: string;
   /** Checkout link id. */

@@ -9,7 +9,7 @@ import { OPEN_STATUSES } from './session-states.js';
 export { OPEN_STATUSES } from './session-states.js';
 
 /** A payment attempt as stored (INTERFACE 2.3); amounts are null until approved. */
-export interface AttemptRow {
+interface AttemptRow {
   id: string;
   attempt_number: number;
   status: Attempt['status'];
@@ -160,13 +160,13 @@ export function toDetail(row: SessionRow, now: Date, publicBaseUrl: string): Ses
 }
 
 /** D22: what the approved payment held or charged; an automatic payment is captured whole, so both are its amount. Empty until known (D2). */
-export function amountAuthorized(row: Pick<SessionRow, 'capture_method' | 'status' | 'amount' | 'amount_authorized'>): string {
+function amountAuthorized(row: Pick<SessionRow, 'capture_method' | 'status' | 'amount' | 'amount_authorized'>): string {
   if (row.capture_method === 'manual') return row.amount_authorized ?? '';
   return row.status === 'SUCCEEDED' ? row.amount : '';
 }
 
 /** D22: what was captured, the most refunds may give back; empty until captured (D2). */
-export function amountCaptured(row: Pick<SessionRow, 'capture_method' | 'status' | 'amount' | 'amount_captured'>): string {
+function amountCaptured(row: Pick<SessionRow, 'capture_method' | 'status' | 'amount' | 'amount_captured'>): string {
   if (row.capture_method === 'manual') return row.amount_captured ?? '';
   return row.status === 'SUCCEEDED' ? row.amount : '';
 }

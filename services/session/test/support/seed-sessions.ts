@@ -44,7 +44,7 @@ export interface SeedOptions {
 }
 
 /** A failure of a seeded FAILED session: its last_failure_code and last_failure_message. */
-export interface SeedFailure {
+interface SeedFailure {
   code: string;
   message: string;
 }

@@ -85,7 +85,7 @@ export function dispatcherEvents(eventRepository: EventRepository, enqueue: (job
 }
 
 /** The event as stored, with the exact body merchants receive (INTERFACE 6.2). */
-export function toIncomingEvent(envelope: Envelope<SessionEventData>): IncomingEvent {
+function toIncomingEvent(envelope: Envelope<SessionEventData>): IncomingEvent {
   const { merchant_id: merchantId, webhook_url: sessionUrl, session } = envelope.data;
   return {
     id: envelope.id,

@@ -467,7 +467,7 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   await waitFor(() => portOpen(port), timeoutMs, `port ${port}`);
 }
 
-export async function waitFor(test: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+async function waitFor(test: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await test())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
