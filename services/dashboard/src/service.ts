@@ -21,14 +21,12 @@ import { notifierMailer } from './messaging/people-mailer.js';
 import { loadDashboardConfig, dashboardSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
-export { loadDashboardConfig, type DashboardConfig } from './config.js';
-
 export const SCHEMA = schemaOf('dashboard');
 
 export const migrations = [...serviceMigrations('dashboard', import.meta.url), secretsMigrations];
 
 /** Starts the dashboard service: its people's repositories, its command queue, its listener and its session purge. */
-export async function startDashboard(config: DashboardConfig, log: Logger): Promise<RunningService> {
+async function startDashboard(config: DashboardConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('dashboard', SCHEMA, config, log);
   const secrets = await SecretBox.open(pool, { current: config.secretsKek, previous: config.secretsKekPrevious });
   const signer = await OperatorSigner.fromJwk(config.signingKey as JWK, 'dashboard');

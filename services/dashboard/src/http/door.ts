@@ -65,7 +65,7 @@ export function languageOf(req: Request): Language {
 }
 
 /** The request's cookies by name, decoded; the first of a name wins, and one that cannot be decoded is left out. */
-export function cookies(req: Request): Record<string, string> {
+function cookies(req: Request): Record<string, string> {
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const i = part.indexOf('=');
