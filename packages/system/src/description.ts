@@ -155,7 +155,7 @@ const DESCRIBED: Readonly<Record<ServiceId, Described>> = {
   },
   // Balance transactions, the balance and the daily report (D21), written from payment and refund events.
   ledger: { port: 8088, replicated: true, wired: {} },
-  // Mail (D20): the buyer's receipts, written from payment and refund events to its outbox and sent over SMTP, its one outside party.
+  // Mail (D20): the buyer's receipts, written from payment and refund events to its mail queue and sent over SMTP, its one outside party.
   notifier: { port: 8089, replicated: true, wired: { SMTP_URL: (system) => system.smtpUrl } },
 };
 
