@@ -123,6 +123,11 @@ function keyOfEnglish(catalogue: Catalogue<string>, english: string): string | u
   return index.get(english);
 }
 
+/** One translator per language of `catalogue`, made once: a door asks for its words on every request. */
+export function translators<K extends string>(catalogue: Catalogue<K>, options: TranslatorOptions = {}): Readonly<Record<Language, Translate<K>>> {
+  return { fr: translator(catalogue, 'fr', options), en: translator(catalogue, 'en', options), ar: translator(catalogue, 'ar', options) };
+}
+
 /** The words of `language` from `catalogue`. */
 export function translator<K extends string>(catalogue: Catalogue<K>, language: Language, options: TranslatorOptions = {}): Translate<K> {
   const messages = catalogue.messages[language];

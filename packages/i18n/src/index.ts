@@ -10,6 +10,7 @@ export {
   defineCatalogue,
   mergeCatalogues,
   translator,
+  translators,
   /** No service imports it, but the declarations of their catalogues name it (TS2883 without it). @public */
   type Catalogue,
   type KeyOf,

@@ -1,7 +1,7 @@
 /** Catalogues: ICU messages per language, merged per service, and the checks every service's catalogue must pass. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { catalogueProblems, defineCatalogue, mergeCatalogues, translator } from '../../src/index.js';
+import { catalogueProblems, defineCatalogue, mergeCatalogues, translator, translators } from '../../src/index.js';
 
 const card = defineCatalogue('card page', {
   en: {
@@ -72,6 +72,14 @@ describe('message catalogues', () => {
     assert.equal(t.known('Pay {amount}'), 'Pay {amount}');
     assert.equal(t.known('toString'), 'toString');
     assert.equal(t.language, 'fr');
+  });
+
+  it('when a door makes its translators once, then there is one per language, each with the options given', () => {
+    const all = translators(card, { isolateValues: true });
+    assert.deepEqual(Object.keys(all).sort(), ['ar', 'en', 'fr']);
+    assert.equal(all.ar.language, 'ar');
+    assert.equal(all.ar('pay_button', { amount: 'X' }), 'ادفع \u2068X\u2069');
+    assert.equal(all.fr('pay_button', { amount: 'X' }), 'Payer X');
   });
 
   it('when two areas define one key, then merging them fails at once', () => {

@@ -6,7 +6,7 @@
  * left). Which language a request gets is the domain's; a page takes the words
  * of that language.
  */
-import { mergeCatalogues, translator, type KeyOf, type Language, type Translate } from '@gateway/i18n';
+import { mergeCatalogues, translators, type KeyOf, type Language, type Translate } from '@gateway/i18n';
 import { cardErrorsCatalogue } from './card-errors.catalogue.js';
 import { cardPageCatalogue } from './card-page.catalogue.js';
 import { commonCatalogue } from './common.catalogue.js';
@@ -21,12 +21,7 @@ export type MessageKey = KeyOf<typeof CHECKOUT_CATALOGUE>;
 /** The words of one language, as every page takes them; `t.language` is the page's language. */
 export type PageTranslate = Translate<MessageKey>;
 
-// One translator per language, made once: a page asks for its words on every request.
-const TRANSLATORS: Readonly<Record<Language, PageTranslate>> = {
-  fr: translator(CHECKOUT_CATALOGUE, 'fr'),
-  en: translator(CHECKOUT_CATALOGUE, 'en'),
-  ar: translator(CHECKOUT_CATALOGUE, 'ar'),
-};
+const TRANSLATORS = translators(CHECKOUT_CATALOGUE);
 
 /** The pages' words in `language`. */
 export function pageTranslator(language: Language): PageTranslate {

@@ -6,7 +6,7 @@
  * pages write it, and as the hosted checkout speaks: Western digits, amounts
  * as decimal strings with the currency code, codes and ids as they are.
  */
-import { mergeCatalogues, translator, type KeyOf, type Language, type Translate } from '@gateway/i18n';
+import { mergeCatalogues, translators, type KeyOf, type Language, type Translate } from '@gateway/i18n';
 import { API_KEY_TEXTS } from './api-keys.texts.js';
 import { AUDIT_LOG_TEXTS } from './audit-log.texts.js';
 import { BRANDING_REFUSAL_TEXTS } from './branding-refusals.texts.js';
@@ -55,11 +55,13 @@ export type TextKey = KeyOf<typeof DASHBOARD_TEXTS>;
 /** The dashboard's words in one language. */
 export type Words = Translate<TextKey>;
 
+const WORDS = translators(DASHBOARD_TEXTS, { isolateValues: true });
+
 /**
  * The dashboard's words in `language`. In Arabic each value put into a
  * sentence is a bidi isolate, so that an amount, an id or an address keeps
  * its own order inside it.
  */
 export function wordsIn(language: Language): Words {
-  return translator(DASHBOARD_TEXTS, language, { isolateValues: true });
+  return WORDS[language];
 }

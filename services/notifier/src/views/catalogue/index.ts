@@ -3,7 +3,7 @@
  * receipts in the buyer's language, the people mails and the owners' notices
  * in the person's. Values are filled by the views, which escape them in HTML.
  */
-import { mergeCatalogues, translator, type KeyOf, type Language, type Translate } from '@gateway/i18n';
+import { mergeCatalogues, translators, type KeyOf, type Language, type Translate } from '@gateway/i18n';
 import { commonCatalogue } from './common.catalogue.js';
 import { ownerNoticesCatalogue } from './owner-notices.catalogue.js';
 import { peopleMailsCatalogue } from './people-mails.catalogue.js';
@@ -16,12 +16,7 @@ export type MessageKey = KeyOf<typeof NOTIFIER_CATALOGUE>;
 /** The words of one language, as every mail takes them; `t.language` is the mail's language. */
 export type MailTranslate = Translate<MessageKey>;
 
-// One translator per language, made once: every receipt asks for its words.
-const TRANSLATORS: Readonly<Record<Language, MailTranslate>> = {
-  fr: translator(NOTIFIER_CATALOGUE, 'fr'),
-  en: translator(NOTIFIER_CATALOGUE, 'en'),
-  ar: translator(NOTIFIER_CATALOGUE, 'ar'),
-};
+const TRANSLATORS = translators(NOTIFIER_CATALOGUE);
 
 /** The mails' words in `language`. */
 export function mailTranslator(language: Language): MailTranslate {
