@@ -71,9 +71,41 @@ const PaymentCaptureFailed = Type.Object({
 /** A declined payment, as payment.declined announces it. */
 const PaymentDeclined = Type.Object({ ...PaymentRef, failure_code: Type.String(), failure_message: Type.String() });
 
+/**
+ * A form the buyer's browser posts to another party (D30): an issuer's ACS
+ * (3-D Secure), or its 3DS Method URL. The page posts `fields` to `url` as
+ * they are; which fields a step takes is the acquirer's protocol, not the page's.
+ */
+export const BrowserForm = Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }), fields: Type.Record(Type.String(), Type.String()) });
+export type BrowserForm = Static<typeof BrowserForm>;
+
+/** The longest 3-D Secure answer (PaRes, cres) passed on: signed and encoded, it can run to tens of KiB. */
+export const PA_RES_MAX_LENGTH = 48 * 1024;
+
+/** How the buyer came back from a 3-D Secure step, for the adapter to go on with the payment (D30). */
+export const ThreeDSReturn = Type.Union([
+  /** The 3DS Method frame loaded (`completed`), or its 10 s passed first: the card goes to the acquirer again. */
+  Type.Object({ kind: Type.Literal('method'), completed: Type.Boolean() }),
+  /** 3-D Secure 1: the ACS posted PaRes back. */
+  Type.Object({ kind: Type.Literal('pa_res'), pa_res: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
+  /** 3-D Secure 2: the ACS posted cres back; the acquirer's 3-D Secure server knows the result, and the adapter finishes the order. */
+  Type.Object({ kind: Type.Literal('cres'), cres: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
+  /** The browser came back by GET to the order's return URL: the acquirer may have finished the order itself, and its status tells. */
+  Type.Object({ kind: Type.Literal('return') }),
+]);
+export type ThreeDSReturn = Static<typeof ThreeDSReturn>;
+
+/** The buyer as the acquirer asks to know them with the card (D30: their address for 3-D Secure 2, an email or a phone for Visa). */
+export const BuyerContact = Type.Object({
+  ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  email: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })),
+  phone: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+});
+export type BuyerContact = Static<typeof BuyerContact>;
+
 /** The answer to a payment step, as the hosted page acts on it. */
 export const PaymentStep = Type.Object({
-  outcome: Type.Union([Type.Literal('approved'), Type.Literal('declined'), Type.Literal('challenge'), Type.Literal('pending')]),
+  outcome: Type.Union([Type.Literal('approved'), Type.Literal('declined'), Type.Literal('method'), Type.Literal('challenge'), Type.Literal('pending')]),
   /**
    * From the adapter, the outcome it has just committed (and announced): the
    * session records it at once instead of waiting for the event.
@@ -84,16 +116,15 @@ export const PaymentStep = Type.Object({
   declined: Type.Optional(PaymentDeclined),
   failure_code: Type.Optional(Type.String()),
   failure_message: Type.Optional(Type.String()),
-  /** Present with outcome challenge: where the buyer authenticates (3-D Secure). */
-  challenge: Type.Optional(Type.Object({ acs_url: Type.String(), pa_req: Type.String(), term_url: Type.String() })),
+  /** With outcome challenge: the form that takes the buyer to the issuer's ACS to authenticate (3-D Secure 1 or 2), posted by the browser. */
+  challenge: Type.Optional(BrowserForm),
+  /** With outcome method: the 3DS Method form, posted in a hidden frame for at most 10 s before the payment goes on (payment.finish_3ds, kind method). */
+  method: Type.Optional(BrowserForm),
 });
 export type PaymentStep = Static<typeof PaymentStep>;
 
 export const TerminalStatus = Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('missing'), Type.Literal('rejected')]);
 export type TerminalStatus = Static<typeof TerminalStatus>;
-
-/** The longest 3-D Secure answer (PaRes) passed on: signed XML, compressed and base64-encoded, it can run to tens of KiB. */
-export const PA_RES_MAX_LENGTH = 48 * 1024;
 
 /** The commands the acquirer-adapter runs. */
 export const acquirerCommands = {
@@ -104,8 +135,10 @@ export const acquirerCommands = {
       attempt: StartedAttempt,
       /** The card, encrypted for the adapter alone (compact JWE). */
       card: Type.String({ minLength: 1, maxLength: 4096 }),
-      /** Where the bank sends the buyer back after 3-D Secure. */
+      /** Where the bank sends the buyer back after 3-D Secure (a POST) and where the acquirer returns the browser (a GET): this attempt's own address on the hosted page. */
       term_url: Type.String(),
+      /** Who pays, as the acquirer asks to know them with the card (D30). */
+      buyer: Type.Optional(BuyerContact),
       /** The page's language, for the acquirer's pages; French, the acquirer's own default, when absent. */
       language: Type.Optional(Language),
     }),
@@ -114,7 +147,7 @@ export const acquirerCommands = {
   'payment.finish_3ds': {
     service: 'acquirer-adapter',
     lane: 'slow',
-    request: Type.Object({ session_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
+    request: Type.Object({ session_id: Type.String(), attempt_id: Type.String(), returned: ThreeDSReturn }),
     reply: PaymentStep,
   },
   /**

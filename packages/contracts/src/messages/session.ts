@@ -3,7 +3,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CaptureMethod, CheckoutLink, Item, Locale, Metadata, Original, RefundStatus, SessionDetail, SessionList, SessionStatus } from '../api.js';
-import { PA_RES_MAX_LENGTH, Language, PaymentStep } from './acquirer.js';
+import { Language, PaymentStep, ThreeDSReturn } from './acquirer.js';
 import { ApiContext, type CommandContract, DateTime, DecimalString, ExportPageSize, MerchantId, Mode, SessionRef } from './common.js';
 
 /** A buyer on the hosted page, holding a verified link of this session. */
@@ -177,13 +177,15 @@ export const sessionCommands = {
       card: Type.String({ minLength: 1, maxLength: 4096 }),
       term_url: Type.String(),
       language: Language,
+      /** The buyer's address as the hosted page saw it, for the acquirer (D30); the session adds the buyer's email and phone. */
+      buyer_ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     }),
     reply: CheckoutStep,
   },
   'attempt.finish_3ds': {
     service: 'session',
     lane: 'slow',
-    request: Type.Object({ session_id: Type.String(), link_id: Type.String(), attempt_id: Type.String(), pa_res: Type.String({ minLength: 1, maxLength: PA_RES_MAX_LENGTH }) }),
+    request: Type.Object({ session_id: Type.String(), link_id: Type.String(), attempt_id: Type.String(), returned: ThreeDSReturn }),
     reply: CheckoutStep,
   },
   /**

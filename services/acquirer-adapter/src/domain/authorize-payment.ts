@@ -91,7 +91,7 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
   }
   if (paid.kind === 'challenge') {
     await deps.orders.mark(attempt.attempt_id, 'CHALLENGED', registered.orderId);
-    return { outcome: 'challenge', challenge: { acs_url: paid.acsUrl, pa_req: paid.paReq, term_url: request.term_url } };
+    return { outcome: 'challenge', challenge: { url: paid.acsUrl, fields: { PaReq: paid.paReq, MD: attempt.attempt_id, TermUrl: request.term_url } } };
   }
   if (paid.kind === 'refused') {
     deps.log.info({ attemptId: attempt.attempt_id, reason: paid.message }, 'payment refused by the acquirer');

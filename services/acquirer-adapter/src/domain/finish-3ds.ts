@@ -15,7 +15,8 @@ export async function finish3dsPayment(deps: AdapterDeps, request: CommandReques
   const order = await deps.orders.find(request.attempt_id);
   if (!order || order.session_id !== request.session_id) throw new AppError('not-found', 'No payment attempt with this id awaits 3-D Secure.');
   const acquirerOrderId = order.acquirer_order_id;
-  if (order.status !== 'CHALLENGED' || !acquirerOrderId) return finishedStep(order);
+  if (order.status !== 'CHALLENGED' || !acquirerOrderId || request.returned.kind !== 'pa_res') return finishedStep(order);
+  const paRes = request.returned.pa_res;
   // Taking the order makes this the one finish sent: a second post of the
   // buyer's page, or a finish after reconciliation gave up on the challenge,
   // sends nothing and answers where the order stands.
@@ -25,7 +26,7 @@ export async function finish3dsPayment(deps: AdapterDeps, request: CommandReques
   if (resolved.status !== 'active') return decline(deps, order, 'processing_error', 'This merchant cannot take card payments at the moment; nothing was charged.', correlationId);
   let finished;
   try {
-    finished = await deps.acquirer.finish3ds(resolved.terminal, acquirerOrderId, request.pa_res);
+    finished = await deps.acquirer.finish3ds(resolved.terminal, acquirerOrderId, paRes);
   } catch (err) {
     return leaveUnknown(deps, order, err);
   }

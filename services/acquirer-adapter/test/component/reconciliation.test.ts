@@ -210,7 +210,8 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     const step = await authorize(paid, '4000000000003220');
     const challengedAt = Date.now();
     assert.equal(step.outcome, 'challenge');
-    const { acs_url: acsUrl, pa_req: paReq } = step.challenge ?? { acs_url: '', pa_req: '' };
+    const acsUrl = step.challenge?.url ?? '';
+    const paReq = step.challenge?.fields['PaReq'] ?? '';
     // The buyer authenticates at the issuer but never returns (yet).
     const paRes = await authenticate(acsUrl, paReq, paid.attempt_id);
 
@@ -219,7 +220,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     assert.equal(declined.data.failure_code, 'authentication_failed');
     assert.equal(declined.data.failure_message, '3-D Secure was not completed.');
 
-    const late = await system.send<CommandReply<'payment.finish_3ds'>>('payment.finish_3ds', { session_id: paid.session_id, attempt_id: paid.attempt_id, pa_res: paRes });
+    const late = await system.send<CommandReply<'payment.finish_3ds'>>('payment.finish_3ds', { session_id: paid.session_id, attempt_id: paid.attempt_id, returned: { kind: 'pa_res', pa_res: paRes } });
     assert.equal(late.outcome, 'declined');
     assert.equal(late.failure_code, 'authentication_failed');
     // Still in 3-D Secure at the acquirer: the late finish was never sent, nothing was paid.
@@ -246,9 +247,9 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     const paid = newAttempt();
     const step = await authorize(paid, '4000000000003220');
     assert.equal(step.outcome, 'challenge');
-    const paRes = await authenticate(step.challenge?.acs_url ?? '', step.challenge?.pa_req ?? '', paid.attempt_id);
+    const paRes = await authenticate(step.challenge?.url ?? '', step.challenge?.fields['PaReq'] ?? '', paid.attempt_id);
     const before = await finishCalls();
-    const finish = () => system.send<CommandReply<'payment.finish_3ds'>>('payment.finish_3ds', { session_id: paid.session_id, attempt_id: paid.attempt_id, pa_res: paRes });
+    const finish = () => system.send<CommandReply<'payment.finish_3ds'>>('payment.finish_3ds', { session_id: paid.session_id, attempt_id: paid.attempt_id, returned: { kind: 'pa_res', pa_res: paRes } });
     const answers = await Promise.all([finish(), finish()]);
     assert.equal((await finishCalls()) - before, 1);
     assert.ok(

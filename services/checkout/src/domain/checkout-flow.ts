@@ -125,7 +125,8 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
   }
   await deps.slots.afterStep(link.session_id, attemptId, step);
   if (step.outcome === 'challenge' && step.challenge) {
-    return { page: 'challenge', language, challenge: { acsUrl: step.challenge.acs_url, paReq: step.challenge.pa_req, md: attemptId, termUrl: step.challenge.term_url } };
+    const fields = step.challenge.fields;
+    return { page: 'challenge', language, challenge: { acsUrl: step.challenge.url, paReq: fields['PaReq'] ?? '', md: fields['MD'] ?? attemptId, termUrl: fields['TermUrl'] ?? '' } };
   }
   return afterStep(token, step, acceptLanguage);
 }
@@ -139,7 +140,7 @@ export async function returnFromChallenge(deps: FlowDeps, token: string, form: R
   const attemptId = typeof form.MD === 'string' ? form.MD : '';
   if (paRes && attemptId) {
     try {
-      const step = await paymentStep(deps, () => deps.call('attempt.finish_3ds', { ...link, attempt_id: attemptId, pa_res: paRes }, deps.paymentTimeoutMs));
+      const step = await paymentStep(deps, () => deps.call('attempt.finish_3ds', { ...link, attempt_id: attemptId, returned: { kind: 'pa_res', pa_res: paRes } }, deps.paymentTimeoutMs));
       await deps.slots.afterStep(link.session_id, attemptId, step);
       return afterStep(token, step, acceptLanguage);
     } catch (err) {

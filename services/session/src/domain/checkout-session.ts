@@ -61,7 +61,7 @@ export async function payAfterChallenge(deps: SessionDeps, request: CommandReque
   return adapterStep(deps, correlationId, request, found.row, () =>
     deps.adapter.call(
       'payment.finish_3ds',
-      { session_id: request.session_id, attempt_id: request.attempt_id, pa_res: request.pa_res },
+      { session_id: request.session_id, attempt_id: request.attempt_id, returned: request.returned },
       { timeoutMs: deps.adapterTimeoutMs, correlationId },
     ),
   );
