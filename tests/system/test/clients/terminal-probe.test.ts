@@ -142,7 +142,7 @@ describe('gateway-admin terminal probe, against the sandbox as a live terminal',
     assert.equal(probed.stdout.includes('not-the-password'), false);
   });
 
-  it('when the merchant has only test mode, or is unknown, then it is refused (exit 1) and only the refusal is audited; a malformed command is a usage error (exit 2)', async () => {
+  it("when the merchant has only test mode, or is unknown, then it is refused (exit 1) and only the refusal is audited; a merchant's dashboard user may not probe; a malformed command is a usage error (exit 2)", async () => {
     const { merchantId } = await system.newMerchant();
     const testOnly = await probe('--merchant', merchantId, '--order-number', 'ANY-ORDER-1');
     assert.deepEqual([testOnly.code, testOnly.out, testOnly.error?.error], [1, undefined, 'no-terminal-configured']);
@@ -153,6 +153,11 @@ describe('gateway-admin terminal probe, against the sandbox as a live terminal',
 
     const usage = await probe('--merchant', merchantId, '--order-number', 'N1', '--order-id', 'I1');
     assert.deepEqual([usage.code, usage.error?.error], [2, 'usage']);
+
+    // A probe uses the merchant's live credentials: for operators only, never a merchant's dashboard user.
+    const live = await liveMerchant();
+    const owner = { type: 'user', id: 'usr_probetest', email: 'owner@shop.example', address: '203.0.113.9', merchantId: live } as const;
+    await assert.rejects(system.sendFor(owner, 'terminal.probe', { merchant_id: live, order_number: 'ANY-ORDER-1' }), (err: unknown) => (err as { code?: string }).code === 'forbidden');
 
     // Reads are audited only when refused (like terminal.get): the refusal is there, with its code.
     await pollUntil(
