@@ -7,8 +7,11 @@ import { parseArgs } from 'node:util';
 import { SECRETS_REWRAP_COMMANDS, type CommandReply, type CommandRequest, type CommandType, type DashboardRole, type Mode } from '@gateway/contracts';
 import { generateOperatorKey } from '@gateway/messaging';
 
-/** Sends one command and resolves with its reply body. */
-export type Send = <C extends CommandType>(type: C, data: CommandRequest<C>) => Promise<CommandReply<C>>;
+/** Sends one command and resolves with its reply body; `timeoutMs`, when given, is the least it waits for the reply. */
+export type Send = <C extends CommandType>(type: C, data: CommandRequest<C>, options?: { timeoutMs?: number }) => Promise<CommandReply<C>>;
+
+/** How long `terminal probe` waits: longer than the adapter waits on the acquirer (ACQUIRER_TIMEOUT_MS, 15 s by default), so its answer, even a timeout, arrives. */
+const PROBE_TIMEOUT_MS = 20_000;
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -28,6 +31,7 @@ export const USAGE = `usage: gateway-admin <command>
   rate remove MERCHANT_ID --mode test|live --currency C
   limits set MERCHANT_ID --mode test|live [--account N] [--create N] [--refund N]
   terminal set MERCHANT_ID --mode live --user U --password P [--inactive]
+  terminal probe --merchant MERCHANT_ID (--order-number N | --order-id ID)   (live terminal: reads one order, charges nothing)
   fees set MERCHANT_ID --percent P --fixed F
   webhook set-url MERCHANT_ID --mode test|live --url U
   webhook rotate-secret MERCHANT_ID --mode test|live
@@ -221,6 +225,17 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
         password: required(values, 'password'),
         active: values['inactive'] === undefined,
       });
+    }
+    case 'terminal probe': {
+      const { positionals, values } = parse(rest, ['merchant', 'order-number', 'order-id']);
+      if (positionals.length > 0) throw new UsageError('terminal probe takes only options');
+      const merchantId = required(values, 'merchant');
+      const [number, id] = [values['order-number'], values['order-id']];
+      if ((number === undefined) === (id === undefined)) throw new UsageError('give exactly one of --order-number and --order-id');
+      if (number === '' || id === '') throw new UsageError(`--${number === '' ? 'order-number' : 'order-id'} must not be empty`);
+      // An unknown merchant is told as such (not-found), before the adapter is asked for a terminal it would not have either.
+      await send('merchant.get', { merchant_id: merchantId });
+      return send('terminal.probe', { merchant_id: merchantId, ...(id !== undefined ? { order_id: id } : { order_number: number }) }, { timeoutMs: PROBE_TIMEOUT_MS });
     }
     case 'fees set': {
       const { positionals, values } = parse(rest, ['percent', 'fixed']);

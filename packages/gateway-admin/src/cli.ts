@@ -102,7 +102,8 @@ async function connect(): Promise<RpcClient> {
 }
 
 let client: Promise<RpcClient> | undefined;
-const send: Send = async (type, data) => (await (await (client ??= connect())).call(type, data)).body;
+const send: Send = async (type, data, options) =>
+  (await (await (client ??= connect())).call(type, data, { timeoutMs: Math.max(config.rpcTimeoutMs, options?.timeoutMs ?? 0) })).body;
 
 let exitCode = 0;
 try {

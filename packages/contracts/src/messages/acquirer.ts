@@ -123,6 +123,41 @@ export const PaymentStep = Type.Object({
 });
 export type PaymentStep = Static<typeof PaymentStep>;
 
+/**
+ * A getOrderStatusExtended.do answer as a live terminal gave it, for an
+ * operator going live (ACQUIRER.md "Answers as deployed"): how it is written,
+ * never what it says of a card. Only codes, the order status and names and
+ * JSON types of members are read out of it.
+ */
+export const ProbedAnswer = Type.Object({
+  /** `rejected`: an error code 2 or 5 (access denied); `accepted`: success or 6 (no such order: the terminal was let in to look); `unknown` otherwise. */
+  credentials: Type.Union([Type.Literal('accepted'), Type.Literal('rejected'), Type.Literal('unknown')]),
+  /** Each place the answer carries an error code, as written; none when it carries none (a success, in the protocol). */
+  error_fields: Type.Array(
+    Type.Object({
+      field: Type.Union([Type.Literal('errorCode'), Type.Literal('ErrorCode'), Type.Literal('error.code')]),
+      type: Type.Union([Type.Literal('string'), Type.Literal('number'), Type.Literal('other')]),
+      /** The code it holds; null when it holds no whole number. */
+      code: Type.Union([Type.Integer(), Type.Null()]),
+    }),
+  ),
+  /** The acquirer's own words (errorMessage), long digit runs blotted out; null when it gave none. */
+  error_message: Type.Union([Type.String(), Type.Null()]),
+  /** Whether the answer describes an order: no error, and an orderStatus. */
+  order_found: Type.Boolean(),
+  order_status: Type.Union([Type.Integer(), Type.Null()]),
+  /** Whether paymentAmountInfo is present: the terminal answers in response version 3 or later. */
+  payment_amount_info: Type.Boolean(),
+  /** Which member of cardAuthInfo carries the card number (maskedPan, or only pan), and whether it came masked; null without one. */
+  card_number: Type.Union([Type.Object({ field: Type.Union([Type.Literal('maskedPan'), Type.Literal('pan')]), masked: Type.Boolean() }), Type.Null()]),
+  /** Every member's JSON type by name, an object's own members one level down ("object" deeper): no value. */
+  shape: Type.Record(Type.String(), Type.Union([Type.String(), Type.Record(Type.String(), Type.String())])),
+});
+export type ProbedAnswer = Static<typeof ProbedAnswer>;
+
+/** How an operator names an order at the acquirer: printable characters, as the protocol's order numbers and ids are. */
+const AcquirerOrderKey = Type.String({ minLength: 1, maxLength: 64, pattern: '^[!-~]+$' });
+
 export const TerminalStatus = Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('missing'), Type.Literal('rejected')]);
 export type TerminalStatus = Static<typeof TerminalStatus>;
 
@@ -252,6 +287,29 @@ export const acquirerCommands = {
       user_name: Type.Union([Type.String(), Type.Null()]),
       /** Whether payments may use it (`terminal set --inactive` turns it off); null when none is configured. */
       active: Type.Union([Type.Boolean(), Type.Null()]),
+    }),
+  },
+  /**
+   * An operator's probe of the merchant's live terminal before going live:
+   * getOrderStatusExtended.do of an order the operator names (exactly one of
+   * order_number and order_id), answered as the shape of the acquirer's
+   * answer. Whatever the terminal's state (inactive, or refused before);
+   * nothing is charged and nothing is stored. Test mode has the sandbox: a
+   * merchant without a live terminal is refused (no-terminal-configured).
+   */
+  'terminal.probe': {
+    operator: true,
+    readOnly: true,
+    service: 'acquirer-adapter',
+    lane: 'slow',
+    request: Type.Object({ merchant_id: MerchantId, order_number: Type.Optional(AcquirerOrderKey), order_id: Type.Optional(AcquirerOrderKey) }),
+    reply: Type.Object({
+      merchant_id: MerchantId,
+      /** The terminal asked: its user name, whether payments may use it, and whether the acquirer refused its credentials on a payment before. */
+      terminal: Type.Object({ user_name: Type.String(), active: Type.Boolean(), rejected: Type.Boolean() }),
+      /** The live acquirer's base URL (ACQUIRER_LIVE_URL). */
+      acquirer_url: Type.String(),
+      ...ProbedAnswer.properties,
     }),
   },
 } as const satisfies Record<string, CommandContract>;

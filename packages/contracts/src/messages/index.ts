@@ -19,7 +19,7 @@ import { webhookCommands, webhookEvents } from './webhook.js';
 
 export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal } from './common.js';
 export { CheckoutStep, CheckoutView, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
-export { BrowserForm, BuyerContact, Language, PaymentStep, StartedAttempt, TerminalStatus, ThreeDSReturn } from './acquirer.js';
+export { BrowserForm, BuyerContact, Language, PaymentStep, ProbedAnswer, StartedAttempt, TerminalStatus, ThreeDSReturn } from './acquirer.js';
 export { ApiKeySummary, AuditEntry, MerchantDetail, MerchantSummary } from './merchant.js';
 export { Branding, BRAND_LOGO_MAX_BYTES } from './checkout.js';
 export { DashboardRole } from './dashboard.js';
@@ -191,6 +191,7 @@ export const commandSenders = {
   'rate.list': OPERATOR,
   'fees.get': OPERATOR,
   'terminal.get': OPERATOR,
+  'terminal.probe': OPERATOR,
   'webhook_endpoint.show': OPERATOR,
   'webhook_endpoint.reveal_secret': OPERATOR,
   'webhook.attempt': OPERATOR,

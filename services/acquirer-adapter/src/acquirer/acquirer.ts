@@ -5,7 +5,7 @@
  */
 
 import type { Card } from '@gateway/card-sealing';
-import type { Language } from '@gateway/contracts';
+import type { Language, ProbedAnswer } from '@gateway/contracts';
 
 /** Where and as whom to call the acquirer. */
 export interface Terminal {
@@ -92,4 +92,6 @@ export interface Acquirer {
   refund(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult>;
   /** Takes `amount` (TND, at most what is held) of a held order, once; the rest of the hold is released. */
   deposit(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult>;
+  /** How the terminal writes its answer about one order (an operator's probe before going live): only reads, and reads out no card data. */
+  probeOrderStatus(terminal: Terminal, order: { orderId: string } | { orderNumber: string }): Promise<ProbedAnswer>;
 }

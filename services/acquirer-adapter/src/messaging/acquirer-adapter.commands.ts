@@ -5,6 +5,7 @@ import { authorizePayment } from '../domain/authorize-payment.js';
 import { capturePayment } from '../domain/capture-payment.js';
 import { checkPayment } from '../domain/check-payment.js';
 import { finish3dsPayment } from '../domain/finish-3ds.js';
+import { probeTerminal } from '../domain/probe-terminal.js';
 import { refundPayment } from '../domain/refund-payment.js';
 import { checkTerminal, getFees, getTerminal, setFees, setTerminal } from '../domain/terminals.js';
 import type { AdapterDeps } from '../domain/deps.js';
@@ -22,6 +23,7 @@ export function adapterCommands(deps: AdapterDeps, secrets: SecretBox): CommandH
     'fees.set': async (command) => ({ body: await setFees(deps, command) }),
     'fees.get': async (command) => ({ body: await getFees(deps, command) }),
     'terminal.get': async (command) => ({ body: await getTerminal(deps, command) }),
+    'terminal.probe': async (command) => ({ body: await probeTerminal(deps, command) }),
     'acquirer.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
   };
 }

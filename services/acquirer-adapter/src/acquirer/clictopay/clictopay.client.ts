@@ -5,11 +5,12 @@
  * a log line or an error.
  */
 import type { Card } from '@gateway/card-sealing';
-import type { Language } from '@gateway/contracts';
+import type { Language, ProbedAnswer } from '@gateway/contracts';
 import { HttpClient, HttpClientError, type ReadAnswer } from '@gateway/http-client';
 import type { Acquirer, OperationResult, OrderRequest, OrderState, PayResult, RegisterResult, Terminal } from '../acquirer.js';
 import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
+import { describeStatusAnswer } from './clictopay.answer-shape.js';
 import { deniesAccess, errorCode, TND_NUMERIC, toMillimes, toOperationResult, toOrderState, toPayResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
 
 /**
@@ -92,6 +93,10 @@ export class ClicToPayClient implements Acquirer {
 
   async deposit(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult> {
     return toOperationResult(await this.post(terminal, 'deposit.do', { orderId, amount: toMillimes(amount) }));
+  }
+
+  async probeOrderStatus(terminal: Terminal, order: { orderId: string } | { orderNumber: string }): Promise<ProbedAnswer> {
+    return describeStatusAnswer(await this.post(terminal, 'getOrderStatusExtended.do', order));
   }
 
   private async orderStatus(terminal: Terminal, by: { orderId: string } | { orderNumber: string }): Promise<OrderState> {
