@@ -106,6 +106,7 @@ describe('Mail that cannot be turned against a stranger (D29)', function () {
     const visitor = await owner(merchant);
     const settings = await visitor.get('/dashboard/settings');
     assert.match(settings.html, /data-receipts="off"/, 'test receipts on before the merchant turned them on');
+    assert.match(settings.html, /In test mode, receipts are off until you turn them on\. A test receipt’s subject starts with \[TEST\]/);
     const on = await visitor.post('/dashboard/settings/receipts', { _csrf: await visitor.csrf('/dashboard/settings'), receipts_enabled: 'on' });
     assert.equal(on.status, 200, on.html);
     assert.match(on.html, /data-receipts="on"/);
@@ -128,7 +129,9 @@ describe('Mail that cannot be turned against a stranger (D29)', function () {
     // Live mode is untouched: its receipts stay on without the merchant doing anything.
     const live = await visitor.post('/dashboard/mode', { _csrf: await visitor.csrf('/dashboard/settings'), mode: 'live', back: '/dashboard/settings' });
     assert.equal(live.status, 303);
-    assert.match((await visitor.get('/dashboard/settings')).html, /data-receipts="on"/);
+    const livePage = (await visitor.get('/dashboard/settings')).html;
+    assert.match(livePage, /data-receipts="on"/);
+    assert.doesNotMatch(livePage, /In test mode, receipts are off/);
   });
 
   it('when a merchant has turned nothing on, then test payments write no receipt and live ones do, without [TEST]', async () => {
