@@ -21,7 +21,7 @@ export async function writeMail(mails: MailQueueRepository, log: Logger, mail: N
   const written = await mails.enqueue(mail, new Date());
   if (written?.status === 'dropped') {
     mailsDropped.inc({ kind: mail.kind });
-    log.warn({ mailId: written.id, kind: mail.kind, recipientDomain: domainOf(mail.recipient) }, 'mail dropped: its address had its hour of mails');
+    log.warn({ mailId: written.id, kind: mail.kind, recipientDomain: domainOf(mail.recipient) }, 'mail dropped: its address had MAIL_PER_RECIPIENT_PER_HOUR mails in the hour');
   }
   return written;
 }
