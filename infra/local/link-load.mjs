@@ -109,6 +109,15 @@ export async function mailQueue({ amqpUrl, eventsExchange, template, catcher, no
   const connection = await amqp.connect(amqpUrl, { noDelay: true });
   const channel = await connection.createConfirmChannel();
   const base = JSON.parse(template.content.toString('utf8'));
+  // Test-mode receipts are off until the merchant turns them on (D29): on for the template's merchant, as its Settings page would.
+  const settings = new pg.Client({ connectionString: notifierDbUrl, options: '-c search_path=notifier' });
+  await settings.connect();
+  await settings.query(
+    `INSERT INTO receipt_settings (merchant_id, livemode, receipts_enabled, updated_at) VALUES ($1, $2, true, now())
+     ON CONFLICT (merchant_id, livemode) DO UPDATE SET receipts_enabled = true, updated_at = now()`,
+    [base.data.merchant_id, base.data.session.livemode],
+  );
+  await settings.end();
 
   const cpu = cpuWindow(processes);
   const published = Date.now();

@@ -24,10 +24,12 @@ export const notifierSettings = {
   sendBatch: int('MAIL_SEND_BATCH', 20, { min: 1, max: 500 }),
   /** How long a replica holds a mail it is sending; past it another may send it (the holder died). Longer than an SMTP exchange. */
   leaseSeconds: int('MAIL_LEASE_SECONDS', 120, { min: 1, max: 86_400 }),
-  /** Mails sent or given up are deleted after this many days (they hold buyers' names and addresses); a pending mail is kept. */
+  /** Mails sent, given up or dropped are deleted after this many days (they hold buyers' addresses); a pending mail is kept. */
   retentionDays: int('MAIL_RETENTION_DAYS', 30, { min: 1, max: 3_650 }),
   /** Mails the retention sweep deletes per statement: small, so no lock is held long. */
   retentionBatch: int('MAIL_RETENTION_BATCH', 1_000, { min: 1, max: 100_000 }),
+  /** D29: the mails one address may get in any hour, whatever their kind; the rest are dropped (never sent) and counted. */
+  mailPerRecipientPerHour: int('MAIL_PER_RECIPIENT_PER_HOUR', 10, { min: 1, max: 10_000 }),
   /** Receipts written at once from the broker. */
   eventPrefetch: int('EVENT_PREFETCH', 16, { min: 1, max: 256 }),
 };

@@ -20,7 +20,7 @@ export const migrations = serviceMigrations('notifier', import.meta.url);
 
 async function startNotifierService(config: NotifierConfig, log: Logger): Promise<RunningService> {
   const { pool, broker, readiness, close } = openServiceBase('notifier', SCHEMA, config, log);
-  const mails = new MailQueueRepository(pool);
+  const mails = new MailQueueRepository(pool, config.mailPerRecipientPerHour);
   const transport = smtpTransport(config);
   // The mail server is no readiness check: while it is away mails wait in the mail queue, and the service is still ready to write them.
   const http = await listen(healthApp(readiness), config.port);
@@ -78,7 +78,7 @@ async function startNotifierService(config: NotifierConfig, log: Logger): Promis
     }),
   );
   // The dashboard's invitations and password resets: written to the mail queue, sent at once.
-  const peopleMails = { mails, afterWrite: () => void (stopping ? undefined : sender.runNow()) };
+  const peopleMails = { mails, log, afterWrite: () => void (stopping ? undefined : sender.runNow()) };
   await broker.register(new CommandServer(broker, { service: 'notifier', log, handlers: notifierCommands({ peopleMails, receiptSettings, clock: () => new Date() }) }));
   void sender.runNow();
   return {

@@ -5,11 +5,12 @@
  * pushed past the lease), so replicas share them
  * and one that dies mid-send leaves its mails to the others, and no database
  * connection is held while a mail server answers. Once an invitation or a
- * password reset is sent or given up, its bodies are replaced by a note: the
- * mail queue keeps no live one-use link.
+ * password reset is sent, given up or dropped, its bodies are replaced by a
+ * note: the mail queue keeps no live one-use link. A mail to an address that
+ * has had its hour's allowance is written as dropped (D29), never sent.
  */
 import { newId } from '@gateway/contracts';
-import { leaseClaim, purgeBatch, type Pool } from '@gateway/db';
+import { leaseClaim, purgeBatch, withTransaction, type Pool } from '@gateway/db';
 import type { PeopleMailKind } from '../domain/people-mails.js';
 import type { ReceiptKind } from '../domain/receipts.js';
 
@@ -26,7 +27,6 @@ export interface NewMail {
   livemode: boolean;
   language: string;
   recipient: string;
-  recipientName: string;
   subject: string;
   text: string;
   html: string;
@@ -37,7 +37,6 @@ export interface NewMail {
 export interface DueMail {
   id: string;
   recipient: string;
-  recipient_name: string;
   subject: string;
   text_body: string;
   html_body: string;
@@ -45,12 +44,21 @@ export interface DueMail {
   attempts: number;
 }
 
-/** What an invitation's or a reset's bodies become once sent or given up: their one-use link is not kept. */
+/** What an invitation's or a reset's bodies become once sent, given up or dropped: their one-use link is not kept. */
 const LINK_NOT_KEPT = '[not kept: this mail held a one-use link]';
 
+/** The kinds whose bodies carry a one-use link. */
+const LINK_KINDS = "('invitation', 'password_reset')";
+
+/** A mail written: its id, and whether it waits to be sent or was dropped (its address had its hour's allowance). */
+export interface Enqueued {
+  id: string;
+  status: 'pending' | 'dropped';
+}
+
 /** The SET items that drop a one-use link's bodies from a mail done with (its kind's bodies carry the link). */
-const FORGET_LINK = `text_body = CASE WHEN kind IN ('invitation', 'password_reset') THEN '${LINK_NOT_KEPT}' ELSE text_body END,
-  html_body = CASE WHEN kind IN ('invitation', 'password_reset') THEN '${LINK_NOT_KEPT}' ELSE html_body END`;
+const FORGET_LINK = `text_body = CASE WHEN kind IN ${LINK_KINDS} THEN '${LINK_NOT_KEPT}' ELSE text_body END,
+  html_body = CASE WHEN kind IN ${LINK_KINDS} THEN '${LINK_NOT_KEPT}' ELSE html_body END`;
 
 /** Due mails, each held against other senders for a lease ($2 seconds): tried again when its sender dies. */
 const CLAIM = leaseClaim({
@@ -60,25 +68,50 @@ const CLAIM = leaseClaim({
   orderBy: 'next_attempt_at',
   limit: '$1',
   set: 'next_attempt_at = now() + make_interval(secs => $2)',
-  returning: 'id, recipient, recipient_name, subject, text_body, html_body, headers, attempts',
+  returning: 'id, recipient, subject, text_body, html_body, headers, attempts',
 });
 
-/** One batch of the retention sweep: mails sent or given up before $1, oldest first. */
+/** One batch of the retention sweep: mails sent, given up or dropped before $1, oldest first. */
 const PURGE_DONE = purgeBatch({ table: 'mails', key: 'id', where: "status <> 'pending' AND created_at < $1", orderBy: 'created_at', limit: '$2' });
 
-export class MailQueueRepository {
-  constructor(private readonly pool: Pool) {}
+/**
+ * Writes a mail, dropped when its address had $13 mails (not dropped ones) in
+ * the hour before it; a dropped invitation's or reset's bodies keep no link.
+ * Run under the address's lock, so the count and the write are one step.
+ */
+const ENQUEUE = `WITH hour AS (
+    SELECT count(*) AS mails FROM mails WHERE lower(recipient) = lower($7) AND created_at > $12::timestamptz - interval '1 hour' AND status <> 'dropped'
+  ), decided AS (SELECT CASE WHEN hour.mails >= $13 THEN 'dropped' ELSE 'pending' END AS status FROM hour)
+  INSERT INTO mails (id, kind, source, merchant_id, livemode, language, recipient, subject, text_body, html_body, headers, next_attempt_at, created_at, status)
+  SELECT $1, $2, $3, $4, $5, $6, $7, $8,
+    CASE WHEN decided.status = 'dropped' AND $2 IN ${LINK_KINDS} THEN '${LINK_NOT_KEPT}' ELSE $9 END,
+    CASE WHEN decided.status = 'dropped' AND $2 IN ${LINK_KINDS} THEN '${LINK_NOT_KEPT}' ELSE $10 END,
+    $11, $12, $12, decided.status
+  FROM decided
+  ON CONFLICT (kind, source) DO NOTHING RETURNING id, status`;
 
-  /** Writes `mail`, due now, unless its kind and source have one already; its id, or undefined when it was there. */
-  async enqueue(mail: NewMail, at: Date): Promise<string | undefined> {
-    const result = await this.pool.query<{ id: string }>({
-      name: 'mail-enqueue',
-      text: `INSERT INTO mails (id, kind, source, merchant_id, livemode, language, recipient, recipient_name, subject, text_body, html_body, headers, next_attempt_at, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
-             ON CONFLICT (kind, source) DO NOTHING RETURNING id`,
-      values: [newId('ml'), mail.kind, mail.source, mail.merchantId, mail.livemode, mail.language, mail.recipient, mail.recipientName, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers), at],
+export class MailQueueRepository {
+  /** `perRecipientPerHour`: the mails one address may get in any hour (D29); the rest are dropped. */
+  constructor(
+    private readonly pool: Pool,
+    private readonly perRecipientPerHour: number,
+  ) {}
+
+  /**
+   * Writes `mail`, due at `at`, unless its kind and source have one already
+   * (then undefined). Replicas share each address's count: it is read and the
+   * mail written in one transaction holding the address's lock.
+   */
+  async enqueue(mail: NewMail, at: Date): Promise<Enqueued | undefined> {
+    return withTransaction(this.pool, async (tx) => {
+      await tx.query({ name: 'mail-recipient-lock', text: "SELECT pg_advisory_xact_lock(hashtext('mail-recipient:' || lower($1)))", values: [mail.recipient] });
+      const result = await tx.query<Enqueued>({
+        name: 'mail-enqueue',
+        text: ENQUEUE,
+        values: [newId('ml'), mail.kind, mail.source, mail.merchantId, mail.livemode, mail.language, mail.recipient, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers), at, this.perRecipientPerHour],
+      });
+      return result.rows[0];
     });
-    return result.rows[0]?.id;
   }
 
   /** The id of the mail of `kind` and `source`, if written. */
@@ -111,14 +144,14 @@ export class MailQueueRepository {
       text: `UPDATE mails SET attempts = attempts + 1, last_error = $2,
                status = CASE WHEN $3::float8 IS NULL THEN 'failed' ELSE 'pending' END,
                next_attempt_at = CASE WHEN $3::float8 IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $3::float8) END,
-               text_body = CASE WHEN $3::float8 IS NULL AND kind IN ('invitation', 'password_reset') THEN '${LINK_NOT_KEPT}' ELSE text_body END,
-               html_body = CASE WHEN $3::float8 IS NULL AND kind IN ('invitation', 'password_reset') THEN '${LINK_NOT_KEPT}' ELSE html_body END
+               text_body = CASE WHEN $3::float8 IS NULL AND kind IN ${LINK_KINDS} THEN '${LINK_NOT_KEPT}' ELSE text_body END,
+               html_body = CASE WHEN $3::float8 IS NULL AND kind IN ${LINK_KINDS} THEN '${LINK_NOT_KEPT}' ELSE html_body END
              WHERE id = $1 AND status = 'pending'`,
       values: [id, error.slice(0, 500), delaySeconds ?? null],
     });
   }
 
-  /** Deletes up to `limit` mails sent or given up before `before` (replicas share the work); how many went. */
+  /** Deletes up to `limit` mails sent, given up or dropped before `before` (replicas share the work); how many went. */
   async deleteDoneBefore(before: Date, limit: number): Promise<number> {
     const result = await this.pool.query({
       name: 'mail-delete-done',

@@ -1,13 +1,13 @@
-/** Storage of merchants' receipts switches (D20): one row per merchant and mode once set; none means on. */
+/** Storage of merchants' receipts switches (D20, D29): one row per merchant and mode once set; none means the mode's default, on in live, off in test. */
 import type { Pool } from '@gateway/db';
 
 export class ReceiptSettingsRepository {
   constructor(private readonly pool: Pool) {}
 
-  /** Whether buyers of the account get receipts: on unless the merchant turned them off. */
+  /** Whether buyers of the account get receipts: the merchant's choice, else on in live mode and off in test mode (a test receipt could go to anyone a stranger names). */
   async receiptsEnabled(merchantId: string, livemode: boolean): Promise<boolean> {
     const { rows } = await this.pool.query<{ receipts_enabled: boolean }>('SELECT receipts_enabled FROM receipt_settings WHERE merchant_id = $1 AND livemode = $2', [merchantId, livemode]);
-    return rows[0]?.receipts_enabled ?? true;
+    return rows[0]?.receipts_enabled ?? livemode;
   }
 
   async setReceiptsEnabled(merchantId: string, livemode: boolean, enabled: boolean, at: Date): Promise<boolean> {

@@ -16,6 +16,7 @@ import { renderEndpointDisabled, renderRefundResolved } from '../views/owner-not
 import { checkAddress } from './header-safety.js';
 import { peopleLanguage, type PeopleMailKind } from './people-mails.js';
 import { queuedMail, type RenderedMail } from './queued-mail.js';
+import { writeMail } from './write-mail.js';
 
 type NoticeEvent = 'webhook_endpoint.disabled' | 'refund.updated';
 
@@ -94,7 +95,7 @@ export function noticeMails(notice: Notice, owners: Owners, log: Logger): NewMai
       continue;
     }
     const language = peopleLanguage(owner.language);
-    const about = { kind: notice.kind, source: `${notice.eventId}:${owner.person_id}`, merchantId: notice.merchantId, livemode: notice.livemode, language, recipient, recipientName: '' };
+    const about = { kind: notice.kind, source: `${notice.eventId}:${owner.person_id}`, merchantId: notice.merchantId, livemode: notice.livemode, language, recipient };
     mails.push(queuedMail(about, notice.render(language)));
   }
   return mails;
@@ -109,7 +110,7 @@ export function ownerNotices(mails: MailQueueRepository, ownersOf: (merchantId: 
     apply: async (notice) => {
       const owners = await ownersOf(notice.merchantId);
       let written = 0;
-      for (const mail of noticeMails(notice, owners, log)) if ((await mails.enqueue(mail, new Date())) !== undefined) written += 1;
+      for (const mail of noticeMails(notice, owners, log)) if ((await writeMail(mails, log, mail)) !== undefined) written += 1;
       return written > 0 ? written : undefined;
     },
   };

@@ -9,11 +9,13 @@
  */
 import type { CommandReply, CommandRequest } from '@gateway/contracts';
 import { chooseLanguage, type Language } from '@gateway/i18n';
+import type { Logger } from '@gateway/observability';
 import { validationError } from '@gateway/problem';
 import type { MailKind, MailQueueRepository } from '../db/mail-queue.repository.js';
 import { renderInvitation, renderPasswordReset } from '../views/people-mails.js';
 import { checkAddress } from './header-safety.js';
 import { queuedMail, type RenderedMail } from './queued-mail.js';
+import { writeMail } from './write-mail.js';
 
 export type PeopleMailKind = 'invitation' | 'password_reset' | 'endpoint_disabled_notice' | 'refund_resolved_notice';
 
@@ -37,6 +39,7 @@ export interface PasswordReset {
 
 export interface PeopleMailDeps {
   mails: MailQueueRepository;
+  log: Logger;
   /** Called once a mail was written, to send it at once. */
   afterWrite: () => void;
 }
@@ -68,11 +71,11 @@ function recipientOf(email: string): string {
 }
 
 async function write(deps: PeopleMailDeps, kind: MailKind, request: { reference: string; email: string; language: string }, merchantId: string | null, rendered: RenderedMail): Promise<CommandReply<'mail.invitation'>> {
-  const mail = queuedMail({ kind, source: request.reference, merchantId, livemode: false, language: request.language, recipient: recipientOf(request.email), recipientName: '' }, rendered);
-  const id = await deps.mails.enqueue(mail, new Date());
-  if (id !== undefined) {
-    deps.afterWrite();
-    return { mail_id: id, queued: true };
+  const mail = queuedMail({ kind, source: request.reference, merchantId, livemode: false, language: request.language, recipient: recipientOf(request.email) }, rendered);
+  const written = await writeMail(deps.mails, deps.log, mail);
+  if (written !== undefined) {
+    if (written.status === 'pending') deps.afterWrite();
+    return { mail_id: written.id, queued: true };
   }
   return { mail_id: (await deps.mails.idOf(kind, request.reference)) ?? '', queued: false };
 }

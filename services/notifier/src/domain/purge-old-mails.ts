@@ -1,6 +1,6 @@
 /**
- * The retention sweep: mails sent or given up, older than MAIL_RETENTION_DAYS,
- * are deleted (they hold buyers' names and addresses), a batch per statement
+ * The retention sweep: mails sent, given up or dropped, older than MAIL_RETENTION_DAYS,
+ * are deleted (they hold buyers' addresses), a batch per statement
  * so no lock is held long, until none is left. A pending mail is kept however
  * old: it has still to go.
  */

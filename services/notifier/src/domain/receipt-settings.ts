@@ -1,4 +1,4 @@
-/** The merchant's receipts switch per mode (D20), read and set from the dashboard's Settings page: on unless the merchant turned it off. */
+/** The merchant's receipts switch per mode (D20), read and set from the dashboard's Settings page: until the merchant chooses, on in live mode, off in test mode (D29). */
 import type { CommandReply, CommandRequest } from '@gateway/contracts';
 import type { ReceiptSettingsRepository } from '../db/receipt-settings.repository.js';
 

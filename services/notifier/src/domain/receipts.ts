@@ -4,7 +4,8 @@
  * once it has succeeded: at refund.created when the acquirer confirmed it, at
  * refund.updated when an operator resolved it as succeeded (D16). Only the
  * card's brand and last four digits; the amount in TND, and the amount the
- * buyer was asked when it was converted.
+ * buyer was asked when it was converted. Nothing the buyer typed (D29): no
+ * name, the greeting is the same for everyone.
  */
 import type { Locale, SessionEventData } from '@gateway/contracts';
 import { chooseLanguage, type Language } from '@gateway/i18n';
@@ -15,8 +16,9 @@ export type ReceiptKind = 'payment_receipt' | 'refund_receipt';
 export interface Receipt {
   kind: ReceiptKind;
   language: Language;
+  /** Test mode: marked as a test, saying that no money moved (D29). */
+  livemode: boolean;
   merchantName: string;
-  buyerName: string;
   orderNumber: string;
   /** TND, a decimal string: what was paid, or what was refunded. */
   amount: string;
@@ -45,8 +47,8 @@ export function receiptOf(type: string | undefined, data: SessionEventData, at: 
   if (!receipt) return undefined;
   const common = {
     language: receiptLanguage(receipt.locale),
+    livemode: session.livemode,
     merchantName: receipt.merchant_name,
-    buyerName: `${session.buyer.first_name} ${session.buyer.last_name}`,
     orderNumber: session.order_number,
     original: session.original.currency === 'TND' ? undefined : { amount: session.original.amount, currency: session.original.currency },
     card: session.payment ? { brand: session.payment.card_brand, lastFour: session.payment.card_last_four } : undefined,

@@ -45,7 +45,7 @@ export async function sendDueMails(deps: SendDeps): Promise<number> {
 async function sendOne(deps: SendDeps, mail: DueMail): Promise<boolean> {
   try {
     const { messageId } = await deps.transport.send({
-      to: { name: mail.recipient_name, address: mail.recipient },
+      to: mail.recipient,
       subject: mail.subject,
       text: mail.text_body,
       html: mail.html_body,

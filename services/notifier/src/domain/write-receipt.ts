@@ -3,16 +3,18 @@
  * queue once whatever the event's deliveries (apply-once, packages/messaging:
  * unique on kind and source), in the receipt's language, with the merchant's
  * branding. An event without a buyer address fit for a header makes none, and
- * neither does a merchant with receipts off in the event's mode.
+ * neither does a merchant with receipts off in the event's mode. The buyer is
+ * named by address only: whatever they typed stays out of the mail (D29).
  */
 import type { EventData, SessionEventData } from '@gateway/contracts';
 import type { Change, ChangeContext } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { MailQueueRepository, NewMail } from '../db/mail-queue.repository.js';
 import { renderReceipt } from '../views/receipt-mail.js';
-import { checkAddress, headerText } from './header-safety.js';
+import { checkAddress } from './header-safety.js';
 import { queuedMail } from './queued-mail.js';
 import { receiptOf, type ReceiptBrand } from './receipts.js';
+import { writeMail } from './write-mail.js';
 
 type ReceiptEvent = 'session.succeeded' | 'refund.created' | 'refund.updated';
 
@@ -34,7 +36,6 @@ export function receiptMail(type: string | undefined, data: SessionEventData, at
       livemode: data.session.livemode,
       language: receipt.language,
       recipient,
-      recipientName: headerText(receipt.buyerName, 100),
     },
     renderReceipt(receipt),
   );
@@ -68,7 +69,7 @@ export function buyerReceipts(mails: MailQueueRepository, log: Logger, sources: 
     apply: async ({ type, data, at }) => {
       if (!(await sources.receiptsEnabled(data.merchant_id, data.session.livemode))) return undefined;
       const mail = receiptMail(type, data, at, log, await sources.brandOf(data.merchant_id));
-      return mail === undefined ? undefined : mails.enqueue(mail, new Date());
+      return mail === undefined ? undefined : (await writeMail(mails, log, mail))?.id;
     },
   };
 }

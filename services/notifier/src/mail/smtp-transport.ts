@@ -7,9 +7,9 @@
 import nodemailer from 'nodemailer';
 import { checkMailbox } from '../domain/header-safety.js';
 
-/** A mail as it leaves. */
+/** A mail as it leaves: to an address alone, no name beside it (a buyer's name is their typing, D29). */
 interface OutgoingMail {
-  to: { name: string; address: string };
+  to: string;
   subject: string;
   text: string;
   html: string;
@@ -51,7 +51,8 @@ export function smtpTransport(settings: SmtpSettings): MailTransport {
     async send(mail) {
       const info = (await transporter.sendMail({
         from,
-        to: mail.to,
+        // As an address object, never a string nodemailer would parse as a list.
+        to: { name: '', address: mail.to },
         subject: mail.subject,
         text: mail.text,
         html: mail.html,

@@ -2,7 +2,8 @@
  * The one layout of every notifier mail (D20): a plain-text part and an HTML
  * part that say the same, paragraphs, a table of label and value, a link to
  * follow, and a footer; the HTML right to left in Arabic. Every value in the
- * HTML is escaped; the caller gives text only.
+ * HTML is escaped; the caller gives text only. A test-mode mail (D29) has
+ * `[TEST]` before its subject and says so before anything else.
  */
 import { directionOf, type Language } from '@gateway/i18n';
 import { html, joinHtml, type Html } from '@gateway/runtime';
@@ -11,6 +12,8 @@ import type { RenderedMail } from '../domain/queued-mail.js';
 export interface MailContent {
   language: Language;
   subject: string;
+  /** A test-mode mail's notice (that no money moved): the subject then starts with `[TEST]`, the body with the notice. */
+  testNotice?: string;
   /** Before the table: a greeting, what happened. */
   paragraphs: readonly string[];
   /** Label and value, in reading order. */
@@ -42,10 +45,15 @@ function brandParts(brand: MailBrand | undefined): Html[] {
   return parts;
 }
 
+/** The mark a test-mode mail's subject starts with, in every language: mail filters and readers look for it. */
+const TEST_MARK = '[TEST]';
+
 /** `content` as a mail. */
 export function renderMail(content: MailContent): RenderedMail {
-  const { language, subject, paragraphs, rows = [], action, after = [], footer } = content;
+  const { language, testNotice, paragraphs, rows = [], action, after = [], footer } = content;
+  const subject = testNotice === undefined ? content.subject : `${TEST_MARK} ${content.subject}`;
   const text = [
+    ...(testNotice === undefined ? [] : [testNotice, '']),
     ...paragraphs.flatMap((p) => [p, '']),
     ...(rows.length > 0 ? [...rows.map(([label, value]) => `${label}: ${value}`), ''] : []),
     ...(action ? [`${action.label}:`, action.url, ''] : []),
@@ -56,6 +64,7 @@ export function renderMail(content: MailContent): RenderedMail {
   const dir = directionOf(language);
   const align = dir === 'rtl' ? 'right' : 'left';
   const parts = [
+    ...(testNotice === undefined ? [] : [html`<p style="padding:8px 12px;background:#fff4ce;border:1px solid #e0b100;font-weight:bold">${testNotice}</p>`]),
     ...brandParts(content.brand),
     ...paragraphs.map((p) => html`<p>${p}</p>`),
     ...(rows.length > 0

@@ -2,7 +2,7 @@
  * The owners' notices as mails (D20), in the owner's language, with the
  * receipts' layout: what happened, a table of what it concerns, and what to
  * do. An endpoint's URL is shown without what could be a secret in it (user,
- * password, path, query, fragment).
+ * password, path, query, fragment). A test-mode notice is marked `[TEST]`.
  */
 import { formatAmount, formatTunisDateTime } from '@gateway/i18n';
 import { headerText } from '../domain/header-safety.js';
@@ -28,11 +28,17 @@ function modeOf(t: MailTranslate, livemode: boolean): string {
   return t(livemode ? 'notice_mode_live' : 'notice_mode_test');
 }
 
+/** A test-mode notice is marked as one (D29), like a test receipt. */
+function testNotice(t: MailTranslate, livemode: boolean): { testNotice?: string } {
+  return livemode ? {} : { testNotice: t('notice_test_notice') };
+}
+
 export function renderEndpointDisabled(mail: EndpointDisabled): RenderedMail {
   const t = mailTranslator(mail.language);
   return renderMail({
     language: mail.language,
     subject: t('endpoint_disabled_subject'),
+    ...testNotice(t, mail.livemode),
     paragraphs: [t('greeting'), t('endpoint_disabled_intro')],
     rows: [
       [t('notice_endpoint'), headerText(mail.endpointId, 64)],
@@ -53,6 +59,7 @@ export function renderRefundResolved(mail: RefundResolved): RenderedMail {
   return renderMail({
     language: mail.language,
     subject: headerText(t(succeeded ? 'refund_resolved_subject_succeeded' : 'refund_resolved_subject_failed', values), 250),
+    ...testNotice(t, mail.livemode),
     paragraphs: [t('greeting'), t('refund_resolved_intro'), t(succeeded ? 'refund_resolved_succeeded' : 'refund_resolved_failed')],
     rows: [
       [t('notice_refund'), values.refund],

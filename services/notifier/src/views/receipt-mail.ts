@@ -3,6 +3,8 @@
  * a plain-text part and an HTML part (right to left in Arabic), in the
  * receipt's language; the amounts and the date in Tunis time as that language
  * writes them. Every value in the HTML is escaped; a name shows no card number.
+ * No buyer is named (what they typed could be anything); a test-mode receipt
+ * is marked as one (D29).
  */
 import { formatAmount, formatTunisDateTime } from '@gateway/i18n';
 import { headerText, shownText } from '../domain/header-safety.js';
@@ -25,16 +27,22 @@ function rows(t: MailTranslate, receipt: Receipt): Array<[string, string]> {
 export function renderReceipt(receipt: Receipt): RenderedMail {
   const t = mailTranslator(receipt.language);
   const merchant = shownText(receipt.merchantName);
-  const name = shownText(receipt.buyerName);
-  const values = { merchant, order: headerText(receipt.orderNumber, 40), name };
+  const values = { merchant, order: headerText(receipt.orderNumber, 40) };
   const payment = receipt.kind === 'payment_receipt';
   const subject = headerText(t(payment ? 'receipt_payment_subject' : 'receipt_refund_subject', values), 250);
-  const greeting = name === '' ? t('greeting') : t('receipt_greeting', values);
   const intro = t(payment ? 'receipt_payment_intro' : 'receipt_refund_intro', values);
   const footer = t('receipt_footer', values);
   const brand = receipt.brand && {
     ...(receipt.brand.logoUrl !== undefined && { logo: { url: receipt.brand.logoUrl, alt: merchant } }),
     ...(receipt.brand.accentColor !== undefined && { accentColor: receipt.brand.accentColor }),
   };
-  return renderMail({ language: receipt.language, subject, paragraphs: [greeting, intro], rows: rows(t, receipt), footer, ...(brand && { brand }) });
+  return renderMail({
+    language: receipt.language,
+    subject,
+    ...(!receipt.livemode && { testNotice: t('receipt_test_notice') }),
+    paragraphs: [t('greeting'), intro],
+    rows: rows(t, receipt),
+    footer,
+    ...(brand && { brand }),
+  });
 }

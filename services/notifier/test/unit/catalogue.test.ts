@@ -11,7 +11,7 @@ describe('Notifier catalogue', () => {
   });
 
   it('when values are filled, then each is replaced, and a missing one is refused rather than shown', () => {
-    assert.equal(mailTranslator('fr')('receipt_greeting', { name: 'Amina' }), 'Bonjour Amina,');
+    assert.equal(mailTranslator('fr')('receipt_payment_intro', { merchant: 'Dar Zitouna' }), 'Votre paiement à Dar Zitouna a été accepté.');
     assert.equal(mailTranslator('ar')('refund_resolved_subject_failed', { refund: 're_1' }), 'فشل الاسترداد re_1');
     assert.throws(() => mailTranslator('en')('receipt_payment_subject', { merchant: 'Dar' }), /order/);
   });

@@ -19,22 +19,22 @@ const context: ChangeContext = { correlationId: 'c1', at: AT, event: { type: 'se
 
 function change(sources: Partial<ReceiptSources>) {
   const written: NewMail[] = [];
-  const mails = { enqueue: async (mail: NewMail) => (written.push(mail), `mail_${written.length}`) } as unknown as MailQueueRepository;
+  const mails = { enqueue: async (mail: NewMail) => (written.push(mail), { id: `mail_${written.length}`, status: 'pending' }) } as unknown as MailQueueRepository;
   const receipts = buyerReceipts(mails, log, { receiptsEnabled: async () => true, brandOf: async () => ({}), ...sources });
   return { receipts, written };
 }
 
 describe('Receipts with the merchant settings (D20)', () => {
   it('when the merchant has a logo and an accent colour, then the HTML shows the logo by its absolute URL, the name as its alternative text, and the colour', () => {
-    const mail = renderReceipt({ kind: 'payment_receipt', language: 'en', merchantName: 'Dar "Zitouna"', buyerName: 'A B', orderNumber: 'X-1', amount: '1.000', at: AT, brand: { logoUrl: LOGO, accentColor: '#0b5cad' } });
+    const mail = renderReceipt({ kind: 'payment_receipt', language: 'en', merchantName: 'Dar "Zitouna"', livemode: true, orderNumber: 'X-1', amount: '1.000', at: AT, brand: { logoUrl: LOGO, accentColor: '#0b5cad' } });
     assert.ok(mail.html.includes(`<img src="${LOGO}" alt="Dar &quot;Zitouna&quot;"`), mail.html);
     assert.match(mail.html, /border-top:4px solid #0b5cad/);
-    const plain = renderReceipt({ kind: 'payment_receipt', language: 'en', merchantName: 'Dar', buyerName: 'A B', orderNumber: 'X-1', amount: '1.000', at: AT });
+    const plain = renderReceipt({ kind: 'payment_receipt', language: 'en', merchantName: 'Dar', livemode: true, orderNumber: 'X-1', amount: '1.000', at: AT });
     assert.ok(!plain.html.includes('<img'));
   });
 
   it('when a branding value is not a colour or an http(s) URL, then the receipt leaves it out', () => {
-    const mail = renderReceipt({ kind: 'payment_receipt', language: 'en', merchantName: 'Dar', buyerName: 'A B', orderNumber: 'X-1', amount: '1.000', at: AT, brand: { logoUrl: 'javascript:alert(1)', accentColor: 'red;background:url(x)' } });
+    const mail = renderReceipt({ kind: 'payment_receipt', language: 'en', merchantName: 'Dar', livemode: true, orderNumber: 'X-1', amount: '1.000', at: AT, brand: { logoUrl: 'javascript:alert(1)', accentColor: 'red;background:url(x)' } });
     assert.ok(!mail.html.includes('<img'));
     assert.ok(!mail.html.includes('border-top:4px'));
   });

@@ -74,6 +74,8 @@ describe('Merchant branding and the receipts switch (D20)', function () {
     system = await TestSystem.start();
     branded = await system.newMerchant({ limits: { account: 10_000, create: 10_000, refund: 10_000 } });
     other = await system.newMerchant({ limits: { account: 10_000, create: 10_000, refund: 10_000 } });
+    // Test-mode receipts are off until a merchant turns them on (D29): both do, as the Settings page would.
+    for (const merchant of [branded, other]) await system.send('receipts.settings.set', { merchant_id: merchant.merchantId, mode: 'test', receipts_enabled: true });
     brandedName = (await system.db.query<{ name: string }>('SELECT name FROM api_gateway.merchants WHERE id = $1', [branded.merchantId]))[0]?.name ?? '';
     owner = await signedIn(branded, 'owner');
     logoBytes = png(160, 48);

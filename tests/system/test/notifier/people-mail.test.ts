@@ -5,7 +5,8 @@
  * address and mails a one-use reset link that lapses (its lifetime shortened
  * through configuration); an address with CR/LF gets no header of its own;
  * the owners are mailed once each when an endpoint is disabled and when an
- * operator resolves one of their pending refunds, in their language.
+ * operator resolves one of their pending refunds, in their language (marked
+ * [TEST] when it happened in test mode, D29).
  */
 import assert from 'node:assert/strict';
 import { newId } from '@gateway/contracts';
@@ -323,10 +324,10 @@ describe('Mail to dashboard people (D20)', function () {
     assert.equal(canceled.status, 200, canceled.text);
     const [fr] = await system.mail.waitFor((m) => m.envelope.to.includes(french), 1, 30_000);
     const [ar] = await system.mail.waitFor((m) => m.envelope.to.includes(arabic), 1, 10_000);
-    assert.equal(fr?.parsed.subject, 'Point de réception de webhooks désactivé');
+    assert.equal(fr?.parsed.subject, '[TEST] Point de réception de webhooks désactivé');
     assert.match(fr?.parsed.text ?? '', new RegExp(created.body.id));
     assert.match(String(ar?.parsed.html), /<html lang="ar" dir="rtl">/);
-    assert.equal(ar?.parsed.subject, 'تعطيل نقطة استقبال Webhook');
+    assert.equal(ar?.parsed.subject, '[TEST] تعطيل نقطة استقبال Webhook');
     for (const mail of [fr, ar]) {
       assert.ok(mail);
       assertNoSecrets(mail, ['hunter2secret', created.body.secret, merchant.testKey]);
@@ -345,6 +346,7 @@ describe('Mail to dashboard people (D20)', function () {
     const merchant = await system.newMerchant({ limits: { account: 10_000, create: 10_000, refund: 10_000 } });
     const owner = await system.dashboardUser(merchant.merchantId, 'owner', PASSWORD);
     await signedIn(owner, PASSWORD, 'en');
+    await system.send('receipts.settings.set', { merchant_id: merchant.merchantId, mode: 'test', receipts_enabled: true });
     const api = system.api(merchant.testKey);
     const buyer = address('buyer');
     const created = await api.post<{ id: string; checkout_url: string; order_number: string }>('/gateway/sessions/', { ...sessionRequest({ amount: '125.500', email: buyer }), locale: 'en' });
@@ -358,14 +360,14 @@ describe('Mail to dashboard people (D20)', function () {
     await system.admin(['refund', 'resolve', kept.body.refund_id, '--as', 'succeeded']);
     await system.admin(['refund', 'resolve', lost.body.refund_id, '--as', 'failed']);
     const notices = await system.mail.waitFor((m) => m.envelope.to.includes(owner), 2);
-    const confirmed = notices.find((m) => m.parsed.subject === `Refund ${kept.body.refund_id} confirmed`);
-    const failed = notices.find((m) => m.parsed.subject === `Refund ${lost.body.refund_id} failed`);
+    const confirmed = notices.find((m) => m.parsed.subject === `[TEST] Refund ${kept.body.refund_id} confirmed`);
+    const failed = notices.find((m) => m.parsed.subject === `[TEST] Refund ${lost.body.refund_id} failed`);
     assert.ok(confirmed && failed, notices.map((m) => m.parsed.subject).join(' | '));
     assert.match(confirmed.parsed.text ?? '', /Amount: TND\s20\.000/u);
     assert.match(confirmed.parsed.text ?? '', new RegExp(`Order number: ${created.body.order_number}`));
     assert.match(failed.parsed.text ?? '', /can be refunded again/);
     for (const mail of notices) assertNoSecrets(mail, ['4000000000005126', merchant.testKey]);
-    await system.mail.waitFor((m) => m.envelope.to.includes(buyer) && (m.parsed.subject ?? '').startsWith('Your refund'));
+    await system.mail.waitFor((m) => m.envelope.to.includes(buyer) && (m.parsed.subject ?? '').startsWith('[TEST] Your refund'));
     await settled();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     assert.equal(system.mail.to(owner).length, 2, 'one notice per resolution');

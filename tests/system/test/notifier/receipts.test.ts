@@ -3,7 +3,8 @@
  * system's mail catcher): a payment makes exactly one receipt in the session's
  * language, a refund its own, a redelivered event no second one; a mail
  * server that is down delays the receipt, never the payment; a buyer's name or
- * address never adds a header.
+ * address never adds a header. The merchant here has test receipts on (D29:
+ * off until it turns them on), so each is marked [TEST].
  */
 import assert from 'node:assert/strict';
 import { newId, type Envelope, type SessionEventData } from '@gateway/contracts';
@@ -28,6 +29,8 @@ describe('Buyer receipts by mail (D20)', function () {
     events = await system.captureEvents(['session.succeeded']);
     merchant = await system.newMerchant({ limits: { account: 10_000, create: 10_000, refund: 10_000 } });
     api = system.api(merchant.testKey);
+    // As the dashboard's Settings page turns them on.
+    await system.send('receipts.settings.set', { merchant_id: merchant.merchantId, mode: 'test', receipts_enabled: true });
     merchantName = (await system.db.query<{ name: string }>('SELECT name FROM api_gateway.merchants WHERE id = $1', [merchant.merchantId]))[0]?.name ?? '';
     assert.notEqual(merchantName, '');
   });
@@ -61,7 +64,7 @@ describe('Buyer receipts by mail (D20)', function () {
     assert.ok(mail);
     assert.ok(mail.parsed.subject?.includes(merchantName), mail.parsed.subject);
     assert.ok(mail.parsed.subject?.includes(session.order_number), mail.parsed.subject);
-    assert.match(mail.parsed.subject ?? '', /^Votre reçu/);
+    assert.match(mail.parsed.subject ?? '', /^\[TEST\] Votre reçu/);
     const text = mail.parsed.text ?? '';
     assert.match(text, /Montant payé: 125,500\s?TND/u);
     assert.match(text, new RegExp(`Numéro de commande: ${session.order_number}`));
@@ -81,7 +84,7 @@ describe('Buyer receipts by mail (D20)', function () {
     const session = await paid(email, { locale: 'en', amount: '10.00', currency: 'EUR' });
     const [mail] = await system.mail.waitFor((m) => m.envelope.to.includes(email));
     assert.ok(mail);
-    assert.match(mail.parsed.subject ?? '', new RegExp(`^Your receipt from ${merchantName} — order ${session.order_number}$`));
+    assert.match(mail.parsed.subject ?? '', new RegExp(`^\\[TEST\\] Your receipt from ${merchantName} — order ${session.order_number}$`));
     const text = mail.parsed.text ?? '';
     assert.match(text, /Amount paid: TND\s33\.325/);
     assert.match(text, /Original amount: EUR\s10\.00/);
@@ -94,7 +97,7 @@ describe('Buyer receipts by mail (D20)', function () {
     const session = await paid(email, { locale: 'ar' });
     const [mail] = await system.mail.waitFor((m) => m.envelope.to.includes(email));
     assert.ok(mail);
-    assert.ok(mail.parsed.subject?.startsWith('إيصالك من'), mail.parsed.subject);
+    assert.ok(mail.parsed.subject?.startsWith('[TEST] إيصالك من'), mail.parsed.subject);
     assert.ok(mail.parsed.subject?.includes(session.order_number));
     assert.match(String(mail.parsed.html), /<html lang="ar" dir="rtl">/);
     assert.match(String(mail.parsed.html), /<body dir="rtl"/);
@@ -111,7 +114,7 @@ describe('Buyer receipts by mail (D20)', function () {
     const [ar] = await system.mail.waitFor((m) => m.envelope.to.includes(arabic));
     const [en] = await system.mail.waitFor((m) => m.envelope.to.includes(english));
     assert.match(String(ar?.parsed.html), /<html lang="ar" dir="rtl">/);
-    assert.match(en?.parsed.subject ?? '', /^Your receipt from /);
+    assert.match(en?.parsed.subject ?? '', /^\[TEST\] Your receipt from /);
   });
 
   it('when a payment is refunded, then the buyer gets a refund receipt with the refunded amount, beside the payment receipt', async () => {
@@ -120,7 +123,7 @@ describe('Buyer receipts by mail (D20)', function () {
     const refund = await api.post<{ refund_id: string }>(`/gateway/sessions/${session.id}/refund/`, { refund_type: 'PARTIAL', amount: '30.250', reason: 'Returned' });
     assert.equal(refund.status, 200, refund.text);
     const mails = await system.mail.waitFor((m) => m.envelope.to.includes(email), 2);
-    const refundMail = mails.find((m) => m.parsed.subject?.startsWith('Your refund'));
+    const refundMail = mails.find((m) => m.parsed.subject?.startsWith('[TEST] Your refund'));
     assert.ok(refundMail, mails.map((m) => m.parsed.subject).join(' | '));
     assert.ok(refundMail.parsed.subject?.includes(session.order_number));
     assert.match(refundMail.parsed.text ?? '', /Amount refunded: TND\s30\.250/);
@@ -138,11 +141,11 @@ describe('Buyer receipts by mail (D20)', function () {
     assert.deepEqual(await mailsOf(kept.body.refund_id), [], 'a receipt for a pending refund');
     await system.admin(['refund', 'resolve', kept.body.refund_id, '--as', 'succeeded']);
     await system.admin(['refund', 'resolve', lost.body.refund_id, '--as', 'failed']);
-    const [mail] = await system.mail.waitFor((m) => m.envelope.to.includes(email) && (m.parsed.subject ?? '').startsWith('Your refund'));
+    const [mail] = await system.mail.waitFor((m) => m.envelope.to.includes(email) && (m.parsed.subject ?? '').startsWith('[TEST] Your refund'));
     assert.match(mail?.parsed.text ?? '', /Amount refunded: TND\s20\.000/u);
     await system.waitForQueueDrained(namesFor(system.prefix).eventQueue('notifier'));
     assert.deepEqual(await mailsOf(lost.body.refund_id), [], 'a receipt for a failed refund');
-    assert.equal(system.mail.to(email).filter((m) => (m.parsed.subject ?? '').startsWith('Your refund')).length, 1);
+    assert.equal(system.mail.to(email).filter((m) => (m.parsed.subject ?? '').startsWith('[TEST] Your refund')).length, 1);
   });
 
   it('when a session.succeeded event is delivered again, then no second receipt is written or sent', async () => {
@@ -185,7 +188,7 @@ describe('Buyer receipts by mail (D20)', function () {
     assert.equal(mail.parsed.headers.get('x-injected'), undefined);
     await system.waitForQueueDrained(namesFor(system.prefix).eventQueue('notifier'));
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    // The name stays a display name, inside the To header: one address there, the buyer's.
+    // The To header holds one address, the buyer's, and no name beside it (D29).
     const to = mail.parsed.to;
     assert.deepEqual((Array.isArray(to) ? to : [to]).flatMap((list) => list?.value.map((entry) => entry.address) ?? []), [named]);
     assert.equal(system.mail.to('thief@evil.example').length, 0);

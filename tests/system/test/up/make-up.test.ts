@@ -21,7 +21,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { descriptionOf, repoRoot, SERVICE_NAMES } from '@gateway/system';
-import { payOnPage, pollUntil, runGatewayAdmin, sessionRequest, testEnvironment, uniqueName } from '@gateway/testkit';
+import { payOnPage, pollUntil, runGatewayAdmin, sessionRequest, testEnvironment, uniqueName, Visitor } from '@gateway/testkit';
 import { alive } from './processes.js';
 
 const UP = path.join(repoRoot, 'infra', 'local', 'up.mjs');
@@ -255,7 +255,13 @@ describe('make up', function () {
   it('when a buyer pays, then the receipt is caught by the local mail catcher and kept as .local/mail/<time>-<id>.eml, whose path it prints (D20)', async () => {
     const mailDir = path.join(local, 'mail');
     assert.ok(up.lines.some((line) => line.startsWith('  Mail ') && line.includes('mail/<time>-<id>.eml')), 'the Mail line');
-    const { test_secret_key: key } = demo();
+    const { test_secret_key: key, dashboard_owner: owner } = demo() as { test_secret_key: string; dashboard_owner?: { email: string; password: string } };
+    // Test-mode receipts are off until the merchant turns them on (D29): the demo owner does, on the dashboard's Settings page.
+    assert.ok(owner, 'no demo dashboard owner');
+    const dashboard = new Visitor(`http://localhost:${portBase}`);
+    assert.equal((await dashboard.post('/dashboard/sign-in', { email: owner.email, password: owner.password })).status, 303);
+    const on = await dashboard.post('/dashboard/settings/receipts', { _csrf: await dashboard.csrf('/dashboard/settings'), receipts_enabled: 'on' });
+    assert.equal(on.status, 200, on.html);
     const email = `receipt-${Date.now().toString(36)}@example.tn`;
     const created = await fetch(`http://localhost:${portBase}/api/v1/gateway/sessions/`, {
       method: 'POST',

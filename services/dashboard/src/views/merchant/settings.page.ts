@@ -1,7 +1,8 @@
 /**
- * Settings (D20): whether buyers of the mode in view get receipts, and the
- * merchant's branding, the same in both modes: a logo (PNG or SVG) and an
- * accent colour. Developers and owners change them; viewers read.
+ * Settings (D20): whether buyers of the mode in view get receipts (in test
+ * mode, off until turned on, D29), and the merchant's branding, the same in
+ * both modes: a logo (PNG or SVG) and an accent colour. Developers and owners
+ * change them; viewers read.
  */
 import type { Branding, CommandReply } from '@gateway/contracts';
 import { html, type Html } from '@gateway/runtime';
@@ -44,6 +45,7 @@ ${
     : ''
 }
 <p class="muted">${t('receipts_note')}</p>
+${reader.mode === 'test' ? html`<p class="muted">${t('receipts_test_note')}</p>` : ''}
 </section>
 <section class="card" aria-labelledby="brand-heading">
 <h2 id="brand-heading">${t('branding')}</h2>

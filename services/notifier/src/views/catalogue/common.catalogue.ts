@@ -1,4 +1,4 @@
-/** Words of every mail to the people of the dashboard and the console, and of a receipt to a buyer whose name is not known. */
+/** Words of every mail: the greeting (no one is named: a buyer's name is their own typing) and the footer. */
 import { defineCatalogue } from '@gateway/i18n';
 
 export const commonCatalogue = defineCatalogue('mails', {

@@ -5,7 +5,7 @@ export const receiptsCatalogue = defineCatalogue('receipts', {
   en: {
     receipt_payment_subject: 'Your receipt from {merchant} — order {order}',
     receipt_refund_subject: 'Your refund from {merchant} — order {order}',
-    receipt_greeting: 'Hello {name},',
+    receipt_test_notice: 'Test mode: no money moved. This receipt is for a test, not a real payment or refund.',
     receipt_payment_intro: 'Your payment to {merchant} was accepted.',
     receipt_refund_intro: '{merchant} has refunded some or all of your payment.',
     receipt_amount_paid: 'Amount paid',
@@ -19,7 +19,7 @@ export const receiptsCatalogue = defineCatalogue('receipts', {
   fr: {
     receipt_payment_subject: 'Votre reçu {merchant} — commande {order}',
     receipt_refund_subject: 'Votre remboursement {merchant} — commande {order}',
-    receipt_greeting: 'Bonjour {name},',
+    receipt_test_notice: 'Mode test : aucun argent n’a été débité ni versé. Ce reçu concerne un essai, pas un vrai paiement ni un vrai remboursement.',
     receipt_payment_intro: 'Votre paiement à {merchant} a été accepté.',
     receipt_refund_intro: '{merchant} vous a remboursé une partie ou la totalité de votre paiement.',
     receipt_amount_paid: 'Montant payé',
@@ -33,7 +33,7 @@ export const receiptsCatalogue = defineCatalogue('receipts', {
   ar: {
     receipt_payment_subject: 'إيصالك من {merchant} — الطلب {order}',
     receipt_refund_subject: 'استرداد من {merchant} — الطلب {order}',
-    receipt_greeting: 'مرحبًا {name}،',
+    receipt_test_notice: 'وضع تجريبي: لم تُنقل أي أموال. هذا الإيصال لعملية تجريبية، وليس لدفع أو استرداد حقيقي.',
     receipt_payment_intro: 'تم قبول دفعتك إلى {merchant}.',
     receipt_refund_intro: 'أعاد إليك {merchant} جزءًا من دفعتك أو كلها.',
     receipt_amount_paid: 'المبلغ المدفوع',
