@@ -1,5 +1,5 @@
 /** The dashboard service's settings (D14, D15), read and checked before it starts. */
-import { bool, common, ConfigError, int, intList, loadConfig, operatorSettings, redisSettings, privateJwk, secretsKeys, str, url } from '@gateway/config';
+import { bool, common, ConfigError, int, intList, loadConfig, operatorSettings, privateJwk, proxySettings, redisSettings, secretsKeys, str, url } from '@gateway/config';
 
 export const dashboardSettings = {
   ...common,
@@ -11,12 +11,8 @@ export const dashboardSettings = {
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
   /** Where merchants reach the dashboard: its origin decides whether cookies are Secure (not on http://localhost). */
   publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
-  /**
-   * How many proxies stand in front (the gateway; an ingress before it adds
-   * one): the client's address is the X-Forwarded-For entry that many hops
-   * back, never an entry the client could have written itself.
-   */
-  trustProxyHops: int('TRUST_PROXY_HOPS', 1, { min: 0, max: 10 }),
+  /** Proxies of ours in front (TRUST_PROXY_HOPS, default none): whose X-Forwarded-For entry is the client's. */
+  ...proxySettings,
   signingKey: privateJwk('DASHBOARD_SIGNING_KEY'),
   /** Operators must add a second factor before the console opens (D15); off only in test deployments. */
   opsTotpRequired: bool('OPS_TOTP_REQUIRED', true),

@@ -74,7 +74,7 @@ async function startDashboard(config: DashboardConfig, log: Logger): Promise<Run
     log,
     readiness: { ...readiness, redis: async () => (await redis.ping().catch(() => '')) === 'PONG' },
   });
-  const http = await listen(app, config.port);
+  const http = await listen(app, config);
   const purge = every(config.sessionIdleSeconds > 3600 ? 3600 : config.sessionIdleSeconds, 'web-session-purge', async () => void (await accounts.sessions.purgeExpired()), log);
   return {
     port: http.port,
