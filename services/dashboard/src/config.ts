@@ -35,6 +35,14 @@ export const dashboardSettings = {
   loginFailureLimit: int('LOGIN_FAILURE_LIMIT', 5, { min: 1 }),
   loginFailureWindowSeconds: int('LOGIN_FAILURE_WINDOW_SECONDS', 900, { min: 1 }),
   /**
+   * Wrong passwords one account may take within a short window from every
+   * address together, but those it was fully signed in to from lately (D29);
+   * the next ones wait for the window's end, right or wrong. Short, so that a
+   * stranger can keep a newcomer out for a minute at most.
+   */
+  loginAccountFailureLimit: int('LOGIN_ACCOUNT_FAILURE_LIMIT', 10, { min: 1 }),
+  loginAccountFailureWindowSeconds: int('LOGIN_ACCOUNT_FAILURE_WINDOW_SECONDS', 60, { min: 1, max: 3600 }),
+  /**
    * Wrong second-factor codes one account may take within that window, from
    * every address together; the next ones wait SECOND_FACTOR_LOCKOUT_SECONDS,
    * right or wrong: addresses are cheap to an attacker who has the password.

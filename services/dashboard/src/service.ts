@@ -53,6 +53,8 @@ async function startDashboard(config: DashboardConfig, log: Logger): Promise<Run
     mailer: notifierMailer(rpc, log),
     passwordHashCost: config.passwordHashCost,
     loginFailureLimit: config.loginFailureLimit,
+    loginAccountFailureLimit: config.loginAccountFailureLimit,
+    loginAccountFailureWindowSeconds: config.loginAccountFailureWindowSeconds,
     loginFailureWindowSeconds: config.loginFailureWindowSeconds,
     secondFactorAccountLimit: config.secondFactorAccountLimit,
     secondFactorLockoutSeconds: config.secondFactorLockoutSeconds,
