@@ -348,7 +348,7 @@ function listenAddress(env: string, fallback: string): Setting<string> {
  * METRICS_PORT, on a port of its own on loopback only (make up), and then
  * not on PORT.
  */
-export const listening = {
+const listening = {
   listenHost: listenAddress('LISTEN_HOST', '0.0.0.0'),
   metricsPort: { ...int('METRICS_PORT', undefined, { min: 0, max: 65535 }), fallback: () => undefined } as Setting<number | undefined>,
 };

@@ -10,9 +10,10 @@
  */
 import { chmodSync, closeSync, createWriteStream, fchmodSync, mkdirSync, openSync, writeSync } from 'node:fs';
 
-/** The mode of such a file, and of such a folder. */
+/** The mode of a file of this user's alone. */
 export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_FOLDER_MODE = 0o700;
+/** The mode of a folder of this user's alone. */
+const PRIVATE_FOLDER_MODE = 0o700;
 
 /**
  * Makes `dir` (and any missing parent) and leaves it 0700.
