@@ -42,7 +42,7 @@
 // started by its launcher, as `make up` and the tests start it.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -122,7 +122,7 @@ const urlFor = await migrateDatabase(adminUrl, database, { quiet: true });
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${database}`;
 
-const { descriptionOf, freshKeys, Launcher, replicaPort, SERVICES, serviceEnvironment } = await import('@gateway/system');
+const { descriptionOf, freshKeys, Launcher, privateAppendStream, replicaPort, SERVICES, serviceEnvironment, writePrivateFile } = await import('@gateway/system');
 // mail-queue's SMTP server, started before the notifier so it sends there: a real catcher (packages/testkit), counting what it takes.
 const mailCatcher = !args.only || args.only.includes('mail-queue')
   ? await (await import('@gateway/testkit/mail-catcher')).MailCatcher.start({ port: 0 })
@@ -273,7 +273,7 @@ async function startReference() {
     env: { ...process.env, AMQP_URL: amqpUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const out = createWriteStream(path.join(local, 'reference.log'), { flags: 'a' });
+  const out = privateAppendStream(path.join(local, 'reference.log'));
   child.stderr.pipe(out);
   const ready = await new Promise((resolve, reject) => {
     let text = '';
@@ -614,7 +614,7 @@ const summary = {
     ]),
   ),
 };
-writeFileSync(path.join(local, 'results.json'), JSON.stringify(summary, null, 2));
+writePrivateFile(path.join(local, 'results.json'), JSON.stringify(summary, null, 2));
 console.log(JSON.stringify(summary, null, 2));
 
 if (args.profile) {

@@ -7,16 +7,17 @@
 //   node infra/local/mail-catcher.mjs --port 1025 --dir .local/mail
 //
 // Built on the test suite's catcher (packages/testkit, smtp-server). It asks no
-// password and offers no TLS: it listens on 127.0.0.1 only.
+// password and offers no TLS: it listens on 127.0.0.1 only. Each mail is its user's
+// alone (0600, in a folder 0700): receipts and reset links are in them.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { privateFolder, writePrivateFile } from '@gateway/system';
 import { MailCatcher } from '@gateway/testkit/mail-catcher';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '1025' }, dir: { type: 'string', default: '.local/mail' } } });
 const dir = path.resolve(values.dir);
-mkdirSync(dir, { recursive: true });
+privateFolder(dir);
 
 /** 20261127T024512Z: sorts as it reads. */
 const stamp = (at) => at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -25,7 +26,7 @@ const catcher = await MailCatcher.start({
   port: Number(values.port),
   onMail: (mail) => {
     const file = path.join(dir, `${stamp(mail.receivedAt)}-${randomBytes(4).toString('hex')}.eml`);
-    writeFileSync(file, mail.raw, { mode: 0o600 });
+    writePrivateFile(file, mail.raw);
     console.log(`mail to ${mail.envelope.to.join(', ')}: "${mail.parsed.subject ?? ''}" → ${path.relative(process.cwd(), file)}`);
   },
 });

@@ -4,10 +4,15 @@
 //   2. the build; the system's keys, made once in .local/; a check that the database
 //      `gateway`, if it exists, opens with this checkout's key-encryption key (it may
 //      be another checkout's: then it says so and exits 3, starting nothing); the
-//      database with a schema and a role per service, and every service's migrations;
+//      database with a schema and a role per service, each role with a password made
+//      once (.local/database-passwords.json), and every service's migrations;
 //      the RabbitMQ definitions;
 //   3. every service of the system's description (packages/system) as a child process
 //      (logs in .local/logs/<service>.log), kept up by the supervisor (packages/system):
+//      the gateway on every interface, every other service on 127.0.0.1 alone (D29:
+//      checkout and the dashboard, behind the gateway, believe its X-Forwarded-For
+//      entry and nobody else's), and each one's /metrics on 127.0.0.1 alone, on its
+//      port + 100 (the gateway's 8180), not on its service port;
 //      one that exits unasked is started again after 0.5 s, then longer while it keeps
 //      failing (up to 10 s), with its exit and the last lines of its log printed; one
 //      that fails at its start 5 times in a row is given up on, the others kept running.
@@ -23,6 +28,8 @@
 // made once), which every service trusts beside the operator's.
 // Every mail goes to a local mail catcher on 127.0.0.1:1025 that keeps it in .local/mail/,
 // unless SMTP_URL names a mail server (D20).
+// Everything it writes in .local/ (keys, passwords, the demo merchant, logs, mails) is
+// its user's alone: files 0600, folders 0700, on every write (D29).
 // Ctrl-C (SIGINT) or SIGTERM stops every service gracefully.
 //
 // Besides the settings of the services, it reads DATABASE_ADMIN_URL, DATABASE_NAME
@@ -38,7 +45,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { foreignDataKeys, nameCheckout } from './checkout-database.mjs';
-import { migrateDatabase } from './database.mjs';
+import { keptDatabasePasswords, migrateDatabase } from './database.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,7 +53,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const local = process.env.GATEWAY_LOCAL_DIR ? path.resolve(process.env.GATEWAY_LOCAL_DIR) : path.join(root, '.local');
 /** A file of `local` as printed: relative to the checkout when inside it. */
 const shown = (file) => (file.startsWith(`${root}${path.sep}`) ? path.relative(root, file) : file);
-mkdirSync(path.join(local, 'logs'), { recursive: true });
+mkdirSync(path.join(local, 'logs'), { recursive: true, mode: 0o700 });
 
 const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = process.env.DATABASE_NAME ?? 'gateway';
@@ -83,7 +90,9 @@ else {
   runOrExit('npm', ['run', 'build']);
 }
 // The system's description, keys and supervisor (packages/system), built now.
-const { describeEvent, descriptionOf, keptKeys, LOCAL_FOLDER, REPLICATED, replicaName, replicaPort, SECRET_KEEPERS, SERVICES, serviceEnvironment, Supervisor } = await import('@gateway/system');
+const { describeEvent, descriptionOf, keptKeys, LOCAL_FOLDER, privateFolder, REPLICATED, replicaName, replicaPort, SECRET_KEEPERS, SERVICES, serviceEnvironment, Supervisor, writePrivateFile } =
+  await import('@gateway/system');
+for (const folder of [local, path.join(local, 'logs')]) privateFolder(folder);
 
 // The system's keys, made once and kept in .local/ (packages/system/src/keys.mjs): with
 // others, links, sealed card data and the secrets already stored could not be read.
@@ -96,7 +105,7 @@ step(`database ${database}: this checkout's?`);
 await refuseAnotherCheckoutsDatabase();
 
 step(`database ${database}: schemas, roles, migrations`);
-const urlFor = await migrateDatabase(adminUrl, database);
+const urlFor = await migrateDatabase(adminUrl, database, { passwords: await keptDatabasePasswords(local) });
 // The database opens with this run's keys: it is theirs (the comment names them for a later run with others).
 await nameCheckout(adminUrl, database, local);
 
@@ -114,8 +123,8 @@ const brokerPasswords = existsSync(usersFile) ? JSON.parse(readFileSync(usersFil
 const newPrincipals = BROKER_PRINCIPALS.filter((principal) => typeof brokerPasswords[principal] !== 'string');
 if (newPrincipals.length > 0) {
   for (const principal of newPrincipals) brokerPasswords[principal] = randomBytes(16).toString('hex');
-  writeFileSync(usersFile, JSON.stringify(brokerPasswords, null, 2), { mode: 0o600 });
 }
+writePrivateFile(usersFile, JSON.stringify(brokerPasswords, null, 2));
 // rabbitmqctl may run as the broker's own user: the file it reads must be readable to it.
 const importFile = path.join(tmpdir(), `gateway-broker-definitions-${process.pid}.json`);
 writeFileSync(importFile, JSON.stringify({ ...definitionsDocument(brokerPrefix), users: brokerUsers(brokerPrefix, brokerPasswords) }), { mode: 0o644 });
@@ -156,11 +165,7 @@ function operatorKeysGiven() {
 const adminEnv = { ...process.env, AMQP_URL: amqpUrlOf('gateway-admin'), BROKER_PREFIX: brokerPrefix, OPERATOR_KEY_FILE: process.env.OPERATOR_KEY_FILE ?? operatorKeyFile };
 // What gateway-admin run in this checkout uses when AMQP_URL, BROKER_PREFIX or OPERATOR_KEY_FILE
 // are not set (packages/gateway-admin): this run's broker user for it and the operator key.
-writeFileSync(
-  path.join(local, 'gateway-admin.json'),
-  JSON.stringify({ AMQP_URL: amqpUrlOf('gateway-admin'), BROKER_PREFIX: brokerPrefix, OPERATOR_KEY_FILE: operatorKeyFile }, null, 2),
-  { mode: 0o600 },
-);
+writePrivateFile(path.join(local, 'gateway-admin.json'), JSON.stringify({ AMQP_URL: amqpUrlOf('gateway-admin'), BROKER_PREFIX: brokerPrefix, OPERATOR_KEY_FILE: operatorKeyFile }, null, 2));
 
 // D20: every mail goes to SMTP_URL when it is set, else to a local mail catcher (a real SMTP
 // server, infra/local/mail-catcher.mjs) on 127.0.0.1:1025 (shifted by PORT_BASE) that keeps each
@@ -216,6 +221,21 @@ const extra = { env: { WEBHOOK_ALLOW_PRIVATE: 'true', OPS_TOTP_REQUIRED: 'false'
 const PROCESSES = SERVICES.flatMap((service) =>
   Array.from({ length: service.replicated ? replicas : 1 }, (_, i) => ({ name: replicaName(service.name, i), service: service.name, port: replicaPort(wiring.ports[service.name], i) })),
 );
+/** How far above its port a process serves /metrics, on loopback. */
+const METRICS_PORT_OFFSET = 100;
+/**
+ * Where a process listens, whatever the environment says (D29): the gateway, the one door, on
+ * every interface; every other service on 127.0.0.1 alone, so that checkout and the dashboard,
+ * which the gateway passes pages to, may believe the X-Forwarded-For entry it appends (one proxy
+ * of ours in front) and nobody else can write one; and /metrics on loopback, port + 100.
+ */
+function bindingOf(service, port) {
+  return {
+    ...(service !== 'api-gateway' && { LISTEN_HOST: '127.0.0.1' }),
+    ...((service === 'checkout' || service === 'dashboard') && { TRUST_PROXY_HOPS: '1' }),
+    METRICS_PORT: String(port + METRICS_PORT_OFFSET),
+  };
+}
 
 step('services');
 if (!process.env.SMTP_URL) mailCatcher = await startMailCatcher();
@@ -240,7 +260,7 @@ function stopAll(code = 0) {
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-const ready = await Promise.all(PROCESSES.map(({ name, service, port }) => supervisor.start({ name, service, port, env: serviceEnvironment(service, wiring, extra) })));
+const ready = await Promise.all(PROCESSES.map(({ name, service, port }) => supervisor.start({ name, service, port, env: { ...serviceEnvironment(service, wiring, extra), ...bindingOf(service, port) } })));
 const givenUp = PROCESSES.filter((_, i) => !ready[i]).map(({ name }) => name);
 if (givenUp.length > 0 && !stopping) console.log(`  not running: ${givenUp.join(', ')} (see above); the others are.`);
 
@@ -259,7 +279,7 @@ if (!demo) {
     stopAll(1);
   } else {
     demo = JSON.parse(created.stdout);
-    writeFileSync(demoFile, JSON.stringify(demo, null, 2), { mode: 0o600 });
+    writePrivateFile(demoFile, JSON.stringify(demo, null, 2));
   }
 }
 
@@ -277,7 +297,7 @@ function seedPerson(field, what, args) {
     return;
   }
   demo = { ...demo, [field]: { ...JSON.parse(created.stdout), email: args[args.indexOf('--email') + 1], password } };
-  writeFileSync(demoFile, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  writePrivateFile(demoFile, JSON.stringify(demo, null, 2));
 }
 seedPerson('dashboard_owner', 'demo dashboard owner', ['user', 'create', demo?.merchant_id ?? '', '--email', 'demo@example.com', '--role', 'owner']);
 seedPerson('ops_operator', 'demo console operator', ['operator', 'create', '--email', 'ops@example.com']);

@@ -4,6 +4,8 @@
  * default; every bad or missing value is reported at once.
  */
 
+import { isIP } from 'node:net';
+
 export interface Setting<T> {
   readonly env: string;
   readonly parse: (raw: string) => T;
@@ -326,8 +328,44 @@ export const redisSettings = {
   redisSentinelName: str('REDIS_SENTINEL_NAME', 'gateway'),
 };
 
+/** An IP address to listen on: 0.0.0.0 or :: (every interface), 127.0.0.1 or ::1 (this machine only). */
+function listenAddress(env: string, fallback: string): Setting<string> {
+  return withDefault(
+    {
+      env,
+      parse: (raw) => {
+        if (isIP(raw) === 0) throw new Error('must be an IP address: 0.0.0.0 (every interface) or 127.0.0.1 (this machine only)');
+        return raw;
+      },
+    },
+    fallback,
+  );
+}
+
+/**
+ * Where a service's HTTP port listens, and where its /metrics is served: on
+ * PORT beside its routes (where a cluster's Prometheus scrapes it), or, with
+ * METRICS_PORT, on a port of its own on loopback only (make up), and then
+ * not on PORT.
+ */
+const listening = {
+  listenHost: listenAddress('LISTEN_HOST', '0.0.0.0'),
+  metricsPort: { ...int('METRICS_PORT', undefined, { min: 0, max: 65535 }), fallback: () => undefined } as Setting<number | undefined>,
+};
+
+/**
+ * How many proxies of ours stand in front of a service that reads its
+ * clients' addresses (D12, D14, D29): with n, a client is the
+ * X-Forwarded-For entry n back from the right, the one our outermost proxy
+ * appended; with 0, the default, the peer, whatever the header says.
+ */
+export const proxySettings = {
+  trustProxyHops: int('TRUST_PROXY_HOPS', 0, { min: 0, max: 10 }),
+};
+
 /** Settings every service shares: where the shared servers are and how it names itself. */
 export const common = {
+  ...listening,
   /** One broker node, or the nodes of a cluster comma-separated: a service connects to the first that answers (D23). */
   amqpUrl: urlList('AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:'], { secret: true }),
   /** Prefix of every exchange and queue name; lets several systems share one broker. */

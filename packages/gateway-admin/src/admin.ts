@@ -53,7 +53,7 @@ default to that run's (.local/gateway-admin.json).
 OPERATOR_PUBLIC_KEYS.
 \`user create\` (a merchant's dashboard user) and \`operator create\` (an operations
 console operator) print a setup_url, valid once for 24 h, where the person sets a
-password; --password sets it now instead (tests, demos).`;
+password; --password sets it now instead (tests, demos), and no setup_url is made.`;
 
 type Options = Record<string, string | undefined>;
 
@@ -281,13 +281,13 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
     case 'user create': {
       const { positionals, values } = parse(rest, ['email', 'role', 'password']);
       const created = await send('user.create', { merchant_id: one(positionals, 'MERCHANT_ID'), email: required(values, 'email'), role: role(values), ...password(values) });
-      return { user_id: created.user_id, setup_url: created.setup_url };
+      return { user_id: created.user_id, ...(created.setup_url !== undefined && { setup_url: created.setup_url }) };
     }
     case 'operator create': {
       const { positionals, values } = parse(rest, ['email', 'password']);
       if (positionals.length > 0) throw new UsageError('operator create takes only options');
       const created = await send('operator.create', { email: required(values, 'email'), ...password(values) });
-      return { operator_id: created.operator_id, setup_url: created.setup_url };
+      return { operator_id: created.operator_id, ...(created.setup_url !== undefined && { setup_url: created.setup_url }) };
     }
     case 'operator keygen': {
       if (parse(rest, []).positionals.length > 0) throw new UsageError('operator keygen takes nothing');

@@ -9,9 +9,9 @@
  * Run in a checkout where `make up` runs, AMQP_URL, BROKER_PREFIX and
  * OPERATOR_KEY_FILE default to that run's: its broker user for gateway-admin
  * and the machine's operator key (.local/gateway-admin.json, or that file in
- * GATEWAY_LOCAL_DIR).
+ * GATEWAY_LOCAL_DIR), a file taken only when it is the user's and nobody else
+ * may write it: otherwise it exits 2, saying why.
  */
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ import { Broker, brokerUser, OperatorSigner, RpcClient, type JWK } from '@gatewa
 import { createLogger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import { IncompleteOutput, runAdmin, USAGE, UsageError, type Send } from './admin.js';
+import { localRunSettings, UnsafeConfigFile } from './local-run-file.js';
 
 /** The settings a local run gives gateway-admin, which the environment's own replace. */
 const LOCAL_RUN_SETTINGS = ['AMQP_URL', 'BROKER_PREFIX', 'OPERATOR_KEY_FILE'] as const;
@@ -28,18 +29,18 @@ const LOCAL_RUN_SETTINGS = ['AMQP_URL', 'BROKER_PREFIX', 'OPERATOR_KEY_FILE'] as
 const localDir = process.env['GATEWAY_LOCAL_DIR'] || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', '.local');
 const localRunFile = path.join(localDir, 'gateway-admin.json');
 
-/** The settings of the local run, if one wrote them; none elsewhere (an image, another machine). */
-function localRunSettings(): Partial<Record<(typeof LOCAL_RUN_SETTINGS)[number], string>> {
-  let written: Record<string, unknown>;
+/** The settings of the local run, if one wrote them; none elsewhere (an image, another machine). Exits 2 on a file that is not safe to take. */
+function localRunOrExit(): Partial<Record<(typeof LOCAL_RUN_SETTINGS)[number], string>> {
   try {
-    written = JSON.parse(readFileSync(localRunFile, 'utf8')) as Record<string, unknown>;
-  } catch {
-    return {};
+    return localRunSettings(localRunFile, LOCAL_RUN_SETTINGS);
+  } catch (err) {
+    if (!(err instanceof UnsafeConfigFile)) throw err;
+    process.stderr.write(`${JSON.stringify({ error: 'config-file', detail: err.message })}\n`);
+    process.exit(2);
   }
-  return Object.fromEntries(LOCAL_RUN_SETTINGS.flatMap((name) => (typeof written[name] === 'string' ? [[name, written[name]]] : [])));
 }
 
-const localRun = localRunSettings();
+const localRun = localRunOrExit();
 const given = (name: string) => (process.env[name] ?? '') !== '';
 const settings = { ...process.env, ...Object.fromEntries(Object.entries(localRun).filter(([name]) => !given(name))) };
 

@@ -23,17 +23,19 @@ const MERCHANT = `mer_${'a'.repeat(24)}`;
 const SETUP_URL = 'http://localhost:8080/dashboard/setup#token';
 
 describe('gateway-admin user create and operator create', () => {
-  it('When a user is created with a role and a password, then user.create is sent with them, valid by its contract, and it prints user_id and setup_url only', async () => {
-    const { sent, send } = recorder({ user_id: 'usr_1', setup_url: SETUP_URL, extra: 'not printed' });
+  it('When a user is created with a role and a password, then user.create is sent with them, valid by its contract, and it prints user_id only: no setup link for a person with a password (D29)', async () => {
+    const { sent, send } = recorder({ user_id: 'usr_1', extra: 'not printed' });
     const out = await runAdmin(['user', 'create', MERCHANT, '--email', 'owner@shop.example', '--role', 'owner', '--password', 'correct horse battery'], send);
     assert.deepEqual(sent, [{ type: 'user.create', data: { merchant_id: MERCHANT, email: 'owner@shop.example', role: 'owner', password: 'correct horse battery' } }]);
     assert.doesNotThrow(() => checkCommandRequest('user.create', sent[0]?.data));
-    assert.deepEqual(out, { user_id: 'usr_1', setup_url: SETUP_URL });
+    assert.deepEqual(out, { user_id: 'usr_1' });
   });
 
-  it('When a user is created without a password, then none is sent (the person sets it through the setup link)', async () => {
-    const { sent, send } = recorder({ user_id: 'usr_2', setup_url: SETUP_URL });
-    for (const role of ['developer', 'viewer']) await runAdmin(['user', 'create', MERCHANT, '--email', `${role}@shop.example`, '--role', role], send);
+  it('When a user is created without a password, then none is sent (the person sets it through the setup link), and it prints user_id and setup_url only', async () => {
+    const { sent, send } = recorder({ user_id: 'usr_2', setup_url: SETUP_URL, extra: 'not printed' });
+    const outs: unknown[] = [];
+    for (const role of ['developer', 'viewer']) outs.push(await runAdmin(['user', 'create', MERCHANT, '--email', `${role}@shop.example`, '--role', role], send));
+    assert.deepEqual(outs, [{ user_id: 'usr_2', setup_url: SETUP_URL }, { user_id: 'usr_2', setup_url: SETUP_URL }]);
     assert.deepEqual(
       sent.map((s) => s.data),
       [
@@ -43,14 +45,15 @@ describe('gateway-admin user create and operator create', () => {
     );
   });
 
-  it('When an operator is created, then operator.create is sent, valid by its contract, and it prints operator_id and setup_url only', async () => {
-    const { sent, send } = recorder({ operator_id: 'opr_1', setup_url: 'http://localhost:8080/ops/setup#token' });
-    const out = await runAdmin(['operator', 'create', '--email', 'ops@example.com', '--password', 'a long ops password'], send);
-    assert.deepEqual(sent, [{ type: 'operator.create', data: { email: 'ops@example.com', password: 'a long ops password' } }]);
-    assert.doesNotThrow(() => checkCommandRequest('operator.create', sent[0]?.data));
-    assert.deepEqual(out, { operator_id: 'opr_1', setup_url: 'http://localhost:8080/ops/setup#token' });
-    await runAdmin(['operator', 'create', '--email', 'ops2@example.com'], send);
-    assert.deepEqual(sent[1]?.data, { email: 'ops2@example.com' });
+  it('When an operator is created, then operator.create is sent, valid by its contract, and it prints operator_id, and setup_url only without a password', async () => {
+    const withPassword = recorder({ operator_id: 'opr_1' });
+    const out = await runAdmin(['operator', 'create', '--email', 'ops@example.com', '--password', 'a long ops password'], withPassword.send);
+    assert.deepEqual(withPassword.sent, [{ type: 'operator.create', data: { email: 'ops@example.com', password: 'a long ops password' } }]);
+    assert.doesNotThrow(() => checkCommandRequest('operator.create', withPassword.sent[0]?.data));
+    assert.deepEqual(out, { operator_id: 'opr_1' });
+    const { sent, send } = recorder({ operator_id: 'opr_2', setup_url: 'http://localhost:8080/ops/setup#token' });
+    assert.deepEqual(await runAdmin(['operator', 'create', '--email', 'ops2@example.com'], send), { operator_id: 'opr_2', setup_url: 'http://localhost:8080/ops/setup#token' });
+    assert.deepEqual(sent[0]?.data, { email: 'ops2@example.com' });
   });
 
   it('When an argument is missing or wrong, then it is a usage error and nothing is sent', async () => {

@@ -78,8 +78,27 @@ export function httpMetrics(): RequestHandler {
   };
 }
 
-/** GET /metrics: the process's registry in Prometheus text format. */
-export const metricsHandler: RequestHandler = (_req, res, next) => {
+/** Marks the requests of a port whose /metrics is served on a port of its own. */
+const METRICS_ELSEWHERE = Symbol('metricsElsewhere');
+
+type Marked = IncomingMessage & { [METRICS_ELSEWHERE]?: true };
+
+/** Says that `req` came in on a port that does not serve /metrics: the process has a loopback port for them. */
+export function markMetricsElsewhere(req: IncomingMessage): void {
+  (req as Marked)[METRICS_ELSEWHERE] = true;
+}
+
+/** Whether GET /metrics may be answered on the port `req` came in on: false where metrics have a loopback port of their own. */
+export function metricsServedHere(req: IncomingMessage): boolean {
+  return (req as Marked)[METRICS_ELSEWHERE] !== true;
+}
+
+/** GET /metrics: the process's registry in Prometheus text format; passed on (404) where metrics have a port of their own. */
+export const metricsHandler: RequestHandler = (req, res, next) => {
+  if (!metricsServedHere(req)) {
+    next();
+    return;
+  }
   renderMetrics()
     .then(({ contentType, body }) => {
       res.setHeader('Cache-Control', 'no-store');

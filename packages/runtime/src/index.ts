@@ -1,10 +1,7 @@
 /**
  * What every service process shares: health, readiness and metrics endpoints, listening
- * on a port, and a main that stops gracefully on SIGTERM within a bound.
+ * on a port (listen.ts), and a main that stops gracefully on SIGTERM within a bound.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import express, { type Express } from 'express';
 import type { Setting } from '@gateway/config';
 import { createLogger, describeError, setMetricsService, startTracing, tracingOn, type Logger } from '@gateway/observability';
@@ -12,11 +9,9 @@ import { httpMetrics, metricsHandler } from './http-metrics.js';
 import { requestContext } from './request-context.js';
 
 export { enterRequest, requestIdOf, serverSpans } from './request-context.js';
+export * from './listen.js';
 
 export type ReadinessCheck = () => Promise<boolean>;
-
-/** What node:http calls for each request: an express app is one, as is a fastify app's `routing`. */
-export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * Adds the HTTP metrics middleware (for every route added after it), GET
@@ -57,92 +52,6 @@ export function healthApp(checks: Record<string, ReadinessCheck>): Express {
   app.disable('x-powered-by');
   addHealthRoutes(app, checks);
   return app;
-}
-
-export interface Listening {
-  readonly server: Server;
-  readonly port: number;
-  /** Stops accepting connections, lets in-flight requests finish, closes idle keep-alive sockets. */
-  close(): Promise<void>;
-}
-
-/**
- * How long a keep-alive connection that is idle when the server closes (or
- * becomes idle after) is kept open for a request the client may already have
- * sent on it. Closing such a connection at once, as http.Server#close does
- * with closeIdleConnections, loses a request that crosses the close on the
- * wire: the client sees a reset, not an answer.
- */
-const IDLE_GRACE_ON_CLOSE_MS = 1_000;
-
-/** Listens on `port` (0 picks a free one) on all interfaces. */
-export async function listen(app: RequestListener, port: number, host = '0.0.0.0'): Promise<Listening> {
-  const server = createServer();
-  server.keepAliveTimeout = 65_000;
-  // Requests under way on each open connection, so that a close can tell idle connections from busy ones.
-  const busy = new Map<Socket, number>();
-  let closing = false;
-  const idleAfterClose = (socket: Socket) => {
-    // The server's own timeout handler destroys a connection that times out with no request on it.
-    socket.setTimeout(IDLE_GRACE_ON_CLOSE_MS);
-  };
-  server.on('connection', (socket: Socket) => {
-    busy.set(socket, 0);
-    socket.once('close', () => busy.delete(socket));
-  });
-  // Registered before the app, so that it runs before any answer is written.
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
-    // Once closing, every answer says Connection: close and ends its connection.
-    if (closing) res.shouldKeepAlive = false;
-    res.once('close', () => {
-      if (!busy.has(socket)) return;
-      const left = (busy.get(socket) ?? 1) - 1;
-      busy.set(socket, left);
-      if (closing && left === 0) idleAfterClose(socket);
-    });
-  });
-  server.on('request', app);
-  server.on('clientError', refuseUnparsed);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  return {
-    server,
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        closing = true;
-        // Stops accepting; unlike http.Server#close, leaves idle keep-alive connections to the grace below.
-        NetServer.prototype.close.call(server, () => resolve());
-        for (const [socket, requests] of busy) if (requests === 0) idleAfterClose(socket);
-      }),
-  };
-}
-
-/** Node's own answers to a request it could not parse, by its parser's error code; 400 for any other. */
-const UNPARSED: Readonly<Record<string, string>> = {
-  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
-  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
-};
-
-/**
- * What Node answers a request it could not parse (an unknown method, both
- * Content-Length and Transfer-Encoding, headers too large), before any app
- * sees it, as it does without a handler, but with an X-Request-Id: D1 wants
- * one on every answer. Nothing is written into an answer already under way
- * on the connection, as Node does not either.
- */
-function refuseUnparsed(err: Error & { code?: string }, socket: Socket): void {
-  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (err.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
-    const status = UNPARSED[err.code ?? ''] ?? '400 Bad Request';
-    socket.write(`HTTP/1.1 ${status}\r\nX-Request-Id: ${randomUUID()}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-  }
-  socket.destroy(err);
 }
 
 export interface RunningService {

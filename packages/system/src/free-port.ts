@@ -3,10 +3,11 @@
  * process of this checkout takes it meanwhile: the test harness, the image
  * smoke test and their parallel runs pick from the same reservations.
  */
-import { closeSync, mkdirSync, openSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { closeSync, openSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { repoRoot } from './launcher.js';
+import { PRIVATE_FILE_MODE, privateFolder } from './private-files.mjs';
 
 /** Where ports handed to processes are reserved, one file per port, across every process of this checkout. */
 const portReservations = join(repoRoot, '.local', 'ports');
@@ -23,12 +24,12 @@ const STALE_RESERVATION_MS = 2 * 3600 * 1000;
  * and up) that port 0 draws from.
  */
 export async function freePort(): Promise<number> {
-  mkdirSync(portReservations, { recursive: true });
+  privateFolder(portReservations);
   for (;;) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
     const file = join(portReservations, String(port));
     try {
-      closeSync(openSync(file, 'wx'));
+      closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
     } catch {
       // Taken, unless its holder died long ago.
       try {

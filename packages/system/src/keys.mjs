@@ -151,8 +151,8 @@ function twoFiles(name) {
 }
 
 /**
- * Where a folder keeps each pair, and the key-encryption key.
- * @typedef {{ readonly pairs: Readonly<Record<PairName, PairStore>>, readonly secretsKek: string, readonly privateMode: number, readonly publicMode: number }} FolderLayout
+ * Where a folder keeps each pair, and the key-encryption key; and the folder's own mode, when it is kept.
+ * @typedef {{ readonly pairs: Readonly<Record<PairName, PairStore>>, readonly secretsKek: string, readonly privateMode: number, readonly publicMode: number, readonly folderMode?: number }} FolderLayout
  */
 
 /** `make up`'s .local/: files of this machine's user alone. */
@@ -161,6 +161,7 @@ export const LOCAL_FOLDER = /** @type {FolderLayout} */ ({
   secretsKek: 'secrets-kek',
   privateMode: 0o600,
   publicMode: 0o600,
+  folderMode: 0o700,
 });
 
 /** docker-compose's dev-keys volume (/keys): read-only files, the private ones readable by their owner alone. */
@@ -183,6 +184,7 @@ export const COMPOSE_FOLDER = /** @type {FolderLayout} */ ({
  */
 export function keptKeys(dir, layout, { owner, log = () => undefined } = {}) {
   mkdirSync(dir, { recursive: true });
+  if (layout.folderMode !== undefined) chmodSync(dir, layout.folderMode);
   /** @type {Save} */
   const save = (file, content, secret) => writeKeyFile(file, content, secret ? layout.privateMode : layout.publicMode, owner);
   /** @param {PairName} name */

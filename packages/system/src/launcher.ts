@@ -9,12 +9,13 @@
  * child processes can do: see README.md, "In-process".
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import type { WriteStream } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, describeError, type Logger } from '@gateway/observability';
 import type { RunningService, ServiceDefinition } from '@gateway/runtime';
 import type { ServiceId } from './description.js';
+import { privateAppendStream, privateFolder } from './private-files.mjs';
 
 /** The repository root (this file is packages/system/dist/src/launcher.js once built). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
@@ -23,7 +24,7 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export type LaunchMode = 'child-process' | 'in-process';
 
 export interface LauncherOptions {
-  /** Where each process writes its log: `<logDir>/<name>.log`, appended to. */
+  /** Where each process writes its log: `<logDir>/<name>.log`, appended to, 0600 in a folder 0700 (they hold addresses and emails). */
   readonly logDir: string;
   /** Child processes unless given. */
   readonly mode?: LaunchMode;
@@ -105,7 +106,7 @@ export class Launcher {
   private readonly stoppers = new Map<string, (signal: NodeJS.Signals) => void>();
 
   constructor(readonly options: LauncherOptions) {
-    mkdirSync(options.logDir, { recursive: true });
+    privateFolder(options.logDir);
   }
 
   get mode(): LaunchMode {
@@ -176,7 +177,7 @@ export class Launcher {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.add(child);
-    const log = createWriteStream(this.logOf(launch.name), { flags: 'a' });
+    const log = privateAppendStream(this.logOf(launch.name));
     // Both streams write to one file, which is ended once both are closed (not by the first to end).
     child.stdout?.pipe(log, { end: false });
     child.stderr?.pipe(log, { end: false });
@@ -206,7 +207,7 @@ export class Launcher {
    * child process's would be, and thrown as one that exited during start.
    */
   private async startInProcess(launch: Launch): Promise<RunningProcess> {
-    const file = createWriteStream(this.logOf(launch.name), { flags: 'a' });
+    const file = privateAppendStream(this.logOf(launch.name));
     const env = { ...process.env, ...launch.env, PORT: String(launch.port) };
     let log: Logger = createLogger({ service: launch.service, destination: file });
     let running: RunningService;

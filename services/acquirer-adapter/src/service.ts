@@ -66,7 +66,7 @@ async function startAdapter(config: AdapterConfig, log: Logger): Promise<Running
     afterCommit: () => relay.wake(),
   };
   const unwatch = watchReconciliationBacklog(deps.orders);
-  const http = await listen(healthApp(readiness), config.port);
+  const http = await listen(healthApp(readiness), config);
   await broker.start();
   await broker.register(relay);
   // Releases of holds (D22) are rare, so a small prefetch: with the default 32, refunds through this adapter measured

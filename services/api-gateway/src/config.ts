@@ -1,5 +1,5 @@
 /** The API gateway's settings, read and checked before it starts. */
-import { bool, common, int, intList, loadConfig, operatorSettings, redisSettings, secretsKeys, str, sweepInterval, url } from '@gateway/config';
+import { bool, common, ConfigError, int, intList, loadConfig, operatorSettings, proxySettings, redisSettings, secretsKeys, str, sweepInterval, url, type Setting } from '@gateway/config';
 import { EXPORT_PAGE_SIZE } from '@gateway/contracts';
 
 export const gatewaySettings = {
@@ -33,14 +33,14 @@ export const gatewaySettings = {
   rateLimitFallbackReplicas: int('RATE_LIMIT_FALLBACK_REPLICAS', 1, { min: 1, max: 1000 }),
   /** Namespace of the limiter's Redis keys, so that systems sharing a Redis never share buckets. */
   rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX', 'rl'),
-  /** Take the client address from X-Forwarded-For (behind a trusted ingress). */
-  trustProxy: bool('TRUST_PROXY', false),
+  /** Proxies of ours in front (TRUST_PROXY_HOPS), 0 by default: the gateway is the edge, and the peer is the client. */
+  ...proxySettings,
   /**
-   * With TRUST_PROXY, how many proxies of ours stand in front: the client's
-   * address is the X-Forwarded-For entry that many hops back from the right,
-   * never one the client wrote itself.
+   * The older switch, kept for deployments that still set it: false trusts
+   * no proxy, whatever TRUST_PROXY_HOPS says; true trusts TRUST_PROXY_HOPS
+   * of them, one when it is not given. Unset, TRUST_PROXY_HOPS alone decides.
    */
-  trustProxyHops: int('TRUST_PROXY_HOPS', 1, { min: 1, max: 10 }),
+  trustProxy: { ...bool('TRUST_PROXY'), fallback: () => undefined } as Setting<boolean | undefined>,
   dbPoolMax: int('DB_POOL_MAX', 5, { min: 1, max: 200 }),
   /** The checkout service, for /checkout/ requests reaching the gateway; empty when an ingress routes them. */
   checkoutUpstreamUrl: str('CHECKOUT_UPSTREAM_URL', 'http://127.0.0.1:8081'),
@@ -81,7 +81,17 @@ export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
 /** The gateway's settings from `env`, checked; throws ConfigError on any wrong one. */
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig(gatewaySettings, env);
+  const { trustProxy, ...config } = loadConfig(gatewaySettings, env);
+  return Object.freeze({ ...config, trustProxyHops: trustedHops(trustProxy, config.trustProxyHops, (env['TRUST_PROXY_HOPS'] ?? '') !== '') });
+}
+
+/** The proxies trusted, from TRUST_PROXY_HOPS and the older TRUST_PROXY when a deployment still sets it. */
+function trustedHops(trustProxy: boolean | undefined, hops: number, hopsGiven: boolean): number {
+  if (trustProxy === undefined) return hops;
+  if (!trustProxy) return 0;
+  if (!hopsGiven) return 1;
+  if (hops === 0) throw new ConfigError(['TRUST_PROXY=true with TRUST_PROXY_HOPS=0: give TRUST_PROXY_HOPS alone (the number of proxies of ours in front)']);
+  return hops;
 }
 
 /** The host of problem type URIs (D1). */

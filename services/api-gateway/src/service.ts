@@ -96,7 +96,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   );
 
   const events = await broker.register(new TestEventStreams(broker, config.eventStreamsPerMerchant));
-  const trustedHops = config.trustProxy ? config.trustProxyHops : 0;
+  const trustedHops = config.trustProxyHops;
 
   const app = await (options.listener ?? createApiListener)({
     auth,
@@ -124,7 +124,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
       dashboard: upstreamProxy(config.dashboardUpstreamUrl, { name: 'dashboard', unavailable: DASHBOARD_UNAVAILABLE, trustedProxyHops: trustedHops }, log),
     }),
   });
-  const http = await listen(app, config.port);
+  const http = await listen(app, config);
   const purge = every(config.sweepIntervalSeconds, 'idempotency-purge', async () => void (await idempotency.purgeExpired()), log);
   return {
     port: http.port,

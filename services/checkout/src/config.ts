@@ -1,5 +1,5 @@
 /** The checkout service's settings, read and checked before it starts. */
-import { commandPrefetch, common, int, loadConfig, str, url } from '@gateway/config';
+import { commandPrefetch, common, int, loadConfig, proxySettings, str, url } from '@gateway/config';
 
 export const checkoutSettings = {
   ...common,
@@ -18,12 +18,8 @@ export const checkoutSettings = {
    * passed (the step's deadline runs from the call, on the session service's clock).
    */
   paymentLinkSlotCheckMarginMs: int('PAYMENT_LINK_SLOT_CHECK_MARGIN_MS', 10_000, { min: 0 }),
-  /**
-   * How many proxies of ours stand in front (the gateway; an ingress before it
-   * adds one): a buyer's address is the X-Forwarded-For entry that many hops
-   * back, never an entry the buyer could have written.
-   */
-  trustProxyHops: int('TRUST_PROXY_HOPS', 1, { min: 0, max: 10 }),
+  /** Proxies of ours in front (TRUST_PROXY_HOPS, default none): whose X-Forwarded-For entry is the client's. */
+  ...proxySettings,
   /** What buyers' URLs start with; the hosted pages live under /checkout/. */
   publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
   /** Public Ed25519 JWK of the session service's checkout-link signing key. */

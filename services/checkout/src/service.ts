@@ -70,7 +70,7 @@ async function startCheckout(config: CheckoutConfig, log: Logger): Promise<Runni
   addBrandRoutes(app, brands, log);
   addCheckoutRoutes(app, deps, log, brands);
   addPayRoutes(app, paymentLinkDeps, log, { trustProxyHops: config.trustProxyHops }, brands);
-  const http = await listen(app, config.port);
+  const http = await listen(app, config);
   await broker.start();
   await broker.register(rpc);
   await broker.register(new EventConsumer(broker, { service: 'checkout', log, prefetch: config.eventPrefetch, changes: checkoutEvents(paymentLinks) }));

@@ -1,5 +1,5 @@
 /** The dashboard service's settings (D14, D15), read and checked before it starts. */
-import { bool, common, ConfigError, int, intList, loadConfig, operatorSettings, redisSettings, privateJwk, secretsKeys, str, url } from '@gateway/config';
+import { bool, common, ConfigError, int, intList, loadConfig, operatorSettings, privateJwk, proxySettings, redisSettings, secretsKeys, str, url } from '@gateway/config';
 
 export const dashboardSettings = {
   ...common,
@@ -11,12 +11,8 @@ export const dashboardSettings = {
   dbPoolMax: int('DB_POOL_MAX', 10, { min: 1, max: 200 }),
   /** Where merchants reach the dashboard: its origin decides whether cookies are Secure (not on http://localhost). */
   publicBaseUrl: url('PUBLIC_BASE_URL', 'http://localhost:8080'),
-  /**
-   * How many proxies stand in front (the gateway; an ingress before it adds
-   * one): the client's address is the X-Forwarded-For entry that many hops
-   * back, never an entry the client could have written itself.
-   */
-  trustProxyHops: int('TRUST_PROXY_HOPS', 1, { min: 0, max: 10 }),
+  /** Proxies of ours in front (TRUST_PROXY_HOPS, default none): whose X-Forwarded-For entry is the client's. */
+  ...proxySettings,
   signingKey: privateJwk('DASHBOARD_SIGNING_KEY'),
   /** Operators must add a second factor before the console opens (D15); off only in test deployments. */
   opsTotpRequired: bool('OPS_TOTP_REQUIRED', true),
@@ -38,6 +34,14 @@ export const dashboardSettings = {
   /** Failed sign-ins per account and address within the window before 429 (D14: 5 in 15 minutes). */
   loginFailureLimit: int('LOGIN_FAILURE_LIMIT', 5, { min: 1 }),
   loginFailureWindowSeconds: int('LOGIN_FAILURE_WINDOW_SECONDS', 900, { min: 1 }),
+  /**
+   * Wrong passwords one account may take within a short window from every
+   * address together, but those it was fully signed in to from lately (D29);
+   * the next ones wait for the window's end, right or wrong. Short, so that a
+   * stranger can keep a newcomer out for a minute at most.
+   */
+  loginAccountFailureLimit: int('LOGIN_ACCOUNT_FAILURE_LIMIT', 10, { min: 1 }),
+  loginAccountFailureWindowSeconds: int('LOGIN_ACCOUNT_FAILURE_WINDOW_SECONDS', 60, { min: 1, max: 3600 }),
   /**
    * Wrong second-factor codes one account may take within that window, from
    * every address together; the next ones wait SECOND_FACTOR_LOCKOUT_SECONDS,

@@ -53,6 +53,8 @@ async function startDashboard(config: DashboardConfig, log: Logger): Promise<Run
     mailer: notifierMailer(rpc, log),
     passwordHashCost: config.passwordHashCost,
     loginFailureLimit: config.loginFailureLimit,
+    loginAccountFailureLimit: config.loginAccountFailureLimit,
+    loginAccountFailureWindowSeconds: config.loginAccountFailureWindowSeconds,
     loginFailureWindowSeconds: config.loginFailureWindowSeconds,
     secondFactorAccountLimit: config.secondFactorAccountLimit,
     secondFactorLockoutSeconds: config.secondFactorLockoutSeconds,
@@ -74,7 +76,7 @@ async function startDashboard(config: DashboardConfig, log: Logger): Promise<Run
     log,
     readiness: { ...readiness, redis: async () => (await redis.ping().catch(() => '')) === 'PONG' },
   });
-  const http = await listen(app, config.port);
+  const http = await listen(app, config);
   const purge = every(config.sessionIdleSeconds > 3600 ? 3600 : config.sessionIdleSeconds, 'web-session-purge', async () => void (await accounts.sessions.purgeExpired()), log);
   return {
     port: http.port,

@@ -40,6 +40,8 @@ function hmacKey(env: string): Setting<Buffer> {
 export const sandboxSettings = {
   logLevel: common.logLevel,
   shutdownTimeoutMs: common.shutdownTimeoutMs,
+  listenHost: common.listenHost,
+  metricsPort: common.metricsPort,
   port: int('PORT', 8086, { min: 0, max: 65535 }),
   terminals: terminals('SANDBOX_TERMINALS', 'gateway-test:gateway-test-password'),
   /** Base URL a buyer's browser uses to reach the sandbox (acsUrl, formUrl). */

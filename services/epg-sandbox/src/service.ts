@@ -28,7 +28,7 @@ export async function startSandbox(config: SandboxConfig, log: Logger, options: 
     now: options.now ?? (() => new Date()),
     wait: (ms) => delays.wait(ms),
   };
-  const http = await listen(createSandboxHandler({ sandbox, terminals: config.terminals, log }), config.port);
+  const http = await listen(createSandboxHandler({ sandbox, terminals: config.terminals, log }), config);
   return {
     port: http.port,
     async stop() {

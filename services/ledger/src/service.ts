@@ -19,7 +19,7 @@ async function startLedgerService(config: LedgerConfig, log: Logger): Promise<Ru
   const { pool, broker, readiness, close } = openServiceBase('ledger', SCHEMA, config, log);
   const ledger = new LedgerRepository(pool);
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
-  const http = await listen(healthApp(readiness), config.port);
+  const http = await listen(healthApp(readiness), config);
   await broker.start();
   await broker.register(rpc);
   await broker.register(new EventConsumer(broker, { service: 'ledger', log, prefetch: config.eventPrefetch, changes: ledgerEvents(ledger, config.settlementDelayDays) }));

@@ -23,7 +23,7 @@ async function startNotifierService(config: NotifierConfig, log: Logger): Promis
   const mails = new MailQueueRepository(pool, config.mailPerRecipientPerHour);
   const transport = smtpTransport(config);
   // The mail server is no readiness check: while it is away mails wait in the mail queue, and the service is still ready to write them.
-  const http = await listen(healthApp(readiness), config.port);
+  const http = await listen(healthApp(readiness), config);
   const sender = every(
     config.sendIntervalSeconds,
     'mail-sender',

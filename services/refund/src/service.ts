@@ -23,7 +23,7 @@ async function startRefundService(config: RefundConfig, log: Logger): Promise<Ru
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const staleSeconds = Math.ceil((config.adapterTimeoutMs * 2) / 1000);
   const unwatch = watchOperationsQueue(() => refunds.awaitingOperator(staleSeconds));
-  const http = await listen(healthApp(readiness), config.port);
+  const http = await listen(healthApp(readiness), config);
   await broker.start();
   await broker.register(relay);
   await broker.register(rpc);

@@ -71,7 +71,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     captureTimeoutMs: config.captureTimeoutMs,
     captureCheckAfterSeconds: config.attemptCheckAfterSeconds,
   };
-  const http = await listen(healthApp(readiness), config.port);
+  const http = await listen(healthApp(readiness), config);
   await broker.start();
   await broker.register(relay);
   await broker.register(rpc);

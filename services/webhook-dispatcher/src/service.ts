@@ -53,7 +53,7 @@ async function startDispatcher(config: DispatcherConfig, log: Logger): Promise<R
   const relay = new OutboxRelay(broker, { pool, log });
   const enqueue = (jobs: Parameters<Dispatcher['enqueue']>[0]) => dispatcher.enqueue(jobs);
 
-  const http = await listen(healthApp(readiness), config.port);
+  const http = await listen(healthApp(readiness), config);
   await broker.start();
   await broker.register(rpc);
   await broker.register(relay);

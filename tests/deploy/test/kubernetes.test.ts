@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { SECRET_KEEPERS, SERVICES, type ServiceDescription } from '@gateway/system';
-import { byKind, INGRESS_ONLY_SERVICES, PUBLIC_SERVICES, readRepoFile, renderKustomization, repoRoot, validateObject, type K8sObject } from '../src/index.js';
+import { byKind, PUBLIC_SERVICES, readRepoFile, renderKustomization, repoRoot, validateObject, type K8sObject } from '../src/index.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests are read as plain JSON */
 
@@ -40,13 +40,14 @@ function quantity(value: string | number): number {
 const UNMEASURED: Record<string, string> = { dashboard: 'checkout', ledger: 'refund', notifier: 'refund' };
 
 /**
- * The services other pods of the namespace call over HTTP, and who (the public
- * ones, api-gateway and checkout, apart): every other service, the ledger
+ * The services other pods of the namespace call over HTTP, and who (the
+ * ingress controller apart): the gateway passes pages on to checkout and the
+ * dashboard, the adapter calls the sandbox; every other service, the ledger
  * among them, is reached through RabbitMQ only, so no NetworkPolicy admits anyone to
  * it (kubelet probes are not subject to NetworkPolicies; Prometheus's scrape is
  * checked with the monitoring objects).
  */
-const HTTP_CALLERS: Record<string, string[]> = { dashboard: ['api-gateway'], 'epg-sandbox': ['acquirer-adapter'] };
+const HTTP_CALLERS: Record<string, string[]> = { checkout: ['api-gateway'], dashboard: ['api-gateway'], 'epg-sandbox': ['acquirer-adapter'] };
 
 /** Whether a NetworkPolicy's podSelector (matchLabels, matchExpressions with In/NotIn/Exists) selects pods labelled `labels`. */
 function selectsPods(selector: any, labels: Record<string, string>): boolean {
@@ -153,7 +154,7 @@ for (const overlay of OVERLAYS) {
       }
     });
 
-    it('When the NetworkPolicies apply, then ingress is denied by default, allowed from anywhere only to api-gateway and checkout, and from the ingress controller only to the dashboard', () => {
+    it('When the NetworkPolicies apply, then ingress is denied by default, open from anywhere to no service, and from the ingress controller to the public services (api-gateway, checkout, the dashboard) alone', () => {
       const policies = [...byKind(objects, 'NetworkPolicy').values()] as any[];
       const denyAll = policies.find(
         (p) => Object.keys(p.spec.podSelector).length === 0 && p.spec.policyTypes.includes('Ingress') && !(p.spec.ingress?.length > 0),
@@ -176,8 +177,8 @@ for (const overlay of OVERLAYS) {
           (fromAnywhere ? openTo : throughIngress).add(name);
         }
       }
-      assert.deepEqual([...openTo].sort(), [...PUBLIC_SERVICES].sort());
-      assert.deepEqual([...throughIngress].sort(), [...INGRESS_ONLY_SERVICES].sort());
+      assert.deepEqual([...openTo], [], 'open from anywhere');
+      assert.deepEqual([...throughIngress].sort(), [...PUBLIC_SERVICES].sort());
     });
 
     it('When the dashboard is reached, then only the ingress controller and the gateway may connect, on its port, and the gateway may connect to it', () => {
@@ -203,6 +204,20 @@ for (const overlay of OVERLAYS) {
       assert.ok(dataEgress.spec.podSelector.matchExpressions[0].values.includes('dashboard'), 'the dashboard cannot reach PostgreSQL, RabbitMQ and Redis');
     });
 
+    it('When a public service reads its clients\' addresses, then its settings trust the one proxy in front of it, the ingress controller (TRUST_PROXY_HOPS 1), and no service is given the older TRUST_PROXY', () => {
+      const configMaps = byKind(objects, 'ConfigMap');
+      for (const name of PUBLIC_SERVICES) assert.equal((configMaps.get(`${name}-config`) as any)?.data?.TRUST_PROXY_HOPS, '1', name);
+      const given = [...configMaps.values()].filter((map: any) => map.data?.TRUST_PROXY !== undefined).map((map: any) => map.metadata.name);
+      assert.deepEqual(given, []);
+    });
+
+    it('When PostgreSQL runs in the cluster, then it asks every role for its password: no trust rule is in the manifests (D29; make up\'s loopback trust is a development setting)', () => {
+      const env = [...byKind(objects, 'StatefulSet').values(), ...byKind(objects, 'Deployment').values()].flatMap((workload: any) =>
+        (workload.spec.template.spec.containers as any[]).flatMap((container) => container.env ?? []),
+      );
+      assert.deepEqual(env.filter((e: any) => e.name === 'POSTGRES_HOST_AUTH_METHOD' && e.value !== 'scram-sha-256'), []);
+    });
+
     it('When a service is reached only through the broker, then no NetworkPolicy admits a connection to it; those called over HTTP admit only their callers in the namespace', () => {
       const policies = ([...byKind(objects, 'NetworkPolicy').values()] as any[]).filter((p) => p.spec.policyTypes.includes('Ingress'));
       const deployments = byKind(objects, 'Deployment');
@@ -212,7 +227,6 @@ for (const overlay of OVERLAYS) {
           .filter((p) => selectsPods(p.spec.podSelector, podLabels))
           .flatMap((p) => p.spec.ingress ?? [])
           .filter((rule: any) => !(rule.from?.length > 0 && rule.from.every(isPrometheusPeer)));
-        if (PUBLIC_SERVICES.includes(name)) continue;
         const callers = rules.flatMap((rule: any) => {
           assert.ok(rule.from?.length > 0, `${name}: a rule open to anywhere`);
           return rule.from.filter((peer: any) => !isIngressControllerPeer(peer)).map((peer: any) => {

@@ -22,7 +22,8 @@ export const dashboardCommands = {
       role: DashboardRole,
       password: Type.Optional(Type.String({ writeOnly: true })),
     }),
-    reply: Type.Object({ user_id: Type.String({ pattern: '^usr_' }), setup_url: Type.String() }),
+    // D29: no setup_url for a person created with a password.
+    reply: Type.Object({ user_id: Type.String({ pattern: '^usr_' }), setup_url: Type.Optional(Type.String()) }),
   },
   /** A merchant's owners, whom the notifier mails the account's notices (D20): each one's address and language, when the dashboard knows it. */
   'team.owners': {
@@ -36,6 +37,6 @@ export const dashboardCommands = {
     operator: true,
     service: 'dashboard',
     request: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.Optional(Type.String({ writeOnly: true })) }),
-    reply: Type.Object({ operator_id: Type.String({ pattern: '^opr_' }), setup_url: Type.String() }),
+    reply: Type.Object({ operator_id: Type.String({ pattern: '^opr_' }), setup_url: Type.Optional(Type.String()) }),
   },
 } as const satisfies Record<string, CommandContract>;

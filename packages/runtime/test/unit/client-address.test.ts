@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'mocha';
-import { clientAddress, forwardedChain } from '../../src/client-address.js';
+import { clientAddress, forwardedChain, throttledAddress } from '../../src/client-address.js';
 
 /** A request from `peer` carrying `forwarded` as its X-Forwarded-For. */
 function request(peer: string, forwarded?: string | string[]): IncomingMessage {
@@ -34,5 +34,27 @@ describe('client address behind trusted proxies', () => {
 
   it('when the client pads the header with empty entries, then the entries our proxy appended still count from the right', () => {
     assert.equal(clientAddress(request('10.0.0.2', '192.0.2.66, , 203.0.113.9'), 1), '203.0.113.9');
+  });
+});
+
+describe('the address a throttle counts', () => {
+  it('when the address is IPv4, or IPv4 mapped into IPv6, then it is the IPv4 address', () => {
+    assert.equal(throttledAddress('203.0.113.9'), '203.0.113.9');
+    assert.equal(throttledAddress('::ffff:203.0.113.9'), '203.0.113.9');
+  });
+
+  it('when addresses are IPv6, then those of one /64 count as one, however they are written, and another /64 apart', () => {
+    const one = throttledAddress('2001:db8:1:2::1');
+    assert.equal(one, '2001:db8:1:2::/64');
+    assert.equal(throttledAddress('2001:0db8:0001:0002:ffff:ffff:ffff:ffff'), one);
+    assert.equal(throttledAddress('2001:DB8:1:2:a::b'), one);
+    assert.equal(throttledAddress('2001:db8:1:2::1%eth0'), one);
+    assert.equal(throttledAddress('2001:db8:1:2:0:0:192.0.2.1'), one);
+    assert.notEqual(throttledAddress('2001:db8:1:3::1'), one);
+    assert.equal(throttledAddress('::1'), '0:0:0:0::/64');
+  });
+
+  it('when the address is not an IP address, then it is counted as written', () => {
+    assert.equal(throttledAddress('unknown'), 'unknown');
   });
 });

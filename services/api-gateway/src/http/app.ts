@@ -16,7 +16,7 @@ import { EXPORT_KINDS } from '@gateway/exports';
 import { outageOf, type RpcClient } from '@gateway/messaging';
 import { describeError, renderMetrics, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, retryAfterOf, toProblem } from '@gateway/problem';
-import { clientAddress, enterRequest, labelledRoute, labelRoute, readiness, requestIdOf, timeRequest, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
+import { clientAddress, enterRequest, labelledRoute, labelRoute, metricsServedHere, readiness, requestIdOf, throttledAddress, timeRequest, type ReadinessCheck, type RequestListener } from '@gateway/runtime';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { ApiCaller, Budget } from '../db/merchant.repository.js';
 import type { TestEventStreams } from '../events/test-event-streams.js';
@@ -45,7 +45,7 @@ export interface ApiDependencies {
   rateLimitKeyPrefix: string;
   errorsHost: string;
   publicBaseUrl: string;
-  /** Proxies of ours in front (TRUST_PROXY, TRUST_PROXY_HOPS); 0 when the gateway is the edge. */
+  /** Proxies of ours in front (TRUST_PROXY_HOPS); 0 when the gateway is the edge. */
   trustedProxyHops: number;
   readiness: Record<string, ReadinessCheck>;
   /** The test-mode event streams of GET /gateway/events/stream/ (`gateway listen`). */
@@ -134,7 +134,8 @@ export async function createApiListener(deps: ApiDependencies): Promise<RequestL
 
 /** GET /metrics (Prometheus text), /healthz (alive) and /readyz (every dependency, Redis degradable): no key, no budget. */
 function addHealthRoutes(app: FastifyInstance, checks: Record<string, ReadinessCheck>): void {
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', async (request, reply) => {
+    if (!metricsServedHere(request.raw)) return reply.callNotFound();
     const { contentType, body } = await renderMetrics();
     return reply.header('Cache-Control', 'no-store').type(contentType).send(body);
   });
@@ -295,7 +296,7 @@ export function scopePathOf(pattern: string, url: string): string {
 async function authorize(deps: ApiDependencies, request: FastifyRequest, reply: FastifyReply, routeBudget: Budget | undefined): Promise<ApiCaller> {
   const caller = await deps.auth.authenticate(headerOf(request.raw, 'authorization'));
   if (!caller) {
-    const budget = await deps.buckets.take([authFailureBucket(clientAddress(request.raw, deps.trustedProxyHops), deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
+    const budget = await deps.buckets.take([authFailureBucket(throttledAddress(clientAddress(request.raw, deps.trustedProxyHops)), deps.authFailuresPerMinute, deps.rateLimitKeyPrefix)]);
     if (!budget.allowed) rateLimited(reply, budget.retryAfterSeconds);
     reply.header('WWW-Authenticate', 'Bearer');
     throw new AppError('unauthorized');

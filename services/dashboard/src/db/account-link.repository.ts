@@ -11,6 +11,12 @@ import type { Door } from './person.repository.js';
 export type AccountLink = 'setup' | 'reset';
 /** Each kind's table (a closed set: the only names ever put in a statement). */
 const TABLES: Readonly<Record<AccountLink, string>> = { setup: 'setup_links', reset: 'password_resets' };
+/**
+ * What else a link of each kind needs to work: a setup link sets a person's
+ * first password, and is dead once they have one, however it was set (D29:
+ * links made before a person was created with a password included).
+ */
+const STILL_FOR: Readonly<Record<AccountLink, string>> = { setup: 'AND p.password_hash IS NULL', reset: '' };
 
 export class AccountLinkRepository {
   constructor(private readonly pool: Pool) {}
@@ -51,7 +57,7 @@ export class AccountLinkRepository {
   async use(db: Queryable, kind: AccountLink, tokenHash: string, door: Door): Promise<string | undefined> {
     const { rows } = await db.query<{ person_id: string }>(
       `UPDATE ${TABLES[kind]} l SET used_at = now() FROM people p
-        WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND p.id = l.person_id AND p.door = $2 AND p.removed_at IS NULL
+        WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND p.id = l.person_id AND p.door = $2 AND p.removed_at IS NULL ${STILL_FOR[kind]}
         RETURNING l.person_id`,
       [tokenHash, door],
     );
@@ -62,13 +68,13 @@ export class AccountLinkRepository {
   async isLive(kind: AccountLink, tokenHash: string, door: Door): Promise<boolean> {
     const { rows } = await this.pool.query(
       `SELECT 1 FROM ${TABLES[kind]} l JOIN people p ON p.id = l.person_id
-        WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND p.door = $2 AND p.removed_at IS NULL`,
+        WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND p.door = $2 AND p.removed_at IS NULL ${STILL_FOR[kind]}`,
       [tokenHash, door],
     );
     return rows.length === 1;
   }
 
-  /** Spends every unused account link of both kinds of a person: their password was just set. */
+  /** Spends every unused account link of both kinds of a person: their password was just set, or they just signed in. */
   async spendAll(db: Queryable, personId: string): Promise<void> {
     for (const table of Object.values(TABLES)) await db.query(`UPDATE ${table} SET used_at = now() WHERE person_id = $1 AND used_at IS NULL`, [personId]);
   }

@@ -39,6 +39,9 @@ export interface AccountsDeps {
   passwordHashCost: number;
   loginFailureLimit: number;
   loginFailureWindowSeconds: number;
+  /** Wrong passwords one account may take within its short window, from every address it was not signed in from lately (D29). */
+  loginAccountFailureLimit: number;
+  loginAccountFailureWindowSeconds: number;
   /** Wrong second-factor codes one account may take within the window, from every address together. */
   secondFactorAccountLimit: number;
   /** How long an account whose codes reached that bound takes none, right or wrong. */

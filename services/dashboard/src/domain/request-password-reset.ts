@@ -2,7 +2,7 @@
  * "Forgot password?" (D20): a reset link, mailed, that works once for
  * PASSWORD_RESET_TTL_SECONDS (an hour). The answer is the same whether or
  * not the address has an account: the lookup and the mail happen after it.
- * Requests are throttled per address (429); those within it per email,
+ * Requests are throttled per address (429; an IPv6 address per /64); those within it per email,
  * quietly (the same answer, no mail), and a person gets no new reset link while
  * their newest is younger than a short interval. The notifier writes and
  * sends the mail; only the mail holds the reset link.
@@ -11,6 +11,7 @@ import { newId } from '@gateway/contracts';
 import { withTransaction } from '@gateway/db';
 import type { Language } from '@gateway/i18n';
 import { AppError } from '@gateway/problem';
+import { throttledAddress } from '@gateway/runtime';
 import type { Door } from '../db/person.repository.js';
 import { normaliseEmail, type AccountsDeps } from './accounts.js';
 import { newToken, tokenHash } from './tokens.js';
@@ -30,7 +31,7 @@ async function countUnder(deps: AccountsDeps, key: string): Promise<{ count: num
  */
 export async function countResetRequest(deps: AccountsDeps, door: Door, emailGiven: string, address: string): Promise<boolean> {
   const prefix = `${deps.rateLimitKeyPrefix}:reset:${door}`;
-  const byAddress = await countUnder(deps, `${prefix}:address:${address}`);
+  const byAddress = await countUnder(deps, `${prefix}:address:${throttledAddress(address)}`);
   if (byAddress.count > deps.passwordResetLimit) {
     const retryAfter = byAddress.ttl > 0 ? byAddress.ttl : deps.passwordResetWindowSeconds;
     throw new AppError('rate-limit-exceeded', `Too many password reset requests. Try again in ${Math.ceil(retryAfter / 60)} minutes.`, { retry_after: retryAfter });

@@ -10,8 +10,8 @@ import { AppError } from '@gateway/problem';
 import type { AccountLink } from '../db/account-link.repository.js';
 import type { Door } from '../db/person.repository.js';
 import { countResetRequest, mailResetLink } from '../domain/request-password-reset.js';
-import { ACCOUNT_LINK_GONE, accountLinkIsLive, setPasswordWithAccountLink } from '../domain/set-password.js';
-import { checkYourMailPage, forgotPasswordPage, newPasswordPage, resetLinkGonePage, tooManyResetRequestsPage } from '../views/account-links.page.js';
+import { accountLinkIsLive, setPasswordWithAccountLink } from '../domain/set-password.js';
+import { checkYourMailPage, forgotPasswordPage, newPasswordPage, resetLinkGonePage, setupLinkGonePage, tooManyResetRequestsPage } from '../views/account-links.page.js';
 import { clientAddress, fromAnotherSite, handle, languageOf, type DoorDeps, type Outcome } from './door.js';
 import { rawFieldOf } from './form-fields.js';
 import { formBody } from './signed-in.js';
@@ -19,7 +19,8 @@ import { formBody } from './signed-in.js';
 /** The setup, reset and "Forgot password?" routes of `door`. */
 export function accountLinkRoutes(deps: DoorDeps, door: Door, router: Router): void {
   const base = `/${door}`;
-  const resetLinkGone = (req: Request): Outcome => ({ page: resetLinkGonePage(languageOf(req), base), status: 410 });
+  /** A link used, lapsed, spent by a sign-in, or unknown: 410, the same page for each, in the page's language. */
+  const linkGone = (req: Request, kind: AccountLink): Outcome => ({ page: (kind === 'setup' ? setupLinkGonePage : resetLinkGonePage)(languageOf(req), base), status: 410 });
 
   /** Sets the password with the account link of kind `kind` the form carries; a refused password shows the form again with why. */
   const setPassword = async (req: Request, kind: AccountLink): Promise<Outcome | undefined> => {
@@ -29,7 +30,7 @@ export function accountLinkRoutes(deps: DoorDeps, door: Door, router: Router): v
       await setPasswordWithAccountLink(deps.accounts, kind, door, token, rawFieldOf(req.body, 'password'), clientAddress(deps, req));
     } catch (err) {
       if (err instanceof AppError && err.code === 'validation-error') return { page: newPasswordPage(languageOf(req), base, kind, token, err.errors[0]?.message ?? err.detail), status: 422 };
-      if (kind === 'reset' && err instanceof AppError && err.code === 'not-found') return resetLinkGone(req);
+      if (err instanceof AppError && err.code === 'not-found') return linkGone(req, kind);
       throw err;
     }
     return undefined;
@@ -39,8 +40,7 @@ export function accountLinkRoutes(deps: DoorDeps, door: Door, router: Router): v
     '/setup',
     handle(deps, base, async (req) => {
       const token = typeof req.query['token'] === 'string' ? req.query['token'] : '';
-      if (!(await accountLinkIsLive(deps.accounts, 'setup', door, token))) throw new AppError('not-found', ACCOUNT_LINK_GONE.setup);
-      return { page: newPasswordPage(languageOf(req), base, 'setup', token) };
+      return (await accountLinkIsLive(deps.accounts, 'setup', door, token)) ? { page: newPasswordPage(languageOf(req), base, 'setup', token) } : linkGone(req, 'setup');
     }),
   );
   router.post(
@@ -80,7 +80,7 @@ export function accountLinkRoutes(deps: DoorDeps, door: Door, router: Router): v
     '/reset',
     handle(deps, base, async (req) => {
       const token = typeof req.query['token'] === 'string' ? req.query['token'] : '';
-      return (await accountLinkIsLive(deps.accounts, 'reset', door, token)) ? { page: newPasswordPage(languageOf(req), base, 'reset', token) } : resetLinkGone(req);
+      return (await accountLinkIsLive(deps.accounts, 'reset', door, token)) ? { page: newPasswordPage(languageOf(req), base, 'reset', token) } : linkGone(req, 'reset');
     }),
   );
   router.post(

@@ -8,7 +8,7 @@ import { isLanguage } from '@gateway/i18n';
 import { AppError } from '@gateway/problem';
 import type { Door } from '../db/person.repository.js';
 import { passSecondFactor } from '../domain/second-factor.js';
-import { signIn } from '../domain/sign-in.js';
+import { signedIn, signIn } from '../domain/sign-in.js';
 import { newToken, tokenHash } from '../domain/tokens.js';
 import { SCRIPT, STYLESHEET } from '../views/assets.js';
 import { secondFactorPage, signInPage } from '../views/sign-in.page.js';
@@ -57,6 +57,7 @@ export function signInRoutes(deps: DoorDeps, door: Door, router: Router): void {
         // D20: the person's mails are in the language they sign in with.
         await deps.accounts.people.setLanguage(person.id, languageOf(req));
         await startSession(deps, res, door, person, !secondFactor, clientAddress(deps, req));
+        if (!secondFactor) await signedIn(deps.accounts, door, person, clientAddress(deps, req));
         const next = backWithin(base, rawFieldOf(req.body, 'next'));
         return { redirect: secondFactor ? `${base}/second-factor?next=${encodeURIComponent(next)}` : next };
       } catch (err) {
@@ -92,6 +93,7 @@ export function signInRoutes(deps: DoorDeps, door: Door, router: Router): void {
       // A new session id once fully signed in: the cookie that only knew the password is worth nothing.
       const id = newToken();
       if (!(await deps.accounts.sessions.verify(current.idHash, tokenHash(id), newToken()))) return { redirect: `${base}/sign-in` };
+      await signedIn(deps.accounts, door, current.person, clientAddress(deps, req));
       setCookie(deps, res, cookieName(door), id, { path: base });
       return { redirect: backWithin(base, rawFieldOf(req.body, 'next')) };
     }),

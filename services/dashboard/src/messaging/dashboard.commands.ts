@@ -17,8 +17,8 @@ export function dashboardCommands(deps: { accounts: AccountsDeps; secrets: Secre
       // The merchant must exist: the api-gateway keeps merchants. Asked for the operator who ran the command: the dashboard's key signs only for someone.
       const operator = meta.operator?.actor ?? { type: 'operator' as const, id: meta.operator?.id ?? '', email: '', address: '' };
       await rpc.call('merchant.get', { merchant_id: command.merchant_id }, { actor: operator });
-      const { id, setupUrl } = await createPerson(accounts, { door: 'dashboard', merchantId: command.merchant_id, role: command.role, email: command.email, ...(command.password !== undefined && { password: command.password }) });
-      return { body: { user_id: id, setup_url: setupUrl } };
+      const { id, setupUrl } = await createPerson(accounts, { door: 'dashboard', merchantId: command.merchant_id, role: command.role, email: command.email, password: command.password });
+      return { body: { user_id: id, ...(setupUrl !== undefined && { setup_url: setupUrl }) } };
     },
     'dashboard.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
     // D20: whom the notifier mails a merchant's notices.
@@ -26,8 +26,8 @@ export function dashboardCommands(deps: { accounts: AccountsDeps; secrets: Secre
       body: { data: (await accounts.people.owners(command.merchant_id)).map((p) => ({ person_id: p.id, email: p.email, ...(p.language !== null && { language: p.language }) })) },
     }),
     'operator.create': async (command) => {
-      const { id, setupUrl } = await createPerson(accounts, { door: 'ops', email: command.email, ...(command.password !== undefined && { password: command.password }) });
-      return { body: { operator_id: id, setup_url: setupUrl } };
+      const { id, setupUrl } = await createPerson(accounts, { door: 'ops', email: command.email, password: command.password });
+      return { body: { operator_id: id, ...(setupUrl !== undefined && { setup_url: setupUrl }) } };
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The pages of account links (D14, D20): the form that sets a password from a
  * setup link or a reset link, "Forgot password?" and its answers, and the
- * page of a reset link that no longer works.
+ * pages of a setup or reset link that no longer works.
  */
 import type { Language } from '@gateway/i18n';
 import { html, type Html } from '@gateway/runtime';
@@ -67,6 +67,19 @@ export function checkYourMailPage(language: Language, base: string): Html {
     t('check_your_mail'),
     html`<h1>${t('check_your_mail')}</h1>
 <p>${t('reset_link_on_its_way')}</p>
+<p><a href="${base}/sign-in">${t('back_to_sign_in')}</a></p>`,
+  );
+}
+
+/** A setup link used, lapsed, spent or unknown: whoever invited the person makes a new one. */
+export function setupLinkGonePage(language: Language, base: string): Html {
+  const t = wordsIn(language);
+  return signInCard(
+    language,
+    base,
+    t('account_link_gone_title'),
+    html`<h1>${t('account_link_gone_title')}</h1>
+${notice('error', t('setup_link_gone'))}
 <p><a href="${base}/sign-in">${t('back_to_sign_in')}</a></p>`,
   );
 }

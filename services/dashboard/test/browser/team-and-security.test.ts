@@ -70,7 +70,7 @@ describe('team, two-step sign-in and audit log, in a browser', function () {
     await dev.getByLabel('New password').fill(PASSWORD);
     await dev.getByRole('button', { name: 'Set password' }).click();
     const again = await dev.goto(link);
-    assert.equal(again?.status(), 404, 'a setup link works once');
+    assert.equal(again?.status(), 410, 'a setup link works once');
     await signIn(dev, 'dev@team.example');
     await dev.getByRole('link', { name: 'API keys' }).click();
     assert.equal(await dev.getByRole('button', { name: 'Create key' }).count(), 1);

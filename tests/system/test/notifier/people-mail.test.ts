@@ -153,7 +153,7 @@ describe('Mail to dashboard people (D20)', function () {
     assert.match(resent.html, /New invitation mailed to/);
     const mails = await system.mail.waitFor((m) => m.envelope.to.includes(invitee), 2);
     const second = mails.find((m) => m !== first);
-    assert.equal((await new Visitor(system.baseUrl).get(linkIn(first, 'setup'))).status, 404, 'the first link still works');
+    assert.equal((await new Visitor(system.baseUrl).get(linkIn(first, 'setup'))).status, 410, 'the first link still works');
     assert.equal((await new Visitor(system.baseUrl).get(linkIn(second, 'setup'))).status, 200);
   });
 

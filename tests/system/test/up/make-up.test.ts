@@ -13,115 +13,20 @@
  * `after`, whatever a failed test left).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { descriptionOf, repoRoot, SERVICE_NAMES } from '@gateway/system';
 import { payOnPage, pollUntil, runGatewayAdmin, sessionRequest, testEnvironment, uniqueName, Visitor } from '@gateway/testkit';
 import { alive } from './processes.js';
+import { freePortBase, UpRun } from './up-run.js';
 
-const UP = path.join(repoRoot, 'infra', 'local', 'up.mjs');
 const RESET = path.join(repoRoot, 'infra', 'local', 'reset.mjs');
 
 /** The services killed under load: two on the payment path, and the refund service. */
 const KILLED = ['session', 'acquirer-adapter', 'refund'] as const;
-
-type Exit = { code: number | null; signal: NodeJS.Signals | null };
-
-/** infra/local/up.mjs as a child process, its console read line by line. */
-class UpRun {
-  readonly lines: string[] = [];
-  readonly exited: Promise<Exit>;
-  readonly child: ChildProcess;
-  private readonly waiters = new Set<() => void>();
-
-  constructor(env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, [UP], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [this.child.stdout, this.child.stderr]) {
-      if (!stream) continue;
-      createInterface({ input: stream }).on('line', (line) => {
-        this.lines.push(line);
-        this.wake();
-      });
-    }
-    this.exited = new Promise((resolve) =>
-      this.child.once('exit', (code, signal) => {
-        resolve({ code, signal });
-        this.wake();
-      }),
-    );
-  }
-
-  get running(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  /** The first line from `from` on that matches `pattern`; throws with the console's end if it exits or takes longer than `timeoutMs`. */
-  async line(pattern: RegExp, timeoutMs: number, from = 0): Promise<RegExpMatchArray> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      for (const line of this.lines.slice(from)) {
-        const match = pattern.exec(line);
-        if (match) return match;
-      }
-      if (!this.running) throw new Error(`make up exited before printing ${pattern}:\n${this.tail()}`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`make up did not print ${pattern} within ${timeoutMs} ms:\n${this.tail()}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.add(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
-  /** Each process's pid, as its last ready line says. */
-  pids(): Map<string, number> {
-    const pids = new Map<string, number>();
-    for (const line of this.lines) {
-      const match = /^ {2}(\S+) (?:ready|started again, ready) \(pid (\d+)\)$/.exec(line);
-      if (match) pids.set(match[1] as string, Number(match[2]));
-    }
-    return pids;
-  }
-
-  /** The lines that told of an exit of `name`. */
-  exitsOf(name: string): string[] {
-    return this.lines.filter((line) => line.startsWith(`  ✗ ${name} (pid `));
-  }
-
-  tail(lines = 40): string {
-    return this.lines.slice(-lines).join('\n');
-  }
-
-  private wake(): void {
-    for (const wake of [...this.waiters]) wake();
-    this.waiters.clear();
-  }
-}
-
-/** Whether nothing listens on `port`. */
-function free(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, () => server.close(() => resolve(true)));
-  });
-}
-
-/** A PORT_BASE whose nine ports (the gateway's and every other service's, shifted alike) are free, below the ports test systems and the kernel pick. */
-async function freePortBase(): Promise<number> {
-  for (;;) {
-    const base = 10_000 + 20 * Math.floor(Math.random() * 450);
-    if ((await Promise.all(SERVICE_NAMES.map((service) => free(base + descriptionOf(service).port - 8080)))).every(Boolean)) return base;
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
