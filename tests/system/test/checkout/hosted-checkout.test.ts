@@ -466,7 +466,7 @@ describe('Hosted checkout, lapsed links', function () {
     await page.getByRole('heading', { name: /3-D Secure/ }).waitFor();
     await lapse(made);
     const [back] = await Promise.all([
-      page.waitForResponse((response) => response.url().endsWith('/3ds')),
+      page.waitForResponse((response) => /\/3ds\/pa_[0-9A-Za-z]+$/.test(response.url())),
       page.getByRole('button', { name: 'Complete authentication' }).click(),
     ]);
     assert.equal(back.status(), 200, 'the payment page, leaving for the merchant; not the expired page');
