@@ -244,9 +244,9 @@ async function payAndCheck(testkit, api, card, challenge) {
  * answer to the card form (testkit's payOnPage), at `checkoutUrl`: the 3DS Method form posted to
  * the issuer, then the page's own method form (completed); the hand-off form posted to the ACS;
  * at the sandbox's challenge page the button `answer` ('Complete authentication' unless told)
- * pressed, which posts the ACS's answer back to the page. Every form is posted as a browser
- * would (its hidden fields, the pressed button's name and value), a 303 within the page
- * followed. Returns the page where the walk ends: the result, or a page that is no step of it.
+ * pressed, and the ACS's hand-back form (its Continue) posted to the page, or the acquirer's
+ * redirect back followed. Every form is posted as a browser would (its hidden fields, the pressed
+ * button's name and value), redirects followed with GET. Returns the page where the walk ends: the result, or a page that is no step of it.
  */
 export async function walkThroughBank(page, checkoutUrl, { answer = 'Complete authentication', maxSteps = 6 } = {}) {
   let current = { ...page, url: page.location ?? `${checkoutUrl}/pay` };
@@ -255,6 +255,8 @@ export async function walkThroughBank(page, checkoutUrl, { answer = 'Complete au
     const next = formOf(current.html, (form) => form.attributes.id === 'method-continue');
     const bank = formOf(current.html, (form) => form.attributes.id === 'bank-form');
     const acs = formOf(current.html, (form) => form.buttons.some((button) => button.text === answer));
+    // The ACS hands the buyer back with a posted form its own script presses (or the buyer, with Continue).
+    const handBack = formOf(current.html, (form) => form.buttons.some((button) => button.text === 'Continue'));
     if (method && next) {
       const issuer = await fetch(new URL(method.attributes.action, current.url), { method: 'POST', body: new URLSearchParams(method.fields), redirect: 'manual' });
       await issuer.arrayBuffer();
@@ -266,6 +268,8 @@ export async function walkThroughBank(page, checkoutUrl, { answer = 'Complete au
     } else if (acs) {
       const pressed = acs.buttons.find((button) => button.text === answer);
       current = await postForm(current.url, acs, { ...acs.fields, ...(pressed.name ? { [pressed.name]: pressed.value } : {}) });
+    } else if (handBack) {
+      current = await postForm(current.url, handBack, handBack.fields);
     } else {
       return { status: current.status, html: current.html, url: current.url };
     }
@@ -273,16 +277,16 @@ export async function walkThroughBank(page, checkoutUrl, { answer = 'Complete au
   throw new SmokeFailure(`3-D Secure still not over after ${maxSteps} pages: ${current.html.slice(0, 500)}`, 'checkout');
 }
 
-/** Posts `fields` to `form`'s action (resolved against `from`), following one 303 as a browser would. */
+/** Posts `fields` to `form`'s action (resolved against `from`), then follows redirects with GET as a browser would (the acquirer's return to the page, the page's to its result). */
 async function postForm(from, form, fields) {
-  const target = new URL(form.attributes.action ?? from, from);
-  const posted = await fetch(target, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
-  const location = posted.headers.get('location');
-  if (posted.status !== 303 || !location) return { status: posted.status, html: await posted.text(), url: target.toString() };
-  await posted.body?.cancel();
-  const next = new URL(location, target);
-  const followed = await fetch(next, { redirect: 'manual' });
-  return { status: followed.status, html: await followed.text(), url: next.toString() };
+  let url = new URL(form.attributes.action ?? from, from);
+  let answer = await fetch(url, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+  for (let hops = 0; hops < 5 && [302, 303].includes(answer.status) && answer.headers.get('location'); hops += 1) {
+    await answer.body?.cancel();
+    url = new URL(answer.headers.get('location') ?? '', url);
+    answer = await fetch(url, { redirect: 'manual' });
+  }
+  return { status: answer.status, html: await answer.text(), url: url.toString() };
 }
 
 /** The first form of `html` that `wanted` picks, read as a browser would: its attributes, hidden fields and buttons, entities decoded. */

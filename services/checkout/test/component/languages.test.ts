@@ -100,10 +100,12 @@ describe('Hosted checkout in three languages, in a browser', function () {
     await page.context().close();
   });
 
-  it('when an Arabic buyer passes 3-D Secure at the bank, then the acquirer was asked for Arabic and the buyer comes back to the result in Arabic', async () => {
+  it('when an Arabic buyer passes 3-D Secure at the bank, then the 3DS Method page was Arabic, the acquirer was asked for Arabic, and the buyer comes back to the result in Arabic', async () => {
     const created = await newSession({ locale: 'ar' });
     const page = await openPage(created.checkout_url ?? '', 'ar-TN');
+    const methodPage = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/pay'));
     await payWith(page, 'ar', '4000 0000 0000 3220');
+    assert.match(await (await methodPage).text(), /<html lang="ar" dir="rtl">[\s\S]*<h1>جارٍ التحقق من بطاقتك<\/h1>[\s\S]*name="language" value="ar"/);
     await page.getByRole('heading', { name: /3-D Secure/ }).waitFor();
     // The sandbox issuer shows the language register.do was given: the page's reached the acquirer.
     assert.equal(await page.locator('dd.language').textContent(), 'ar');
@@ -180,5 +182,60 @@ describe('Hosted checkout in three languages, in a browser', function () {
     const paid = await payOnPage(created.checkout_url ?? '', { card_number: '4242424242424242' }, 'ar');
     assert.equal(paid.status, 200);
     assert.match(paid.html, /<html lang="fr" dir="ltr">[\s\S]*Paiement accepté[\s\S]*Merci\u00a0: votre paiement a bien été reçu\./);
+  });
+
+  /** Without script the ACS's hand-back form waits for its Continue (the sandbox's page, in English); with script it goes by itself. */
+  async function handedBack(page: Page): Promise<void> {
+    const handBack = page.getByRole('button', { name: 'Continue', exact: true });
+    if ((await Promise.race([handBack.waitFor().then(() => true, () => false), page.locator('h1.outcome').waitFor().then(() => false, () => false)])) === true) await handBack.click();
+  }
+
+  it('when a French buyer pays 3220, then the 3DS Method and the bank hand-off speak French, with script and without it', async () => {
+    for (const javaScriptEnabled of [true, false]) {
+      const created = await newSession({ locale: 'fr' });
+      const context = await browser.newContext({ locale: 'fr-TN', javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto(created.checkout_url ?? '');
+      const pages: string[] = [];
+      page.on('response', (response) => {
+        if (response.request().method() === 'POST' && response.url().startsWith(system.baseUrl) && response.status() === 200) void response.text().then((text) => pages.push(text), () => undefined);
+      });
+      await payWith(page, 'fr', '4000 0000 0000 3220');
+      if (!javaScriptEnabled) {
+        await page.getByRole('heading', { name: 'Vérification de votre carte' }).waitFor();
+        await page.getByText('Nous vérifions votre carte auprès de votre banque.', { exact: false }).waitFor();
+        await page.getByRole('button', { name: 'Continuer' }).click();
+        await page.getByRole('heading', { name: 'Redirection vers votre banque' }).waitFor();
+        await page.getByText('Si rien ne se passe, cliquez sur Continuer.').waitFor();
+        await page.getByRole('button', { name: 'Continuer' }).click();
+      }
+      await page.getByRole('heading', { name: /3-D Secure/ }).waitFor();
+      assert.equal(await page.locator('dd.language').textContent(), 'fr');
+      await page.getByRole('button', { name: 'Complete authentication' }).click();
+      await handedBack(page);
+      await page.getByRole('heading', { name: 'Paiement accepté' }).waitFor();
+      assert.deepEqual(await documentOf(page), { lang: 'fr', dir: 'ltr' });
+      assert.ok(pages.some((html) => html.includes('<h1>Vérification de votre carte</h1>')), 'the 3DS Method page was French');
+      assert.ok(pages.some((html) => html.includes('<h1>Redirection vers votre banque</h1>')), 'the hand-off page was French');
+      assert.equal((await system.api(merchant.testKey).get<SessionDetail>(`/gateway/sessions/${created.id}/`)).body.status, 'SUCCEEDED', `script ${javaScriptEnabled}`);
+      await context.close();
+    }
+  });
+
+  it('when an Arabic buyer without script pays 3063 (3-D Secure 1), then the hand-off is right to left in Arabic with its متابعة button, and the payment succeeds in Arabic', async () => {
+    const created = await newSession({ locale: 'ar' });
+    const context = await browser.newContext({ locale: 'ar-TN', javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(created.checkout_url ?? '');
+    await payWith(page, 'ar', '4000 0000 0000 3063');
+    await page.getByRole('heading', { name: 'جارٍ تحويلك إلى مصرفك' }).waitFor();
+    assert.deepEqual(await documentOf(page), { lang: 'ar', dir: 'rtl' });
+    await page.getByText('يطلب منك مصرفك تأكيد عملية الدفع هذه.').waitFor();
+    await page.getByRole('button', { name: 'متابعة' }).click();
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await handedBack(page);
+    await page.getByRole('heading', { name: 'تمت عملية الدفع بنجاح' }).waitFor();
+    assert.deepEqual(await documentOf(page), { lang: 'ar', dir: 'rtl' });
+    await context.close();
   });
 });
