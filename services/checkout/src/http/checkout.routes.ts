@@ -5,10 +5,9 @@
  * card form's body is parsed here and handed on, never logged. Paths, bodies
  * and methods nobody serves get a page, never a stack trace.
  */
-import { isIP } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { describeError, type Logger } from '@gateway/observability';
-import { bodyRefusal, clientAddress, formBody, type FormLimits } from '@gateway/runtime';
+import { bodyRefusal, formBody, type FormLimits } from '@gateway/runtime';
 import { CHECKOUT_CSS, HAND_OFF_SCRIPT, HAND_OFF_SCRIPT_PATH, renderCheckoutPage, STYLESHEET_PATH } from '../pages/index.js';
 import { cancelPayment, pay, showPage, showResult } from '../domain/checkout-flow.js';
 import type { Answer, CheckoutPage } from '../domain/page-answers.js';
@@ -17,6 +16,7 @@ import { continueAfterMethod, isAttemptId, returnByGet, returnFromBank, returnFr
 import type { BrandingRepository } from '../db/branding.repository.js';
 import { brandView, type BrandView } from '../domain/branding.js';
 import { sendErrorPage, sendFailurePage, sendHtml, sendSeeOther } from './answers.js';
+import { buyerAddress } from './buyer-address.js';
 import { pageHeaders, SECURITY_HEADERS } from './page-headers.js';
 
 const CARD_FORM_LIMITS: FormLimits = { maxBytes: 8 * 1024, maxFields: 20 };
@@ -128,11 +128,4 @@ function statusOf(page: CheckoutPage): number {
   if (page.page === 'bank-refused') return 502;
   if (page.page === 'unavailable') return page.reason === 'payment-link-held' ? 409 : page.reason === 'payment-link-used' ? 410 : 403;
   return page.page === 'payment' && page.refused ? 422 : 200;
-}
-
-/** The buyer's address for the acquirer (D30): an IPv4 address as such (not IPv6-mapped), undefined when none can be told. */
-function buyerAddress(req: Request, trustProxyHops: number): string | undefined {
-  const address = clientAddress(req, trustProxyHops);
-  const plain = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address)?.[1] ?? address;
-  return isIP(plain) === 0 ? undefined : plain;
 }
