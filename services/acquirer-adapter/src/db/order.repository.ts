@@ -5,12 +5,19 @@
  * reconciliation next looks at it (next_check_at). A two-phase order's hold
  * has a repository of its own (order-hold.repository.ts).
  */
-import type { Envelope } from '@gateway/contracts';
+import type { BuyerContact, Envelope, Language } from '@gateway/contracts';
 import { leaseClaim, type Pool } from '@gateway/db';
 import { outboxInsert, outboxJson, outboxRows } from '@gateway/messaging';
 
-/** AUTHORIZED: a two-phase order's approved payment, held (D22); APPROVED once deposited. */
-type OrderStatus = 'STARTED' | 'CHALLENGED' | 'UNKNOWN' | 'AUTHORIZED' | 'APPROVED' | 'DECLINED';
+/**
+ * METHOD: a 3-D Secure 2 transaction waits for the buyer's 3DS Method before
+ * the card goes again (migration 006). AUTHORIZED: a two-phase order's
+ * approved payment, held (D22); APPROVED once deposited.
+ */
+type OrderStatus = 'STARTED' | 'METHOD' | 'CHALLENGED' | 'UNKNOWN' | 'AUTHORIZED' | 'APPROVED' | 'DECLINED';
+
+/** What the buyer's return from a challenge brings: the paRes of 3-D Secure 1, or the cres of 3-D Secure 2. */
+export type ChallengeReturn = 'pa_res' | 'cres';
 
 /** What is done with a two-phase order's hold, once (migration 005). */
 type HoldState = 'HELD' | 'CAPTURING' | 'CAPTURED' | 'VOIDING' | 'VOIDED' | 'VOID_REFUSED';
@@ -49,6 +56,20 @@ export interface OrderRow {
   /** What the deposit took, and when (CAPTURED). */
   captured_amount: string | null;
   captured_at: Date | null;
+  /** The 3-D Secure 2 transaction the acquirer opened for the card, once it did. */
+  three_ds_server_trans_id: string | null;
+  /** A CHALLENGED order's expected return; null for one challenged before 3-D Secure 2 (3-D Secure 1 then). */
+  challenge_return: ChallengeReturn | null;
+}
+
+/**
+ * What goes with the card when a METHOD order sends it again (kept, with the
+ * sealed card, between the 3DS Method step and the repeat only).
+ */
+export interface RepeatFields {
+  term_url: string;
+  language: Language;
+  buyer?: BuyerContact;
 }
 
 export type NewOrder = Pick<
@@ -58,7 +79,7 @@ export type NewOrder = Pick<
 
 /** An unresolved order the reconciliation sweep has claimed. */
 export interface ClaimedOrder extends OrderRow {
-  status: 'STARTED' | 'CHALLENGED' | 'UNKNOWN';
+  status: 'STARTED' | 'METHOD' | 'CHALLENGED' | 'UNKNOWN';
   /** Checks since the order last changed, this one included. */
   checks: number;
   /** Seconds since the order last changed, by the database's clock. */
@@ -75,9 +96,12 @@ export const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_num
   card_brand, card_last_four, failure_code, failure_message, fee_amount::text, net_amount::text, created_at, updated_at,
   (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
   (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed,
-  capture_method, hold, capture_id, ended_captures, captured_amount::text, captured_at`;
+  capture_method, hold, capture_id, ended_captures, captured_amount::text, captured_at, three_ds_server_trans_id, challenge_return`;
 
-const UNRESOLVED = `('STARTED', 'CHALLENGED', 'UNKNOWN')`;
+const UNRESOLVED = `('STARTED', 'METHOD', 'CHALLENGED', 'UNKNOWN')`;
+
+/** Leaving the METHOD state, the order forgets the card it kept for the repeat (migration 006's constraint holds it to that). */
+const WIPE_CARD = 'sealed_card = NULL, repeat_fields = NULL';
 
 /** Up to $1 unresolved orders whose check has come, that check put $2 seconds on. */
 const CLAIM_DUE_ORDERS = leaseClaim({
@@ -132,17 +156,62 @@ export class OrderRepository {
   /**
    * Moves an unresolved order to CHALLENGED or UNKNOWN, with the acquirer's
    * order id when it has one (3-D Secure finishes by it; reconciliation finds
-   * the order by its number). Reconciliation looks at an UNKNOWN order at
-   * once, at a CHALLENGED one after the first-check delay, with fresh backoff.
+   * the order by its number), and, for a challenge, what its return must
+   * bring and the 3-D Secure 2 transaction it finishes. Reconciliation looks
+   * at an UNKNOWN order at once, at a CHALLENGED one after the first-check
+   * delay, with fresh backoff. A card kept for a repeat is forgotten.
    */
-  async mark(attemptId: string, status: 'CHALLENGED' | 'UNKNOWN', acquirerOrderId: string | undefined): Promise<void> {
+  async mark(
+    attemptId: string,
+    status: 'CHALLENGED' | 'UNKNOWN',
+    acquirerOrderId: string | undefined,
+    challenge?: { returns: ChallengeReturn; serverTransId?: string },
+  ): Promise<void> {
     await this.pool.query({
       name: 'order-mark',
       text: `UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), updated_at = now(),
-               next_check_at = now() + make_interval(secs => $4), checks = 0
+               next_check_at = now() + make_interval(secs => $4), checks = 0, ${WIPE_CARD},
+               challenge_return = coalesce($5, challenge_return), three_ds_server_trans_id = coalesce($6, three_ds_server_trans_id)
              WHERE attempt_id = $1 AND status IN ${UNRESOLVED}`,
-      values: [attemptId, status, acquirerOrderId ?? null, status === 'UNKNOWN' ? 0 : this.firstCheckAfterSeconds],
+      values: [attemptId, status, acquirerOrderId ?? null, status === 'UNKNOWN' ? 0 : this.firstCheckAfterSeconds, challenge?.returns ?? null, challenge?.serverTransId ?? null],
     });
+  }
+
+  /**
+   * Moves a STARTED order, its card just answered with a 3-D Secure 2
+   * transaction and a 3DS Method, to METHOD, keeping the sealed card and what
+   * goes with it for the repeat. Reconciliation looks at it after the
+   * first-check delay. False when it is no longer STARTED: nothing is kept.
+   */
+  async awaitMethod(attemptId: string, step: { acquirerOrderId: string; serverTransId: string; sealedCard: string; repeat: RepeatFields }): Promise<boolean> {
+    const result = await this.pool.query({
+      name: 'order-await-method',
+      text: `UPDATE orders SET status = 'METHOD', acquirer_order_id = $2, three_ds_server_trans_id = $3, sealed_card = $4, repeat_fields = $5,
+               updated_at = now(), next_check_at = now() + make_interval(secs => $6), checks = 0
+             WHERE attempt_id = $1 AND status = 'STARTED'`,
+      values: [attemptId, step.acquirerOrderId, step.serverTransId, step.sealedCard, JSON.stringify(step.repeat), this.firstCheckAfterSeconds],
+    });
+    return result.rowCount === 1;
+  }
+
+  /**
+   * Claims a METHOD order for its repeat and takes the card it kept, in one
+   * statement: from now its outcome is UNKNOWN until the acquirer's status
+   * tells, the row holds the card no more, and only this caller sends it.
+   * Undefined when it is no longer METHOD (the page's method return came
+   * twice, reconciliation gave up on it, or it was finished meanwhile).
+   */
+  async takeForRepeat(attemptId: string): Promise<{ sealedCard: string; repeat: RepeatFields } | undefined> {
+    const result = await this.pool.query<{ sealed_card: string | null; repeat_fields: RepeatFields | null }>({
+      name: 'order-take-for-repeat',
+      text: `WITH kept AS (SELECT attempt_id, sealed_card, repeat_fields FROM orders WHERE attempt_id = $1 AND status = 'METHOD' FOR UPDATE)
+             UPDATE orders SET status = 'UNKNOWN', ${WIPE_CARD}, updated_at = now(), next_check_at = now() + make_interval(secs => $2), checks = 0
+             FROM kept WHERE orders.attempt_id = kept.attempt_id AND orders.status = 'METHOD'
+             RETURNING kept.sealed_card, kept.repeat_fields`,
+      values: [attemptId, this.firstCheckAfterSeconds],
+    });
+    const row = result.rows[0];
+    return row?.sealed_card && row.repeat_fields ? { sealedCard: row.sealed_card, repeat: row.repeat_fields } : undefined;
   }
 
   /**
@@ -237,7 +306,7 @@ export class OrderRepository {
       name: 'order-finish',
       text: `WITH finished AS (
                UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), fee_amount = $4, net_amount = $5,
-                 failure_code = $6, failure_message = $7, updated_at = now(),
+                 failure_code = $6, failure_message = $7, updated_at = now(), ${WIPE_CARD},
                  hold = CASE WHEN $2 = 'AUTHORIZED' THEN 'HELD' END, hold_changed_at = CASE WHEN $2 = 'AUTHORIZED' THEN now() END
                WHERE attempt_id = $1 AND status IN ${UNRESOLVED}
                  AND ($9::float8 IS NULL OR updated_at <= now() - make_interval(secs => $9::float8))

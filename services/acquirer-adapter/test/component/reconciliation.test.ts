@@ -74,7 +74,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
   /** A call to the sandbox on test mode's terminal, as the adapter makes it. */
   const sandbox = (call: string, fields: Record<string, string>) => system.sandboxCall(call, fields);
 
-  async function acquirerStatus(orderNumber: string): Promise<{ errorCode: string; orderStatus?: number; paymentAmountInfo?: { depositedAmount: number } }> {
+  async function acquirerStatus(orderNumber: string): Promise<{ errorCode: number; orderStatus?: number; paymentAmountInfo?: { depositedAmount: number } }> {
     return (await sandbox('getOrderStatusExtended.do', { orderNumber })) as never;
   }
 
@@ -202,12 +202,12 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
 
     const row = await declinedOnce(lost.attempt_id, /never received/);
     assert.ok((row?.settled_after ?? 0) >= RECONCILE_AFTER_SECONDS, `declined after ${row?.settled_after} s`);
-    assert.equal((await acquirerStatus(orderNumberOf(lost))).errorCode, '6');
+    assert.equal((await acquirerStatus(orderNumberOf(lost))).errorCode, 6);
   });
 
   it('when the buyer never comes back from 3-D Secure, then the attempt is declined authentication_failed after CHALLENGE_TIMEOUT_SECONDS, and finishing it late charges nothing', async () => {
     const paid = newAttempt();
-    const step = await authorize(paid, '4000000000003220');
+    const step = await authorize(paid, '4000000000003063');
     const challengedAt = Date.now();
     assert.equal(step.outcome, 'challenge');
     const acsUrl = step.challenge?.url ?? '';
@@ -232,11 +232,16 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     assert.equal((await order(paid.attempt_id))?.status, 'DECLINED');
   });
 
-  /** The buyer's way through the issuer's page: the paRes it would post back. */
+  /** The buyer's way through the issuer's page (3-D Secure 1): the paRes it would post back. */
   async function authenticate(acsUrl: string, paReq: string, md: string): Promise<string> {
-    const page = await (await fetch(`${acsUrl}?${new URLSearchParams({ PaReq: paReq, TermUrl: TERM_URL, MD: md }).toString()}`)).text();
-    const paRes = /value="([^"]+)">Complete authentication/.exec(page)?.[1];
-    assert.ok(paRes, 'the issuer page offers to complete authentication');
+    const post = async (url: string, fields: Record<string, string>) =>
+      (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() })).text();
+    const page = await post(acsUrl, { PaReq: paReq, TermUrl: TERM_URL, MD: md });
+    const decision = /name="decision" value="([^"]+)"/.exec(page)?.[1];
+    assert.ok(decision && page.includes('Complete authentication'), 'the issuer page offers to complete authentication');
+    const back = await post(new URL('/acs/answer', acsUrl).toString(), { decision, result: 'Y' });
+    const paRes = /name="PaRes" value="([^"]+)"/.exec(back)?.[1];
+    assert.ok(paRes, 'the issuer hands the paRes back');
     return paRes;
   }
 
@@ -245,7 +250,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
 
   it('when the buyer\'s page posts the 3-D Secure answer twice at once, then one finish reaches the acquirer, neither answer is a decline, and the order is approved once', async () => {
     const paid = newAttempt();
-    const step = await authorize(paid, '4000000000003220');
+    const step = await authorize(paid, '4000000000003063');
     assert.equal(step.outcome, 'challenge');
     const paRes = await authenticate(step.challenge?.url ?? '', step.challenge?.fields['PaReq'] ?? '', paid.attempt_id);
     const before = await finishCalls();

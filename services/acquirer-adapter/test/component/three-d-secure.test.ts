@@ -1,0 +1,130 @@
+/**
+ * The adapter's 3-D Secure against the sandbox acquirer (D30's cards): 3-D
+ * Secure 2 with a 3DS Method step then frictionless approval (3238), 3-D
+ * Secure 2 refused by the issuer on the repeat (3246), 3-D Secure 1's
+ * challenge posted to the ACS (3063), and the browser's return by GET.
+ */
+import assert from 'node:assert/strict';
+import type { CommandReply, CommandRequest, StartedAttempt } from '@gateway/contracts';
+import { metricValue, TestSystem } from '@gateway/testkit';
+import { newAttempt, sealCard } from './support.js';
+
+type Step = CommandReply<'payment.authorize'>;
+
+const TERM_URL = 'https://pay.example/checkout/tok/3ds/pa_x';
+const BUYER = { ip: '197.15.2.40', email: 'amina@example.tn', phone: '+216 71 000 000' };
+
+describe('Acquirer adapter, 3-D Secure with the sandbox', function () {
+  this.timeout(60_000);
+  let system: TestSystem;
+
+  before(async () => {
+    system = await TestSystem.start({ services: ['acquirer-adapter', 'epg-sandbox'] });
+  });
+
+  after(async () => {
+    await system?.shutdown();
+  });
+
+  async function authorize(attempt: StartedAttempt, pan: string): Promise<Step> {
+    return system.send<Step>('payment.authorize', { attempt, card: sealCard(system, attempt.attempt_id, pan), term_url: TERM_URL, buyer: BUYER, language: 'ar' });
+  }
+
+  function finish(attempt: StartedAttempt, returned: CommandRequest<'payment.finish_3ds'>['returned']): Promise<Step> {
+    return system.send<Step>('payment.finish_3ds', { session_id: attempt.session_id, attempt_id: attempt.attempt_id, returned });
+  }
+
+  async function order(attemptId: string): Promise<{ status: string; order_number: string; sealed_card: string | null; three_ds_server_trans_id: string | null }> {
+    const [row] = await system.db.query<{ status: string; order_number: string; sealed_card: string | null; three_ds_server_trans_id: string | null }>(
+      'SELECT status, order_number, sealed_card, three_ds_server_trans_id FROM acquirer.orders WHERE attempt_id = $1',
+      [attemptId],
+    );
+    assert.ok(row);
+    return row;
+  }
+
+  const cardsSent = async () => metricValue(await system.metricsOf('acquirer-adapter'), 'gateway_acquirer_call_duration_seconds_count', ['call="paymentorder.do"']) ?? 0;
+
+  it('when card 3238 pays, then the browser is given the 3DS Method form; once it ran, the card goes again with its transaction and is approved without a challenge', async () => {
+    const attempt = newAttempt();
+    const step = await authorize(attempt, '4000000000003238');
+    assert.equal(step.outcome, 'method');
+    // The sandbox's public address (SANDBOX_PUBLIC_URL), where the buyer's browser reaches it.
+    assert.match(step.method?.url ?? '', /^https?:\/\/[^/]+\/3ds-method$/);
+    assert.deepEqual(Object.keys(step.method?.fields ?? {}), ['threeDSMethodData']);
+    const waiting = await order(attempt.attempt_id);
+    assert.equal(waiting.status, 'METHOD');
+    assert.ok(waiting.sealed_card && waiting.three_ds_server_trans_id);
+
+    // The browser posts the method (here, as the hidden frame would), then the page goes on.
+    const ran = await fetch(`${system.sandboxUrl}/3ds-method`, { method: 'POST', body: new URLSearchParams(step.method?.fields ?? {}) });
+    assert.equal(ran.status, 200);
+    const before = await cardsSent();
+    const done = await finish(attempt, { kind: 'method', completed: true });
+    assert.equal(done.outcome, 'approved');
+    assert.equal(done.approved?.attempt_id, attempt.attempt_id);
+    assert.equal((await cardsSent()) - before, 1);
+    const after = await order(attempt.attempt_id);
+    assert.deepEqual([after.status, after.sealed_card], ['APPROVED', null]);
+    const atAcquirer = await system.sandboxCall('getOrderStatusExtended.do', { orderNumber: after.order_number });
+    assert.equal(atAcquirer['orderStatus'], 2);
+    // The buyer went with the card (D30).
+    assert.equal(atAcquirer['ip'], BUYER.ip);
+    assert.deepEqual(atAcquirer['payerData'], { email: BUYER.email, phone: BUYER.phone });
+
+    // A late or repeated method return sends nothing and answers the outcome.
+    const again = await finish(attempt, { kind: 'method', completed: false });
+    assert.equal(again.outcome, 'approved');
+    assert.equal((await cardsSent()) - before, 1);
+  });
+
+  it('when the 3DS Method frame never loads, then the page\'s 10 s pass and the card goes again all the same', async () => {
+    const attempt = newAttempt();
+    assert.equal((await authorize(attempt, '4000000000003238')).outcome, 'method');
+    assert.equal((await finish(attempt, { kind: 'method', completed: false })).outcome, 'approved');
+  });
+
+  it('when the browser comes back by GET while the 3DS Method runs, then nothing changes: the method still goes on to the payment', async () => {
+    const attempt = newAttempt();
+    assert.equal((await authorize(attempt, '4000000000003238')).outcome, 'method');
+    assert.equal((await finish(attempt, { kind: 'return' })).outcome, 'pending');
+    assert.equal((await order(attempt.attempt_id)).status, 'METHOD');
+    assert.equal((await finish(attempt, { kind: 'method', completed: true })).outcome, 'approved');
+  });
+
+  it('when card 3246 pays, then the card goes again at once (no 3DS Method) and the issuer\'s refusal (151017) declines it authentication_failed', async () => {
+    const attempt = newAttempt();
+    const before = await cardsSent();
+    const step = await authorize(attempt, '4000000000003246');
+    assert.deepEqual([step.outcome, step.failure_code], ['declined', 'authentication_failed']);
+    assert.equal((await cardsSent()) - before, 2);
+    assert.deepEqual([(await order(attempt.attempt_id)).status, (await order(attempt.attempt_id)).sealed_card], ['DECLINED', null]);
+  });
+
+  it('when card 3063 pays, then the challenge is 3-D Secure 1\'s form (PaReq, MD, our TermUrl); the posted PaRes finishes it, and a GET back after that changes nothing', async () => {
+    const attempt = newAttempt();
+    const step = await authorize(attempt, '4000000000003063');
+    assert.equal(step.outcome, 'challenge');
+    const fields = step.challenge?.fields ?? {};
+    assert.deepEqual(Object.keys(fields), ['PaReq', 'MD', 'TermUrl']);
+    assert.deepEqual([fields['MD'], fields['TermUrl']], [attempt.attempt_id, TERM_URL]);
+    const post = async (url: string, form: Record<string, string>) => (await fetch(url, { method: 'POST', body: new URLSearchParams(form) })).text();
+    const page = await post(`${system.sandboxUrl}/acs`, fields);
+    const decision = /name="decision" value="([^"]+)"/.exec(page)?.[1] ?? '';
+    const back = await post(`${system.sandboxUrl}/acs/answer`, { decision, result: 'Y' });
+    assert.ok(back.includes(`action="${TERM_URL}"`));
+    const paRes = /name="PaRes" value="([^"]+)"/.exec(back)?.[1] ?? '';
+    const done = await finish(attempt, { kind: 'pa_res', pa_res: paRes });
+    assert.equal(done.outcome, 'approved');
+    assert.equal((await finish(attempt, { kind: 'return' })).outcome, 'approved');
+    // A cres is not what a 3-D Secure 1 challenge awaited: it answers where the order stands.
+    assert.equal((await finish(attempt, { kind: 'cres', cres: 'eyJ9' })).outcome, 'approved');
+  });
+
+  it('when another session asks to finish the attempt, then it is not found', async () => {
+    const attempt = newAttempt();
+    assert.equal((await authorize(attempt, '4000000000003238')).outcome, 'method');
+    await assert.rejects(system.send('payment.finish_3ds', { session_id: 'ps_someone_else', attempt_id: attempt.attempt_id, returned: { kind: 'method', completed: true } }), /No payment attempt/);
+    assert.equal((await order(attempt.attempt_id)).status, 'METHOD');
+  });
+});
