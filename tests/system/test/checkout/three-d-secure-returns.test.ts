@@ -28,8 +28,14 @@ describe('Hosted checkout, coming back from 3-D Secure the other ways (D30)', fu
       serviceEnv: {
         'epg-sandbox': { SANDBOX_WITHOUT_FINISH_3DS_VER2: 'true' },
         checkout: { THREE_DS_METHOD_WAIT_MS: String(METHOD_WAIT_MS) },
-        // An abandoned challenge is given up within seconds; a payment in flight is looked at only after 3.
-        'acquirer-adapter': { SWEEP_INTERVAL_SECONDS: '1', RECONCILE_AFTER_SECONDS: '3', CHALLENGE_TIMEOUT_SECONDS: String(CHALLENGE_TIMEOUT_SECONDS) },
+        // An abandoned challenge is given up within seconds; a payment in flight is looked at only after 5.
+        'acquirer-adapter': {
+          SWEEP_INTERVAL_SECONDS: '1',
+          ACQUIRER_TIMEOUT_MS: '1500',
+          RECONCILE_AFTER_SECONDS: '5',
+          RECONCILE_MAX_DELAY_SECONDS: '1',
+          CHALLENGE_TIMEOUT_SECONDS: String(CHALLENGE_TIMEOUT_SECONDS),
+        },
       },
     });
     [shop, browser] = await Promise.all([MerchantSite.start(), launchBrowser()]);

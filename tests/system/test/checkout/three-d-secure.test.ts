@@ -19,7 +19,7 @@ import { payWith } from './browser.js';
 
 const CARDS = { challenge: '4000000000003220', frictionless: '4000000000003238', legacy: '4000000000003063', refused: '4000000000003246' };
 
-/** What the page asked the browser to send, kept for the assertions: every request of the page and its frames. */
+/** What the page asked the browser to send, kept for the assertions: every request of the page and its frames, and every answer. */
 interface Traffic {
   requests: Request[];
   responses: Response[];
@@ -75,6 +75,24 @@ describe('Hosted checkout through 3-D Secure, in a browser (D30)', function () {
   const formOf = (request: Request | undefined) => new URLSearchParams(request?.postData() ?? '');
   const ownPath = (request: Request, path: RegExp) => request.url().startsWith(system.baseUrl) && path.test(new URL(request.url()).pathname);
 
+  /**
+   * Holds the issuer's 3DS Method request until the returned function is
+   * called, so the page waiting for its frame can be read before its script
+   * moves on (well within the page's wait).
+   */
+  async function holdMethod(page: Page): Promise<() => void> {
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.origin === sandboxOrigin,
+      async (route) => {
+        if (new URLSearchParams(route.request().postData() ?? '').has('threeDSMethodData')) await released;
+        await route.continue();
+      },
+    );
+    return release;
+  }
+
   /** Without script, the ACS hands the buyer back with a form its script would have pressed: the buyer presses Continue; then the page leaves for the shop. */
   async function handedBack(page: Page): Promise<void> {
     const handBack = page.getByRole('button', { name: 'Continue' });
@@ -91,14 +109,17 @@ describe('Hosted checkout through 3-D Secure, in a browser (D30)', function () {
   it('when a buyer pays with 3220 and completes the challenge, then the 3DS Method runs in a hidden frame, the ACS gets the creq by POST, and the payment succeeds; replaying the cres pays nothing more', async () => {
     const created = await newSession();
     const { page, traffic } = await openPage(created);
+    const release = await holdMethod(page);
     await payWith(page, { number: CARDS.challenge });
-    await page.getByRole('heading', { name: '3-D Secure authentication' }).waitFor();
-
     // The card form's answer is the 3DS Method page, under D30's policy: our script, and the method URL's origin to frame and post to.
+    await page.getByRole('heading', { name: 'Checking your card' }).waitFor();
+    await page.getByText('We are checking your card with your bank. This takes a few seconds.').waitFor();
+    assert.equal(await page.locator('#method-frame').isVisible(), false, 'the frame is hidden');
+    release();
+    await page.getByRole('heading', { name: '3-D Secure authentication' }).waitFor();
     const methodPage = traffic.responses.find((response) => response.request().method() === 'POST' && ownPath(response.request(), /\/pay$/));
     assert.equal(methodPage?.status(), 200);
-    assert.match(await methodPage!.text(), /<h1>Checking your card<\/h1>/);
-    const methodPolicy = (await methodPage!.allHeaders())['content-security-policy'] ?? '';
+    const methodPolicy = methodPage?.headers()['content-security-policy'] ?? '';
     assert.match(methodPolicy, new RegExp(`script-src 'self'; frame-src ${sandboxOrigin};`));
     assert.match(methodPolicy, new RegExp(`form-action 'self' ${sandboxOrigin};`));
     assert.match(methodPolicy, /frame-ancestors 'none'/);
@@ -112,7 +133,7 @@ describe('Hosted checkout through 3-D Secure, in a browser (D30)', function () {
     assert.equal(await page.locator('dd.method').textContent(), 'ran');
     // Its answer hands the buyer to the ACS: the creq in a posted form, under D30's policy without a frame.
     const handOff = traffic.responses.find((response) => response.request() === goOn);
-    const handOffPolicy = (await handOff!.allHeaders())['content-security-policy'] ?? '';
+    const handOffPolicy = handOff?.headers()['content-security-policy'] ?? '';
     assert.match(handOffPolicy, new RegExp(`script-src 'self';`));
     assert.match(handOffPolicy, new RegExp(`form-action 'self' ${sandboxOrigin};`));
     assert.doesNotMatch(handOffPolicy, /frame-src/);
