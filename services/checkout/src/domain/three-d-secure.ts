@@ -35,7 +35,7 @@ export async function returnFromBank(deps: FlowDeps, token: string, attemptId: s
   if (!link) return expired(acceptLanguage, 'expired');
   const returned = bankAnswer(form, attemptId);
   if (!returned) {
-    deps.log.warn({ attemptId, fields: Object.keys(form).slice(0, 10) }, 'a 3-D Secure return without an answer for this attempt; nothing finished');
+    deps.log.warn({ attemptId }, 'a 3-D Secure return without an answer for this attempt; nothing finished');
     return toResult(token);
   }
   return finish(deps, link, token, attemptId, returned, acceptLanguage);
