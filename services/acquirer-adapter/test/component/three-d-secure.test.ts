@@ -136,6 +136,19 @@ describe('Acquirer adapter, 3-D Secure with the sandbox', function () {
     assert.equal((await finish(attempt, { kind: 'cres', cres: 'eyJ9' })).outcome, 'approved');
   });
 
+  it('when a PaRes of another attempt\'s challenge is posted for this one, then the acquirer refuses it: this attempt is declined, never paid, and the other still finishes with its own', async () => {
+    const mine = newAttempt();
+    const theirs = newAttempt();
+    const myChallenge = await authorize(mine, '4000000000003063');
+    const theirChallenge = await authorize(theirs, '4000000000003063');
+    const theirPaRes = (await atTheAcs(system.sandboxUrl, theirChallenge.challenge?.fields ?? {}, 'Y')).fields['PaRes'] ?? '';
+    assert.equal(myChallenge.outcome, 'challenge');
+    const wrong = await finish(mine, { kind: 'pa_res', pa_res: theirPaRes });
+    assert.deepEqual([wrong.outcome, wrong.failure_code], ['declined', 'authentication_failed']);
+    assert.equal((await system.sandboxCall('getOrderStatusExtended.do', { orderNumber: (await order(mine.attempt_id)).order_number }))['orderStatus'], 5, 'nothing paid');
+    assert.equal((await finish(theirs, { kind: 'pa_res', pa_res: theirPaRes })).outcome, 'approved');
+  });
+
   it('when another session asks to finish the attempt, then it is not found', async () => {
     const attempt = newAttempt();
     assert.equal((await authorize(attempt, '4000000000003238')).outcome, 'method');
