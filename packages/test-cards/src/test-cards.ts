@@ -39,7 +39,7 @@ export interface TestCard {
 export const TEST_CARDS: readonly TestCard[] = [
   { number: '4242424242424242', behaviour: 'approve', label: 'Approved (Visa)' },
   { number: '5555555555554444', behaviour: 'approve', label: 'Approved (Mastercard)' },
-  { number: '4000000000003220', behaviour: 'challenge_3ds1', label: '3-D Secure challenge' },
+  { number: '4000000000003220', behaviour: 'challenge_3ds2', label: '3-D Secure 2: 3DS Method, then a challenge' },
   { number: '4000000000003238', behaviour: 'frictionless_3ds2', label: '3-D Secure 2: 3DS Method, then approved without a challenge' },
   { number: '4000000000003063', behaviour: 'challenge_3ds1', label: '3-D Secure 1 challenge (legacy issuer)' },
   { number: '4000000000003246', behaviour: 'authentication_refused', label: 'Declined: the issuer refuses authentication' },

@@ -19,6 +19,7 @@ describe('Test cards', () => {
   });
 
   it('when the D30 cards are looked up, then each has its 3-D Secure or refund behaviour', () => {
+    assert.equal(findTestCard('4000000000003220')?.behaviour, 'challenge_3ds2', 'D8\'s challenge card is 3-D Secure 2 now');
     assert.equal(findTestCard('4000000000003238')?.behaviour, 'frictionless_3ds2');
     assert.equal(findTestCard('4000000000003063')?.behaviour, 'challenge_3ds1');
     assert.equal(findTestCard('4000000000003246')?.behaviour, 'authentication_refused');

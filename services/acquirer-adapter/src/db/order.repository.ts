@@ -3,9 +3,10 @@
  * announcing it commit together, and only once: a second outcome for an
  * order already final changes nothing. An unresolved order carries when
  * reconciliation next looks at it (next_check_at). A two-phase order's hold
- * has a repository of its own (order-hold.repository.ts).
+ * (order-hold.repository.ts) and its 3-D Secure steps (order-three-ds.repository.ts)
+ * have repositories of their own.
  */
-import type { BuyerContact, Envelope, Language } from '@gateway/contracts';
+import type { Envelope } from '@gateway/contracts';
 import { leaseClaim, type Pool } from '@gateway/db';
 import { outboxInsert, outboxJson, outboxRows } from '@gateway/messaging';
 
@@ -62,16 +63,6 @@ export interface OrderRow {
   challenge_return: ChallengeReturn | null;
 }
 
-/**
- * What goes with the card when a METHOD order sends it again (kept, with the
- * sealed card, between the 3DS Method step and the repeat only).
- */
-export interface RepeatFields {
-  term_url: string;
-  language: Language;
-  buyer?: BuyerContact;
-}
-
 export type NewOrder = Pick<
   OrderRow,
   'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'order_number' | 'amount' | 'card_brand' | 'card_last_four' | 'capture_method'
@@ -101,7 +92,7 @@ export const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_num
 const UNRESOLVED = `('STARTED', 'METHOD', 'CHALLENGED', 'UNKNOWN')`;
 
 /** Leaving the METHOD state, the order forgets the card it kept for the repeat (migration 006's constraint holds it to that). */
-const WIPE_CARD = 'sealed_card = NULL, repeat_fields = NULL';
+export const WIPE_CARD = 'sealed_card = NULL, repeat_fields = NULL';
 
 /** Up to $1 unresolved orders whose check has come, that check put $2 seconds on. */
 const CLAIM_DUE_ORDERS = leaseClaim({
@@ -175,60 +166,6 @@ export class OrderRepository {
              WHERE attempt_id = $1 AND status IN ${UNRESOLVED}`,
       values: [attemptId, status, acquirerOrderId ?? null, status === 'UNKNOWN' ? 0 : this.firstCheckAfterSeconds, challenge?.returns ?? null, challenge?.serverTransId ?? null],
     });
-  }
-
-  /**
-   * Moves a STARTED order, its card just answered with a 3-D Secure 2
-   * transaction and a 3DS Method, to METHOD, keeping the sealed card and what
-   * goes with it for the repeat. Reconciliation looks at it after the
-   * first-check delay. False when it is no longer STARTED: nothing is kept.
-   */
-  async awaitMethod(attemptId: string, step: { acquirerOrderId: string; serverTransId: string; sealedCard: string; repeat: RepeatFields }): Promise<boolean> {
-    const result = await this.pool.query({
-      name: 'order-await-method',
-      text: `UPDATE orders SET status = 'METHOD', acquirer_order_id = $2, three_ds_server_trans_id = $3, sealed_card = $4, repeat_fields = $5,
-               updated_at = now(), next_check_at = now() + make_interval(secs => $6), checks = 0
-             WHERE attempt_id = $1 AND status = 'STARTED'`,
-      values: [attemptId, step.acquirerOrderId, step.serverTransId, step.sealedCard, JSON.stringify(step.repeat), this.firstCheckAfterSeconds],
-    });
-    return result.rowCount === 1;
-  }
-
-  /**
-   * Claims a METHOD order for its repeat and takes the card it kept, in one
-   * statement: from now its outcome is UNKNOWN until the acquirer's status
-   * tells, the row holds the card no more, and only this caller sends it.
-   * Undefined when it is no longer METHOD (the page's method return came
-   * twice, reconciliation gave up on it, or it was finished meanwhile).
-   */
-  async takeForRepeat(attemptId: string): Promise<{ sealedCard: string; repeat: RepeatFields } | undefined> {
-    const result = await this.pool.query<{ sealed_card: string | null; repeat_fields: RepeatFields | null }>({
-      name: 'order-take-for-repeat',
-      text: `WITH kept AS (SELECT attempt_id, sealed_card, repeat_fields FROM orders WHERE attempt_id = $1 AND status = 'METHOD' FOR UPDATE)
-             UPDATE orders SET status = 'UNKNOWN', ${WIPE_CARD}, updated_at = now(), next_check_at = now() + make_interval(secs => $2), checks = 0
-             FROM kept WHERE orders.attempt_id = kept.attempt_id AND orders.status = 'METHOD'
-             RETURNING kept.sealed_card, kept.repeat_fields`,
-      values: [attemptId, this.firstCheckAfterSeconds],
-    });
-    const row = result.rows[0];
-    return row?.sealed_card && row.repeat_fields ? { sealedCard: row.sealed_card, repeat: row.repeat_fields } : undefined;
-  }
-
-  /**
-   * Takes a CHALLENGED order for finishing its 3-D Secure: from now its
-   * outcome is UNKNOWN until the acquirer's status tells, and only this caller
-   * sends the finish. Reconciliation leaves it alone for the first-check
-   * delay. False when it is no longer CHALLENGED: another finish took it (the
-   * buyer's page posted twice) or reconciliation gave up on it first.
-   */
-  async takeChallenged(attemptId: string): Promise<boolean> {
-    const result = await this.pool.query({
-      name: 'order-take-challenged',
-      text: `UPDATE orders SET status = 'UNKNOWN', updated_at = now(), next_check_at = now() + make_interval(secs => $2), checks = 0
-             WHERE attempt_id = $1 AND status = 'CHALLENGED'`,
-      values: [attemptId, this.firstCheckAfterSeconds],
-    });
-    return result.rowCount === 1;
   }
 
   /**

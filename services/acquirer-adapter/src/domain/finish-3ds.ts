@@ -58,7 +58,7 @@ async function finishChallenge(
   const acquirerOrderId = order.acquirer_order_id;
   // A challenge recorded before 3-D Secure 2 was 3-D Secure 1.
   if (order.status !== 'CHALLENGED' || !acquirerOrderId || (order.challenge_return ?? 'pa_res') !== returns) return finishedStep(order);
-  if (!(await deps.orders.takeChallenged(order.attempt_id))) return finishedStep((await deps.orders.find(order.attempt_id)) ?? order);
+  if (!(await deps.threeDS.takeChallenged(order.attempt_id))) return finishedStep((await deps.orders.find(order.attempt_id)) ?? order);
   const challenged = { ...order, acquirer_order_id: acquirerOrderId };
   const resolved = await resolveTerminal(deps, order.merchant_id, order.livemode);
   if (resolved.status !== 'active') return decline(deps, order, 'processing_error', 'This merchant cannot take card payments at the moment; nothing was charged.', correlationId);

@@ -18,7 +18,7 @@ export async function repeatAfterMethod(deps: AdapterDeps, order: OrderRow, comp
   const acquirerOrderId = order.acquirer_order_id;
   const serverTransId = order.three_ds_server_trans_id;
   if (order.status !== 'METHOD' || !acquirerOrderId || !serverTransId) return finishedStep(order);
-  const kept = await deps.orders.takeForRepeat(order.attempt_id);
+  const kept = await deps.threeDS.takeForRepeat(order.attempt_id);
   if (!kept) return finishedStep((await deps.orders.find(order.attempt_id)) ?? order);
   deps.log.info({ attemptId: order.attempt_id, methodCompleted: completed }, '3DS Method over; card sent again');
   const sent = { ...order, acquirer_order_id: acquirerOrderId };

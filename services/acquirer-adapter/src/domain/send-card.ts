@@ -73,7 +73,7 @@ async function nextStep(deps: AdapterDeps, sending: CardSending, paid: PayResult
 /** Keeps the sealed card for the repeat and has the browser run the 3DS Method. */
 async function awaitMethod(deps: AdapterDeps, sending: CardSending, paid: Extract<PayResult, { kind: 'method' }>): Promise<PaymentStep> {
   const { order, payment } = sending;
-  const kept = await deps.orders.awaitMethod(order.attempt_id, {
+  const kept = await deps.threeDS.awaitMethod(order.attempt_id, {
     acquirerOrderId: order.acquirer_order_id,
     serverTransId: paid.serverTransId,
     sealedCard: sending.sealedCard,

@@ -232,6 +232,30 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     assert.equal((await order(paid.attempt_id))?.status, 'DECLINED');
   });
 
+  it('when the buyer never comes back from the 3DS Method, then the attempt is declined authentication_failed after CHALLENGE_TIMEOUT_SECONDS, the kept card is wiped, and a late method return sends nothing', async () => {
+    const paid = newAttempt();
+    const step = await authorize(paid, '4000000000003238');
+    const waitingSince = Date.now();
+    assert.equal(step.outcome, 'method');
+    const [kept] = await system.db.query<{ status: string; sealed_card: string | null }>('SELECT status, sealed_card FROM acquirer.orders WHERE attempt_id = $1', [paid.attempt_id]);
+    assert.ok(kept?.status === 'METHOD' && kept.sealed_card);
+
+    const declined = await waitForEvent('payment.declined', paid.attempt_id);
+    assert.ok(Date.now() - waitingSince >= CHALLENGE_TIMEOUT_SECONDS * 1000, 'not given up before the challenge timeout');
+    assert.deepEqual([declined.data.failure_code, declined.data.failure_message], ['authentication_failed', '3-D Secure was not completed.']);
+    const [given] = await system.db.query<{ status: string; sealed_card: string | null; repeat_fields: unknown }>(
+      'SELECT status, sealed_card, repeat_fields FROM acquirer.orders WHERE attempt_id = $1',
+      [paid.attempt_id],
+    );
+    assert.deepEqual([given?.status, given?.sealed_card, given?.repeat_fields], ['DECLINED', null, null]);
+
+    const cardsBefore = metricValue(await system.metricsOf('acquirer-adapter'), 'gateway_acquirer_call_duration_seconds_count', ['call="paymentorder.do"']) ?? 0;
+    const late = await system.send<CommandReply<'payment.finish_3ds'>>('payment.finish_3ds', { session_id: paid.session_id, attempt_id: paid.attempt_id, returned: { kind: 'method', completed: true } });
+    assert.deepEqual([late.outcome, late.failure_code], ['declined', 'authentication_failed']);
+    assert.equal(metricValue(await system.metricsOf('acquirer-adapter'), 'gateway_acquirer_call_duration_seconds_count', ['call="paymentorder.do"']) ?? 0, cardsBefore);
+    assert.equal((await acquirerStatus(orderNumberOf(paid))).orderStatus, 5, 'never paid at the acquirer');
+  });
+
   /** The buyer's way through the issuer's page (3-D Secure 1): the paRes it would post back. */
   async function authenticate(acsUrl: string, paReq: string, md: string): Promise<string> {
     const post = async (url: string, fields: Record<string, string>) =>

@@ -165,4 +165,45 @@ describe('Acquirer adapter, against a scripted acquirer', function () {
     script['getOrderStatusExtended.do'] = [{ body: { ...PAID, orderStatus: 4, paymentAmountInfo: { ...PAID.paymentAmountInfo, refundedAmount: 6000 } } }];
     assert.deepEqual(await system.send('payment.refund', refundOf('3.000')), { outcome: 'refunded', operation: 'refund', message: '' });
   });
+
+  it('when a capture\'s deposit.do is answered with no code at all, then it is captured only as the order\'s status shows the deposit', async () => {
+    const attempt = { ...newAttempt(), capture_method: 'manual' as const };
+    const HELD = { errorCode: 0, orderStatus: 1, actionCode: 0, amount: 12500, paymentAmountInfo: { approvedAmount: 12500, depositedAmount: 0, refundedAmount: 0 } };
+    script['registerPreAuth.do'] = [{ body: { orderId: ORDER_ID, formUrl: 'https://acquirer.example/pay' } }];
+    script['paymentorder.do'] = [{ body: { errorCode: '0', redirect: 'https://pay.example/r' } }];
+    script['getOrderStatusExtended.do'] = [{ body: HELD }];
+    assert.ok((await authorize(attempt)).authorized);
+    const capture = (amount: string) => ({ capture_id: newId('cap'), attempt_id: attempt.attempt_id, session_id: attempt.session_id, merchant_id: attempt.merchant_id, livemode: false, amount });
+
+    script['deposit.do'] = [{ body: {} }];
+    script['getOrderStatusExtended.do'] = [{ body: { ...HELD, orderStatus: 2, paymentAmountInfo: { ...HELD.paymentAmountInfo, depositedAmount: 7000 } } }];
+    const captured = await system.send<CommandReply<'payment.capture'>>('payment.capture', capture('7.000'));
+    assert.equal(captured.outcome, 'captured');
+    assert.equal(captured.captured?.amount, '7.000');
+    assert.deepEqual(
+      calls.slice(-2).map((c) => c.call),
+      ['deposit.do', 'getOrderStatusExtended.do'],
+    );
+  });
+
+  it('when a capture\'s deposit.do is answered with no code and the status does not show it, then the capture is unknown, left for reconciliation, never recorded', async () => {
+    const attempt = { ...newAttempt(), capture_method: 'manual' as const };
+    const HELD = { errorCode: 0, orderStatus: 1, actionCode: 0, amount: 12500, paymentAmountInfo: { approvedAmount: 12500, depositedAmount: 0, refundedAmount: 0 } };
+    script['registerPreAuth.do'] = [{ body: { orderId: ORDER_ID, formUrl: 'https://acquirer.example/pay' } }];
+    script['paymentorder.do'] = [{ body: { errorCode: '0', redirect: 'https://pay.example/r' } }];
+    script['getOrderStatusExtended.do'] = [{ body: HELD }];
+    assert.ok((await authorize(attempt)).authorized);
+    script['deposit.do'] = [{ body: {} }];
+    const unknown = await system.send<CommandReply<'payment.capture'>>('payment.capture', {
+      capture_id: newId('cap'),
+      attempt_id: attempt.attempt_id,
+      session_id: attempt.session_id,
+      merchant_id: attempt.merchant_id,
+      livemode: false,
+      amount: '12.500',
+    });
+    assert.equal(unknown.outcome, 'unknown');
+    const [row] = await system.db.query<{ hold: string; captured_amount: string | null }>('SELECT hold, captured_amount FROM acquirer.orders WHERE attempt_id = $1', [attempt.attempt_id]);
+    assert.deepEqual([row?.hold, row?.captured_amount], ['CAPTURING', null]);
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * The sandbox's browser side of 3-D Secure: the issuer's ACS at /acs (the
- * challenge, posted: PaReq, MD and TermUrl, or creq), the cardholder's answer
+ * challenge, posted: PaReq, MD and TermUrl, or creq; only ever posted, as a
+ * real ACS takes it), the cardholder's answer
  * at /acs/answer (a page handing the buyer back with a posted form, pressed
  * by /acs/continue.js), the 3DS Method URL, and the gateway's own 3-D Secure
  * 2 finish of a deployment without finish3dsVer2Payment.do. Pages:
@@ -43,9 +44,12 @@ const FORM_LIMITS = { maxBytes: 16 * 1024, maxFields: 20 };
 export function acsRouter(sandbox: Sandbox, log: Logger): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
   const form = (req: Request) => new FormFields((req.body ?? {}) as Record<string, unknown>);
-  router.get('/acs', (req, res) => showChallenge(sandbox, log, new FormFields(req.query), res));
   router.post('/acs', formBody(FORM_LIMITS), (req, res) => showChallenge(sandbox, log, form(req), res));
-  router.all('/acs', (_req, res) => methodNotAllowed(res, 'GET, POST'));
+  router.all('/acs', (_req, res) => {
+    log.info({ call: 'acs', status: 405 }, 'authentication request not posted');
+    res.status(405).setHeader('Allow', 'POST');
+    page(res, 405, invalidRequestPage('The authentication request must be posted (a form with method POST), never opened by its address.'));
+  });
   router.post(ANSWER_PATH, formBody(FORM_LIMITS), (req, res) => answer(sandbox, log, form(req), res));
   router.all(ANSWER_PATH, (_req, res) => methodNotAllowed(res, 'POST'));
   router.get(CONTINUE_SCRIPT_PATH, (_req, res) => {

@@ -97,12 +97,17 @@ describe('epg-sandbox: 3-D Secure 1', () => {
     assert.match(await script.text(), /getElementById\('continue'\)\.click\(\)/);
   });
 
-  it('When the page is opened by GET with a query, then it is the same page; amounts below one dinar keep their three decimals', async () => {
+  it('When the page is opened by GET (the data in its query), then 405 with Allow: POST and a page saying it must be posted; amounts below one dinar keep their three decimals', async () => {
     const { orderId, paReq } = await challenge('5');
     const res = await read(await fetch(`${sandbox.baseUrl}/acs?${new URLSearchParams({ PaReq: paReq, MD: orderId, TermUrl: TERM_URL }).toString()}`));
-    assert.equal(res.status, 200);
-    assert.ok(res.text.includes('0.005 TND'));
-    decisionOf(res.text);
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get('allow'), 'POST');
+    assert.match(res.text, /must be posted/);
+    assert.ok(!res.text.includes('name="decision"'));
+    const posted = await acsPage(paReq, orderId);
+    assert.equal(posted.status, 200);
+    assert.ok(posted.text.includes('0.005 TND'));
+    decisionOf(posted.text);
   });
 
   it('When MD or TermUrl carry markup, then the hand-back page escapes them', async () => {
