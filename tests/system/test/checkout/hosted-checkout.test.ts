@@ -470,6 +470,8 @@ describe('Hosted checkout, lapsed links', function () {
       page.getByRole('button', { name: 'Complete authentication' }).click(),
     ]);
     assert.equal(back.status(), 200, 'the payment page, leaving for the merchant; not the expired page');
+    // The ACS hands the buyer back through a page of its own: the page is ours again once it shows the result.
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
     await page.close();
     const paid = (await system.api(merchant.testKey).get<SessionDetail>(`/gateway/sessions/${created.body.id}/`)).body;
     assert.deepEqual([paid.status, paid.attempts[0]?.status], ['SUCCEEDED', 'SUCCEEDED']);
