@@ -258,4 +258,26 @@ describe('Hosted checkout in three languages, in a browser', function () {
     assert.deepEqual(await documentOf(page), { lang: 'ar', dir: 'rtl' });
     await context.close();
   });
+
+  it("when D30's frictionless (3238) and refused (3246) cards are paid in French and in Arabic, then the 3DS Method page and the outcome speak the buyer's language", async () => {
+    for (const language of ['fr', 'ar'] as const) {
+      const words = CHECKOUT_CATALOGUE.messages[language];
+      const frictionless = await newSession({ locale: language });
+      const page = await openPage(frictionless.checkout_url ?? '', 'en-US');
+      const release = await holdMethod(page);
+      await payWith(page, language, '4000 0000 0000 3238');
+      await page.getByRole('heading', { name: words.method_title }).waitFor();
+      assert.deepEqual(await documentOf(page), { lang: language, dir: language === 'ar' ? 'rtl' : 'ltr' });
+      release();
+      await page.getByRole('heading', { name: words.succeeded_title }).waitFor();
+      await page.context().close();
+
+      const refused = await newSession({ locale: language });
+      const again = await openPage(refused.checkout_url ?? '', 'en-US');
+      await payWith(again, language, '4000 0000 0000 3246');
+      await again.getByRole('alert').getByText(words.decline_authentication_failed).waitFor();
+      assert.equal((await system.api(merchant.testKey).get<SessionDetail>(`/gateway/sessions/${refused.id}/`)).body.attempts[0]?.failure_code, 'authentication_failed');
+      await again.context().close();
+    }
+  });
 });
