@@ -60,6 +60,7 @@ export function expired(acceptLanguage: string | undefined, reason: 'expired' | 
   return expiredIn(buyerLanguage(undefined, acceptLanguage), reason);
 }
 
+/** A checkout link that leads to no session, in `language`. */
 export function expiredIn(language: Language, reason: 'expired' | 'paid' | 'closed'): Answer {
   return { page: 'checkout-link-expired', language, reason };
 }

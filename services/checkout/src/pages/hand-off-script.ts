@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 
+/** The script's text, as served. */
 export const HAND_OFF_SCRIPT = `(function () {
   'use strict';
   var bank = document.getElementById('bank-form');
