@@ -15,7 +15,8 @@
 //   3. gateway-admin creates a merchant; with its test key a session is created at the
 //      containerised gateway and paid on the hosted page (passed through to the checkout
 //      container) with 4242 4242 4242 4242, then a second one with the 3-D Secure card,
-//      through the sandbox container's challenge page; both must read SUCCEEDED;
+//      through the sandbox container's 3DS Method and challenge pages, every hand-off a
+//      posted form (walkThroughBank, which a system test also runs); both must read SUCCEEDED;
 //   4. no container log may hold a test card number;
 //   5. every container is stopped (SIGTERM; each must exit 0) and removed, the database
 //      dropped, the broker prefix and users deleted.
@@ -134,7 +135,7 @@ export async function smoke({ log = console.log } = {}) {
     await payAndCheck(testkit, api, CARDS.plain, false);
     log('smoke: 4242 4242 4242 4242 paid through the containerised gateway and checkout: SUCCEEDED');
     await payAndCheck(testkit, api, CARDS.challenge, true);
-    log('smoke: 4000 0000 0000 3220 paid through 3-D Secure at the sandbox container: SUCCEEDED');
+    log('smoke: 4000 0000 0000 3220 paid through 3-D Secure 2 at the sandbox container (3DS Method, then the challenge): SUCCEEDED');
 
     // 4. No card number in any log.
     for (const [service, name] of containers) {
@@ -219,13 +220,13 @@ function createMerchant(prefix, amqpUrl, operatorKey) {
   return JSON.parse(created.stdout);
 }
 
-/** Creates a session, pays it on the hosted page with `card` (through the sandbox's challenge page when `challenge`), and checks it SUCCEEDED. */
+/** Creates a session, pays it on the hosted page with `card` (through the sandbox's 3DS Method and challenge pages when `challenge`), and checks it SUCCEEDED. */
 async function payAndCheck(testkit, api, card, challenge) {
   const created = await api.post('/gateway/sessions/', testkit.sessionRequest());
   if (created.status !== 201 || !created.body.checkout_url) throw new SmokeFailure(`session create answered ${created.status}: ${created.text.slice(0, 500)}`, 'api-gateway');
   const { id, checkout_url: checkoutUrl } = created.body;
   let page = await testkit.payOnPage(checkoutUrl, { card_number: card });
-  if (challenge) page = await completeChallenge(page);
+  if (challenge) page = await walkThroughBank(page, checkoutUrl);
   if (page.status >= 400) throw new SmokeFailure(`paying ${id} answered ${page.status}: ${page.html.slice(0, 500)}`, 'checkout');
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -238,28 +239,84 @@ async function payAndCheck(testkit, api, card, challenge) {
   }
 }
 
-/** The buyer at the bank: the page refreshes to the sandbox's 3-D Secure page, whose "Complete authentication" posts back to checkout. */
-async function completeChallenge(page) {
+/**
+ * The buyer's browser through 3-D Secure over plain HTTP (D30), from `page`, the hosted page's
+ * answer to the card form (testkit's payOnPage), at `checkoutUrl`: the 3DS Method form posted to
+ * the issuer, then the page's own method form (completed); the hand-off form posted to the ACS;
+ * at the sandbox's challenge page the button `answer` ('Complete authentication' unless told)
+ * pressed, and the ACS's hand-back form (its Continue) posted to the page, or the acquirer's
+ * redirect back followed. Every form is posted as a browser would (its hidden fields, the pressed
+ * button's name and value), redirects followed with GET. Returns the page where the walk ends: the result, or a page that is no step of it.
+ */
+export async function walkThroughBank(page, checkoutUrl, { answer = 'Complete authentication', maxSteps = 6 } = {}) {
+  let current = { ...page, url: page.location ?? `${checkoutUrl}/pay` };
+  for (let step = 0; step < maxSteps; step += 1) {
+    const method = formOf(current.html, (form) => form.attributes.id === 'method-form');
+    const next = formOf(current.html, (form) => form.attributes.id === 'method-continue');
+    const bank = formOf(current.html, (form) => form.attributes.id === 'bank-form');
+    const acs = formOf(current.html, (form) => form.buttons.some((button) => button.text === answer));
+    // The ACS hands the buyer back with a posted form its own script presses (or the buyer, with Continue).
+    const handBack = formOf(current.html, (form) => form.buttons.some((button) => button.text === 'Continue'));
+    if (method && next) {
+      const issuer = await fetch(new URL(method.attributes.action, current.url), { method: 'POST', body: new URLSearchParams(method.fields), redirect: 'manual' });
+      await issuer.arrayBuffer();
+      if (issuer.status >= 400) throw new SmokeFailure(`the 3DS Method URL answered ${issuer.status}`, 'epg-sandbox');
+      current = await postForm(current.url, next, { ...next.fields, completed: 'true' });
+    } else if (bank) {
+      current = await postForm(current.url, bank, bank.fields);
+      if (current.status !== 200) throw new SmokeFailure(`the ACS answered the hand-off ${current.status}: ${current.html.slice(0, 500)}`, 'epg-sandbox');
+    } else if (acs) {
+      const pressed = acs.buttons.find((button) => button.text === answer);
+      current = await postForm(current.url, acs, { ...acs.fields, ...(pressed.name ? { [pressed.name]: pressed.value } : {}) });
+    } else if (handBack) {
+      current = await postForm(current.url, handBack, handBack.fields);
+    } else {
+      return { status: current.status, html: current.html, url: current.url };
+    }
+  }
+  throw new SmokeFailure(`3-D Secure still not over after ${maxSteps} pages: ${current.html.slice(0, 500)}`, 'checkout');
+}
+
+/** Posts `fields` to `form`'s action (resolved against `from`), then follows redirects with GET as a browser would (the acquirer's return to the page, the page's to its result). */
+async function postForm(from, form, fields) {
+  let url = new URL(form.attributes.action ?? from, from);
+  let answer = await fetch(url, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+  for (let hops = 0; hops < 5 && [302, 303].includes(answer.status) && answer.headers.get('location'); hops += 1) {
+    await answer.body?.cancel();
+    url = new URL(answer.headers.get('location') ?? '', url);
+    answer = await fetch(url, { redirect: 'manual' });
+  }
+  return { status: answer.status, html: await answer.text(), url: url.toString() };
+}
+
+/** The first form of `html` that `wanted` picks, read as a browser would: its attributes, hidden fields and buttons, entities decoded. */
+function formOf(html, wanted) {
+  for (const match of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)) {
+    const body = match[2];
+    const form = {
+      attributes: attributesOf(match[1]),
+      fields: Object.fromEntries(
+        [...body.matchAll(/<input\b([^>]*)>/gi)]
+          .map((input) => attributesOf(input[1]))
+          .filter((input) => input.type === 'hidden' && input.name !== undefined)
+          .map((input) => [input.name, input.value ?? '']),
+      ),
+      buttons: [...body.matchAll(/<button\b([^>]*)>([\s\S]*?)<\/button>/gi)].map((button) => ({ ...attributesOf(button[1]), text: decodeEntities(button[2].replace(/<[^>]*>/g, '')).trim() })),
+    };
+    if (wanted(form)) return form;
+  }
+  return undefined;
+}
+
+function attributesOf(tag) {
+  return Object.fromEntries([...tag.matchAll(/([a-zA-Z][\w-]*)="([^"]*)"/g)].map(([, name, value]) => [name.toLowerCase(), decodeEntities(value)]));
+}
+
+function decodeEntities(text) {
   const named = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
-  const decode = (text) =>
-    text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, code) =>
-      code.startsWith('#x') || code.startsWith('#X') ? String.fromCodePoint(parseInt(code.slice(2), 16)) : code.startsWith('#') ? String.fromCodePoint(Number(code.slice(1))) : (named[code] ?? entity),
-    );
-  const refresh = /<meta http-equiv="refresh" content="0;\s*url=([^"]+)"/i.exec(page.html)?.[1];
-  if (!refresh) throw new SmokeFailure(`no refresh to the 3-D Secure page in the answer (${page.status}): ${page.html.slice(0, 500)}`, 'checkout');
-  const acs = await fetch(decode(refresh));
-  const html = await acs.text();
-  const action = /<form method="post" action="([^"]+)">/.exec(html)?.[1];
-  const md = /<input type="hidden" name="MD" value="([^"]+)">/.exec(html)?.[1];
-  const paRes = /<button type="submit" name="PaRes" value="([^"]+)">Complete authentication<\/button>/.exec(html)?.[1];
-  if (acs.status !== 200 || !action || !md || !paRes) throw new SmokeFailure(`the sandbox's 3-D Secure page answered ${acs.status} without its form: ${html.slice(0, 500)}`, 'epg-sandbox');
-  const termUrl = decode(action);
-  const posted = await fetch(termUrl, { method: 'POST', body: new URLSearchParams({ MD: decode(md), PaRes: decode(paRes) }), redirect: 'manual' });
-  const location = posted.headers.get('location');
-  if (posted.status !== 303 || !location) return { status: posted.status, html: await posted.text() };
-  await posted.body?.cancel();
-  const result = await fetch(new URL(location, termUrl), { redirect: 'manual' });
-  return { status: result.status, html: await result.text() };
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, code) =>
+    code.startsWith('#x') || code.startsWith('#X') ? String.fromCodePoint(parseInt(code.slice(2), 16)) : code.startsWith('#') ? String.fromCodePoint(Number(code.slice(1))) : (named[code] ?? entity),
+  );
 }
 
 async function dropDatabase(adminUrl, name) {

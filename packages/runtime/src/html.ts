@@ -60,15 +60,25 @@ export function trustedHtml(markup: string): Html {
 /**
  * The headers of every page people see (D9, D14): no resource but our own
  * stylesheet (and, where a page needs it, our own script), no framing, nothing
- * cached, no referrer.
+ * cached, no referrer. A page that hands the buyer to another party (D30) may
+ * post forms to `formOrigins` and frame `frameOrigins` besides: origins
+ * (scheme://host[:port]) its caller has checked.
  */
-export function pageSecurityHeaders(options: { scripts?: boolean } = {}): Readonly<Record<string, string>> {
+export function pageSecurityHeaders(options: { scripts?: boolean; formOrigins?: readonly string[]; frameOrigins?: readonly string[] } = {}): Readonly<Record<string, string>> {
   const script = options.scripts ? " script-src 'self';" : '';
+  const forms = ["'self'", ...sourcesOf(options.formOrigins)].join(' ');
+  const frames = options.frameOrigins?.length ? ` frame-src ${sourcesOf(options.frameOrigins).join(' ')};` : '';
   return {
-    'Content-Security-Policy': `default-src 'none';${script} style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    'Content-Security-Policy': `default-src 'none';${script}${frames} style-src 'self'; img-src 'self'; form-action ${forms}; frame-ancestors 'none'; base-uri 'none'`,
     'X-Frame-Options': 'DENY',
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',
     'X-Content-Type-Options': 'nosniff',
   };
+}
+
+/** Origins as policy sources; anything else (a path, a quote, a separator) would change the policy, so it throws. */
+function sourcesOf(origins: readonly string[] = []): string[] {
+  for (const origin of origins) if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/.test(origin)) throw new RangeError(`not an origin a policy may name: ${origin}`);
+  return [...origins];
 }

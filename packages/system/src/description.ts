@@ -85,6 +85,8 @@ function portOf(system: SystemWiring, service: string): number {
 }
 
 const publicBaseUrl: WiredSetting = (system) => system.publicBaseUrl ?? addressOf(system, 'api-gateway');
+/** Where a buyer's browser reaches the sandbox's pages: the sandbox's own address unless the system says otherwise. */
+const sandboxPublicUrl: WiredSetting = (system) => system.sandboxPublicUrl ?? addressOf(system, 'epg-sandbox');
 const operators: WiredSetting = (system) => operatorPublicKeys(system.keys, system.operators);
 /** Where a service keeps its rate-limit buckets: the system's Redis, under the system's own key prefix. */
 const rateLimitBuckets: Record<string, WiredSetting> = { REDIS_URL: (system) => system.redisUrl, RATE_LIMIT_KEY_PREFIX: (system) => system.redisKeyPrefix };
@@ -109,6 +111,8 @@ const DESCRIBED: Readonly<Record<ServiceId, Described>> = {
       PUBLIC_BASE_URL: publicBaseUrl,
       LINK_VERIFY_KEY: (system) => system.keys.link.publicJwk,
       CARD_ENCRYPTION_KEY: (system) => system.keys.card.publicJwk,
+      // Test mode: the one origin besides https: ones the page hands a buyer's browser to (D30).
+      SANDBOX_PUBLIC_URL: sandboxPublicUrl,
     },
   },
   session: {
@@ -138,7 +142,7 @@ const DESCRIBED: Readonly<Record<ServiceId, Described>> = {
     port: 8086,
     replicated: false,
     wired: {
-      SANDBOX_PUBLIC_URL: (system) => system.sandboxPublicUrl ?? addressOf(system, 'epg-sandbox'),
+      SANDBOX_PUBLIC_URL: sandboxPublicUrl,
       SANDBOX_TERMINALS: (system) => system.sandboxTerminals?.map(({ user, password }) => `${user}:${password}`).join(','),
     },
   },

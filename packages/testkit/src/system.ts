@@ -182,9 +182,10 @@ export class TestSystem {
     return (await response.json()) as Record<string, unknown>;
   }
 
-  /** What the sandbox acquirer knows of an order (getOrderStatusExtended.do by orderNumber). */
+  /** What the sandbox acquirer knows of an order (getOrderStatusExtended.do by orderNumber), its error code as a string whichever way the answer writes it. */
   async sandboxOrder(orderNumber: string, terminal?: { user: string; password: string }): Promise<SandboxOrder> {
-    return (await this.sandboxCall('getOrderStatusExtended.do', { orderNumber }, terminal)) as unknown as SandboxOrder;
+    const order = await this.sandboxCall('getOrderStatusExtended.do', { orderNumber }, terminal);
+    return { ...order, errorCode: String(order['errorCode']) } as unknown as SandboxOrder;
   }
 
   /** The Prometheus text `service` serves at /metrics. */

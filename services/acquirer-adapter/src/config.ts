@@ -32,7 +32,7 @@ export const adapterSettings = {
    * a payment still in flight on a live replica is never touched.
    */
   reconcileAfterSeconds: int('RECONCILE_AFTER_SECONDS', 60, { min: 1, max: 86_400 }),
-  /** How long a buyer may stay in 3-D Secure before the attempt is declined authentication_failed. */
+  /** How long a buyer may stay in 3-D Secure (the 3DS Method step or a challenge) before the attempt is declined authentication_failed. */
   challengeTimeoutSeconds: int('CHALLENGE_TIMEOUT_SECONDS', 1_800, { min: 1, max: 7 * 86_400 }),
   /** The longest wait between two checks of an order reconciliation could not resolve. */
   reconcileMaxDelaySeconds: int('RECONCILE_MAX_DELAY_SECONDS', 3_600, { min: 1, max: 86_400 }),

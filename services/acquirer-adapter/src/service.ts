@@ -10,6 +10,7 @@ import { encryptPlaintextColumns, SecretBox, secretsMigrations } from '@gateway/
 import { ClicToPayClient } from './acquirer/clictopay/clictopay.client.js';
 import type { AdapterConfig } from './config.js';
 import { OrderHoldRepository } from './db/order-hold.repository.js';
+import { OrderThreeDSRepository } from './db/order-three-ds.repository.js';
 import { OrderRepository } from './db/order.repository.js';
 import { RefundOperationRepository } from './db/refund-operation.repository.js';
 import { PLAINTEXT_TERMINAL_PASSWORDS, TerminalRepository } from './db/terminal.repository.js';
@@ -52,6 +53,7 @@ async function startAdapter(config: AdapterConfig, log: Logger): Promise<Running
   const deps: AdapterDeps = {
     orders: new OrderRepository(pool, config.reconcileAfterSeconds),
     holds: new OrderHoldRepository(pool, config.reconcileAfterSeconds),
+    threeDS: new OrderThreeDSRepository(pool, config.reconcileAfterSeconds),
     terminals: new TerminalRepository(pool, secrets),
     refunds: new RefundOperationRepository(pool),
     acquirer,

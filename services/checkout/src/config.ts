@@ -36,6 +36,14 @@ export const checkoutSettings = {
    */
   paymentReturnGraceSeconds: int('PAYMENT_RETURN_GRACE_SECONDS', 1_800, { min: 0 }),
   /**
+   * Test mode (D30): where buyers' browsers reach the sandbox acquirer, the one
+   * origin besides https: ones the page hands a browser to (its 3DS Method and
+   * challenge pages). A live session's forms go to https: origins only.
+   */
+  sandboxPublicUrl: url('SANDBOX_PUBLIC_URL', 'http://localhost:8086'),
+  /** How long the 3DS Method frame may take before the page goes on without it; the protocol allows 10 s at most (D30). */
+  threeDSMethodWaitMs: int('THREE_DS_METHOD_WAIT_MS', 10_000, { min: 100, max: 10_000 }),
+  /**
    * How long a replica shows a merchant's branding as it read it before reading
    * it again (pages and receipts ask on every payment); a change shows at once
    * on the replica that made it, on the others within this time. 0: read each time.

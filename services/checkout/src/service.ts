@@ -11,7 +11,7 @@ import type { BrandingDeps } from './domain/branding.js';
 import { addBrandRoutes } from './http/brand.routes.js';
 import type { CheckoutConfig } from './config.js';
 import { PaymentLinkRepository } from './db/payment-link.repository.js';
-import type { FlowDeps } from './domain/checkout-flow.js';
+import type { FlowDeps } from './domain/payment-steps.js';
 import { CheckoutLinkVerifier } from './domain/checkout-link-verifier.js';
 import type { PayByPaymentLinkDeps } from './domain/pay-by-payment-link.js';
 import { PaymentLinkSlots } from './domain/payment-link-slots.js';
@@ -47,6 +47,8 @@ async function startCheckout(config: CheckoutConfig, log: Logger): Promise<Runni
     cards: CardSealer.fromJwk(config.cardEncryptionKey),
     call: async (type, data, timeoutMs) => (await rpc.call(type, data, timeoutMs === undefined ? {} : { timeoutMs })).body,
     publicBaseUrl: config.publicBaseUrl,
+    sandboxPublicUrl: config.sandboxPublicUrl,
+    threeDSMethodWaitMs: config.threeDSMethodWaitMs,
     paymentTimeoutMs: config.paymentTimeoutMs,
     paymentReturnGraceSeconds: config.paymentReturnGraceSeconds,
     clock,
@@ -68,7 +70,7 @@ async function startCheckout(config: CheckoutConfig, log: Logger): Promise<Runni
   app.set('etag', false);
   addHealthRoutes(app, readiness, log);
   addBrandRoutes(app, brands, log);
-  addCheckoutRoutes(app, deps, log, brands);
+  addCheckoutRoutes(app, deps, log, brands, { trustProxyHops: config.trustProxyHops });
   addPayRoutes(app, paymentLinkDeps, log, { trustProxyHops: config.trustProxyHops }, brands);
   const http = await listen(app, config);
   await broker.start();

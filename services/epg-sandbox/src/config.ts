@@ -1,6 +1,6 @@
 /** The sandbox acquirer's settings, read and checked before it starts. */
 import { randomBytes } from 'node:crypto';
-import { common, int, loadConfig, url, type Setting } from '@gateway/config';
+import { bool, common, int, loadConfig, url, type Setting } from '@gateway/config';
 
 /** userName → password of every terminal the sandbox accepts. */
 export type Terminals = ReadonlyMap<string, string>;
@@ -50,8 +50,17 @@ export const sandboxSettings = {
   slowDelayMs: int('SANDBOX_SLOW_DELAY_MS', 30_000, { min: 0, max: 600_000 }),
   /** Orders kept in memory; the oldest are forgotten beyond it. */
   orderRetention: int('SANDBOX_ORDER_RETENTION', 200_000, { min: 1, max: 10_000_000 }),
-  /** Key of the paReq/paRes tokens. */
+  /** Key of the paReq/paRes tokens and of the ACS page's decisions. */
   secret: hmacKey('SANDBOX_SECRET'),
+  /**
+   * Plays a deployment WITHOUT finish3dsVer2Payment.do (ACQUIRER.md "3-D
+   * Secure 2"; SATIM's test gateway is one): the call answers HTTP 404, and
+   * the ACS posts cres to the sandbox's own finish endpoint, which finishes
+   * the order itself and sends the browser to register.do's returnUrl with a
+   * GET (303). Off: the ACS posts cres to threeDSVer2FinishUrl and the
+   * merchant finishes with finish3dsVer2Payment.do.
+   */
+  withoutFinish3dsVer2: bool('SANDBOX_WITHOUT_FINISH_3DS_VER2', false),
 };
 
 export type SandboxConfig = ReturnType<typeof loadSandboxConfig>;

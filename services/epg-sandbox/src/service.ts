@@ -25,6 +25,7 @@ export async function startSandbox(config: SandboxConfig, log: Logger, options: 
     tokens: new AcsTokens(config.secret),
     publicUrl: config.publicUrl,
     slowDelayMs: config.slowDelayMs,
+    finish3dsVer2: !config.withoutFinish3dsVer2,
     now: options.now ?? (() => new Date()),
     wait: (ms) => delays.wait(ms),
   };

@@ -80,7 +80,7 @@ export const BrowserForm = Type.Object({ url: Type.String({ minLength: 1, maxLen
 export type BrowserForm = Static<typeof BrowserForm>;
 
 /** The longest 3-D Secure answer (PaRes, cres) passed on: signed and encoded, it can run to tens of KiB. */
-export const PA_RES_MAX_LENGTH = 48 * 1024;
+const PA_RES_MAX_LENGTH = 48 * 1024;
 
 /** How the buyer came back from a 3-D Secure step, for the adapter to go on with the payment (D30). */
 export const ThreeDSReturn = Type.Union([
@@ -98,7 +98,8 @@ export type ThreeDSReturn = Static<typeof ThreeDSReturn>;
 /** The buyer as the acquirer asks to know them with the card (D30: their address for 3-D Secure 2, an email or a phone for Visa). */
 export const BuyerContact = Type.Object({
   ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  email: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })),
+  /** As long as a session's buyer email may be (the API's 255). */
+  email: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   phone: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
 });
 export type BuyerContact = Static<typeof BuyerContact>;

@@ -115,6 +115,7 @@ describe('the system description', () => {
     assert.deepEqual([environments['acquirer-adapter']['ACQUIRER_TEST_USER'], environments['acquirer-adapter']['ACQUIRER_TEST_PASSWORD']], ['u', 'p:w']);
     assert.equal(environments['epg-sandbox']['SANDBOX_TERMINALS'], 'u:p:w,live:l');
     assert.equal(environments['epg-sandbox']['SANDBOX_PUBLIC_URL'], `http://10.1.2.3:${ports['epg-sandbox']}`);
+    assert.equal(environments.checkout['SANDBOX_PUBLIC_URL'], `http://10.1.2.3:${ports['epg-sandbox']}`, 'the page hands buyers to the sandbox the sandbox says it is');
     for (const name of ['api-gateway', 'session', 'checkout', 'dashboard'] as const) assert.equal(environments[name]['PUBLIC_BASE_URL'], `http://10.1.2.3:${ports['api-gateway']}`, name);
     for (const name of SERVICE_NAMES) assert.equal(environments[name]['PORT'], String(ports[name]), name);
   });

@@ -5,7 +5,7 @@
  */
 
 import type { Card } from '@gateway/card-sealing';
-import type { Language, ProbedAnswer } from '@gateway/contracts';
+import type { BuyerContact, Language, ProbedAnswer } from '@gateway/contracts';
 
 /** Where and as whom to call the acquirer. */
 export interface Terminal {
@@ -17,6 +17,7 @@ export interface Terminal {
 export interface OrderRequest {
   readonly orderNumber: string;
   readonly amount: string;
+  /** This attempt's address on the hosted page, where the acquirer sends the browser back (a GET) after a flow it finishes itself. */
   readonly returnUrl: string;
   readonly description: string;
   /** The language of the acquirer's pages the buyer may see (3-D Secure). */
@@ -25,22 +26,46 @@ export interface OrderRequest {
   readonly twoPhase: boolean;
 }
 
+/** A card sent for a registered order, with what goes along with it (D30). */
+export interface CardPayment {
+  readonly card: Card;
+  readonly language: Language;
+  /** Who pays, as the acquirer asks to know them for 3-D Secure 2: what it takes of it is sent. */
+  readonly buyer?: BuyerContact;
+  /** This attempt's address on the hosted page: where the ACS returns the buyer after a 3-D Secure 2 challenge. */
+  readonly finishUrl: string;
+  /** 3-D Secure 2's repeat of the card: the transaction its first step opened. */
+  readonly threeDSServerTransId?: string;
+}
+
 export type RegisterResult =
   | { kind: 'registered'; orderId: string }
   /** The acquirer refused the terminal's credentials. */
   | { kind: 'credentials-rejected'; message: string }
   | { kind: 'refused'; message: string };
 
+/** What the acquirer's answer to a card says comes next (ACQUIRER.md, paymentorder.do's answers). */
 export type PayResult =
+  /** No next step: paid, frictionless, declined or an answer that says nothing more; the order's status tells which. */
   | { kind: 'submitted' }
+  /** 3-D Secure 2 opened a transaction whose 3DS Method the buyer's browser runs (posting `data` to `url`) before the card goes again. */
+  | { kind: 'method'; serverTransId: string; url: string; data: string }
+  /** 3-D Secure 2 opened a transaction without a 3DS Method: the card goes again at once. */
+  | { kind: 'repeat'; serverTransId: string }
+  /** A 3-D Secure 2 challenge: the browser posts `creq` to acsUrl; the transaction when the answer names it. */
+  | { kind: 'challenge2'; acsUrl: string; creq: string; serverTransId?: string }
+  /** A 3-D Secure 1 challenge: the browser posts PaReq (with MD and our TermUrl) to acsUrl. */
   | { kind: 'challenge'; acsUrl: string; paReq: string }
   | { kind: 'refused'; message: string };
 
+/** finish3dsVer2Payment.do's answer: `absent` when the deployment has no such call (HTTP 404): the order's status tells then. */
+export type FinishResult = { kind: 'finished' } | { kind: 'refused'; message: string } | { kind: 'absent' };
+
 export type OrderState =
-  /** Deposited (orderStatus 2): `amount` is what was taken. */
-  | { kind: 'paid'; amount: string; maskedPan: string }
+  /** Deposited (orderStatus 2): `amount` is what was taken, when the answer says it (paymentAmountInfo); never guessed. */
+  | { kind: 'paid'; amount?: string; maskedPan: string }
   /** Pre-authorised, held (orderStatus 1, a two-phase order): `amount` is what is held. */
-  | { kind: 'held'; amount: string; maskedPan: string }
+  | { kind: 'held'; amount?: string; maskedPan: string }
   /** Declined, or reversed (`reversed`: a hold released, or a payment voided). */
   | { kind: 'declined'; failureCode: string; failureMessage: string; reversed?: true }
   /** Registered or in 3-D Secure: no outcome yet. */
@@ -50,9 +75,10 @@ export type OrderState =
 /**
  * How a reverse, a refund or a deposit ended at the acquirer (ACQUIRER.md,
  * refund outcomes and two-phase orders): `done`; `refused` is definitive,
- * nothing was done; `unconfirmed` (a system error or an answer that says
- * nothing usable) leaves the outcome unknown. `errorCode` is the acquirer's,
- * for the log (-1: none could be read, or no answer came).
+ * nothing was done; `unconfirmed` (a system error, or an answer that says
+ * nothing usable that the order's status does not settle either) leaves the
+ * outcome unknown. `errorCode` is the acquirer's, for the log (-1: none could
+ * be read, or no answer came).
  */
 export type OperationResult =
   | { kind: 'done' }
@@ -69,6 +95,8 @@ export class AcquirerUnreachable extends Error {
     readonly reason: string,
     /** True when the request may have reached the acquirer (a timeout, not a refused connection). */
     readonly maybeDelivered: boolean,
+    /** The HTTP status of an answer that was not a 200, when one came. */
+    readonly httpStatus?: number,
   ) {
     super(`acquirer ${call}: ${reason}`);
     this.name = 'AcquirerUnreachable';
@@ -77,8 +105,12 @@ export class AcquirerUnreachable extends Error {
 
 export interface Acquirer {
   register(terminal: Terminal, order: OrderRequest): Promise<RegisterResult>;
-  pay(terminal: Terminal, orderId: string, card: Card, language: Language): Promise<PayResult>;
+  /** Sends the card for a registered order (again, with its transaction, for 3-D Secure 2's repeat). */
+  pay(terminal: Terminal, orderId: string, payment: CardPayment): Promise<PayResult>;
+  /** 3-D Secure 1: hands the acquirer the issuer's paRes. */
   finish3ds(terminal: Terminal, orderId: string, paRes: string): Promise<PayResult>;
+  /** 3-D Secure 2: the buyer is back from the ACS; the acquirer finishes the order of this transaction. */
+  finish3ds2(terminal: Terminal, orderId: string, serverTransId: string): Promise<FinishResult>;
   status(terminal: Terminal, orderId: string): Promise<OrderState>;
   /**
    * The order registered under `orderNumber` (exactly as sent to register),
@@ -88,8 +120,13 @@ export interface Acquirer {
   statusByNumber(terminal: Terminal, orderNumber: string): Promise<OrderState>;
   /** Voids the whole of a paid order, once, before it is settled; or releases a hold. */
   reverse(terminal: Terminal, orderId: string): Promise<OperationResult>;
-  /** Gives back `amount` (TND) of a paid order; repeatable while money is left. */
-  refund(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult>;
+  /**
+   * Gives back `amount` (TND) of a paid order; repeatable while money is
+   * left. `refundedAtMost` (TND) is the most the order can have had refunded
+   * before: an answer that says nothing is done only when the order shows
+   * more refunded than that by `amount`.
+   */
+  refund(terminal: Terminal, orderId: string, amount: string, refundedAtMost: string): Promise<OperationResult>;
   /** Takes `amount` (TND, at most what is held) of a held order, once; the rest of the hold is released. */
   deposit(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult>;
   /** How the terminal writes its answer about one order (an operator's probe before going live): only reads, and reads out no card data. */

@@ -3,14 +3,22 @@
  * announcing it commit together, and only once: a second outcome for an
  * order already final changes nothing. An unresolved order carries when
  * reconciliation next looks at it (next_check_at). A two-phase order's hold
- * has a repository of its own (order-hold.repository.ts).
+ * (order-hold.repository.ts) and its 3-D Secure steps (order-three-ds.repository.ts)
+ * have repositories of their own.
  */
 import type { Envelope } from '@gateway/contracts';
 import { leaseClaim, type Pool } from '@gateway/db';
 import { outboxInsert, outboxJson, outboxRows } from '@gateway/messaging';
 
-/** AUTHORIZED: a two-phase order's approved payment, held (D22); APPROVED once deposited. */
-type OrderStatus = 'STARTED' | 'CHALLENGED' | 'UNKNOWN' | 'AUTHORIZED' | 'APPROVED' | 'DECLINED';
+/**
+ * METHOD: a 3-D Secure 2 transaction waits for the buyer's 3DS Method before
+ * the card goes again (migration 006). AUTHORIZED: a two-phase order's
+ * approved payment, held (D22); APPROVED once deposited.
+ */
+type OrderStatus = 'STARTED' | 'METHOD' | 'CHALLENGED' | 'UNKNOWN' | 'AUTHORIZED' | 'APPROVED' | 'DECLINED';
+
+/** What the buyer's return from a challenge brings: the paRes of 3-D Secure 1, or the cres of 3-D Secure 2. */
+export type ChallengeReturn = 'pa_res' | 'cres';
 
 /** What is done with a two-phase order's hold, once (migration 005). */
 type HoldState = 'HELD' | 'CAPTURING' | 'CAPTURED' | 'VOIDING' | 'VOIDED' | 'VOID_REFUSED';
@@ -49,6 +57,10 @@ export interface OrderRow {
   /** What the deposit took, and when (CAPTURED). */
   captured_amount: string | null;
   captured_at: Date | null;
+  /** The 3-D Secure 2 transaction the acquirer opened for the card, once it did. */
+  three_ds_server_trans_id: string | null;
+  /** A CHALLENGED order's expected return; null for one challenged before 3-D Secure 2 (3-D Secure 1 then). */
+  challenge_return: ChallengeReturn | null;
 }
 
 export type NewOrder = Pick<
@@ -58,7 +70,7 @@ export type NewOrder = Pick<
 
 /** An unresolved order the reconciliation sweep has claimed. */
 export interface ClaimedOrder extends OrderRow {
-  status: 'STARTED' | 'CHALLENGED' | 'UNKNOWN';
+  status: 'STARTED' | 'METHOD' | 'CHALLENGED' | 'UNKNOWN';
   /** Checks since the order last changed, this one included. */
   checks: number;
   /** Seconds since the order last changed, by the database's clock. */
@@ -75,9 +87,12 @@ export const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_num
   card_brand, card_last_four, failure_code, failure_message, fee_amount::text, net_amount::text, created_at, updated_at,
   (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
   (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed,
-  capture_method, hold, capture_id, ended_captures, captured_amount::text, captured_at`;
+  capture_method, hold, capture_id, ended_captures, captured_amount::text, captured_at, three_ds_server_trans_id, challenge_return`;
 
-const UNRESOLVED = `('STARTED', 'CHALLENGED', 'UNKNOWN')`;
+const UNRESOLVED = `('STARTED', 'METHOD', 'CHALLENGED', 'UNKNOWN')`;
+
+/** Leaving the METHOD state, the order forgets the card it kept for the repeat (migration 006's constraint holds it to that). */
+export const WIPE_CARD = 'sealed_card = NULL, repeat_fields = NULL';
 
 /** Up to $1 unresolved orders whose check has come, that check put $2 seconds on. */
 const CLAIM_DUE_ORDERS = leaseClaim({
@@ -132,34 +147,25 @@ export class OrderRepository {
   /**
    * Moves an unresolved order to CHALLENGED or UNKNOWN, with the acquirer's
    * order id when it has one (3-D Secure finishes by it; reconciliation finds
-   * the order by its number). Reconciliation looks at an UNKNOWN order at
-   * once, at a CHALLENGED one after the first-check delay, with fresh backoff.
+   * the order by its number), and, for a challenge, what its return must
+   * bring and the 3-D Secure 2 transaction it finishes. Reconciliation looks
+   * at an UNKNOWN order at once, at a CHALLENGED one after the first-check
+   * delay, with fresh backoff. A card kept for a repeat is forgotten.
    */
-  async mark(attemptId: string, status: 'CHALLENGED' | 'UNKNOWN', acquirerOrderId: string | undefined): Promise<void> {
+  async mark(
+    attemptId: string,
+    status: 'CHALLENGED' | 'UNKNOWN',
+    acquirerOrderId: string | undefined,
+    challenge?: { returns: ChallengeReturn; serverTransId?: string },
+  ): Promise<void> {
     await this.pool.query({
       name: 'order-mark',
       text: `UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), updated_at = now(),
-               next_check_at = now() + make_interval(secs => $4), checks = 0
+               next_check_at = now() + make_interval(secs => $4), checks = 0, ${WIPE_CARD},
+               challenge_return = coalesce($5, challenge_return), three_ds_server_trans_id = coalesce($6, three_ds_server_trans_id)
              WHERE attempt_id = $1 AND status IN ${UNRESOLVED}`,
-      values: [attemptId, status, acquirerOrderId ?? null, status === 'UNKNOWN' ? 0 : this.firstCheckAfterSeconds],
+      values: [attemptId, status, acquirerOrderId ?? null, status === 'UNKNOWN' ? 0 : this.firstCheckAfterSeconds, challenge?.returns ?? null, challenge?.serverTransId ?? null],
     });
-  }
-
-  /**
-   * Takes a CHALLENGED order for finishing its 3-D Secure: from now its
-   * outcome is UNKNOWN until the acquirer's status tells, and only this caller
-   * sends the finish. Reconciliation leaves it alone for the first-check
-   * delay. False when it is no longer CHALLENGED: another finish took it (the
-   * buyer's page posted twice) or reconciliation gave up on it first.
-   */
-  async takeChallenged(attemptId: string): Promise<boolean> {
-    const result = await this.pool.query({
-      name: 'order-take-challenged',
-      text: `UPDATE orders SET status = 'UNKNOWN', updated_at = now(), next_check_at = now() + make_interval(secs => $2), checks = 0
-             WHERE attempt_id = $1 AND status = 'CHALLENGED'`,
-      values: [attemptId, this.firstCheckAfterSeconds],
-    });
-    return result.rowCount === 1;
   }
 
   /**
@@ -237,7 +243,7 @@ export class OrderRepository {
       name: 'order-finish',
       text: `WITH finished AS (
                UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), fee_amount = $4, net_amount = $5,
-                 failure_code = $6, failure_message = $7, updated_at = now(),
+                 failure_code = $6, failure_message = $7, updated_at = now(), ${WIPE_CARD},
                  hold = CASE WHEN $2 = 'AUTHORIZED' THEN 'HELD' END, hold_changed_at = CASE WHEN $2 = 'AUTHORIZED' THEN now() END
                WHERE attempt_id = $1 AND status IN ${UNRESOLVED}
                  AND ($9::float8 IS NULL OR updated_at <= now() - make_interval(secs => $9::float8))

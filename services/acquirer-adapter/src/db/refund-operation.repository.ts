@@ -48,6 +48,29 @@ export class RefundOperationRepository {
     return result.rows[0];
   }
 
+  /**
+   * The most the payment can have had refunded by the attempt's other
+   * operations (TND): every one not refused, whatever came of it. An answer
+   * that says nothing is confirmed against it (ACQUIRER.md "Answers as deployed").
+   */
+  async refundedAtMost(attemptId: string, refundId: string): Promise<string> {
+    const result = await this.pool.query<{ amount: string }>({
+      name: 'refund-operation-refunded-at-most',
+      text: `SELECT coalesce(sum(amount), 0)::numeric(12,3)::text AS amount FROM refund_operations WHERE attempt_id = $1 AND refund_id <> $2 AND status <> 'REFUSED'`,
+      values: [attemptId, refundId],
+    });
+    return result.rows[0]?.amount ?? '0.000';
+  }
+
+  /** A STARTED reversal the acquirer refused becomes a refund (refund.do), before that is sent: a repeat answers the operation made. */
+  async becomeRefund(refundId: string): Promise<void> {
+    await this.pool.query({
+      name: 'refund-operation-become-refund',
+      text: `UPDATE refund_operations SET operation = 'refund', updated_at = now() WHERE refund_id = $1 AND status = 'STARTED' AND operation = 'reverse'`,
+      values: [refundId],
+    });
+  }
+
   /** Records the acquirer's answer to a STARTED operation; an operation already final keeps its outcome. */
   async finish(refundId: string, status: FinalRefundStatus, message: string): Promise<void> {
     await this.pool.query({

@@ -2,22 +2,24 @@
  * Paying an attempt (DESIGN, a payment end to end, step 3): open the sealed
  * card, record the order before any acquirer call, register a fresh
  * acquirer order (the session's order number plus the attempt number), send
- * the card, and either hand back a 3-D Secure challenge or confirm the
- * outcome with the acquirer. Nothing is charged twice: the order is keyed
- * on the attempt, and a repeated request only reports where it stands.
+ * the card with the buyer's contact, and hand back the step its answer asks
+ * for (send-card.ts): a 3DS Method or a 3-D Secure challenge for the
+ * browser, or the outcome confirmed with the acquirer. Nothing is charged
+ * twice: the order is keyed on the attempt, and a repeated request only
+ * reports where it stands.
  */
 import { SealedCardError } from '@gateway/card-sealing';
 import type { CommandRequest, PaymentStep } from '@gateway/contracts';
 import { findTestCard } from '@gateway/test-cards';
-import { AcquirerUnreachable } from '../acquirer/acquirer.js';
+import { AcquirerUnreachable, type CardPayment } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
 import { cardBrand, lastFour } from './card.js';
-import { confirmOutcome, decline, finishedStep, leaveUnknown, type FinishingOrder } from './finish-order.js';
+import { decline, finishedStep, type FinishingOrder } from './finish-order.js';
 import type { AdapterDeps } from './deps.js';
 import { acquirerOrderNumber, newOrder } from './new-order.js';
+import { PROCESSOR_UNAVAILABLE, sendCard } from './send-card.js';
 import { resolveTerminal } from './terminals.js';
 
-const PROCESSOR_UNAVAILABLE = 'The card processor is unavailable; nothing was charged. Please try again.';
 const CANNOT_TAKE_PAYMENTS = 'This merchant cannot take card payments at the moment; nothing was charged.';
 
 /** payment.authorize: pays an attempt with its sealed card, once; a repeat reports where its order stands. */
@@ -35,7 +37,7 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
 
   const order = await recordOrder(deps, request, cardBrand(card.pan), lastFour(card.pan));
   if (!order.fresh) return finishedStep(order.row);
-  let settling: FinishingOrder = order.row;
+  const settling: FinishingOrder = order.row;
 
   if (attempt.livemode && findTestCard(card.pan)) {
     return decline(deps, settling, 'test_card_live_mode', 'Test cards cannot be used for live payments.', correlationId);
@@ -76,28 +78,10 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
     // Reconciliation gave up on the order meanwhile: the card is not sent.
     return finishedStep((await deps.orders.find(attempt.attempt_id)) ?? order.row);
   }
-  const registeredOrder = { ...settling, acquirer_order_id: registered.orderId };
-  settling = registeredOrder;
-
-  let paid;
-  try {
-    paid = await deps.acquirer.pay(terminal, registered.orderId, card, request.language ?? 'fr');
-  } catch (err) {
-    if (err instanceof AcquirerUnreachable && !err.maybeDelivered) {
-      return decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId);
-    }
-    // The card may have been charged: only the acquirer's order status can tell.
-    return leaveUnknown(deps, settling, err);
-  }
-  if (paid.kind === 'challenge') {
-    await deps.orders.mark(attempt.attempt_id, 'CHALLENGED', registered.orderId);
-    return { outcome: 'challenge', challenge: { url: paid.acsUrl, fields: { PaReq: paid.paReq, MD: attempt.attempt_id, TermUrl: request.term_url } } };
-  }
-  if (paid.kind === 'refused') {
-    deps.log.info({ attemptId: attempt.attempt_id, reason: paid.message }, 'payment refused by the acquirer');
-    return confirmOutcome(deps, registeredOrder, terminal, correlationId, { code: 'card_declined', message: 'The card was declined.' });
-  }
-  return confirmOutcome(deps, registeredOrder, terminal, correlationId);
+  const language = request.language ?? 'fr';
+  const payment: CardPayment = { card, language, finishUrl: request.term_url, ...(request.buyer && { buyer: request.buyer }) };
+  const sending = { order: { ...settling, acquirer_order_id: registered.orderId }, terminal, payment, sealedCard: request.card, termUrl: request.term_url };
+  return sendCard(deps, sending, correlationId);
 }
 
 async function recordOrder(deps: AdapterDeps, request: CommandRequest<'payment.authorize'>, brand: string, last4: string): Promise<{ fresh: boolean; row: OrderRow }> {

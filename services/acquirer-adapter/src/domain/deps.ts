@@ -4,6 +4,7 @@ import type { Pricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
 import type { Acquirer, Terminal } from '../acquirer/acquirer.js';
 import type { OrderHoldRepository } from '../db/order-hold.repository.js';
+import type { OrderThreeDSRepository } from '../db/order-three-ds.repository.js';
 import type { OrderRepository } from '../db/order.repository.js';
 import type { RefundOperationRepository } from '../db/refund-operation.repository.js';
 import type { TerminalRepository } from '../db/terminal.repository.js';
@@ -12,6 +13,8 @@ export interface AdapterDeps {
   orders: OrderRepository;
   /** Two-phase orders' holds (D22). */
   holds: OrderHoldRepository;
+  /** Orders' 3-D Secure steps (D30): the 3DS Method with its kept card, and the challenge. */
+  threeDS: OrderThreeDSRepository;
   terminals: TerminalRepository;
   refunds: RefundOperationRepository;
   acquirer: Acquirer;

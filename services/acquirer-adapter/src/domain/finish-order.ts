@@ -66,13 +66,13 @@ export async function confirmOutcome(
  * ours, is never expected: the acquirer's word is recorded as it stands (a
  * hold stays unresolved, a deposit is approved) and an operator must look.
  */
-async function approveAsStated(deps: AdapterDeps, order: FinishingOrder, state: { kind: 'paid' | 'held'; amount: string }, correlationId: string): Promise<PaymentStep> {
+async function approveAsStated(deps: AdapterDeps, order: FinishingOrder, state: { kind: 'paid' | 'held'; amount?: string }, correlationId: string): Promise<PaymentStep> {
   return (await finishApproved(deps, order, state, correlationId)).step;
 }
 
 /** approveAsStated, telling whether this call recorded the outcome (for reconciliation). */
-export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, state: { kind: 'paid' | 'held'; amount: string }, correlationId: string): Promise<Finished> {
-  if (state.amount !== order.amount) {
+export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, state: { kind: 'paid' | 'held'; amount?: string }, correlationId: string): Promise<Finished> {
+  if (state.amount !== undefined && state.amount !== order.amount) {
     // Never expected; the amount we registered is what we record, and an operator must look.
     deps.log.error({ attemptId: order.attempt_id, acquirerAmount: state.amount, amount: order.amount, state: state.kind }, 'acquirer approved a different amount');
   }

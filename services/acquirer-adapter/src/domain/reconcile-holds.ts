@@ -55,7 +55,14 @@ async function reconcileHold(deps: AdapterDeps, policy: ReconcilePolicy, hold: C
 async function settleHold(deps: AdapterDeps, policy: ReconcilePolicy, hold: ClaimedHold, state: OrderState, correlationId: string): Promise<boolean> {
   const settledLong = hold.hold_age_seconds >= policy.reconcileAfterSeconds;
   if (hold.hold === 'CAPTURING') {
-    if (state.kind === 'paid') return (await recordCapture(deps, hold, state.amount, correlationId)) !== undefined;
+    if (state.kind === 'paid') {
+      // Without paymentAmountInfo the acquirer does not say what it deposited, and a partial capture's amount is never guessed.
+      if (state.amount === undefined) {
+        deps.log.error({ attemptId: hold.attempt_id }, 'acquirer deposited a hold without saying the amount; an operator must record the capture');
+        return false;
+      }
+      return (await recordCapture(deps, hold, state.amount, correlationId)) !== undefined;
+    }
     // Still held long after any deposit of ours could be on its way: it never took effect.
     const captureId = hold.capture_id ?? '';
     if (state.kind === 'held') return settledLong && returnHold(deps, hold, captureId, NEVER_CAPTURED, correlationId);

@@ -2,7 +2,8 @@
  * Reconciliation (ACQUIRER.md: "Timeouts are unknown outcomes, not failures:
  * reconcile by orderNumber"). An order the adapter could not finish stays
  * unresolved: STARTED (its replica died mid-payment, perhaps after the card
- * was charged), CHALLENGED (the buyer never came back from 3-D Secure) or
+ * was charged), METHOD or CHALLENGED (the buyer never came back from 3-D
+ * Secure; a METHOD order forgets the card it kept when it is given up on) or
  * UNKNOWN (the acquirer did not answer in time). Every sweep claims the
  * orders whose check has come (a lease claim skipping locked rows: any number of replicas
  * sweep side by side), asks the acquirer about each by the order number it
@@ -101,7 +102,8 @@ async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: Claime
       }
       return giveUp('not-found', 'processing_error', NEVER_RECEIVED, policy.reconcileAfterSeconds);
     case 'open':
-      if (order.status === 'CHALLENGED' && order.age_seconds >= policy.challengeTimeoutSeconds) {
+      // A buyer who never finished 3-D Secure: never back from the challenge, or from the 3DS Method step.
+      if ((order.status === 'CHALLENGED' || order.status === 'METHOD') && order.age_seconds >= policy.challengeTimeoutSeconds) {
         return giveUp('open', 'authentication_failed', CHALLENGE_ABANDONED, policy.challengeTimeoutSeconds);
       }
       // Registered, but the replica died before the card was sent or answered for.

@@ -14,8 +14,8 @@ export interface ReconcilePolicy {
   reconcileAfterSeconds: number;
   /**
    * Age past which an order the acquirer still has unpaid is declined: a
-   * CHALLENGED one whose buyer never finished 3-D Secure, or an UNKNOWN one
-   * whose card or finish never took effect.
+   * METHOD or CHALLENGED one whose buyer never finished 3-D Secure, or an
+   * UNKNOWN one whose card or finish never took effect.
    */
   challengeTimeoutSeconds: number;
   /** The first wait after a check that finished nothing; doubled after each further one. */
@@ -51,7 +51,7 @@ export async function settleInBatches<T>(claim: () => Promise<T[]>, handle: (cla
 export function nextCheckDelay(policy: ReconcilePolicy, order: Pick<ClaimedOrder, 'status' | 'checks' | 'age_seconds'>): number {
   const backoff = backoffDelay({ first: policy.baseDelaySeconds, max: policy.maxDelaySeconds }, Math.max(order.checks - 1, 0));
   const giveUpAges =
-    order.status === 'CHALLENGED'
+    order.status === 'CHALLENGED' || order.status === 'METHOD'
       ? [policy.challengeTimeoutSeconds]
       : order.status === 'UNKNOWN'
         ? [policy.reconcileAfterSeconds, policy.challengeTimeoutSeconds]

@@ -8,14 +8,18 @@
  *    refund.do otherwise (ACQUIRER.md);
  * 4. the operation is recorded, keyed on the refund id, before the acquirer
  *    is called, so no retry can ever send a second one;
- * 5. the acquirer's answer decides: 0 refunded; 5 or 6 refused, nothing
+ * 5. a reversal refused with 5 (no permission, say) or 7 (the window
+ *    passed) goes to refund.do instead, once the order's status shows it was
+ *    not reversed after all (ACQUIRER.md "Answers as deployed"); the reply
+ *    says which operation was made;
+ * 6. the acquirer's answer decides: 0 refunded; 5 or 6 refused, nothing
  *    refunded; 7, no answer or an unreadable one unconfirmed, for an operator.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandReply, CommandRequest } from '@gateway/contracts';
 import { accountCurrency, checkAmount, compareTnd } from '@gateway/money';
 import { AppError } from '@gateway/problem';
-import { AcquirerUnreachable, type OperationResult } from '../acquirer/acquirer.js';
+import { AcquirerUnreachable, type OperationResult, type OrderState, type Terminal } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
 import type { FinalRefundStatus, RefundOperation, RefundOperationRow, RefundOperationStatus } from '../db/refund-operation.repository.js';
 import type { AdapterDeps } from './deps.js';
@@ -78,27 +82,82 @@ export async function refundPayment(deps: AdapterDeps, request: RefundRequest): 
   if (!(await deps.refunds.record({ ...operationOf(request, operation), status: 'STARTED', message: '' }))) {
     return repeated(deps, request, await outcomeOf(deps, request.refund_id));
   }
-  let result: OperationResult;
-  try {
-    result = operation === 'reverse' ? await deps.acquirer.reverse(resolved.terminal, orderId) : await deps.acquirer.refund(resolved.terminal, orderId, request.amount);
-  } catch (err) {
-    if (!(err instanceof AcquirerUnreachable)) throw err;
-    deps.log.warn({ refundId: request.refund_id, attemptId: request.attempt_id, operation, reason: err.reason }, 'refund operation unanswered');
-    result = { kind: 'unconfirmed', errorCode: -1, message: NO_ANSWER };
+  const sent = { deps, request, terminal: resolved.terminal, orderId };
+  let made = operation;
+  let result = operation === 'reverse' ? await reverse(sent) : await refund(sent);
+  if (operation === 'reverse' && reversalRefused(result) && (await notReversed(sent, result))) {
+    await deps.refunds.becomeRefund(request.refund_id);
+    made = 'refund';
+    result = await refund(sent);
   }
+  const operationMade = made;
   const message = result.kind === 'done' ? '' : result.message;
   try {
     await deps.refunds.finish(request.refund_id, STATUSES[result.kind], message);
   } catch (err) {
     // The operation stays STARTED (answered unconfirmed from now on): say what the acquirer did.
-    deps.log.error({ refundId: request.refund_id, attemptId: request.attempt_id, operation, outcome: result.kind }, 'refund outcome could not be recorded');
+    deps.log.error({ refundId: request.refund_id, attemptId: request.attempt_id, operation: operationMade, outcome: result.kind }, 'refund outcome could not be recorded');
     throw err;
   }
   deps.log.info(
-    { refundId: request.refund_id, attemptId: request.attempt_id, operation, outcome: OUTCOMES[STATUSES[result.kind]], ...(result.kind !== 'done' && { errorCode: result.errorCode }) },
+    { refundId: request.refund_id, attemptId: request.attempt_id, operation: operationMade, outcome: OUTCOMES[STATUSES[result.kind]], ...(result.kind !== 'done' && { errorCode: result.errorCode }) },
     'refund operation finished',
   );
-  return { outcome: OUTCOMES[STATUSES[result.kind]], operation, message };
+  return { outcome: OUTCOMES[STATUSES[result.kind]], operation: operationMade, message };
+}
+
+/** A refund operation on its way to the acquirer. */
+interface Sending {
+  deps: AdapterDeps;
+  request: RefundRequest;
+  terminal: Terminal;
+  orderId: string;
+}
+
+async function reverse(sent: Sending): Promise<OperationResult> {
+  return answered(sent, 'reverse', () => sent.deps.acquirer.reverse(sent.terminal, sent.orderId));
+}
+
+async function refund(sent: Sending): Promise<OperationResult> {
+  const { deps, request } = sent;
+  // What the payment's other operations can have refunded: an answer that says nothing is confirmed against it.
+  const refundedAtMost = await deps.refunds.refundedAtMost(request.attempt_id, request.refund_id);
+  return answered(sent, 'refund', () => deps.acquirer.refund(sent.terminal, sent.orderId, request.amount, refundedAtMost));
+}
+
+/** The operation's outcome; no answer at all is unconfirmed. */
+async function answered(sent: Sending, operation: RefundOperation, call: () => Promise<OperationResult>): Promise<OperationResult> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof AcquirerUnreachable)) throw err;
+    sent.deps.log.warn({ refundId: sent.request.refund_id, attemptId: sent.request.attempt_id, operation, reason: err.reason }, 'refund operation unanswered');
+    return { kind: 'unconfirmed', errorCode: -1, message: NO_ANSWER };
+  }
+}
+
+/** A reversal the acquirer will not make: 5 (no permission, or refused) or 7 (wrong state: the window passed). */
+function reversalRefused(result: OperationResult): boolean {
+  return result.kind !== 'done' && (result.errorCode === 5 || result.errorCode === 7);
+}
+
+/**
+ * Whether the order stands deposited and not reversed, so that refund.do
+ * may go instead; a refused answer may still have reversed it, and then
+ * nothing more is sent. Unreadable, it stays as the reversal's answer left it.
+ */
+async function notReversed(sent: Sending, refused: OperationResult): Promise<boolean> {
+  const { deps, request } = sent;
+  let state: OrderState;
+  try {
+    state = await deps.acquirer.status(sent.terminal, sent.orderId);
+  } catch (err) {
+    if (!(err instanceof AcquirerUnreachable)) throw err;
+    return false;
+  }
+  const code = refused.kind === 'done' ? 0 : refused.errorCode;
+  deps.log.info({ refundId: request.refund_id, attemptId: request.attempt_id, errorCode: code, order: state.kind }, 'reversal refused; order status read');
+  return state.kind === 'paid';
 }
 
 /**

@@ -74,7 +74,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
   /** A call to the sandbox on test mode's terminal, as the adapter makes it. */
   const sandbox = (call: string, fields: Record<string, string>) => system.sandboxCall(call, fields);
 
-  async function acquirerStatus(orderNumber: string): Promise<{ errorCode: string; orderStatus?: number; paymentAmountInfo?: { depositedAmount: number } }> {
+  async function acquirerStatus(orderNumber: string): Promise<{ errorCode: number; orderStatus?: number; paymentAmountInfo?: { depositedAmount: number } }> {
     return (await sandbox('getOrderStatusExtended.do', { orderNumber })) as never;
   }
 
@@ -202,12 +202,12 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
 
     const row = await declinedOnce(lost.attempt_id, /never received/);
     assert.ok((row?.settled_after ?? 0) >= RECONCILE_AFTER_SECONDS, `declined after ${row?.settled_after} s`);
-    assert.equal((await acquirerStatus(orderNumberOf(lost))).errorCode, '6');
+    assert.equal((await acquirerStatus(orderNumberOf(lost))).errorCode, 6);
   });
 
   it('when the buyer never comes back from 3-D Secure, then the attempt is declined authentication_failed after CHALLENGE_TIMEOUT_SECONDS, and finishing it late charges nothing', async () => {
     const paid = newAttempt();
-    const step = await authorize(paid, '4000000000003220');
+    const step = await authorize(paid, '4000000000003063');
     const challengedAt = Date.now();
     assert.equal(step.outcome, 'challenge');
     const acsUrl = step.challenge?.url ?? '';
@@ -232,11 +232,40 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
     assert.equal((await order(paid.attempt_id))?.status, 'DECLINED');
   });
 
-  /** The buyer's way through the issuer's page: the paRes it would post back. */
+  it('when the buyer never comes back from the 3DS Method, then the attempt is declined authentication_failed after CHALLENGE_TIMEOUT_SECONDS, the kept card is wiped, and a late method return sends nothing', async () => {
+    const paid = newAttempt();
+    const step = await authorize(paid, '4000000000003238');
+    const waitingSince = Date.now();
+    assert.equal(step.outcome, 'method');
+    const [kept] = await system.db.query<{ status: string; sealed_card: string | null }>('SELECT status, sealed_card FROM acquirer.orders WHERE attempt_id = $1', [paid.attempt_id]);
+    assert.ok(kept?.status === 'METHOD' && kept.sealed_card);
+
+    const declined = await waitForEvent('payment.declined', paid.attempt_id);
+    assert.ok(Date.now() - waitingSince >= CHALLENGE_TIMEOUT_SECONDS * 1000, 'not given up before the challenge timeout');
+    assert.deepEqual([declined.data.failure_code, declined.data.failure_message], ['authentication_failed', '3-D Secure was not completed.']);
+    const [given] = await system.db.query<{ status: string; sealed_card: string | null; repeat_fields: unknown }>(
+      'SELECT status, sealed_card, repeat_fields FROM acquirer.orders WHERE attempt_id = $1',
+      [paid.attempt_id],
+    );
+    assert.deepEqual([given?.status, given?.sealed_card, given?.repeat_fields], ['DECLINED', null, null]);
+
+    const cardsBefore = metricValue(await system.metricsOf('acquirer-adapter'), 'gateway_acquirer_call_duration_seconds_count', ['call="paymentorder.do"']) ?? 0;
+    const late = await system.send<CommandReply<'payment.finish_3ds'>>('payment.finish_3ds', { session_id: paid.session_id, attempt_id: paid.attempt_id, returned: { kind: 'method', completed: true } });
+    assert.deepEqual([late.outcome, late.failure_code], ['declined', 'authentication_failed']);
+    assert.equal(metricValue(await system.metricsOf('acquirer-adapter'), 'gateway_acquirer_call_duration_seconds_count', ['call="paymentorder.do"']) ?? 0, cardsBefore);
+    assert.equal((await acquirerStatus(orderNumberOf(paid))).orderStatus, 5, 'never paid at the acquirer');
+  });
+
+  /** The buyer's way through the issuer's page (3-D Secure 1): the paRes it would post back. */
   async function authenticate(acsUrl: string, paReq: string, md: string): Promise<string> {
-    const page = await (await fetch(`${acsUrl}?${new URLSearchParams({ PaReq: paReq, TermUrl: TERM_URL, MD: md }).toString()}`)).text();
-    const paRes = /value="([^"]+)">Complete authentication/.exec(page)?.[1];
-    assert.ok(paRes, 'the issuer page offers to complete authentication');
+    const post = async (url: string, fields: Record<string, string>) =>
+      (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() })).text();
+    const page = await post(acsUrl, { PaReq: paReq, TermUrl: TERM_URL, MD: md });
+    const decision = /name="decision" value="([^"]+)"/.exec(page)?.[1];
+    assert.ok(decision && page.includes('Complete authentication'), 'the issuer page offers to complete authentication');
+    const back = await post(new URL('/acs/answer', acsUrl).toString(), { decision, result: 'Y' });
+    const paRes = /name="PaRes" value="([^"]+)"/.exec(back)?.[1];
+    assert.ok(paRes, 'the issuer hands the paRes back');
     return paRes;
   }
 
@@ -245,7 +274,7 @@ describe('Acquirer adapter, reconciliation of unresolved orders', function () {
 
   it('when the buyer\'s page posts the 3-D Secure answer twice at once, then one finish reaches the acquirer, neither answer is a decline, and the order is approved once', async () => {
     const paid = newAttempt();
-    const step = await authorize(paid, '4000000000003220');
+    const step = await authorize(paid, '4000000000003063');
     assert.equal(step.outcome, 'challenge');
     const paRes = await authenticate(step.challenge?.url ?? '', step.challenge?.fields['PaReq'] ?? '', paid.attempt_id);
     const before = await finishCalls();

@@ -107,19 +107,30 @@ describe('Acquirer adapter, payment.refund', function () {
     assert.deepEqual(refused, { refund_id: tooMuch.refund_id, operation: 'refund', status: 'REFUSED', amount: '5.000', message: 'Invalid amount' });
   });
 
-  it('when the payment was made with card 5126, then every refund and reversal is unconfirmed with the acquirer\'s message', async () => {
+  it('when the payment was made with card 5126, then every refund and reversal is unconfirmed with the acquirer\'s message (ErrorCode 7)', async () => {
     const { attempt, orderNumber } = await paid('4000000000005126');
-    assert.deepEqual(await refund(refundOf(attempt, '12.500', true)), { outcome: 'unconfirmed', operation: 'reverse', message: 'System error' });
+    // The reversal answers ErrorCode 7; the order still deposited, refund.do goes instead and answers the same.
+    assert.deepEqual(await refund(refundOf(attempt, '12.500', true)), { outcome: 'unconfirmed', operation: 'refund', message: 'System error' });
     assert.deepEqual(await refund(refundOf(attempt, '2.000')), { outcome: 'unconfirmed', operation: 'refund', message: 'System error' });
     const order = await atSandbox(orderNumber);
     assert.equal(order.orderStatus, 2, 'the acquirer changed nothing');
     assert.deepEqual(
       (await operationsOf(attempt.attempt_id)).map((o) => [o.operation, o.status, o.message]),
       [
-        ['reverse', 'UNCONFIRMED', 'System error'],
+        ['refund', 'UNCONFIRMED', 'System error'],
         ['refund', 'UNCONFIRMED', 'System error'],
       ],
     );
+  });
+
+  it('when the payment was made with card 6983 (no reversal permission), then a whole refund on its day goes through refund.do, once, and is refunded', async () => {
+    const { attempt, orderNumber } = await paid('4000000000006983');
+    const whole = refundOf(attempt, '12.500', true);
+    assert.deepEqual(await refund(whole), { outcome: 'refunded', operation: 'refund', message: '' });
+    assert.deepEqual(await refund(whole), { outcome: 'refunded', operation: 'refund', message: '' });
+    const order = await atSandbox(orderNumber);
+    assert.deepEqual([order.orderStatus, order.paymentAmountInfo.refundedAmount], [4, 12500]);
+    assert.deepEqual(await operationsOf(attempt.attempt_id), [{ refund_id: whole.refund_id, operation: 'refund', status: 'REFUNDED', amount: '12.500', message: '' }]);
   });
 
   it('when the same refund is sent twice, then the acquirer refunds it once and both answers are the same', async () => {

@@ -36,6 +36,8 @@ const order: OrderRow = {
   ended_captures: [],
   captured_amount: null,
   captured_at: null,
+  three_ds_server_trans_id: null,
+  challenge_return: null,
 };
 
 describe('card_country of an approved payment', () => {

@@ -36,7 +36,7 @@ describe('ClicToPay client languages', () => {
       calls.length = 0;
       const registered = await client.register(terminal, { orderNumber: `ORD-${language}`, amount: '12.500', returnUrl: 'https://pay.example/3ds', description: 'Books', language, twoPhase: false });
       assert.equal(registered.kind, 'registered');
-      await client.pay(terminal, 'b7e1c0de-0000-4000-8000-000000000001', card, language);
+      await client.pay(terminal, 'b7e1c0de-0000-4000-8000-000000000001', { card, language, finishUrl: 'https://pay.example/3ds' });
       assert.deepEqual(
         calls.map((call) => [call.path, call.form.get('language')]),
         [

@@ -1,13 +1,14 @@
 /** How ClicToPay's answers read: error codes, order statuses and issuer action codes. */
 import assert from 'node:assert/strict';
-import { declineOf, deniesAccess, errorCode, toMillimes, toOrderState, toPayResult, toRegisterResult } from '../../src/acquirer/clictopay/clictopay.transformers.js';
+import { declineOf, errorCode } from '../../src/acquirer/clictopay/clictopay.codes.js';
+import { buyerFields, deniesAccess, maskedPanOf, toMillimes, toOrderState, toPayResult, toRegisterResult } from '../../src/acquirer/clictopay/clictopay.transformers.js';
 import { cardBrand } from '../../src/domain/card.js';
 
 describe('ClicToPay transformers', () => {
-  it('when errorCode comes as a string, a number or not at all, then it reads the same', () => {
+  it('when errorCode comes as a string or a number, then it reads the same; not at all, then there is no code; not an integer, then -1', () => {
     assert.equal(errorCode({ errorCode: '5' }), 5);
     assert.equal(errorCode({ errorCode: 0 }), 0);
-    assert.equal(errorCode({}), 0);
+    assert.equal(errorCode({}), undefined);
     assert.equal(errorCode({ errorCode: 'x' }), -1);
   });
 
@@ -25,6 +26,30 @@ describe('ClicToPay transformers', () => {
     assert.deepEqual(toPayResult({ errorCode: '0', acsUrl: 'https://acs', paReq: 'p' }), { kind: 'challenge', acsUrl: 'https://acs', paReq: 'p' });
     assert.deepEqual(toPayResult({ errorCode: '0', redirect: 'x' }), { kind: 'submitted' });
     assert.equal(toPayResult({ errorCode: '5' }).kind, 'refused');
+  });
+
+  it('when a step names an ACS or a 3DS Method URL that is no web address, then no browser is sent there: nothing more is read of it', () => {
+    assert.deepEqual(toPayResult({ errorCode: '0', acsUrl: 'javascript:alert(1)', paReq: 'p' }), { kind: 'submitted' });
+    assert.deepEqual(toPayResult({ errorCode: '0', is3DSVer2: true, acsUrl: '/relative', packedCReq: 'c' }), { kind: 'submitted' });
+    assert.deepEqual(toPayResult({ errorCode: '0', is3DSVer2: true, threeDSServerTransId: 't', threeDSMethodURL: 'data:text/html,x', threeDSMethodDataPacked: 'd' }), {
+      kind: 'repeat',
+      serverTransId: 't',
+    });
+  });
+
+  it('when a card number arrives whole in the status, then it is masked; a masked one is kept as written', () => {
+    assert.equal(maskedPanOf({ pan: '5555555555554444' }), '555555**4444');
+    assert.equal(maskedPanOf({ maskedPan: '4242 4242 4242 4242' }), '424242**4242');
+    assert.equal(maskedPanOf({ pan: '555555XXXXXX4444' }), '555555XXXXXX4444');
+    assert.equal(maskedPanOf({ maskedPan: '424242**4242', pan: '4242424242424242' }), '424242**4242');
+    assert.equal(maskedPanOf(undefined), '');
+  });
+
+  it('when the buyer goes with the card, then what the acquirer takes is sent and anything it would refuse is left out', () => {
+    assert.deepEqual(buyerFields({ ip: '197.15.2.40', email: 'amina@example.tn', phone: '+216 71 000 000' }), { ip: '197.15.2.40', email: 'amina@example.tn', phone: '+216 71 000 000' });
+    assert.deepEqual(buyerFields({ ip: '::ffff:10.0.0.1' }), { ip: '::ffff:10.0.0.1' });
+    assert.deepEqual(buyerFields({ ip: 'unknown', email: 'not-an-email', phone: '1'.repeat(33) }), {});
+    assert.deepEqual(buyerFields(undefined), {});
   });
 
   it('when the order status is read, then only orderStatus 2 is paid, 1 is held for its approved amount, 6 is declined with its reason, 3 (reversed) declined as nothing taken, 0 and 5 are open', () => {
@@ -55,14 +80,17 @@ describe('ClicToPay transformers', () => {
       amount: '60.000',
       maskedPan: '',
     });
+    // Without paymentAmountInfo, what was deposited is not said, and never taken from `amount`.
+    assert.deepEqual(toOrderState({ errorCode: 0, orderStatus: 2, amount: 125500, cardAuthInfo: { pan: '555555**4444' } }), { kind: 'paid', maskedPan: '555555**4444' });
+    assert.equal(toOrderState({ errorCode: 0, orderStatus: 2, paymentAmountInfo: { depositedAmount: 'lots' } }), undefined);
     assert.equal(toOrderState({ errorCode: '0', orderStatus: 4 }), undefined, 'refunded without us: an operator\'s case');
     assert.equal(toOrderState({ errorCode: '7' }), undefined);
   });
 
   it("when the issuer's action code is known, then it maps to D8's failure code; an unknown one is a plain decline", () => {
     assert.deepEqual(
-      [100, 116, 101, 2004, 909, 2006, 12345].map((code) => declineOf(code).code),
-      ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'processing_error', 'authentication_failed', 'card_declined'],
+      [100, 116, 101, 2004, 909, 2006, 151017, 151018, 12345].map((code) => declineOf(code).code),
+      ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'processing_error', 'authentication_failed', 'authentication_failed', 'processing_error', 'card_declined'],
     );
   });
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createLogger } from '@gateway/observability';
 import type { CommandRequest } from '@gateway/contracts';
-import { AcquirerUnreachable, type Acquirer, type OperationResult, type Terminal } from '../../src/acquirer/acquirer.js';
+import { AcquirerUnreachable, type Acquirer, type OperationResult, type OrderState, type Terminal } from '../../src/acquirer/acquirer.js';
 import { toOperationResult } from '../../src/acquirer/clictopay/clictopay.transformers.js';
 import type { OrderRow } from '../../src/db/order.repository.js';
 import type { NewRefundOperation, RefundOperationRow } from '../../src/db/refund-operation.repository.js';
@@ -75,16 +75,24 @@ describe('Refund operation choice and outcomes', () => {
       ended_captures: [],
       captured_amount: null,
       captured_at: null,
+      three_ds_server_trans_id: null,
+      challenge_return: null,
     };
   }
 
   /** Deps with the order, an in-memory refund table, an acquirer answering `answer`, and the clock at `now`. */
-  function depsWith(row: OrderRow, now: string, answer: () => Promise<OperationResult> = async () => ({ kind: 'done' })) {
+  function depsWith(
+    row: OrderRow,
+    now: string,
+    answer: () => Promise<OperationResult> = async () => ({ kind: 'done' }),
+    other: { reverse?: () => Promise<OperationResult>; status?: () => Promise<OrderState> } = {},
+  ) {
     const calls: string[] = [];
     const table = new Map<string, RefundOperationRow>();
-    const acquirer: Pick<Acquirer, 'reverse' | 'refund'> = {
-      reverse: async (_t, orderId) => (calls.push(`reverse ${orderId}`), answer()),
-      refund: async (_t, orderId, amount) => (calls.push(`refund ${orderId} ${amount}`), answer()),
+    const acquirer: Pick<Acquirer, 'reverse' | 'refund' | 'status'> = {
+      reverse: async (_t, orderId) => (calls.push(`reverse ${orderId}`), (other.reverse ?? answer)()),
+      refund: async (_t, orderId, amount, refundedAtMost) => (calls.push(`refund ${orderId} ${amount} (at most ${refundedAtMost} before)`), answer()),
+      status: async (_t, orderId) => (calls.push(`status ${orderId}`), other.status ? other.status() : { kind: 'paid', amount: row.amount, maskedPan: '' }),
     };
     const deps = {
       orders: { find: async (id: string) => (id === row.attempt_id ? row : undefined) },
@@ -94,6 +102,14 @@ describe('Refund operation choice and outcomes', () => {
         finish: async (id: string, status: RefundOperationRow['status'], message: string) => {
           const op = table.get(id);
           if (op?.status === 'STARTED') table.set(id, { ...op, status, message });
+        },
+        refundedAtMost: async (attempt: string, id: string) => {
+          const others = [...table.values()].filter((op) => op.attempt_id === attempt && op.refund_id !== id && op.status !== 'REFUSED');
+          return others.reduce((sum, op) => (Number(sum) + Number(op.amount)).toFixed(3), '0.000');
+        },
+        becomeRefund: async (id: string) => {
+          const op = table.get(id);
+          if (op?.status === 'STARTED' && op.operation === 'reverse') table.set(id, { ...op, operation: 'refund' });
         },
       },
       acquirer,
@@ -119,7 +135,7 @@ describe('Refund operation choice and outcomes', () => {
 
     const after = depsWith(order(paidAt), '2025-03-04T23:00:00.000Z');
     assert.deepEqual(await refundPayment(after.deps, request('12.500', true)), { outcome: 'refunded', operation: 'refund', message: '' });
-    assert.deepEqual(after.calls, ['refund a0b1c2d3-0000-4000-8000-000000000001 12.500']);
+    assert.deepEqual(after.calls, ['refund a0b1c2d3-0000-4000-8000-000000000001 12.500 (at most 0.000 before)']);
   });
 
   it('when a refund is partial, or called whole for another amount than the payment, then it is a refund.do even on the same day', async () => {
@@ -167,5 +183,57 @@ describe('Refund operation choice and outcomes', () => {
     assert.deepEqual(toOperationResult({ errorCode: '7' }), { kind: 'unconfirmed', errorCode: 7, message: 'errorCode 7' });
     assert.equal(toOperationResult({ errorCode: 'oops' }).kind, 'unconfirmed');
     assert.equal(toOperationResult({ errorCode: '4', errorMessage: 'orderId is required' }).kind, 'unconfirmed');
+  });
+
+  it('when a same-day reversal is refused with 5 or 7 and the order is still deposited, then refund.do gives the whole amount back and the reply says refund', async () => {
+    for (const refused of [
+      { kind: 'refused', errorCode: 5, message: 'Access denied: no reversal permission' },
+      { kind: 'unconfirmed', errorCode: 7, message: 'Wrong order state' },
+    ] as const) {
+      const { deps, calls, table } = depsWith(order('2025-03-04T09:15:00Z'), '2025-03-04T10:00:00Z', async () => ({ kind: 'done' }), { reverse: async () => refused });
+      const whole = request('12.500', true);
+      assert.deepEqual(await refundPayment(deps, whole), { outcome: 'refunded', operation: 'refund', message: '' });
+      assert.deepEqual(calls, [
+        'reverse a0b1c2d3-0000-4000-8000-000000000001',
+        'status a0b1c2d3-0000-4000-8000-000000000001',
+        'refund a0b1c2d3-0000-4000-8000-000000000001 12.500 (at most 0.000 before)',
+      ]);
+      assert.deepEqual([table.get(whole.refund_id)?.operation, table.get(whole.refund_id)?.status], ['refund', 'REFUNDED']);
+      // A repeat answers the operation made, and calls nothing.
+      assert.deepEqual(await refundPayment(deps, whole), { outcome: 'refunded', operation: 'refund', message: '' });
+      assert.equal(calls.length, 3);
+    }
+  });
+
+  it('when a refused reversal turns out to have reversed the order, or its status cannot be read, then refund.do is never sent', async () => {
+    const refused = async () => ({ kind: 'unconfirmed', errorCode: 7, message: 'System error' }) as const;
+    const reversed = depsWith(order('2025-03-04T09:15:00Z'), '2025-03-04T10:00:00Z', async () => ({ kind: 'done' }), {
+      reverse: refused,
+      status: async () => ({ kind: 'declined', failureCode: 'processing_error', failureMessage: 'reversed', reversed: true }),
+    });
+    assert.deepEqual(await refundPayment(reversed.deps, request('12.500', true)), { outcome: 'unconfirmed', operation: 'reverse', message: 'System error' });
+    const unreadable = depsWith(order('2025-03-04T09:15:00Z'), '2025-03-04T10:00:00Z', async () => ({ kind: 'done' }), {
+      reverse: refused,
+      status: async () => {
+        throw new AcquirerUnreachable('getOrderStatusExtended.do', 'timed out', true);
+      },
+    });
+    assert.deepEqual(await refundPayment(unreadable.deps, request('12.500', true)), { outcome: 'unconfirmed', operation: 'reverse', message: 'System error' });
+    for (const calls of [reversed.calls, unreadable.calls]) assert.ok(!calls.some((call) => call.startsWith('refund')), calls.join());
+  });
+
+  it('when a reversal is refused as unknown (6) or answered without an answer, then it stays so: no refund.do', async () => {
+    const unknown = depsWith(order('2025-03-04T09:15:00Z'), '2025-03-04T10:00:00Z', async () => ({ kind: 'done' }), {
+      reverse: async () => ({ kind: 'refused', errorCode: 6, message: 'Order not found' }),
+    });
+    assert.deepEqual(await refundPayment(unknown.deps, request('12.500', true)), { outcome: 'refused', operation: 'reverse', message: 'Order not found' });
+    assert.deepEqual(unknown.calls, ['reverse a0b1c2d3-0000-4000-8000-000000000001']);
+  });
+
+  it('when earlier refunds of the payment were not refused, then refund.do is told the most they can have refunded', async () => {
+    const { deps, calls } = depsWith(order('2025-03-01T09:15:00Z'), '2025-03-04T10:00:00Z');
+    await refundPayment(deps, request('2.000', false));
+    await refundPayment(deps, request('1.500', false));
+    assert.deepEqual(calls, ['refund a0b1c2d3-0000-4000-8000-000000000001 2.000 (at most 0.000 before)', 'refund a0b1c2d3-0000-4000-8000-000000000001 1.500 (at most 2.000 before)']);
   });
 });

@@ -1,68 +1,15 @@
 /**
- * The buyer's way through the hosted page (D9), one function per step. Each
- * decides what the buyer is shown next: a page (which one, with what data,
- * in which language) or a redirect within the page's own origin; the HTTP
- * layer renders the page. Leaving for another origin (the merchant, the
- * bank) is a page that refreshes there, because a redirect answering a form
- * post would break the page's form-action 'self' policy. Every page speaks
- * the session's language, or the buyer's (D18): the session's locale unless
- * `auto`, then the buyer's Accept-Language, then French.
+ * The buyer's way through the hosted page (D9), one function per step: the
+ * page, paying, the result, canceling. Each decides what the buyer is shown
+ * next (domain/page-answers); the HTTP layer renders it. The return from
+ * 3-D Secure is domain/three-d-secure.
  */
-import type { CardSealer } from '@gateway/card-sealing';
-import { newId, type CheckoutStep, type CheckoutView, type CommandReply, type CommandRequest, type CommandType, type Locale } from '@gateway/contracts';
-import { chooseLanguage, isLanguage, type Language } from '@gateway/i18n';
-import { AppError, unlessNotFound } from '@gateway/problem';
-import { RpcTimeoutError } from '@gateway/messaging';
-import type { Logger } from '@gateway/observability';
-import { checkCardForm, type CardField, type CardFieldError, type CardFormValues } from './card-form.js';
-import type { CheckoutLinkRef, CheckoutLinkVerifier } from './checkout-link-verifier.js';
-import type { PaymentLinkSlots } from './payment-link-slots.js';
-
-/** What a step answers: a page to show, or a redirect within the page's own origin. */
-export type Answer = CheckoutPage | { redirect: string };
-
-/** A page of the hosted checkout and what it shows, in the buyer's language. */
-export type CheckoutPage = { language: Language } & (
-  | {
-      /** The card form; `refused` after the page's own checks failed, `previousDecline` when an attempt was declined. */
-      page: 'payment';
-      token: string;
-      session: CheckoutView;
-      previousDecline?: { failureCode: string; attemptsLeft: number };
-      refused?: { errors: Partial<Record<CardField, CardFieldError>>; values: CardFormValues };
-    }
-  | { page: 'processing'; session: CheckoutView; refreshUrl: string; refreshSeconds: number }
-  | { page: 'challenge'; challenge: { acsUrl: string; paReq: string; md: string; termUrl: string } }
-  /** Leaving for the merchant's `url` after the session `outcome`. */
-  | { page: 'leaving'; outcome: 'succeeded' | 'failed'; url: string }
-  /** The end of the road when the merchant gave no URL to return to. */
-  | { page: 'outcome'; outcome: 'succeeded' | 'failed' | 'canceled'; session: CheckoutView }
-  /** A lapsed, used or unknown checkout link. */
-  | { page: 'checkout-link-expired'; reason: 'expired' | 'paid' | 'closed' }
-  /**
-   * An open session that takes no payment now: its merchant is suspended, or
-   * (D19) the payment link it was made through is used up or has each of its
-   * payments under way for other buyers.
-   */
-  | { page: 'unavailable'; reason?: 'payment-link-used' | 'payment-link-held' }
-);
-
-/** The card form page. */
-export type PaymentPage = Extract<CheckoutPage, { page: 'payment' }>;
-
-export interface FlowDeps {
-  checkoutLinks: CheckoutLinkVerifier;
-  /** The slots of payment links that may be paid only so many times (D19): an attempt on one of their sessions needs one. */
-  slots: PaymentLinkSlots;
-  cards: CardSealer;
-  call: <C extends CommandType>(type: C, data: CommandRequest<C>, timeoutMs?: number) => Promise<CommandReply<C>>;
-  publicBaseUrl: string;
-  paymentTimeoutMs: number;
-  /** How long after its checkout link lapsed a payment under way may come back from 3-D Secure and show its result. */
-  paymentReturnGraceSeconds: number;
-  clock: () => Date;
-  log: Logger;
-}
+import { newId, type CheckoutStep, type CheckoutView } from '@gateway/contracts';
+import { isLanguage, type Language } from '@gateway/i18n';
+import { AppError } from '@gateway/problem';
+import { checkCardForm } from './card-form.js';
+import { buyerLanguage, closedAnswer, expired, expiredIn, toResult, withSessionId, type Answer, type PaymentPage } from './page-answers.js';
+import { afterPaymentStep, paymentStep, viewOf, type FlowDeps } from './payment-steps.js';
 
 const PROCESSING_REFRESH_SECONDS = 2;
 
@@ -90,8 +37,11 @@ export async function showPage(deps: FlowDeps, token: string, acceptLanguage?: s
   }
 }
 
-/** The card form was submitted: check it, start an attempt, pay it. */
-export async function pay(deps: FlowDeps, token: string, form: Record<string, unknown>, acceptLanguage?: string): Promise<Answer> {
+/**
+ * The card form was submitted: check it, start an attempt, pay it. `buyerIp`:
+ * the buyer's address as the page saw it, which the acquirer asks for (D30).
+ */
+export async function pay(deps: FlowDeps, token: string, form: Record<string, unknown>, acceptLanguage?: string, buyerIp?: string): Promise<Answer> {
   const link = deps.checkoutLinks.verify(token, deps.clock());
   if (!link) return expired(acceptLanguage, 'expired');
   const check = checkCardForm(form, deps.clock());
@@ -112,8 +62,10 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
   if (!slot.ok) return { page: 'unavailable', language, reason: slot.paid ? 'payment-link-used' : 'payment-link-held' };
   let step: CheckoutStep;
   try {
+    // The attempt's own address takes the bank's answer (POST) and the acquirer's return (GET).
+    const termUrl = `${pageUrl(deps, token)}/3ds/${attemptId}`;
     step = await paymentStep(deps, () =>
-      deps.call('attempt.pay', { ...link, attempt_id: attemptId, card: sealed, term_url: `${pageUrl(deps, token)}/3ds`, language }, deps.paymentTimeoutMs),
+      deps.call('attempt.pay', { ...link, attempt_id: attemptId, card: sealed, term_url: termUrl, language, ...(buyerIp !== undefined && { buyer_ip: buyerIp }) }, deps.paymentTimeoutMs),
     );
   } catch (err) {
     // Another attempt running, the session closed meanwhile, or its merchant suspended: the result page says which.
@@ -124,41 +76,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
     throw err;
   }
   await deps.slots.afterStep(link.session_id, attemptId, step);
-  if (step.outcome === 'challenge' && step.challenge) {
-    const fields = step.challenge.fields;
-    return { page: 'challenge', language, challenge: { acsUrl: step.challenge.url, paReq: fields['PaReq'] ?? '', md: fields['MD'] ?? attemptId, termUrl: fields['TermUrl'] ?? '' } };
-  }
-  return afterStep(token, step, acceptLanguage);
-}
-
-/** The buyer is back from 3-D Secure (the TermUrl): the session has the adapter finish and confirm. */
-export async function returnFromChallenge(deps: FlowDeps, token: string, form: Record<string, unknown>, acceptLanguage?: string): Promise<Answer> {
-  // The buyer may have spent the checkout link's last minutes at the bank: the payment they started finishes all the same.
-  const link = deps.checkoutLinks.verify(token, deps.clock(), deps.paymentReturnGraceSeconds);
-  if (!link) return expired(acceptLanguage, 'expired');
-  const paRes = typeof form.PaRes === 'string' ? form.PaRes : '';
-  const attemptId = typeof form.MD === 'string' ? form.MD : '';
-  if (paRes && attemptId) {
-    try {
-      const step = await paymentStep(deps, () => deps.call('attempt.finish_3ds', { ...link, attempt_id: attemptId, returned: { kind: 'pa_res', pa_res: paRes } }, deps.paymentTimeoutMs));
-      await deps.slots.afterStep(link.session_id, attemptId, step);
-      return afterStep(token, step, acceptLanguage);
-    } catch (err) {
-      // An attempt that is not this checkout link's, or not awaiting 3-D Secure: the result page shows where things stand.
-      if (!(err instanceof AppError)) throw err;
-    }
-  }
-  return toResult(token);
-}
-
-/**
- * After a payment step: a session the step closed is answered at once
- * (leaving for the merchant, or the final page), as a refresh can pay
- * nothing; one that can still take a card goes to its result page (a GET),
- * so that a refresh never sends the card again.
- */
-function afterStep(token: string, step: CheckoutStep, acceptLanguage: string | undefined): Answer {
-  return (step.session && closedAnswer(step.session, buyerLanguage(step.session.locale, acceptLanguage))) ?? toResult(token);
+  return afterPaymentStep(deps, { link, token, attemptId, language, acceptLanguage }, step);
 }
 
 /** Where the buyer lands after a payment step. */
@@ -180,24 +98,6 @@ function payable(token: string, view: CheckoutView, language: Language): Answer 
   return view.merchant_suspended ? { page: 'unavailable', language } : paymentPage(token, view, language);
 }
 
-/** The answer for a session that can take no more payments; undefined while it can. */
-function closedAnswer(view: CheckoutView, language: Language): Answer | undefined {
-  switch (view.status) {
-    case 'AUTHORIZED':
-    case 'SUCCEEDED':
-      return view.return_url
-        ? { page: 'leaving', language, outcome: 'succeeded', url: withSessionId(view.return_url, view.session_id) }
-        : { page: 'outcome', language, outcome: 'succeeded', session: view };
-    case 'EXPIRED':
-      return expiredIn(language, 'expired');
-    case 'FAILED':
-    case 'CANCELED':
-      return leave(view, language, view.status === 'CANCELED' ? 'canceled' : 'failed');
-    default:
-      return undefined;
-  }
-}
-
 /** "Cancel payment": cancels the session and goes to the merchant's cancel_url. */
 export async function cancelPayment(deps: FlowDeps, token: string, acceptLanguage?: string): Promise<Answer> {
   const link = deps.checkoutLinks.verify(token, deps.clock());
@@ -214,29 +114,6 @@ export async function cancelPayment(deps: FlowDeps, token: string, acceptLanguag
   return { page: 'outcome', language: buyerLanguage(view.locale, acceptLanguage), outcome: 'canceled', session: view };
 }
 
-async function viewOf(deps: FlowDeps, link: CheckoutLinkRef): Promise<CheckoutView | undefined> {
-  return unlessNotFound(deps.call('checkout.view', link));
-}
-
-/** Runs a payment step; no answer in time means the outcome is pending, shown as processing. */
-async function paymentStep(deps: FlowDeps, step: () => Promise<CheckoutStep>): Promise<CheckoutStep> {
-  try {
-    return await step();
-  } catch (err) {
-    if (err instanceof RpcTimeoutError) {
-      deps.log.warn('payment step unanswered in time; shown as processing');
-      return { outcome: 'pending' };
-    }
-    throw err;
-  }
-}
-
-/** A session that failed or was canceled: back to the merchant when it said where, else the end of the road. */
-function leave(view: CheckoutView, language: Language, outcome: 'failed' | 'canceled'): Answer {
-  if (view.cancel_url) return { page: 'leaving', language, outcome: 'failed', url: withSessionId(view.cancel_url, view.session_id) };
-  return { page: 'outcome', language, outcome, session: view };
-}
-
 function processing(deps: FlowDeps, token: string, view: CheckoutView, language: Language): Answer {
   return { page: 'processing', language, session: view, refreshUrl: `${pageUrl(deps, token)}/result`, refreshSeconds: PROCESSING_REFRESH_SECONDS };
 }
@@ -250,31 +127,6 @@ function paymentPage(token: string, view: CheckoutView, language: Language): Pay
   return page;
 }
 
-/** A checkout link that leads to no session: the buyer's own language, as there is no session to ask. */
-function expired(acceptLanguage: string | undefined, reason: 'expired' | 'paid' | 'closed'): Answer {
-  return expiredIn(buyerLanguage(undefined, acceptLanguage), reason);
-}
-
-function expiredIn(language: Language, reason: 'expired' | 'paid' | 'closed'): Answer {
-  return { page: 'checkout-link-expired', language, reason };
-}
-
-/** D18: the session's locale unless `auto` (or no session), then the buyer's Accept-Language, then French. */
-function buyerLanguage(locale: Locale | undefined, acceptLanguage: string | undefined): Language {
-  return chooseLanguage(locale, acceptLanguage, 'fr');
-}
-
-function toResult(token: string): Answer {
-  return { redirect: `/checkout/${token}/result` };
-}
-
 function pageUrl(deps: FlowDeps, token: string): string {
   return `${deps.publicBaseUrl}/checkout/${token}`;
-}
-
-/** `url` with session_id added to its query (D9). */
-function withSessionId(url: string, sessionId: string): string {
-  const target = new URL(url);
-  target.searchParams.set('session_id', sessionId);
-  return target.toString();
 }

@@ -10,7 +10,7 @@ import { describeError, type Logger } from '@gateway/observability';
 import type { BrandingRepository } from '../db/branding.repository.js';
 import { BRAND_PATH, darker } from '../domain/branding.js';
 import { sendErrorPage } from './answers.js';
-import { SECURITY_HEADERS } from './checkout.routes.js';
+import { SECURITY_HEADERS } from './page-headers.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const LOGO_FILE = /^([0-9a-f]{64})\.(png|svg)$/;

@@ -14,7 +14,7 @@ import { payByPaymentLink, showPaymentLinkPage, type PaymentLinkAnswer, type Pay
 import { linkUrl } from '../domain/payment-links.js';
 import { pageTranslator, renderErrorPage, renderPaymentLinkNoticePage, renderPaymentLinkPage, renderUnavailablePage } from '../pages/index.js';
 import { sendErrorPage, sendFailurePage, sendHtml, sendSeeOther } from './answers.js';
-import { SECURITY_HEADERS } from './checkout.routes.js';
+import { SECURITY_HEADERS } from './page-headers.js';
 
 const LINK_FORM_LIMITS: FormLimits = { maxBytes: 4 * 1024, maxFields: 20 };
 /** A payment link's URL never changes: its QR code may be kept a day. */

@@ -1,11 +1,12 @@
-/** The page a step of the flow decided on (domain/checkout-flow's CheckoutPage), as the HTML the buyer gets. */
+/** The page a step of the flow decided on (domain/page-answers' CheckoutPage), as the HTML the buyer gets. */
 import type { CheckoutView } from '@gateway/contracts';
 import type { BrandView } from '../domain/branding.js';
 import type { CardField, CardFieldError } from '../domain/card-form.js';
-import type { CheckoutPage, PaymentPage } from '../domain/checkout-flow.js';
+import type { CheckoutPage, PaymentPage } from '../domain/page-answers.js';
+import { renderBankPage, renderBankRefusedPage, renderMethodPage } from './bank-pages.js';
 import { isMessageKey, pageTranslator, type MessageKey, type PageTranslate } from './catalogue/index.js';
 import { renderPaymentPage } from './payment-page.js';
-import { renderChallengePage, renderCheckoutLinkExpiredPage, renderOutcomePage, renderProcessingPage, renderRedirectPage, renderUnavailablePage } from './status-pages.js';
+import { renderCheckoutLinkExpiredPage, renderOutcomePage, renderProcessingPage, renderRedirectPage, renderUnavailablePage } from './status-pages.js';
 import type { OrderView, PaymentPageView } from './views.js';
 
 const LEAVING_HEADINGS: Readonly<Record<'succeeded' | 'failed', MessageKey>> = { succeeded: 'succeeded_title', failed: 'failed_title' };
@@ -19,8 +20,12 @@ export function renderCheckoutPage(page: CheckoutPage, brand: BrandView = {}): s
       return renderPaymentPage(t, { ...paymentView(t, page), brand });
     case 'processing':
       return renderProcessingPage(t, orderView(page.session), page.refreshUrl, page.refreshSeconds);
-    case 'challenge':
-      return renderChallengePage(t, page.challenge);
+    case 'bank':
+      return renderBankPage(t, page.form);
+    case 'method':
+      return renderMethodPage(t, { form: page.form, continueUrl: page.continueUrl, waitMs: page.waitMs });
+    case 'bank-refused':
+      return renderBankRefusedPage(t);
     case 'leaving':
       return renderRedirectPage(t, page.url, t(LEAVING_HEADINGS[page.outcome]));
     case 'outcome':

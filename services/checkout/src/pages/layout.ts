@@ -22,6 +22,8 @@ export interface LayoutOptions {
   refresh?: { seconds: number; url: string };
   /** The merchant's accent colour (#rrggbb): a second stylesheet of ours sets it, so the pages' CSP (style-src 'self') holds. */
   accentColor?: string;
+  /** The path of a script of ours the page runs once parsed (D30's pages only: their CSP allows script-src 'self'). */
+  script?: string;
 }
 
 /** Wraps a page body in the document shell, in the language of `t` and its direction (D18): the page as sent. */
@@ -29,6 +31,7 @@ export function layout(t: PageTranslate, title: string, body: Html, options: Lay
   const { language } = t;
   const refresh = options.refresh === undefined ? '' : html`\n<meta http-equiv="refresh" content="${refreshContent(options.refresh)}">`;
   const accent = options.accentColor === undefined ? '' : html`\n<link rel="stylesheet" href="${accentStylesheetPath(options.accentColor)}">`;
+  const script = options.script === undefined ? '' : html`\n<script src="${options.script}" defer></script>`;
   return html`<!doctype html>
 <html lang="${language}" dir="${directionOf(language)}">
 <head>
@@ -37,7 +40,7 @@ export function layout(t: PageTranslate, title: string, body: Html, options: Lay
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">${refresh}
 <title>${title}</title>
-<link rel="stylesheet" href="${STYLESHEET_PATH}">${accent}
+<link rel="stylesheet" href="${STYLESHEET_PATH}">${accent}${script}
 </head>
 <body>
 <main class="page">

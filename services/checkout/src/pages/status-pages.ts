@@ -1,4 +1,4 @@
-/** The pages around a payment: processing, its outcome, a lapsed checkout link, a payment not possible now, leaving for the bank or the merchant, an error. */
+/** The pages around a payment: processing, its outcome, a lapsed checkout link, a payment not possible now, leaving for the merchant, an error. */
 import { html, type Html } from '@gateway/runtime';
 import type { MessageKey, PageTranslate } from './catalogue/index.js';
 import { layout } from './layout.js';
@@ -25,7 +25,7 @@ export function renderOutcomePage(t: PageTranslate, outcome: 'succeeded' | 'fail
 }
 
 /**
- * Leaves the page for `url` (the merchant's site, the bank). A page rather than an HTTP
+ * Leaves the page for `url` (the merchant's site). A page rather than an HTTP
  * redirect, because a redirect answering a form post would break the form-action 'self' policy.
  */
 export function renderRedirectPage(t: PageTranslate, url: string, heading: string): string {
@@ -59,30 +59,6 @@ export function renderUnavailablePage(t: PageTranslate, reason: 'merchant' | 'pa
 export function renderCheckoutLinkExpiredPage(t: PageTranslate, reason: 'expired' | 'paid' | 'closed'): string {
   const heading = t('checkout_link_expired_title');
   return layout(t, heading, html`<h1>${heading}</h1>\n<p>${t(CHECKOUT_LINK_EXPIRED_TEXTS[reason])}</p>`);
-}
-
-export interface ChallengeView {
-  acsUrl: string;
-  paReq: string;
-  md: string;
-  termUrl: string;
-}
-
-/** Sends the buyer to the bank's 3-D Secure page, the challenge data in the query. */
-export function renderChallengePage(t: PageTranslate, challenge: ChallengeView): string {
-  const heading = t('redirect_bank');
-  const query = new URLSearchParams({ PaReq: challenge.paReq, MD: challenge.md, TermUrl: challenge.termUrl });
-  const url = appendQuery(challenge.acsUrl, query);
-  return layout(t, heading, continueBody(t, heading, url), { refresh: { seconds: 0, url } });
-}
-
-/** Adds `query` after any query `url` already has, kept byte for byte; a fragment stays last. */
-function appendQuery(url: string, query: URLSearchParams): string {
-  const hashAt = url.indexOf('#');
-  const base = hashAt === -1 ? url : url.slice(0, hashAt);
-  const fragment = hashAt === -1 ? '' : url.slice(hashAt);
-  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
-  return `${base}${separator}${query.toString()}${fragment}`;
 }
 
 /** A generic error page; the status picks the wording, nothing else shows. */

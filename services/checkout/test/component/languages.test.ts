@@ -100,10 +100,15 @@ describe('Hosted checkout in three languages, in a browser', function () {
     await page.context().close();
   });
 
-  it('when an Arabic buyer passes 3-D Secure at the bank, then the acquirer was asked for Arabic and the buyer comes back to the result in Arabic', async () => {
+  it('when an Arabic buyer passes 3-D Secure at the bank, then the 3DS Method page was Arabic, the acquirer was asked for Arabic, and the buyer comes back to the result in Arabic', async () => {
     const created = await newSession({ locale: 'ar' });
     const page = await openPage(created.checkout_url ?? '', 'ar-TN');
+    const release = await holdMethod(page);
     await payWith(page, 'ar', '4000 0000 0000 3220');
+    await page.getByRole('heading', { name: 'جارٍ التحقق من بطاقتك' }).waitFor();
+    assert.deepEqual(await documentOf(page), { lang: 'ar', dir: 'rtl' });
+    assert.equal(await page.locator('#method-continue input[name=language]').getAttribute('value'), 'ar');
+    release();
     await page.getByRole('heading', { name: /3-D Secure/ }).waitFor();
     // The sandbox issuer shows the language register.do was given: the page's reached the acquirer.
     assert.equal(await page.locator('dd.language').textContent(), 'ar');
@@ -180,5 +185,99 @@ describe('Hosted checkout in three languages, in a browser', function () {
     const paid = await payOnPage(created.checkout_url ?? '', { card_number: '4242424242424242' }, 'ar');
     assert.equal(paid.status, 200);
     assert.match(paid.html, /<html lang="fr" dir="ltr">[\s\S]*Paiement accepté[\s\S]*Merci\u00a0: votre paiement a bien été reçu\./);
+  });
+
+  /** Holds the issuer's 3DS Method request until the returned function is called, so the page waiting for its frame can be read (well within the page's wait). */
+  async function holdMethod(page: Page): Promise<() => void> {
+    const sandboxOrigin = new URL(system.envOf('checkout')['SANDBOX_PUBLIC_URL'] ?? '').origin;
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.origin === sandboxOrigin,
+      async (route) => {
+        if (new URLSearchParams(route.request().postData() ?? '').has('threeDSMethodData')) await released;
+        await route.continue();
+      },
+    );
+    return release;
+  }
+
+  /** Without script the ACS's hand-back form waits for its Continue (the sandbox's page, in English); with script it goes by itself. */
+  async function handedBack(page: Page): Promise<void> {
+    const handBack = page.getByRole('button', { name: 'Continue', exact: true });
+    if ((await Promise.race([handBack.waitFor().then(() => true, () => false), page.locator('h1.outcome').waitFor().then(() => false, () => false)])) === true) await handBack.click();
+  }
+
+  it('when a French buyer pays 3220, then the 3DS Method and the bank hand-off speak French, with script and without it', async () => {
+    for (const javaScriptEnabled of [true, false]) {
+      const created = await newSession({ locale: 'fr' });
+      const context = await browser.newContext({ locale: 'fr-TN', javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto(created.checkout_url ?? '');
+      const bankPages: string[] = [];
+      page.on('response', (response) => {
+        if (response.request().method() === 'POST' && response.url().endsWith('/method')) bankPages.push(response.headers()['content-security-policy'] ?? '');
+      });
+      const release = javaScriptEnabled ? await holdMethod(page) : () => undefined;
+      await payWith(page, 'fr', '4000 0000 0000 3220');
+      await page.getByRole('heading', { name: 'Vérification de votre carte' }).waitFor();
+      await page.getByText('Nous vérifions votre carte auprès de votre banque. Cela ne prend que quelques secondes.').waitFor();
+      release();
+      if (!javaScriptEnabled) {
+        await page.getByRole('button', { name: 'Continuer' }).click();
+        await page.getByRole('heading', { name: 'Redirection vers votre banque' }).waitFor();
+        await page.getByText('Si rien ne se passe, cliquez sur Continuer.').waitFor();
+        await page.getByRole('button', { name: 'Continuer' }).click();
+      }
+      await page.getByRole('heading', { name: /3-D Secure/ }).waitFor();
+      assert.equal(await page.locator('dd.language').textContent(), 'fr');
+      await page.getByRole('button', { name: 'Complete authentication' }).click();
+      await handedBack(page);
+      await page.getByRole('heading', { name: 'Paiement accepté' }).waitFor();
+      assert.deepEqual(await documentOf(page), { lang: 'fr', dir: 'ltr' });
+      assert.equal(bankPages.length, 1, 'the hand-off page came after the method');
+      assert.match(bankPages[0] ?? '', /form-action 'self' http:/);
+      assert.equal((await system.api(merchant.testKey).get<SessionDetail>(`/gateway/sessions/${created.id}/`)).body.status, 'SUCCEEDED', `script ${javaScriptEnabled}`);
+      await context.close();
+    }
+  });
+
+  it('when an Arabic buyer without script pays 3063 (3-D Secure 1), then the hand-off is right to left in Arabic with its متابعة button, and the payment succeeds in Arabic', async () => {
+    const created = await newSession({ locale: 'ar' });
+    const context = await browser.newContext({ locale: 'ar-TN', javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(created.checkout_url ?? '');
+    await payWith(page, 'ar', '4000 0000 0000 3063');
+    await page.getByRole('heading', { name: 'جارٍ تحويلك إلى مصرفك' }).waitFor();
+    assert.deepEqual(await documentOf(page), { lang: 'ar', dir: 'rtl' });
+    await page.getByText('يطلب منك مصرفك تأكيد عملية الدفع هذه.').waitFor();
+    await page.getByRole('button', { name: 'متابعة' }).click();
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await handedBack(page);
+    await page.getByRole('heading', { name: 'تمت عملية الدفع بنجاح' }).waitFor();
+    assert.deepEqual(await documentOf(page), { lang: 'ar', dir: 'rtl' });
+    await context.close();
+  });
+
+  it("when D30's frictionless (3238) and refused (3246) cards are paid in French and in Arabic, then the 3DS Method page and the outcome speak the buyer's language", async () => {
+    for (const language of ['fr', 'ar'] as const) {
+      const words = CHECKOUT_CATALOGUE.messages[language];
+      const frictionless = await newSession({ locale: language });
+      const page = await openPage(frictionless.checkout_url ?? '', 'en-US');
+      const release = await holdMethod(page);
+      await payWith(page, language, '4000 0000 0000 3238');
+      await page.getByRole('heading', { name: words.method_title }).waitFor();
+      assert.deepEqual(await documentOf(page), { lang: language, dir: language === 'ar' ? 'rtl' : 'ltr' });
+      release();
+      await page.getByRole('heading', { name: words.succeeded_title }).waitFor();
+      await page.context().close();
+
+      const refused = await newSession({ locale: language });
+      const again = await openPage(refused.checkout_url ?? '', 'en-US');
+      await payWith(again, language, '4000 0000 0000 3246');
+      await again.getByRole('alert').getByText(words.decline_authentication_failed).waitFor();
+      assert.equal((await system.api(merchant.testKey).get<SessionDetail>(`/gateway/sessions/${refused.id}/`)).body.attempts[0]?.failure_code, 'authentication_failed');
+      await again.context().close();
+    }
   });
 });

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { sessionRequest, TestSystem, type Merchant } from '@gateway/testkit';
+import { HAND_OFF_SCRIPT, HAND_OFF_SCRIPT_PATH } from '../../src/pages/index.js';
 
 describe('Hosted checkout routes', function () {
   this.timeout(60_000);
@@ -75,6 +76,37 @@ describe('Hosted checkout routes', function () {
       body: new URLSearchParams(form).toString(),
     });
     assert.equal(latin.status, 400);
+    assert.equal(await statusOf(id), 'CREATED');
+  });
+
+  it('when the hand-off script is asked, then it is our JavaScript from our origin, kept for good under its content\'s name, not sniffed; another name is a 404 page', async () => {
+    const { url } = await openSession();
+    const origin = new URL(url).origin;
+    assert.match(HAND_OFF_SCRIPT_PATH, /^\/checkout\/assets\/hand-off-[0-9a-f]{12}\.js$/);
+    const script = await fetch(`${origin}${HAND_OFF_SCRIPT_PATH}`);
+    assert.equal(script.status, 200);
+    assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8');
+    assert.equal(script.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(script.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(await script.text(), HAND_OFF_SCRIPT);
+    const other = await fetch(`${origin}/checkout/assets/hand-off-000000000000.js`);
+    assert.equal(other.status, 404);
+    assertPageHeaders(other);
+  });
+
+  it('when a 3-D Secure return names no attempt of ours, or brings a PaRes for another attempt, then nothing is finished: a 404 page, or the result page', async () => {
+    const { id, url } = await openSession();
+    for (const target of [`${url}/3ds/pa_short`, `${url}/3ds/nope/method`, `${url}/3ds/${'pa_' + 'x'.repeat(20)}/other`]) {
+      const res = await fetch(target, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ cres: 'c' }) });
+      assert.equal(res.status, 404, target);
+      assertPageHeaders(res);
+      await res.arrayBuffer();
+    }
+    const attempt = `pa_${'A'.repeat(22)}`;
+    const other = await fetch(`${url}/3ds/${attempt}`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ PaRes: 'p', MD: `pa_${'B'.repeat(22)}` }) });
+    assert.deepEqual([other.status, other.headers.get('location')], [303, `${new URL(url).pathname}/result`]);
+    const empty = await fetch(`${url}/3ds/${attempt}`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({}) });
+    assert.deepEqual([empty.status, empty.headers.get('location')], [303, `${new URL(url).pathname}/result`]);
     assert.equal(await statusOf(id), 'CREATED');
   });
 });

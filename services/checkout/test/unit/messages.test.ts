@@ -4,9 +4,10 @@ import { catalogueProblems, chooseLanguage, LANGUAGES } from '@gateway/i18n';
 import {
   CHECKOUT_CATALOGUE,
   pageTranslator,
-  renderChallengePage,
+  renderBankPage,
   renderCheckoutLinkExpiredPage,
   renderErrorPage,
+  renderMethodPage,
   renderPaymentPage,
   renderProcessingPage,
 } from '../../src/pages/index.js';
@@ -69,8 +70,11 @@ describe('checkout languages', () => {
   it('when the status pages render in French or Arabic, then their words are that language’s', () => {
     assert.match(renderCheckoutLinkExpiredPage(pageTranslator('fr'), 'paid'), /<html lang="fr" dir="ltr">[\s\S]*Ce lien de paiement a expiré[\s\S]*Cette commande a déjà été réglée\./);
     assert.match(renderErrorPage(pageTranslator('ar'), 404), /<html lang="ar" dir="rtl">[\s\S]*<title>الصفحة غير موجودة<\/title>/);
-    const bank = renderChallengePage(pageTranslator('ar'), { acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' });
-    assert.match(bank, /<h1>جارٍ تحويلك إلى مصرفك<\/h1>[\s\S]*>متابعة<\/a>/);
+    const bank = renderBankPage(pageTranslator('ar'), { url: 'https://acs.example/c', fields: { creq: 'c' } });
+    assert.match(bank, /<html lang="ar" dir="rtl">[\s\S]*<h1>جارٍ تحويلك إلى مصرفك<\/h1>[\s\S]*>متابعة<\/button>/);
+    const method = { form: { url: 'https://acs.example/m', fields: { threeDSMethodData: 'd' } }, continueUrl: '/checkout/t/3ds/pa_1/method', waitMs: 10_000 };
+    assert.match(renderMethodPage(pageTranslator('fr'), method), /<h1>Vérification de votre carte<\/h1>[\s\S]*auprès de votre banque[\s\S]*>Continuer<\/button>/);
+    assert.match(renderMethodPage(pageTranslator('ar'), method), /<html lang="ar" dir="rtl">[\s\S]*<h1>جارٍ التحقق من بطاقتك<\/h1>[\s\S]*name="language" value="ar"/);
     const order = { merchantName: 'Librairie', amount: '1250.000', description: '', items: [], orderNumber: 'ORD-1', livemode: false };
     const processing = renderProcessingPage(pageTranslator('fr'), order, '/checkout/t/result', 2);
     assert.match(processing, /<h1>Paiement en cours<\/h1>[\s\S]*<dd>1\u202f250,000\u00a0TND<\/dd>[\s\S]*Mode test\u00a0: aucune somme réelle/);

@@ -3,10 +3,13 @@ import { TEST_CARDS } from '@gateway/test-cards';
 import { escapeHtml } from '@gateway/runtime';
 import {
   CHECKOUT_CSS,
+  HAND_OFF_SCRIPT_PATH,
   pageTranslator,
-  renderChallengePage,
+  renderBankPage,
+  renderBankRefusedPage,
   renderCheckoutLinkExpiredPage,
   renderErrorPage,
+  renderMethodPage,
   renderOutcomePage,
   renderPaymentPage,
   renderProcessingPage,
@@ -289,36 +292,6 @@ describe('checkout pages', () => {
       assert.match(html, /<h1>Returning to the shop<\/h1>/);
     });
 
-    it('When a challenge page renders, then it refreshes at once to the ACS URL with PaReq, MD and TermUrl encoded after the existing query', () => {
-      const challenge = {
-        acsUrl: 'https://acs.bank.example/challenge?lang=fr',
-        paReq: 'eJx+/=a b&c%',
-        md: 'ps_123|att 1',
-        termUrl: 'https://pay.example/checkout/3ds/return?token=t&x=1',
-      };
-      const html = renderChallengePage(en, challenge);
-      assert.match(html, /<h1>Redirecting to your bank<\/h1>/);
-      const refresh = refreshOf(html);
-      assert.equal(refresh?.seconds, 0);
-      const target = refresh?.url ?? '';
-      assert.equal(linkHref(html, 'Continue'), target);
-      assert.ok(target.startsWith('https://acs.bank.example/challenge?lang=fr&PaReq='), target);
-      assert.ok(!/[ |]/.test(target), 'spaces and pipes are encoded');
-      const parsed = new URL(target);
-      assert.equal(parsed.origin + parsed.pathname, 'https://acs.bank.example/challenge');
-      assert.deepEqual([...parsed.searchParams], [
-        ['lang', 'fr'],
-        ['PaReq', challenge.paReq],
-        ['MD', challenge.md],
-        ['TermUrl', challenge.termUrl],
-      ]);
-    });
-
-    it('When the ACS URL has no query, then the challenge query starts it', () => {
-      const html = renderChallengePage(en, { acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' });
-      assert.equal(refreshOf(html)?.url, 'https://acs.example/c?PaReq=p&MD=m&TermUrl=https%3A%2F%2Fpay.example%2Ft');
-    });
-
     it('When a link has expired, been paid or been closed, then the heading is the same and one sentence tells which, with no identifier', () => {
       const sentences = {
         expired: /ask the merchant for a new payment link/,
@@ -344,10 +317,83 @@ describe('checkout pages', () => {
     });
   });
 
+  describe('bank pages (D30)', () => {
+    const acs = { url: 'https://acs.bank.example/challenge?lang=fr&x=1', fields: { creq: 'eyJ0aHJlZURTU2VydmVyVHJhbnNJRCI6IjEifQ', extra: 'a b&c' } };
+    const method = { form: { url: 'https://acs.bank.example/method', fields: { threeDSMethodData: 'eyJ0aHJlZURTTWV0aG9kIjoiMSJ9' } }, continueUrl: '/checkout/tok123/3ds/pa_1/method', waitMs: 10_000 };
+
+    function formTag(html: string, id: string): string {
+      const tag = html.match(new RegExp(`<form [^>]*\\bid="${id}"[^>]*>`))?.[0];
+      assert.ok(tag, `no form ${id}`);
+      return tag;
+    }
+
+    function hiddenFieldsOf(html: string, formId: string): [string, string][] {
+      const body = html.match(new RegExp(`<form [^>]*\\bid="${formId}"[^>]*>([\\s\\S]*?)</form>`))?.[1] ?? '';
+      return [...body.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [unescapeHtml(m[1] ?? ''), unescapeHtml(m[2] ?? '')]);
+    }
+
+    it('When the ACS hand-off renders, then a POST form to the ACS URL carries each field as a hidden input, with a visible Continue, our script and no refresh', () => {
+      const html = renderBankPage(en, acs);
+      const form = formTag(html, 'bank-form');
+      assert.equal(attribute(form, 'method'), 'post');
+      assert.equal(attribute(form, 'action'), acs.url);
+      assert.deepEqual(hiddenFieldsOf(html, 'bank-form'), Object.entries(acs.fields));
+      assert.match(html, /<h1>Redirecting to your bank<\/h1>/);
+      assert.match(html, /<p>Your bank asks you to confirm this payment\.<\/p>/);
+      assert.match(html, /<form [^>]*id="bank-form"[\s\S]*<button type="submit" class="button">Continue<\/button>[\s\S]*<\/form>/);
+      assert.deepEqual(html.match(/<script[^>]*><\/script>/g), [`<script src="${HAND_OFF_SCRIPT_PATH}" defer></script>`]);
+      assert.equal(refreshOf(html), undefined, 'never a GET with the data in the query');
+      assert.ok(!html.includes('?PaReq') && !html.includes('creq='), 'no field in a URL');
+    });
+
+    it('When a 3-D Secure 1 challenge renders, then PaReq, MD and TermUrl are posted as they are', () => {
+      const fields = { PaReq: 'eJx+/=a b&c%', MD: 'pa_123', TermUrl: 'https://pay.example/checkout/t/3ds/pa_123' };
+      const html = renderBankPage(en, { url: 'https://acs.example/pareq', fields });
+      assert.deepEqual(hiddenFieldsOf(html, 'bank-form'), Object.entries(fields));
+    });
+
+    it('When field names, values and the URL hold markup or quotes, then they stay escaped inside their attributes', () => {
+      const hostile = { url: 'https://acs.example/"><script>alert(1)</script>', fields: { '"><img src=x onerror=alert(1)>': `'"><script>alert(2)</script>` } };
+      for (const html of [renderBankPage(en, hostile), renderMethodPage(en, { ...method, form: hostile })]) {
+        // Outside the quoted attribute values, nothing of theirs: no tag, no handler.
+        assert.doesNotMatch(html.replace(/"[^"]*"/g, '""'), /<script>|<img|\sonerror=/);
+        assert.equal(html.match(/<script/g)?.length, 1, 'our script alone');
+        assert.ok(html.includes(escapeHtml(hostile.url)));
+      }
+      assert.deepEqual(hiddenFieldsOf(renderBankPage(en, hostile), 'bank-form'), Object.entries(hostile.fields));
+    });
+
+    it('When the 3DS Method page renders, then a hidden frame, the method form posted into it, and the page\'s own form (completed false, the language, the wait) with a visible Continue', () => {
+      const html = renderMethodPage(en, method);
+      assert.match(html, /<h1>Checking your card<\/h1>/);
+      assert.match(html, /<p>We are checking your card with your bank\. This takes a few seconds\.<\/p>/);
+      assert.match(html, /<iframe id="method-frame" name="method-frame" title="Checking your card" hidden><\/iframe>/);
+      const methodForm = formTag(html, 'method-form');
+      assert.deepEqual([attribute(methodForm, 'method'), attribute(methodForm, 'action'), attribute(methodForm, 'target')], ['post', method.form.url, 'method-frame']);
+      assert.deepEqual(hiddenFieldsOf(html, 'method-form'), Object.entries(method.form.fields));
+      const next = formTag(html, 'method-continue');
+      assert.deepEqual([attribute(next, 'method'), attribute(next, 'action'), attribute(next, 'data-wait-ms')], ['post', method.continueUrl, '10000']);
+      assert.deepEqual(hiddenFieldsOf(html, 'method-continue'), [['completed', 'false'], ['language', 'en']]);
+      assert.match(html, /<form [^>]*id="method-continue"[\s\S]*<button type="submit" class="button">Continue<\/button>[\s\S]*<\/form>/);
+      assert.deepEqual(html.match(/<script[^>]*><\/script>/g), [`<script src="${HAND_OFF_SCRIPT_PATH}" defer></script>`]);
+    });
+
+    it('When the acquirer\'s form was refused, then the page says the bank could not be reached and nothing was charged, with no form and no script', () => {
+      const html = renderBankRefusedPage(en);
+      assert.match(html, /<h1>Your bank could not be reached<\/h1>/);
+      assert.match(html, /your card has not been charged/);
+      assert.doesNotMatch(html, /<form|<script/);
+    });
+  });
+
   describe('every page', () => {
     const returnUrl = 'https://shop.example/return?session_id=ps_1';
-    const challenge = { acsUrl: 'https://acs.example/c', paReq: 'p', md: 'm', termUrl: 'https://pay.example/t' };
-    const passedIn = new Set([STYLESHEET, '/checkout/pay/tok123', '/checkout/pay/tok123/cancel', '/checkout/pay/tok123/status', returnUrl]);
+    const acs = { url: 'https://acs.example/c', fields: { creq: 'c' } };
+    const methodUrl = 'https://acs.example/m';
+    const continueUrl = '/checkout/pay/tok123/3ds/pa_1/method';
+    const passedIn = new Set([STYLESHEET, '/checkout/pay/tok123', '/checkout/pay/tok123/cancel', '/checkout/pay/tok123/status', returnUrl, acs.url, methodUrl, continueUrl]);
+    /** The pages that hand the buyer to the bank, the only ones that run a script (ours). */
+    const scripted = new Set(['bank', 'method']);
     const pages: Record<string, string> = {
       'payment (live)': renderPaymentPage(en, paymentView({ notice: 'Declined.', attemptsLeft: 1, fieldErrors: { cvc: 'Bad.' } })),
       'payment (test)': renderPaymentPage(en, paymentView({ order: order({ livemode: false, original: { amount: '3.75', currency: 'EUR' } }) })),
@@ -355,12 +401,13 @@ describe('checkout pages', () => {
       succeeded: renderOutcomePage(en, 'succeeded', 'Paid.', order()),
       failed: renderOutcomePage(en, 'failed', 'Not paid.'),
       redirect: renderRedirectPage(en, returnUrl, 'Returning to the shop'),
-      challenge: renderChallengePage(en, challenge),
+      bank: renderBankPage(en, acs),
+      method: renderMethodPage(en, { form: { url: methodUrl, fields: { threeDSMethodData: 'd' } }, continueUrl, waitMs: 10_000 }),
+      'bank refused': renderBankRefusedPage(en),
       'link expired': renderCheckoutLinkExpiredPage(en, 'expired'),
       'not found': renderErrorPage(en, 404),
       error: renderErrorPage(en, 500),
     };
-    const challengeTarget = refreshOf(pages['challenge'] ?? '')?.url ?? '';
 
     for (const [name, html] of Object.entries(pages)) {
       it(`When the ${name} page renders, then it is a complete English document loading only our stylesheet`, () => {
@@ -371,16 +418,18 @@ describe('checkout pages', () => {
         assert.deepEqual(html.match(/<link[^>]*>/g), [`<link rel="stylesheet" href="${STYLESHEET}">`]);
       });
 
-      it(`When the ${name} page renders, then it has no script, no inline style and no URL other than those passed in`, () => {
-        assert.doesNotMatch(html, /<script/i);
+      it(`When the ${name} page renders, then it has ${scripted.has(name) ? 'our script alone' : 'no script'}, no inline style and no URL other than those passed in`, () => {
+        const scripts = scripted.has(name) ? [`<script src="${HAND_OFF_SCRIPT_PATH}" defer></script>`] : null;
+        assert.deepEqual(html.match(/<script[^>]*>[^<]*<\/script>/gi), scripts, 'no script but our file, and no inline one');
+        assert.equal(html.match(/<script/gi)?.length, scripts?.length);
         assert.doesNotMatch(html, /\sstyle=/i);
         assert.doesNotMatch(html, /<style/i);
         assert.doesNotMatch(html, /\son[a-z]+=/i);
-        assert.doesNotMatch(html, /\ssrc=/i);
-        for (const url of urlsIn(html)) assert.ok(passedIn.has(url) || url === challengeTarget, `unexpected URL ${url}`);
+        for (const url of urlsIn(html).filter((url) => url !== HAND_OFF_SCRIPT_PATH)) assert.ok(passedIn.has(url), `unexpected URL ${url}`);
+        assert.deepEqual(html.match(/\ssrc="[^"]*"/gi), scripted.has(name) ? [` src="${HAND_OFF_SCRIPT_PATH}"`] : null);
         const absolute = [...unescapeHtml(html).matchAll(/(?:https?:)?\/\/[^\s"'<>]+/g)].map((m) => m[0]);
         for (const url of absolute) {
-          assert.ok([...passedIn, challengeTarget].some((allowed) => allowed.includes(url)), `unexpected absolute URL ${url}`);
+          assert.ok([...passedIn].some((allowed) => allowed.includes(url)), `unexpected absolute URL ${url}`);
         }
       });
     }

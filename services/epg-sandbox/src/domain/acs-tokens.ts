@@ -1,6 +1,7 @@
 /**
- * paReq and paRes: opaque base64url tokens that carry an orderId (and, for
- * paRes, the authentication result) with an HMAC-SHA256 over them, so that
+ * paReq, paRes and the ACS page's decision: opaque base64url tokens that
+ * carry an orderId (and, for paRes, the authentication result; for a
+ * decision, where the answer goes) with an HMAC-SHA256 over them, so that
  * neither the browser nor the merchant can forge or redirect them.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -36,6 +37,17 @@ export class AcsTokens {
     const [, orderId, result] = parts;
     if (orderId === undefined || (result !== 'Y' && result !== 'N')) return undefined;
     return { orderId, result };
+  }
+
+  /** The cardholder's choice on an ACS page: which challenge it answers (`parts`), signed so the browser cannot point it elsewhere. */
+  decision(parts: readonly string[]): string {
+    return this.sign(['Decision', ...parts]);
+  }
+
+  /** The parts of a decision token, or undefined when it is not one of ours. */
+  readDecision(token: string): string[] | undefined {
+    const parts = this.verify(token);
+    return parts?.[0] === 'Decision' ? parts.slice(1) : undefined;
   }
 
   private sign(parts: readonly string[]): string {

@@ -21,6 +21,11 @@ export const DECLINES = {
   incorrect_cvc: { code: 2004, description: 'Declined: incorrect security code' },
   processing_error: { code: 909, description: 'System malfunction' },
   authentication_failed: { code: 2006, description: '3-D Secure authentication failed' },
+  /** ACQUIRER.md: the issuer refused authentication (D30's card 3246). */
+  authentication_refused: { code: 151017, description: 'Declined: the issuer refused 3-D Secure authentication' },
 } as const satisfies Record<string, Action>;
 
 export type DeclineReason = keyof typeof DECLINES;
+
+/** Electronic Commerce Indicator of a fully authenticated payment (3-D Secure 1 or 2). */
+export const ECI_AUTHENTICATED = '05';

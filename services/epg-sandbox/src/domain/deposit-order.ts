@@ -4,12 +4,12 @@
  * unconfirmed, or make it and answer late.
  */
 import { parseMillimesOrZero } from './amount.js';
-import { captureRefused, invalid, systemError, wrongState, type EpgReply } from './epg-error.js';
+import { captureRefused, invalid, systemError, wrongState, type CallFields } from './epg-error.js';
 import { deposit, OrderStatus } from './order.js';
-import { findOrder, required, SUCCESS, type CallParams, type Sandbox } from './sandbox.js';
+import { findOrder, required, type CallParams, type Sandbox } from './sandbox.js';
 
 /** Deposits `amount` millimes (0: the whole hold) of the terminal's held order, never more than the hold. */
-export async function depositOrder(sandbox: Sandbox, terminal: string, params: CallParams): Promise<EpgReply> {
+export async function depositOrder(sandbox: Sandbox, terminal: string, params: CallParams): Promise<CallFields> {
   const orderId = required(params, 'orderId');
   const amount = parseMillimesOrZero(required(params, 'amount'));
   if (amount === undefined) throw invalid('amount');
@@ -23,5 +23,5 @@ export async function depositOrder(sandbox: Sandbox, terminal: string, params: C
   deposit(order, amount, sandbox.now());
   // Deposited now, answered late: the caller times out on a capture that went through.
   if (behaviour === 'approve_capture_silently') await sandbox.wait(sandbox.slowDelayMs);
-  return { ...SUCCESS };
+  return {};
 }

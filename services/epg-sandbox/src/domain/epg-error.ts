@@ -1,12 +1,14 @@
 /**
  * The acquirer's error catalogue (ACQUIRER.md, errorCode) and the one error type
- * a call throws to answer with a non-zero errorCode.
+ * a call throws to answer with a non-zero code. How the code is written on the
+ * wire (errorCode or ErrorCode, a string or a number) is each call's answer
+ * shape (http/answer-shapes.ts).
  */
 
-/** errorCode as the wire carries it: a string. */
+/** An error code, as a string. */
 export type ErrorCode = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
 
-/** A business refusal: still HTTP 200, with this errorCode and errorMessage. */
+/** A business refusal: still HTTP 200, with this code and message. */
 export class EpgError extends Error {
   constructor(
     readonly errorCode: Exclude<ErrorCode, '0'>,
@@ -17,12 +19,8 @@ export class EpgError extends Error {
   }
 }
 
-/** Every JSON answer of /payment/rest/: errorCode and errorMessage first, then the call's fields. */
-export interface EpgReply {
-  readonly errorCode: ErrorCode;
-  readonly errorMessage: string;
-  readonly [field: string]: unknown;
-}
+/** What a successful call answers besides its code and message, in the order the real acquirer writes them. */
+export type CallFields = Readonly<Record<string, unknown>>;
 
 export const missing = (name: string) => new EpgError('4', `${name} is required`);
 export const invalid = (name: string) => new EpgError('5', `${name} is invalid`);
@@ -32,3 +30,5 @@ export const wrongState = () => new EpgError('7', 'Wrong order state');
 export const systemError = () => new EpgError('7', 'System error');
 /** What a deposit of D8's card 7007 answers: the issuer will not capture the hold. */
 export const captureRefused = () => new EpgError('5', 'Capture refused by the issuer');
+/** What reverse.do of D30's card 6983 answers: the terminal has no reversal permission. */
+export const reversalDenied = () => new EpgError('5', 'Access denied: no reversal permission');

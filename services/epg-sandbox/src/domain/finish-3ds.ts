@@ -1,15 +1,19 @@
-/** finish3dsPayment.do: the issuer's paRes ends a challenge: Y approves (deposits, or holds a two-phase order), N declines. */
-import { invalid, missing, wrongState, type EpgReply } from './epg-error.js';
+/**
+ * The finishing calls of 3-D Secure: finish3dsPayment.do (3-D Secure 1: the
+ * issuer's paRes, Y approves, N declines) and finish3dsVer2Payment.do (3-D
+ * Secure 2: the answer the cardholder gave at the ACS, three-ds2.ts). Either
+ * approves by depositing, or holding a two-phase order.
+ */
+import { ECI_AUTHENTICATED } from './action-codes.js';
+import { invalid, missing, wrongState, type CallFields } from './epg-error.js';
 import { approve, decline, finishRedirect, OrderStatus } from './order.js';
-import { findOrder, required, SUCCESS, type CallParams, type Sandbox } from './sandbox.js';
+import { findOrder, required, type CallParams, type Sandbox } from './sandbox.js';
+import { finishAuthenticated } from './three-ds2.js';
 
-/** Electronic Commerce Indicator of a fully authenticated payment. */
-const ECI_AUTHENTICATED = '05';
-
-/** Checks that the paRes is ours and for this order, then ends the challenge as it says. */
-export function finish3ds(sandbox: Sandbox, terminal: string, params: CallParams): EpgReply {
+/** finish3dsPayment.do: checks that the paRes is ours and for this order, then ends the challenge as it says. */
+export function finish3ds(sandbox: Sandbox, terminal: string, params: CallParams): CallFields {
   const order = findOrder(sandbox, terminal, required(params, 'mdOrder'));
-  if (order.status !== OrderStatus.AUTHENTICATING) throw wrongState();
+  if (order.status !== OrderStatus.AUTHENTICATING || order.threeDS2) throw wrongState();
   const paRes = params.get('paRes');
   if (paRes === undefined) throw missing('paRes');
   const answer = sandbox.tokens.readPaRes(paRes);
@@ -17,5 +21,13 @@ export function finish3ds(sandbox: Sandbox, terminal: string, params: CallParams
 
   if (answer.result === 'Y') approve(order, sandbox.now(), ECI_AUTHENTICATED);
   else decline(order, 'authentication_failed');
-  return { ...SUCCESS, redirect: finishRedirect(order) };
+  return { redirect: finishRedirect(order) };
+}
+
+/** finish3dsVer2Payment.do: the order of this transaction, finished as its cardholder answered the ACS. */
+export function finish3dsVer2(sandbox: Sandbox, terminal: string, params: CallParams): CallFields {
+  const order = findOrder(sandbox, terminal, required(params, 'mdOrder'));
+  if (order.threeDS2?.serverTransId !== required(params, 'threeDSServerTransId')) throw invalid('threeDSServerTransId');
+  finishAuthenticated(sandbox, order);
+  return { redirect: finishRedirect(order) };
 }

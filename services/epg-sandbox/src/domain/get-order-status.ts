@@ -1,7 +1,7 @@
-/** getOrderStatusExtended.do: everything the acquirer knows of one order, by orderId or orderNumber. */
-import { missing, orderNotFound, type EpgReply } from './epg-error.js';
+/** getOrderStatusExtended.do: everything the acquirer knows of one order, by orderId or orderNumber; paymentAmountInfo always. */
+import { missing, orderNotFound, type CallFields } from './epg-error.js';
 import { OrderStatus, TND, type Order } from './order.js';
-import { SUCCESS, type CallParams, type Sandbox } from './sandbox.js';
+import type { CallParams, Sandbox } from './sandbox.js';
 
 type PaymentState = 'CREATED' | 'STARTED' | 'DEPOSITED' | 'DECLINED' | 'REVERSED' | 'REFUNDED' | 'APPROVED';
 
@@ -16,7 +16,7 @@ const PAYMENT_STATES: Record<OrderStatus, PaymentState> = {
 };
 
 /** Finds the terminal's order by orderId, else by orderNumber, and describes it. */
-export function getOrderStatus(sandbox: Sandbox, terminal: string, params: CallParams): EpgReply {
+export function getOrderStatus(sandbox: Sandbox, terminal: string, params: CallParams): CallFields {
   const orderId = params.get('orderId');
   const orderNumber = params.get('orderNumber');
   if (orderId === undefined && orderNumber === undefined) throw missing('orderId');
@@ -27,9 +27,8 @@ export function getOrderStatus(sandbox: Sandbox, terminal: string, params: CallP
 }
 
 /** The extended status of an order, members in the order the real acquirer writes them. */
-function statusReply(order: Order): EpgReply {
+function statusReply(order: Order): CallFields {
   return {
-    ...SUCCESS,
     orderNumber: order.orderNumber,
     orderStatus: order.status,
     actionCode: order.action.code,
@@ -40,7 +39,8 @@ function statusReply(order: Order): EpgReply {
     ...(order.depositedAt !== undefined && { depositedDate: order.depositedAt }),
     ...(order.card && {
       cardAuthInfo: {
-        maskedPan: order.card.maskedPan,
+        // As deployed (ACQUIRER.md): some answers carry the masked number as pan only, never maskedPan; the sandbox does so for cards starting 5.
+        ...(order.card.maskedPan.startsWith('5') ? { pan: order.card.maskedPan } : { maskedPan: order.card.maskedPan }),
         expiration: order.card.expiration,
         cardholderName: order.card.cardholderName,
         ...(order.approvalCode !== undefined && { approvalCode: order.approvalCode }),
@@ -48,6 +48,8 @@ function statusReply(order: Order): EpgReply {
       },
     }),
     ...(order.authRefNum !== undefined && { authRefNum: order.authRefNum }),
+    ...(order.payer?.ip !== undefined && { ip: order.payer.ip }),
+    ...((order.payer?.email !== undefined || order.payer?.phone !== undefined) && { payerData: { email: order.payer.email, phone: order.payer.phone } }),
     paymentAmountInfo: {
       approvedAmount: order.approvedAmount,
       depositedAmount: order.depositedAmount,

@@ -1,7 +1,8 @@
 /**
  * Orders in memory, oldest first. Beyond the retention the oldest are
- * forgotten, together with their place in their terminal's orderNumber index,
- * so a forgotten orderNumber may be registered again.
+ * forgotten, together with their place in their terminal's orderNumber index
+ * (so a forgotten orderNumber may be registered again) and in the 3-D Secure
+ * 2 transaction index.
  */
 import type { Order } from './order.js';
 
@@ -9,6 +10,8 @@ export class OrderStore {
   private readonly orders = new Map<string, Order>();
   /** terminal → orderNumber → orderId */
   private readonly numbers = new Map<string, Map<string, string>>();
+  /** threeDSServerTransId → orderId */
+  private readonly transactions = new Map<string, string>();
 
   constructor(private readonly retention: number) {
     if (!Number.isSafeInteger(retention) || retention < 1) throw new RangeError('retention must be a positive integer');
@@ -43,6 +46,17 @@ export class OrderStore {
     return this.orders.get(orderId);
   }
 
+  /** Indexes an order by its 3-D Secure 2 transaction, once it has one. */
+  trackThreeDS2(order: Order): void {
+    if (order.threeDS2) this.transactions.set(order.threeDS2.serverTransId, order.orderId);
+  }
+
+  /** The order of a 3-D Secure 2 transaction, whatever its terminal: the 3DS Method, the ACS and cres name it so. */
+  byServerTransId(serverTransId: string): Order | undefined {
+    const orderId = this.transactions.get(serverTransId);
+    return orderId === undefined ? undefined : this.orders.get(orderId);
+  }
+
   /** The terminal's order with this orderNumber. */
   byNumber(terminal: string, orderNumber: string): Order | undefined {
     const orderId = this.numbers.get(terminal)?.get(orderNumber);
@@ -62,5 +76,6 @@ export class OrderStore {
     const numbers = this.numbers.get(order.terminal);
     if (numbers?.get(order.orderNumber) === order.orderId) numbers.delete(order.orderNumber);
     if (numbers?.size === 0) this.numbers.delete(order.terminal);
+    if (order.threeDS2) this.transactions.delete(order.threeDS2.serverTransId);
   }
 }

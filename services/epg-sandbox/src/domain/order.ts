@@ -8,6 +8,8 @@
  *                ──approve──▶ 1 held        (two-phase)
  *                ──decline──▶ 6 declined
  *                ──challenge──▶ 5 ──Y──▶ approve (1 or 2, as above),  ──N──▶ 6
+ *                                   (3-D Secure 1 or 2; 3-D Secure 2 may approve or decline at
+ *                                   its repeated paymentorder.do, without a challenge)
  *   1 held       ──deposit──▶ 2             (all of the hold or part, the rest released)
  *                ──reverse──▶ 3 reversed    (the hold released)
  *   2 deposited  ──reverse──▶ 3
@@ -32,6 +34,31 @@ export const OrderStatus = {
 } as const;
 export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
 
+/** The buyer as paymentorder.do gave them (D30): their address, and an email or a phone. */
+export interface Payer {
+  readonly ip?: string;
+  readonly email?: string;
+  readonly phone?: string;
+}
+
+/** A 3-D Secure 2 authentication of the order's card (ACQUIRER.md "3-D Secure 2"). */
+export interface ThreeDS2 {
+  readonly serverTransId: string;
+  readonly acsTransId: string;
+  /** Where the ACS returns the buyer after a challenge: paymentorder.do's threeDSVer2FinishUrl. */
+  readonly finishUrl: string;
+  /**
+   * repeat: waiting for paymentorder.do again with threeDSServerTransId;
+   * challenge: the cardholder is at the ACS; answered: they answered
+   * (`result`), and the order waits for its finish.
+   */
+  stage: 'repeat' | 'challenge' | 'answered';
+  /** Whether the buyer's browser posted the 3DS Method. */
+  methodRan: boolean;
+  /** The cardholder's answer at the ACS: Y authenticated, N failed. */
+  result?: 'Y' | 'N';
+}
+
 /** ISO 4217 numeric code of TND, the only currency the sandbox knows. */
 export const TND = '788';
 
@@ -52,6 +79,8 @@ export interface Order {
   status: OrderStatus;
   action: Action;
   card?: CardDetails;
+  payer?: Payer;
+  threeDS2?: ThreeDS2;
   approvalCode?: string;
   authRefNum?: string;
   eci?: string;
@@ -86,7 +115,7 @@ export function attachCard(order: Order, card: CardDetails): void {
   order.card = card;
 }
 
-/** The issuer wants the cardholder to authenticate first. */
+/** The issuer wants the cardholder to authenticate first (3-D Secure 1 or 2). */
 export function startChallenge(order: Order): void {
   if (order.status !== OrderStatus.REGISTERED) throw wrongState();
   order.status = OrderStatus.AUTHENTICATING;
@@ -151,6 +180,11 @@ export function refundable(order: Order): number {
 export function finishRedirect(order: Order): string {
   const base = order.status === OrderStatus.DECLINED && order.failUrl !== undefined ? order.failUrl : order.returnUrl;
   return withQueryParam(base, 'orderId', order.orderId);
+}
+
+/** paymentorder.do's answer for an attempt that finished, approved or not: go to the finish redirect. */
+export function finishedAnswer(order: Order): Readonly<Record<string, unknown>> {
+  return { info: 'Your order is proceeded, redirecting...', redirect: finishRedirect(order) };
 }
 
 function settle(order: Order, amount: number, now: Date): void {

@@ -1,45 +1,51 @@
 /**
- * paymentorder.do: the buyer's card for a registered order. The card's D8
- * behaviour decides the outcome; an approval deposits a one-phase order and
- * holds a two-phase one. Only a 3-D Secure challenge answers anything but
- * "finished, go to returnUrl", and the outcome itself is read with
- * getOrderStatusExtended.
+ * paymentorder.do: the buyer's card (and, for 3-D Secure 2, the buyer's
+ * address, email or phone, and threeDSVer2FinishUrl) for a registered order.
+ * The card's D8 or D30 behaviour decides the outcome; an approval deposits a
+ * one-phase order and holds a two-phase one. A finished attempt answers "go
+ * to returnUrl", a 3-D Secure step answers what the browser does next
+ * (ACQUIRER.md's four answers), and the outcome itself is read with
+ * getOrderStatusExtended. The same call with threeDSServerTransId is 3-D
+ * Secure 2's repeat (three-ds2.ts).
  */
-import { readCard } from './card.js';
-import { wrongState, type EpgReply } from './epg-error.js';
-import { approve, attachCard, decline, finishRedirect, OrderStatus, startChallenge, type Order } from './order.js';
-import { findOrder, required, SUCCESS, type CallParams, type Sandbox } from './sandbox.js';
+import { readCard, type CardForm } from './card.js';
+import { invalid, wrongState, type CallFields } from './epg-error.js';
+import { approve, attachCard, decline, finishedAnswer, OrderStatus, startChallenge } from './order.js';
+import { readPayer } from './payer.js';
+import { findOrder, required, type CallParams, type Sandbox } from './sandbox.js';
+import { repeatPayment, startThreeDS2 } from './three-ds2.js';
+import { isWebUrl } from './urls.js';
 
-/** Checks the card, keeps only its masked form, and plays the card's D8 behaviour. */
-export async function payOrder(sandbox: Sandbox, terminal: string, params: CallParams): Promise<EpgReply> {
+/** The real gateway's own 3-D Secure 1 return, which it answers as termUrl; the merchant posts its own TermUrl instead (ACQUIRER.md). */
+const GATEWAY_TERM_PATH = '/payment/rest/finish3ds.do';
+
+/** Checks the card, keeps only its masked form, and plays the card's behaviour. */
+export async function payOrder(sandbox: Sandbox, terminal: string, params: CallParams): Promise<CallFields> {
   const order = findOrder(sandbox, terminal, required(params, 'MDORDER'));
+  const serverTransId = params.get('threeDSServerTransId');
+  if (serverTransId !== undefined) return repeatPayment(sandbox, order, readCard(cardForm(params), sandbox.now()), serverTransId);
   if (order.status !== OrderStatus.REGISTERED) throw wrongState();
-  const card = readCard(
-    {
-      pan: params.get('$PAN'),
-      cvc: params.get('$CVC'),
-      year: params.get('YYYY'),
-      month: params.get('MM'),
-      cardholderName: params.get('TEXT'),
-    },
-    sandbox.now(),
-  );
+  const card = readCard(cardForm(params), sandbox.now());
+  const payer = readPayer(params);
+  const finishUrl = params.get('threeDSVer2FinishUrl');
+  if (finishUrl !== undefined && !isWebUrl(finishUrl)) throw invalid('threeDSVer2FinishUrl');
   attachCard(order, card);
+  if (payer) order.payer = payer;
 
   switch (card.behaviour) {
-    case 'challenge':
+    case 'challenge_3ds1':
       startChallenge(order);
-      return {
-        ...SUCCESS,
-        acsUrl: `${sandbox.publicUrl}/acs`,
-        paReq: sandbox.tokens.paReq(order.orderId),
-        termUrl: order.returnUrl,
-      };
+      return { acsUrl: `${sandbox.publicUrl}/acs`, paReq: sandbox.tokens.paReq(order.orderId), termUrl: `${sandbox.publicUrl}${GATEWAY_TERM_PATH}` };
+    case 'challenge_3ds2':
+    case 'frictionless_3ds2':
+    case 'authentication_refused':
+      return startThreeDS2(sandbox, order, finishUrl ?? order.returnUrl);
     case 'approve':
+    case 'approve_reverse_refused':
     case 'approve_capture_refused':
     case 'approve_capture_unconfirmed':
     case 'approve_capture_silently':
-      // The capture cards show what they do only when a hold is deposited (deposit.do).
+      // The capture and reversal cards show what they do only when a hold is deposited or an order reversed.
       approve(order, sandbox.now());
       break;
     case 'approve_refund_unconfirmed':
@@ -61,12 +67,11 @@ export async function payOrder(sandbox: Sandbox, terminal: string, params: CallP
     default:
       return unreachable(card.behaviour);
   }
-  return finished(order);
+  return finishedAnswer(order);
 }
 
-/** The answer of a finished attempt, approved or not. */
-function finished(order: Order): EpgReply {
-  return { ...SUCCESS, info: 'Your order is proceeded, redirecting...', redirect: finishRedirect(order) };
+function cardForm(params: CallParams): CardForm {
+  return { pan: params.get('$PAN'), cvc: params.get('$CVC'), year: params.get('YYYY'), month: params.get('MM'), cardholderName: params.get('TEXT') };
 }
 
 function unreachable(behaviour: never): never {

@@ -5,26 +5,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseMillimes } from './amount.js';
-import { EpgError, invalid, type EpgReply } from './epg-error.js';
+import { EpgError, invalid, type CallFields } from './epg-error.js';
 import { registeredOrder, TND } from './order.js';
-import { required, SUCCESS, type CallParams, type Sandbox } from './sandbox.js';
+import { required, type CallParams, type Sandbox } from './sandbox.js';
 import { isWebUrl } from './urls.js';
 
 const MAX_ORDER_NUMBER_LENGTH = 32;
 const LANGUAGES: readonly string[] = ['fr', 'en', 'ar'];
 
 /** register.do: a one-phase order, deposited as soon as it is approved. */
-export function registerOrder(sandbox: Sandbox, terminal: string, params: CallParams): EpgReply {
+export function registerOrder(sandbox: Sandbox, terminal: string, params: CallParams): CallFields {
   return register(sandbox, terminal, params, false);
 }
 
 /** registerPreAuth.do: a two-phase order, held when approved until deposit.do or reverse.do. */
-export function registerPreAuth(sandbox: Sandbox, terminal: string, params: CallParams): EpgReply {
+export function registerPreAuth(sandbox: Sandbox, terminal: string, params: CallParams): CallFields {
   return register(sandbox, terminal, params, true);
 }
 
 /** Validates the order, refuses a number this terminal already used, keeps it as status 0. */
-function register(sandbox: Sandbox, terminal: string, params: CallParams, twoPhase: boolean): EpgReply {
+function register(sandbox: Sandbox, terminal: string, params: CallParams, twoPhase: boolean): CallFields {
   const orderNumber = required(params, 'orderNumber');
   const amountDigits = required(params, 'amount');
   const returnUrl = required(params, 'returnUrl');
@@ -55,7 +55,6 @@ function register(sandbox: Sandbox, terminal: string, params: CallParams, twoPha
   });
   if (!sandbox.store.add(order)) throw new EpgError('1', 'Order with this number was already processed');
   return {
-    ...SUCCESS,
     orderId: order.orderId,
     formUrl: `${sandbox.publicUrl}/payment/merchants/sandbox/payment.html?mdOrder=${encodeURIComponent(order.orderId)}`,
   };

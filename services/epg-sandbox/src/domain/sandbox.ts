@@ -1,6 +1,6 @@
 /** What every call of the sandbox acquirer works with, and the shape of a call. */
 import type { AcsTokens } from './acs-tokens.js';
-import { missing, orderNotFound, type EpgReply } from './epg-error.js';
+import { missing, orderNotFound, type CallFields } from './epg-error.js';
 import type { Order } from './order.js';
 import type { OrderStore } from './order.store.js';
 
@@ -11,6 +11,12 @@ export interface Sandbox {
   readonly publicUrl: string;
   /** How long the "does not answer in time" card keeps its caller waiting. */
   readonly slowDelayMs: number;
+  /**
+   * Whether this deployment serves finish3dsVer2Payment.do (config.ts). Without
+   * it, the ACS posts cres to the sandbox's own finish endpoint, which
+   * finishes the order itself and sends the browser to returnUrl.
+   */
+  readonly finish3dsVer2: boolean;
   readonly now: () => Date;
   /** Resolves after `ms` without holding up other requests; stopping the service releases it early. */
   readonly wait: (ms: number) => Promise<void>;
@@ -21,8 +27,8 @@ export interface CallParams {
   get(name: string): string | undefined;
 }
 
-/** One call of /payment/rest/, made by an authenticated terminal. */
-export type Call = (sandbox: Sandbox, terminal: string, params: CallParams) => EpgReply | Promise<EpgReply>;
+/** One call of /payment/rest/, made by an authenticated terminal: its fields on success; a refusal throws EpgError. */
+export type Call = (sandbox: Sandbox, terminal: string, params: CallParams) => CallFields | Promise<CallFields>;
 
 /** A mandatory field, or "4". */
 export function required(params: CallParams, name: string): string {
@@ -37,5 +43,3 @@ export function findOrder(sandbox: Sandbox, terminal: string, orderId: string): 
   if (!order) throw orderNotFound();
   return order;
 }
-
-export const SUCCESS = { errorCode: '0', errorMessage: 'Success' } as const;

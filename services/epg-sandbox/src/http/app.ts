@@ -1,4 +1,4 @@
-/** The sandbox's HTTP surface: health, the acquirer REST API and the issuer's 3-D Secure page. */
+/** The sandbox's HTTP surface: health, the acquirer REST API and the browser side of 3-D Secure. */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { describeError } from '@gateway/observability';
 import { addHealthRoutes, bodyRefusal, type RequestListener } from '@gateway/runtime';
@@ -6,7 +6,7 @@ import { acsRouter } from './acs.routes.js';
 import { notFound } from './responses.js';
 import { restRouter, type RestDependencies } from './rest.routes.js';
 
-/** The request listener: /healthz, /readyz, /metrics, /payment/rest/* and /acs; anything else is 404. */
+/** The request listener: /healthz, /readyz, /metrics, /payment/rest/*, and the 3-D Secure pages (acs.routes.ts); anything else is 404. */
 export function createSandboxHandler(deps: RestDependencies): RequestListener {
   const app = express();
   app.disable('x-powered-by');

@@ -1,6 +1,6 @@
 /** What every call checks before it does anything: path, method, body, terminal credentials. */
 import assert from 'node:assert/strict';
-import { read, startHarness, TERMINAL, type Harness } from './sandbox-harness.js';
+import { codeOf, read, startHarness, TERMINAL, type Harness } from './sandbox-harness.js';
 
 describe('epg-sandbox: credentials and routing', () => {
   let sandbox: Harness;
@@ -17,7 +17,7 @@ describe('epg-sandbox: credentials and routing', () => {
       const res = await sandbox.call('getOrderStatusExtended.do', { orderNumber: 'x' }, credentials);
       assert.equal(res.status, 200);
       assert.match(String(res.headers.get('content-type')), /^application\/json/);
-      assert.equal(res.body.errorCode, '4');
+      assert.equal(codeOf(res.body), '4');
       assert.equal(typeof res.body.errorMessage, 'string');
     }
   });
@@ -56,13 +56,13 @@ describe('epg-sandbox: credentials and routing', () => {
       }),
     );
     assert.equal(res.status, 200);
-    assert.equal(res.body.errorCode, '4');
+    assert.equal(codeOf(res.body), '4');
   });
 
   it('When the form is larger than the limit, then 413 with errorCode "4"', async () => {
     const res = await sandbox.call('register.do', { description: 'x'.repeat(40_000) });
     assert.equal(res.status, 413);
-    assert.equal(res.body.errorCode, '4');
+    assert.equal(codeOf(res.body), '4');
   });
 
   it('When the form has more than 100 fields, then 413 with errorCode "4"; a charset other than UTF-8, errorCode "4"', async () => {
@@ -76,7 +76,7 @@ describe('epg-sandbox: credentials and routing', () => {
       }),
     );
     assert.equal(tooMany.status, 413);
-    assert.equal(tooMany.body.errorCode, '4');
+    assert.equal(codeOf(tooMany.body), '4');
     const latin = await read(
       await fetch(`${sandbox.baseUrl}/payment/rest/getOrderStatusExtended.do`, {
         method: 'POST',
@@ -85,7 +85,7 @@ describe('epg-sandbox: credentials and routing', () => {
       }),
     );
     assert.equal(latin.status, 200);
-    assert.equal(latin.body.errorCode, '4');
+    assert.equal(codeOf(latin.body), '4');
   });
 
   it('When calls are answered, then /metrics counts them under the route /payment/rest/:call, never the raw path', async () => {
@@ -105,7 +105,7 @@ describe('epg-sandbox: credentials and routing', () => {
         body: body.toString(),
       }),
     );
-    assert.equal(res.body.errorCode, '5');
+    assert.equal(codeOf(res.body), '5');
   });
 
   it('When /healthz and /readyz are asked, then both answer 200', async () => {

@@ -1,8 +1,9 @@
 /** The log lines of the sandbox: one per call, and never a card number, security code, password or token. */
 import assert from 'node:assert/strict';
+import { answerChallenge, decisionOf, postForm } from './acs-browser.js';
 import { startHarness, TERMINAL, type Harness } from './sandbox-harness.js';
 
-const PANS = ['4242424242424242', '4000000000003220', '4000000000000002', '4242424242424241'];
+const PANS = ['4242424242424242', '4000000000003063', '4000000000000002', '4242424242424241'];
 const CVC = '9173';
 
 /** Every string value of a parsed log line, however deep. */
@@ -37,8 +38,9 @@ describe('epg-sandbox: logging', () => {
     const challenge = await sandbox.pay(challenged.orderId, PANS[1] ?? '', { $CVC: CVC });
     const paReq = String(challenge.body['paReq']);
     tokens.push(paReq);
-    const page = await (await fetch(`${sandbox.baseUrl}/acs?${new URLSearchParams({ PaReq: paReq, MD: challenged.orderId, TermUrl: 'https://m.example/t' }).toString()}`)).text();
-    const paRes = /value="([^"]+)">Complete authentication/.exec(page)?.[1] ?? '';
+    const page = (await postForm(`${sandbox.baseUrl}/acs`, { PaReq: paReq, MD: challenged.orderId, TermUrl: 'https://m.example/t' })).text;
+    tokens.push(decisionOf(page));
+    const paRes = (await answerChallenge(sandbox.baseUrl, page, 'Y')).fields['PaRes'] ?? '';
     tokens.push(paRes);
     await sandbox.call('finish3dsPayment.do', { mdOrder: challenged.orderId, paRes });
     await sandbox.call('getOrderStatusExtended.do', { orderNumber });
@@ -73,7 +75,7 @@ describe('epg-sandbox: logging', () => {
     for (const secret of [...PANS, TERMINAL.password, 'a-wrong-password', ...tokens]) assert.ok(!text.includes(secret), `the log holds ${secret}`);
     for (const line of lines) {
       assert.ok(!strings(line).includes(CVC), 'a log value is the security code');
-      assert.ok(!Object.keys(line).some((key) => /pan|cvc|password|pares|pareq/i.test(key)), JSON.stringify(Object.keys(line)));
+      assert.ok(!Object.keys(line).some((key) => /pan|cvc|password|pares|pareq|decision/i.test(key)), JSON.stringify(Object.keys(line)));
     }
   });
 

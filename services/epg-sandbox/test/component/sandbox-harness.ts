@@ -8,12 +8,15 @@ export const OTHER_TERMINAL = { userName: 'other-shop', password: 'other-shop-pa
 export const RETURN_URL = 'https://merchant.example.tn/return';
 
 export type Body = Record<string, unknown> & {
-  errorCode?: string;
+  errorCode?: string | number;
   errorMessage?: string;
+  /** reverse.do, refund.do and deposit.do write their code capitalised. */
+  ErrorCode?: string;
+  ErrorMessage?: string;
   orderStatus?: number;
   actionCode?: number;
   paymentAmountInfo?: { approvedAmount: number; depositedAmount: number; refundedAmount: number; paymentState: string };
-  cardAuthInfo?: { maskedPan: string; expiration: string; cardholderName: string; approvalCode?: string; secureAuthInfo?: { eci: string } };
+  cardAuthInfo?: { maskedPan?: string; pan?: string; expiration: string; cardholderName: string; approvalCode?: string; secureAuthInfo?: { eci: string } };
 };
 
 export interface Reply {
@@ -35,6 +38,12 @@ export interface Harness {
   pay(orderId: string, pan: string, fields?: Record<string, string>): Promise<Reply>;
   status(orderId: string, credentials?: Record<string, string>): Promise<Body>;
   stop(): Promise<void>;
+}
+
+/** The answer's code as a string, whichever way the call writes it (errorCode or ErrorCode, a string or a number); undefined when it has none. */
+export function codeOf(body: Body): string | undefined {
+  const code = body.errorCode ?? body.ErrorCode;
+  return code === undefined ? undefined : String(code);
 }
 
 let counter = 0;

@@ -1,9 +1,10 @@
 /** Two-phase orders: registerPreAuth.do, a payment that holds the funds, deposit.do and reverse.do on the hold, and D8's capture cards. */
 import assert from 'node:assert/strict';
-import { OTHER_TERMINAL, orderNumber, read, RETURN_URL, startHarness, type Body, type Harness, type Reply } from './sandbox-harness.js';
+import { answerChallenge, postForm } from './acs-browser.js';
+import { codeOf, OTHER_TERMINAL, orderNumber, RETURN_URL, startHarness, type Body, type Harness, type Reply } from './sandbox-harness.js';
 
 const APPROVING_CARD = '4242424242424242';
-const CHALLENGE_CARD = '4000000000003220';
+const CHALLENGE_CARD = '4000000000003063';
 const SLOW_CARD = '4000000000000036';
 const CAPTURE_REFUSED_CARD = '4000000000007007';
 const CAPTURE_UNCONFIRMED_CARD = '4000000000007015';
@@ -31,7 +32,7 @@ describe('epg-sandbox: two-phase orders', () => {
   async function heldOrder(pan = APPROVING_CARD): Promise<{ orderId: string; held: Body }> {
     const { orderId } = await registerPreAuth();
     const paid = await sandbox.pay(orderId, pan);
-    assert.equal(paid.body.errorCode, '0');
+    assert.equal(codeOf(paid.body), '0');
     const held = await sandbox.status(orderId);
     assert.equal(held.orderStatus, 1);
     return { orderId, held };
@@ -43,8 +44,8 @@ describe('epg-sandbox: two-phase orders', () => {
 
   it('When a two-phase order is paid with an approving card, then it reads status 1 APPROVED: approved, nothing deposited, no depositedDate', async () => {
     const { orderId, reply } = await registerPreAuth();
-    assert.deepEqual(Object.keys(reply.body), ['errorCode', 'errorMessage', 'orderId', 'formUrl']);
-    assert.equal(reply.body.errorCode, '0');
+    assert.deepEqual(Object.keys(reply.body), ['orderId', 'formUrl']);
+    assert.equal(codeOf(reply.body), undefined);
     assert.match(String(reply.body['formUrl']), /\/payment\/merchants\/sandbox\/payment\.html\?mdOrder=/);
     assert.equal((await sandbox.status(orderId)).orderStatus, 0);
 
@@ -61,7 +62,7 @@ describe('epg-sandbox: two-phase orders', () => {
   it('When a hold is deposited with amount 0, then "0" and it reads status 2 with the whole hold deposited and dated', async () => {
     const { orderId } = await heldOrder();
     const before = Date.now();
-    assert.deepEqual((await deposit(orderId, '0')).body, { errorCode: '0', errorMessage: 'Success' });
+    assert.deepEqual((await deposit(orderId, '0')).body, { ErrorCode: '0', ErrorMessage: 'Success' });
     const status = await sandbox.status(orderId);
     assert.equal(status.orderStatus, 2);
     assert.ok(typeof status['depositedDate'] === 'number' && status['depositedDate'] >= before && status['depositedDate'] <= Date.now());
@@ -70,21 +71,21 @@ describe('epg-sandbox: two-phase orders', () => {
 
   it('When a hold is deposited with its own amount, then the whole hold is deposited', async () => {
     const { orderId } = await heldOrder();
-    assert.equal((await deposit(orderId, String(AMOUNT))).body.errorCode, '0');
+    assert.equal(codeOf((await deposit(orderId, String(AMOUNT))).body), '0');
     assert.equal((await sandbox.status(orderId)).paymentAmountInfo?.depositedAmount, AMOUNT);
   });
 
   it('When part of a hold is deposited, then only that part is deposited, and refunds are limited to it', async () => {
     const { orderId } = await heldOrder();
-    assert.equal((await deposit(orderId, '100000')).body.errorCode, '0');
+    assert.equal(codeOf((await deposit(orderId, '100000')).body), '0');
     let status = await sandbox.status(orderId);
     assert.equal(status.orderStatus, 2);
     assert.deepEqual(status.paymentAmountInfo, { approvedAmount: AMOUNT, depositedAmount: 100000, refundedAmount: 0, paymentState: 'DEPOSITED' });
 
-    assert.deepEqual((await sandbox.call('refund.do', { orderId, amount: '100001' })).body, { errorCode: '5', errorMessage: 'Invalid amount' });
-    assert.equal((await sandbox.call('refund.do', { orderId, amount: '60000' })).body.errorCode, '0');
-    assert.equal((await sandbox.call('refund.do', { orderId, amount: '40001' })).body.errorCode, '5');
-    assert.equal((await sandbox.call('refund.do', { orderId, amount: '40000' })).body.errorCode, '0');
+    assert.deepEqual((await sandbox.call('refund.do', { orderId, amount: '100001' })).body, { ErrorCode: '5', ErrorMessage: 'Invalid amount' });
+    assert.equal(codeOf((await sandbox.call('refund.do', { orderId, amount: '60000' })).body), '0');
+    assert.equal(codeOf((await sandbox.call('refund.do', { orderId, amount: '40001' })).body), '5');
+    assert.equal(codeOf((await sandbox.call('refund.do', { orderId, amount: '40000' })).body), '0');
     status = await sandbox.status(orderId);
     assert.equal(status.orderStatus, 4);
     assert.deepEqual(status.paymentAmountInfo, { approvedAmount: AMOUNT, depositedAmount: 100000, refundedAmount: 100000, paymentState: 'REFUNDED' });
@@ -92,23 +93,23 @@ describe('epg-sandbox: two-phase orders', () => {
 
   it('When a deposit is above the hold, then "5" and the order is still held; a hold is deposited once, a second deposit answers "7"', async () => {
     const { orderId, held } = await heldOrder();
-    assert.deepEqual((await deposit(orderId, String(AMOUNT + 1))).body, { errorCode: '5', errorMessage: 'amount is invalid' });
+    assert.deepEqual((await deposit(orderId, String(AMOUNT + 1))).body, { ErrorCode: '5', ErrorMessage: 'amount is invalid' });
     assert.deepEqual(await sandbox.status(orderId), held);
 
-    assert.equal((await deposit(orderId, '0')).body.errorCode, '0');
-    assert.deepEqual((await deposit(orderId, '0')).body, { errorCode: '7', errorMessage: 'Wrong order state' });
+    assert.equal(codeOf((await deposit(orderId, '0')).body), '0');
+    assert.deepEqual((await deposit(orderId, '0')).body, { ErrorCode: '7', ErrorMessage: 'Wrong order state' });
     assert.equal((await sandbox.status(orderId)).paymentAmountInfo?.depositedAmount, AMOUNT);
   });
 
   it('When the deposit amount is malformed, then "5"; orderId or amount missing, then "4"; the order unknown or another terminal\'s, then "6"', async () => {
     const { orderId, held } = await heldOrder();
     for (const amount of ['-1', '1.5', 'abc', '1e3', '+0', '1000000000']) {
-      assert.equal((await deposit(orderId, amount)).body.errorCode, '5', amount);
+      assert.equal(codeOf((await deposit(orderId, amount)).body), '5', amount);
     }
-    assert.equal((await sandbox.call('deposit.do', { orderId })).body.errorCode, '4');
-    assert.equal((await sandbox.call('deposit.do', { amount: '0' })).body.errorCode, '4');
-    assert.equal((await deposit('00000000-0000-4000-8000-000000000000', '0')).body.errorCode, '6');
-    assert.equal((await sandbox.call('deposit.do', { orderId, amount: '0' }, OTHER_TERMINAL)).body.errorCode, '6');
+    assert.equal(codeOf((await sandbox.call('deposit.do', { orderId })).body), '4');
+    assert.equal(codeOf((await sandbox.call('deposit.do', { amount: '0' })).body), '4');
+    assert.equal(codeOf((await deposit('00000000-0000-4000-8000-000000000000', '0')).body), '6');
+    assert.equal(codeOf((await sandbox.call('deposit.do', { orderId, amount: '0' }, OTHER_TERMINAL)).body), '6');
     assert.deepEqual(await sandbox.status(orderId), held);
   });
 
@@ -117,32 +118,32 @@ describe('epg-sandbox: two-phase orders', () => {
     await sandbox.pay(onePhase.orderId, APPROVING_CARD);
     const before = await sandbox.status(onePhase.orderId);
     assert.equal(before.orderStatus, 2);
-    assert.deepEqual((await deposit(onePhase.orderId, '0')).body, { errorCode: '7', errorMessage: 'Wrong order state' });
+    assert.deepEqual((await deposit(onePhase.orderId, '0')).body, { ErrorCode: '7', ErrorMessage: 'Wrong order state' });
     assert.deepEqual(await sandbox.status(onePhase.orderId), before);
 
     const registered = await registerPreAuth();
-    assert.equal((await deposit(registered.orderId, '0')).body.errorCode, '7');
+    assert.equal(codeOf((await deposit(registered.orderId, '0')).body), '7');
     const declined = await registerPreAuth();
     await sandbox.pay(declined.orderId, '4000000000000002');
     assert.equal((await sandbox.status(declined.orderId)).orderStatus, 6);
-    assert.equal((await deposit(declined.orderId, '0')).body.errorCode, '7');
+    assert.equal(codeOf((await deposit(declined.orderId, '0')).body), '7');
   });
 
   it('When a hold is reversed, then it is released: status 3, nothing approved or deposited; a second reverse and a later deposit answer "7"', async () => {
     const { orderId } = await heldOrder();
-    assert.deepEqual((await sandbox.call('reverse.do', { orderId })).body, { errorCode: '0', errorMessage: 'Success' });
+    assert.deepEqual((await sandbox.call('reverse.do', { orderId })).body, { ErrorCode: '0', ErrorMessage: 'Success' });
     const status = await sandbox.status(orderId);
     assert.equal(status.orderStatus, 3);
     assert.deepEqual(status.paymentAmountInfo, { approvedAmount: 0, depositedAmount: 0, refundedAmount: 0, paymentState: 'REVERSED' });
-    assert.equal((await sandbox.call('reverse.do', { orderId })).body.errorCode, '7');
-    assert.equal((await deposit(orderId, '0')).body.errorCode, '7');
+    assert.equal(codeOf((await sandbox.call('reverse.do', { orderId })).body), '7');
+    assert.equal(codeOf((await deposit(orderId, '0')).body), '7');
     assert.equal((await sandbox.status(orderId)).orderStatus, 3);
   });
 
   it('When a held order has been deposited, then reverse.do voids it as it does a one-phase payment', async () => {
     const { orderId } = await heldOrder();
     await deposit(orderId, '0');
-    assert.equal((await sandbox.call('reverse.do', { orderId })).body.errorCode, '0');
+    assert.equal(codeOf((await sandbox.call('reverse.do', { orderId })).body), '0');
     assert.equal((await sandbox.status(orderId)).orderStatus, 3);
   });
 
@@ -150,9 +151,8 @@ describe('epg-sandbox: two-phase orders', () => {
     const { orderId } = await registerPreAuth();
     const challenge = await sandbox.pay(orderId, CHALLENGE_CARD);
     assert.equal((await sandbox.status(orderId)).orderStatus, 5);
-    const query = new URLSearchParams({ PaReq: String(challenge.body['paReq']), MD: orderId, TermUrl: 'https://merchant.example.tn/3ds' });
-    const page = await read(await fetch(`${sandbox.baseUrl}/acs?${query.toString()}`));
-    const yes = /value="([^"]+)">Complete authentication/.exec(page.text)?.[1];
+    const page = await postForm(`${sandbox.baseUrl}/acs`, { PaReq: String(challenge.body['paReq']), MD: orderId, TermUrl: 'https://merchant.example.tn/3ds' });
+    const yes = (await answerChallenge(sandbox.baseUrl, page.text, 'Y')).fields['PaRes'];
     assert.ok(yes);
 
     const finished = await sandbox.call('finish3dsPayment.do', { mdOrder: orderId, paRes: yes });
@@ -162,7 +162,7 @@ describe('epg-sandbox: two-phase orders', () => {
     assert.deepEqual(held.cardAuthInfo?.secureAuthInfo, { eci: '05' });
     assert.equal(held['depositedDate'], undefined);
     assert.deepEqual(held.paymentAmountInfo, { approvedAmount: AMOUNT, depositedAmount: 0, refundedAmount: 0, paymentState: 'APPROVED' });
-    assert.equal((await deposit(orderId, '0')).body.errorCode, '0');
+    assert.equal(codeOf((await deposit(orderId, '0')).body), '0');
     assert.equal((await sandbox.status(orderId)).orderStatus, 2);
   });
 
@@ -179,22 +179,22 @@ describe('epg-sandbox: two-phase orders', () => {
     assert.equal(answeredAt, 0, 'the payment answered before the delay');
     assert.equal(during.orderStatus, 1);
     assert.equal(during.paymentAmountInfo?.depositedAmount, 0);
-    assert.equal((await pending).body.errorCode, '0');
+    assert.equal(codeOf((await pending).body), '0');
     assert.ok(answeredAt - started >= SLOW_DELAY_MS - 10, `answered after ${answeredAt - started} ms`);
   });
 
   it('When card 7007 is held and deposited, then "5" Capture refused and the hold stays; it can still be released', async () => {
     const { orderId, held } = await heldOrder(CAPTURE_REFUSED_CARD);
     assert.deepEqual(held.paymentAmountInfo, { approvedAmount: AMOUNT, depositedAmount: 0, refundedAmount: 0, paymentState: 'APPROVED' });
-    assert.deepEqual((await deposit(orderId, '0')).body, { errorCode: '5', errorMessage: 'Capture refused by the issuer' });
+    assert.deepEqual((await deposit(orderId, '0')).body, { ErrorCode: '5', ErrorMessage: 'Capture refused by the issuer' });
     assert.deepEqual(await sandbox.status(orderId), held);
-    assert.equal((await sandbox.call('reverse.do', { orderId })).body.errorCode, '0');
+    assert.equal(codeOf((await sandbox.call('reverse.do', { orderId })).body), '0');
     assert.equal((await sandbox.status(orderId)).orderStatus, 3);
   });
 
   it('When card 7015 is held and deposited, then "7" System error and nothing is deposited: the hold stays', async () => {
     const { orderId, held } = await heldOrder(CAPTURE_UNCONFIRMED_CARD);
-    assert.deepEqual((await deposit(orderId, '50000')).body, { errorCode: '7', errorMessage: 'System error' });
+    assert.deepEqual((await deposit(orderId, '50000')).body, { ErrorCode: '7', ErrorMessage: 'System error' });
     assert.deepEqual(await sandbox.status(orderId), held);
   });
 
@@ -213,9 +213,9 @@ describe('epg-sandbox: two-phase orders', () => {
     assert.equal(during.orderStatus, 2);
     assert.deepEqual(during.paymentAmountInfo, { approvedAmount: AMOUNT, depositedAmount: 100000, refundedAmount: 0, paymentState: 'DEPOSITED' });
     // A caller that gave up and asks again is told the hold is gone.
-    assert.equal((await deposit(orderId, '0')).body.errorCode, '7');
+    assert.equal(codeOf((await deposit(orderId, '0')).body), '7');
 
-    assert.deepEqual((await pending).body, { errorCode: '0', errorMessage: 'Success' });
+    assert.deepEqual((await pending).body, { ErrorCode: '0', ErrorMessage: 'Success' });
     assert.ok(answeredAt - started >= SLOW_DELAY_MS - 10, `answered after ${answeredAt - started} ms`);
   });
 
@@ -225,14 +225,14 @@ describe('epg-sandbox: two-phase orders', () => {
     for (const override of [{ amount: '0' }, { returnUrl: '/relative' }, { language: 'de' }, { orderNumber: 'x'.repeat(33) }] as Record<string, string>[]) {
       const onePhase = await sandbox.register(override);
       const twoPhase = await registerPreAuth(override);
-      assert.equal(twoPhase.reply.body.errorCode, '5', JSON.stringify(override));
+      assert.equal(codeOf(twoPhase.reply.body), '5', JSON.stringify(override));
       assert.deepEqual(twoPhase.reply.body, onePhase.reply.body);
     }
     assert.deepEqual((await registerPreAuth({ currency: '978' })).reply.body, { errorCode: '3', errorMessage: 'Unknown currency' });
 
     const used = await sandbox.register();
     const again = await registerPreAuth({ orderNumber: used.orderNumber });
-    assert.equal(again.reply.body.errorCode, '1');
+    assert.equal(codeOf(again.reply.body), '1');
   });
 
   it('When deposit.do is called, then its log line names the call, the order and the errorCode, and nothing else of the form', async () => {

@@ -24,7 +24,8 @@ describe('card fields', () => {
   });
 
   it('When the number is a D8 card, then its behaviour comes from the shared table; another Luhn-valid number approves', () => {
-    assert.equal(readCard(form({ pan: '4000000000003220' }), NOW).behaviour, 'challenge');
+    assert.equal(readCard(form({ pan: '4000000000003063' }), NOW).behaviour, 'challenge_3ds1');
+    assert.equal(readCard(form({ pan: '4000000000003238' }), NOW).behaviour, 'frictionless_3ds2');
     assert.equal(readCard(form({ pan: '4000000000000036' }), NOW).behaviour, 'approve_silently');
     assert.equal(readCard(form({ pan: '4000000000007007' }), NOW).behaviour, 'approve_capture_refused');
     assert.equal(readCard(form({ pan: '378282246310005' }), NOW).behaviour, 'approve');

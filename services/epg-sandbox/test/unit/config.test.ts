@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ConfigError } from '@gateway/config';
 import { loadSandboxConfig } from '../../src/config.js';
-import { challengePage } from '../../src/views/acs.page.js';
+import { challengePage, returnPage } from '../../src/views/acs.page.js';
 import { authenticate } from '../../src/domain/terminals.js';
 import { EpgError } from '../../src/domain/epg-error.js';
 
@@ -16,6 +16,11 @@ describe('sandbox configuration', () => {
     assert.equal(config.secret.length, 32);
     assert.notDeepEqual(loadSandboxConfig({}).secret, config.secret);
     assert.equal(config.logLevel, 'info');
+    assert.equal(config.withoutFinish3dsVer2, false);
+  });
+
+  it('When SANDBOX_WITHOUT_FINISH_3DS_VER2 is true, then the sandbox plays a deployment without finish3dsVer2Payment.do', () => {
+    assert.equal(loadSandboxConfig({ SANDBOX_WITHOUT_FINISH_3DS_VER2: 'true' }).withoutFinish3dsVer2, true);
   });
 
   it('When terminals are listed, then each userName maps to its password, which may hold a colon', () => {
@@ -59,11 +64,23 @@ describe('terminal credentials', () => {
 describe('The 3-D Secure page', () => {
   it('When the challenge holds markup or quotes, then the page shows them as text and no attribute is broken out of', () => {
     const evil = `"><script>alert('x')</script>&`;
-    const page = challengePage({ orderId: 'o', amountTnd: '1.000', maskedPan: '4000**3220', language: evil, termUrl: `https://shop.example/3ds?a=1&b=${evil}`, md: evil, paResY: 'Y', paResN: 'N' });
+    const page = challengePage({ orderId: 'o', protocol: '3-D Secure 1', amountTnd: '1.000', maskedPan: '4000**3220', language: evil, decision: evil });
     const escaped = '&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;';
     assert.ok(!page.includes('<script>'));
     assert.ok(page.includes(`<dd class="language">${escaped}</dd>`));
+    assert.ok(page.includes('<form method="post" action="/acs/answer">'));
+    assert.ok(page.includes(`<input type="hidden" name="decision" value="${escaped}">`));
+  });
+
+  it('When the buyer is handed back, then the form posts every field escaped to the merchant, with a visible Continue and only the page\'s own script', () => {
+    const evil = `"><script>alert('x')</script>&`;
+    const page = returnPage({ url: `https://shop.example/3ds?a=1&b=${evil}`, fields: { PaRes: 'token', MD: evil } });
+    const escaped = '&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;';
+    assert.ok(!page.includes("<script>alert"));
     assert.ok(page.includes(`<form method="post" action="https://shop.example/3ds?a=1&amp;b=${escaped}">`));
+    assert.ok(page.includes('<input type="hidden" name="PaRes" value="token">'));
     assert.ok(page.includes(`<input type="hidden" name="MD" value="${escaped}">`));
+    assert.ok(page.includes('<button type="submit" id="continue">Continue</button>'));
+    assert.deepEqual(page.match(/<script[^>]*>/g), ['<script src="/acs/continue.js">']);
   });
 });

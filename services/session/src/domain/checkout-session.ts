@@ -5,7 +5,7 @@
  * The buyer is authorised by the signed checkout link the checkout service
  * verified; the session checks that the checkout link is one it issued.
  */
-import type { CheckoutStep, CheckoutView, CommandRequest, Language, PaymentStep, StartedAttempt } from '@gateway/contracts';
+import type { BuyerContact, CheckoutStep, CheckoutView, CommandRequest, Language, PaymentStep, StartedAttempt } from '@gateway/contracts';
 import { RpcTimeoutError } from '@gateway/messaging';
 import { describeError } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
@@ -48,7 +48,7 @@ export async function payAttempt(deps: SessionDeps, request: CommandRequest<'att
   return adapterStep(deps, correlationId, request, started, () =>
     deps.adapter.call(
       'payment.authorize',
-      { attempt: attemptOf(started, request.attempt_id), card: request.card, term_url: request.term_url, language: request.language },
+      { attempt: attemptOf(started, request.attempt_id), card: request.card, term_url: request.term_url, buyer: buyerOf(started, request.buyer_ip), language: request.language },
       { timeoutMs: deps.adapterTimeoutMs, correlationId },
     ),
   );
@@ -112,6 +112,11 @@ export function refusalToStart(row: SessionRow, now: Date, merchantSuspended = f
   if (merchantSuspended && (status === 'CREATED' || status === 'PENDING')) return new AppError('forbidden', 'This merchant account is suspended: it takes no payment.');
   if (status === 'PROCESSING') return new AppError('conflict', 'A payment attempt for this session is already in progress.');
   return new AppError('session-terminal', `The session is ${status}.`);
+}
+
+/** The buyer as the acquirer asks to know them with the card (D30): the page's view of their address, and the session's email and phone, when known. */
+function buyerOf(session: SessionRow, ip: string | undefined): BuyerContact {
+  return { ...(ip && { ip }), ...(session.buyer_email && { email: session.buyer_email }), ...(session.buyer_phone && { phone: session.buyer_phone }) };
 }
 
 /** The attempt as the adapter is told of it. */

@@ -8,7 +8,7 @@
  * out: no card data can leave here.
  */
 import type { ProbedAnswer } from '@gateway/contracts';
-import type { Reply } from './clictopay.transformers.js';
+import { acquirerMessage, ERROR_CODE_FIELDS, readCode, UNREADABLE_CODE, type Reply } from './clictopay.codes.js';
 
 type ErrorField = ProbedAnswer['error_fields'][number];
 
@@ -16,25 +16,15 @@ function isObject(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Where deployments write the error code: the protocol's own member, a capitalised one, or a nested object. */
-const ERROR_CODE_AT: readonly (readonly [ErrorField['field'], (reply: Reply) => unknown])[] = [
-  ['errorCode', (reply) => reply.errorCode],
-  ['ErrorCode', (reply) => reply.ErrorCode],
-  ['error.code', (reply) => (isObject(reply.error) ? reply.error.code : undefined)],
-];
-
-/** The same places for the words that go with it. */
-const ERROR_MESSAGE_AT: readonly ((reply: Reply) => unknown)[] = [(reply) => reply.errorMessage, (reply) => reply.ErrorMessage, (reply) => (isObject(reply.error) ? reply.error.message : undefined)];
-
 /** A whole number written as a number or as a string of digits; null for anything else. */
 function wholeNumber(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isInteger(value) ? value : null;
-  if (typeof value === 'string' && /^-?\d{1,9}$/.test(value.trim())) return Number(value.trim());
-  return null;
+  const code = readCode(value);
+  return code === UNREADABLE_CODE ? null : code;
 }
 
+/** Each place the answer writes an error code, with its type and the code it reads as. */
 function errorFields(reply: Reply): ErrorField[] {
-  return ERROR_CODE_AT.flatMap(([field, read]) => {
+  return ERROR_CODE_FIELDS.flatMap(([field, read]) => {
     const value = read(reply);
     if (value === undefined || value === null) return [];
     const type = typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : 'other';
@@ -54,9 +44,8 @@ function credentialsOf(fields: readonly ErrorField[]): ProbedAnswer['credentials
 }
 
 function errorMessage(reply: Reply): string | null {
-  const said = ERROR_MESSAGE_AT.map((read) => read(reply)).find((value): value is string => typeof value === 'string' && value !== '');
   // An acquirer's message could quote a card number; what an operator needs of it are its words.
-  return said === undefined ? null : said.slice(0, 200).replace(/\d{12,}/g, '[digits]');
+  return acquirerMessage(reply)?.replace(/\d{12,}/g, '[digits]') ?? null;
 }
 
 /** A card number as a member holds it: masked when anything but digits and spaces is in it. */

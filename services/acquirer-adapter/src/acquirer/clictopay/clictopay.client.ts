@@ -4,14 +4,25 @@
  * transformers. Card fields go into the request body only: never into a URL,
  * a log line or an error.
  */
-import type { Card } from '@gateway/card-sealing';
-import type { Language, ProbedAnswer } from '@gateway/contracts';
+import type { ProbedAnswer } from '@gateway/contracts';
 import { HttpClient, HttpClientError, type ReadAnswer } from '@gateway/http-client';
-import type { Acquirer, OperationResult, OrderRequest, OrderState, PayResult, RegisterResult, Terminal } from '../acquirer.js';
+import type { Acquirer, CardPayment, FinishResult, OperationResult, OrderRequest, OrderState, PayResult, RegisterResult, Terminal } from '../acquirer.js';
 import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
 import { describeStatusAnswer } from './clictopay.answer-shape.js';
-import { deniesAccess, errorCode, TND_NUMERIC, toMillimes, toOperationResult, toOrderState, toPayResult, toRegisterResult, type Reply } from './clictopay.transformers.js';
+import { acquirerMessage, errorCode, type Reply } from './clictopay.codes.js';
+import {
+  buyerFields,
+  deniesAccess,
+  TND_NUMERIC,
+  toMillimes,
+  toOperationResult,
+  toOrderAmounts,
+  toOrderState,
+  toPayResult,
+  toRegisterResult,
+  type OrderAmounts,
+} from './clictopay.transformers.js';
 
 /**
  * Every call to the acquirer, by call and outcome: `ok`, `error_code` (a
@@ -58,7 +69,8 @@ export class ClicToPayClient implements Acquirer {
     return toRegisterResult(reply, probe !== undefined && deniesAccess(probe));
   }
 
-  async pay(terminal: Terminal, orderId: string, card: Card, language: Language): Promise<PayResult> {
+  async pay(terminal: Terminal, orderId: string, payment: CardPayment): Promise<PayResult> {
+    const { card } = payment;
     const reply = await this.post(terminal, 'paymentorder.do', {
       MDORDER: orderId,
       $PAN: card.pan,
@@ -66,13 +78,30 @@ export class ClicToPayClient implements Acquirer {
       YYYY: card.expYear,
       MM: card.expMonth,
       TEXT: card.holder,
-      language,
+      language: payment.language,
+      // 3-D Secure 2 (D30): the buyer's address and email or phone, where the ACS returns them, and on the repeat the transaction.
+      ...buyerFields(payment.buyer),
+      threeDSVer2FinishUrl: payment.finishUrl,
+      ...(payment.threeDSServerTransId !== undefined && { threeDSServerTransId: payment.threeDSServerTransId }),
     });
     return toPayResult(reply);
   }
 
   async finish3ds(terminal: Terminal, orderId: string, paRes: string): Promise<PayResult> {
     return toPayResult(await this.post(terminal, 'finish3dsPayment.do', { mdOrder: orderId, paRes }));
+  }
+
+  async finish3ds2(terminal: Terminal, orderId: string, serverTransId: string): Promise<FinishResult> {
+    let reply: Reply;
+    try {
+      reply = await this.post(terminal, 'finish3dsVer2Payment.do', { mdOrder: orderId, threeDSServerTransId: serverTransId });
+    } catch (err) {
+      // A deployment without the call (SATIM's, for one) answers 404: it finishes the order itself.
+      if (err instanceof AcquirerUnreachable && err.httpStatus === 404) return { kind: 'absent' };
+      throw err;
+    }
+    const code = errorCode(reply) ?? 0;
+    return code === 0 ? { kind: 'finished' } : { kind: 'refused', message: `errorCode ${code}: ${acquirerMessage(reply) ?? 'no message'}` };
   }
 
   async status(terminal: Terminal, orderId: string): Promise<OrderState> {
@@ -84,15 +113,37 @@ export class ClicToPayClient implements Acquirer {
   }
 
   async reverse(terminal: Terminal, orderId: string): Promise<OperationResult> {
-    return toOperationResult(await this.post(terminal, 'reverse.do', { orderId }));
+    const answer = toOperationResult(await this.post(terminal, 'reverse.do', { orderId }));
+    return answer.kind === 'silent' ? this.confirmSilent(terminal, orderId, 'reversal', (order) => order.orderStatus === 3) : answer;
   }
 
-  async refund(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult> {
-    return toOperationResult(await this.post(terminal, 'refund.do', { orderId, amount: toMillimes(amount) }));
+  async refund(terminal: Terminal, orderId: string, amount: string, refundedAtMost: string): Promise<OperationResult> {
+    const millimes = BigInt(toMillimes(amount));
+    const answer = toOperationResult(await this.post(terminal, 'refund.do', { orderId, amount: millimes.toString() }));
+    if (answer.kind !== 'silent') return answer;
+    // Done only if more is refunded than all that can have been before, by this amount.
+    const needed = BigInt(toMillimes(refundedAtMost)) + millimes;
+    return this.confirmSilent(terminal, orderId, 'refund', (order) => order.refunded !== undefined && order.refunded >= needed);
   }
 
   async deposit(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult> {
-    return toOperationResult(await this.post(terminal, 'deposit.do', { orderId, amount: toMillimes(amount) }));
+    const millimes = BigInt(toMillimes(amount));
+    const answer = toOperationResult(await this.post(terminal, 'deposit.do', { orderId, amount: millimes.toString() }));
+    if (answer.kind !== 'silent') return answer;
+    return this.confirmSilent(terminal, orderId, 'deposit', (order) => order.orderStatus === 2 && order.deposited === millimes);
+  }
+
+  /**
+   * An order-management call answered with no code at all (ACQUIRER.md
+   * "Answers as deployed") is done only when the order's status shows it;
+   * else, or when the status cannot be read, it is unconfirmed.
+   */
+  private async confirmSilent(terminal: Terminal, orderId: string, operation: string, shows: (order: OrderAmounts) => boolean): Promise<OperationResult> {
+    const order = await this.post(terminal, 'getOrderStatusExtended.do', { orderId })
+      .then(toOrderAmounts)
+      .catch(() => undefined);
+    if (order && shows(order)) return { kind: 'done' };
+    return { kind: 'unconfirmed', errorCode: -1, message: `The card processor's answer carried no result, and the order's status does not show the ${operation}.` };
   }
 
   async probeOrderStatus(terminal: Terminal, order: { orderId: string } | { orderNumber: string }): Promise<ProbedAnswer> {
@@ -112,10 +163,10 @@ export class ClicToPayClient implements Acquirer {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
     // With tracing on, the call continues the payment's trace at the acquirer (traceparent: ids only).
     const span = httpClientSpan('POST', target, call, headers);
-    const fail = (reason: string, maybeDelivered: boolean, outcome: 'timeout' | 'failed' = 'failed'): never => {
+    const fail = (reason: string, maybeDelivered: boolean, outcome: 'timeout' | 'failed' = 'failed', httpStatus?: number): never => {
       span?.end(reason);
       acquirerCalls.observe({ call, outcome }, secondsSince(started));
-      throw new AcquirerUnreachable(call, reason, maybeDelivered);
+      throw new AcquirerUnreachable(call, reason, maybeDelivered, httpStatus);
     };
     let answer: ReadAnswer;
     try {
@@ -128,7 +179,7 @@ export class ClicToPayClient implements Acquirer {
       return fail(`connection failed (${err.code ?? 'error'})`, err.mayHaveReached);
     }
     if (!answer.complete) return fail('answer too large', true);
-    if (answer.statusCode !== 200) return fail(`HTTP ${answer.statusCode}`, true);
+    if (answer.statusCode !== 200) return fail(`HTTP ${answer.statusCode}`, true, 'failed', answer.statusCode);
     let reply: unknown;
     try {
       reply = JSON.parse(answer.body.toString('utf8'));
@@ -137,7 +188,7 @@ export class ClicToPayClient implements Acquirer {
     }
     if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) return fail('unreadable answer', true);
     span?.set('http.response.status_code', 200).end();
-    acquirerCalls.observe({ call, outcome: errorCode(reply as Reply) === 0 ? 'ok' : 'error_code' }, secondsSince(started));
+    acquirerCalls.observe({ call, outcome: (errorCode(reply as Reply) ?? 0) === 0 ? 'ok' : 'error_code' }, secondsSince(started));
     return reply as Reply;
   }
 }

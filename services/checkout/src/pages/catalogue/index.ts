@@ -7,6 +7,7 @@
  * of that language.
  */
 import { mergeCatalogues, translators, type KeyOf, type Language, type Translate } from '@gateway/i18n';
+import { bankPagesCatalogue } from './bank-pages.catalogue.js';
 import { cardErrorsCatalogue } from './card-errors.catalogue.js';
 import { cardPageCatalogue } from './card-page.catalogue.js';
 import { commonCatalogue } from './common.catalogue.js';
@@ -14,7 +15,7 @@ import { errorPagesCatalogue } from './error-pages.catalogue.js';
 import { paymentLinkPageCatalogue } from './payment-link-page.catalogue.js';
 import { statusPagesCatalogue } from './status-pages.catalogue.js';
 
-export const CHECKOUT_CATALOGUE = mergeCatalogues(commonCatalogue, cardPageCatalogue, cardErrorsCatalogue, statusPagesCatalogue, errorPagesCatalogue, paymentLinkPageCatalogue);
+export const CHECKOUT_CATALOGUE = mergeCatalogues(commonCatalogue, cardPageCatalogue, cardErrorsCatalogue, statusPagesCatalogue, bankPagesCatalogue, errorPagesCatalogue, paymentLinkPageCatalogue);
 
 export type MessageKey = KeyOf<typeof CHECKOUT_CATALOGUE>;
 

@@ -1,4 +1,4 @@
-/** The pages around a payment: processing, its outcome, a lapsed checkout link, a payment not possible now, the way to the bank or the merchant. */
+/** The pages around a payment: processing, its outcome, a lapsed checkout link, a payment not possible now, the way back to the merchant. */
 import { defineCatalogue } from '@gateway/i18n';
 
 export const statusPagesCatalogue = defineCatalogue('status pages', {
@@ -25,7 +25,6 @@ export const statusPagesCatalogue = defineCatalogue('status pages', {
     payment_link_held_text: 'Another buyer is paying for this at the moment. Nothing has been charged; please try again in a few minutes.',
     payment_link_used_title: 'No longer available',
     payment_link_used_text: 'This has already been paid as many times as the merchant allows. Nothing has been charged; please contact the merchant.',
-    redirect_bank: 'Redirecting to your bank',
     continue_text: 'If nothing happens, select Continue.',
     continue_button: 'Continue',
   },
@@ -52,7 +51,6 @@ export const statusPagesCatalogue = defineCatalogue('status pages', {
     payment_link_held_text: "Un autre acheteur est en train de payer. Rien n'a été débité ; veuillez réessayer dans quelques minutes.",
     payment_link_used_title: "N'est plus disponible",
     payment_link_used_text: "Ce lien a déjà été payé autant de fois que le commerçant le permet. Rien n'a été débité ; veuillez contacter le commerçant.",
-    redirect_bank: 'Redirection vers votre banque',
     continue_text: 'Si rien ne se passe, cliquez sur Continuer.',
     continue_button: 'Continuer',
   },
@@ -79,7 +77,6 @@ export const statusPagesCatalogue = defineCatalogue('status pages', {
     payment_link_held_text: 'يقوم مشترٍ آخر بالدفع في هذه اللحظة. لم يُخصم أي مبلغ؛ يرجى إعادة المحاولة بعد بضع دقائق.',
     payment_link_used_title: 'لم يعد متاحًا',
     payment_link_used_text: 'تم دفع هذا الرابط بعدد المرات الذي يسمح به التاجر. لم يُخصم أي مبلغ؛ يرجى التواصل مع التاجر.',
-    redirect_bank: 'جارٍ تحويلك إلى مصرفك',
     continue_text: 'إذا لم يحدث شيء، انقر على «متابعة».',
     continue_button: 'متابعة',
   },
