@@ -62,7 +62,7 @@ export function trustedHtml(markup: string): Html {
  * stylesheet (and, where a page needs it, our own script), no framing, nothing
  * cached, no referrer. A page that hands the buyer to another party (D30) may
  * post forms to `formOrigins` and frame `frameOrigins` besides: origins
- * (scheme://host[:port]) its caller has checked.
+ * (scheme://host[:port]) its caller has checked, or `https:` for any https: origin.
  */
 export function pageSecurityHeaders(options: { scripts?: boolean; formOrigins?: readonly string[]; frameOrigins?: readonly string[] } = {}): Readonly<Record<string, string>> {
   const script = options.scripts ? " script-src 'self';" : '';
@@ -79,6 +79,6 @@ export function pageSecurityHeaders(options: { scripts?: boolean; formOrigins?: 
 
 /** Origins as policy sources; anything else (a path, a quote, a separator) would change the policy, so it throws. */
 function sourcesOf(origins: readonly string[] = []): string[] {
-  for (const origin of origins) if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/.test(origin)) throw new RangeError(`not an origin a policy may name: ${origin}`);
+  for (const origin of origins) if (!/^https:$|^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/.test(origin)) throw new RangeError(`not an origin a policy may name: ${origin}`);
   return [...origins];
 }

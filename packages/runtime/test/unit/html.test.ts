@@ -28,4 +28,13 @@ describe('html templates', () => {
     assert.doesNotMatch(pageSecurityHeaders()['Content-Security-Policy'] ?? '', /script-src/);
     assert.equal(pageSecurityHeaders()['X-Frame-Options'], 'DENY');
   });
+
+  it('when a page hands the buyer on (D30), then it may post to and frame the origins it names or any https: origin, and nothing else goes into the policy', () => {
+    const policy = pageSecurityHeaders({ scripts: true, formOrigins: ['https:'], frameOrigins: ['http://127.0.0.1:8086'] })['Content-Security-Policy'] ?? '';
+    assert.match(policy, /form-action 'self' https:;/);
+    assert.match(policy, / frame-src http:\/\/127\.0\.0\.1:8086;/);
+    for (const bad of ['http:', 'https://a.example/path', "https://a.example 'unsafe-inline'", 'https://a.example;script-src *', '*']) {
+      assert.throws(() => pageSecurityHeaders({ formOrigins: [bad] }), RangeError, bad);
+    }
+  });
 });

@@ -80,11 +80,16 @@ export async function afterPaymentStep(deps: FlowDeps, context: StepContext, ste
   return { page: 'method', language, form, origin, continueUrl, waitMs: deps.threeDSMethodWaitMs };
 }
 
-/** The origin `form` posts to when the page may post there: https:, or the sandbox's own origin for a test-mode session. */
+/**
+ * What the page's policy names for `form` when the page may post there: any
+ * https: origin (D30: an issuer's ACS or 3DS Method page may move the buyer on
+ * to another https: origin of its own, which a policy naming one origin would
+ * block), or the sandbox's own origin for a test-mode session.
+ */
 async function allowedOrigin(deps: FlowDeps, link: CheckoutLinkRef, form: BrowserForm, session: CheckoutView | undefined): Promise<string | undefined> {
   const target = formTarget(form.url, deps.sandboxPublicUrl);
   if (!target) return undefined;
-  if (!target.testModeOnly) return target.origin;
+  if (!target.testModeOnly) return 'https:';
   // Only the sandbox's plain http: origin needs the session's mode: one look, in test setups alone.
   const livemode = (session ?? (await viewOf(deps, link)))?.livemode;
   return livemode === false ? target.origin : undefined;
