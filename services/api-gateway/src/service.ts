@@ -54,12 +54,17 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const relay = new OutboxRelay(broker, { pool, log });
   const budgets = budgetDefaults(config);
-  const idempotency = new IdempotentCalls(new IdempotencyRepository(pool), {
-    ttlSeconds: config.idempotencyTtlSeconds,
-    abandonedAfterMs: Math.max(config.rpcTimeoutMs, config.acquirerCommandTimeoutMs) + IDEMPOTENCY_CLAIM_MARGIN_MS,
-    errorsHost: errorsHost(config),
-    log,
-  });
+  const idempotency = new IdempotentCalls(
+    new IdempotencyRepository(pool),
+    {
+      ttlSeconds: config.idempotencyTtlSeconds,
+      abandonedAfterMs: Math.max(config.rpcTimeoutMs, config.acquirerCommandTimeoutMs) + IDEMPOTENCY_CLAIM_MARGIN_MS,
+      errorsHost: errorsHost(config),
+      log,
+    },
+    // Answers that show a webhook endpoint's secret are kept encrypted (D17).
+    secrets,
+  );
 
   const admin: AdminDeps = { merchants, auth, budgets, rotationGracesSeconds: config.keyRotationGracesSeconds, allowPrivateWebhooks: config.allowPrivateWebhooks, afterCommit: () => relay.wake() };
   const handlers = gatewayCommands({
