@@ -19,7 +19,7 @@ export const common = {
 
 export const sessionId = { name: 'session_id', in: 'path', required: true, schema: { type: 'string', pattern: '^ps_' } };
 export const cursor = (name: string, description: string) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description });
-/** D10: any POST; the same key and body replay the first answer for 24 hours (header Idempotent-Replayed: true). */
+/** D10 on every POST (D29); the same key and body replay the first answer for 24 hours (header Idempotent-Replayed: true). */
 export const idempotencyKey = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -27,10 +27,17 @@ export const idempotencyKey = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
   description: 'Replays the first answer for the same key and body (24 h); another body: 422 idempotency-key-reused; still in flight: 409 conflict.',
 };
+/** The same key on a POST whose answer shows a secret: the answer is kept encrypted for the replay (D17). */
+export const secretIdempotencyKey = {
+  ...idempotencyKey,
+  description: `${idempotencyKey.description} The answer, secret included, is kept encrypted for the replay.`,
+};
+/** D29: an operation that takes no body refuses one. */
+export const NO_BODY = 'Takes no request body (an empty JSON object counts as none); any other body is refused: 422 validation-error on body.';
+/** D29: a GET that takes no query parameter refuses any. */
+export const noParameters = problem('A query parameter: this operation takes none (each is named).');
 export const paymentLinkId = { name: 'payment_link_id', in: 'path', required: true, schema: { type: 'string', pattern: '^pl_' } };
 export const endpointId = { name: 'endpoint_id', in: 'path', required: true, schema: { type: 'string', pattern: '^we_' } };
-/** The answer shows a secret, which is not stored for a replay (D17). */
-export const noIdempotency = 'An Idempotency-Key is not honoured here: the answer carries a secret, which is never stored.';
 export const limit = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
 /** The session list's filters, from the schema that checks them; any other parameter is refused. */
 export const sessionFilters = (['status', 'created[gte]', 'created[lte]', 'merchant_reference'] as const).map((name) => ({
