@@ -73,7 +73,7 @@ export const refundFilters = filtersOf(api.RefundListQuery, {
 });
 /** A CSV export (D21): streamed, a header row of the JSON field names, RFC 4180 quoting, money as decimal strings, times in UTC. */
 export const csvExport = (rows: string) => ({
-  description: `${rows}, newest first, as CSV (text/csv; charset=utf-8), streamed: a header row of the JSON field names, then one row each (RFC 4180 quoting, money as decimal strings, times in UTC ISO 8601, a cell starting with =, +, -, @, tab or carriage return prefixed with '). A transfer cut off before its end is a failed download, never a shorter file.`,
+  description: `${rows}, newest first, as CSV (text/csv; charset=utf-8), streamed: a header row of the JSON field names, then one row each (RFC 4180 quoting, money as decimal strings, times in UTC ISO 8601, a cell starting with =, +, -, @, tab or carriage return, or with spaces or invisible format characters before =, +, - or @, prefixed with '). A transfer cut off before its end is a failed download, never a shorter file.`,
   headers: { 'Content-Disposition': { description: 'attachment; filename="<kind>-<test|live>-<UTC date>.csv"', schema: { type: 'string' } } },
   content: { 'text/csv': { schema: { type: 'string' } } },
 });

@@ -15,6 +15,7 @@ import { BalanceTransaction, EXPORT_PAGE_SIZE, Refund, SessionListItem } from '@
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, queryProblem, type FieldError } from '@gateway/problem';
 import { columnsOf, rowOf, type Column, type JsonSchema } from './columns.js';
+import { formulaSafe } from './formula-cells.js';
 
 /** The exports of D21, by the name of their file. */
 export const EXPORT_KINDS = ['sessions', 'refunds', 'balance_transactions'] as const;
@@ -165,8 +166,8 @@ export class CsvExport {
       record_delimiter: 'windows',
       // Also any lone CR or LF: given a record_delimiter, csv-stringify otherwise quotes only a field holding the whole CRLF.
       quote_record_delimiter: true,
-      // D21: a cell starting with =, +, -, @, tab or carriage return gets a leading ' (and their full-width forms, which some spreadsheets read alike).
-      escape_formulas: true,
+      // D21 and D29: formulaSafe neutralises every cell before it is written (records), after leading spaces and format characters too.
+      escape_formulas: false,
     });
     await pipeline(Readable.from(this.records(), { objectMode: true, highWaterMark: 64 }), csv, target);
     return { rows: this.written };
@@ -185,7 +186,7 @@ export class CsvExport {
       next?.catch(() => undefined);
       for (const item of page.data) {
         this.written += 1;
-        yield rowOf(this.columns, item);
+        yield rowOf(this.columns, item).map(formulaSafe);
       }
       if (!next) return;
       page = await next;
