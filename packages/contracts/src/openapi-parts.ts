@@ -73,8 +73,10 @@ export const refundFilters = filtersOf(api.RefundListQuery, {
 });
 /** A CSV export (D21): streamed, a header row of the JSON field names, RFC 4180 quoting, money as decimal strings, times in UTC. */
 export const csvExport = (rows: string) => ({
-  description: `${rows}, newest first, as CSV (text/csv; charset=utf-8), streamed: a header row of the JSON field names, then one row each (RFC 4180 quoting, money as decimal strings, times in UTC ISO 8601, a cell starting with =, +, -, @, tab or carriage return, or with spaces or invisible format characters before =, +, - or @, prefixed with '). A transfer cut off before its end is a failed download, never a shorter file.`,
+  description: `${rows}, newest first, as CSV (text/csv; charset=utf-8), streamed: a header row of the JSON field names, then one row each (RFC 4180 quoting, money as decimal strings, times in UTC ISO 8601, a cell starting with =, +, -, @, tab or carriage return, or with spaces or invisible format characters before =, +, - or @, prefixed with '). A transfer cut off before its end is a failed download, never a shorter file; an export still running after 10 minutes is cut off.`,
   headers: { 'Content-Disposition': { description: 'attachment; filename="<kind>-<test|live>-<UTC date>.csv"', schema: { type: 'string' } } },
   content: { 'text/csv': { schema: { type: 'string' } } },
 });
+/** 429 of an export: the budget, or as many exports running as the account may run at once (D29). */
+export const exportsBusy = { ...common['429'], description: 'Rate limit exceeded, or the account already runs as many exports in this mode as may run at once (3 by default).' };
 export const exportRefused = problem('Invalid filter, a paging parameter (limit, starting_after, ending_before: an export lists every matching row), or a parameter the list does not know.');

@@ -3,7 +3,7 @@
  * public API, its parameters and its answers.
  */
 import * as api from './api.js';
-import { common, csvExport, cursor, endpointId, exportRefused, idempotencyKey, json, limit, NO_BODY, noParameters, paymentLinkId, problem, refundFilters, secretIdempotencyKey, sessionFilters, sessionId, transactionFilters } from './openapi-parts.js';
+import { common, csvExport, cursor, endpointId, exportRefused, exportsBusy, idempotencyKey, json, limit, NO_BODY, noParameters, paymentLinkId, problem, refundFilters, secretIdempotencyKey, sessionFilters, sessionId, transactionFilters } from './openapi-parts.js';
 
 /** Every path of the public API, by URL template (below /api/v1), in the order the document lists them. */
 export function openApiPaths(): Record<string, unknown> {
@@ -183,7 +183,7 @@ export function openApiPaths(): Record<string, unknown> {
         operationId: 'exportSessions',
         summary: "Every session matching the list's filters, as CSV (D21).",
         parameters: sessionFilters,
-        responses: { '200': csvExport('Every matching session'), '422': exportRefused, ...common },
+        responses: { '200': csvExport('Every matching session'), '422': exportRefused, ...common, '429': exportsBusy },
       },
     },
     '/gateway/exports/refunds.csv': {
@@ -191,7 +191,7 @@ export function openApiPaths(): Record<string, unknown> {
         operationId: 'exportRefunds',
         summary: "Every refund matching the list's filters, as CSV (D21).",
         parameters: refundFilters,
-        responses: { '200': csvExport('Every matching refund'), '422': exportRefused, ...common },
+        responses: { '200': csvExport('Every matching refund'), '422': exportRefused, ...common, '429': exportsBusy },
       },
     },
     '/gateway/exports/balance_transactions.csv': {
@@ -199,7 +199,7 @@ export function openApiPaths(): Record<string, unknown> {
         operationId: 'exportBalanceTransactions',
         summary: "Every balance transaction matching the list's filters, as CSV (D21).",
         parameters: transactionFilters,
-        responses: { '200': csvExport('Every matching balance transaction'), '422': exportRefused, ...common },
+        responses: { '200': csvExport('Every matching balance transaction'), '422': exportRefused, ...common, '429': exportsBusy },
       },
     },
     '/gateway/sessions/{session_id}/webhooks/': {
