@@ -89,7 +89,7 @@ export function checkEventData(type: EventType, data: unknown): void {
 export type { ErrorObject } from 'ajv';
 
 /** D6: how deeply objects and arrays may nest in a request body, the body itself being level 1. */
-export const MAX_BODY_DEPTH = 32;
+const MAX_BODY_DEPTH = 32;
 
 /**
  * The top-level fields of `body`, in its order, under which objects and

@@ -19,4 +19,4 @@ export {
   type Page,
   type PageRequest,
 } from './csv-export.js';
-export { ExportSlots, type ExportSlot, type ExportSlotSettings, type SlotStore } from './export-slots.js';
+export { ExportSlots, type SlotStore } from './export-slots.js';
