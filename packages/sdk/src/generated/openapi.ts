@@ -280,6 +280,7 @@ export type WebhookDeliveryList = {
 };
 
 export type Problem = {
+  /** https://<host>/errors/<code> (D1): an identifier, https whatever the scheme the API is served on; branch on its last segment. */
   type: string;
   title: string;
   status: number;
