@@ -27,7 +27,8 @@ export const Metadata = Type.Record(Type.String(), Type.String({ maxLength: 500 
   description: 'Arbitrary key/values echoed back, for example on webhooks.',
 });
 
-export const HttpUrl = (description: string) => Type.String({ minLength: 1, maxLength: 2048, format: 'uri', description });
+/** An absolute http(s) URL (https in live mode), without user information (D29). */
+export const HttpUrl = (description: string) => Type.String({ minLength: 1, maxLength: 2048, format: 'uri', description: `${description} Absolute http or https (https in live mode), without a user or password.` });
 
 /** Language of the hosted page (D18): `auto` follows the buyer's Accept-Language, then French. */
 export const LOCALES = ['fr', 'en', 'ar', 'auto'] as const;

@@ -233,7 +233,10 @@ const FieldError = Type.Object({ field: Type.String(), code: Type.String(), mess
 /** RFC 9457 problem document (INTERFACE 2.7). */
 export const Problem = Type.Object(
   {
-    type: Type.String({ format: 'uri' }),
+    type: Type.String({
+      format: 'uri',
+      description: 'https://<host>/errors/<code> (D1): an identifier, https whatever the scheme the API is served on; branch on its last segment.',
+    }),
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),

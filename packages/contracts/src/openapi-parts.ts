@@ -19,7 +19,7 @@ export const common = {
 
 export const sessionId = { name: 'session_id', in: 'path', required: true, schema: { type: 'string', pattern: '^ps_' } };
 export const cursor = (name: string, description: string) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description });
-/** D10: any POST; the same key and body replay the first answer for 24 hours (header Idempotent-Replayed: true). */
+/** D10 on every POST (D29); the same key and body replay the first answer for 24 hours (header Idempotent-Replayed: true). */
 export const idempotencyKey = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -27,10 +27,17 @@ export const idempotencyKey = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
   description: 'Replays the first answer for the same key and body (24 h); another body: 422 idempotency-key-reused; still in flight: 409 conflict.',
 };
+/** The same key on a POST whose answer shows a secret: the answer is kept encrypted for the replay (D17). */
+export const secretIdempotencyKey = {
+  ...idempotencyKey,
+  description: `${idempotencyKey.description} The answer, secret included, is kept encrypted for the replay.`,
+};
+/** D29: an operation that takes no body refuses one. */
+export const NO_BODY = 'Takes no request body (an empty JSON object counts as none); any other body is refused: 422 validation-error on body.';
+/** D29: a GET that takes no query parameter refuses any. */
+export const noParameters = problem('A query parameter: this operation takes none (each is named).');
 export const paymentLinkId = { name: 'payment_link_id', in: 'path', required: true, schema: { type: 'string', pattern: '^pl_' } };
 export const endpointId = { name: 'endpoint_id', in: 'path', required: true, schema: { type: 'string', pattern: '^we_' } };
-/** The answer shows a secret, which is not stored for a replay (D17). */
-export const noIdempotency = 'An Idempotency-Key is not honoured here: the answer carries a secret, which is never stored.';
 export const limit = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
 /** The session list's filters, from the schema that checks them; any other parameter is refused. */
 export const sessionFilters = (['status', 'created[gte]', 'created[lte]', 'merchant_reference'] as const).map((name) => ({
@@ -66,8 +73,10 @@ export const refundFilters = filtersOf(api.RefundListQuery, {
 });
 /** A CSV export (D21): streamed, a header row of the JSON field names, RFC 4180 quoting, money as decimal strings, times in UTC. */
 export const csvExport = (rows: string) => ({
-  description: `${rows}, newest first, as CSV (text/csv; charset=utf-8), streamed: a header row of the JSON field names, then one row each (RFC 4180 quoting, money as decimal strings, times in UTC ISO 8601, a cell starting with =, +, -, @, tab or carriage return prefixed with '). A transfer cut off before its end is a failed download, never a shorter file.`,
+  description: `${rows}, newest first, as CSV (text/csv; charset=utf-8), streamed: a header row of the JSON field names, then one row each (RFC 4180 quoting, money as decimal strings, times in UTC ISO 8601, a cell starting with =, +, -, @, tab or carriage return, or with spaces or invisible format characters before =, +, - or @, prefixed with '). A transfer cut off before its end is a failed download, never a shorter file; an export still running after 10 minutes is cut off.`,
   headers: { 'Content-Disposition': { description: 'attachment; filename="<kind>-<test|live>-<UTC date>.csv"', schema: { type: 'string' } } },
   content: { 'text/csv': { schema: { type: 'string' } } },
 });
+/** 429 of an export: the budget, or as many exports running as the account may run at once (D29). */
+export const exportsBusy = { ...common['429'], description: 'Rate limit exceeded, or the account already runs as many exports in this mode as may run at once (3 by default).' };
 export const exportRefused = problem('Invalid filter, a paging parameter (limit, starting_after, ending_before: an export lists every matching row), or a parameter the list does not know.');

@@ -3,7 +3,7 @@
  * public API, its parameters and its answers.
  */
 import * as api from './api.js';
-import { common, csvExport, cursor, endpointId, exportRefused, idempotencyKey, json, limit, noIdempotency, paymentLinkId, problem, refundFilters, sessionFilters, sessionId, transactionFilters } from './openapi-parts.js';
+import { common, csvExport, cursor, endpointId, exportRefused, exportsBusy, idempotencyKey, json, limit, NO_BODY, noParameters, paymentLinkId, problem, refundFilters, secretIdempotencyKey, sessionFilters, sessionId, transactionFilters } from './openapi-parts.js';
 
 /** Every path of the public API, by URL template (below /api/v1), in the order the document lists them. */
 export function openApiPaths(): Record<string, unknown> {
@@ -19,6 +19,7 @@ export function openApiPaths(): Record<string, unknown> {
           },
           '401': common['401'],
           '403': problem('A live key, or a suspended merchant account.'),
+          '422': noParameters,
           '429': common['429'],
           '500': common['500'],
         },
@@ -44,18 +45,20 @@ export function openApiPaths(): Record<string, unknown> {
       get: {
         operationId: 'getSession',
         parameters: [sessionId],
-        responses: { '200': { description: 'The session.', content: json('SessionDetail') }, '404': problem('No such session.'), ...common },
+        responses: { '200': { description: 'The session.', content: json('SessionDetail') }, '404': problem('No such session.'), '422': noParameters, ...common },
       },
     },
     '/gateway/sessions/{session_id}/cancel/': {
       post: {
         operationId: 'cancelSession',
         summary: "Cancel a CREATED, PENDING or AUTHORIZED session; an AUTHORIZED session's hold is released (D22).",
+        description: NO_BODY,
         parameters: [sessionId, idempotencyKey],
         responses: {
           '200': { description: 'Canceled.', content: json('SessionDetail') },
           '404': problem('No such session.'),
           '409': problem('A payment or a capture under way (conflict), or terminal (session-terminal).'),
+          '422': problem('A request body (validation-error), or an Idempotency-Key used with another request (idempotency-key-reused).'),
           ...common,
         },
       },
@@ -63,12 +66,13 @@ export function openApiPaths(): Record<string, unknown> {
     '/gateway/sessions/{session_id}/checkout/': {
       post: {
         operationId: 'issueCheckoutLink',
+        description: NO_BODY,
         parameters: [sessionId, idempotencyKey],
         responses: {
           '201': { description: 'A new hosted-page link.', content: json('CheckoutLink') },
           '404': problem('No such session.'),
           '409': problem('Processing (conflict) or terminal (session-terminal).'),
-          '422': problem('checkout-limit-exceeded: five active links already.'),
+          '422': problem('checkout-limit-exceeded: five active links already; a request body (validation-error); an Idempotency-Key used with another request (idempotency-key-reused).'),
           ...common,
         },
       },
@@ -109,14 +113,14 @@ export function openApiPaths(): Record<string, unknown> {
       get: {
         operationId: 'listSessionRefunds',
         parameters: [sessionId],
-        responses: { '200': { description: 'The session\'s refunds, oldest first.', content: json('RefundList') }, '404': problem('No such session.'), ...common },
+        responses: { '200': { description: 'The session\'s refunds, oldest first.', content: json('RefundList') }, '404': problem('No such session.'), '422': noParameters, ...common },
       },
     },
     '/gateway/refunds/{refund_id}/': {
       get: {
         operationId: 'getRefund',
         parameters: [{ name: 'refund_id', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '200': { description: 'The refund.', content: json('Refund') }, '404': problem('No such refund.'), ...common },
+        responses: { '200': { description: 'The refund.', content: json('Refund') }, '404': problem('No such refund.'), '422': noParameters, ...common },
       },
     },
     '/gateway/sessions/list/': {
@@ -156,7 +160,7 @@ export function openApiPaths(): Record<string, unknown> {
       get: {
         operationId: 'getBalance',
         summary: 'The net of every balance transaction, available (available_on today or before, Africa/Tunis) and pending (D21).',
-        responses: { '200': { description: 'The balance.', content: json('Balance') }, ...common },
+        responses: { '200': { description: 'The balance.', content: json('Balance') }, '422': noParameters, ...common },
       },
     },
     '/gateway/reports/daily/': {
@@ -179,7 +183,7 @@ export function openApiPaths(): Record<string, unknown> {
         operationId: 'exportSessions',
         summary: "Every session matching the list's filters, as CSV (D21).",
         parameters: sessionFilters,
-        responses: { '200': csvExport('Every matching session'), '422': exportRefused, ...common },
+        responses: { '200': csvExport('Every matching session'), '422': exportRefused, ...common, '429': exportsBusy },
       },
     },
     '/gateway/exports/refunds.csv': {
@@ -187,7 +191,7 @@ export function openApiPaths(): Record<string, unknown> {
         operationId: 'exportRefunds',
         summary: "Every refund matching the list's filters, as CSV (D21).",
         parameters: refundFilters,
-        responses: { '200': csvExport('Every matching refund'), '422': exportRefused, ...common },
+        responses: { '200': csvExport('Every matching refund'), '422': exportRefused, ...common, '429': exportsBusy },
       },
     },
     '/gateway/exports/balance_transactions.csv': {
@@ -195,14 +199,19 @@ export function openApiPaths(): Record<string, unknown> {
         operationId: 'exportBalanceTransactions',
         summary: "Every balance transaction matching the list's filters, as CSV (D21).",
         parameters: transactionFilters,
-        responses: { '200': csvExport('Every matching balance transaction'), '422': exportRefused, ...common },
+        responses: { '200': csvExport('Every matching balance transaction'), '422': exportRefused, ...common, '429': exportsBusy },
       },
     },
     '/gateway/sessions/{session_id}/webhooks/': {
       get: {
         operationId: 'listSessionWebhooks',
         parameters: [sessionId, { ...limit, schema: { ...limit.schema, default: 100 } }, cursor('starting_after', 'Deliveries created before this one.'), cursor('ending_before', 'Deliveries created after this one.')],
-        responses: { '200': { description: 'Most recent first.', content: json('WebhookDeliveryList') }, '404': problem('No such session.'), ...common },
+        responses: {
+          '200': { description: 'Most recent first.', content: json('WebhookDeliveryList') },
+          '404': problem('No such session.'),
+          '422': problem('Invalid query, or a query parameter the list does not know.'),
+          ...common,
+        },
       },
     },
     '/gateway/webhooks/': {
@@ -240,22 +249,28 @@ export function openApiPaths(): Record<string, unknown> {
       get: {
         operationId: 'getPaymentLink',
         parameters: [paymentLinkId],
-        responses: { '200': { description: 'The link, with payments_count (its succeeded sessions).', content: json('PaymentLink') }, '404': problem('No such payment link.'), ...common },
+        responses: { '200': { description: 'The link, with payments_count (its succeeded sessions).', content: json('PaymentLink') }, '404': problem('No such payment link.'), '422': noParameters, ...common },
       },
     },
     '/gateway/payment_links/{payment_link_id}/deactivate/': {
       post: {
         operationId: 'deactivatePaymentLink',
         summary: 'The link takes no more payments: its page answers 410. Sessions already made go on.',
+        description: NO_BODY,
         parameters: [paymentLinkId, idempotencyKey],
-        responses: { '200': { description: 'Deactivated (active: false).', content: json('PaymentLink') }, '404': problem('No such payment link.'), ...common },
+        responses: {
+          '200': { description: 'Deactivated (active: false).', content: json('PaymentLink') },
+          '404': problem('No such payment link.'),
+          '422': problem('A request body (validation-error), or an Idempotency-Key used with another request (idempotency-key-reused).'),
+          ...common,
+        },
       },
     },
     '/gateway/webhook_endpoints/': {
       post: {
         operationId: 'createWebhookEndpoint',
-        summary: 'Add a webhook endpoint; its secret is in this answer only.',
-        description: noIdempotency,
+        summary: 'Add a webhook endpoint; its secret is in this answer only (and its replay under the same Idempotency-Key).',
+        parameters: [secretIdempotencyKey],
         requestBody: { required: true, content: json('CreateWebhookEndpointRequest') },
         responses: {
           '201': { description: 'Created, with its signing secret.', content: json('WebhookEndpointWithSecret') },
@@ -266,14 +281,14 @@ export function openApiPaths(): Record<string, unknown> {
       },
       get: {
         operationId: 'listWebhookEndpoints',
-        responses: { '200': { description: 'Every endpoint of the account in this mode, oldest first.', content: json('WebhookEndpointList') }, ...common },
+        responses: { '200': { description: 'Every endpoint of the account in this mode, oldest first.', content: json('WebhookEndpointList') }, '422': noParameters, ...common },
       },
     },
     '/gateway/webhook_endpoints/{endpoint_id}/': {
       get: {
         operationId: 'getWebhookEndpoint',
         parameters: [endpointId],
-        responses: { '200': { description: 'The endpoint.', content: json('WebhookEndpoint') }, '404': problem('No such endpoint.'), ...common },
+        responses: { '200': { description: 'The endpoint.', content: json('WebhookEndpoint') }, '404': problem('No such endpoint.'), '422': noParameters, ...common },
       },
       patch: {
         operationId: 'updateWebhookEndpoint',
@@ -288,17 +303,28 @@ export function openApiPaths(): Record<string, unknown> {
       },
       delete: {
         operationId: 'deleteWebhookEndpoint',
+        description: NO_BODY,
         parameters: [endpointId],
-        responses: { '200': { description: 'Deleted; its attempts not yet made end as failed.', content: json('WebhookEndpointDeleted') }, '404': problem('No such endpoint.'), ...common },
+        responses: {
+          '200': { description: 'Deleted; its attempts not yet made end as failed.', content: json('WebhookEndpointDeleted') },
+          '404': problem('No such endpoint.'),
+          '422': problem('A request body.'),
+          ...common,
+        },
       },
     },
     '/gateway/webhook_endpoints/{endpoint_id}/rotate_secret/': {
       post: {
         operationId: 'rotateWebhookEndpointSecret',
         summary: 'A new secret; the previous one also signs (second v1 entry) for 24 hours (D11).',
-        description: noIdempotency,
-        parameters: [endpointId],
-        responses: { '200': { description: 'The endpoint with its new secret.', content: json('WebhookEndpointWithSecret') }, '404': problem('No such endpoint.'), ...common },
+        description: NO_BODY,
+        parameters: [endpointId, secretIdempotencyKey],
+        responses: {
+          '200': { description: 'The endpoint with its new secret.', content: json('WebhookEndpointWithSecret') },
+          '404': problem('No such endpoint.'),
+          '422': problem('A request body (validation-error), or an Idempotency-Key used with another request (idempotency-key-reused).'),
+          ...common,
+        },
       },
     },
     '/gateway/webhook_endpoints/{endpoint_id}/replay/': {

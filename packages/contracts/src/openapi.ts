@@ -73,7 +73,8 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
     info: {
       title: 'Hosted-checkout payment gateway',
       version: '1.0.0',
-      description: 'Payment sessions, hosted checkout, refunds and signed webhooks. Test or live mode is chosen by the API key prefix.',
+      description:
+        'Payment sessions, hosted checkout, refunds and signed webhooks. Test or live mode is chosen by the API key prefix. A request body is a JSON object nested at most 32 levels (the body itself is level 1): deeper is 422 validation-error naming the top-level field. Unknown body fields and unknown query parameters are refused (422), and an operation that takes no body refuses one.',
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],

@@ -88,6 +88,37 @@ export function checkEventData(type: EventType, data: unknown): void {
 }
 export type { ErrorObject } from 'ajv';
 
+/** D6: how deeply objects and arrays may nest in a request body, the body itself being level 1. */
+const MAX_BODY_DEPTH = 32;
+
+/**
+ * The top-level fields of `body`, in its order, under which objects and
+ * arrays nest deeper than MAX_BODY_DEPTH. The walk keeps a stack of its own
+ * instead of recursing, so that a body nested thousands of levels is refused
+ * here, before any recursive walk of it (a schema check, a hash, a copy,
+ * JSON.stringify) could overflow the call stack.
+ */
+export function tooDeepFields(body: Readonly<Record<string, unknown>>, maxDepth = MAX_BODY_DEPTH): string[] {
+  return Object.keys(body).filter((field) => nestsDeeperThan(body[field], maxDepth - 1));
+}
+
+/** Whether containers nest more than `levels` deep in `value` (`[]` is one level, a string none). */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  const stack: [node: unknown, depth: number][] = [[value, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, depth] = top;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > levels) return true;
+    for (const child of Object.values(node)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The error a field nested past MAX_BODY_DEPTH gets (D6). */
+export function tooDeepError(field: string): SchemaFieldError {
+  return { field, code: 'invalid', message: `${field} must not nest objects or arrays deeper than ${MAX_BODY_DEPTH} levels in the body.` };
+}
+
 /**
  * The path of the first own `__proto__` key in `value` (`metadata.__proto__`,
  * `items[0].__proto__`), or undefined. JSON.parse makes such a key an ordinary
@@ -257,7 +288,8 @@ function joinPath(instancePath: string, whole: string, leaf?: string): string {
 
 /**
  * D6: a URL a buyer is sent to (return_url, cancel_url) is absolute http(s),
- * and https in live mode; the entry for `field` when `value` is not.
+ * and https in live mode, without user information (D29); the entry for
+ * `field` when `value` is not.
  */
 export function redirectUrlError(field: string, value: string, livemode: boolean): SchemaFieldError | undefined {
   let parsed: URL;
@@ -267,8 +299,10 @@ export function redirectUrlError(field: string, value: string, livemode: boolean
     parsed = new URL('about:blank');
   }
   const allowed = livemode ? parsed.protocol === 'https:' : parsed.protocol === 'http:' || parsed.protocol === 'https:';
-  if (allowed) return undefined;
-  return { field, code: 'invalid', message: livemode ? `${field} must be an absolute https URL in live mode.` : `${field} must be an absolute http or https URL.` };
+  if (!allowed) return { field, code: 'invalid', message: livemode ? `${field} must be an absolute https URL in live mode.` : `${field} must be an absolute http or https URL.` };
+  // A user and password would be shown to every buyer sent there, and `https://shop.example@evil.example/` reads as the shop's.
+  if (parsed.username !== '' || parsed.password !== '') return { field, code: 'invalid', message: `${field} must not contain a username or password.` };
+  return undefined;
 }
 
 /** D6: errors ordered by the fields the request gave, in its order; then the ones it omitted, in `schemaOrder`. */

@@ -44,6 +44,9 @@ export const WebhookListQuery = Type.Object(
 );
 export type WebhookListQuery = Static<typeof WebhookListQuery>;
 
+/** Query of GET /gateway/sessions/{id}/webhooks/: paging alone, any other parameter refused (D29). */
+export const SessionWebhookListQuery = Type.Object(PAGING, { additionalProperties: false });
+
 /** A webhook endpoint the merchant manages (issue 19): where events go, which ones, and whether it receives them. */
 export const WebhookEndpoint = Type.Object({
   id: Id('we'),

@@ -24,7 +24,7 @@ const Description = Type.String({ maxLength: 500 });
 /** POST /gateway/webhook_endpoints/. */
 export const CreateWebhookEndpointRequest = Type.Object(
   {
-    url: HttpUrl('Where events are POSTed (the D11 address rule applies; https in live mode).'),
+    url: HttpUrl('Where events are POSTed (the D11 address rule applies).'),
     enabled_events: EventTypes,
     description: Type.Optional(Description),
   },

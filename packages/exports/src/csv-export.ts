@@ -15,6 +15,7 @@ import { BalanceTransaction, EXPORT_PAGE_SIZE, Refund, SessionListItem } from '@
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, queryProblem, type FieldError } from '@gateway/problem';
 import { columnsOf, rowOf, type Column, type JsonSchema } from './columns.js';
+import { formulaSafe } from './formula-cells.js';
 
 /** The exports of D21, by the name of their file. */
 export const EXPORT_KINDS = ['sessions', 'refunds', 'balance_transactions'] as const;
@@ -165,8 +166,8 @@ export class CsvExport {
       record_delimiter: 'windows',
       // Also any lone CR or LF: given a record_delimiter, csv-stringify otherwise quotes only a field holding the whole CRLF.
       quote_record_delimiter: true,
-      // D21: a cell starting with =, +, -, @, tab or carriage return gets a leading ' (and their full-width forms, which some spreadsheets read alike).
-      escape_formulas: true,
+      // D21 and D29: formulaSafe neutralises every cell before it is written (records), after leading spaces and format characters too.
+      escape_formulas: false,
     });
     await pipeline(Readable.from(this.records(), { objectMode: true, highWaterMark: 64 }), csv, target);
     return { rows: this.written };
@@ -185,7 +186,7 @@ export class CsvExport {
       next?.catch(() => undefined);
       for (const item of page.data) {
         this.written += 1;
-        yield rowOf(this.columns, item);
+        yield rowOf(this.columns, item).map(formulaSafe);
       }
       if (!next) return;
       page = await next;
@@ -200,6 +201,9 @@ export class CsvExport {
   }
 }
 
+/** D29: how long an export may run, in seconds, unless its door says otherwise (EXPORT_MAX_SECONDS). */
+export const EXPORT_MAX_SECONDS = 600;
+
 /** What a door tells sendCsv about the export it answers. */
 export interface SendCsvOptions {
   livemode: boolean;
@@ -207,15 +211,23 @@ export interface SendCsvOptions {
   log: Logger;
   /** An answer whose client takes no byte for this long is cut off, freeing its pages and its socket. */
   idleTimeoutMs: number;
+  /** An answer still being written after this many seconds is cut off (D29); EXPORT_MAX_SECONDS when not given. */
+  maxSeconds?: number;
   /** HEAD: the headers a GET would have, without reading every page for a body nobody receives. */
   headOnly?: boolean;
 }
 
+/** Errors of an answer whose client went away before its end. */
+const CLIENT_GONE: ReadonlySet<unknown> = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
+
 /**
  * Answers `csv` on an HTTP response whose headers are not sent: 200 with
  * exportHeaders, then every row (writeTo), logged with how many rows and how
- * long; a failure cuts the answer off and is logged with how far it got,
- * never with a row or the query. Every door that serves an export ends here.
+ * long. An answer that runs past `maxSeconds`, or whose client takes nothing
+ * for `idleTimeoutMs`, is cut off: no page more is read, and the client sees
+ * an incomplete transfer, never a shorter file that looks whole. Every end
+ * but success is logged with why and how far it got, never with a row or the
+ * query. Every door that serves an export ends here.
  */
 export async function sendCsv(csv: CsvExport, res: ServerResponse, options: SendCsvOptions): Promise<void> {
   res.writeHead(200, exportHeaders(csv.kind, options.livemode));
@@ -223,7 +235,14 @@ export async function sendCsv(csv: CsvExport, res: ServerResponse, options: Send
     res.end();
     return;
   }
-  res.setTimeout(options.idleTimeoutMs, () => res.destroy(new Error(`export idle for ${options.idleTimeoutMs} ms`)));
+  const maxSeconds = options.maxSeconds ?? EXPORT_MAX_SECONDS;
+  let stopped: 'idle' | 'time' | undefined;
+  const stop = (why: 'idle' | 'time') => {
+    stopped ??= why;
+    res.destroy(new Error(why === 'idle' ? `export idle for ${options.idleTimeoutMs} ms` : `export ran for ${maxSeconds} s`));
+  };
+  res.setTimeout(options.idleTimeoutMs, () => stop('idle'));
+  const deadline = setTimeout(() => stop('time'), maxSeconds * 1000);
   const started = Date.now();
   const fields = () => ({ requestId: options.requestId, export: csv.kind, livemode: options.livemode, rows: csv.rows, ms: Date.now() - started });
   try {
@@ -231,7 +250,11 @@ export async function sendCsv(csv: CsvExport, res: ServerResponse, options: Send
     options.log.info(fields(), 'export written');
   } catch (err) {
     const error = describeError(err);
-    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') options.log.info({ err: error, ...fields() }, 'export abandoned by the client');
+    if (stopped === 'time') options.log.warn({ ...fields(), maxSeconds }, 'export stopped: it ran longer than EXPORT_MAX_SECONDS');
+    else if (stopped === 'idle') options.log.info({ ...fields(), idleTimeoutMs: options.idleTimeoutMs }, 'export stopped: its client took no byte for the idle timeout');
+    else if (CLIENT_GONE.has(error.code)) options.log.info({ err: error, ...fields() }, 'export abandoned by the client');
     else options.log.error({ err: error, ...fields() }, 'export cut off after its first bytes');
+  } finally {
+    clearTimeout(deadline);
   }
 }

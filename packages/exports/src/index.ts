@@ -6,6 +6,7 @@
 export { cellOf, columnsOf, rowOf } from './columns.js';
 export {
   EXPORT_KINDS,
+  EXPORT_MAX_SECONDS,
   exportColumns,
   exportFileName,
   exportHeaders,
@@ -18,3 +19,4 @@ export {
   type Page,
   type PageRequest,
 } from './csv-export.js';
+export { ExportSlots, type SlotStore } from './export-slots.js';

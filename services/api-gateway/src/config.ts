@@ -1,6 +1,7 @@
 /** The API gateway's settings, read and checked before it starts. */
 import { bool, common, ConfigError, int, intList, loadConfig, operatorSettings, proxySettings, redisSettings, secretsKeys, str, sweepInterval, url, type Setting } from '@gateway/config';
 import { EXPORT_PAGE_SIZE } from '@gateway/contracts';
+import { EXPORT_MAX_SECONDS } from '@gateway/exports';
 
 export const gatewaySettings = {
   ...common,
@@ -73,6 +74,15 @@ export const gatewaySettings = {
   exportPageSize: int('EXPORT_PAGE_SIZE', EXPORT_PAGE_SIZE, { min: 1, max: EXPORT_PAGE_SIZE }),
   /** D21: an export whose client takes no byte for this long is cut off, freeing its pages and its socket. */
   exportIdleTimeoutMs: int('EXPORT_IDLE_TIMEOUT_MS', 60_000, { min: 100, max: 3_600_000 }),
+  /** D29: exports one merchant may run at once in one mode, every replica together; the next answers 429. */
+  exportsPerMerchant: int('EXPORTS_PER_MERCHANT', 3, { min: 1, max: 100 }),
+  /** D29: an export still running after this many seconds is cut off, however fast its client reads. */
+  exportMaxSeconds: int('EXPORT_MAX_SECONDS', EXPORT_MAX_SECONDS, { min: 1, max: 86_400 }),
+  /**
+   * How long a running export's slot outlives its last renewal (renewed three
+   * times a lease): the longest a replica that died keeps its exports' slots.
+   */
+  exportSlotLeaseSeconds: int('EXPORT_SLOT_LEASE_SECONDS', 30, { min: 1, max: 600 }),
   /** How often expired Idempotency-Keys are purged (D13). */
   sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
 };

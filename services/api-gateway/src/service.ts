@@ -1,8 +1,9 @@
 /** Wiring of the API gateway: database, Redis, broker, HTTP API, operator commands, the audit log. */
 import { schemaOf } from '@gateway/contracts';
 import { BroadcastListener, CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
-import type { Logger } from '@gateway/observability';
-import { every, listen, openServiceBase, serviceMigrations, type RequestListener, type RunningService } from '@gateway/runtime';
+import { ExportSlots } from '@gateway/exports';
+import { describeError, type Logger } from '@gateway/observability';
+import { createRedis, every, listen, openServiceBase, serviceMigrations, type RequestListener, type RunningService } from '@gateway/runtime';
 import { SecretBox, secretsMigrations } from '@gateway/secrets';
 import { Authenticator } from './auth/authenticator.js';
 import { errorsHost, type GatewayConfig } from './config.js';
@@ -51,15 +52,28 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   const auditLog = new AuditLogRepository(pool);
   const auth = new Authenticator(merchants, config.authCacheTtlMs);
   const buckets = new TokenBuckets(config, log, { fallbackReplicas: config.rateLimitFallbackReplicas });
+  // Its own connection, as the limiter's: an unanswering Redis is given up on quickly, and the replica counts alone.
+  const exportSlotsRedis = createRedis(config, { commandTimeout: 250, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+  exportSlotsRedis.on('error', () => undefined);
+  const exportSlots = new ExportSlots(
+    exportSlotsRedis,
+    { perMerchant: config.exportsPerMerchant, leaseSeconds: config.exportSlotLeaseSeconds, keyPrefix: config.rateLimitKeyPrefix, fallbackReplicas: config.rateLimitFallbackReplicas },
+    log,
+  );
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const relay = new OutboxRelay(broker, { pool, log });
   const budgets = budgetDefaults(config);
-  const idempotency = new IdempotentCalls(new IdempotencyRepository(pool), {
-    ttlSeconds: config.idempotencyTtlSeconds,
-    abandonedAfterMs: Math.max(config.rpcTimeoutMs, config.acquirerCommandTimeoutMs) + IDEMPOTENCY_CLAIM_MARGIN_MS,
-    errorsHost: errorsHost(config),
-    log,
-  });
+  const idempotency = new IdempotentCalls(
+    new IdempotencyRepository(pool),
+    {
+      ttlSeconds: config.idempotencyTtlSeconds,
+      abandonedAfterMs: Math.max(config.rpcTimeoutMs, config.acquirerCommandTimeoutMs) + IDEMPOTENCY_CLAIM_MARGIN_MS,
+      errorsHost: errorsHost(config),
+      log,
+    },
+    // Answers that show a webhook endpoint's secret are kept encrypted (D17).
+    secrets,
+  );
 
   const admin: AdminDeps = { merchants, auth, budgets, rotationGracesSeconds: config.keyRotationGracesSeconds, allowPrivateWebhooks: config.allowPrivateWebhooks, afterCommit: () => relay.wake() };
   const handlers = gatewayCommands({
@@ -76,6 +90,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   });
 
   await buckets.connect();
+  await exportSlotsRedis.connect().catch((err: unknown) => log.warn({ err: describeError(err) }, 'redis not reachable yet (export slots)'));
   await broker.start();
   await broker.register(rpc);
   await broker.register(relay);
@@ -112,6 +127,8 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     eventStreamAuthCheckSeconds: config.eventStreamAuthCheckSeconds,
     exportPageSize: config.exportPageSize,
     exportIdleTimeoutMs: config.exportIdleTimeoutMs,
+    exportMaxSeconds: config.exportMaxSeconds,
+    exportSlots,
     rateLimitKeyPrefix: config.rateLimitKeyPrefix,
     errorsHost: errorsHost(config),
     publicBaseUrl: config.publicBaseUrl,
@@ -136,6 +153,7 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
       await purge.stop();
       await close();
       await buckets.close();
+      await exportSlotsRedis.quit().catch(() => exportSlotsRedis.disconnect());
     },
   };
 }

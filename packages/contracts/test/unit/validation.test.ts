@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { Type } from '@sinclair/typebox';
 import { CreateSessionRequest, RefundRequest } from '../../src/index.js';
-import { fieldErrorsOf, isJsonObject, listFilterErrors, NOT_A_JSON_OBJECT, protoKeyError, validatorOf } from '../../src/validation.js';
+import { fieldErrorsOf, isJsonObject, listFilterErrors, NOT_A_JSON_OBJECT, protoKeyError, redirectUrlError, tooDeepError, tooDeepFields, validatorOf } from '../../src/validation.js';
 
 const Order = Type.Object(
   {
@@ -103,5 +103,34 @@ describe('metadata (D6), one rule for every request that carries it', () => {
     assert.deepEqual(NOT_A_JSON_OBJECT, { field: 'body', code: 'invalid', message: 'The request body must be a JSON object.' });
     assert.equal(protoKeyError('metadata.__proto__').field, 'metadata.__proto__');
     assert.equal(protoKeyError('items[0].__proto__').field, 'items[0].__proto__');
+  });
+});
+
+describe('tooDeepFields (D29 on D6)', () => {
+  /** `levels` arrays, one inside the other. */
+  const nested = (levels: number): unknown => {
+    let value: unknown = [];
+    for (let i = 1; i < levels; i += 1) value = [value];
+    return value;
+  };
+
+  it('When a field nests to 32 levels with the body, then it passes; at 33 it is named, every such field in request order', () => {
+    assert.deepEqual(tooDeepFields({ metadata: nested(31), items: [{ name: 'x', options: { a: { b: 'c' } } }] }), []);
+    assert.deepEqual(tooDeepFields({ b: nested(32), a: 'fine', c: { d: nested(40) } }), ['b', 'c']);
+    assert.deepEqual(tooDeepError('metadata'), { field: 'metadata', code: 'invalid', message: 'metadata must not nest objects or arrays deeper than 32 levels in the body.' });
+  });
+
+  it('When a value nests a hundred thousand levels, then it is named without overflowing the call stack', () => {
+    assert.deepEqual(tooDeepFields(JSON.parse(`{"metadata":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) as Record<string, unknown>), ['metadata']);
+  });
+});
+
+describe('redirectUrlError (D6, D29)', () => {
+  it('When a URL a buyer is sent to carries a user or a password, then it is refused on its field; an @ elsewhere is no user', () => {
+    for (const url of ['https://user:pass@shop.example.tn/', 'https://user@shop.example.tn/', 'https://:pass@shop.example.tn/', 'http://shop.example.tn@evil.example/']) {
+      assert.deepEqual(redirectUrlError('return_url', url, false), { field: 'return_url', code: 'invalid', message: 'return_url must not contain a username or password.' }, url);
+    }
+    for (const url of ['https://shop.example.tn/back?by=a@b.tn', 'https://shop.example.tn/@me', 'http://localhost:3000/thanks']) assert.equal(redirectUrlError('cancel_url', url, false), undefined, url);
+    assert.equal(redirectUrlError('return_url', 'http://user@shop.example.tn/', true)?.message, 'return_url must be an absolute https URL in live mode.');
   });
 });

@@ -24,11 +24,11 @@ export type CreateSessionRequest = {
   }>;
   /** Arbitrary key/values echoed back, for example on webhooks. */
   metadata?: Record<string, string>;
-  /** Buyer redirect after a successful or processing payment. */
+  /** Buyer redirect after a successful or processing payment. Absolute http or https (https in live mode), without a user or password. */
   return_url?: string;
-  /** Buyer redirect on payment failure or cancellation. */
+  /** Buyer redirect on payment failure or cancellation. Absolute http or https (https in live mode), without a user or password. */
   cancel_url?: string;
-  /** Per-session webhook URL; the account default applies when omitted. */
+  /** Per-session webhook URL; the account default applies when omitted. Absolute http or https (https in live mode), without a user or password. */
   webhook_url?: string;
   max_attempts?: number;
   /** Language of the hosted page: fr, en, ar (right to left), or auto for the buyer browser language, then French. */
@@ -280,6 +280,7 @@ export type WebhookDeliveryList = {
 };
 
 export type Problem = {
+  /** https://<host>/errors/<code> (D1): an identifier, https whatever the scheme the API is served on; branch on its last segment. */
   type: string;
   title: string;
   status: number;
@@ -430,7 +431,7 @@ export type WebhookReplayResult = {
 };
 
 export type CreateWebhookEndpointRequest = {
-  /** Where events are POSTed (the D11 address rule applies; https in live mode). */
+  /** Where events are POSTed (the D11 address rule applies). Absolute http or https (https in live mode), without a user or password. */
   url: string;
   /** Event types to receive, or ['*'] for every one: session.authorized, session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, webhook_endpoint.disabled. */
   enabled_events: Array<"*" | "session.authorized" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "webhook_endpoint.disabled" | (string & {})>;
@@ -438,7 +439,7 @@ export type CreateWebhookEndpointRequest = {
 };
 
 export type UpdateWebhookEndpointRequest = {
-  /** Where events are POSTed. */
+  /** Where events are POSTed. Absolute http or https (https in live mode), without a user or password. */
   url?: string;
   /** Event types to receive, or ['*'] for every one: session.authorized, session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, webhook_endpoint.disabled. */
   enabled_events?: Array<"*" | "session.authorized" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "webhook_endpoint.disabled" | (string & {})>;
@@ -596,7 +597,7 @@ export type CreatePaymentLinkRequest = {
   }>;
   /** Arbitrary key/values echoed back, for example on webhooks. */
   metadata?: Record<string, string>;
-  /** Buyer redirect after a payment made through the link. */
+  /** Buyer redirect after a payment made through the link. Absolute http or https (https in live mode), without a user or password. */
   return_url?: string;
   /** Language of the hosted page: fr, en, ar (right to left), or auto for the buyer browser language, then French. */
   locale?: "fr" | "en" | "ar" | "auto" | (string & {});
@@ -756,7 +757,7 @@ export interface Operations {
   getPaymentLink: { pathParams: { payment_link_id: string }; query: Record<string, never>; body: never; response: PaymentLink };
   /** The link takes no more payments: its page answers 410. Sessions already made go on. */
   deactivatePaymentLink: { pathParams: { payment_link_id: string }; query: Record<string, never>; body: never; response: PaymentLink };
-  /** Add a webhook endpoint; its secret is in this answer only. */
+  /** Add a webhook endpoint; its secret is in this answer only (and its replay under the same Idempotency-Key). */
   createWebhookEndpoint: { pathParams: Record<string, never>; query: Record<string, never>; body: CreateWebhookEndpointRequest; response: WebhookEndpointWithSecret };
   listWebhookEndpoints: { pathParams: Record<string, never>; query: Record<string, never>; body: never; response: WebhookEndpointList };
   getWebhookEndpoint: { pathParams: { endpoint_id: string }; query: Record<string, never>; body: never; response: WebhookEndpoint };

@@ -12,7 +12,7 @@ import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods, type onRequestHookHandler } from 'fastify';
 import { buildOpenApi, commandLane, EXPORT_PAGE_SIZE, type ApiContext } from '@gateway/contracts';
-import { EXPORT_KINDS } from '@gateway/exports';
+import { EXPORT_KINDS, EXPORT_MAX_SECONDS, type ExportSlots } from '@gateway/exports';
 import { outageOf, type RpcClient } from '@gateway/messaging';
 import { describeError, renderMetrics, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, retryAfterOf, toProblem } from '@gateway/problem';
@@ -26,7 +26,8 @@ import { authFailureBucket, bucketsFor, type BudgetDefaults } from '../limits/bu
 import type { TokenBuckets } from '../limits/token-buckets.js';
 import { addApiDocsRoutes } from './api-docs.routes.js';
 import { sendExport } from './csv-exports.js';
-import { bodyProblem, jsonObjectBody, MAX_BODY_BYTES, nulProblem } from './json-body.js';
+import { bodyProblem, carriesBody, jsonObjectBody, MAX_BODY_BYTES, nulProblem, unwantedBodyProblem } from './json-body.js';
+import { unknownParametersProblem } from './query-parameters.js';
 import { routes, type Route } from './routes.js';
 
 /** A handler that answers a request by itself on the raw request and answer (a pass-through). */
@@ -58,6 +59,10 @@ export interface ApiDependencies {
   exportPageSize?: number;
   /** How long an export may stand without a byte moving; a minute when not given. */
   exportIdleTimeoutMs?: number;
+  /** How long an export may run (D29); EXPORT_MAX_SECONDS when not given. */
+  exportMaxSeconds?: number;
+  /** The slots of running exports, shared by the replicas through Redis (D29: EXPORTS_PER_MERCHANT). */
+  exportSlots: Pick<ExportSlots, 'take' | 'perMerchant'>;
   /** Passes /checkout/ and /pay/ (payment links, D19) requests to the checkout service, when set. */
   checkout?: RawHandler;
   /** Passes /dashboard/ and /ops/ requests to the dashboard service (D14, D15), when set. */
@@ -193,7 +198,14 @@ function addApiRoutes(app: FastifyInstance, deps: ApiDependencies): void {
   addMethodNotAllowed(app, stream, ['GET']);
 
   // Counted against the account budget alone, like a list: one call, however many pages it reads.
-  const exportDeps = { rpc: deps.rpc, log: deps.log, pageSize: deps.exportPageSize ?? EXPORT_PAGE_SIZE, idleTimeoutMs: deps.exportIdleTimeoutMs ?? 60_000 };
+  const exportDeps = {
+    rpc: deps.rpc,
+    log: deps.log,
+    pageSize: deps.exportPageSize ?? EXPORT_PAGE_SIZE,
+    idleTimeoutMs: deps.exportIdleTimeoutMs ?? 60_000,
+    maxSeconds: deps.exportMaxSeconds ?? EXPORT_MAX_SECONDS,
+    slots: deps.exportSlots,
+  };
   for (const kind of EXPORT_KINDS) {
     const url = `${API_PREFIX}${EXPORTS_PATH}/${kind}.csv`;
     app.get(
@@ -226,22 +238,25 @@ function addMethodNotAllowed(app: FastifyInstance, url: string, allow: readonly 
 async function handleApiCall(deps: ApiDependencies, route: Route, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const caller = request.caller as ApiCaller;
   const text = request.body as string | undefined;
+  // A route that takes no body refuses one (D29), as part of the call: a key sent with it keeps that answer, and a key used without one is not replayed for it.
+  const unwanted = route.hasBody === false && carriesBody(text) ? text : undefined;
   // A route whose body is optional (capture) takes no body at all as an empty object.
   const body: unknown = route.hasBody === false ? undefined : route.hasBody === 'optional' && !text ? {} : jsonObjectBody(text, request.headers['content-type']);
   const context = contextOf(caller, reply);
   const requestId = context.request_id;
   const query = request.query as Record<string, unknown>;
-  const refused = nulProblem(query);
+  const refused = nulProblem(query) ?? (route.method === 'GET' && !route.takesQuery ? unknownParametersProblem(query) : undefined);
   if (refused) throw refused;
   const params = request.params as Record<string, string>;
   const call = async (): Promise<StoredAnswer> => {
+    if (unwanted !== undefined) throw unwantedBodyProblem();
     const command = route.request({ context, params, body, query });
     // A command of the slow lane waits on the acquirer: it gets the longer deadline.
     const answer = await deps.rpc.call(route.command, command, { correlationId: requestId, ...(commandLane(route.command) === 'slow' && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
     return { status: answer.status, body: JSON.stringify(answer.body) };
   };
 
-  const keyHeader = request.method === 'POST' && !route.answerHoldsSecret ? headerOf(request.raw, IDEMPOTENCY_KEY_HEADER) : undefined;
+  const keyHeader = request.method === 'POST' ? headerOf(request.raw, IDEMPOTENCY_KEY_HEADER) : undefined;
   let answer: Answer;
   if (keyHeader === undefined) {
     answer = { ...(await call()), replayed: false };
@@ -251,7 +266,8 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
     // Passed on too: a refund whose answer was lost must not be made twice by a retry with this key.
     context.idempotency_key = key;
     const scope = { merchantId: caller.merchantId, livemode: caller.livemode, key, route: `POST ${scopePathOf(request.routeOptions.url ?? '', request.raw.url ?? '')}` };
-    answer = await deps.idempotency.run(scope, body, call);
+    // A body the route does not take is the request's all the same: hashed as the text it was, so that another one is another request.
+    answer = await deps.idempotency.run(scope, unwanted ?? body, call, { sealed: route.answerHoldsSecret === true });
   }
   if (answer.replayed) reply.header(REPLAYED_HEADER, 'true');
   // Commands answer successes; a stored answer of 400 or more is a problem document (D10 keeps 4xx answers).
@@ -319,6 +335,8 @@ async function authorize(deps: ApiDependencies, request: FastifyRequest, reply: 
 async function handleEventStream(deps: ApiDependencies, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const caller = await authorize(deps, request, reply, undefined);
   if (caller.livemode) throw new AppError('forbidden', 'The event stream is for test keys (sk_test_...) only.');
+  const unknown = unknownParametersProblem(request.query as Record<string, unknown>);
+  if (unknown) throw unknown;
   if (!deps.events.hasRoomFor(caller.merchantId)) {
     reply.header('Retry-After', String(EVENT_STREAM_RETRY_AFTER_SECONDS));
     throw new AppError('rate-limit-exceeded', 'This account has as many event streams open as it may; close one first.');

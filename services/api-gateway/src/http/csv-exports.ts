@@ -6,13 +6,21 @@
  * page is read before anything is sent, and a refused filter answers the
  * list's problem document like any call. Past the first byte a failure can
  * only cut the answer off, which the client sees as an incomplete transfer.
+ *
+ * An export holds one of its account's slots from before its first page
+ * until its answer ends, however it ends (D29): past EXPORTS_PER_MERCHANT
+ * running at once, 429; past EXPORT_MAX_SECONDS, cut off.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext } from '@gateway/contracts';
-import { EXPORTS, openExport, sendCsv, type ExportKind } from '@gateway/exports';
+import { EXPORTS, openExport, sendCsv, type ExportKind, type ExportSlots } from '@gateway/exports';
 import type { RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
+import { AppError } from '@gateway/problem';
 import { nulProblem } from './json-body.js';
+
+/** Exports take minutes at most, often seconds: a few seconds' wait is a fair first retry. */
+const EXPORT_RETRY_AFTER_SECONDS = 5;
 
 export interface ExportDeps {
   rpc: RpcClient;
@@ -21,6 +29,10 @@ export interface ExportDeps {
   pageSize: number;
   /** How long an export may stand without a byte moving (EXPORT_IDLE_TIMEOUT_MS). */
   idleTimeoutMs: number;
+  /** How long an export may run (EXPORT_MAX_SECONDS). */
+  maxSeconds: number;
+  /** The slots of running exports, shared by the replicas (EXPORTS_PER_MERCHANT). */
+  slots: Pick<ExportSlots, 'take' | 'perMerchant'>;
 }
 
 /** Answers an export for `context`'s account and mode: a problem document until the first page is read, then the CSV. */
@@ -28,13 +40,31 @@ export async function sendExport(deps: ExportDeps, kind: ExportKind, context: Ap
   const query = request.query as Record<string, unknown>;
   const refused = nulProblem(query);
   if (refused) throw refused;
-  const correlationId = context.request_id;
-  const csv = await openExport(kind, query, async (page) => (await deps.rpc.call(EXPORTS[kind].command, { context, ...page }, { correlationId })).body, {
-    pageSize: deps.pageSize,
-  });
+  const slot = await deps.slots.take({ merchantId: context.merchant_id, livemode: context.livemode });
+  if (!slot) {
+    const running = `${deps.slots.perMerchant} export${deps.slots.perMerchant === 1 ? '' : 's'}`;
+    throw new AppError('rate-limit-exceeded', `This account already runs ${running} in this mode, as many as may run at once; retry after the number of seconds in Retry-After.`, {
+      retry_after: EXPORT_RETRY_AFTER_SECONDS,
+    });
+  }
+  try {
+    const correlationId = context.request_id;
+    const csv = await openExport(kind, query, async (page) => (await deps.rpc.call(EXPORTS[kind].command, { context, ...page }, { correlationId })).body, {
+      pageSize: deps.pageSize,
+    });
 
-  // The CSV is written on the raw answer from here on: fastify sends nothing more.
-  reply.hijack();
-  if (reply.raw.destroyed) return;
-  await sendCsv(csv, reply.raw, { livemode: context.livemode, requestId: correlationId, log: deps.log, idleTimeoutMs: deps.idleTimeoutMs, headOnly: request.method === 'HEAD' });
+    // The CSV is written on the raw answer from here on: fastify sends nothing more.
+    reply.hijack();
+    if (reply.raw.destroyed) return;
+    await sendCsv(csv, reply.raw, {
+      livemode: context.livemode,
+      requestId: correlationId,
+      log: deps.log,
+      idleTimeoutMs: deps.idleTimeoutMs,
+      maxSeconds: deps.maxSeconds,
+      headOnly: request.method === 'HEAD',
+    });
+  } finally {
+    slot.release();
+  }
 }

@@ -1,11 +1,12 @@
 /**
  * The API's JSON request body: at most 64 KiB (413 beyond, D1), read by
  * fastify (its body limit, its decoding), parsed here as JSON whatever type
- * the client declared, then held to what the API takes: an object, with no
- * `__proto__` key nor NUL character at any depth (422), before anything is
- * sent on.
+ * the client declared, then held to what the API takes: an object, nested at
+ * most 32 levels (D29, checked first: JSON.parse does not recurse, everything
+ * after it may), with no `__proto__` key nor NUL character at any depth
+ * (422), before anything is sent on. A route that takes no body is sent none.
  */
-import { findNulCharacter, findProtoKey, isJsonObject, NOT_A_JSON_OBJECT, protoKeyError } from '@gateway/contracts';
+import { findNulCharacter, findProtoKey, isJsonObject, NOT_A_JSON_OBJECT, protoKeyError, tooDeepError, tooDeepFields } from '@gateway/contracts';
 import { AppError, validationError } from '@gateway/problem';
 import { otherCharsetThanUtf8 } from '@gateway/runtime';
 
@@ -30,11 +31,29 @@ export function jsonObjectBody(text: string | undefined, contentType?: string): 
     throw notJson();
   }
   if (!isJsonObject(value)) throw validationError([NOT_A_JSON_OBJECT]);
+  const tooDeep = tooDeepFields(value);
+  if (tooDeep.length > 0) throw validationError(tooDeep.map(tooDeepError));
   const poisoned = findProtoKey(value);
   if (poisoned !== undefined) throw validationError([protoKeyError(poisoned)]);
   const nul = nulProblem(value);
   if (nul) throw nul;
   return value;
+}
+
+/**
+ * Whether a route that takes no body (D29) was sent one: anything but no
+ * body at all or an empty JSON object, which carries nothing and which some
+ * HTTP clients send on every POST.
+ */
+export function carriesBody(text: string | undefined): boolean {
+  return text !== undefined && text !== '' && !EMPTY_OBJECT.test(text);
+}
+
+const EMPTY_OBJECT = /^\ufeff?\s*\{\s*\}\s*$/;
+
+/** The refusal of a body sent to a route that takes none. */
+export function unwantedBodyProblem(): AppError {
+  return validationError([{ field: 'body', code: 'invalid', message: 'This endpoint takes no request body; send none.' }]);
 }
 
 /** A validation problem naming the first field of `value` (a body or a query) that holds a NUL character. */

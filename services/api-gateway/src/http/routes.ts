@@ -20,11 +20,16 @@ export interface Route {
   readonly command: CommandType;
   /** The route's own budget on top of the account budget. */
   readonly budget?: Budget;
-  /** Whether the route reads a JSON body; `optional`: none at all is taken as `{}`. */
+  /** Whether the route reads a JSON body; `optional`: none at all is taken as `{}`; false: a body is refused (D29). */
   readonly hasBody: boolean | 'optional';
   /**
-   * Whether the answer shows a secret: it is not kept for an Idempotency-Key
-   * replay, which would store the secret in clear (D17).
+   * Whether the command is sent the query and checks it itself (a list's
+   * filters and paging); a GET without it takes no query parameter (D29).
+   */
+  readonly takesQuery?: true;
+  /**
+   * Whether the answer shows a secret: kept for an Idempotency-Key replay
+   * only encrypted, never in clear (D17).
    */
   readonly answerHoldsSecret?: true;
   readonly request: (input: RouteInput) => CommandRequest<CommandType>;
@@ -37,7 +42,7 @@ const endpointBody = ({ context, params, body }: RouteInput) => ({ context, endp
 
 export const routes: readonly Route[] = [
   { method: 'POST', path: '/gateway/sessions', command: 'session.create', budget: 'create', hasBody: true, request: ({ context, body }) => ({ context, body }) },
-  { method: 'GET', path: '/gateway/sessions/list', command: 'session.list', hasBody: false, request: ({ context, query }) => ({ context, query }) },
+  { method: 'GET', path: '/gateway/sessions/list', command: 'session.list', hasBody: false, takesQuery: true, request: ({ context, query }) => ({ context, query }) },
   { method: 'GET', path: '/gateway/sessions/:id', command: 'session.get', hasBody: false, request: sessionRef },
   { method: 'POST', path: '/gateway/sessions/:id/cancel', command: 'session.cancel', hasBody: false, request: sessionRef },
   { method: 'POST', path: '/gateway/sessions/:id/checkout', command: 'session.issue_checkout', budget: 'create', hasBody: false, request: sessionRef },
@@ -59,16 +64,17 @@ export const routes: readonly Route[] = [
     request: ({ context, params, body }) => ({ context, session_id: params['id'] ?? '', body }),
   },
   { method: 'GET', path: '/gateway/sessions/:id/refunds', command: 'refund.list_session', hasBody: false, request: sessionRef },
-  { method: 'GET', path: '/gateway/refunds', command: 'refund.list', hasBody: false, request: ({ context, query }) => ({ context, query }) },
+  { method: 'GET', path: '/gateway/refunds', command: 'refund.list', hasBody: false, takesQuery: true, request: ({ context, query }) => ({ context, query }) },
   { method: 'GET', path: '/gateway/refunds/:id', command: 'refund.get', hasBody: false, request: ({ context, params }) => ({ context, refund_id: params['id'] ?? '' }) },
   {
     method: 'GET',
     path: '/gateway/sessions/:id/webhooks',
     command: 'webhook.list_session',
     hasBody: false,
+    takesQuery: true,
     request: ({ context, params, query }) => ({ context, session_id: params['id'] ?? '', query }),
   },
-  { method: 'GET', path: '/gateway/webhooks', command: 'webhook.list', hasBody: false, request: ({ context, query }) => ({ context, query }) },
+  { method: 'GET', path: '/gateway/webhooks', command: 'webhook.list', hasBody: false, takesQuery: true, request: ({ context, query }) => ({ context, query }) },
   // Webhook endpoints the merchant manages (issue 19).
   { method: 'POST', path: '/gateway/webhook_endpoints', command: 'webhook_endpoint.create', hasBody: true, answerHoldsSecret: true, request: ({ context, body }) => ({ context, body }) },
   { method: 'GET', path: '/gateway/webhook_endpoints', command: 'webhook_endpoint.list', hasBody: false, request: ({ context }) => ({ context }) },
@@ -79,12 +85,12 @@ export const routes: readonly Route[] = [
   // A replay queues up to a page of deliveries: it is charged to the refund budget, the lowest (INTERFACE 8).
   { method: 'POST', path: '/gateway/webhook_endpoints/:id/replay', command: 'webhook_endpoint.replay', budget: 'refund', hasBody: true, request: endpointBody },
   // Money reports (D21), from the ledger.
-  { method: 'GET', path: '/gateway/balance_transactions', command: 'ledger.list_transactions', hasBody: false, request: ({ context, query }) => ({ context, query }) },
+  { method: 'GET', path: '/gateway/balance_transactions', command: 'ledger.list_transactions', hasBody: false, takesQuery: true, request: ({ context, query }) => ({ context, query }) },
   { method: 'GET', path: '/gateway/balance', command: 'ledger.balance', hasBody: false, request: ({ context }) => ({ context }) },
-  { method: 'GET', path: '/gateway/reports/daily', command: 'ledger.daily_report', hasBody: false, request: ({ context, query }) => ({ context, query }) },
+  { method: 'GET', path: '/gateway/reports/daily', command: 'ledger.daily_report', hasBody: false, takesQuery: true, request: ({ context, query }) => ({ context, query }) },
   // Payment links (D19), from checkout; a link is a way to make sessions, so its creation takes the create budget.
   { method: 'POST', path: '/gateway/payment_links', command: 'payment_link.create', budget: 'create', hasBody: true, request: ({ context, body }) => ({ context, body }) },
-  { method: 'GET', path: '/gateway/payment_links', command: 'payment_link.list', hasBody: false, request: ({ context, query }) => ({ context, query }) },
+  { method: 'GET', path: '/gateway/payment_links', command: 'payment_link.list', hasBody: false, takesQuery: true, request: ({ context, query }) => ({ context, query }) },
   { method: 'GET', path: '/gateway/payment_links/:id', command: 'payment_link.get', hasBody: false, request: paymentLinkRef },
   { method: 'POST', path: '/gateway/payment_links/:id/deactivate', command: 'payment_link.deactivate', hasBody: false, request: paymentLinkRef },
 ];

@@ -20,12 +20,17 @@ export interface StoredAnswer {
   body: string;
 }
 
+/** An answer as its row keeps it: `sealed` when `body` is the ciphertext of an answer that shows a secret (D17). */
+export interface KeptAnswer extends StoredAnswer {
+  sealed: boolean;
+}
+
 /** The outcome of a claim: ours to run, or the row that was already there. */
 export type Claim =
   /** `token` is the claim's created_at as PostgreSQL prints it (microseconds kept; a JS Date would drop them). */
   | { kind: 'claimed'; token: string }
   | { kind: 'taken'; requestHash: Buffer; state: 'started' }
-  | { kind: 'taken'; requestHash: Buffer; state: 'done'; answer: StoredAnswer };
+  | { kind: 'taken'; requestHash: Buffer; state: 'done'; answer: KeptAnswer };
 
 export interface ClaimTimes {
   /** How long the key and its answer are kept. */
@@ -64,7 +69,7 @@ export class IdempotencyRepository {
         text: `INSERT INTO idempotency_keys AS k (merchant_id, livemode, key, route, request_hash, state, created_at, expires_at)
            VALUES ($1, $2, $3, $4, $5, 'started', now(), now() + make_interval(secs => $6))
            ON CONFLICT (merchant_id, livemode, key, route) DO UPDATE SET
-             request_hash = EXCLUDED.request_hash, state = 'started', response_status = NULL, response_body = NULL,
+             request_hash = EXCLUDED.request_hash, state = 'started', response_status = NULL, response_body = NULL, response_sealed = false,
              created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
            WHERE k.expires_at <= now() OR (k.state = 'started' AND k.created_at <= now() - make_interval(secs => $7))
            RETURNING k.created_at::text AS token`,
@@ -73,9 +78,9 @@ export class IdempotencyRepository {
       const token = claimed.rows[0]?.token;
       if (token) return { kind: 'claimed', token };
 
-      const found = await this.pool.query<{ request_hash: Buffer; state: 'started' | 'done'; response_status: number | null; response_body: string | null }>({
+      const found = await this.pool.query<{ request_hash: Buffer; state: 'started' | 'done'; response_status: number | null; response_body: string | null; response_sealed: boolean }>({
         name: 'idempotency-find',
-        text: `SELECT request_hash, state, response_status, response_body FROM idempotency_keys WHERE ${KEY_COLUMNS}`,
+        text: `SELECT request_hash, state, response_status, response_body, response_sealed FROM idempotency_keys WHERE ${KEY_COLUMNS}`,
         values: [scope.merchantId, scope.livemode, scope.key, scope.route],
       });
       const row = found.rows[0];
@@ -84,19 +89,19 @@ export class IdempotencyRepository {
         return { kind: 'taken', requestHash, state: 'started' };
       }
       if (row.state === 'done' && row.response_status !== null && row.response_body !== null) {
-        return { kind: 'taken', requestHash: row.request_hash, state: 'done', answer: { status: row.response_status, body: row.response_body } };
+        return { kind: 'taken', requestHash: row.request_hash, state: 'done', answer: { status: row.response_status, body: row.response_body, sealed: row.response_sealed } };
       }
       return { kind: 'taken', requestHash: row.request_hash, state: 'started' };
     }
   }
 
   /** Stores the answer of the claim `token`; false when the claim is no longer ours. */
-  async complete(scope: IdempotencyScope, token: string, answer: StoredAnswer): Promise<boolean> {
+  async complete(scope: IdempotencyScope, token: string, answer: KeptAnswer): Promise<boolean> {
     const result = await this.pool.query({
       name: 'idempotency-complete',
-      text: `UPDATE idempotency_keys SET state = 'done', response_status = $6, response_body = $7
+      text: `UPDATE idempotency_keys SET state = 'done', response_status = $6, response_body = $7, response_sealed = $8
          WHERE ${KEY_COLUMNS} AND created_at = $5::timestamptz AND state = 'started'`,
-      values: [scope.merchantId, scope.livemode, scope.key, scope.route, token, answer.status, answer.body],
+      values: [scope.merchantId, scope.livemode, scope.key, scope.route, token, answer.status, answer.body, answer.sealed],
     });
     return result.rowCount === 1;
   }

@@ -1,8 +1,10 @@
 /**
- * The optional Idempotency-Key of the API's POSTs (D10). The first request with
- * a key runs and its answer is kept; the same key with the same body gets that
- * answer again, byte for byte; with another body, 422 idempotency-key-reused;
- * while the first is still running, 409 conflict.
+ * The optional Idempotency-Key of the API's POSTs (D10), every one of them
+ * (D29). The first request with a key runs and its answer is kept; the same
+ * key with the same body gets that answer again, byte for byte; with another
+ * body, 422 idempotency-key-reused; while the first is still running, 409
+ * conflict. An answer that shows a secret (a webhook endpoint's signing
+ * secret) is kept encrypted with the service's data key (D17), never in clear.
  *
  * Only answers the same request would get again are kept: successes and 4xx
  * problems. A 5xx, a timeout or a 429 gives the key back, so that the merchant's
@@ -12,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { inBatches } from '@gateway/db';
 import { describeError, type Logger } from '@gateway/observability';
 import { AppError, toProblem, validationError } from '@gateway/problem';
-import type { IdempotencyRepository, IdempotencyScope, StoredAnswer } from './idempotency.repository.js';
+import type { IdempotencyRepository, IdempotencyScope, KeptAnswer, StoredAnswer } from './idempotency.repository.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -38,6 +40,18 @@ export interface IdempotencySettings {
   /** Host of problem type URIs, to store a 4xx answer exactly as it is sent. */
   errorsHost: string;
   log: Logger;
+}
+
+/** Encrypts an answer that shows a secret before it is kept, and decrypts it for a replay (D17: the service's SecretBox). */
+export interface AnswerSealer {
+  encrypt(plaintext: string, aad: string): string;
+  decrypt(ciphertext: string, aad: string): Promise<string>;
+}
+
+/** How one call's answer is kept. */
+export interface RunOptions {
+  /** The answer shows a secret: kept encrypted by the sealer. */
+  sealed?: boolean;
 }
 
 /** The key of the Idempotency-Key header, checked; 422 validation-error when it is not 1-255 printable ASCII characters. */
@@ -72,10 +86,12 @@ export class IdempotentCalls {
   constructor(
     private readonly keys: IdempotencyRepository,
     private readonly settings: IdempotencySettings,
+    /** Needed only by calls run with `sealed`. */
+    private readonly sealer?: AnswerSealer,
   ) {}
 
   /** Runs `call` once per (scope, body): the first time for real, then as the replay of its stored answer. */
-  async run(scope: IdempotencyScope, body: unknown, call: () => Promise<StoredAnswer>): Promise<Answer> {
+  async run(scope: IdempotencyScope, body: unknown, call: () => Promise<StoredAnswer>, options: RunOptions = {}): Promise<Answer> {
     if (scope.route.length > MAX_ROUTE_LENGTH) throw new AppError('not-found', 'No such route.');
     const hash = requestHash(body);
     const claim = await this.keys.claim(scope, hash, this.settings);
@@ -84,7 +100,8 @@ export class IdempotentCalls {
       if (claim.state === 'started') {
         throw new AppError('conflict', 'The first request with this Idempotency-Key is still in flight; retry once it has been answered.');
       }
-      return { ...claim.answer, replayed: true };
+      const { status, body: kept, sealed } = claim.answer;
+      return { status, body: sealed ? await this.sealerOf().decrypt(kept, sealedAnswerAad(scope)) : kept, replayed: true };
     }
 
     let answer: StoredAnswer;
@@ -92,13 +109,13 @@ export class IdempotentCalls {
       answer = await call();
     } catch (err) {
       if (err instanceof AppError && isFinal(err)) {
-        await this.store(scope, claim.token, { status: err.status, body: JSON.stringify(toProblem(err, this.settings.errorsHost)) });
+        await this.store(scope, claim.token, { status: err.status, body: JSON.stringify(toProblem(err, this.settings.errorsHost)) }, options);
       } else {
         await this.release(scope, claim.token);
       }
       throw err;
     }
-    await this.store(scope, claim.token, answer);
+    await this.store(scope, claim.token, answer, options);
     return { ...answer, replayed: false };
   }
 
@@ -109,13 +126,19 @@ export class IdempotentCalls {
 
   // The command has run: its answer goes to the merchant even when it cannot be
   // stored. The claim then stays 'started' until it counts as abandoned.
-  private async store(scope: IdempotencyScope, token: string, answer: StoredAnswer): Promise<void> {
+  private async store(scope: IdempotencyScope, token: string, answer: StoredAnswer, options: RunOptions): Promise<void> {
     try {
-      const stored = await this.keys.complete(scope, token, answer);
+      const kept: KeptAnswer = options.sealed ? { status: answer.status, body: this.sealerOf().encrypt(answer.body, sealedAnswerAad(scope)), sealed: true } : { ...answer, sealed: false };
+      const stored = await this.keys.complete(scope, token, kept);
       if (!stored) this.settings.log.warn({ route: scope.route, merchantId: scope.merchantId }, 'idempotency claim was taken over before its answer was stored');
     } catch (err) {
       this.settings.log.warn({ err: describeError(err), route: scope.route, merchantId: scope.merchantId }, 'idempotent answer not stored');
     }
+  }
+
+  private sealerOf(): AnswerSealer {
+    if (!this.sealer) throw new Error('An answer that shows a secret is kept only with a sealer.');
+    return this.sealer;
   }
 
   private async release(scope: IdempotencyScope, token: string): Promise<void> {
@@ -125,6 +148,11 @@ export class IdempotentCalls {
       this.settings.log.warn({ err: describeError(err), route: scope.route, merchantId: scope.merchantId }, 'idempotency claim not released');
     }
   }
+}
+
+/** What a sealed answer is bound to: its table, column and row, so that it decrypts nowhere else. */
+function sealedAnswerAad(scope: IdempotencyScope): string {
+  return `api_gateway.idempotency_keys.response_body:${JSON.stringify([scope.merchantId, scope.livemode, scope.key, scope.route])}`;
 }
 
 /**

@@ -49,6 +49,23 @@ const session = (n: number) => ({
   created_at: '2026-11-30T10:15:00.000Z',
 });
 
+/** The account's export slots, two of them, counted here: how many are held now. */
+const slots = {
+  perMerchant: 2,
+  held: 0,
+  async take() {
+    if (slots.held >= slots.perMerchant) return undefined;
+    slots.held += 1;
+    let released = false;
+    return {
+      release: () => {
+        if (!released) slots.held -= 1;
+        released = true;
+      },
+    };
+  },
+};
+
 describe('CSV export routes (D21)', () => {
   let server: Server;
   let base: string;
@@ -84,6 +101,8 @@ describe('CSV export routes (D21)', () => {
       eventStreamHeartbeatSeconds: 25,
       eventStreamAuthCheckSeconds: 5,
       exportPageSize: 2,
+      exportMaxSeconds: 1,
+      exportSlots: slots,
     });
     server = createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -95,6 +114,11 @@ describe('CSV export routes (D21)', () => {
   beforeEach(() => {
     calls = [];
     logged.length = 0;
+  });
+  afterEach(async () => {
+    // Whatever way the export ended, its slot was given back.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(slots.held, 0, 'a slot left taken');
   });
 
   const get = (path: string) => fetch(`${base}${path}`, { headers: { authorization: 'Bearer sk_live_good' } });
@@ -176,5 +200,45 @@ describe('CSV export routes (D21)', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(pages, read, 'no page is read once the client is gone');
     assert.ok(logged.some((line) => line.includes('export abandoned by the client')), logged.join(''));
+  });
+
+  it('when the account runs as many exports as it may, then the next answers 429 with Retry-After before any page is read (D29)', async () => {
+    slots.held = slots.perMerchant;
+    try {
+      const res = await get('/sessions.csv');
+      assert.equal(res.status, 429);
+      assert.equal(res.headers.get('retry-after'), '5');
+      const problem = (await res.json()) as { type: string; detail: string };
+      assert.equal(problem.type, 'https://gateway.example/errors/rate-limit-exceeded');
+      assert.equal(problem.detail, 'This account already runs 2 exports in this mode, as many as may run at once; retry after the number of seconds in Retry-After.');
+      assert.deepEqual(calls, []);
+    } finally {
+      slots.held = 0;
+    }
+  });
+
+  it('when an export runs past its longest time, however fast its client reads, then it is cut off, no page more is read, and the log says why (D29)', async () => {
+    let pages = 0;
+    answer = async ({ data }) => {
+      pages += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const after = String(data.query['starting_after'] ?? 'ps_99999999999999999999');
+      const n = Number(after.slice(3)) - 1;
+      return { data: [session(n), session(n - 1)], has_more: true };
+    };
+    const started = Date.now();
+    const res = await get('/sessions.csv');
+    assert.equal(res.status, 200);
+    await assert.rejects(res.text(), TypeError, 'the answer was cut off, not ended');
+    assert.ok(Date.now() - started >= 900, `cut off after ${Date.now() - started} ms`);
+    // The page read ahead may still arrive; none is asked for after it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const read = pages;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(pages, read, 'no page is read once the export is stopped');
+    const line = logged.find((entry) => entry.includes('"msg":"export stopped: it ran longer than EXPORT_MAX_SECONDS"'));
+    assert.ok(line, logged.join(''));
+    assert.match(line, /"maxSeconds":1/);
+    assert.doesNotMatch(line, /secret-reference/);
   });
 });

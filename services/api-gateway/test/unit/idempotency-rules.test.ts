@@ -6,8 +6,18 @@
 import assert from 'node:assert/strict';
 import { createLogger } from '@gateway/observability';
 import { AppError, validationError } from '@gateway/problem';
-import type { Claim, IdempotencyRepository, IdempotencyScope, StoredAnswer } from '../../src/idempotency/idempotency.repository.js';
-import { canonicalJson, IdempotentCalls, isFinal, parseIdempotencyKey, requestHash } from '../../src/idempotency/idempotent-call.js';
+import type { Claim, IdempotencyRepository, IdempotencyScope, KeptAnswer, StoredAnswer } from '../../src/idempotency/idempotency.repository.js';
+import { canonicalJson, IdempotentCalls, isFinal, parseIdempotencyKey, requestHash, type AnswerSealer } from '../../src/idempotency/idempotent-call.js';
+
+/** A stand-in for the SecretBox: the text hidden, and opened only with the binding it was sealed with. */
+const SEALER: AnswerSealer = {
+  encrypt: (plaintext, aad) => `${Buffer.from(aad).toString('base64')}.${Buffer.from(plaintext).toString('base64')}`,
+  decrypt: async (ciphertext, aad) => {
+    const [bound = '', text = ''] = ciphertext.split('.');
+    if (bound !== Buffer.from(aad).toString('base64')) throw new Error('bound to another row');
+    return Buffer.from(text, 'base64').toString('utf8');
+  },
+};
 
 describe('Idempotency-Key shape', () => {
   it('when the key is 1 to 255 printable ASCII characters, spaces included, then it is taken as given', () => {
@@ -74,27 +84,27 @@ describe('A second request with the same key', () => {
 
   /** Calls over a key store whose claim finds `claim`, recording what is stored and released. */
   function calls(claim: Claim) {
-    const stored: StoredAnswer[] = [];
+    const stored: KeptAnswer[] = [];
     const released: string[] = [];
     const keys = {
       claim: async () => claim,
-      complete: async (_scope: IdempotencyScope, _token: string, answer: StoredAnswer) => (stored.push(answer), true),
+      complete: async (_scope: IdempotencyScope, _token: string, answer: KeptAnswer) => (stored.push(answer), true),
       release: async (_scope: IdempotencyScope, token: string) => void released.push(token),
     } as unknown as IdempotencyRepository;
     const settings = { ttlSeconds: 86_400, abandonedAfterMs: 60_000, errorsHost: 'errors.example.tn', log: createLogger({ service: 'test', level: 'silent' }) };
-    return { idempotent: new IdempotentCalls(keys, settings), stored, released };
+    return { idempotent: new IdempotentCalls(keys, settings, SEALER), stored, released };
   }
 
   const neverRuns = async (): Promise<StoredAnswer> => assert.fail('the call ran again');
 
   it('when the same body comes again after the first answer, then that answer is replayed byte for byte and the call does not run', async () => {
     const first = { status: 201, body: '{"refund_id":"re_1"}' };
-    const { idempotent } = calls({ kind: 'taken', requestHash: requestHash({ reason: 'damaged' }), state: 'done', answer: first });
+    const { idempotent } = calls({ kind: 'taken', requestHash: requestHash({ reason: 'damaged' }), state: 'done', answer: { ...first, sealed: false } });
     assert.deepEqual(await idempotent.run(scope, JSON.parse('{ "reason" : "damaged" }'), neverRuns), { ...first, replayed: true });
   });
 
   it('when another body comes with the key, then it is 422 idempotency-key-reused', async () => {
-    const { idempotent } = calls({ kind: 'taken', requestHash: requestHash({ reason: 'other' }), state: 'done', answer: { status: 201, body: '{}' } });
+    const { idempotent } = calls({ kind: 'taken', requestHash: requestHash({ reason: 'other' }), state: 'done', answer: { status: 201, body: '{}', sealed: false } });
     await assert.rejects(idempotent.run(scope, body, neverRuns), (err: unknown) => err instanceof AppError && err.code === 'idempotency-key-reused');
   });
 
@@ -125,6 +135,19 @@ describe('A second request with the same key', () => {
     const { idempotent, stored } = calls({ kind: 'claimed', token: 't1' });
     const answer = { status: 200, body: '{"ok":true}' };
     assert.deepEqual(await idempotent.run(scope, body, async () => answer), { ...answer, replayed: false });
-    assert.deepEqual(stored, [answer]);
+    assert.deepEqual(stored, [{ ...answer, sealed: false }]);
+  });
+
+  it('when the answer shows a secret, then it is stored encrypted, bound to its key, and a replay gives it back in clear', async () => {
+    const { idempotent, stored } = calls({ kind: 'claimed', token: 't1' });
+    const answer = { status: 200, body: '{"secret":"whsec_abc"}' };
+    assert.deepEqual(await idempotent.run(scope, undefined, async () => answer, { sealed: true }), { ...answer, replayed: false });
+    const [kept] = stored;
+    assert.ok(kept?.sealed);
+    assert.ok(!kept.body.includes('whsec_'), kept.body);
+    const again = calls({ kind: 'taken', requestHash: requestHash(undefined), state: 'done', answer: kept });
+    assert.deepEqual(await again.idempotent.run(scope, undefined, neverRuns, { sealed: true }), { ...answer, replayed: true });
+    const elsewhere = calls({ kind: 'taken', requestHash: requestHash(undefined), state: 'done', answer: kept });
+    await assert.rejects(elsewhere.idempotent.run({ ...scope, key: 'k-2' }, undefined, neverRuns, { sealed: true }), /bound to another row/);
   });
 });

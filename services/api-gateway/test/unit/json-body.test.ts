@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { AppError } from '@gateway/problem';
-import { bodyProblem, jsonObjectBody } from '../../src/http/json-body.js';
+import { bodyProblem, carriesBody, jsonObjectBody } from '../../src/http/json-body.js';
+import { unknownParametersProblem } from '../../src/http/query-parameters.js';
 
 /** The [field, code] pairs of the validation problem `run` throws. */
 function refusal(run: () => unknown): [string, string][] {
@@ -52,5 +53,31 @@ describe('The API body: JSON object rules', () => {
       assert.deepEqual(jsonObjectBody('\ufeff{"a":"café"}', type), { a: 'café' }, String(type));
     }
     assert.deepEqual(refusal(() => jsonObjectBody('\ufeff')), [['body', 'invalid']]);
+  });
+
+  it('when objects and arrays nest deeper than 32 levels, be it thousands deep, then each such field is named before any other walk, never a stack overflow', () => {
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    assert.deepEqual(refusal(() => jsonObjectBody(`{"reason":"x","metadata":${deep(6000)},"items":${deep(33)}}`)), [['metadata', 'invalid'], ['items', 'invalid']]);
+    // Deep and poisoned: the depth is what is reported, the walk for __proto__ never runs.
+    assert.deepEqual(refusal(() => jsonObjectBody(`{"a":${'{"__proto__":'.repeat(5000)}1${'}'.repeat(5000)}}`)), [['a', 'invalid']]);
+    assert.deepEqual(jsonObjectBody(`{"metadata":${deep(31)}}`), { metadata: JSON.parse(deep(31)) });
+  });
+});
+
+describe('The bodies of routes that take none (D29)', () => {
+  it('when nothing or an empty JSON object is sent, then there is no body; anything else is one', () => {
+    for (const text of [undefined, '', '{}', ' { } ', '\ufeff{}']) assert.equal(carriesBody(text), false, JSON.stringify(text));
+    for (const text of ['{"reason":"x"}', '[]', 'null', ' ', 'please', '{}{}']) assert.equal(carriesBody(text), true, JSON.stringify(text));
+  });
+});
+
+describe('Query parameters of a GET that takes none (D29)', () => {
+  it('when parameters are given, then each is named, in request order, in the lists\' words; none is no problem', () => {
+    const problem = unknownParametersProblem({ limit: '5', colour: 'red' });
+    assert.deepEqual(problem?.errors, [
+      { field: 'limit', code: 'invalid', message: 'limit is not a known field.' },
+      { field: 'colour', code: 'invalid', message: 'colour is not a known field.' },
+    ]);
+    assert.equal(unknownParametersProblem({}), undefined);
   });
 });

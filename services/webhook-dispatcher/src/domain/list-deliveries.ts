@@ -4,7 +4,7 @@
  * takes a status filter (the dashboard's "failed only", D14); as with the
  * session list, a cursor must itself match the filter it comes with.
  */
-import { listFilterErrors, WebhookListQuery, type ApiContext, type WebhookDeliveryList } from '@gateway/contracts';
+import { listFilterErrors, SessionWebhookListQuery, WebhookListQuery, type ApiContext, type WebhookDeliveryList } from '@gateway/contracts';
 import { parseListQuery, toPage, type FieldError } from '@gateway/problem';
 import type { DeliveryFilters } from '../db/delivery-history.repository.js';
 import { accountOf } from './accounts.js';
@@ -38,7 +38,7 @@ function checkFilters(query: Record<string, unknown>): { filters: DeliveryFilter
 export async function listSessionDeliveries(deps: HistoryDeps, context: ApiContext, sessionId: string, query: Record<string, unknown>): Promise<WebhookDeliveryList> {
   const account = accountOf(context);
   if (!(await deps.history.knowsSession(account, sessionId))) await deps.getSession(context, sessionId);
-  const list = await parseListQuery(query, { noun: 'delivery', defaultLimit: 100, isOwnItem: (id) => deps.history.exists(account, id, { sessionId }) });
+  const list = await parseListQuery(query, { noun: 'delivery', defaultLimit: 100, otherErrors: listFilterErrors(SessionWebhookListQuery, query), isOwnItem: (id) => deps.history.exists(account, id, { sessionId }) });
   const rows = await deps.history.page(account, list.limit, { before: list.startingAfter, after: list.endingBefore, sessionId });
   const { items, hasMore } = toPage(rows, list);
   return { data: items.map(toDelivery), has_more: hasMore };

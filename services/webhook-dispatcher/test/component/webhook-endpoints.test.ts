@@ -130,7 +130,7 @@ describe('webhook endpoints', function () {
     const target = await receiver();
     const merchant = await merchantFor();
     const api = system.api(merchant.testKey);
-    // An Idempotency-Key is not honoured here (the answer holds the secret, which is never stored): the last test checks the dump.
+    // With an Idempotency-Key the answer is kept for a replay, encrypted only (D17): the last test checks the dump.
     const made = await createEndpoint(merchant, { url: target.url(), enabled_events: ['session.succeeded', 'session.failed'] }, { 'Idempotency-Key': `create-${merchant.merchantId}` });
 
     const read = await api.get<Record<string, unknown>>(`/gateway/webhook_endpoints/${made.id}/`);

@@ -184,6 +184,24 @@ describe('CSV exports (D21)', function () {
     assert.ok(res.text.includes(",'+Amina,'-Ben Salah,"), res.text);
   });
 
+  it('when a reference starts with a space, a tab, a no-break space, a byte-order mark or another format character before =, +, - or @ (the review\'s reproduction), then its cell is prefixed with an apostrophe too', async () => {
+    const { api } = await shop();
+    const risky = [' =1+1', '\u00a0=HYPERLINK("http://evil.example/","Refund")', '\ufeff=1+1', '\u200b+cmd', '\u202e@SUM(A1)', '\u2060-2+3', ' \u00a0\t=1', '   @me', '\u3000=1'];
+    const harmless = [' plain', 'a =b', '\u00a0 5', '\u200bname'];
+    const byReference = new Map<string, string>();
+    for (const [i, text] of [...risky, ...harmless].entries()) {
+      const made = await create(api, { merchant_reference: `${text}#${i}` });
+      byReference.set(made.id, `${text}#${i}`);
+    }
+
+    const { rows } = await exported(api, 'sessions', '', SESSION_COLUMNS);
+    const cells = new Map(rows.map((row) => [row['id'], row['merchant_reference']]));
+    for (const [id, reference] of byReference) {
+      const expected = risky.some((text) => reference.startsWith(text)) ? `'${reference}` : reference;
+      assert.equal(cells.get(id), expected, JSON.stringify(reference));
+    }
+  });
+
   it('when refunds and balance transactions are exported, then a refund has its row, and its balance transaction a negative amount prefixed with an apostrophe', async () => {
     const { api } = await shop();
     const session = await paid(api, '100.000');

@@ -565,7 +565,8 @@ describe('Ledger attacks (D21)', function () {
       const rows = parse(sessions.text, { columns: true }) as Record<string, string>[];
       assert.equal(rows.length, hostile.length, 'one parsed row per session: no row broken by CR/LF');
       const byId = new Map(rows.map((row) => [row['id'], row]));
-      const dangerous = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+      // D29: also after leading spaces of any kind (a line feed among them) and format characters.
+      const dangerous = /^(?:[\t\r]|[\s\p{Cf}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/u;
       for (const session of made) {
         const row = byId.get(session.id);
         assert.ok(row, session.id);
