@@ -3,6 +3,9 @@ import express from 'express';
 import { renderMetrics } from '@gateway/observability';
 import { addHealthRoutes, healthApp, labelRoute, listen, type Listening } from '../../src/index.js';
 
+/** A request on a connection of its own, closed after the answer: the server's close then waits for no idle keep-alive connection. */
+const get = (url: string, method = 'GET') => fetch(url, { method, headers: { connection: 'close' } });
+
 const SESSION_ID = 'ses_1234567890abcdef';
 
 /** The series of `family` in the registry's text, as lines. */
@@ -43,10 +46,10 @@ describe('HTTP metrics middleware', () => {
   it('when routes with ids are called, then requests are counted under the route pattern, never the raw path', async () => {
     const before = await seriesOf('gateway_http_requests_total');
     const token = 'tok_secretvalue42';
-    await fetch(`${base}/checkout/${token}`);
-    await fetch(`${base}/checkout/${token}/pay`, { method: 'POST' });
-    await fetch(`${base}/payment/rest/orders/${SESSION_ID}/status`);
-    await fetch(`${base}/api/sessions/${SESSION_ID}?key=sk_test_abc`);
+    await get(`${base}/checkout/${token}`);
+    await get(`${base}/checkout/${token}/pay`, 'POST');
+    await get(`${base}/payment/rest/orders/${SESSION_ID}/status`);
+    await get(`${base}/api/sessions/${SESSION_ID}?key=sk_test_abc`);
 
     const after = await seriesOf('gateway_http_requests_total');
     const grew = (labels: string[]) => countOf(after, labels) - countOf(before, labels);
@@ -61,8 +64,8 @@ describe('HTTP metrics middleware', () => {
 
   it('when no route matches, then the request is labelled unmatched with its status', async () => {
     const before = await seriesOf('gateway_http_requests_total');
-    await fetch(`${base}/nothing/${SESSION_ID}`);
-    await fetch(`${base}/checkout/a/b/c/d`, { method: 'DELETE' });
+    await get(`${base}/nothing/${SESSION_ID}`);
+    await get(`${base}/checkout/a/b/c/d`, 'DELETE');
     const after = await seriesOf('gateway_http_requests_total');
     const grew = (labels: string[]) => countOf(after, labels) - countOf(before, labels);
     assert.equal(grew(['route="unmatched"', 'method="GET"', 'status="404"']), 1);
@@ -71,7 +74,7 @@ describe('HTTP metrics middleware', () => {
   });
 
   it('when a request is answered, then its latency is observed under route and method', async () => {
-    await fetch(`${base}/checkout/xyz`);
+    await get(`${base}/checkout/xyz`);
     const buckets = await seriesOf('gateway_http_request_duration_seconds_bucket');
     assert.ok(buckets.some((line) => line.includes('route="/checkout/:token"') && line.includes('method="GET"') && line.includes('le="+Inf"')));
   });
@@ -80,8 +83,8 @@ describe('HTTP metrics middleware', () => {
     const health = await listen(healthApp({}), 0, '127.0.0.1');
     try {
       const url = `http://127.0.0.1:${health.port}`;
-      assert.equal((await fetch(`${url}/healthz`)).status, 200);
-      const res = await fetch(`${url}/metrics`);
+      assert.equal((await get(`${url}/healthz`)).status, 200);
+      const res = await get(`${url}/metrics`);
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
       const text = await res.text();

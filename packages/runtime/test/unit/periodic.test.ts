@@ -20,16 +20,19 @@ describe('periodic jobs', () => {
       'test-job',
       async () => {
         runs += 1;
+        const run = runs;
         active += 1;
         most = Math.max(most, active);
-        await new Promise((resolve) => setTimeout(resolve, 1_300));
+        // The first run outlasts the interval, so a tick comes while it runs; the next is short.
+        await new Promise((resolve) => setTimeout(resolve, run === 1 ? 1_050 : 150));
         active -= 1;
-        if (runs === 1) throw new Error('first run fails');
+        if (run === 1) throw new Error('first run fails');
       },
       createLogger({ service: 'test', level: 'silent' }),
     );
     await job.runNow();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The next tick after the failed run starts the second run; stop comes while it is under way.
+    while (runs < 2) await new Promise((resolve) => setTimeout(resolve, 10));
     await job.stop();
     assert.equal(most, 1);
     assert.ok(runs >= 2, `${runs} runs`);

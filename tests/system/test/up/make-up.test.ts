@@ -162,7 +162,7 @@ describe('make up', function () {
     assert.ok(up.lines.some((line) => line.startsWith('  Mail ') && line.includes('mail/<time>-<id>.eml')), 'the Mail line');
     const { test_secret_key: key, dashboard_owner: owner } = demo() as { test_secret_key: string; dashboard_owner?: { email: string; password: string } };
     // Test-mode receipts are off until the merchant turns them on (D29): the demo owner does, on the dashboard's Settings page.
-    assert.ok(owner, 'no demo dashboard owner');
+    assert.ok(owner, `no demo dashboard owner:\n${up.lines.filter((line) => line.includes('demo') || line.includes('could not')).join('\n')}`);
     const dashboard = new Visitor(`http://localhost:${portBase}`);
     assert.equal((await dashboard.post('/dashboard/sign-in', { email: owner.email, password: owner.password })).status, 303);
     const on = await dashboard.post('/dashboard/settings/receipts', { _csrf: await dashboard.csrf('/dashboard/settings'), receipts_enabled: 'on' });
