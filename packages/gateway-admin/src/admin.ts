@@ -12,6 +12,8 @@ export type Send = <C extends CommandType>(type: C, data: CommandRequest<C>, opt
 
 /** How long `terminal probe` waits: longer than the adapter waits on the acquirer (ACQUIRER_TIMEOUT_MS, 15 s by default), so its answer, even a timeout, arrives. */
 const PROBE_TIMEOUT_MS = 20_000;
+/** How long a create with a password waits: the dashboard hashes it at full cost (a second or more of CPU on a busy host) before it answers. */
+const PASSWORD_TIMEOUT_MS = 20_000;
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -280,13 +282,13 @@ export async function runAdmin(argv: readonly string[], send: Send): Promise<Rec
     }
     case 'user create': {
       const { positionals, values } = parse(rest, ['email', 'role', 'password']);
-      const created = await send('user.create', { merchant_id: one(positionals, 'MERCHANT_ID'), email: required(values, 'email'), role: role(values), ...password(values) });
+      const created = await send('user.create', { merchant_id: one(positionals, 'MERCHANT_ID'), email: required(values, 'email'), role: role(values), ...password(values) }, { timeoutMs: PASSWORD_TIMEOUT_MS });
       return { user_id: created.user_id, ...(created.setup_url !== undefined && { setup_url: created.setup_url }) };
     }
     case 'operator create': {
       const { positionals, values } = parse(rest, ['email', 'password']);
       if (positionals.length > 0) throw new UsageError('operator create takes only options');
-      const created = await send('operator.create', { email: required(values, 'email'), ...password(values) });
+      const created = await send('operator.create', { email: required(values, 'email'), ...password(values) }, { timeoutMs: PASSWORD_TIMEOUT_MS });
       return { operator_id: created.operator_id, ...(created.setup_url !== undefined && { setup_url: created.setup_url }) };
     }
     case 'operator keygen': {
