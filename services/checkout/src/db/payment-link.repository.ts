@@ -1,6 +1,6 @@
 /**
- * Storage of payment links (D19): the links, the sessions paid through them
- * (once each), the slots of payment links that may be paid only so many times, and
+ * Storage of payment links (D19): the links, the sessions made and paid through
+ * them (once each), the slots of payment links that may be paid only so many times, and
  * the page's count of session requests per buyer address.
  */
 import type { Locale, PaymentLink } from '@gateway/contracts';
@@ -39,6 +39,9 @@ export interface PaymentLinkRow {
 }
 
 export type NewPaymentLink = Omit<PaymentLinkRow, 'active' | 'payments_count'>;
+
+/** The link a session was made through, as its card step looks at it. */
+export type SessionLink = Pick<PaymentLinkRow, 'id' | 'active' | 'expires_at' | 'max_payments' | 'payments_count'>;
 
 /** A slot a session of a link holds while its attempt is under way. */
 export interface HeldSlot {
@@ -182,9 +185,18 @@ export class PaymentLinkRepository {
     return result.rows[0]?.payments_count;
   }
 
-  /** Notes that `sessionId` was made through the limited link `linkId`: its attempts need a slot of the link. */
+  /** Notes that `sessionId` was made through the link `linkId`: its card step looks at the link, and takes a slot of a limited one. */
   async recordSession(sessionId: string, linkId: string): Promise<void> {
     await this.pool.query('INSERT INTO payment_link_sessions (session_id, link_id) VALUES ($1, $2) ON CONFLICT (session_id) DO NOTHING', [sessionId, linkId]);
+  }
+
+  /** The link the session was made through, as its card step needs it: whether it is open, and whether it is limited. */
+  async linkOfSession(sessionId: string): Promise<SessionLink | undefined> {
+    const result = await this.pool.query<SessionLink>(
+      'SELECT l.id, l.active, l.expires_at, l.max_payments, l.payments_count FROM payment_link_sessions s JOIN payment_links l ON l.id = s.link_id WHERE s.session_id = $1',
+      [sessionId],
+    );
+    return result.rows[0];
   }
 
   /** How many slots the link's sessions hold now (attempts under way). */
@@ -200,9 +212,6 @@ export class PaymentLinkRepository {
    * buyers can never both have the last slot.
    */
   async claimSlot(sessionId: string, attemptId: string, checkoutLinkId: string, now: Date): Promise<SlotClaim> {
-    // Most sessions are no limited link's: one read, no transaction.
-    const known = await this.pool.query('SELECT 1 FROM payment_link_sessions WHERE session_id = $1', [sessionId]);
-    if (known.rowCount === 0) return { outcome: 'none' };
     return withTransaction(this.pool, async (client) => {
       const link = await client.query<{ link_id: string; max_payments: number | null; payments_count: number }>(
         `SELECT l.id AS link_id, l.max_payments, l.payments_count FROM payment_link_sessions s JOIN payment_links l ON l.id = s.link_id

