@@ -119,6 +119,8 @@ export const commandSenders = {
   'session.list': ['api-gateway', 'dashboard'],
   'session.stats': ['dashboard'],
   'session.cancel': ['api-gateway', 'dashboard'],
+  // checkout: a payment link deactivated (D29).
+  'session.cancel_for_payment_link': ['checkout'],
   'session.issue_checkout': ['api-gateway'],
   'webhook.list_session': ['api-gateway', 'dashboard'],
   'webhook.list': ['api-gateway', 'dashboard'],

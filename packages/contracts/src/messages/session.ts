@@ -160,6 +160,16 @@ export const sessionCommands = {
   /** The Home page's attempts and declines over `query` {from, to} (Tunis dates, as the daily report takes them); read from per-day counts, never the attempts. */
   'session.stats': { service: 'session', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: SessionStats },
   'session.cancel': { service: 'session', request: SessionRef, reply: SessionDetail },
+  /**
+   * D29: a deactivated payment link's open sessions (CREATED or PENDING) canceled,
+   * each as a cancel does it (session.canceled); a session whose attempt is under
+   * way is left to finish. How many were canceled.
+   */
+  'session.cancel_for_payment_link': {
+    service: 'session',
+    request: Type.Object({ context: ApiContext, payment_link: PaymentLinkId }),
+    reply: Type.Object({ canceled: Type.Integer({ minimum: 0 }) }),
+  },
   /** D22: captures an AUTHORIZED session's hold, in full or in part; waits on the acquirer. */
   'session.capture': { service: 'session', lane: 'slow', request: Type.Object({ context: ApiContext, session_id: Type.String(), body: Type.Unknown() }), reply: SessionDetail },
   'session.issue_checkout': { service: 'session', request: SessionRef, reply: CheckoutLink },

@@ -12,6 +12,8 @@ import { checkLinkRequest } from './payment-link-request.js';
 
 export interface PaymentLinkDeps {
   paymentLinks: PaymentLinkRepository;
+  /** The session service's session.cancel_for_payment_link: the link's open sessions canceled (D29). */
+  cancelOpenSessions: (context: ApiContext, linkId: string) => Promise<void>;
   publicBaseUrl: string;
   clock: () => Date;
 }
@@ -137,11 +139,17 @@ export async function listPaymentLinks(deps: PaymentLinkDeps, context: ApiContex
   return { data: items.map((row) => toPaymentLink(row, deps.publicBaseUrl, now)), has_more: hasMore };
 }
 
-/** POST /gateway/payment_links/{id}/deactivate/: the link takes no more payments; deactivating twice answers the same. */
+/**
+ * POST /gateway/payment_links/{id}/deactivate/: the link takes no more
+ * payments, and its open sessions are canceled by the session service
+ * (D29: session.canceled; one whose attempt is under way finishes).
+ * Deactivating twice answers the same, and cancels what a first call left.
+ */
 export async function deactivatePaymentLink(deps: PaymentLinkDeps, context: ApiContext, id: string): Promise<PaymentLink> {
   if (!PAYMENT_LINK_ID.test(id)) throw notFound();
   const row = await deps.paymentLinks.deactivate(accountOf(context), id);
   if (!row) throw notFound();
+  await deps.cancelOpenSessions(context, row.id);
   return toPaymentLink(row, deps.publicBaseUrl, deps.clock());
 }
 

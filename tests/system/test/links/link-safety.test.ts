@@ -7,18 +7,21 @@
  * rate is refused when it is made.
  */
 import assert from 'node:assert/strict';
-import type { PaymentLink, SessionDetail, SessionList } from '@gateway/contracts';
-import { payOnPage, pollUntil, TestSystem, type Merchant } from '@gateway/testkit';
+import type { PaymentLink, SessionDetail, SessionEventData, SessionList } from '@gateway/contracts';
+import { payOnPage, pollUntil, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
 
 describe('Payment links safe by default (D29)', function () {
   this.timeout(60_000);
   let system: TestSystem;
+  let events: EventCapture;
 
   before(async () => {
     system = await TestSystem.start();
+    events = await system.captureEvents(['session.*']);
   });
 
   after(async () => {
+    await events?.stop();
     await system?.shutdown();
   });
 
@@ -81,6 +84,39 @@ describe('Payment links safe by default (D29)', function () {
       assert.deepEqual([session?.attempts.length, session?.status], [0, 'CREATED']);
       assert.equal(await acquirerError(merchant, session), '6', 'the acquirer never saw an order');
       assert.equal((await linkOf(merchant, link.id)).payments_count, 0);
+    });
+  });
+
+  describe('deactivating a link', () => {
+    it('when a link with open sessions is deactivated, then each open session is CANCELED as a cancel does it (session.canceled, with the link), and a paid one stays paid', async () => {
+      const merchant = await system.newMerchant();
+      const link = await newLink(merchant, { description: 'Season tickets', amount: '12.000', locale: 'en' });
+      const paidUrl = await openSession(link);
+      assert.equal((await payOnPage(paidUrl, { card_number: '4242424242424242' })).status, 200);
+      const first = await openSession(link, { ...buyer, email: 'first@example.com' });
+      await openSession(link, { ...buyer, email: 'second@example.com' });
+      // A session of another link of the merchant is not touched.
+      const other = await newLink(merchant, { description: 'Other', amount: '1.000' });
+      await openSession(other);
+      const deactivated = await system.api(merchant.testKey).post<PaymentLink>(`/gateway/payment_links/${link.id}/deactivate/`);
+      assert.equal(deactivated.status, 200, deactivated.text);
+      const sessions = await sessionsOf(merchant);
+      const statusOf = (email: string, paymentLink = link.id) => sessions.find((s) => s.buyer_email === email && s.payment_link === paymentLink)?.status;
+      assert.deepEqual(
+        [statusOf('amina@example.com'), statusOf('first@example.com'), statusOf('second@example.com'), statusOf('amina@example.com', other.id)],
+        ['SUCCEEDED', 'CANCELED', 'CANCELED', 'CREATED'],
+      );
+      for (const email of ['first@example.com', 'second@example.com']) {
+        const id = sessions.find((s) => s.buyer_email === email)?.id;
+        const read = await system.api(merchant.testKey).get<SessionDetail>(`/gateway/sessions/${id}/`);
+        assert.equal(read.body.status, 'CANCELED');
+        const [canceled] = await events.waitFor<SessionEventData>('session.canceled', (e) => e.data.session.id === id);
+        assert.equal(canceled?.data.session.payment_link, link.id);
+      }
+      // The canceled buyer's page says so; nothing is paid.
+      const late = await payOnPage(first, { card_number: '4242424242424242' });
+      assert.notEqual(late.status, 200);
+      assert.equal((await linkOf(merchant, link.id)).payments_count, 1);
     });
   });
 });
