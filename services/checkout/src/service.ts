@@ -60,11 +60,11 @@ async function startCheckout(config: CheckoutConfig, log: Logger): Promise<Runni
     publicBaseUrl: config.publicBaseUrl,
     clock,
     buyerLimitPerMinute: config.paymentLinkBuyerLimitPerMinute,
+    linkLimitPerMinute: config.paymentLinkSessionsPerMinute,
     cancelOpenSessions: async (context, linkId) => {
       await rpc.call('session.cancel_for_payment_link', { context, payment_link: linkId }, { correlationId: context.request_id });
     },
     createSession: async (request, correlationId) => (await rpc.call('session.create', request, { correlationId })).body,
-    takeCreateBudget: async (account, correlationId) => (await rpc.call('budget.take_create', account, { correlationId })).body,
   };
   const brands = new BrandingRepository(pool, config.brandingCacheMs);
   const brandingDeps: BrandingDeps = { brands, publicBaseUrl: config.publicBaseUrl, clock, log };

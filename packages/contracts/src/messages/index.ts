@@ -149,7 +149,6 @@ export const commandSenders = {
   'ledger.list_transactions': ['api-gateway', 'dashboard'],
   'ledger.balance': ['api-gateway', 'dashboard'],
   'ledger.daily_report': ['api-gateway', 'dashboard'],
-  'budget.take_create': ['checkout'],
   // The dashboard's Payment links page runs these use cases for a merchant's people (D19), in the merchant's name as the API does.
   'payment_link.create': ['api-gateway', 'dashboard'],
   'payment_link.get': ['api-gateway', 'dashboard'],

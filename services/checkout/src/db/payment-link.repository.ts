@@ -147,18 +147,25 @@ export class PaymentLinkRepository {
 
   /**
    * Counts one session request from `address` on the link in the minute
-   * `minute` starts; the count so far in that minute. The link's earlier
-   * minutes are forgotten on the way.
+   * `minute` starts: the address's count so far in that minute, and the
+   * link's across every address, each address counted up to `perAddress` (its
+   * requests beyond are refused, and must not use up the link's budget for
+   * other buyers). The link's earlier minutes are forgotten on the way.
    */
-  async countRequest(linkId: string, address: string, minute: Date): Promise<number> {
-    const result = await this.pool.query<{ count: number }>(
-      `WITH forgotten AS (DELETE FROM payment_link_requests WHERE link_id = $1 AND minute < $3)
-       INSERT INTO payment_link_requests (link_id, address, minute, count) VALUES ($1, $2, $3, 1)
-       ON CONFLICT (link_id, address, minute) DO UPDATE SET count = payment_link_requests.count + 1
-       RETURNING count`,
-      [linkId, address, minute],
+  async countRequest(linkId: string, address: string, minute: Date, perAddress: number): Promise<{ address: number; link: number }> {
+    const result = await this.pool.query<{ address: number; link: number }>(
+      `WITH forgotten AS (DELETE FROM payment_link_requests WHERE link_id = $1 AND minute < $3),
+       counted AS (
+         INSERT INTO payment_link_requests (link_id, address, minute, count) VALUES ($1, $2, $3, 1)
+         ON CONFLICT (link_id, address, minute) DO UPDATE SET count = payment_link_requests.count + 1
+         RETURNING count
+       )
+       SELECT counted.count AS address,
+              (LEAST(counted.count, $4) + COALESCE((SELECT sum(LEAST(count, $4)) FROM payment_link_requests WHERE link_id = $1 AND minute = $3 AND address <> $2), 0))::int AS link
+       FROM counted`,
+      [linkId, address, minute, perAddress],
     );
-    return result.rows[0]?.count ?? 1;
+    return result.rows[0] ?? { address: 1, link: 1 };
   }
 
   /**

@@ -63,6 +63,12 @@ export class SessionRepository {
     return result.rows.map((row) => row.id);
   }
 
+  /** Whether the session service has heard that `merchantId` is suspended (merchant_standing). */
+  async merchantSuspended(merchantId: string): Promise<boolean> {
+    const result = await this.pool.query('SELECT 1 FROM merchant_standing WHERE merchant_id = $1 AND suspended', [merchantId]);
+    return result.rowCount === 1;
+  }
+
   async findByReference(account: Account, merchantReference: string): Promise<SessionRow | undefined> {
     const result = await this.pool.query<SessionRow>({
       name: 'session-by-reference',

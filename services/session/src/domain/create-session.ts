@@ -28,6 +28,10 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
   if (!check.ok) throw validationError(check.errors);
   const request = check.request;
   const account = accountOf(context);
+  // A buyer on a payment link's page (D19) comes through no API key: a suspended merchant's page makes no session, as its keys make none.
+  if (paymentLink !== undefined && (await deps.sessions.merchantSuspended(context.merchant_id))) {
+    throw new AppError('forbidden', 'This merchant account is suspended: it takes no payment.');
+  }
 
   // A rate that is missing or changed must not break the replay of a session created before (D3).
   const conversion = await convert(deps, account, request);

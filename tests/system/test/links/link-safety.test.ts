@@ -8,7 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import type { PaymentLink, SessionDetail, SessionEventData, SessionList } from '@gateway/contracts';
-import { payOnPage, pollUntil, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
+import { payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
+
+/** Sessions one address may ask of one link in a minute, and one link may make, in this system: low, so a flood is a handful of requests. */
+const BUYER_LIMIT = 3;
+const LINK_LIMIT = 4;
 
 describe('Payment links safe by default (D29)', function () {
   this.timeout(60_000);
@@ -16,7 +20,13 @@ describe('Payment links safe by default (D29)', function () {
   let events: EventCapture;
 
   before(async () => {
-    system = await TestSystem.start();
+    system = await TestSystem.start({
+      serviceEnv: {
+        // The test's X-Forwarded-For reaches checkout through the gateway: each request may come from an address of its own.
+        'api-gateway': { TRUST_PROXY_HOPS: '1' },
+        checkout: { TRUST_PROXY_HOPS: '2', PAYMENT_LINK_BUYER_LIMIT_PER_MINUTE: String(BUYER_LIMIT), PAYMENT_LINK_SESSIONS_PER_MINUTE: String(LINK_LIMIT) },
+      },
+    });
     events = await system.captureEvents(['session.*']);
   });
 
@@ -117,6 +127,39 @@ describe('Payment links safe by default (D29)', function () {
       const late = await payOnPage(first, { card_number: '4242424242424242' });
       assert.notEqual(late.status, 200);
       assert.equal((await linkOf(merchant, link.id)).payments_count, 1);
+    });
+  });
+
+  describe("the link page's own budget", () => {
+    it("when buyers make sessions on a link faster than the merchant's Create budget, then they go on, and the merchant's API still creates", async () => {
+      const merchant = await system.newMerchant({ limits: { create: 1 } });
+      const link = await newLink(merchant, { description: 'Limited edition', amount: '3.000', locale: 'en' });
+      // The link's create took the budget's one token: back within a second.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await openSession(link, { ...buyer, email });
+      const created = await system.api(merchant.testKey).post('/gateway/sessions/', sessionRequest());
+      assert.equal(created.status, 201, created.text);
+    });
+
+    it('when many addresses ask one link for sessions, then past its own limit a minute the page answers 429 with Retry-After, and no more sessions are made', async () => {
+      const merchant = await system.newMerchant();
+      const link = await newLink(merchant, { description: 'Popular', amount: '2.000', locale: 'en' });
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      let page = '';
+      // Twice the limit and one, each from an address of its own: however a minute's turn splits them, one minute sees more than the limit.
+      for (let n = 1; n <= 2 * LINK_LIMIT + 1; n += 1) {
+        const posted = await fetch(link.url, { method: 'POST', body: new URLSearchParams(buyer), redirect: 'manual', headers: { 'x-forwarded-for': `198.51.100.${n}`, 'accept-language': 'en' } });
+        statuses.push(posted.status);
+        if (posted.status === 429) [retryAfter, page] = [posted.headers.get('retry-after'), await posted.text()];
+        else await posted.body?.cancel();
+      }
+      assert.ok(statuses.includes(429), `statuses ${statuses.join(',')}`);
+      assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 60, `Retry-After ${retryAfter}`);
+      assert.match(page, /Too many attempts/);
+      const made = statuses.filter((status) => status === 303).length;
+      assert.equal((await sessionsOf(merchant)).length, made);
+      assert.ok(made <= 2 * LINK_LIMIT);
     });
   });
 });
