@@ -64,6 +64,9 @@ async function startCheckout(config: CheckoutConfig, log: Logger): Promise<Runni
     cancelOpenSessions: async (context, linkId) => {
       await rpc.call('session.cancel_for_payment_link', { context, payment_link: linkId }, { correlationId: context.request_id });
     },
+    checkCurrency: async (context, currency) => {
+      await rpc.call('rate.check', { context, currency }, { correlationId: context.request_id });
+    },
     createSession: async (request, correlationId) => (await rpc.call('session.create', request, { correlationId })).body,
   };
   const brands = new BrandingRepository(pool, config.brandingCacheMs);

@@ -121,6 +121,8 @@ export const commandSenders = {
   'session.cancel': ['api-gateway', 'dashboard'],
   // checkout: a payment link deactivated (D29).
   'session.cancel_for_payment_link': ['checkout'],
+  // checkout: a payment link's currency must have a rate when the link is made (D29).
+  'rate.check': ['checkout'],
   'session.issue_checkout': ['api-gateway'],
   'webhook.list_session': ['api-gateway', 'dashboard'],
   'webhook.list': ['api-gateway', 'dashboard'],

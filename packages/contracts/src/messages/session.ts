@@ -221,6 +221,17 @@ export const sessionCommands = {
     request: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String() }),
     reply: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String(), removed: Type.Boolean() }),
   },
+  /**
+   * D29: whether the account can take `currency` (TND, or a currency it has a rate for),
+   * by the rule session.create applies; refused as session.create refuses it
+   * (422 validation-error, currency_unsupported on currency). Checkout asks it
+   * when a payment link is made.
+   */
+  'rate.check': {
+    service: 'session',
+    request: Type.Object({ context: ApiContext, currency: Type.String({ minLength: 3, maxLength: 3 }) }),
+    reply: Type.Object({ rate: Type.String() }),
+  },
   'rate.list': {
     operator: true,
     readOnly: true,

@@ -14,6 +14,8 @@ export interface PaymentLinkDeps {
   paymentLinks: PaymentLinkRepository;
   /** The session service's session.cancel_for_payment_link: the link's open sessions canceled (D29). */
   cancelOpenSessions: (context: ApiContext, linkId: string) => Promise<void>;
+  /** The session service's rate.check: refuses (422 currency_unsupported) a currency the account has no rate for, as session.create does (D29). */
+  checkCurrency: (context: ApiContext, currency: string) => Promise<void>;
   publicBaseUrl: string;
   clock: () => Date;
 }
@@ -80,13 +82,15 @@ function toPaymentLink(row: PaymentLinkRow, publicBaseUrl: string, now: Date): P
   };
 }
 
-/** POST /gateway/payment_links/: validates (every error at once) and stores the link. */
+/** POST /gateway/payment_links/: validates (every error at once, then the currency's rate) and stores the link. */
 export async function createPaymentLink(deps: PaymentLinkDeps, context: ApiContext, body: unknown): Promise<PaymentLink> {
   const now = deps.clock();
   const check = checkLinkRequest(body, context.livemode, now);
   if (!check.ok) throw validationError(check.errors);
   const { link } = check;
   const request = link.body;
+  // A fixed price in a currency the merchant has no rate for could never be paid: refused now, by session.create's own rule.
+  if (link.price) await deps.checkCurrency(context, link.price.currency.code);
   for (let attempt = 0; attempt < CODE_TRIES; attempt += 1) {
     const row: PaymentLinkRow = {
       id: newId('pl'),

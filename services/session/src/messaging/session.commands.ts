@@ -5,7 +5,7 @@ import { captureSession } from '../domain/capture-session.js';
 import { cancelForBuyer, payAfterChallenge, payAttempt, viewForCheckout } from '../domain/checkout-session.js';
 import { createSession } from '../domain/create-session.js';
 import type { SessionDeps } from '../domain/deps.js';
-import { listRates, removeRate, setRate } from '../domain/exchange-rates.js';
+import { checkCurrency, listRates, removeRate, setRate } from '../domain/exchange-rates.js';
 import { getSession, getSessionForEvent } from '../domain/get-session.js';
 import { issueCheckoutLink } from '../domain/issue-checkout-link.js';
 import { listSessions } from '../domain/list-sessions.js';
@@ -31,6 +31,7 @@ export function sessionCommands(deps: SessionDeps, refunds: RefundRecordChange):
     'session.record_refund': async (refund, meta) => ({ body: { amount_refunded: await recordRefund(refunds, deps.refundRecords, refund, { correlationId: meta.correlationId, at: deps.clock() }) } }),
     'rate.set': async (command) => ({ body: await setRate(deps.rates, command) }),
     'rate.remove': async (command) => ({ body: await removeRate(deps.rates, command) }),
+    'rate.check': async ({ context, currency }) => ({ body: await checkCurrency(deps.rates, context, currency) }),
     'rate.list': async (command) => ({ body: await listRates(deps.rates, command) }),
   };
 }

@@ -162,4 +162,24 @@ describe('Payment links safe by default (D29)', function () {
       assert.ok(made <= 2 * LINK_LIMIT);
     });
   });
+
+  describe('a currency without a rate', () => {
+    it('when a link is made in a currency the merchant has no rate for, then it is refused 422 validation-error, currency_unsupported on currency, as a session is; TND and a rated currency are made', async () => {
+      const merchant = await system.newMerchant();
+      const api = system.api(merchant.testKey);
+      const refused = await api.post('/gateway/payment_links/', { description: 'Tour', amount: '20.00', currency: 'EUR' });
+      assert.equal(refused.status, 422, refused.text);
+      assert.match(refused.headers.get('content-type') ?? '', /^application\/problem\+json/);
+      const problem = refused.body as { type: string; errors: { field: string; code: string }[] };
+      assert.match(problem.type, /validation-error$/);
+      assert.deepEqual(problem.errors.map((e) => [e.field, e.code]), [['currency', 'currency_unsupported']]);
+      // The session create's own refusal, word for word.
+      const session = await api.post('/gateway/sessions/', sessionRequest({ amount: '20.00', currency: 'EUR' }));
+      assert.deepEqual((session.body as { errors: unknown }).errors, problem.errors);
+      assert.deepEqual((await api.get<{ data: unknown[] }>('/gateway/payment_links/')).body.data, [], 'no link was made');
+      await newLink(merchant, { description: 'Local', amount: '20.000' });
+      await system.admin(['rate', 'set', merchant.merchantId, '--mode', 'test', '--currency', 'EUR', '--rate', '3.3325']);
+      assert.equal((await newLink(merchant, { description: 'Tour', amount: '20.00', currency: 'EUR' })).currency, 'EUR');
+    });
+  });
 });

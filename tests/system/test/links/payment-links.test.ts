@@ -81,6 +81,7 @@ describe('Payment links', function () {
 
     it('when a fixed price is in EUR, then it keeps its currency at its own precision (converted at each payment)', async () => {
       const merchant = await system.newMerchant();
+      await system.admin(['rate', 'set', merchant.merchantId, '--mode', 'test', '--currency', 'EUR', '--rate', '3.3325']);
       const link = await newLink(merchant, { description: 'Tour', amount: '20.50', currency: 'EUR' });
       assert.deepEqual([link.amount, link.currency], ['20.50', 'EUR']);
     });
@@ -224,9 +225,11 @@ describe('Payment links', function () {
       assert.equal((await sessionOf(merchant, `${link.id}-2`)).buyer_email, 'second@example.com');
     });
 
-    it('when a fixed price is in EUR, then each session converts it at the rate of its creation; without a rate the page says the merchant cannot take it', async () => {
+    it('when a fixed price is in EUR, then each session converts it at the rate of its creation; once the rate is removed the page says the merchant cannot take it', async () => {
       const merchant = await system.newMerchant();
+      await system.admin(['rate', 'set', merchant.merchantId, '--mode', 'test', '--currency', 'EUR', '--rate', '3.3325']);
       const link = await newLink(merchant, { description: 'Guided tour', amount: '20.00', currency: 'EUR', locale: 'en' });
+      await system.admin(['rate', 'remove', merchant.merchantId, '--mode', 'test', '--currency', 'EUR']);
       const unrated = await submit(link.url, buyer);
       assert.equal(unrated.status, 422);
       assert.match(unrated.html, /cannot take payments/);
