@@ -77,7 +77,7 @@ async function startCheckout(config: CheckoutConfig, log: Logger): Promise<Runni
   addHealthRoutes(app, readiness, log);
   addBrandRoutes(app, brands, log);
   addCheckoutRoutes(app, deps, log, brands, { trustProxyHops: config.trustProxyHops });
-  addPayRoutes(app, paymentLinkDeps, log, { trustProxyHops: config.trustProxyHops }, brands);
+  addPayRoutes(app, paymentLinkDeps, log, { trustProxyHops: config.trustProxyHops, qrPerAddressPerMinute: config.qrPerAddressPerMinute, qrCacheEntries: config.qrCacheEntries }, brands);
   const http = await listen(app, config);
   await broker.start();
   await broker.register(rpc);

@@ -168,6 +168,18 @@ export class PaymentLinkRepository {
     return result.rows[0] ?? { address: 1, link: 1 };
   }
 
+  /** Counts one QR code request from `address` in the minute `minute` starts; the count so far in that minute. The address's earlier minutes are forgotten on the way. */
+  async countQrRequest(address: string, minute: Date): Promise<number> {
+    const result = await this.pool.query<{ count: number }>(
+      `WITH forgotten AS (DELETE FROM qr_requests WHERE address = $1 AND minute < $2)
+       INSERT INTO qr_requests (address, minute, count) VALUES ($1, $2, 1)
+       ON CONFLICT (address, minute) DO UPDATE SET count = qr_requests.count + 1
+       RETURNING count`,
+      [address, minute],
+    );
+    return result.rows[0]?.count ?? 1;
+  }
+
   /**
    * Counts a succeeded session on its link, once whatever the event's
    * deliveries (keyed on the session); the slot the session held becomes the

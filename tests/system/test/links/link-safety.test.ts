@@ -8,11 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import type { PaymentLink, SessionDetail, SessionEventData, SessionList } from '@gateway/contracts';
-import { payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
+import { metricValue, payOnPage, pollUntil, sessionRequest, TestSystem, type EventCapture, type Merchant } from '@gateway/testkit';
 
 /** Sessions one address may ask of one link in a minute, and one link may make, in this system: low, so a flood is a handful of requests. */
 const BUYER_LIMIT = 3;
 const LINK_LIMIT = 4;
+/** QR code images one address may fetch in a minute, in this system. */
+const QR_LIMIT = 6;
 
 describe('Payment links safe by default (D29)', function () {
   this.timeout(60_000);
@@ -24,7 +26,7 @@ describe('Payment links safe by default (D29)', function () {
       serviceEnv: {
         // The test's X-Forwarded-For reaches checkout through the gateway: each request may come from an address of its own.
         'api-gateway': { TRUST_PROXY_HOPS: '1' },
-        checkout: { TRUST_PROXY_HOPS: '2', PAYMENT_LINK_BUYER_LIMIT_PER_MINUTE: String(BUYER_LIMIT), PAYMENT_LINK_SESSIONS_PER_MINUTE: String(LINK_LIMIT) },
+        checkout: { TRUST_PROXY_HOPS: '2', PAYMENT_LINK_BUYER_LIMIT_PER_MINUTE: String(BUYER_LIMIT), PAYMENT_LINK_SESSIONS_PER_MINUTE: String(LINK_LIMIT), QR_PER_ADDRESS_PER_MINUTE: String(QR_LIMIT) },
       },
     });
     events = await system.captureEvents(['session.*']);
@@ -180,6 +182,42 @@ describe('Payment links safe by default (D29)', function () {
       await newLink(merchant, { description: 'Local', amount: '20.000' });
       await system.admin(['rate', 'set', merchant.merchantId, '--mode', 'test', '--currency', 'EUR', '--rate', '3.3325']);
       assert.equal((await newLink(merchant, { description: 'Tour', amount: '20.00', currency: 'EUR' })).currency, 'EUR');
+    });
+  });
+
+  describe('QR codes', () => {
+    const drawn = async (format: 'svg' | 'png') => metricValue(await system.metricsOf('checkout'), 'checkout_qr_codes_drawn_total', [`format="${format}"`]) ?? 0;
+
+    it('when a QR code is fetched twice, then it is drawn once and the second is the same image, from the cache', async () => {
+      const merchant = await system.newMerchant();
+      const link = await newLink(merchant, { description: 'Stall', amount: '1.000' });
+      const address = { 'x-forwarded-for': '203.0.113.50' };
+      for (const [format, url] of [['svg', link.qr_svg_url], ['png', `${link.url}/qr.png`]] as const) {
+        const before = await drawn(format);
+        const first = Buffer.from(await (await fetch(url, { headers: address })).arrayBuffer());
+        assert.equal(await drawn(format), before + 1, `${format} drawn`);
+        const second = await fetch(url, { headers: address });
+        assert.equal(second.status, 200);
+        assert.deepEqual(Buffer.from(await second.arrayBuffer()), first);
+        assert.equal(await drawn(format), before + 1, `${format} not drawn again`);
+      }
+    });
+
+    it('when one address fetches QR codes past its limit a minute, then it gets 429 with Retry-After, and another address still gets them', async () => {
+      const merchant = await system.newMerchant();
+      const link = await newLink(merchant, { description: 'Poster', amount: '1.000' });
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      // Twice the limit and one: however a minute's turn splits them, one minute sees more than the limit.
+      for (let n = 0; n < 2 * QR_LIMIT + 1; n += 1) {
+        const fetched = await fetch(link.qr_svg_url, { headers: { 'x-forwarded-for': '203.0.113.60' } });
+        statuses.push(fetched.status);
+        if (fetched.status === 429) retryAfter = fetched.headers.get('retry-after');
+        await fetched.body?.cancel();
+      }
+      assert.ok(statuses.includes(429), `statuses ${statuses.join(',')}`);
+      assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 60, `Retry-After ${retryAfter}`);
+      assert.equal((await fetch(link.qr_svg_url, { headers: { 'x-forwarded-for': '203.0.113.61' } })).status, 200);
     });
   });
 });
