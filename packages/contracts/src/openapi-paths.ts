@@ -235,7 +235,7 @@ export function openApiPaths(): Record<string, unknown> {
         responses: {
           '201': { description: 'Created: its url and qr_svg_url (url + /qr.svg, /qr.png for a PNG), public, no authentication.', content: json('PaymentLink') },
           '413': problem('Body over 64 KiB.'),
-          '422': problem('Validation failed (every field at once: amounts as decimal strings at the precision of their currency, bounds, unknown fields...).'),
+          '422': problem('Validation failed (every field at once: amounts as decimal strings at the precision of their currency, bounds, unknown fields...); then a currency without a rate (currency_unsupported on currency, as a session).'),
           ...common,
         },
       },
@@ -255,7 +255,7 @@ export function openApiPaths(): Record<string, unknown> {
     '/gateway/payment_links/{payment_link_id}/deactivate/': {
       post: {
         operationId: 'deactivatePaymentLink',
-        summary: 'The link takes no more payments: its page answers 410. Sessions already made go on.',
+        summary: 'The link takes no more payments: its page answers 410, its open sessions are canceled (session.canceled), and its sessions take no more cards; a payment already under way finishes.',
         description: NO_BODY,
         parameters: [paymentLinkId, idempotencyKey],
         responses: {

@@ -80,13 +80,6 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
     admin,
     auditLog,
     secrets,
-    createBudget: {
-      buckets,
-      budgets,
-      keyPrefix: config.rateLimitKeyPrefix,
-      findLimits: (merchantId) => merchants.findLimits(merchantId),
-      isActive: async (merchantId) => (await merchants.findMerchant(merchantId))?.status === 'active',
-    },
   });
 
   await buckets.connect();

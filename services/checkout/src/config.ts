@@ -12,6 +12,12 @@ export const checkoutSettings = {
   eventPrefetch: int('EVENT_PREFETCH', 8, { min: 1, max: 256 }),
   /** D19: sessions one buyer address may ask for on one payment link in a minute. */
   paymentLinkBuyerLimitPerMinute: int('PAYMENT_LINK_BUYER_LIMIT_PER_MINUTE', 20, { min: 1, max: 10_000 }),
+  /** D29: QR code images (qr.svg, qr.png) one client address may fetch in a minute. */
+  qrPerAddressPerMinute: int('QR_PER_ADDRESS_PER_MINUTE', 30, { min: 1, max: 100_000 }),
+  /** D29: QR code images kept drawn in memory (least recently used dropped first). */
+  qrCacheEntries: int('QR_CACHE_ENTRIES', 1_000, { min: 1, max: 100_000 }),
+  /** D29: sessions one payment link may make in a minute, whatever the addresses; its page's own budget, never the merchant's API Create budget. */
+  paymentLinkSessionsPerMinute: int('PAYMENT_LINK_SESSIONS_PER_MINUTE', 60, { min: 1, max: 100_000 }),
   /**
    * D19: a limited payment link's slot whose attempt never answered here is looked at
    * with the session service once PAYMENT_TIMEOUT_MS and this much more have

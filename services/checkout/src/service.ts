@@ -60,8 +60,14 @@ async function startCheckout(config: CheckoutConfig, log: Logger): Promise<Runni
     publicBaseUrl: config.publicBaseUrl,
     clock,
     buyerLimitPerMinute: config.paymentLinkBuyerLimitPerMinute,
+    linkLimitPerMinute: config.paymentLinkSessionsPerMinute,
+    cancelOpenSessions: async (context, linkId) => {
+      await rpc.call('session.cancel_for_payment_link', { context, payment_link: linkId }, { correlationId: context.request_id });
+    },
+    checkCurrency: async (context, currency) => {
+      await rpc.call('rate.check', { context, currency }, { correlationId: context.request_id });
+    },
     createSession: async (request, correlationId) => (await rpc.call('session.create', request, { correlationId })).body,
-    takeCreateBudget: async (account, correlationId) => (await rpc.call('budget.take_create', account, { correlationId })).body,
   };
   const brands = new BrandingRepository(pool, config.brandingCacheMs);
   const brandingDeps: BrandingDeps = { brands, publicBaseUrl: config.publicBaseUrl, clock, log };
@@ -71,7 +77,7 @@ async function startCheckout(config: CheckoutConfig, log: Logger): Promise<Runni
   addHealthRoutes(app, readiness, log);
   addBrandRoutes(app, brands, log);
   addCheckoutRoutes(app, deps, log, brands, { trustProxyHops: config.trustProxyHops });
-  addPayRoutes(app, paymentLinkDeps, log, { trustProxyHops: config.trustProxyHops }, brands);
+  addPayRoutes(app, paymentLinkDeps, log, { trustProxyHops: config.trustProxyHops, qrPerAddressPerMinute: config.qrPerAddressPerMinute, qrCacheEntries: config.qrCacheEntries }, brands);
   const http = await listen(app, config);
   await broker.start();
   await broker.register(rpc);

@@ -119,6 +119,10 @@ export const commandSenders = {
   'session.list': ['api-gateway', 'dashboard'],
   'session.stats': ['dashboard'],
   'session.cancel': ['api-gateway', 'dashboard'],
+  // checkout: a payment link deactivated (D29).
+  'session.cancel_for_payment_link': ['checkout'],
+  // checkout: a payment link's currency must have a rate when the link is made (D29).
+  'rate.check': ['checkout'],
   'session.issue_checkout': ['api-gateway'],
   'webhook.list_session': ['api-gateway', 'dashboard'],
   'webhook.list': ['api-gateway', 'dashboard'],
@@ -147,7 +151,6 @@ export const commandSenders = {
   'ledger.list_transactions': ['api-gateway', 'dashboard'],
   'ledger.balance': ['api-gateway', 'dashboard'],
   'ledger.daily_report': ['api-gateway', 'dashboard'],
-  'budget.take_create': ['checkout'],
   // The dashboard's Payment links page runs these use cases for a merchant's people (D19), in the merchant's name as the API does.
   'payment_link.create': ['api-gateway', 'dashboard'],
   'payment_link.get': ['api-gateway', 'dashboard'],

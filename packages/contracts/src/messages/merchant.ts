@@ -171,17 +171,6 @@ export const merchantCommands = {
     request: Type.Object({ merchant_id: MerchantId, key_id: Type.String({ minLength: 1, maxLength: 64 }), revoke_in_seconds: Type.Integer({ minimum: 0 }) }),
     reply: Type.Object({ key_id: Type.String(), secret_key: Secret('sk_(test|live)_'), revoked_key_id: Type.String(), revokes_at: DateTime }),
   },
-  /**
-   * A session made on a payment link's page counts against its merchant's
-   * account and Create budgets as an API create does (D19): the budgets the
-   * gateway keeps, taken here. Refused with `retry_after_seconds` when over
-   * a budget, with `suspended` when the merchant may not take payments.
-   */
-  'budget.take_create': {
-    service: 'api-gateway',
-    request: Type.Object({ merchant_id: MerchantId, livemode: Type.Boolean() }),
-    reply: Type.Object({ allowed: Type.Boolean(), retry_after_seconds: Type.Optional(Type.Integer({ minimum: 1 })), suspended: Type.Optional(Type.Literal(true)) }),
-  },
 } as const satisfies Record<string, CommandContract>;
 
 /** The merchant.* and api_key.* events the api-gateway publishes, and the audit entries every service records. */

@@ -160,6 +160,16 @@ export const sessionCommands = {
   /** The Home page's attempts and declines over `query` {from, to} (Tunis dates, as the daily report takes them); read from per-day counts, never the attempts. */
   'session.stats': { service: 'session', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: SessionStats },
   'session.cancel': { service: 'session', request: SessionRef, reply: SessionDetail },
+  /**
+   * D29: a deactivated payment link's open sessions (CREATED or PENDING) canceled,
+   * each as a cancel does it (session.canceled); a session whose attempt is under
+   * way is left to finish. How many were canceled.
+   */
+  'session.cancel_for_payment_link': {
+    service: 'session',
+    request: Type.Object({ context: ApiContext, payment_link: PaymentLinkId }),
+    reply: Type.Object({ canceled: Type.Integer({ minimum: 0 }) }),
+  },
   /** D22: captures an AUTHORIZED session's hold, in full or in part; waits on the acquirer. */
   'session.capture': { service: 'session', lane: 'slow', request: Type.Object({ context: ApiContext, session_id: Type.String(), body: Type.Unknown() }), reply: SessionDetail },
   'session.issue_checkout': { service: 'session', request: SessionRef, reply: CheckoutLink },
@@ -210,6 +220,17 @@ export const sessionCommands = {
     service: 'session',
     request: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String() }),
     reply: Type.Object({ merchant_id: MerchantId, mode: Mode, currency: Type.String(), removed: Type.Boolean() }),
+  },
+  /**
+   * D29: whether the account can take `currency` (TND, or a currency it has a rate for),
+   * by the rule session.create applies; refused as session.create refuses it
+   * (422 validation-error, currency_unsupported on currency). Checkout asks it
+   * when a payment link is made.
+   */
+  'rate.check': {
+    service: 'session',
+    request: Type.Object({ context: ApiContext, currency: Type.String({ minLength: 3, maxLength: 3 }) }),
+    reply: Type.Object({ rate: Type.String() }),
   },
   'rate.list': {
     operator: true,

@@ -1,7 +1,7 @@
 /** Which budgets a request is charged to (INTERFACE 8, D12), and their sizes for a merchant. */
 import type { GatewayConfig } from '../config.js';
 import type { ApiCaller, Budget, LimitOverrides } from '../db/merchant.repository.js';
-import type { Bucket, TokenBuckets } from './token-buckets.js';
+import type { Bucket } from './token-buckets.js';
 
 export type BudgetDefaults = Record<'live' | 'test', Record<Budget, number>>;
 
@@ -33,26 +33,4 @@ export function bucketsFor(caller: Pick<ApiCaller, 'merchantId' | 'livemode' | '
 /** The failed-authentication budget of one client address (D12). */
 export function authFailureBucket(clientAddress: string, perMinute: number, keyPrefix: string): Bucket {
   return { key: `${keyPrefix}:auth:{${clientAddress}}`, capacity: perMinute, perSecond: perMinute / 60 };
-}
-
-/**
- * Takes a create from the account and Create budgets of a merchant's mode for
- * a session made elsewhere than the API (a payment link's page, D19): the
- * same buckets an API create takes from.
- */
-export async function takeCreateBudget(
-  deps: {
-    buckets: TokenBuckets;
-    budgets: BudgetDefaults;
-    keyPrefix: string;
-    findLimits: (merchantId: string) => Promise<Record<'test' | 'live', LimitOverrides>>;
-    isActive: (merchantId: string) => Promise<boolean>;
-  },
-  account: { merchantId: string; livemode: boolean },
-): Promise<{ allowed: boolean; retry_after_seconds?: number; suspended?: true }> {
-  // A suspended merchant makes no session, as its API keys make none.
-  if (!(await deps.isActive(account.merchantId))) return { allowed: false, suspended: true };
-  const overrides = (await deps.findLimits(account.merchantId))[account.livemode ? 'live' : 'test'];
-  const taken = await deps.buckets.take(bucketsFor({ ...account, overrides }, 'create', deps.budgets, deps.keyPrefix));
-  return taken.allowed ? { allowed: true } : { allowed: false, retry_after_seconds: taken.retryAfterSeconds };
 }

@@ -1,4 +1,4 @@
-/** The gateway's command queue: the operator commands (D13, D15) and the dashboard's and checkout's commands it answers, each calling one use case. */
+/** The gateway's command queue: the operator commands (D13, D15) and the dashboard's commands it answers, each calling one use case. */
 import type { CommandHandlers } from '@gateway/messaging';
 import type { SecretBox } from '@gateway/secrets';
 import type { AuditLogRepository } from '../db/audit-log.repository.js';
@@ -7,15 +7,12 @@ import { listAuditLog } from '../domain/audit-log.js';
 import type { AdminDeps } from '../domain/deps.js';
 import { approveKyb, createKey, createMerchant, revealKey, revokeKey, setLimits, setMerchantStatus } from '../domain/merchant-admin.js';
 import { getMerchant, listMerchants } from '../domain/merchant-reads.js';
-import { takeCreateBudget } from '../limits/budgets.js';
 
 export interface GatewayCommandDeps {
   admin: AdminDeps;
   auditLog: AuditLogRepository;
   /** The gateway's secret box, whose data keys an operator re-wraps. */
   secrets: SecretBox;
-  /** What a create taken from a merchant's budgets elsewhere than the API needs (a payment link's page, D19). */
-  createBudget: Parameters<typeof takeCreateBudget>[0];
 }
 
 /** The command table. */
@@ -39,6 +36,5 @@ export function gatewayCommands(deps: GatewayCommandDeps): CommandHandlers {
     'merchant.get': async (query) => ({ body: await getMerchant(admin, query) }),
     'api_key.list': async (query) => ({ body: await listKeys(admin, query) }),
     'api_key.rotate': async (command, meta) => ({ body: await rotateKey(admin, command, meta.correlationId) }),
-    'budget.take_create': async ({ merchant_id, livemode }) => ({ body: await takeCreateBudget(deps.createBudget, { merchantId: merchant_id, livemode }) }),
   };
 }

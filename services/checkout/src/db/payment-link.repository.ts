@@ -1,6 +1,6 @@
 /**
- * Storage of payment links (D19): the links, the sessions paid through them
- * (once each), the slots of payment links that may be paid only so many times, and
+ * Storage of payment links (D19): the links, the sessions made and paid through
+ * them (once each), the slots of payment links that may be paid only so many times, and
  * the page's count of session requests per buyer address.
  */
 import type { Locale, PaymentLink } from '@gateway/contracts';
@@ -39,6 +39,9 @@ export interface PaymentLinkRow {
 }
 
 export type NewPaymentLink = Omit<PaymentLinkRow, 'active' | 'payments_count'>;
+
+/** The link a session was made through, as its card step looks at it. */
+export type SessionLink = Pick<PaymentLinkRow, 'id' | 'active' | 'expires_at' | 'max_payments' | 'payments_count'>;
 
 /** A slot a session of a link holds while its attempt is under way. */
 export interface HeldSlot {
@@ -144,16 +147,35 @@ export class PaymentLinkRepository {
 
   /**
    * Counts one session request from `address` on the link in the minute
-   * `minute` starts; the count so far in that minute. The link's earlier
-   * minutes are forgotten on the way.
+   * `minute` starts: the address's count so far in that minute, and the
+   * link's across every address, each address counted up to `perAddress` (its
+   * requests beyond are refused, and must not use up the link's budget for
+   * other buyers). The link's earlier minutes are forgotten on the way.
    */
-  async countRequest(linkId: string, address: string, minute: Date): Promise<number> {
+  async countRequest(linkId: string, address: string, minute: Date, perAddress: number): Promise<{ address: number; link: number }> {
+    const result = await this.pool.query<{ address: number; link: number }>(
+      `WITH forgotten AS (DELETE FROM payment_link_requests WHERE link_id = $1 AND minute < $3),
+       counted AS (
+         INSERT INTO payment_link_requests (link_id, address, minute, count) VALUES ($1, $2, $3, 1)
+         ON CONFLICT (link_id, address, minute) DO UPDATE SET count = payment_link_requests.count + 1
+         RETURNING count
+       )
+       SELECT counted.count AS address,
+              (LEAST(counted.count, $4) + COALESCE((SELECT sum(LEAST(count, $4)) FROM payment_link_requests WHERE link_id = $1 AND minute = $3 AND address <> $2), 0))::int AS link
+       FROM counted`,
+      [linkId, address, minute, perAddress],
+    );
+    return result.rows[0] ?? { address: 1, link: 1 };
+  }
+
+  /** Counts one QR code request from `address` in the minute `minute` starts; the count so far in that minute. The address's earlier minutes are forgotten on the way. */
+  async countQrRequest(address: string, minute: Date): Promise<number> {
     const result = await this.pool.query<{ count: number }>(
-      `WITH forgotten AS (DELETE FROM payment_link_requests WHERE link_id = $1 AND minute < $3)
-       INSERT INTO payment_link_requests (link_id, address, minute, count) VALUES ($1, $2, $3, 1)
-       ON CONFLICT (link_id, address, minute) DO UPDATE SET count = payment_link_requests.count + 1
+      `WITH forgotten AS (DELETE FROM qr_requests WHERE address = $1 AND minute < $2)
+       INSERT INTO qr_requests (address, minute, count) VALUES ($1, $2, 1)
+       ON CONFLICT (address, minute) DO UPDATE SET count = qr_requests.count + 1
        RETURNING count`,
-      [linkId, address, minute],
+      [address, minute],
     );
     return result.rows[0]?.count ?? 1;
   }
@@ -182,9 +204,18 @@ export class PaymentLinkRepository {
     return result.rows[0]?.payments_count;
   }
 
-  /** Notes that `sessionId` was made through the limited link `linkId`: its attempts need a slot of the link. */
+  /** Notes that `sessionId` was made through the link `linkId`: its card step looks at the link, and takes a slot of a limited one. */
   async recordSession(sessionId: string, linkId: string): Promise<void> {
     await this.pool.query('INSERT INTO payment_link_sessions (session_id, link_id) VALUES ($1, $2) ON CONFLICT (session_id) DO NOTHING', [sessionId, linkId]);
+  }
+
+  /** The link the session was made through, as its card step needs it: whether it is open, and whether it is limited. */
+  async linkOfSession(sessionId: string): Promise<SessionLink | undefined> {
+    const result = await this.pool.query<SessionLink>(
+      'SELECT l.id, l.active, l.expires_at, l.max_payments, l.payments_count FROM payment_link_sessions s JOIN payment_links l ON l.id = s.link_id WHERE s.session_id = $1',
+      [sessionId],
+    );
+    return result.rows[0];
   }
 
   /** How many slots the link's sessions hold now (attempts under way). */
@@ -200,9 +231,6 @@ export class PaymentLinkRepository {
    * buyers can never both have the last slot.
    */
   async claimSlot(sessionId: string, attemptId: string, checkoutLinkId: string, now: Date): Promise<SlotClaim> {
-    // Most sessions are no limited link's: one read, no transaction.
-    const known = await this.pool.query('SELECT 1 FROM payment_link_sessions WHERE session_id = $1', [sessionId]);
-    if (known.rowCount === 0) return { outcome: 'none' };
     return withTransaction(this.pool, async (client) => {
       const link = await client.query<{ link_id: string; max_payments: number | null; payments_count: number }>(
         `SELECT l.id AS link_id, l.max_payments, l.payments_count FROM payment_link_sessions s JOIN payment_links l ON l.id = s.link_id

@@ -13,6 +13,9 @@ import { afterPaymentStep, paymentStep, viewOf, type FlowDeps } from './payment-
 
 const PROCESSING_REFRESH_SECONDS = 2;
 
+/** What the buyer is told when the session's payment link lets no attempt start. */
+const SLOT_REFUSALS = { closed: 'payment-link-closed', used: 'payment-link-used', held: 'payment-link-held' } as const;
+
 /** The page for a checkout link: the form while the session is payable, else where it stands. */
 export async function showPage(deps: FlowDeps, token: string, acceptLanguage?: string): Promise<Answer> {
   const link = deps.checkoutLinks.verify(token, deps.clock());
@@ -57,9 +60,9 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
   const attemptId = newId('pa');
   const language = isLanguage(form.language) ? form.language : buyerLanguage(undefined, acceptLanguage);
   const sealed = deps.cards.seal(check.card, attemptId);
-  // A session of a payment link that may be paid only so many times starts an attempt only with a slot of the payment link.
+  // A session of a payment link starts an attempt only while the link is open (D29), and with a slot of a link that may be paid only so many times.
   const slot = await deps.slots.claim(link, attemptId);
-  if (!slot.ok) return { page: 'unavailable', language, reason: slot.paid ? 'payment-link-used' : 'payment-link-held' };
+  if (!slot.ok) return { page: 'unavailable', language, reason: SLOT_REFUSALS[slot.reason] };
   let step: CheckoutStep;
   try {
     // The attempt's own address takes the bank's answer (POST) and the acquirer's return (GET).

@@ -41,10 +41,10 @@ export type CheckoutPage = { language: Language } & (
   | { page: 'checkout-link-expired'; reason: 'expired' | 'paid' | 'closed' }
   /**
    * An open session that takes no payment now: its merchant is suspended, or
-   * (D19) the payment link it was made through is used up or has each of its
-   * payments under way for other buyers.
+   * (D19) the payment link it was made through is closed (deactivated or
+   * expired, D29), used up, or has each of its payments under way for other buyers.
    */
-  | { page: 'unavailable'; reason?: 'payment-link-used' | 'payment-link-held' }
+  | { page: 'unavailable'; reason?: 'payment-link-closed' | 'payment-link-used' | 'payment-link-held' }
 );
 
 /** The card form page. */

@@ -6,8 +6,9 @@
  * metadata, return_url and locale) and sends the buyer to its checkout page.
  * A closed link is gone; a link whose every payment left is under way for
  * other buyers is not available now (payment-link-slots); a flood of requests from
- * one address is refused, and each session counts against the merchant's
- * Create budget as an API create does. The page speaks the link's locale
+ * one address, or on one link from every address, is refused: the page's own
+ * budget (D29), never the merchant's API Create budget; a suspended
+ * merchant's page makes no session (the session service refuses it). The page speaks the link's locale
  * unless `auto`, then the buyer's Accept-Language, then French (D18).
  */
 import { CreateSessionRequest, fieldErrorsOf, validatorOf, type ApiContext, type CommandRequest, type SessionDetail } from '@gateway/contracts';
@@ -24,8 +25,8 @@ export interface PayByPaymentLinkDeps extends PaymentLinkDeps {
   createSession: (request: CommandRequest<'session.create'>, correlationId: string) => Promise<SessionDetail>;
   /** Sessions one buyer address may ask for on one link in a minute. */
   buyerLimitPerMinute: number;
-  /** Takes a create from the merchant's budgets of the link's mode (the gateway's, as an API create does). */
-  takeCreateBudget: (account: { merchant_id: string; livemode: boolean }, correlationId: string) => Promise<{ allowed: boolean; retry_after_seconds?: number; suspended?: true }>;
+  /** Sessions one link may make in a minute, whatever the addresses (D29). */
+  linkLimitPerMinute: number;
   /** The slots of payment links that may be paid only so many times. */
   slots: PaymentLinkSlots;
 }
@@ -96,7 +97,8 @@ export async function payByPaymentLink(
   if (closedReason(link, now)) return { page: 'closed', status: 410, language };
 
   const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-  if ((await deps.paymentLinks.countRequest(link.id, buyer.address, minute)) > deps.buyerLimitPerMinute) {
+  const counted = await deps.paymentLinks.countRequest(link.id, buyer.address, minute, deps.buyerLimitPerMinute);
+  if (counted.address > deps.buyerLimitPerMinute || counted.link > deps.linkLimitPerMinute) {
     return { page: 'limited', status: 429, language, retryAfterSeconds: Math.max(1, Math.ceil((minute.getTime() + 60_000 - now.getTime()) / 1000)) };
   }
 
@@ -106,10 +108,6 @@ export async function payByPaymentLink(
   const availability = await deps.slots.availability(link);
   if (availability !== 'open') return availability === 'paid' ? { page: 'closed', status: 410, language } : { page: 'busy', status: 409, language };
 
-  const budget = await deps.takeCreateBudget({ merchant_id: link.merchant_id, livemode: link.livemode }, buyer.requestId);
-  if (budget.suspended) return { page: 'unavailable', status: 403, language };
-  if (!budget.allowed) return { page: 'limited', status: 429, language, retryAfterSeconds: budget.retry_after_seconds ?? 1 };
-
   try {
     const session = await createLinkSession(deps, link, values, buyer.requestId);
     if (session.checkout_url === undefined) return { page: 'unavailable', status: 422, language };
@@ -117,6 +115,8 @@ export async function payByPaymentLink(
     return { redirect: session.checkout_url };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
+    // A suspended merchant takes no payment, by whichever door.
+    if (err.code === 'forbidden') return { page: 'unavailable', status: 403, language };
     // The session service's own checks of what the buyer typed: shown beside the field.
     const buyerErrors: PaymentLinkPageView['fieldErrors'] = {};
     for (const error of err.errors) {

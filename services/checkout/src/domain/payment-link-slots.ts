@@ -20,6 +20,7 @@ import type { CheckoutView, SessionStatus } from '@gateway/contracts';
 import { describeError, type Logger } from '@gateway/observability';
 import type { PaymentLinkRepository, SlotClaim } from '../db/payment-link.repository.js';
 import type { CheckoutLinkRef } from './checkout-link-verifier.js';
+import { closedReason } from './payment-links.js';
 
 /** Statuses of a session whose payment is under way or made: its slot stays held. */
 const PAYING: readonly string[] = ['PROCESSING', 'AUTHORIZED', 'SUCCEEDED'] satisfies SessionStatus[];
@@ -38,20 +39,37 @@ export interface PaymentLinkSlotDeps {
   log: Logger;
 }
 
-/** What a buyer's card may do on a session: pay (`notStarted` undoes the claim when the session refuses the attempt), or not now. */
-export type SlotAnswer = { ok: true; notStarted: () => Promise<void> } | { ok: false; paid: boolean };
+/**
+ * What a buyer's card may do on a session: pay (`notStarted` undoes the claim
+ * when the session refuses the attempt), or not: its payment link is closed
+ * (deactivated or expired, D29), used up, or has every payment left under way
+ * for other buyers (`held`, maybe later).
+ */
+export type SlotAnswer = { ok: true; notStarted: () => Promise<void> } | { ok: false; reason: 'closed' | 'used' | 'held' };
+
+const NOTHING_TO_UNDO = async (): Promise<void> => {};
 
 export class PaymentLinkSlots {
   constructor(private readonly deps: PaymentLinkSlotDeps) {}
 
-  /** Takes a slot for the attempt `attemptId` of the session `ref` names, if its payment link is limited. */
+  /**
+   * Whether the session `ref` names may start the attempt `attemptId`: a
+   * session made through a payment link only while the link is open (D29: a
+   * deactivated, expired or used-up link stops every session it made that has
+   * not started an attempt), and with a slot of the link when it is limited.
+   */
   async claim(ref: CheckoutLinkRef, attemptId: string): Promise<SlotAnswer> {
     const now = this.deps.clock();
+    const link = await this.deps.paymentLinks.linkOfSession(ref.session_id);
+    if (!link) return { ok: true, notStarted: NOTHING_TO_UNDO };
+    const closed = closedReason(link, now);
+    if (closed) return { ok: false, reason: closed === 'used' ? 'used' : 'closed' };
+    if (link.max_payments === null) return { ok: true, notStarted: NOTHING_TO_UNDO };
     let claim = await this.deps.paymentLinks.claimSlot(ref.session_id, attemptId, ref.link_id, now);
     if (claim.outcome === 'full' && !claim.paid && (await this.freeStale(claim.linkId)) > 0) {
       claim = await this.deps.paymentLinks.claimSlot(ref.session_id, attemptId, ref.link_id, now);
     }
-    if (claim.outcome === 'full') return { ok: false, paid: claim.paid };
+    if (claim.outcome === 'full') return { ok: false, reason: claim.paid ? 'used' : 'held' };
     return { ok: true, notStarted: () => this.notStarted(ref.session_id, attemptId, claim) };
   }
 
@@ -73,9 +91,9 @@ export class PaymentLinkSlots {
     if (step.outcome === 'declined' && step.session && !PAYING.includes(step.session.status)) await this.deps.paymentLinks.releaseSlot(sessionId, attemptId);
   }
 
-  /** Notes a session the limited payment link made: its attempts will need a slot. */
-  async recordSession(sessionId: string, link: { id: string; max_payments: number | null }): Promise<void> {
-    if (link.max_payments !== null) await this.deps.paymentLinks.recordSession(sessionId, link.id);
+  /** Notes a session the payment link made: its card step looks at the link, and its attempts need a slot of a limited one. */
+  async recordSession(sessionId: string, link: { id: string }): Promise<void> {
+    await this.deps.paymentLinks.recordSession(sessionId, link.id);
   }
 
   /** The attempt was refused at its start: a slot it took goes back; one it took over goes back to the attempt that held it, which may be under way still. */

@@ -12,6 +12,10 @@ import { checkLinkRequest } from './payment-link-request.js';
 
 export interface PaymentLinkDeps {
   paymentLinks: PaymentLinkRepository;
+  /** The session service's session.cancel_for_payment_link: the link's open sessions canceled (D29). */
+  cancelOpenSessions: (context: ApiContext, linkId: string) => Promise<void>;
+  /** The session service's rate.check: refuses (422 currency_unsupported) a currency the account has no rate for, as session.create does (D29). */
+  checkCurrency: (context: ApiContext, currency: string) => Promise<void>;
   publicBaseUrl: string;
   clock: () => Date;
 }
@@ -78,13 +82,15 @@ function toPaymentLink(row: PaymentLinkRow, publicBaseUrl: string, now: Date): P
   };
 }
 
-/** POST /gateway/payment_links/: validates (every error at once) and stores the link. */
+/** POST /gateway/payment_links/: validates (every error at once, then the currency's rate) and stores the link. */
 export async function createPaymentLink(deps: PaymentLinkDeps, context: ApiContext, body: unknown): Promise<PaymentLink> {
   const now = deps.clock();
   const check = checkLinkRequest(body, context.livemode, now);
   if (!check.ok) throw validationError(check.errors);
   const { link } = check;
   const request = link.body;
+  // A fixed price in a currency the merchant has no rate for could never be paid: refused now, by session.create's own rule.
+  if (link.price) await deps.checkCurrency(context, link.price.currency.code);
   for (let attempt = 0; attempt < CODE_TRIES; attempt += 1) {
     const row: PaymentLinkRow = {
       id: newId('pl'),
@@ -137,11 +143,17 @@ export async function listPaymentLinks(deps: PaymentLinkDeps, context: ApiContex
   return { data: items.map((row) => toPaymentLink(row, deps.publicBaseUrl, now)), has_more: hasMore };
 }
 
-/** POST /gateway/payment_links/{id}/deactivate/: the link takes no more payments; deactivating twice answers the same. */
+/**
+ * POST /gateway/payment_links/{id}/deactivate/: the link takes no more
+ * payments, and its open sessions are canceled by the session service
+ * (D29: session.canceled; one whose attempt is under way finishes).
+ * Deactivating twice answers the same, and cancels what a first call left.
+ */
 export async function deactivatePaymentLink(deps: PaymentLinkDeps, context: ApiContext, id: string): Promise<PaymentLink> {
   if (!PAYMENT_LINK_ID.test(id)) throw notFound();
   const row = await deps.paymentLinks.deactivate(accountOf(context), id);
   if (!row) throw notFound();
+  await deps.cancelOpenSessions(context, row.id);
   return toPaymentLink(row, deps.publicBaseUrl, deps.clock());
 }
 

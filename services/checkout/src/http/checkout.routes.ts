@@ -119,13 +119,13 @@ function send(res: Response, answer: Answer, brand: BrandView): void {
 /**
  * A checkout link that leads to no session is gone (410), a suspended merchant's
  * session refused (403), a payment link's session without a slot of the payment link
- * refused for now (409) or for good (410), a refused card form unprocessable
+ * refused for now (409) or for good (410), as is one of a closed payment link (410), a refused card form unprocessable
  * (422), a form of the acquirer's the page will not post a bad answer from
  * upstream (502); any other page is a 200.
  */
 function statusOf(page: CheckoutPage): number {
   if (page.page === 'checkout-link-expired') return 410;
   if (page.page === 'bank-refused') return 502;
-  if (page.page === 'unavailable') return page.reason === 'payment-link-held' ? 409 : page.reason === 'payment-link-used' ? 410 : 403;
+  if (page.page === 'unavailable') return page.reason === 'payment-link-held' ? 409 : page.reason === 'payment-link-used' || page.reason === 'payment-link-closed' ? 410 : 403;
   return page.page === 'payment' && page.refused ? 422 : 200;
 }

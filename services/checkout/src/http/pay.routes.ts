@@ -2,11 +2,13 @@
  * A payment link's public routes under /pay/ (D19): its page, the page's
  * form, and its QR codes. Thin: each calls one step and renders what it
  * decided. The pages carry the hosted page's security headers; the QR codes
- * are public images, cacheable, of the payment link's URL alone.
+ * are public images, cacheable, of the payment link's URL alone, drawn once
+ * per link and format and kept (bounded), limited per client address (D29).
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import QRCode from 'qrcode';
-import { describeError, type Logger } from '@gateway/observability';
+import { negotiateLanguage } from '@gateway/i18n';
+import { counter, describeError, type Logger } from '@gateway/observability';
 import { bodyRefusal, clientAddress, formBody, requestIdOf, type FormLimits } from '@gateway/runtime';
 import type { BrandingRepository } from '../db/branding.repository.js';
 import { brandView, type BrandView } from '../domain/branding.js';
@@ -23,6 +25,38 @@ const QR_CACHE_CONTROL = 'public, max-age=86400';
 export interface PayRoutesOptions {
   /** How many proxies of ours stand in front: the buyer's address is the X-Forwarded-For entry that many hops back. */
   trustProxyHops: number;
+  /** QR code images one address may fetch in a minute (D29). */
+  qrPerAddressPerMinute: number;
+  /** QR code images kept drawn. */
+  qrCacheEntries: number;
+}
+
+/** QR code images drawn, by format: each link's is drawn once while it stays in the cache. */
+const qrDrawn = counter('checkout_qr_codes_drawn_total', 'QR code images of payment links drawn (not served from the cache)', ['format']);
+
+/**
+ * QR code images as drawn, by code and format, the least recently used
+ * dropped first: a link's URL never changes, so its image never does.
+ */
+class QrCache {
+  private readonly images = new Map<string, string | Buffer>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  async image(code: string, format: 'svg' | 'png', draw: () => Promise<string | Buffer>): Promise<string | Buffer> {
+    const key = `${format}:${code}`;
+    const kept = this.images.get(key);
+    if (kept !== undefined) {
+      this.images.delete(key);
+      this.images.set(key, kept);
+      return kept;
+    }
+    const drawn = await draw();
+    qrDrawn.inc({ format });
+    this.images.set(key, drawn);
+    if (this.images.size > this.maxEntries) this.images.delete(this.images.keys().next().value as string);
+    return drawn;
+  }
 }
 
 export function addPayRoutes(app: Express, deps: PayByPaymentLinkDeps, log: Logger, options: PayRoutesOptions, brands: BrandingRepository): void {
@@ -31,8 +65,9 @@ export function addPayRoutes(app: Express, deps: PayByPaymentLinkDeps, log: Logg
     res.set(SECURITY_HEADERS);
     next();
   });
-  router.get('/pay/:code/qr.svg', qr(deps, log, 'svg'));
-  router.get('/pay/:code/qr.png', qr(deps, log, 'png'));
+  const qrCodes = { cache: new QrCache(options.qrCacheEntries), options };
+  router.get('/pay/:code/qr.svg', qr(deps, log, qrCodes, 'svg'));
+  router.get('/pay/:code/qr.png', qr(deps, log, qrCodes, 'png'));
   router.get('/pay/:code', pageStep(log, brands, (req) => showPaymentLinkPage(deps, String(req.params['code']), req.headers['accept-language'])));
   router.post(
     '/pay/:code',
@@ -57,19 +92,30 @@ export function addPayRoutes(app: Express, deps: PayByPaymentLinkDeps, log: Logg
   });
 }
 
-/** The QR code of a payment link's URL, as SVG or PNG; an unknown code is a 404 page. */
-function qr(deps: PayByPaymentLinkDeps, log: Logger, format: 'svg' | 'png') {
+/**
+ * The QR code of a payment link's URL, as SVG or PNG, drawn once and kept; an
+ * unknown code is a 404 page. One address asking too often in a minute gets
+ * 429 with Retry-After (D29).
+ */
+function qr(deps: PayByPaymentLinkDeps, log: Logger, qrCodes: { cache: QrCache; options: PayRoutesOptions }, format: 'svg' | 'png') {
   return async (req: Request, res: Response): Promise<void> => {
     try {
+      const now = deps.clock();
+      const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+      if ((await deps.paymentLinks.countQrRequest(clientAddress(req, qrCodes.options.trustProxyHops), minute)) > qrCodes.options.qrPerAddressPerMinute) {
+        res.set('Retry-After', String(Math.max(1, Math.ceil((minute.getTime() + 60_000 - now.getTime()) / 1000))));
+        return sendHtml(res, 429, renderPaymentLinkNoticePage(pageTranslator(negotiateLanguage(req.headers['accept-language'], 'fr')), 'limited'));
+      }
       const link = await deps.paymentLinks.findByCode(String(req.params['code']));
       if (!link) return sendErrorPage(res, 404, req.headers['accept-language']);
       const url = linkUrl(deps.publicBaseUrl, link.code);
+      const image = await qrCodes.cache.image(link.code, format, () =>
+        format === 'svg'
+          ? QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
+          : QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 512 }),
+      );
       res.set('Cache-Control', QR_CACHE_CONTROL);
-      if (format === 'svg') {
-        res.type('image/svg+xml').send(await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
-      } else {
-        res.type('image/png').send(await QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 512 }));
-      }
+      res.type(format === 'svg' ? 'image/svg+xml' : 'image/png').send(image);
     } catch (err) {
       log.error({ err: describeError(err) }, 'payment link QR code failed');
       sendErrorPage(res, 500, req.headers['accept-language']);

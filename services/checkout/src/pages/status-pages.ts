@@ -38,18 +38,22 @@ const CHECKOUT_LINK_EXPIRED_TEXTS: Readonly<Record<'expired' | 'paid' | 'closed'
   closed: 'checkout_link_closed_text',
 };
 
-const UNAVAILABLE_TEXTS: Readonly<Record<'merchant' | 'payment-link-held' | 'payment-link-used', [MessageKey, MessageKey]>> = {
+type UnavailableReason = 'merchant' | 'payment-link-closed' | 'payment-link-held' | 'payment-link-used';
+
+const UNAVAILABLE_TEXTS: Readonly<Record<UnavailableReason, [MessageKey, MessageKey]>> = {
   merchant: ['unavailable_title', 'unavailable_text'],
+  // D29: the link's own page's wording of a closed link.
+  'payment-link-closed': ['payment_link_closed_title', 'payment_link_closed_text'],
   'payment-link-held': ['payment_link_held_title', 'payment_link_held_text'],
   'payment-link-used': ['payment_link_used_title', 'payment_link_used_text'],
 };
 
 /**
  * A payment that cannot be made now, and nothing was charged: the merchant
- * may not take payments (suspended), or (D19) the payment link is used up
- * or has each of its payments left under way for other buyers.
+ * may not take payments (suspended), or (D19) the payment link is closed
+ * (D29), used up, or has each of its payments left under way for other buyers.
  */
-export function renderUnavailablePage(t: PageTranslate, reason: 'merchant' | 'payment-link-held' | 'payment-link-used' = 'merchant'): string {
+export function renderUnavailablePage(t: PageTranslate, reason: UnavailableReason = 'merchant'): string {
   const [title, text] = UNAVAILABLE_TEXTS[reason];
   const heading = t(title);
   return layout(t, heading, html`<h1>${heading}</h1>\n<p>${t(text)}</p>`);

@@ -26,6 +26,7 @@ function slotsWith(repo: Partial<PaymentLinkRepository>, views: Record<string, C
     restoreSlot: record('restore'),
     markChecked: record('checked'),
     heldSlots: record('held', 0),
+    linkOfSession: async () => ({ id: 'pl_1', active: true, expires_at: null, max_payments: 2, payments_count: 0 }),
     staleSlots: async (): Promise<HeldSlot[]> => [],
     ...repo,
   } as unknown as PaymentLinkRepository;
@@ -42,7 +43,25 @@ describe('Payment link slots (D19)', () => {
   it('when the link is full of slots held, then the card is refused for now; used up, for good', async () => {
     for (const paid of [false, true]) {
       const { slots } = slotsWith({ claimSlot: async (): Promise<SlotClaim> => ({ outcome: 'full', linkId: 'pl_1', paid }) });
-      assert.deepEqual(await slots.claim(ref, 'pa_new'), { ok: false, paid });
+      assert.deepEqual(await slots.claim(ref, 'pa_new'), { ok: false, reason: paid ? 'used' : 'held' });
+    }
+  });
+
+  it('when the session came from a deactivated, expired or used-up link, then no attempt may start and no slot is asked for (D29); a session of no link, or of an open unlimited link, pays', async () => {
+    const open = { id: 'pl_1', active: true, expires_at: null, max_payments: null, payments_count: 0 };
+    const cases = [
+      [{ ...open, active: false }, 'closed'],
+      [{ ...open, expires_at: NOW }, 'closed'],
+      [{ ...open, max_payments: 1, payments_count: 1 }, 'used'],
+    ] as const;
+    for (const [link, reason] of cases) {
+      const { slots, calls } = slotsWith({ linkOfSession: async () => link, claimSlot: async () => assert.fail('no slot for a closed link') });
+      assert.deepEqual(await slots.claim(ref, 'pa_new'), { ok: false, reason });
+      assert.deepEqual(calls, []);
+    }
+    for (const link of [undefined, open]) {
+      const { slots } = slotsWith({ linkOfSession: async () => link, claimSlot: async () => assert.fail('no slot for an unlimited link') });
+      assert.equal((await slots.claim(ref, 'pa_new')).ok, true);
     }
   });
 

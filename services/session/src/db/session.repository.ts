@@ -54,6 +54,21 @@ export class SessionRepository {
     return this.newSessions.insert(newSessionValues(row, outboxRecord(event)));
   }
 
+  /** The ids of the account's sessions made through `paymentLink` still open to payment (CREATED or PENDING, not yet expired) at `now`. */
+  async openOfPaymentLink(account: Account, paymentLink: string, now: Date): Promise<string[]> {
+    const result = await this.pool.query<{ id: string }>(
+      `SELECT id FROM sessions WHERE merchant_id = $1 AND livemode = $2 AND payment_link = $3 AND status IN ('CREATED', 'PENDING') AND expires_at > $4`,
+      [account.merchantId, account.livemode, paymentLink, now],
+    );
+    return result.rows.map((row) => row.id);
+  }
+
+  /** Whether the session service has heard that `merchantId` is suspended (merchant_standing). */
+  async merchantSuspended(merchantId: string): Promise<boolean> {
+    const result = await this.pool.query('SELECT 1 FROM merchant_standing WHERE merchant_id = $1 AND suspended', [merchantId]);
+    return result.rowCount === 1;
+  }
+
   async findByReference(account: Account, merchantReference: string): Promise<SessionRow | undefined> {
     const result = await this.pool.query<SessionRow>({
       name: 'session-by-reference',

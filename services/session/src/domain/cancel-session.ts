@@ -2,7 +2,8 @@
  * Canceling a session (INTERFACE 3.1 rule 1, D2, D22): CREATED and PENDING
  * sessions, and the merchant's AUTHORIZED ones with no capture under way,
  * whose hold is then released (session.hold_canceled, which the adapter acts
- * on with reverse.do). The status change and its events commit together.
+ * on with reverse.do), and (D29) the open sessions of a deactivated payment
+ * link. The status change and its events commit together.
  */
 import type { ApiContext, SessionDetail } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
@@ -37,6 +38,28 @@ export async function cancelSession(deps: SessionDeps, context: ApiContext, sess
 export async function cancelOpenSession(deps: SessionDeps, sessionId: string, correlationId: string, now: Date): Promise<SessionRow> {
   const canceled = await withOpenSession(deps, undefined, sessionId, now, (row, tx) => finishCanceled(deps, row, tx, correlationId, now));
   deps.afterCommit();
+  return canceled;
+}
+
+/**
+ * D29: a deactivated payment link's open sessions, each canceled as the buyer's
+ * cancel does it (open sessions only, session.canceled); one whose attempt got
+ * under way, or that closed, meanwhile is left as it is. How many were canceled.
+ */
+export async function cancelPaymentLinkSessions(deps: SessionDeps, context: ApiContext, paymentLink: string): Promise<number> {
+  const account = accountOf(context);
+  let canceled = 0;
+  for (const sessionId of await deps.sessions.openOfPaymentLink(account, paymentLink, deps.clock())) {
+    const now = deps.clock();
+    try {
+      await withOpenSession(deps, account, sessionId, now, (row, tx) => finishCanceled(deps, row, tx, context.request_id, now));
+      canceled += 1;
+    } catch (err) {
+      // Paying or closed since it was listed: its attempt finishes, or there is nothing to cancel.
+      if (!(err instanceof AppError)) throw err;
+    }
+  }
+  if (canceled > 0) deps.afterCommit();
   return canceled;
 }
 

@@ -6,10 +6,11 @@
  */
 import { newId, orderNumberSuffix, type ApiContext, type SessionDetail } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
-import { convertToAccountCurrency, IDENTITY_RATE } from '@gateway/money';
+import { convertToAccountCurrency } from '@gateway/money';
 import { AppError, validationError, type FieldError } from '@gateway/problem';
 import { accountOf, type Account } from './accounts.js';
 import { checkoutLinkExpiry } from './checkout-links.js';
+import { rateFor } from './exchange-rates.js';
 import { effectiveStatus, NOT_HELD, OPEN_STATUSES, toDetail, toEventPayload, type SessionRow } from './session.js';
 import { amountError, checkCreateRequest, type CheckedRequest } from './validate-create-request.js';
 import type { SessionDeps } from './deps.js';
@@ -28,6 +29,10 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
   if (!check.ok) throw validationError(check.errors);
   const request = check.request;
   const account = accountOf(context);
+  // A buyer on a payment link's page (D19) comes through no API key: a suspended merchant's page makes no session, as its keys make none.
+  if (paymentLink !== undefined && (await deps.sessions.merchantSuspended(context.merchant_id))) {
+    throw new AppError('forbidden', 'This merchant account is suspended: it takes no payment.');
+  }
 
   // A rate that is missing or changed must not break the replay of a session created before (D3).
   const conversion = await convert(deps, account, request);
@@ -70,18 +75,10 @@ async function assertTerminalUsable(deps: SessionDeps, merchantId: string): Prom
 type Conversion = { ok: true; amount: string; rate: string } | { ok: false; error: FieldError };
 
 async function convert(deps: SessionDeps, account: Account, request: CheckedRequest): Promise<Conversion> {
-  if (request.currency.code === 'TND') return { ok: true, amount: request.amountText, rate: IDENTITY_RATE };
-  const rate = await deps.rates.find(account, request.currency.code);
-  if (!rate) {
-    return {
-      ok: false,
-      error: {
-        field: 'currency',
-        code: 'currency_unsupported',
-        message: `No exchange rate is configured for ${request.currency.code}; request in TND or configure a rate.`,
-      },
-    };
-  }
+  const found = await rateFor(deps.rates, account, request.currency.code);
+  if (!found.ok) return found;
+  const { rate } = found;
+  if (request.currency.code === 'TND') return { ok: true, amount: request.amountText, rate };
   const converted = convertToAccountCurrency(request.amount, rate);
   if (!converted.ok) return { ok: false, error: amountError(converted.code, request.currency) };
   return { ok: true, amount: converted.amount, rate };

@@ -1,8 +1,29 @@
-/** A merchant's exchange rates: operator commands (D13 `rate set` / `rate remove`) and the dashboard's settings page (D14). */
+/** A merchant's exchange rates: the rate a currency is taken at, operator commands (D13 `rate set` / `rate remove`) and the dashboard's settings page (D14). */
 import type { CommandReply, CommandRequest } from '@gateway/contracts';
-import { findCurrency, parseRate } from '@gateway/money';
-import { validationError } from '@gateway/problem';
+import type { ApiContext } from '@gateway/contracts';
+import { findCurrency, IDENTITY_RATE, parseRate } from '@gateway/money';
+import { validationError, type FieldError } from '@gateway/problem';
 import type { ExchangeRateRepository } from '../db/exchange-rate.repository.js';
+import { accountOf, type Account } from './accounts.js';
+
+/**
+ * The rate an account takes `code` at (D5): TND at the identity rate, another
+ * currency at the account's rate, or, with none configured, the field error
+ * (currency_unsupported) a session's create and a payment link's (D29) get.
+ */
+export async function rateFor(rates: Pick<ExchangeRateRepository, 'find'>, account: Account, code: string): Promise<{ ok: true; rate: string } | { ok: false; error: FieldError }> {
+  if (code === 'TND') return { ok: true, rate: IDENTITY_RATE };
+  const rate = await rates.find(account, code);
+  if (rate) return { ok: true, rate };
+  return { ok: false, error: { field: 'currency', code: 'currency_unsupported', message: `No exchange rate is configured for ${code}; request in TND or configure a rate.` } };
+}
+
+/** rate.check: the account's rate for `currency`, or 422 as a session in it would be refused. */
+export async function checkCurrency(rates: Pick<ExchangeRateRepository, 'find'>, context: ApiContext, currency: string): Promise<{ rate: string }> {
+  const found = await rateFor(rates, accountOf(context), currency.toUpperCase());
+  if (!found.ok) throw validationError([found.error]);
+  return { rate: found.rate };
+}
 
 function foreignCurrency(code: string): string {
   const currency = findCurrency(code);

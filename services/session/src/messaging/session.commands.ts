@@ -1,11 +1,11 @@
 /** The session service's command queue: each command calls one use case. */
 import type { CommandHandlers } from '@gateway/messaging';
-import { cancelSession } from '../domain/cancel-session.js';
+import { cancelPaymentLinkSessions, cancelSession } from '../domain/cancel-session.js';
 import { captureSession } from '../domain/capture-session.js';
 import { cancelForBuyer, payAfterChallenge, payAttempt, viewForCheckout } from '../domain/checkout-session.js';
 import { createSession } from '../domain/create-session.js';
 import type { SessionDeps } from '../domain/deps.js';
-import { listRates, removeRate, setRate } from '../domain/exchange-rates.js';
+import { checkCurrency, listRates, removeRate, setRate } from '../domain/exchange-rates.js';
 import { getSession, getSessionForEvent } from '../domain/get-session.js';
 import { issueCheckoutLink } from '../domain/issue-checkout-link.js';
 import { listSessions } from '../domain/list-sessions.js';
@@ -21,6 +21,7 @@ export function sessionCommands(deps: SessionDeps, refunds: RefundRecordChange):
     'session.list': async ({ context, query, page_size, payment_link }) => ({ body: await listSessions(deps, context, query, page_size, payment_link) }),
     'session.stats': async ({ context, query }) => ({ body: await readSessionStats(deps, context, query) }),
     'session.cancel': async ({ context, session_id }) => ({ body: await cancelSession(deps, context, session_id) }),
+    'session.cancel_for_payment_link': async ({ context, payment_link }) => ({ body: { canceled: await cancelPaymentLinkSessions(deps, context, payment_link) } }),
     'session.capture': async ({ context, session_id, body }) => ({ body: await captureSession(deps, context, session_id, body) }),
     'session.issue_checkout': async ({ context, session_id }) => ({ status: 201, body: await issueCheckoutLink(deps, context, session_id) }),
     'checkout.view': async (ref) => ({ body: await viewForCheckout(deps, ref) }),
@@ -30,6 +31,7 @@ export function sessionCommands(deps: SessionDeps, refunds: RefundRecordChange):
     'session.record_refund': async (refund, meta) => ({ body: { amount_refunded: await recordRefund(refunds, deps.refundRecords, refund, { correlationId: meta.correlationId, at: deps.clock() }) } }),
     'rate.set': async (command) => ({ body: await setRate(deps.rates, command) }),
     'rate.remove': async (command) => ({ body: await removeRate(deps.rates, command) }),
+    'rate.check': async ({ context, currency }) => ({ body: await checkCurrency(deps.rates, context, currency) }),
     'rate.list': async (command) => ({ body: await listRates(deps.rates, command) }),
   };
 }

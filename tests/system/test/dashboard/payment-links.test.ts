@@ -182,6 +182,11 @@ describe('dashboard payment links', function () {
     assert.match(open.html, /amount_max must not be less than amount_min\./);
     assert.match(open.html, /name="pricing" value="open" checked/);
 
+    // D29: a currency the merchant has no rate for, refused by the API's own rule.
+    const unrated = await developer.post('/dashboard/payment-links', { _csrf: token, description: 'Tour', pricing: 'fixed', amount: '20.00', currency: 'EUR', max_payments: '' });
+    assert.equal(unrated.status, 422);
+    assert.match(unrated.html, /<code>currency<\/code>: No exchange rate is configured for EUR/);
+
     // In the viewer's language.
     const french = await developer.post('/dashboard/payment-links', { _csrf: token, description: 'Tip', pricing: 'open', amount_min: '10.000', amount_max: '5.000' }, { 'accept-language': 'fr' });
     assert.equal(french.status, 422);
