@@ -328,6 +328,39 @@ export const redisSettings = {
   redisSentinelName: str('REDIS_SENTINEL_NAME', 'gateway'),
 };
 
+/**
+ * The limits counted in Redis, shared by every replica of every door that
+ * counts them (the API gateway's budgets and export slots, the dashboard's
+ * sign-in throttles and export slots): one namespace for their keys, so that
+ * the doors of one system count together and systems sharing a Redis never
+ * do; and how many replicas of the service share a limit when Redis does not
+ * answer, each then counting alone at its share. It must be the most replicas
+ * the service may run (its autoscaler's maxReplicas), never the usual count.
+ */
+export const rateLimitSettings = {
+  rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX', 'rl'),
+  rateLimitFallbackReplicas: int('RATE_LIMIT_FALLBACK_REPLICAS', 1, { min: 1, max: 1000 }),
+};
+
+/**
+ * The CSV exports (D21, D29), at every door that serves them (the API
+ * gateway's /gateway/exports/*.csv, the dashboard's Reports downloads): one
+ * count of running exports per merchant and mode for both, one longest time.
+ */
+export const exportSettings = {
+  /** An export whose client takes no byte for this long is cut off, freeing its pages and its socket. */
+  exportIdleTimeoutMs: int('EXPORT_IDLE_TIMEOUT_MS', 60_000, { min: 100, max: 3_600_000 }),
+  /** D29: exports one merchant may run at once in one mode, every door and replica together; the next answers 429. */
+  exportsPerMerchant: int('EXPORTS_PER_MERCHANT', 3, { min: 1, max: 100 }),
+  /** D29: an export still running after this many seconds is cut off, however fast its client reads. */
+  exportMaxSeconds: int('EXPORT_MAX_SECONDS', 600, { min: 1, max: 86_400 }),
+  /**
+   * How long a running export's slot outlives its last renewal (renewed three
+   * times a lease): the longest a replica that died keeps its exports' slots.
+   */
+  exportSlotLeaseSeconds: int('EXPORT_SLOT_LEASE_SECONDS', 30, { min: 1, max: 600 }),
+};
+
 /** An IP address to listen on: 0.0.0.0 or :: (every interface), 127.0.0.1 or ::1 (this machine only). */
 function listenAddress(env: string, fallback: string): Setting<string> {
   return withDefault(

@@ -201,9 +201,6 @@ export class CsvExport {
   }
 }
 
-/** D29: how long an export may run, in seconds, unless its door says otherwise (EXPORT_MAX_SECONDS). */
-export const EXPORT_MAX_SECONDS = 600;
-
 /** What a door tells sendCsv about the export it answers. */
 export interface SendCsvOptions {
   livemode: boolean;
@@ -211,8 +208,8 @@ export interface SendCsvOptions {
   log: Logger;
   /** An answer whose client takes no byte for this long is cut off, freeing its pages and its socket. */
   idleTimeoutMs: number;
-  /** An answer still being written after this many seconds is cut off (D29); EXPORT_MAX_SECONDS when not given. */
-  maxSeconds?: number;
+  /** An answer still being written after this many seconds is cut off (D29: EXPORT_MAX_SECONDS, @gateway/config's exportSettings). */
+  maxSeconds: number;
   /** HEAD: the headers a GET would have, without reading every page for a body nobody receives. */
   headOnly?: boolean;
 }
@@ -235,7 +232,7 @@ export async function sendCsv(csv: CsvExport, res: ServerResponse, options: Send
     res.end();
     return;
   }
-  const maxSeconds = options.maxSeconds ?? EXPORT_MAX_SECONDS;
+  const { maxSeconds } = options;
   let stopped: 'idle' | 'time' | undefined;
   const stop = (why: 'idle' | 'time') => {
     stopped ??= why;

@@ -11,9 +11,15 @@
  * When Redis does not answer, each replica counts in its memory at its share
  * of the limit (at least one), as the rate limits do: an outage neither
  * stops exports nor lifts the limit.
+ *
+ * Every door that serves an export (the API gateway, the dashboard) holds it
+ * to these slots through `withExportSlot`, with the same settings
+ * (@gateway/config's exportSettings and rateLimitSettings), so the exports of
+ * one merchant and mode count together whichever door they came through.
  */
 import { randomUUID } from 'node:crypto';
 import { counter, describeError, type Logger } from '@gateway/observability';
+import { AppError } from '@gateway/problem';
 
 /** What the slots need of a Redis client: ioredis's `eval`. */
 export interface SlotStore {
@@ -30,6 +36,23 @@ export interface ExportSlotSettings {
   /** How many replicas share the limit when Redis does not answer: each then allows its share. */
   fallbackReplicas: number;
 }
+
+/**
+ * How a door's own Redis connection for the slots is made: an unanswering
+ * Redis is given up on quickly (a quarter second), and the replica counts
+ * alone, as the rate limits do.
+ */
+export const SLOT_STORE_OPTIONS = { commandTimeout: 250, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true } as const;
+
+/**
+ * The refusal of an export past EXPORTS_PER_MERCHANT (D29): 429 with
+ * Retry-After, the same words at every door (the dashboard shows them in
+ * the page's language through its catalogue).
+ */
+export const EXPORTS_BUSY = 'Too many exports are running at once for this account and mode. Try again shortly.';
+
+/** Exports take minutes at most, often seconds: a few seconds' wait is a fair first retry. */
+const EXPORT_RETRY_AFTER_SECONDS = 5;
 
 /** A running export's place; `release` gives it back (once; later calls do nothing). */
 export interface ExportSlot {
@@ -76,9 +99,17 @@ export class ExportSlots {
     private readonly log: Logger,
   ) {}
 
-  /** Exports one account may run at once. */
-  get perMerchant(): number {
-    return this.settings.perMerchant;
+  /** The slots of a service's settings, as @gateway/config's exportSettings and rateLimitSettings name them. */
+  static fromConfig(
+    store: SlotStore,
+    config: { exportsPerMerchant: number; exportSlotLeaseSeconds: number; rateLimitKeyPrefix: string; rateLimitFallbackReplicas: number },
+    log: Logger,
+  ): ExportSlots {
+    return new ExportSlots(
+      store,
+      { perMerchant: config.exportsPerMerchant, leaseSeconds: config.exportSlotLeaseSeconds, keyPrefix: config.rateLimitKeyPrefix, fallbackReplicas: config.rateLimitFallbackReplicas },
+      log,
+    );
   }
 
   /** A slot for one more export of the account, or undefined when it runs as many as it may. */
@@ -147,5 +178,22 @@ export class ExportSlots {
   private redisAnswers(): void {
     if (this.redisOut) this.log.info('export slots shared through Redis again');
     this.redisOut = false;
+  }
+}
+
+/**
+ * Runs `work` (an export, from its first page to its answer's end) holding a
+ * slot of the account, and gives the slot back however `work` ends: its
+ * answer written, its client gone, EXPORT_MAX_SECONDS run out (sendCsv ends
+ * each of these), or a failure. With every slot taken, `work` does not run:
+ * rejects with a 429 rate-limit-exceeded problem with Retry-After (EXPORTS_BUSY).
+ */
+export async function withExportSlot<T>(slots: Pick<ExportSlots, 'take'>, account: { merchantId: string; livemode: boolean }, work: () => Promise<T>): Promise<T> {
+  const slot = await slots.take(account);
+  if (!slot) throw new AppError('rate-limit-exceeded', EXPORTS_BUSY, { retry_after: EXPORT_RETRY_AFTER_SECONDS });
+  try {
+    return await work();
+  } finally {
+    slot.release();
   }
 }

@@ -6,7 +6,6 @@
 export { cellOf, columnsOf, rowOf } from './columns.js';
 export {
   EXPORT_KINDS,
-  EXPORT_MAX_SECONDS,
   exportColumns,
   exportFileName,
   exportHeaders,
@@ -19,4 +18,4 @@ export {
   type Page,
   type PageRequest,
 } from './csv-export.js';
-export { ExportSlots, type SlotStore } from './export-slots.js';
+export { EXPORTS_BUSY, ExportSlots, SLOT_STORE_OPTIONS, withExportSlot, type SlotStore } from './export-slots.js';

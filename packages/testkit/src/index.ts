@@ -15,3 +15,4 @@ export * from './query-plans.js';
 export * from './merchant-site.js';
 export * from './visitor.js';
 export * from './mail-catcher.js';
+export * from './slow-reader.js';

@@ -1,7 +1,6 @@
 /** The API gateway's settings, read and checked before it starts. */
-import { bool, common, ConfigError, int, intList, loadConfig, operatorSettings, proxySettings, redisSettings, secretsKeys, str, sweepInterval, url, type Setting } from '@gateway/config';
+import { bool, common, ConfigError, exportSettings, int, intList, loadConfig, operatorSettings, proxySettings, rateLimitSettings, redisSettings, secretsKeys, str, sweepInterval, url, type Setting } from '@gateway/config';
 import { EXPORT_PAGE_SIZE } from '@gateway/contracts';
-import { EXPORT_MAX_SECONDS } from '@gateway/exports';
 
 export const gatewaySettings = {
   ...common,
@@ -25,15 +24,11 @@ export const gatewaySettings = {
   testCreateRps: int('RATE_TEST_CREATE', 5, { min: 1 }),
   testRefundRps: int('RATE_TEST_REFUND', 2, { min: 1 }),
   /**
-   * How many gateway replicas share the budgets when Redis does not answer:
-   * each then keeps its own buckets at 1/this of every budget. It must be the
-   * most replicas that may run (the autoscaler's maxReplicas), never the usual
-   * count: with more replicas than it says, the replicas together would let
-   * through more than the budget (tests/deploy holds the manifests to this).
+   * RATE_LIMIT_KEY_PREFIX and RATE_LIMIT_FALLBACK_REPLICAS: with Redis out,
+   * each replica keeps its own buckets (and export slots) at 1/N of every
+   * budget (tests/deploy holds the manifests to N >= the HPA's maxReplicas).
    */
-  rateLimitFallbackReplicas: int('RATE_LIMIT_FALLBACK_REPLICAS', 1, { min: 1, max: 1000 }),
-  /** Namespace of the limiter's Redis keys, so that systems sharing a Redis never share buckets. */
-  rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX', 'rl'),
+  ...rateLimitSettings,
   /** Proxies of ours in front (TRUST_PROXY_HOPS), 0 by default: the gateway is the edge, and the peer is the client. */
   ...proxySettings,
   /**
@@ -72,17 +67,8 @@ export const gatewaySettings = {
   eventStreamsPerMerchant: int('EVENT_STREAMS_PER_MERCHANT', 5, { min: 1, max: 100 }),
   /** Rows a CSV export (D21) reads per page from the owning service; lower only to test paging. */
   exportPageSize: int('EXPORT_PAGE_SIZE', EXPORT_PAGE_SIZE, { min: 1, max: EXPORT_PAGE_SIZE }),
-  /** D21: an export whose client takes no byte for this long is cut off, freeing its pages and its socket. */
-  exportIdleTimeoutMs: int('EXPORT_IDLE_TIMEOUT_MS', 60_000, { min: 100, max: 3_600_000 }),
-  /** D29: exports one merchant may run at once in one mode, every replica together; the next answers 429. */
-  exportsPerMerchant: int('EXPORTS_PER_MERCHANT', 3, { min: 1, max: 100 }),
-  /** D29: an export still running after this many seconds is cut off, however fast its client reads. */
-  exportMaxSeconds: int('EXPORT_MAX_SECONDS', EXPORT_MAX_SECONDS, { min: 1, max: 86_400 }),
-  /**
-   * How long a running export's slot outlives its last renewal (renewed three
-   * times a lease): the longest a replica that died keeps its exports' slots.
-   */
-  exportSlotLeaseSeconds: int('EXPORT_SLOT_LEASE_SECONDS', 30, { min: 1, max: 600 }),
+  /** EXPORT_IDLE_TIMEOUT_MS, EXPORTS_PER_MERCHANT, EXPORT_MAX_SECONDS, EXPORT_SLOT_LEASE_SECONDS: the dashboard's downloads share them (D29). */
+  ...exportSettings,
   /** How often expired Idempotency-Keys are purged (D13). */
   sweepIntervalSeconds: sweepInterval('SWEEP_INTERVAL_SECONDS', 30),
 };

@@ -1,7 +1,7 @@
 /** Wiring of the API gateway: database, Redis, broker, HTTP API, operator commands, the audit log. */
 import { schemaOf } from '@gateway/contracts';
 import { BroadcastListener, CommandServer, EventConsumer, OperatorGuard, OutboxRelay, RpcClient } from '@gateway/messaging';
-import { ExportSlots } from '@gateway/exports';
+import { ExportSlots, SLOT_STORE_OPTIONS } from '@gateway/exports';
 import { describeError, type Logger } from '@gateway/observability';
 import { createRedis, every, listen, openServiceBase, serviceMigrations, type RequestListener, type RunningService } from '@gateway/runtime';
 import { SecretBox, secretsMigrations } from '@gateway/secrets';
@@ -53,13 +53,9 @@ export async function startGateway(config: GatewayConfig, log: Logger, options: 
   const auth = new Authenticator(merchants, config.authCacheTtlMs);
   const buckets = new TokenBuckets(config, log, { fallbackReplicas: config.rateLimitFallbackReplicas });
   // Its own connection, as the limiter's: an unanswering Redis is given up on quickly, and the replica counts alone.
-  const exportSlotsRedis = createRedis(config, { commandTimeout: 250, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+  const exportSlotsRedis = createRedis(config, SLOT_STORE_OPTIONS);
   exportSlotsRedis.on('error', () => undefined);
-  const exportSlots = new ExportSlots(
-    exportSlotsRedis,
-    { perMerchant: config.exportsPerMerchant, leaseSeconds: config.exportSlotLeaseSeconds, keyPrefix: config.rateLimitKeyPrefix, fallbackReplicas: config.rateLimitFallbackReplicas },
-    log,
-  );
+  const exportSlots = ExportSlots.fromConfig(exportSlotsRedis, config, log);
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const relay = new OutboxRelay(broker, { pool, log });
   const budgets = budgetDefaults(config);

@@ -1,5 +1,5 @@
 /** The dashboard service's settings (D14, D15), read and checked before it starts. */
-import { bool, common, ConfigError, int, intList, loadConfig, operatorSettings, privateJwk, proxySettings, redisSettings, secretsKeys, str, url } from '@gateway/config';
+import { bool, common, ConfigError, exportSettings, int, intList, loadConfig, operatorSettings, privateJwk, proxySettings, rateLimitSettings, redisSettings, secretsKeys, url } from '@gateway/config';
 
 export const dashboardSettings = {
   ...common,
@@ -53,7 +53,14 @@ export const dashboardSettings = {
   keyRotationGracesSeconds: intList('KEY_ROTATION_GRACES_SECONDS', [0, 3600, 86400]),
   /** scrypt cost (N) for new password hashes; lower only in tests. */
   passwordHashCost: int('PASSWORD_HASH_COST', 1 << 15, { min: 1 << 10, max: 1 << 20 }),
-  rateLimitKeyPrefix: str('RATE_LIMIT_KEY_PREFIX', 'rl'),
+  /**
+   * RATE_LIMIT_KEY_PREFIX, the gateway's too: the sign-in throttles' keys, and
+   * the export slots' that the API's exports count in; RATE_LIMIT_FALLBACK_REPLICAS:
+   * with Redis out, each replica runs its share of the export slots.
+   */
+  ...rateLimitSettings,
+  /** The Reports downloads are exports as the API's are, held to the same settings (D29). */
+  ...exportSettings,
 };
 
 export type DashboardConfig = ReturnType<typeof loadDashboardConfig>;

@@ -7,7 +7,8 @@
  */
 import { schemaOf } from '@gateway/contracts';
 import { CommandServer, OperatorGuard, OperatorSigner, OutboxRelay, RpcClient, type JWK } from '@gateway/messaging';
-import type { Logger } from '@gateway/observability';
+import { ExportSlots, SLOT_STORE_OPTIONS } from '@gateway/exports';
+import { describeError, type Logger } from '@gateway/observability';
 import { createRedis, every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { SecretBox, secretsMigrations } from '@gateway/secrets';
 import type { DashboardConfig } from './config.js';
@@ -35,6 +36,10 @@ async function startDashboard(config: DashboardConfig, log: Logger): Promise<Run
   // Sign-in failures are counted in Redis, shared by every replica (D14).
   const redis = createRedis(config, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
+  // The Reports downloads take the API's export slots (D29), on a connection of their own as the gateway's: given up on quickly.
+  const exportSlotsRedis = createRedis(config, SLOT_STORE_OPTIONS);
+  exportSlotsRedis.on('error', () => undefined);
+  const exportSlots = ExportSlots.fromConfig(exportSlotsRedis, config, log);
 
   const accounts: AccountsDeps = {
     pool,
@@ -63,6 +68,7 @@ async function startDashboard(config: DashboardConfig, log: Logger): Promise<Run
   };
 
   await redis.connect();
+  await exportSlotsRedis.connect().catch((err: unknown) => log.warn({ err: describeError(err) }, 'redis not reachable yet (export slots)'));
   await broker.start();
   await broker.register(rpc);
   await broker.register(relay);
@@ -75,6 +81,7 @@ async function startDashboard(config: DashboardConfig, log: Logger): Promise<Run
     rpc,
     log,
     readiness: { ...readiness, redis: async () => (await redis.ping().catch(() => '')) === 'PONG' },
+    exportSlots,
   });
   const http = await listen(app, config);
   const purge = every(config.sessionIdleSeconds > 3600 ? 3600 : config.sessionIdleSeconds, 'web-session-purge', async () => void (await accounts.sessions.purgeExpired()), log);
@@ -85,6 +92,7 @@ async function startDashboard(config: DashboardConfig, log: Logger): Promise<Run
       await purge.stop();
       await close();
       redis.disconnect();
+      await exportSlotsRedis.quit().catch(() => exportSlotsRedis.disconnect());
     },
   };
 }

@@ -280,10 +280,12 @@ for (const overlay of OVERLAYS) {
       }
     });
 
-    it('When Redis is down, then the api-gateway replicas together keep at most each budget: RATE_LIMIT_FALLBACK_REPLICAS is at least the most replicas its autoscaler may run', () => {
-      const hpa = byKind(objects, 'HorizontalPodAutoscaler').get('api-gateway') as any;
-      const fallback = Number((byKind(objects, 'ConfigMap').get('api-gateway-config') as any).data.RATE_LIMIT_FALLBACK_REPLICAS);
-      assert.ok(Number.isInteger(fallback) && fallback >= hpa.spec.maxReplicas, `RATE_LIMIT_FALLBACK_REPLICAS ${fallback} < HPA maxReplicas ${hpa.spec.maxReplicas}`);
+    it('When Redis is down, then the api-gateway and dashboard replicas each keep their share of each budget and of the export slots: RATE_LIMIT_FALLBACK_REPLICAS is at least the most replicas its autoscaler may run', () => {
+      for (const service of ['api-gateway', 'dashboard']) {
+        const hpa = byKind(objects, 'HorizontalPodAutoscaler').get(service) as any;
+        const fallback = Number((byKind(objects, 'ConfigMap').get(`${service}-config`) as any).data.RATE_LIMIT_FALLBACK_REPLICAS);
+        assert.ok(Number.isInteger(fallback) && fallback >= hpa.spec.maxReplicas, `${service}: RATE_LIMIT_FALLBACK_REPLICAS ${fallback} < HPA maxReplicas ${hpa.spec.maxReplicas}`);
+      }
     });
 
     it('When the sandbox acquirer is deployed, then it runs one replica and is never scaled out or rolled beside a second (its orders live in memory)', () => {

@@ -240,7 +240,7 @@ describe('An export answered over HTTP (sendCsv)', () => {
     const answerClosed = new Promise<void>((resolve) => (closed = resolve));
     const server = createServer((_req, res) => {
       res.on('close', closed);
-      void openExport('balance_transactions', {}, fetchPage).then((csv) => sendCsv(csv, res, { livemode: false, requestId: 'r', log: silent, ...options }));
+      void openExport('balance_transactions', {}, fetchPage).then((csv) => sendCsv(csv, res, { livemode: false, requestId: 'r', log: silent, maxSeconds: 600, ...options }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createLogger } from '@gateway/observability';
-import { ExportSlots, type SlotStore } from '../../src/index.js';
+import { AppError, retryAfterOf } from '@gateway/problem';
+import { EXPORTS_BUSY, ExportSlots, withExportSlot, type SlotStore } from '../../src/index.js';
 
 const log = createLogger({ service: 'test', level: 'silent' });
 const account = { merchantId: 'mer_00000000000000000001', livemode: false };
@@ -53,5 +54,59 @@ describe('Export slots (D29)', () => {
     first.release();
     assert.ok(await slots.take(account));
     assert.equal(await slots.take(account), undefined);
+  });
+});
+
+describe('An export held to a slot (withExportSlot, D29)', () => {
+  /** Slots counted here, `limit` of them: how many are held now. */
+  function counted(limit: number) {
+    const state = { held: 0 };
+    return {
+      state,
+      take: async () => {
+        if (state.held >= limit) return undefined;
+        state.held += 1;
+        let released = false;
+        return {
+          release: () => {
+            if (!released) state.held -= 1;
+            released = true;
+          },
+        };
+      },
+    };
+  }
+
+  it('when the export ends, well or not, then its slot is given back', async () => {
+    const slots = counted(1);
+    assert.equal(await withExportSlot(slots, account, async () => slots.state.held), 1, 'held while it runs');
+    assert.equal(slots.state.held, 0);
+    await assert.rejects(withExportSlot(slots, account, async () => Promise.reject(new Error('page failed'))), /page failed/);
+    assert.equal(slots.state.held, 0, 'given back after a failure too');
+  });
+
+  it('when every slot is taken, then the export does not run and the refusal is 429 rate-limit-exceeded with Retry-After, in the words every door shows', async () => {
+    const slots = counted(0);
+    let ran = false;
+    const refusal = await withExportSlot(slots, account, async () => {
+      ran = true;
+    }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    assert.equal(ran, false);
+    assert.ok(refusal instanceof AppError);
+    assert.equal(refusal.status, 429);
+    assert.equal(refusal.code, 'rate-limit-exceeded');
+    assert.equal(refusal.detail, EXPORTS_BUSY);
+    assert.equal(retryAfterOf(refusal), 5);
+  });
+
+  it('when made from a service\'s settings, then the slots use its limit, lease and key prefix', async () => {
+    const redis = store(async () => 1);
+    const slots = ExportSlots.fromConfig(redis, { exportsPerMerchant: 2, exportSlotLeaseSeconds: 7, rateLimitKeyPrefix: 'gw1', rateLimitFallbackReplicas: 1 }, log);
+    const slot = await slots.take(account);
+    slot?.release();
+    assert.deepEqual(redis.calls[0]?.args.slice(0, 3), ['gw1:exports:{mer_00000000000000000001:test}', 2, 7000]);
   });
 });

@@ -12,7 +12,7 @@ import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods, type onRequestHookHandler } from 'fastify';
 import { buildOpenApi, commandLane, EXPORT_PAGE_SIZE, type ApiContext } from '@gateway/contracts';
-import { EXPORT_KINDS, EXPORT_MAX_SECONDS, type ExportSlots } from '@gateway/exports';
+import { EXPORT_KINDS, type ExportSlots } from '@gateway/exports';
 import { outageOf, type RpcClient } from '@gateway/messaging';
 import { describeError, renderMetrics, type Logger } from '@gateway/observability';
 import { AppError, PROBLEM_CONTENT_TYPE, retryAfterOf, toProblem } from '@gateway/problem';
@@ -57,12 +57,12 @@ export interface ApiDependencies {
   eventStreamAuthCheckSeconds: number;
   /** Rows a CSV export reads per page (D21); EXPORT_PAGE_SIZE when not given. */
   exportPageSize?: number;
-  /** How long an export may stand without a byte moving; a minute when not given. */
-  exportIdleTimeoutMs?: number;
-  /** How long an export may run (D29); EXPORT_MAX_SECONDS when not given. */
-  exportMaxSeconds?: number;
-  /** The slots of running exports, shared by the replicas through Redis (D29: EXPORTS_PER_MERCHANT). */
-  exportSlots: Pick<ExportSlots, 'take' | 'perMerchant'>;
+  /** How long an export may stand without a byte moving (EXPORT_IDLE_TIMEOUT_MS). */
+  exportIdleTimeoutMs: number;
+  /** How long an export may run (D29: EXPORT_MAX_SECONDS). */
+  exportMaxSeconds: number;
+  /** The slots of running exports, shared by the replicas and the dashboard through Redis (D29: EXPORTS_PER_MERCHANT). */
+  exportSlots: Pick<ExportSlots, 'take'>;
   /** Passes /checkout/ and /pay/ (payment links, D19) requests to the checkout service, when set. */
   checkout?: RawHandler;
   /** Passes /dashboard/ and /ops/ requests to the dashboard service (D14, D15), when set. */
@@ -202,8 +202,8 @@ function addApiRoutes(app: FastifyInstance, deps: ApiDependencies): void {
     rpc: deps.rpc,
     log: deps.log,
     pageSize: deps.exportPageSize ?? EXPORT_PAGE_SIZE,
-    idleTimeoutMs: deps.exportIdleTimeoutMs ?? 60_000,
-    maxSeconds: deps.exportMaxSeconds ?? EXPORT_MAX_SECONDS,
+    idleTimeoutMs: deps.exportIdleTimeoutMs,
+    maxSeconds: deps.exportMaxSeconds,
     slots: deps.exportSlots,
   };
   for (const kind of EXPORT_KINDS) {

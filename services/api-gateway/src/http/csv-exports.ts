@@ -8,19 +8,16 @@
  * only cut the answer off, which the client sees as an incomplete transfer.
  *
  * An export holds one of its account's slots from before its first page
- * until its answer ends, however it ends (D29): past EXPORTS_PER_MERCHANT
- * running at once, 429; past EXPORT_MAX_SECONDS, cut off.
+ * until its answer ends, however it ends (D29, withExportSlot, the slots the
+ * dashboard's downloads count in too): past EXPORTS_PER_MERCHANT running at
+ * once, 429; past EXPORT_MAX_SECONDS, cut off.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext } from '@gateway/contracts';
-import { EXPORTS, openExport, sendCsv, type ExportKind, type ExportSlots } from '@gateway/exports';
+import { EXPORTS, openExport, sendCsv, withExportSlot, type ExportKind, type ExportSlots } from '@gateway/exports';
 import type { RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
-import { AppError } from '@gateway/problem';
 import { nulProblem } from './json-body.js';
-
-/** Exports take minutes at most, often seconds: a few seconds' wait is a fair first retry. */
-const EXPORT_RETRY_AFTER_SECONDS = 5;
 
 export interface ExportDeps {
   rpc: RpcClient;
@@ -32,7 +29,7 @@ export interface ExportDeps {
   /** How long an export may run (EXPORT_MAX_SECONDS). */
   maxSeconds: number;
   /** The slots of running exports, shared by the replicas (EXPORTS_PER_MERCHANT). */
-  slots: Pick<ExportSlots, 'take' | 'perMerchant'>;
+  slots: Pick<ExportSlots, 'take'>;
 }
 
 /** Answers an export for `context`'s account and mode: a problem document until the first page is read, then the CSV. */
@@ -40,14 +37,7 @@ export async function sendExport(deps: ExportDeps, kind: ExportKind, context: Ap
   const query = request.query as Record<string, unknown>;
   const refused = nulProblem(query);
   if (refused) throw refused;
-  const slot = await deps.slots.take({ merchantId: context.merchant_id, livemode: context.livemode });
-  if (!slot) {
-    const running = `${deps.slots.perMerchant} export${deps.slots.perMerchant === 1 ? '' : 's'}`;
-    throw new AppError('rate-limit-exceeded', `This account already runs ${running} in this mode, as many as may run at once; retry after the number of seconds in Retry-After.`, {
-      retry_after: EXPORT_RETRY_AFTER_SECONDS,
-    });
-  }
-  try {
+  await withExportSlot(deps.slots, { merchantId: context.merchant_id, livemode: context.livemode }, async () => {
     const correlationId = context.request_id;
     const csv = await openExport(kind, query, async (page) => (await deps.rpc.call(EXPORTS[kind].command, { context, ...page }, { correlationId })).body, {
       pageSize: deps.pageSize,
@@ -64,7 +54,5 @@ export async function sendExport(deps: ExportDeps, kind: ExportKind, context: Ap
       maxSeconds: deps.maxSeconds,
       headOnly: request.method === 'HEAD',
     });
-  } finally {
-    slot.release();
-  }
+  });
 }

@@ -101,6 +101,7 @@ describe('CSV export routes (D21)', () => {
       eventStreamHeartbeatSeconds: 25,
       eventStreamAuthCheckSeconds: 5,
       exportPageSize: 2,
+      exportIdleTimeoutMs: 60_000,
       exportMaxSeconds: 1,
       exportSlots: slots,
     });
@@ -210,7 +211,7 @@ describe('CSV export routes (D21)', () => {
       assert.equal(res.headers.get('retry-after'), '5');
       const problem = (await res.json()) as { type: string; detail: string };
       assert.equal(problem.type, 'https://gateway.example/errors/rate-limit-exceeded');
-      assert.equal(problem.detail, 'This account already runs 2 exports in this mode, as many as may run at once; retry after the number of seconds in Retry-After.');
+      assert.equal(problem.detail, 'Too many exports are running at once for this account and mode. Try again shortly.');
       assert.deepEqual(calls, []);
     } finally {
       slots.held = 0;

@@ -8,7 +8,7 @@ import type { AccountsDeps } from '../domain/accounts.js';
 import { failurePage as failureView, notFoundPage } from '../views/failure.page.js';
 import { BASE, baseOf } from '../views/paths.js';
 import { accountLinkRoutes } from './account-links.routes.js';
-import { failurePage, languageOf, send, type DoorDeps } from './door.js';
+import { failurePage, languageOf, send, type DoorDeps, type ExportLimits } from './door.js';
 import { apiKeyRoutes } from './merchant/api-keys.routes.js';
 import { auditLogRoutes } from './merchant/audit-log.routes.js';
 import { exchangeRateRoutes } from './merchant/exchange-rates.routes.js';
@@ -31,6 +31,8 @@ interface WebDependencies {
   rpc: RpcClient;
   log: Logger;
   readiness: Record<string, ReadinessCheck>;
+  /** The slots of running exports, the API gateway's (D29: EXPORTS_PER_MERCHANT). */
+  exportSlots: ExportLimits['slots'];
 }
 
 /** http://localhost (and 127.0.0.1) is the one origin whose cookies may go without Secure (D14). */
@@ -56,6 +58,7 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
     opsTotpRequired: deps.config.opsTotpRequired,
     keyRotationGracesSeconds: deps.config.keyRotationGracesSeconds,
     trustProxyHops: deps.config.trustProxyHops,
+    exports: { slots: deps.exportSlots, idleTimeoutMs: deps.config.exportIdleTimeoutMs, maxSeconds: deps.config.exportMaxSeconds },
   };
 
   const dashboard = Router({ strict: false });

@@ -5,6 +5,7 @@
  * answer.
  */
 import type { NextFunction, Request, Response } from 'express';
+import type { ExportSlots } from '@gateway/exports';
 import { chooseLanguage, type Language } from '@gateway/i18n';
 import { outageOf, type Actor, type RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
@@ -32,6 +33,17 @@ export interface DoorDeps {
   keyRotationGracesSeconds: readonly number[];
   /** Proxies of ours in front (TRUST_PROXY_HOPS): how far back in X-Forwarded-For the person's address is. */
   trustProxyHops: number;
+  /** The Reports downloads' limits, the API's exports' own (D29): the same slots, idle timeout and longest time. */
+  exports: ExportLimits;
+}
+
+/** What holds a CSV download to D29: the export slots shared with the API gateway, and how long a download may idle and run. */
+export interface ExportLimits {
+  slots: Pick<ExportSlots, 'take'>;
+  /** EXPORT_IDLE_TIMEOUT_MS. */
+  idleTimeoutMs: number;
+  /** EXPORT_MAX_SECONDS. */
+  maxSeconds: number;
 }
 
 /** A signed-in person on a page of their door: a reader of its pages, and who acts when they change something. */

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import type { Request } from 'express';
 import { describe, it } from 'mocha';
+import { EXPORTS_BUSY } from '@gateway/exports';
 import { catalogueProblems, directionOf, LANGUAGES } from '@gateway/i18n';
 import { html } from '@gateway/runtime';
 import { passwordProblems } from '../../src/domain/passwords.js';
@@ -82,7 +83,8 @@ describe('dashboard languages', () => {
   });
 
   it("when the dashboard's own refusals arrive as English words, then each is a message of the catalogue, shown in French and Arabic", () => {
-    const refusals = [ACCOUNT_LINK_GONE.setup, ACCOUNT_LINK_GONE.reset, ...passwordProblems('short'), ...passwordProblems('x'.repeat(300))].map((r) => (typeof r === 'string' ? r : r.message));
+    // EXPORTS_BUSY: a Reports download past EXPORTS_PER_MERCHANT, refused in the words the API answers (D29).
+    const refusals = [EXPORTS_BUSY, ACCOUNT_LINK_GONE.setup, ACCOUNT_LINK_GONE.reset, ...passwordProblems('short'), ...passwordProblems('x'.repeat(300))].map((r) => (typeof r === 'string' ? r : r.message));
     for (const english of refusals) {
       assert.notEqual(wordsIn('fr').known(english), english, english);
       assert.notEqual(wordsIn('ar').known(english), english, english);

@@ -21,12 +21,16 @@ const DOWNLOADS: readonly { kind: ExportKind; label: TextKey }[] = [
   { kind: 'balance_transactions', label: 'balance_transactions_csv' },
 ];
 
-/** The Reports page for `range`: its daily report and downloads, or the refusal of the range. */
-export function reportsPage(reader: Reader, range: { from: string; to: string }, answer: { report: DailyReport } | { refusal: AppError }): PageView {
+/**
+ * The Reports page for `range`: its daily report and downloads, with a
+ * download's refusal above them when there is one (every export slot taken);
+ * or only the refusal of the range.
+ */
+export function reportsPage(reader: Reader, range: { from: string; to: string }, answer: { report: DailyReport; refusal?: AppError } | { report?: undefined; refusal: AppError }): PageView {
   const { t } = reader;
   const query = new URLSearchParams(range).toString();
   const body = html`<h1>${t('reports_section')} ${modeBadge(reader)}</h1>
-${'refusal' in answer ? problemNotice(answer.refusal, t) : ''}
+${answer.refusal ? problemNotice(answer.refusal, t) : ''}
 <form method="get" action="${REPORTS}" class="row card">
 <label>${t('from_date')} <input type="date" name="from" value="${range.from}" required></label>
 <label>${t('to_date')} <input type="date" name="to" value="${range.to}" required></label>
@@ -34,7 +38,7 @@ ${'refusal' in answer ? problemNotice(answer.refusal, t) : ''}
 <span class="muted">${t('tunis_dates_note')}</span>
 </form>
 ${
-  'report' in answer
+  answer.report
     ? html`<section class="card" aria-labelledby="downloads-heading"><h2 id="downloads-heading">${t('downloads')}</h2>
 <ul class="downloads">${DOWNLOADS.map((d) => html`<li><a href="${REPORTS}/${d.kind}.csv?${query}">${t(d.label)}</a></li>`)}</ul>
 <p class="muted">${t('downloads_note', { from: range.from, to: range.to })}</p>

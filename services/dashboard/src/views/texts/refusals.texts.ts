@@ -9,6 +9,7 @@ export const REFUSAL_TEXTS = defineCatalogue('refusals', {
     request_invalid: 'The request failed validation; see errors for each field.',
     choose_mode: 'Choose test or live mode.',
     merchant_suspended: 'This merchant account is suspended.',
+    exports_busy: 'Too many exports are running at once for this account and mode. Try again shortly.',
   },
   fr: {
     form_expired: 'Ce formulaire a expiré ou ne vient pas de ce site. Rechargez la page et réessayez.',
@@ -17,6 +18,7 @@ export const REFUSAL_TEXTS = defineCatalogue('refusals', {
     request_invalid: 'La demande est invalide ; voyez les erreurs de chaque champ.',
     choose_mode: 'Choisissez le mode test ou live.',
     merchant_suspended: 'Ce compte marchand est suspendu.',
+    exports_busy: 'Trop d’exports sont en cours en même temps pour ce compte et ce mode. Réessayez dans un instant.',
   },
   ar: {
     form_expired: 'انتهت صلاحية هذا النموذج أو لم يصدر عن هذا الموقع. أعد تحميل الصفحة وحاول مجددًا.',
@@ -25,5 +27,6 @@ export const REFUSAL_TEXTS = defineCatalogue('refusals', {
     request_invalid: 'الطلب غير صالح؛ راجع أخطاء كل حقل.',
     choose_mode: 'اختر وضع الاختبار أو الوضع الفعلي.',
     merchant_suspended: 'حساب هذا التاجر معلّق.',
+    exports_busy: 'عدد عمليات التصدير الجارية في الوقت نفسه لهذا الحساب وهذا الوضع كبير جدًا. حاول مجددًا بعد قليل.',
   },
 });
