@@ -755,7 +755,7 @@ export interface Operations {
   createPaymentLink: { pathParams: Record<string, never>; query: Record<string, never>; body: CreatePaymentLinkRequest; response: PaymentLink };
   listPaymentLinks: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string }; body: never; response: PaymentLinkList };
   getPaymentLink: { pathParams: { payment_link_id: string }; query: Record<string, never>; body: never; response: PaymentLink };
-  /** The link takes no more payments: its page answers 410. Sessions already made go on. */
+  /** The link takes no more payments: its page answers 410, its open sessions are canceled (session.canceled), and its sessions take no more cards; a payment already under way finishes. */
   deactivatePaymentLink: { pathParams: { payment_link_id: string }; query: Record<string, never>; body: never; response: PaymentLink };
   /** Add a webhook endpoint; its secret is in this answer only (and its replay under the same Idempotency-Key). */
   createWebhookEndpoint: { pathParams: Record<string, never>; query: Record<string, never>; body: CreateWebhookEndpointRequest; response: WebhookEndpointWithSecret };
