@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { payOnPage } from './checkout.js';
-import { sessionRequest } from './http.js';
+import { sessionRequest, type ApiClient, type ApiResponse } from './http.js';
 import type { Merchant, TestSystem } from './system.js';
 
 export class SlowReader {
@@ -65,14 +65,28 @@ export async function merchantWithLargeExport(system: TestSystem, { sessions = 5
   const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`note-${String(i).padStart(2, '0')}`.padEnd(40, 'k'), 'v'.repeat(500)]));
   await Promise.all(
     Array.from({ length: sessions }, async (_, s) => {
-      const created = await api.post<{ id: string; checkout_url: string }>('/gateway/sessions/', sessionRequest({ amount: '100.000' }));
+      const created = await postOnce<{ id: string; checkout_url: string }>(api, '/gateway/sessions/', sessionRequest({ amount: '100.000' }));
       assert.equal(created.status, 201, created.text);
       await payOnPage(created.body.checkout_url, { card_number: '4242424242424242' });
       for (let r = 0; r < refunds / sessions; r += 1) {
-        const refund = await api.post(`/gateway/sessions/${created.body.id}/refund/`, { reason: `${s}-${r}-${'r'.repeat(490)}`, refund_type: 'PARTIAL', amount: '0.100', metadata });
+        const refund = await postOnce(api, `/gateway/sessions/${created.body.id}/refund/`, { reason: `${s}-${r}-${'r'.repeat(490)}`, refund_type: 'PARTIAL', amount: '0.100', metadata });
         assert.equal(refund.status, 200, refund.text);
       }
     }),
   );
   return made;
+}
+
+/**
+ * A POST under an Idempotency-Key of its own, sent again with that key when
+ * the answer is a 5xx (a loaded machine may let a command outlive the
+ * gateway's wait): it takes effect once whatever the retries.
+ */
+async function postOnce<T = Record<string, unknown>>(api: ApiClient, path: string, body: unknown): Promise<ApiResponse<T>> {
+  const key = randomUUID();
+  for (let attempt = 1; ; attempt += 1) {
+    const answer = await api.post<T>(path, body, { 'Idempotency-Key': key });
+    if (answer.status < 500 || attempt === 3) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+  }
 }
