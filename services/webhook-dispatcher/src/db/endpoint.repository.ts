@@ -262,22 +262,22 @@ export class EndpointRepository {
   /**
    * Deletes a managed endpoint. Its attempts not yet made end as failed with
    * no retry: there is nowhere to send them any more. Its history stays.
+   * Its attempts are written before the endpoint row, the order in which the
+   * dispatcher's recordResults locks them (an attempt, then its endpoint), so
+   * a delete during a delivery waits for it instead of deadlocking with it.
    */
   async delete(account: Account, id: string): Promise<boolean> {
     return withTransaction(this.pool, async (tx) => {
-      const deleted = await tx.query('DELETE FROM endpoints WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND NOT is_default', [id, account.merchantId, account.livemode]);
-      if (deleted.rowCount !== 1) return false;
+      const own = `endpoint_id IN (SELECT id FROM endpoints WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND NOT is_default)`;
+      const params = [id, account.merchantId, account.livemode];
       await tx.query(
         `UPDATE deliveries SET status = 'FAILED', error_message = 'the endpoint was deleted', lease_until = NULL, completed_at = now()
-         WHERE status = 'PENDING' AND endpoint_id = $1`,
-        [id],
+         WHERE status = 'PENDING' AND ${own}`,
+        params,
       );
-      await tx.query(
-        `UPDATE deliveries SET next_retry_at = NULL, retried = true
-         WHERE status = 'FAILED' AND NOT retried AND next_retry_at IS NOT NULL AND endpoint_id = $1`,
-        [id],
-      );
-      return true;
+      await tx.query(`UPDATE deliveries SET next_retry_at = NULL, retried = true WHERE status = 'FAILED' AND NOT retried AND next_retry_at IS NOT NULL AND ${own}`, params);
+      const deleted = await tx.query('DELETE FROM endpoints WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND NOT is_default', params);
+      return deleted.rowCount === 1;
     });
   }
 

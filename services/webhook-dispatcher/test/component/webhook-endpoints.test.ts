@@ -168,6 +168,33 @@ describe('webhook endpoints', function () {
     assert.ok((await deliveries(merchant)).some((d) => d.endpoint_id === made.id), 'its history stays readable');
   });
 
+  it('when endpoints are deleted while their attempts are being delivered and recorded, then each delete answers 200, none deadlocks with the dispatcher, and no attempt of theirs is left pending', async () => {
+    const target = await receiver(() => ({ status: 500, delayMs: 20 }));
+    const merchant = await merchantFor();
+    const api = system.api(merchant.testKey);
+    for (let round = 0; round < 3; round += 1) {
+      const made = await Promise.all([0, 1].map(() => createEndpoint(merchant, { url: target.url(), enabled_events: ['session.failed'] })));
+      const before = target.received.length;
+      await system.publishEvents(Array.from({ length: 30 }, () => sessionEvent('session.failed', merchant.merchantId)));
+      // Deleted while the dispatcher records the first results (failures: each writes its endpoint's failing_since).
+      await target.waitFor((received) => received.length >= before + 4, 10_000);
+      const deleted = await Promise.all(made.map((endpoint) => api.request('DELETE', `/gateway/webhook_endpoints/${endpoint.id}/`)));
+      assert.deepEqual(
+        deleted.map((answer) => answer.status),
+        [200, 200],
+        deleted.map((answer) => answer.text).join(' '),
+      );
+      const ids = made.map((endpoint) => endpoint.id);
+      await pollUntil(
+        async () => (await system.db.query(`SELECT 1 FROM webhooks.deliveries WHERE endpoint_id = ANY($1) AND status = 'PENDING'`, [ids])).length === 0,
+        10_000,
+        'no attempt of a deleted endpoint pending',
+      );
+    }
+    const logs = await Promise.all((await readdir(system.logDir)).map((file) => readFile(join(system.logDir, file), 'utf8')));
+    assert.ok(!logs.some((text) => text.includes('deadlock')), 'no deadlock in any log');
+  });
+
   it('when the input is bad or the endpoint is another merchant’s, then the answer is a clear problem and nothing changes', async () => {
     const owner = await merchantFor();
     const other = await merchantFor();
