@@ -18,6 +18,8 @@ export const checkoutSettings = {
   qrCacheEntries: int('QR_CACHE_ENTRIES', 1_000, { min: 1, max: 100_000 }),
   /** D29: sessions one payment link may make in a minute, whatever the addresses; its page's own budget, never the merchant's API Create budget. */
   paymentLinkSessionsPerMinute: int('PAYMENT_LINK_SESSIONS_PER_MINUTE', 60, { min: 1, max: 100_000 }),
+  /** How often closed payment links have their open sessions canceled (D29): the longest such a session stays open after its link's expiry or last payment. */
+  paymentLinkSweepSeconds: int('PAYMENT_LINK_SWEEP_SECONDS', 30, { min: 1, max: 60 }),
   /**
    * D19: a limited payment link's slot whose attempt never answered here is looked at
    * with the session service once PAYMENT_TIMEOUT_MS and this much more have

@@ -1,11 +1,12 @@
 /** Wiring of the checkout service: database (payment links, branding), broker (commands to session and adapter, its own command queue, session.succeeded), hosted pages, health. */
+import { randomUUID } from 'node:crypto';
 import express from 'express';
 import { schemaOf } from '@gateway/contracts';
 import { CardSealer } from '@gateway/card-sealing';
 import type { Logger } from '@gateway/observability';
 import { unlessNotFound } from '@gateway/problem';
 import { CommandServer, EventConsumer, RpcClient } from '@gateway/messaging';
-import { addHealthRoutes, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
+import { addHealthRoutes, every, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { BrandingRepository } from './db/branding.repository.js';
 import type { BrandingDeps } from './domain/branding.js';
 import { addBrandRoutes } from './http/brand.routes.js';
@@ -14,6 +15,7 @@ import { PaymentLinkRepository } from './db/payment-link.repository.js';
 import type { FlowDeps } from './domain/payment-steps.js';
 import { CheckoutLinkVerifier } from './domain/checkout-link-verifier.js';
 import type { PayByPaymentLinkDeps } from './domain/pay-by-payment-link.js';
+import { cancelSessionsOfClosedLinks } from './domain/payment-links.js';
 import { PaymentLinkSlots } from './domain/payment-link-slots.js';
 import { addCheckoutRoutes } from './http/checkout.routes.js';
 import { addPayRoutes } from './http/pay.routes.js';
@@ -90,9 +92,12 @@ async function startCheckout(config: CheckoutConfig, log: Logger): Promise<Runni
       handlers: checkoutCommands({ paymentLinks: paymentLinkDeps, branding: brandingDeps }),
     }),
   );
+  // Closed links' open sessions canceled (D29), once the broker carries the commands.
+  const closing = every(config.paymentLinkSweepSeconds, 'payment-link-closing', async () => void (await cancelSessionsOfClosedLinks(paymentLinkDeps, `sweep_${randomUUID()}`)), log);
   return {
     port: http.port,
     async stop() {
+      await closing.stop();
       await http.close();
       await close();
     },

@@ -137,6 +137,25 @@ export class PaymentLinkRepository {
     return result.rows[0];
   }
 
+  /**
+   * Links closed by their owner, their expiry or their last payment whose
+   * open sessions have not been canceled yet (D29), oldest first, at most `limit`.
+   */
+  async closedWithOpenSessions(limit: number): Promise<PaymentLinkRow[]> {
+    const result = await this.pool.query<PaymentLinkRow>(
+      `SELECT ${COLUMNS} FROM payment_links
+       WHERE sessions_closed_at IS NULL AND (NOT active OR expires_at <= now() OR (max_payments IS NOT NULL AND payments_count >= max_payments))
+       ORDER BY created_at, id LIMIT $1`,
+      [limit],
+    );
+    return result.rows;
+  }
+
+  /** Notes that the link's open sessions were canceled: the sweep passes it over from now on. */
+  async markSessionsClosed(id: string): Promise<void> {
+    await this.pool.query('UPDATE payment_links SET sessions_closed_at = now() WHERE id = $1 AND sessions_closed_at IS NULL', [id]);
+  }
+
   /** The next number of the link's merchant references (`<id>-<n>`), taken once whatever happens after. */
   async nextReferenceNumber(linkId: string): Promise<number> {
     const result = await this.pool.query<{ n: number }>('UPDATE payment_links SET sessions_made = sessions_made + 1 WHERE id = $1 RETURNING sessions_made AS n', [linkId]);

@@ -11,14 +11,14 @@
  * merchant's page makes no session (the session service refuses it). The page speaks the link's locale
  * unless `auto`, then the buyer's Accept-Language, then French (D18).
  */
-import { CreateSessionRequest, fieldErrorsOf, validatorOf, type ApiContext, type CommandRequest, type SessionDetail } from '@gateway/contracts';
+import { CreateSessionRequest, fieldErrorsOf, validatorOf, type CommandRequest, type SessionDetail } from '@gateway/contracts';
 import { chooseLanguage, negotiateLanguage, type Language } from '@gateway/i18n';
 import { accountCurrency, checkAmount, compareTnd } from '@gateway/money';
 import { AppError } from '@gateway/problem';
 import { Type } from '@sinclair/typebox';
 import type { PaymentLinkRow } from '../db/payment-link.repository.js';
 import type { PaymentLinkSlots } from './payment-link-slots.js';
-import { closedReason, priceText, type PaymentLinkDeps } from './payment-links.js';
+import { closedReason, linkContext, priceText, type PaymentLinkDeps } from './payment-links.js';
 
 export interface PayByPaymentLinkDeps extends PaymentLinkDeps {
   /** session.create, as the session service runs it for the API. */
@@ -141,7 +141,7 @@ async function createLinkSession(deps: PayByPaymentLinkDeps, link: PaymentLinkRo
   for (let attempt = 1; ; attempt += 1) {
     const n = await deps.paymentLinks.nextReferenceNumber(link.id);
     try {
-      return await deps.createSession({ context: contextOf(link, requestId), body: sessionBody(link, values, n), payment_link: link.id }, requestId);
+      return await deps.createSession({ context: linkContext(link, requestId), body: sessionBody(link, values, n), payment_link: link.id }, requestId);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'conflict' || attempt >= REFERENCE_TRIES) throw err;
     }
@@ -196,11 +196,6 @@ function sessionBody(link: PaymentLinkRow, values: BuyerForm, n: number): Record
   if (Object.keys(link.metadata).length > 0) body['metadata'] = link.metadata;
   if (link.return_url !== '') body['return_url'] = link.return_url;
   return body;
-}
-
-/** The merchant's context the link was made in: its sessions are the merchant's, in the link's mode. */
-function contextOf(link: PaymentLinkRow, requestId: string): ApiContext {
-  return { merchant_id: link.merchant_id, livemode: link.livemode, order_prefix: link.order_prefix, merchant_name: link.merchant_name, request_id: requestId };
 }
 
 function viewOf(link: PaymentLinkRow, values: BuyerForm, fieldErrors: PaymentLinkPageView['fieldErrors']): PaymentLinkPageView {

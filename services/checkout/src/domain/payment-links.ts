@@ -154,7 +154,34 @@ export async function deactivatePaymentLink(deps: PaymentLinkDeps, context: ApiC
   const row = await deps.paymentLinks.deactivate(accountOf(context), id);
   if (!row) throw notFound();
   await deps.cancelOpenSessions(context, row.id);
+  await deps.paymentLinks.markSessionsClosed(row.id);
   return toPaymentLink(row, deps.publicBaseUrl, deps.clock());
+}
+
+/** Links whose open sessions one sweep cancels at most. */
+const CLOSING_BATCH = 50;
+
+/**
+ * The sweep of closed links (D29): a link closed by its expiry or its last
+ * payment (or deactivated, when the deactivation's own cancel did not get
+ * through) has its open sessions canceled by the session service
+ * (session.canceled; one whose attempt is under way finishes), then is noted
+ * as done. Canceling twice cancels nothing more, so replicas may sweep side
+ * by side, and a sweep cut short is done again by the next. How many links
+ * it closed.
+ */
+export async function cancelSessionsOfClosedLinks(deps: Pick<PaymentLinkDeps, 'paymentLinks' | 'cancelOpenSessions'>, requestId: string): Promise<number> {
+  const links = await deps.paymentLinks.closedWithOpenSessions(CLOSING_BATCH);
+  for (const link of links) {
+    await deps.cancelOpenSessions(linkContext(link, requestId), link.id);
+    await deps.paymentLinks.markSessionsClosed(link.id);
+  }
+  return links.length;
+}
+
+/** The merchant's context the link was made in: its sessions are the merchant's, in the link's mode. */
+export function linkContext(link: PaymentLinkRow, requestId: string): ApiContext {
+  return { merchant_id: link.merchant_id, livemode: link.livemode, order_prefix: link.order_prefix, merchant_name: link.merchant_name, request_id: requestId };
 }
 
 function notFound(): AppError {

@@ -26,7 +26,7 @@ describe('Payment links safe by default (D29)', function () {
       serviceEnv: {
         // The test's X-Forwarded-For reaches checkout through the gateway: each request may come from an address of its own.
         'api-gateway': { TRUST_PROXY_HOPS: '1' },
-        checkout: { TRUST_PROXY_HOPS: '2', PAYMENT_LINK_BUYER_LIMIT_PER_MINUTE: String(BUYER_LIMIT), PAYMENT_LINK_SESSIONS_PER_MINUTE: String(LINK_LIMIT), QR_PER_ADDRESS_PER_MINUTE: String(QR_LIMIT) },
+        checkout: { TRUST_PROXY_HOPS: '2', PAYMENT_LINK_BUYER_LIMIT_PER_MINUTE: String(BUYER_LIMIT), PAYMENT_LINK_SESSIONS_PER_MINUTE: String(LINK_LIMIT), QR_PER_ADDRESS_PER_MINUTE: String(QR_LIMIT), PAYMENT_LINK_SWEEP_SECONDS: '1' },
       },
     });
     events = await system.captureEvents(['session.*']);
@@ -84,18 +84,36 @@ describe('Payment links safe by default (D29)', function () {
       assert.equal((await linkOf(merchant, link.id)).payments_count, 0);
     });
 
-    it('when a link expires after a buyer opened a session, then paying it answers the closed link page in the session language, and no attempt starts', async () => {
+    it('when a link expires after a buyer opened a session, then paying it answers the closed link page in the session language, no attempt starts, and the sweep cancels the session (session.canceled)', async () => {
       const merchant = await system.newMerchant();
       const link = await newLink(merchant, { description: 'Flash sale', amount: '3.000', locale: 'fr', expires_at: new Date(Date.now() + 2_000).toISOString() });
       const checkoutUrl = await openSession(link);
       await pollUntil(async () => (await fetch(link.url)).status === 410, 5_000, 'the link expired');
+      // The link is checked before the session: the same page whether or not the sweep has canceled it yet.
       const paid = await payOnPage(checkoutUrl, { card_number: '4242424242424242' }, 'fr');
       assert.equal(paid.status, 410, paid.html.slice(0, 400));
       assert.match(paid.html, /Ce lien de paiement n’est plus disponible/);
       const [session] = await sessionsOf(merchant);
-      assert.deepEqual([session?.attempts.length, session?.status], [0, 'CREATED']);
+      assert.equal(session?.attempts.length, 0);
       assert.equal(await acquirerError(merchant, session), '6', 'the acquirer never saw an order');
       assert.equal((await linkOf(merchant, link.id)).payments_count, 0);
+      const [canceled] = await events.waitFor<SessionEventData>('session.canceled', (e) => e.data.session.id === session?.id);
+      assert.equal(canceled?.data.session.payment_link, link.id);
+      assert.equal((await system.api(merchant.testKey).get<SessionDetail>(`/gateway/sessions/${session?.id}/`)).body.status, 'CANCELED');
+    });
+
+    it('when a link is used up (max_payments 1), then its other open session is canceled by the sweep (session.canceled) and the paid one stays paid', async () => {
+      const merchant = await system.newMerchant();
+      const link = await newLink(merchant, { description: 'One seat', amount: '5.000', locale: 'en', max_payments: 1 });
+      const paidUrl = await openSession(link);
+      await openSession(link, { ...buyer, email: 'late@example.com' });
+      assert.equal((await payOnPage(paidUrl, { card_number: '4242424242424242' })).status, 200);
+      await pollUntil(async () => (await linkOf(merchant, link.id)).payments_count === 1, 10_000, 'the payment counted on the link');
+      const late = (await sessionsOf(merchant)).find((s) => s.buyer_email === 'late@example.com');
+      const [canceled] = await events.waitFor<SessionEventData>('session.canceled', (e) => e.data.session.id === late?.id);
+      assert.equal(canceled?.data.session.payment_link, link.id);
+      const statuses = (await sessionsOf(merchant)).map((s) => `${s.buyer_email} ${s.status}`).sort();
+      assert.deepEqual(statuses, ['amina@example.com SUCCEEDED', 'late@example.com CANCELED']);
     });
   });
 
