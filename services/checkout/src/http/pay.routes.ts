@@ -9,7 +9,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import QRCode from 'qrcode';
 import { negotiateLanguage } from '@gateway/i18n';
 import { counter, describeError, type Logger } from '@gateway/observability';
-import { bodyRefusal, clientAddress, formBody, requestIdOf, type FormLimits } from '@gateway/runtime';
+import { bodyRefusal, clientAddress, formBody, requestIdOf, throttledAddress, type FormLimits } from '@gateway/runtime';
 import type { BrandingRepository } from '../db/branding.repository.js';
 import { brandView, type BrandView } from '../domain/branding.js';
 import { payByPaymentLink, showPaymentLinkPage, type PaymentLinkAnswer, type PayByPaymentLinkDeps } from '../domain/pay-by-payment-link.js';
@@ -74,7 +74,8 @@ export function addPayRoutes(app: Express, deps: PayByPaymentLinkDeps, log: Logg
     formBody(LINK_FORM_LIMITS),
     pageStep(log, brands, (req, res) =>
       payByPaymentLink(deps, String(req.params['code']), (req.body ?? {}) as Record<string, unknown>, {
-        address: clientAddress(req, options.trustProxyHops),
+        // Counted as every limit of ours counts a client: an IPv6 address by its /64.
+        address: throttledAddress(clientAddress(req, options.trustProxyHops)),
         acceptLanguage: req.headers['accept-language'],
         requestId: requestIdOf(res) || `pay_${Date.now()}`,
       }),
@@ -102,7 +103,7 @@ function qr(deps: PayByPaymentLinkDeps, log: Logger, qrCodes: { cache: QrCache; 
     try {
       const now = deps.clock();
       const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-      if ((await deps.paymentLinks.countQrRequest(clientAddress(req, qrCodes.options.trustProxyHops), minute)) > qrCodes.options.qrPerAddressPerMinute) {
+      if ((await deps.paymentLinks.countQrRequest(throttledAddress(clientAddress(req, qrCodes.options.trustProxyHops)), minute)) > qrCodes.options.qrPerAddressPerMinute) {
         res.set('Retry-After', String(Math.max(1, Math.ceil((minute.getTime() + 60_000 - now.getTime()) / 1000))));
         return sendHtml(res, 429, renderPaymentLinkNoticePage(pageTranslator(negotiateLanguage(req.headers['accept-language'], 'fr')), 'limited'));
       }

@@ -183,6 +183,23 @@ describe('Payment links safe by default (D29)', function () {
     });
   });
 
+  describe('IPv6 buyers', () => {
+    it('when addresses of one IPv6 /64 ask one link for sessions, then they count as one address: past its limit, 429', async () => {
+      const merchant = await system.newMerchant();
+      const link = await newLink(merchant, { description: 'Sixty-four', amount: '2.000', locale: 'en' });
+      // One more than an address may, fewer than the link may, within one minute (a request starts a minute's count of its own).
+      const intoMinute = Date.now() % 60_000;
+      if (intoMinute > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_200 - intoMinute));
+      const statuses: number[] = [];
+      for (let n = 1; n <= BUYER_LIMIT + 1; n += 1) {
+        const posted = await fetch(link.url, { method: 'POST', body: new URLSearchParams(buyer), redirect: 'manual', headers: { 'x-forwarded-for': `2001:db8:5:6::${n.toString(16)}` } });
+        await posted.body?.cancel();
+        statuses.push(posted.status);
+      }
+      assert.deepEqual(statuses, [...Array<number>(BUYER_LIMIT).fill(303), 429]);
+    });
+  });
+
   describe('a currency without a rate', () => {
     it('when a link is made in a currency the merchant has no rate for, then it is refused 422 validation-error, currency_unsupported on currency, as a session is; TND and a rated currency are made', async () => {
       const merchant = await system.newMerchant();
