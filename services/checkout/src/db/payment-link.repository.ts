@@ -151,6 +151,11 @@ export class PaymentLinkRepository {
     return result.rows;
   }
 
+  /** Forgets the request counts of minutes before `before` (link pages and QR codes), which no limit reads any more. */
+  async forgetRequestsBefore(before: Date): Promise<void> {
+    await this.pool.query('WITH links AS (DELETE FROM payment_link_requests WHERE minute < $1) DELETE FROM qr_requests WHERE minute < $1', [before]);
+  }
+
   /** Notes that the link's open sessions were canceled: the sweep passes it over from now on. */
   async markSessionsClosed(id: string): Promise<void> {
     await this.pool.query('UPDATE payment_links SET sessions_closed_at = now() WHERE id = $1 AND sessions_closed_at IS NULL', [id]);

@@ -168,9 +168,12 @@ const CLOSING_BATCH = 50;
  * (session.canceled; one whose attempt is under way finishes), then is noted
  * as done. Canceling twice cancels nothing more, so replicas may sweep side
  * by side, and a sweep cut short is done again by the next. How many links
- * it closed.
+ * it closed. It also forgets the link pages' and QR codes' request counts of
+ * past minutes.
  */
-export async function cancelSessionsOfClosedLinks(deps: Pick<PaymentLinkDeps, 'paymentLinks' | 'cancelOpenSessions'>, requestId: string): Promise<number> {
+export async function cancelSessionsOfClosedLinks(deps: Pick<PaymentLinkDeps, 'paymentLinks' | 'cancelOpenSessions' | 'clock'>, requestId: string): Promise<number> {
+  // The per-minute request counts of earlier minutes go too: no limit reads them, and an address that never comes back would keep its rows.
+  await deps.paymentLinks.forgetRequestsBefore(new Date(deps.clock().getTime() - 2 * 60_000));
   const links = await deps.paymentLinks.closedWithOpenSessions(CLOSING_BATCH);
   for (const link of links) {
     await deps.cancelOpenSessions(linkContext(link, requestId), link.id);

@@ -254,5 +254,10 @@ describe('Payment links safe by default (D29)', function () {
       assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 60, `Retry-After ${retryAfter}`);
       assert.equal((await fetch(link.qr_svg_url, { headers: { 'x-forwarded-for': '203.0.113.61' } })).status, 200);
     });
+
+    it('when an address never comes back, then its counts of past minutes are forgotten by the sweep, as a link page\'s are', async () => {
+      await system.db.query(`INSERT INTO checkout.qr_requests (address, minute, count) VALUES ('192.0.2.250', date_trunc('minute', now()) - interval '5 minutes', 7)`);
+      await pollUntil(async () => (await system.db.query(`SELECT 1 FROM checkout.qr_requests WHERE address = '192.0.2.250'`)).length === 0, 5_000, 'the old count forgotten');
+    });
   });
 });
