@@ -92,7 +92,8 @@ export interface Translate<K extends string> {
   /**
    * Words that arrive as data in English (a refusal's detail from another
    * service): this language's wording when they are a message of the
-   * catalogue without arguments, else as they came.
+   * catalogue (one with plain `{name}` arguments taking the values the
+   * English words had), else as they came.
    */
   known(english: string): string;
   readonly language: Language;
@@ -107,20 +108,51 @@ export interface TranslatorOptions {
   readonly isolateValues?: boolean;
 }
 
-/** English words of argument-free messages → their key, per catalogue (for `known`). */
-const keysByEnglish = new WeakMap<object, Map<string, string>>();
+/** A message of the catalogue found in English words that came as data: its key, and the values its arguments had there. */
+interface KnownWords {
+  key: string;
+  values: Record<string, string>;
+}
 
-function keyOfEnglish(catalogue: Catalogue<string>, english: string): string | undefined {
-  let index = keysByEnglish.get(catalogue);
+/** How `known` finds a catalogue's messages: argument-free ones by their words, those with plain `{name}` arguments by a pattern. */
+interface EnglishIndex {
+  exact: Map<string, string>;
+  patterns: { key: string; names: string[]; pattern: RegExp }[];
+}
+
+const indexes = new WeakMap<object, EnglishIndex>();
+
+/** A message's English source with plain arguments only (no plural, select or quoting): a pattern whose groups are the arguments. */
+function patternOf(source: string): { names: string[]; pattern: RegExp } | undefined {
+  const parts = source.split(/\{(\w+)\}/);
+  if (parts.length === 1 || parts.some((part, i) => i % 2 === 0 && /[{}']/.test(part))) return undefined;
+  const names = parts.filter((_, i) => i % 2 === 1);
+  const body = parts.map((part, i) => (i % 2 === 0 ? part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : '(.+?)')).join('');
+  return { names, pattern: new RegExp(`^${body}$`, 's') };
+}
+
+function knownWords(catalogue: Catalogue<string>, english: string): KnownWords | undefined {
+  let index = indexes.get(catalogue);
   if (!index) {
-    index = new Map();
-    for (const key of Object.keys(catalogue.messages.en)) {
+    index = { exact: new Map(), patterns: [] };
+    for (const [key, source] of Object.entries(catalogue.messages.en)) {
       const ready = compiled(catalogue.messages.en, 'en', key);
-      if (typeof ready === 'string' && !index.has(ready)) index.set(ready, key);
+      if (typeof ready === 'string') {
+        if (!index.exact.has(ready)) index.exact.set(ready, key);
+        continue;
+      }
+      const found = patternOf(source);
+      if (found) index.patterns.push({ key, ...found });
     }
-    keysByEnglish.set(catalogue, index);
+    indexes.set(catalogue, index);
   }
-  return index.get(english);
+  const exact = index.exact.get(english);
+  if (exact !== undefined) return { key: exact, values: {} };
+  for (const { key, names, pattern } of index.patterns) {
+    const match = pattern.exec(english);
+    if (match) return { key, values: Object.fromEntries(names.map((name, i) => [name, match[i + 1] ?? ''])) };
+  }
+  return undefined;
 }
 
 /** One translator per language of `catalogue`, made once: a door asks for its words on every request. */
@@ -153,8 +185,8 @@ export function translator<K extends string>(catalogue: Catalogue<K>, language: 
     return Array.isArray(result) ? (result as (string | V)[]) : [result as string | V];
   };
   translate.known = (english: string): string => {
-    const key = keyOfEnglish(catalogue, english);
-    return key === undefined ? english : translate(key as K);
+    const found = knownWords(catalogue, english);
+    return found === undefined ? english : translate(found.key as K, found.values);
   };
   Object.defineProperty(translate, 'language', { value: language, enumerable: true });
   return translate;

@@ -66,10 +66,13 @@ describe('message catalogues', () => {
     assert.deepEqual(translator(receipt, 'fr').parts('order', { number: '7' }), ['Commande 7']);
   });
 
-  it('when English words arrive as data, then a known argument-free message is given in the language, others as they came', () => {
+  it('when English words arrive as data, then a known message is given in the language, one with plain arguments with the values the words had, others as they came', () => {
     const t = translator(card, 'fr');
     assert.equal(t.known('Expiry date'), "Date d'expiration");
-    assert.equal(t.known('Pay {amount}'), 'Pay {amount}');
+    assert.equal(t.known('Pay 12.500 TND'), 'Payer 12.500 TND');
+    assert.equal(translator(card, 'ar', { isolateValues: true }).known('Pay 3 EUR'), 'ادفع \u20683 EUR\u2069');
+    assert.equal(t.known('Pay'), 'Pay', 'an argument takes at least one character');
+    assert.equal(t.known('You have 2 attempts left.'), 'You have 2 attempts left.', 'a plural is not read back');
     assert.equal(t.known('toString'), 'toString');
     assert.equal(t.language, 'fr');
   });

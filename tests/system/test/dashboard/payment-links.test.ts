@@ -191,6 +191,9 @@ describe('dashboard payment links', function () {
     const french = await developer.post('/dashboard/payment-links', { _csrf: token, description: 'Tip', pricing: 'open', amount_min: '10.000', amount_max: '5.000' }, { 'accept-language': 'fr' });
     assert.equal(french.status, 422);
     assert.match(french.html, /le montant maximum ne doit pas être inférieur au montant minimum\./);
+    const unratedFrench = await developer.post('/dashboard/payment-links', { _csrf: token, description: 'Tour', pricing: 'fixed', amount: '20.00', currency: 'EUR', max_payments: '' }, { 'accept-language': 'fr' });
+    assert.equal(unratedFrench.status, 422);
+    assert.match(unratedFrench.html, /<code>currency<\/code>: Aucun taux de change n’est configuré pour EUR ; demandez en TND ou configurez un taux\./);
 
     assert.deepEqual(await links(merchant), []);
     assert.match((await developer.get('/dashboard/payment-links')).html, /No payment links yet\./);

@@ -10,6 +10,7 @@ export const REFUSAL_TEXTS = defineCatalogue('refusals', {
     choose_mode: 'Choose test or live mode.',
     merchant_suspended: 'This merchant account is suspended.',
     exports_busy: 'Too many exports are running at once for this account and mode. Try again shortly.',
+    currency_without_rate: 'No exchange rate is configured for {currency}; request in TND or configure a rate.',
   },
   fr: {
     form_expired: 'Ce formulaire a expiré ou ne vient pas de ce site. Rechargez la page et réessayez.',
@@ -19,6 +20,7 @@ export const REFUSAL_TEXTS = defineCatalogue('refusals', {
     choose_mode: 'Choisissez le mode test ou live.',
     merchant_suspended: 'Ce compte marchand est suspendu.',
     exports_busy: 'Trop d’exports sont en cours en même temps pour ce compte et ce mode. Réessayez dans un instant.',
+    currency_without_rate: 'Aucun taux de change n’est configuré pour {currency} ; demandez en TND ou configurez un taux.',
   },
   ar: {
     form_expired: 'انتهت صلاحية هذا النموذج أو لم يصدر عن هذا الموقع. أعد تحميل الصفحة وحاول مجددًا.',
@@ -28,5 +30,6 @@ export const REFUSAL_TEXTS = defineCatalogue('refusals', {
     choose_mode: 'اختر وضع الاختبار أو الوضع الفعلي.',
     merchant_suspended: 'حساب هذا التاجر معلّق.',
     exports_busy: 'عدد عمليات التصدير الجارية في الوقت نفسه لهذا الحساب وهذا الوضع كبير جدًا. حاول مجددًا بعد قليل.',
+    currency_without_rate: 'لا يوجد سعر صرف مضبوط للعملة {currency}؛ اطلب بالدينار التونسي أو اضبط سعرًا.',
   },
 });
