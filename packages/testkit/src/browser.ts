@@ -72,3 +72,22 @@ export async function signInToDashboard(browser: TestBrowser, baseUrl: string, e
   await page.waitForURL((url) => !url.pathname.includes('/sign-in'));
   return page;
 }
+
+/**
+ * Holds the issuer's 3DS Method request (a post to `sandboxOrigin` carrying
+ * threeDSMethodData) until the returned function is called, so the page
+ * waiting for its frame can be read before its script moves on (well within
+ * the page's wait).
+ */
+export async function holdThreeDSMethod(page: Page, sandboxOrigin: string): Promise<() => void> {
+  let release = (): void => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.origin === sandboxOrigin,
+    async (route) => {
+      if (new URLSearchParams(route.request().postData() ?? '').has('threeDSMethodData')) await released;
+      await route.continue();
+    },
+  );
+  return release;
+}

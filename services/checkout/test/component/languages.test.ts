@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { SessionDetail } from '@gateway/contracts';
-import { launchBrowser, MerchantSite, payOnPage, sessionRequest, TestSystem, type Merchant, type TestBrowser } from '@gateway/testkit';
+import { holdThreeDSMethod, launchBrowser, MerchantSite, payOnPage, sessionRequest, TestSystem, type Merchant, type TestBrowser } from '@gateway/testkit';
 import type { Language } from '@gateway/i18n';
 import { CHECKOUT_CATALOGUE } from '../../src/pages/index.js';
 
@@ -103,7 +103,7 @@ describe('Hosted checkout in three languages, in a browser', function () {
   it('when an Arabic buyer passes 3-D Secure at the bank, then the 3DS Method page was Arabic, the acquirer was asked for Arabic, and the buyer comes back to the result in Arabic', async () => {
     const created = await newSession({ locale: 'ar' });
     const page = await openPage(created.checkout_url ?? '', 'ar-TN');
-    const release = await holdMethod(page);
+    const release = await holdThreeDSMethod(page, new URL(system.envOf('checkout')['SANDBOX_PUBLIC_URL'] ?? '').origin);
     await payWith(page, 'ar', '4000 0000 0000 3220');
     await page.getByRole('heading', { name: 'جارٍ التحقق من بطاقتك' }).waitFor();
     assert.deepEqual(await documentOf(page), { lang: 'ar', dir: 'rtl' });
@@ -187,21 +187,6 @@ describe('Hosted checkout in three languages, in a browser', function () {
     assert.match(paid.html, /<html lang="fr" dir="ltr">[\s\S]*Paiement accepté[\s\S]*Merci\u00a0: votre paiement a bien été reçu\./);
   });
 
-  /** Holds the issuer's 3DS Method request until the returned function is called, so the page waiting for its frame can be read (well within the page's wait). */
-  async function holdMethod(page: Page): Promise<() => void> {
-    const sandboxOrigin = new URL(system.envOf('checkout')['SANDBOX_PUBLIC_URL'] ?? '').origin;
-    let release = (): void => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => url.origin === sandboxOrigin,
-      async (route) => {
-        if (new URLSearchParams(route.request().postData() ?? '').has('threeDSMethodData')) await released;
-        await route.continue();
-      },
-    );
-    return release;
-  }
-
   /** Without script the ACS's hand-back form waits for its Continue (the sandbox's page, in English); with script it goes by itself. */
   async function handedBack(page: Page, javaScriptEnabled: boolean): Promise<void> {
     if (javaScriptEnabled) return;
@@ -218,7 +203,7 @@ describe('Hosted checkout in three languages, in a browser', function () {
       page.on('response', (response) => {
         if (response.request().method() === 'POST' && response.url().endsWith('/method')) bankPages.push(response.headers()['content-security-policy'] ?? '');
       });
-      const release = javaScriptEnabled ? await holdMethod(page) : () => undefined;
+      const release = javaScriptEnabled ? await holdThreeDSMethod(page, new URL(system.envOf('checkout')['SANDBOX_PUBLIC_URL'] ?? '').origin) : () => undefined;
       await payWith(page, 'fr', '4000 0000 0000 3220');
       await page.getByRole('heading', { name: 'Vérification de votre carte' }).waitFor();
       await page.getByText('Nous vérifions votre carte auprès de votre banque. Cela ne prend que quelques secondes.').waitFor();
@@ -264,7 +249,7 @@ describe('Hosted checkout in three languages, in a browser', function () {
       const words = CHECKOUT_CATALOGUE.messages[language];
       const frictionless = await newSession({ locale: language });
       const page = await openPage(frictionless.checkout_url ?? '', 'en-US');
-      const release = await holdMethod(page);
+      const release = await holdThreeDSMethod(page, new URL(system.envOf('checkout')['SANDBOX_PUBLIC_URL'] ?? '').origin);
       await payWith(page, language, '4000 0000 0000 3238');
       await page.getByRole('heading', { name: words.method_title }).waitFor();
       assert.deepEqual(await documentOf(page), { lang: language, dir: language === 'ar' ? 'rtl' : 'ltr' });

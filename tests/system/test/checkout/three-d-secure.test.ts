@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page, Request, Response } from 'playwright-core';
 import type { SessionDetail, SessionEventData } from '@gateway/contracts';
-import { launchBrowser, MerchantSite, payOnPage, repoRoot, sessionRequest, TestSystem, type EventCapture, type Merchant, type TestBrowser } from '@gateway/testkit';
+import { holdThreeDSMethod, launchBrowser, MerchantSite, payOnPage, repoRoot, sessionRequest, TestSystem, type EventCapture, type Merchant, type TestBrowser } from '@gateway/testkit';
 import { payWith } from './browser.js';
 
 const CARDS = { challenge: '4000000000003220', frictionless: '4000000000003238', legacy: '4000000000003063', refused: '4000000000003246' };
@@ -75,24 +75,6 @@ describe('Hosted checkout through 3-D Secure, in a browser (D30)', function () {
   const formOf = (request: Request | undefined) => new URLSearchParams(request?.postData() ?? '');
   const ownPath = (request: Request, path: RegExp) => request.url().startsWith(system.baseUrl) && path.test(new URL(request.url()).pathname);
 
-  /**
-   * Holds the issuer's 3DS Method request until the returned function is
-   * called, so the page waiting for its frame can be read before its script
-   * moves on (well within the page's wait).
-   */
-  async function holdMethod(page: Page): Promise<() => void> {
-    let release = (): void => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => url.origin === sandboxOrigin,
-      async (route) => {
-        if (new URLSearchParams(route.request().postData() ?? '').has('threeDSMethodData')) await released;
-        await route.continue();
-      },
-    );
-    return release;
-  }
-
   /** Without script, the ACS hands the buyer back with a form its script would have pressed: the buyer presses Continue; then the page leaves for the shop. */
   async function handedBack(page: Page): Promise<void> {
     const handBack = page.getByRole('button', { name: 'Continue' });
@@ -109,7 +91,7 @@ describe('Hosted checkout through 3-D Secure, in a browser (D30)', function () {
   it('when a buyer pays with 3220 and completes the challenge, then the 3DS Method runs in a hidden frame, the ACS gets the creq by POST, and the payment succeeds; replaying the cres pays nothing more', async () => {
     const created = await newSession();
     const { page, traffic } = await openPage(created);
-    const release = await holdMethod(page);
+    const release = await holdThreeDSMethod(page, sandboxOrigin);
     await payWith(page, { number: CARDS.challenge });
     // The card form's answer is the 3DS Method page, under D30's policy: our script, and the method URL's origin to frame and post to.
     await page.getByRole('heading', { name: 'Checking your card' }).waitFor();
