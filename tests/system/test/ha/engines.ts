@@ -441,6 +441,8 @@ async function patroniRole(port: number): Promise<string | undefined> {
 async function writable(url: string): Promise<boolean> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  // A member that Patroni restarts while we ask drops the connection; that is a "no", not a crash.
+  client.on('error', () => undefined);
   try {
     await client.connect();
     const { rows } = await client.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby');
