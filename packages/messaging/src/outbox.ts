@@ -48,7 +48,7 @@ function registerOutboxGauges(): void {
 }
 
 /** One outbox row, as its columns are named: what outboxRows reads from JSON. */
-export interface OutboxRecord {
+interface OutboxRecord {
   message_id: string;
   routing_key: string;
   body: string;
@@ -57,7 +57,7 @@ export interface OutboxRecord {
 }
 
 /** The outbox row of one envelope, for callers that carry it within a larger input (a batch's records). */
-export function outboxRecord(envelope: Envelope): OutboxRecord {
+function outboxRecord(envelope: Envelope): OutboxRecord {
   return { message_id: envelope.id, routing_key: envelope.type, body: JSON.stringify(envelope), trace_context: outboxTraceContext() };
 }
 

@@ -138,7 +138,9 @@ export class RpcClient implements BrokerComponent {
     const start = process.hrtime.bigint();
     let outcome = 'error';
     try {
-      const reply = await traceCommandCall(type, () => this.broker.names.commandQueueOf(type), () => this.send(type, data, options));
+      // Sent on from the work under way (the request, command or event that led here).
+      const correlationId = options.correlationId ?? currentCorrelationId() ?? randomUUID();
+      const reply = await traceCommandCall(type, () => this.broker.names.commandQueueOf(type), correlationId, () => this.send(type, data, { ...options, correlationId }));
       if (!reply.ok) {
         outcome = problemOutcome(reply.problem);
         throw AppError.fromWire(reply.problem);
@@ -167,8 +169,7 @@ export class RpcClient implements BrokerComponent {
       type,
       version: 1,
       occurred_at: new Date().toISOString(),
-      // Sent on from the work under way (the request, command or event that led here).
-      correlation_id: options.correlationId ?? currentCorrelationId() ?? randomUUID(),
+      correlation_id: options.correlationId ?? randomUUID(),
       data,
     };
     const headers: Record<string, unknown> = withTraceHeaders({ [DEADLINE_HEADER]: deadline });

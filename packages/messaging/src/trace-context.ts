@@ -12,14 +12,20 @@ import { injectTrace, openSpan, SpanKind, storedTraceContext, traceContextToStor
 
 const RABBITMQ = 'rabbitmq';
 
-/** Runs a command's round trip (`send`) in a client span whose context its headers carry (see withTraceHeaders). */
-export function traceCommandCall<T>(type: string, queue: () => string, send: () => Promise<T>): Promise<T> {
+/** Runs a command's round trip (`send`) in a client span whose context its headers carry (see withTraceHeaders), named by its correlation id. */
+export function traceCommandCall<T>(type: string, queue: () => string, correlationId: string, send: () => Promise<T>): Promise<T> {
   if (!tracingOn()) return send();
   return traced(
     `send ${type}`,
     {
       kind: SpanKind.CLIENT,
-      attributes: { 'messaging.system': RABBITMQ, 'messaging.operation.type': 'send', 'messaging.destination.name': queue(), 'rpc.method': type },
+      attributes: {
+        'messaging.system': RABBITMQ,
+        'messaging.operation.type': 'send',
+        'messaging.destination.name': queue(),
+        'messaging.message.conversation_id': correlationId,
+        'rpc.method': type,
+      },
     },
     send,
   );

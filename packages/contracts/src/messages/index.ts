@@ -249,7 +249,6 @@ export type EventData<E extends EventType> = Static<(typeof events)[E]>;
  * one that another broker user put on their queue through the default exchange.
  */
 export const eventPublishers = {
-  'session.created': ['session'],
   'session.canceled': ['session'],
   'session.succeeded': ['session'],
   'session.failed': ['session'],
@@ -282,7 +281,7 @@ export const eventPublishers = {
  */
 export const eventPublisherField: Partial<Record<EventType, string>> = { 'audit.recorded': 'service' };
 
-/** The events merchants receive as webhooks (INTERFACE 6.1, D10, D11); session.created is internal. */
+/** The events merchants receive as webhooks (INTERFACE 6.1, D10, D11). */
 export const WEBHOOK_EVENTS = [
   'session.authorized',
   'session.succeeded',

@@ -243,7 +243,6 @@ export const sessionCommands = {
 
 /** The session.* events (and checkout.session.expired) the session service publishes. */
 export const sessionEvents = {
-  'session.created': SessionEventData,
   'session.canceled': SessionEventData,
   'session.succeeded': SessionEventData,
   'session.failed': SessionEventData,

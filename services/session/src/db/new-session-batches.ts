@@ -1,7 +1,7 @@
 /**
  * The statement that inserts new sessions in groups (GroupCommit, packages/db):
- * every create is a session row, its first link and its outbox row, all or
- * nothing, and the creates asked for within one pass of the event loop go as
+ * every create is a session row and its first link, all or nothing (no event:
+ * nothing consumes a session's creation, so none is published), and the creates asked for within one pass of the event loop go as
  * one statement over one JSON array of records (json_to_recordset): one
  * round trip and one commit for the lot, each session still inserted or not
  * on its own (ON CONFLICT DO NOTHING per row). Measured in BENCHMARKS.md.
@@ -16,7 +16,6 @@
  * sent as U+FFFD, which is what a text parameter holding it stores.
  */
 import { GroupCommit, type Pool } from '@gateway/db';
-import { outboxInsert, type OutboxRecord } from '@gateway/messaging';
 import type { SessionRow } from '../domain/session.js';
 
 /** The most creates in one statement; more wait for the next. */
@@ -55,19 +54,15 @@ const COLUMNS = [
   ['locale', 'text'],
   ['capture_method', 'text'],
   ['payment_link', 'text'],
-  ['message_id', 'text'],
-  ['routing_key', 'text'],
-  ['body', 'text'],
-  ['trace_context', 'text'],
 ] as const;
 
-const SESSION_COLUMNS = COLUMNS.slice(0, COLUMNS.findIndex(([name]) => name === 'message_id')).map(([name]) => name);
+const SESSION_COLUMNS = COLUMNS.map(([name]) => name);
 
 /**
  * Named, so each connection parses and plans it once. The creates travel as
  * one JSON array of records (JSON.stringify is native; pg's array literals
- * escape every element in JavaScript); a session's link and outbox row are
- * matched to it by id, whatever order RETURNING gives.
+ * escape every element in JavaScript); a session's link is matched to it by
+ * id, whatever order RETURNING gives.
  */
 const STATEMENT_TEXT = `WITH input AS (
      SELECT * FROM json_to_recordset($1::json) AS t(${COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
@@ -79,8 +74,6 @@ const STATEMENT_TEXT = `WITH input AS (
    ), link AS (
      INSERT INTO checkout_links (id, session_id, expires_at, created_at)
      SELECT input.checkout_link_id, input.id, input.checkout_expires_at, input.created_at FROM input JOIN inserted USING (id)
-   ), event AS (
-     ${outboxInsert('input JOIN inserted USING (id)')}
    )
    SELECT id FROM inserted`;
 
@@ -91,7 +84,7 @@ export interface NewSessionValues {
 }
 
 /** The statement's values of one create. */
-export function newSessionValues(row: SessionRow, outbox: OutboxRecord): NewSessionValues {
+export function newSessionValues(row: SessionRow): NewSessionValues {
   return {
     id: row.id,
     merchant_id: row.merchant_id,
@@ -124,7 +117,6 @@ export function newSessionValues(row: SessionRow, outbox: OutboxRecord): NewSess
     locale: row.locale,
     capture_method: row.capture_method,
     payment_link: row.payment_link,
-    ...outbox,
   };
 }
 

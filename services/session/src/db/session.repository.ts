@@ -5,7 +5,7 @@
  */
 import type { Envelope } from '@gateway/contracts';
 import { isOwnRow, readPage, skipLocked, withTransaction, type Filter, type Pool, type PoolClient } from '@gateway/db';
-import { enqueue, outboxRecord } from '@gateway/messaging';
+import { enqueue } from '@gateway/messaging';
 import type { Account } from '../domain/accounts.js';
 import type { SessionRow } from '../domain/session.js';
 import { NewSessionBatches, newSessionValues } from './new-session-batches.js';
@@ -43,15 +43,14 @@ export class SessionRepository {
   }
 
   /**
-   * Inserts a new session with its first checkout link and its
-   * `session.created` event, in one statement. Returns false, inserting
+   * Inserts a new session with its first checkout link, in one statement. Returns false, inserting
    * nothing, when the merchant reference or the order number is already
    * taken. The creates asked for in one pass of the event loop go together in
    * one statement and one commit (NewSessionBatches); each is answered only
    * once that commit is done.
    */
-  async insertNew(row: SessionRow, event: Envelope): Promise<boolean> {
-    return this.newSessions.insert(newSessionValues(row, outboxRecord(event)));
+  async insertNew(row: SessionRow): Promise<boolean> {
+    return this.newSessions.insert(newSessionValues(row));
   }
 
   /** The ids of the account's sessions made through `paymentLink` still open to payment (CREATED or PENDING, not yet expired) at `now`. */

@@ -1,17 +1,16 @@
 /**
  * Creating a session (INTERFACE 4.1; DECISIONS D3, D5, D6): validate, convert
  * at the merchant's rate, insert idempotently on (merchant, mode,
- * merchant_reference) with the first checkout link and the session.created
- * event. A replay answers the stored session.
+ * merchant_reference) with the first checkout link. No event announces it:
+ * nothing consumes a session's creation. A replay answers the stored session.
  */
 import { newId, orderNumberSuffix, type ApiContext, type SessionDetail } from '@gateway/contracts';
-import { eventEnvelope } from '@gateway/messaging';
 import { convertToAccountCurrency } from '@gateway/money';
 import { AppError, validationError, type FieldError } from '@gateway/problem';
 import { accountOf, type Account } from './accounts.js';
 import { checkoutLinkExpiry } from './checkout-links.js';
 import { rateFor } from './exchange-rates.js';
-import { effectiveStatus, NOT_HELD, OPEN_STATUSES, toDetail, toEventPayload, type SessionRow } from './session.js';
+import { effectiveStatus, NOT_HELD, OPEN_STATUSES, toDetail, type SessionRow } from './session.js';
 import { amountError, checkCreateRequest, type CheckedRequest } from './validate-create-request.js';
 import type { SessionDeps } from './deps.js';
 
@@ -52,9 +51,7 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
   for (let attempt = 0; attempt < ORDER_NUMBER_TRIES; attempt += 1) {
     const now = deps.clock();
     const row = await newSessionRow(deps, context, request, conversion, now, paymentLink);
-    const event = eventEnvelope('session.created', { merchant_id: row.merchant_id, webhook_url: row.webhook_url, session: toEventPayload(row) }, context.request_id, now);
-    if (await deps.sessions.insertNew(row, event)) {
-      deps.afterCommit();
+    if (await deps.sessions.insertNew(row)) {
       return { status: 201, body: toDetail(row, now, deps.publicBaseUrl) };
     }
     const existing = await deps.sessions.findByReference(account, request.body.merchant_reference);

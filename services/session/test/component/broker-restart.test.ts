@@ -1,8 +1,8 @@
 /**
  * An event committed while the broker goes away is not lost: RabbitMQ is
- * restarted between a session's creation and the outbox relay's publish, and
+ * restarted between a session's cancel and the outbox relay's publish, and
  * a durable consumer whose change is keyed on the event's id still applies
- * session.created exactly once.
+ * session.canceled exactly once.
  */
 import assert from 'node:assert/strict';
 import { connect } from 'amqplib';
@@ -16,7 +16,7 @@ import { loadSessionConfig, startSessionService, type SessionService } from '../
 const log = createLogger({ service: 'test', level: 'silent' });
 const MERCHANT = `mer_${'r'.repeat(24)}`;
 
-describe('session.created across a broker restart', function () {
+describe('session.canceled across a broker restart', function () {
   this.timeout(180_000);
   let db: TestDatabase;
   let probePool: Pool;
@@ -24,7 +24,7 @@ describe('session.created across a broker restart', function () {
   let client: Broker;
   let consumerBroker: Broker;
   const prefix = uniqueName('t');
-  /** Deliveries of session.created the probe consumer took. */
+  /** Deliveries of session.canceled the probe consumer took. */
   let deliveriesTaken = 0;
 
   before(async () => {
@@ -51,13 +51,13 @@ describe('session.created across a broker restart', function () {
     await consumerBroker.register(
       new EventConsumer(consumerBroker, {
         service: 'session',
-        subscription: { queue: `${prefix}.probe`, patterns: ['session.created'] },
+        subscription: { queue: `${prefix}.probe`, patterns: ['session.canceled'] },
         log,
         changes: [
           {
             name: 'probe-received',
-            events: ['session.created'],
-            fromEvent: (data: EventData<'session.created'>, context: ChangeContext) => ({ messageId: context.event?.id ?? '', sessionId: data.session.id }),
+            events: ['session.canceled'],
+            fromEvent: (data: EventData<'session.canceled'>, context: ChangeContext) => ({ messageId: context.event?.id ?? '', sessionId: data.session.id }),
             apply: async (received: { messageId: string; sessionId: string }) => {
               deliveriesTaken += 1;
               const inserted = await probePool.query('INSERT INTO received (message_id, session_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [received.messageId, received.sessionId]);
@@ -82,13 +82,12 @@ describe('session.created across a broker restart', function () {
 
   it('when RabbitMQ restarts before the relay publishes, then the event arrives once, and a second publish changes nothing', async () => {
     const rpc = await client.register(new RpcClient(client, 5_000));
-    await service.relay.pause();
-    const created = await rpc.call('session.create', {
-      context: { merchant_id: MERCHANT, livemode: false, order_prefix: 'TST', merchant_name: 'Test shop', request_id: 'req-restart' },
-      body: sessionRequest(),
-    });
+    const context = { merchant_id: MERCHANT, livemode: false, order_prefix: 'TST', merchant_name: 'Test shop', request_id: 'req-restart' };
+    const created = await rpc.call('session.create', { context, body: sessionRequest() });
     assert.equal(created.status, 201);
     const session = created.body as SessionDetail;
+    await service.relay.pause();
+    await rpc.call('session.cancel', { context, session_id: session.id });
     const outbox = await db.query<{ message_id: string; body: string }>('SELECT message_id, body FROM session.outbox');
     assert.equal(outbox.length, 1);
 
@@ -104,7 +103,7 @@ describe('session.created across a broker restart', function () {
     const taken = deliveriesTaken;
     const connection = await connect(env.amqpUrl);
     const channel = await connection.createConfirmChannel();
-    channel.publish(`${prefix}.events`, 'session.created', Buffer.from(outbox[0]?.body ?? ''), { persistent: true });
+    channel.publish(`${prefix}.events`, 'session.canceled', Buffer.from(outbox[0]?.body ?? ''), { persistent: true });
     await channel.waitForConfirms();
     await connection.close();
     await waitFor(async () => deliveriesTaken > taken, 5_000);

@@ -5,7 +5,6 @@
  * fails alone.
  */
 import assert from 'node:assert/strict';
-import type { Envelope } from '@gateway/contracts';
 import { createPool, type Pool } from '@gateway/db';
 import { createTestDatabase, type TestDatabase } from '@gateway/testkit';
 import { SessionRepository } from '../../src/db/session.repository.js';
@@ -59,9 +58,6 @@ function newRow(overrides: Partial<SessionRow> = {}): SessionRow {
   };
 }
 
-function eventOf(row: SessionRow): Envelope {
-  return { id: `evt_${row.id}`, type: 'session.created', version: 1, occurred_at: row.created_at.toISOString(), correlation_id: 'req_batches', data: { session: { id: row.id } } };
-}
 
 describe('new sessions inserted together', function () {
   this.timeout(120_000);
@@ -79,21 +75,20 @@ describe('new sessions inserted together', function () {
     await db?.drop();
   });
 
-  async function stored(ids: readonly string[]): Promise<{ sessions: number; links: number; events: number }> {
-    const [row] = await db.query<{ sessions: number; links: number; events: number }>(
+  async function stored(ids: readonly string[]): Promise<{ sessions: number; links: number }> {
+    const [row] = await db.query<{ sessions: number; links: number }>(
       `SELECT (SELECT count(*)::int FROM session.sessions WHERE id = ANY($1)) AS sessions,
-              (SELECT count(*)::int FROM session.checkout_links WHERE session_id = ANY($1)) AS links,
-              (SELECT count(*)::int FROM session.outbox WHERE message_id = ANY($2)) AS events`,
-      [ids, ids.map((id) => `evt_${id}`)],
+              (SELECT count(*)::int FROM session.checkout_links WHERE session_id = ANY($1)) AS links`,
+      [ids],
     );
-    return row ?? { sessions: -1, links: -1, events: -1 };
+    return row ?? { sessions: -1, links: -1 };
   }
 
-  it('when 200 creates come at once, then each is stored as it was given, with its own link and its own event', async () => {
+  it('when 200 creates come at once, then each is stored as it was given, with its own link, and no event is written (nothing consumes one)', async () => {
     const rows = Array.from({ length: 200 }, () => newRow());
-    const inserted = await Promise.all(rows.map((row) => sessions.insertNew(row, eventOf(row))));
+    const inserted = await Promise.all(rows.map((row) => sessions.insertNew(row)));
     assert.deepEqual(new Set(inserted), new Set([true]));
-    assert.deepEqual(await stored(rows.map((r) => r.id)), { sessions: 200, links: 200, events: 200 });
+    assert.deepEqual(await stored(rows.map((r) => r.id)), { sessions: 200, links: 200 });
     const [sample] = rows.slice(137, 138);
     const [back] = await db.query<Record<string, unknown>>(
       `SELECT s.merchant_reference, s.amount::text, s.metadata::text, s.items::text, s.expires_at, l.id AS link, l.expires_at AS link_expires
@@ -107,36 +102,34 @@ describe('new sessions inserted together', function () {
     assert.equal((back?.['expires_at'] as Date).getTime(), sample?.expires_at.getTime());
     assert.equal(back?.['link'], sample?.checkout_link_id);
     assert.equal((back?.['link_expires'] as Date).getTime(), sample?.checkout_expires_at.getTime());
-    const [event] = await db.query<{ routing_key: string; body: string }>('SELECT routing_key, body FROM session.outbox WHERE message_id = $1', [`evt_${String(sample?.id)}`]);
-    assert.equal(event?.routing_key, 'session.created');
-    assert.equal(event?.body, JSON.stringify(eventOf(sample as SessionRow)));
+    assert.deepEqual(await db.query('SELECT message_id FROM session.outbox'), []);
   });
 
-  it('when creates of one merchant_reference come together, then one is inserted with one link and one event, the others answered false', async () => {
+  it('when creates of one merchant_reference come together, then one is inserted with one link, the others answered false', async () => {
     const rows = Array.from({ length: 20 }, () => newRow({ merchant_reference: 'same-reference' }));
-    const inserted = await Promise.all(rows.map((row) => sessions.insertNew(row, eventOf(row))));
+    const inserted = await Promise.all(rows.map((row) => sessions.insertNew(row)));
     assert.equal(inserted.filter(Boolean).length, 1);
-    assert.deepEqual(await stored(rows.map((r) => r.id)), { sessions: 1, links: 1, events: 1 });
+    assert.deepEqual(await stored(rows.map((r) => r.id)), { sessions: 1, links: 1 });
   });
 
   it('when the database refuses one create of a batch, then that one fails and the others are stored', async () => {
     const rows = Array.from({ length: 10 }, () => newRow());
     // amount > 0 is a constraint of the table: this row passes no validation, as none would reach here.
     const refused = newRow({ amount: '0.000' });
-    const results = await Promise.allSettled([...rows, refused].map((row) => sessions.insertNew(row, eventOf(row))));
+    const results = await Promise.allSettled([...rows, refused].map((row) => sessions.insertNew(row)));
     assert.deepEqual(
       results.slice(0, 10).map((r) => r.status === 'fulfilled' && r.value),
       Array(10).fill(true),
     );
     assert.equal(results[10]?.status, 'rejected');
-    assert.deepEqual(await stored(rows.map((r) => r.id)), { sessions: 10, links: 10, events: 10 });
-    assert.deepEqual(await stored([refused.id]), { sessions: 0, links: 0, events: 0 });
+    assert.deepEqual(await stored(rows.map((r) => r.id)), { sessions: 10, links: 10 });
+    assert.deepEqual(await stored([refused.id]), { sessions: 0, links: 0 });
   });
 
   it('when a text field holds a lone UTF-16 surrogate, then the create is stored with U+FFFD in its place (as before group commit), and its batch with it', async () => {
     const rows = Array.from({ length: 5 }, () => newRow());
     const odd = newRow({ buyer_first_name: 'Am\ud800ina', description: 'tail \udc00', merchant_reference: 'lone-\udbff' });
-    const results = await Promise.allSettled([...rows, odd].map((row) => sessions.insertNew(row, eventOf(row))));
+    const results = await Promise.allSettled([...rows, odd].map((row) => sessions.insertNew(row)));
     assert.deepEqual(
       results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
       Array(6).fill(true),
@@ -146,7 +139,7 @@ describe('new sessions inserted together', function () {
       [odd.id],
     );
     assert.deepEqual(back, { buyer_first_name: 'Am\ufffdina', description: 'tail \ufffd', merchant_reference: 'lone-\ufffd' });
-    assert.deepEqual(await stored([...rows, odd].map((r) => r.id)), { sessions: 6, links: 6, events: 6 });
+    assert.deepEqual(await stored([...rows, odd].map((r) => r.id)), { sessions: 6, links: 6 });
   });
 
   it('when two batches carry the same two merchant references in opposite orders (a merchant retrying both at once), then neither deadlocks: each reference is inserted once and every other create of both batches is stored', async () => {
@@ -159,13 +152,13 @@ describe('new sessions inserted together', function () {
     second[0] = newRow({ merchant_reference: b });
     second[127] = newRow({ merchant_reference: a });
     const all = [...first, ...second];
-    const results = await Promise.allSettled(all.map((row) => sessions.insertNew(row, eventOf(row))));
+    const results = await Promise.allSettled(all.map((row) => sessions.insertNew(row)));
     const failed = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as { code?: string });
     assert.deepEqual(failed.map((err) => err.code), []);
     const crossed = all.map((row, i) => [row.merchant_reference, results[i]]).filter(([ref]) => ref === a || ref === b);
     assert.equal(crossed.filter(([, r]) => (r as PromiseSettledResult<boolean>).status === 'fulfilled' && (r as PromiseFulfilledResult<boolean>).value).length, 2);
     const others = all.filter((row) => row.merchant_reference !== a && row.merchant_reference !== b);
-    assert.deepEqual(await stored(others.map((r) => r.id)), { sessions: 252, links: 252, events: 252 });
+    assert.deepEqual(await stored(others.map((r) => r.id)), { sessions: 252, links: 252 });
   });
 
   it('when the database cannot be reached, then every create of the batch fails with the connection error', async () => {
@@ -174,7 +167,7 @@ describe('new sessions inserted together', function () {
     try {
       const away = new SessionRepository(unreachable);
       const rows = Array.from({ length: 5 }, () => newRow());
-      const results = await Promise.allSettled(rows.map((row) => away.insertNew(row, eventOf(row))));
+      const results = await Promise.allSettled(rows.map((row) => away.insertNew(row)));
       assert.deepEqual(
         results.map((r) => r.status === 'rejected' && (r.reason as { code?: string }).code),
         Array(5).fill('ECONNREFUSED'),

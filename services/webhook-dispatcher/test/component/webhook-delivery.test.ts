@@ -248,7 +248,7 @@ describe('webhook delivery', function () {
     const history = await historyUntil(merchant, created.body.id, (rows) => rows[0]?.status === 'SUCCEEDED');
     assert.deepEqual([history.length, history[0]?.event_id, history[0]?.url], [1, hook.body.id, own.url('/orders/hook')]);
     await sleep(300);
-    assert.equal(own.received.length, 1, 'session.created is not a webhook');
+    assert.equal(own.received.length, 1, 'one event, one webhook');
     assert.equal(fallback.received.length, 0, 'the session named its own URL');
   });
 

@@ -149,23 +149,23 @@ describe('Traces across services', function () {
 
     const statements = new Map<string, ReceivedSpan>();
     for (const id of ids) {
-      // The create's event is published in the trace its transaction kept, named by the request's id.
-      const published = await otlp.waitForSpan((s) => s.service === 'session' && s.name === 'publish session.created' && s.attributes['messaging.message.conversation_id'] === id);
-      const wait = await otlp.waitForSpan((s) => s.service === 'session' && s.name === 'session insert (group commit)' && s.traceId === published.traceId);
+      // The create's command is sent in the trace of its request, named by the request's id.
+      const sent = await otlp.waitForSpan((s) => s.service === 'api-gateway' && s.name === 'send session.create' && s.attributes['messaging.message.conversation_id'] === id);
+      const wait = await otlp.waitForSpan((s) => s.service === 'session' && s.name === 'session insert (group commit)' && s.traceId === sent.traceId);
       // Part of the create request's trace: under the session's work, in the trace the gateway's request started.
       const parent = await otlp.waitForSpan((s) => s.spanId === wait.parentSpanId);
       assert.equal(parent.service, 'session');
-      await otlp.waitForSpan((s) => s.service === 'api-gateway' && s.kind === OTLP_SPAN_KIND.server && s.parentSpanId === '' && s.traceId === published.traceId);
+      await otlp.waitForSpan((s) => s.service === 'api-gateway' && s.kind === OTLP_SPAN_KIND.server && s.parentSpanId === '' && s.traceId === sent.traceId);
       assert.equal(wait.links.length, 1, 'the wait links to the one statement that carried it');
       const statement = await otlp.waitForSpan((s) => s.spanId === wait.links[0]?.spanId);
       assert.equal(statement.name, 'session insert batch');
-      assert.notEqual(statement.traceId, published.traceId, 'the statement is in no create\'s trace');
+      assert.notEqual(statement.traceId, sent.traceId, 'the statement is in no create\'s trace');
       assert.equal(statement.parentSpanId, '');
       assert.ok(statement.links.some((link) => link.spanId === wait.spanId && link.traceId === wait.traceId), 'the statement links back to the wait');
       assert.equal(wait.attributes['db.operation.batch.size'], statement.attributes['db.operation.batch.size']);
       statements.set(statement.spanId, statement);
       // The INSERT runs under the statement's span, not under any request's.
-      assert.ok(!otlp.trace(published.traceId).some((s) => s.name === 'session-insert-batch'), 'the INSERT in a create\'s trace');
+      assert.ok(!otlp.trace(sent.traceId).some((s) => s.name === 'session-insert-batch'), 'the INSERT in a create\'s trace');
     }
     for (const statement of statements.values()) {
       assert.equal(statement.links.length, statement.attributes['db.operation.batch.size'], 'one link for each create the statement carried');
