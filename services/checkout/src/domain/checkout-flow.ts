@@ -45,8 +45,9 @@ export async function showPage(deps: FlowDeps, token: string, acceptLanguage?: s
  * the buyer's address as the page saw it, which the acquirer asks for (D30).
  */
 export async function pay(deps: FlowDeps, token: string, form: Record<string, unknown>, acceptLanguage?: string, buyerIp?: string): Promise<Answer> {
-  const link = deps.checkoutLinks.verify(token, deps.clock());
-  if (!link) return expired(acceptLanguage, 'expired');
+  const verified = deps.checkoutLinks.verifyWithPaymentLink(token, deps.clock());
+  if (!verified) return expired(acceptLanguage, 'expired');
+  const link = verified.ref;
   const check = checkCardForm(form, deps.clock());
   if (!check.ok) {
     const view = await viewOf(deps, link);
@@ -61,7 +62,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
   const language = isLanguage(form.language) ? form.language : buyerLanguage(undefined, acceptLanguage);
   const sealed = deps.cards.seal(check.card, attemptId);
   // A session of a payment link starts an attempt only while the link is open (D29), and with a slot of a link that may be paid only so many times.
-  const slot = await deps.slots.claim(link, attemptId);
+  const slot = await deps.slots.claim(link, attemptId, verified.paymentLink);
   if (!slot.ok) return { page: 'unavailable', language, reason: SLOT_REFUSALS[slot.reason] };
   let step: CheckoutStep;
   try {

@@ -19,6 +19,8 @@ const EXPECTED_HEADER = Buffer.from(JSON.stringify({ alg: 'EdDSA' })).toString('
 interface Claims {
   ref: CheckoutLinkRef;
   exp: number;
+  /** The payment link the session was made through, null for none; undefined when the token does not say (minted before tokens said it). */
+  paymentLink: string | null | undefined;
 }
 
 /** Tokens whose signature was checked, so a buyer's page, payment and result cost one verification. */
@@ -40,9 +42,22 @@ export class CheckoutLinkVerifier {
    * malformed or expired more than `graceSeconds` ago.
    */
   verify(token: string, now: Date, graceSeconds = 0): CheckoutLinkRef | undefined {
+    return this.claims(token, now, graceSeconds)?.ref;
+  }
+
+  /**
+   * The checkout link as `verify` gives it, with the payment link (D19) its
+   * session was made through as the token states it: null for none,
+   * undefined when the token does not say.
+   */
+  verifyWithPaymentLink(token: string, now: Date): { ref: CheckoutLinkRef; paymentLink: string | null | undefined } | undefined {
+    return this.claims(token, now, 0);
+  }
+
+  private claims(token: string, now: Date, graceSeconds: number): Claims | undefined {
     const claims = this.verified.get(token) ?? this.check(token);
     if (!claims || (claims.exp + graceSeconds) * 1000 <= now.getTime()) return undefined;
-    return claims.ref;
+    return claims;
   }
 
   private check(token: string): Claims | undefined {
@@ -51,9 +66,10 @@ export class CheckoutLinkVerifier {
     if (header !== EXPECTED_HEADER || !payload || !signature || extra !== undefined) return undefined;
     try {
       if (!verify(null, Buffer.from(`${header}.${payload}`), this.key, Buffer.from(signature, 'base64url'))) return undefined;
-      const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sid?: unknown; lid?: unknown; exp?: unknown };
+      const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sid?: unknown; lid?: unknown; exp?: unknown; pl?: unknown };
       if (typeof parsed.sid !== 'string' || typeof parsed.lid !== 'string' || typeof parsed.exp !== 'number') return undefined;
-      const claims = { ref: { session_id: parsed.sid, link_id: parsed.lid }, exp: parsed.exp };
+      const paymentLink = typeof parsed.pl === 'string' ? parsed.pl || null : undefined;
+      const claims = { ref: { session_id: parsed.sid, link_id: parsed.lid }, exp: parsed.exp, paymentLink };
       // Only genuine checkout links are remembered, oldest forgotten first.
       if (this.verified.size >= REMEMBERED) this.verified.delete(this.verified.keys().next().value ?? '');
       this.verified.set(token, claims);

@@ -57,8 +57,11 @@ export class PaymentLinkSlots {
    * session made through a payment link only while the link is open (D29: a
    * deactivated, expired or used-up link stops every session it made that has
    * not started an attempt), and with a slot of the link when it is limited.
+   * `paymentLink`: the payment link as the checkout link's token states it
+   * (null: the session was made through none, so nothing is read).
    */
-  async claim(ref: CheckoutLinkRef, attemptId: string): Promise<SlotAnswer> {
+  async claim(ref: CheckoutLinkRef, attemptId: string, paymentLink?: string | null): Promise<SlotAnswer> {
+    if (paymentLink === null) return { ok: true, notStarted: NOTHING_TO_UNDO };
     const now = this.deps.clock();
     const link = await this.deps.paymentLinks.linkOfSession(ref.session_id);
     if (!link) return { ok: true, notStarted: NOTHING_TO_UNDO };

@@ -18,6 +18,14 @@ describe('Checkout link verifier', () => {
     assert.deepEqual(verifier.verify(token(privateKey, { sid: 'ps_1', lid: 'cl_1', exp }), now), { session_id: 'ps_1', link_id: 'cl_1' });
   });
 
+  it('when the token states the payment link its session was made through, then it is given with the link: none, one, or unsaid', () => {
+    const of = (claims: Record<string, unknown>) => verifier.verifyWithPaymentLink(token(privateKey, { sid: 'ps_1', lid: 'cl_1', exp, ...claims }), now)?.paymentLink;
+    assert.equal(of({ pl: '' }), null);
+    assert.equal(of({ pl: 'pl_7' }), 'pl_7');
+    assert.equal(of({}), undefined);
+    assert.equal(verifier.verifyWithPaymentLink(token(privateKey, { sid: 'ps_1', lid: 'cl_1', exp: exp - 120, pl: '' }), now), undefined);
+  });
+
   it('when a link verified before has expired since, then it is refused', () => {
     const link = token(privateKey, { sid: 'ps_1', lid: 'cl_1', exp });
     assert.ok(verifier.verify(link, now));

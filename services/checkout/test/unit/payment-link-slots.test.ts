@@ -40,6 +40,22 @@ function slotsWith(repo: Partial<PaymentLinkRepository>, views: Record<string, C
 }
 
 describe('Payment link slots (D19)', () => {
+  it("when the checkout link's token says its session was made through no payment link, then the card pays and nothing is read", async () => {
+    const { slots } = slotsWith({ linkOfSession: async () => assert.fail('read for a session of no link'), claimSlot: async () => assert.fail('no slot for a session of no link') });
+    assert.equal((await slots.claim(ref, 'pa_new', null)).ok, true);
+  });
+
+  it('when the token names the payment link, or says nothing (minted before tokens said it), then the link is read as ever', async () => {
+    for (const paymentLink of ['pl_1', undefined]) {
+      let read = 0;
+      const { slots } = slotsWith({
+        linkOfSession: async () => ((read += 1), { id: 'pl_1', active: false, expires_at: null, max_payments: null, payments_count: 0 }),
+      });
+      assert.deepEqual(await slots.claim(ref, 'pa_new', paymentLink), { ok: false, reason: 'closed' });
+      assert.equal(read, 1);
+    }
+  });
+
   it('when the link is full of slots held, then the card is refused for now; used up, for good', async () => {
     for (const paid of [false, true]) {
       const { slots } = slotsWith({ claimSlot: async (): Promise<SlotClaim> => ({ outcome: 'full', linkId: 'pl_1', paid }) });

@@ -29,7 +29,7 @@ interface Call {
 function fakeDeps(answer: (call: Call) => CheckoutStep | Error): { deps: FlowDeps; calls: Call[] } {
   const calls: Call[] = [];
   const deps = {
-    checkoutLinks: { verify: () => LINK } as unknown as CheckoutLinkVerifier,
+    checkoutLinks: { verify: () => LINK, verifyWithPaymentLink: () => ({ ref: LINK, paymentLink: null }) } as unknown as CheckoutLinkVerifier,
     slots: { claim: async () => ({ ok: true, notStarted: async () => undefined }), afterStep: async () => undefined } as unknown as PaymentLinkSlots,
     cards: { seal: () => 'sealed-card' },
     call: async (type: string, data: Record<string, unknown>) => {

@@ -19,6 +19,12 @@ interface CheckoutLinkClaims {
   lid: string;
   /** Expiry, Unix seconds. */
   exp: number;
+  /**
+   * The payment link (D19) the session was made through, or "" for none: the
+   * hosted page then knows whether a card needs the link's slot without a
+   * read of its own. Tokens minted before it was added do not carry it.
+   */
+  pl: string;
 }
 
 export interface MintedCheckoutLink {
@@ -41,10 +47,10 @@ export class CheckoutLinkSigner {
     return new CheckoutLinkSigner(createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' }));
   }
 
-  /** A new checkout link for `sessionId`, living until `expiresAt`. */
-  async mint(sessionId: string, expiresAt: Date): Promise<MintedCheckoutLink> {
+  /** A new checkout link for `sessionId` (made through `paymentLink`, or null), living until `expiresAt`. */
+  async mint(sessionId: string, paymentLink: string | null, expiresAt: Date): Promise<MintedCheckoutLink> {
     const id = newId('cl');
-    const claims: CheckoutLinkClaims = { sid: sessionId, lid: id, exp: Math.floor(expiresAt.getTime() / 1000) };
+    const claims: CheckoutLinkClaims = { sid: sessionId, lid: id, exp: Math.floor(expiresAt.getTime() / 1000), pl: paymentLink ?? '' };
     const signingInput = `${PROTECTED_HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
     const signature = sign(null, Buffer.from(signingInput), this.key).toString('base64url');
     return { id, token: `${signingInput}.${signature}`, expiresAt };

@@ -92,7 +92,7 @@ async function newSessionRow(
   const body = request.body;
   const id = newId('ps');
   const expiresAt = new Date(now.getTime() + deps.sessionTtlSeconds * 1000);
-  const link = await deps.signer.mint(id, checkoutLinkExpiry(now, deps.checkoutLinkTtlSeconds, expiresAt));
+  const link = await deps.signer.mint(id, paymentLink ?? null, checkoutLinkExpiry(now, deps.checkoutLinkTtlSeconds, expiresAt));
   return {
     id,
     merchant_id: context.merchant_id,
@@ -163,7 +163,7 @@ async function replay(deps: SessionDeps, existing: SessionRow, request: CheckedR
   const row = await deps.sessions.withLockedSession(account, existing.id, async (locked, tx) => {
     // Another replay may have minted one meanwhile.
     if (!locked || !needsFreshCheckoutLink(locked, now)) return locked ?? existing;
-    const link = await deps.signer.mint(locked.id, checkoutLinkExpiry(now, deps.checkoutLinkTtlSeconds, locked.expires_at));
+    const link = await deps.signer.mint(locked.id, locked.payment_link, checkoutLinkExpiry(now, deps.checkoutLinkTtlSeconds, locked.expires_at));
     await deps.checkoutLinks.add(tx, locked.id, link, now);
     return { ...locked, checkout_link_id: link.id, checkout_token: link.token, checkout_expires_at: link.expiresAt };
   });

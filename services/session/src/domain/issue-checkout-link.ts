@@ -17,7 +17,7 @@ export async function issueCheckoutLink(deps: SessionDeps, context: ApiContext, 
     if ((await deps.checkoutLinks.countActive(tx, row.id, now)) >= MAX_ACTIVE_CHECKOUT_LINKS) {
       throw new AppError('checkout-limit-exceeded', `The session already has ${MAX_ACTIVE_CHECKOUT_LINKS} active checkout links; use one of them or wait for one to lapse.`);
     }
-    const minted = await deps.signer.mint(row.id, checkoutLinkExpiry(now, deps.checkoutLinkTtlSeconds, row.expires_at));
+    const minted = await deps.signer.mint(row.id, row.payment_link, checkoutLinkExpiry(now, deps.checkoutLinkTtlSeconds, row.expires_at));
     await deps.checkoutLinks.add(tx, row.id, minted, now);
     return minted;
   });

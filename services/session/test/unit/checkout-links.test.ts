@@ -9,16 +9,18 @@ describe('checkout links', () => {
   it('when a link is minted, then it is a compact JWS that jose verifies with the public key alone', async () => {
     const signer = await CheckoutLinkSigner.fromJwk(JSON.stringify(privateKey.export({ format: 'jwk' })));
     const expires = new Date('2026-11-22T10:30:00Z');
-    const link = await signer.mint('ps_abc', expires);
+    const link = await signer.mint('ps_abc', null, expires);
     const verifyKey = await importJWK(publicKey.export({ format: 'jwk' }), 'EdDSA');
     const { payload, protectedHeader } = await compactVerify(link.token, verifyKey);
     assert.deepEqual(protectedHeader, { alg: 'EdDSA' });
-    assert.deepEqual(JSON.parse(new TextDecoder().decode(payload)), { sid: 'ps_abc', lid: link.id, exp: expires.getTime() / 1000 });
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(payload)), { sid: 'ps_abc', lid: link.id, exp: expires.getTime() / 1000, pl: '' });
+    const ofLink = await signer.mint('ps_def', 'pl_abc', expires);
+    assert.equal(JSON.parse(new TextDecoder().decode((await compactVerify(ofLink.token, verifyKey)).payload)).pl, 'pl_abc');
   });
 
   it('when a token is altered, or signed by another key, then verification fails', async () => {
     const signer = await CheckoutLinkSigner.fromJwk(JSON.stringify(privateKey.export({ format: 'jwk' })));
-    const link = await signer.mint('ps_abc', new Date());
+    const link = await signer.mint('ps_abc', null, new Date());
     const verifyKey = await importJWK(publicKey.export({ format: 'jwk' }), 'EdDSA');
     const [head, body, sig] = link.token.split('.');
     const forged = `${head}.${Buffer.from(JSON.stringify({ sid: 'ps_other', lid: 'x', exp: 9e9 })).toString('base64url')}.${sig}`;
