@@ -1,13 +1,14 @@
 /**
  * Transactional outbox. A state change and the events announcing it commit in
- * one transaction (`enqueue` on the transaction's client); the relay publishes
- * committed rows with publisher confirms and deletes them only once the broker
- * has confirmed every one. What is not confirmed stays and is published again.
+ * one transaction (`enqueue` on the transaction's client); the relay claims
+ * committed rows for a while (a lease), publishes them with publisher confirms
+ * and deletes them only once the broker has confirmed them, with its next
+ * claim. What is not confirmed stays and is published again.
  */
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import { backoffDelay } from '@gateway/backoff';
 import type { Envelope } from '@gateway/contracts';
-import type { Pool, PoolClient, Queryable } from '@gateway/db';
+import type { Pool, Queryable } from '@gateway/db';
 import { describeError, gauge, outsideTrace, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
 import { outboxPublished } from './metrics.js';
@@ -96,27 +97,21 @@ interface OutboxRelayOptions {
   log: Logger;
   /** Rows claimed per round. */
   batchSize?: number;
-  /** Backstop polling period: rows committed by a replica that died before relaying them. */
+  /** Backstop polling period: rows committed by a replica that died before relaying them, and the deletes of the last round. */
   pollMs?: number;
   /**
    * The least time between the starts of two claim rounds. A commit that
    * comes within it of the last round waits for the next, with whatever else
-   * commits meanwhile, so the commits of a busy moment leave in one claim
-   * transaction instead of one each (a round costs one or two database round
-   * trips whatever its size); at a trickle, rows leave at once.
+   * commits meanwhile, so the commits of a busy moment leave in one round
+   * instead of one each (a round is one database round trip whatever its
+   * size); at a trickle, rows leave at once.
    */
   gatherMs?: number;
-  /** Told of every event once the broker has confirmed it and its row is deleted: after its commit, whichever path wrote it. */
+  /** How long a claimed row is this relay's to publish before another may claim it (its process died, or the broker never confirmed). */
+  leaseSeconds?: number;
+  /** Told of every event once the broker has confirmed it: after its commit, whichever path wrote it. */
   onPublished?: (envelope: Envelope) => void;
 }
-
-/** A round whose rows are published and confirmed, its deleting transaction not yet committed. */
-interface HeldRound {
-  client: PoolClient;
-  envelopes: Envelope[];
-}
-
-const ignore = () => undefined;
 
 interface ClaimedRow {
   id: string;
@@ -124,6 +119,34 @@ interface ClaimedRow {
   routing_key: string;
   body: string;
   trace_context: string | null;
+}
+
+/** Row ids are bigserials the database gave: written into the statement only after this check. */
+const ROW_ID = /^\d{1,19}$/;
+
+function idList(ids: readonly string[]): string {
+  if (!ids.every((id) => ROW_ID.test(id))) throw new Error('outbox row id is not a number');
+  return ids.join(', ');
+}
+
+/**
+ * One round's statement, one round trip: the rows the last rounds published
+ * deleted, and up to `batch` rows no relay holds claimed for `leaseSeconds`.
+ * Neither waits for the disk: a delete or a claim lost in a crash only
+ * publishes its rows again.
+ */
+function roundStatement(published: readonly string[], batch: number, leaseSeconds: number): string {
+  const deleted = published.length > 0 ? `gone AS (DELETE FROM outbox WHERE id IN (${idList(published)})), ` : '';
+  const notDeleted = published.length > 0 ? ` AND id NOT IN (${idList(published)})` : '';
+  const claim =
+    batch > 0
+      ? `UPDATE outbox SET claimed_until = now() + interval '${Number(leaseSeconds)} seconds'
+         WHERE id IN (SELECT id FROM outbox WHERE (claimed_until IS NULL OR claimed_until < now())${notDeleted} ORDER BY id LIMIT ${Number(batch)} FOR UPDATE SKIP LOCKED)
+         RETURNING id, message_id, routing_key, body, trace_context`
+      : `SELECT id, message_id, routing_key, body, trace_context FROM outbox WHERE false`;
+  return `BEGIN; SET LOCAL synchronous_commit TO off;
+    WITH ${deleted}claimed AS (${claim}) SELECT * FROM claimed;
+    COMMIT`;
 }
 
 export class OutboxRelay implements BrokerComponent {
@@ -138,6 +161,8 @@ export class OutboxRelay implements BrokerComponent {
   private paused = false;
   /** When the last claim round started (performance.now()). */
   private lastRound = Number.NEGATIVE_INFINITY;
+  /** Rows published and confirmed, deleted by the next round's statement. */
+  private published: string[] = [];
 
   constructor(
     private readonly broker: Broker,
@@ -149,11 +174,12 @@ export class OutboxRelay implements BrokerComponent {
     registerOutboxGauges();
   }
 
-  /** Rows waiting and the age of the oldest, in one cheap query; zeros when the database does not answer. */
+  /** Rows waiting (not under a relay's claim) and the age of the oldest, in one cheap query; zeros when the database does not answer. */
   async backlog(): Promise<OutboxState> {
     try {
       const { rows } = await this.options.pool.query<{ rows: number; oldest: number | null }>(
-        'SELECT count(*)::int AS rows, extract(epoch FROM now() - min(created_at))::float8 AS oldest FROM outbox',
+        `SELECT count(*)::int AS rows, extract(epoch FROM now() - min(created_at))::float8 AS oldest FROM outbox
+         WHERE claimed_until IS NULL OR claimed_until < now()`,
       );
       return { rows: rows[0]?.rows ?? 0, oldestSeconds: Math.max(0, rows[0]?.oldest ?? 0) };
     } catch {
@@ -205,7 +231,6 @@ export class OutboxRelay implements BrokerComponent {
   }
 
   private async loop(): Promise<void> {
-    let held: HeldRound | undefined;
     let full = false;
     try {
       do {
@@ -213,22 +238,12 @@ export class OutboxRelay implements BrokerComponent {
         if (!full) await this.spaced();
         this.again = false;
         this.lastRound = performance.now();
-        // The round takes the held transaction over: it commits it, or rolls it back on failure.
-        const previous = held;
-        held = undefined;
-        const round = await this.relayBatch(previous);
-        held = round.held;
+        const published = await this.relayBatch();
         this.failures = 0;
-        full = round.published >= (this.options.batchSize ?? 200);
+        full = published >= (this.options.batchSize ?? 200);
         if (full) this.again = true;
-        // The round's rows are out; its COMMIT waits one gathering for a next round to carry it.
-        if (held && !this.again && !this.stopped && !this.paused) await this.spaced();
       } while (this.again && !this.stopped && !this.paused);
-      const last = held;
-      held = undefined;
-      if (last) await this.commit(last);
     } catch (err) {
-      if (held) await this.abandon(held);
       this.failures += 1;
       this.options.log.warn({ err: describeError(err), failures: this.failures }, 'outbox relay round failed; rows kept for retry');
       this.again = false;
@@ -247,74 +262,49 @@ export class OutboxRelay implements BrokerComponent {
   }
 
   /**
-   * Claims a batch (skipping rows another replica holds) in a transaction
-   * that deletes them, publishes them and awaits the broker's confirms. The
-   * deleting transaction is answered still open (`held`), so that its COMMIT
-   * can go in one round trip with the next claim; `previous`, the last
-   * round's, is committed that way here. A round that claims nothing commits
-   * at once. Whatever is not confirmed is rolled back and comes again.
+   * One round: in one statement, deletes what the last rounds published and
+   * claims a batch (skipping rows another relay holds), then publishes the
+   * batch and awaits the broker's confirms. A confirmed row is deleted by the
+   * next round (at the latest the backstop poll's); one the broker did not
+   * confirm is given back at once, or left to its lease. Answers how many
+   * rows it claimed.
    */
-  private async relayBatch(previous: HeldRound | undefined): Promise<{ held: HeldRound | undefined; published: number }> {
+  private async relayBatch(): Promise<number> {
     const channel = this.channel;
-    if (!channel) {
-      if (previous) await this.commit(previous);
-      return { held: undefined, published: 0 };
-    }
-    const batch = this.options.batchSize ?? 200;
-    const client = previous?.client ?? (await this.options.pool.connect());
-    // A connection the server ends between statements must not be an uncaught error: the next query fails instead.
-    if (!previous) client.on('error', ignore);
+    const deleting = this.published;
+    if (!channel && deleting.length === 0) return 0;
+    const batch = channel ? (this.options.batchSize ?? 200) : 0;
+    this.published = [];
+    let results: { command: string; rows: ClaimedRow[] }[];
     try {
-      // The deletes need not wait for the disk: one lost in a crash only brings its rows back to be published again.
-      const results = (await client.query(
-        `${previous ? 'COMMIT; ' : ''}BEGIN; SET LOCAL synchronous_commit TO off;
-         DELETE FROM outbox WHERE id IN (SELECT id FROM outbox ORDER BY id LIMIT ${Number(batch)} FOR UPDATE SKIP LOCKED)
-         RETURNING id, message_id, routing_key, body, trace_context`,
-      )) as unknown as { rows: ClaimedRow[] }[];
-      if (previous) this.announce(previous.envelopes);
-      const rows = (results.at(-1)?.rows ?? []).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-      if (rows.length === 0) {
-        await this.commit({ client, envelopes: [] });
-        return { held: undefined, published: 0 };
-      }
-      const envelopes = await Promise.all(rows.map((row) => this.publish(channel, row)));
-      return { held: { client, envelopes }, published: rows.length };
+      results = (await this.options.pool.query(roundStatement(deleting, batch, this.options.leaseSeconds ?? 10))) as unknown as typeof results;
     } catch (err) {
-      // Nothing confirmed is deleted: the rows come back for the next round.
-      await this.abandon({ client, envelopes: [] });
+      this.published = deleting;
       throw err;
     }
-  }
-
-  /** Commits a round's deletes and gives its connection back. */
-  private async commit(round: HeldRound): Promise<void> {
-    try {
-      await round.client.query('COMMIT');
-    } catch (err) {
-      this.release(round.client, err);
-      throw err;
+    const rows = (results.find((result) => result.command === 'SELECT')?.rows ?? []).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    if (!channel || rows.length === 0) return 0;
+    const sent = await Promise.allSettled(rows.map((row) => this.publish(channel, row)));
+    const unconfirmed: string[] = [];
+    sent.forEach((outcome, i) => {
+      const row = rows[i] as ClaimedRow;
+      if (outcome.status === 'fulfilled') {
+        this.published.push(row.id);
+        this.announce(outcome.value);
+      } else unconfirmed.push(row.id);
+    });
+    if (unconfirmed.length > 0) {
+      // Given back for the retry; should that fail too, the lease lapses and any relay takes them.
+      await this.options.pool.query(`UPDATE outbox SET claimed_until = NULL WHERE id IN (${idList(unconfirmed)})`).catch(() => undefined);
+      throw new Error(`${unconfirmed.length} of ${rows.length} events not confirmed by the broker`);
     }
-    this.release(round.client);
-    this.announce(round.envelopes);
+    return rows.length;
   }
 
-  /** Rolls a round back (its rows are published again) and gives its connection back. */
-  private async abandon(round: HeldRound): Promise<void> {
-    await round.client.query('ROLLBACK').catch(() => undefined);
-    this.release(round.client, new Error('outbox round abandoned'));
-  }
-
-  private release(client: PoolClient, failure?: unknown): void {
-    client.removeListener('error', ignore);
-    client.release(failure instanceof Error ? failure : undefined);
-  }
-
-  /** Events whose rows are deleted for good: published and confirmed, their round committed. */
-  private announce(envelopes: readonly Envelope[]): void {
-    for (const envelope of envelopes) {
-      outboxPublished.inc({ type: envelope.type });
-      this.options.onPublished?.(envelope);
-    }
+  /** Counts an event the broker confirmed and tells whoever asked to know. */
+  private announce(envelope: Envelope): void {
+    outboxPublished.inc({ type: envelope.type });
+    this.options.onPublished?.(envelope);
   }
 
   private publish(channel: ConfirmChannel, row: ClaimedRow): Promise<Envelope> {
@@ -356,5 +346,12 @@ export class OutboxRelay implements BrokerComponent {
     relays.delete(this);
     clearInterval(this.poller);
     clearTimeout(this.retryTimer);
+    // What the last round published is deleted now; should that fail, the rows' leases lapse and they are published again.
+    if (this.published.length > 0) {
+      await this.options.pool.query(roundStatement(this.published, 0, 0)).then(
+        () => (this.published = []),
+        (err: unknown) => this.options.log.warn({ err: describeError(err) }, 'outbox rows published but not deleted at stop; they will be published again'),
+      );
+    }
   }
 }
