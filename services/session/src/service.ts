@@ -20,6 +20,7 @@ import { sweepExpiry } from './domain/expire-sessions.js';
 import { countSessionOutcome } from './domain/session-metrics.js';
 import { sessionCommands } from './messaging/session.commands.js';
 import { sessionChanges, sessionEvents } from './messaging/session.events.js';
+import { StepsUnderway } from './domain/steps-underway.js';
 import { loadSessionConfig, sessionSettings } from './config.js';
 import type { ServiceDefinition } from '@gateway/runtime';
 
@@ -50,11 +51,13 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     stats: new SessionStatsRepository(pool),
   };
   // Each change applies once, whichever path brings it first: a payment step's answer, a refund's record, or the event.
-  const changes = sessionChanges({ ...repositories, standings: new MerchantStandingRepository(pool), log, authorizationTtlSeconds: config.authorizationTtlSeconds });
+  const underway = new StepsUnderway();
+  const changes = sessionChanges({ ...repositories, standings: new MerchantStandingRepository(pool), log, authorizationTtlSeconds: config.authorizationTtlSeconds, underway });
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs, onPublished: countSessionOutcome });
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const deps: SessionDeps = {
     ...repositories,
+    underway,
     signer: await CheckoutLinkSigner.fromJwk(config.checkoutLinkSigningKey),
     clock: overrides.clock ?? (() => new Date()),
     publicBaseUrl: config.publicBaseUrl,

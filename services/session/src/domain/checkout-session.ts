@@ -73,7 +73,12 @@ export async function payAfterChallenge(deps: SessionDeps, request: CommandReque
  * when the step ended it, also when the adapter's event applied the outcome
  * first, so the page shows the end at once.
  */
-async function adapterStep(deps: SessionDeps, correlationId: string, ref: CheckoutLinkRef, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
+async function adapterStep(deps: SessionDeps, correlationId: string, ref: CheckoutLinkRef & { attempt_id: string }, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
+  // Its outcome is recorded here; the event announcing the same outcome, should it come to this process meanwhile, waits for that.
+  return deps.underway.run(ref.attempt_id, () => recordStep(deps, correlationId, ref, session, call), (answer) => answer.session !== undefined);
+}
+
+async function recordStep(deps: SessionDeps, correlationId: string, ref: CheckoutLinkRef, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
   let step: PaymentStep;
   try {
     step = (await call()).body;

@@ -12,8 +12,11 @@ import type { SessionRepository } from '../db/session.repository.js';
 import type { CaptureOutcomeChange } from './capture-outcome.js';
 import type { CheckoutLinkSigner } from './checkout-links.js';
 import type { PaymentOutcomeChange } from './payment-outcome.js';
+import type { StepsUnderway } from './steps-underway.js';
 
 export interface SessionDeps {
+  /** The payment steps this process is recording the outcomes of. */
+  underway: StepsUnderway;
   sessions: SessionRepository;
   attempts: AttemptRepository;
   checkoutLinks: CheckoutLinkRepository;

@@ -14,8 +14,9 @@ import type { MerchantStandingRepository } from '../db/merchant-standing.reposit
 import type { RefundRecordRepository } from '../db/refund-record.repository.js';
 import { applyCaptureOutcome, type CaptureOutcomeChange } from '../domain/capture-outcome.js';
 import { recordStanding, type MerchantStandingChange } from '../domain/merchant-standing.js';
-import { applyPaymentOutcome, type PaymentOutcomeChange } from '../domain/payment-outcome.js';
+import { applyPaymentOutcome, type PaymentOutcome, type PaymentOutcomeChange } from '../domain/payment-outcome.js';
 import { countRefund, type RefundRecordChange } from '../domain/record-refund.js';
+import type { StepsUnderway } from '../domain/steps-underway.js';
 
 export interface SessionChanges {
   /** An attempt's outcome (payment.approved, payment.authorized, payment.declined). */
@@ -36,6 +37,8 @@ export interface SessionChangeDeps {
   log: Logger;
   /** D22: how long a held payment stays capturable. */
   authorizationTtlSeconds: number;
+  /** The payment steps this process is recording the outcomes of (their events then wait for them). */
+  underway: StepsUnderway;
 }
 
 /** The session service's changes, each with the events that announce it. */
@@ -54,7 +57,8 @@ export function sessionChanges(deps: SessionChangeDeps): SessionChanges {
             return { declined: data as EventData<'payment.declined'> };
         }
       },
-      apply: (outcome, context) => applyPaymentOutcome(deps, outcome, context),
+      // An outcome this process's own payment step recorded is the same change: nothing more to do.
+      apply: async (outcome, context) => (context.event && (await deps.underway.recorded(attemptOf(outcome))) ? undefined : applyPaymentOutcome(deps, outcome, context)),
     },
     captures: {
       name: 'capture-outcome',
@@ -84,4 +88,10 @@ export function sessionChanges(deps: SessionChangeDeps): SessionChanges {
 /** The changes the event consumer applies, whichever event of theirs arrives. */
 export function sessionEvents(changes: SessionChanges): AnyChange[] {
   return [changes.outcomes, changes.captures, changes.refunds, changes.standing];
+}
+
+function attemptOf(outcome: PaymentOutcome): string {
+  if ('approved' in outcome) return outcome.approved.attempt_id;
+  if ('authorized' in outcome) return outcome.authorized.attempt_id;
+  return outcome.declined.attempt_id;
 }

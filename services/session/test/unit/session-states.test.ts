@@ -12,6 +12,7 @@ import { refusalToStart } from '../../src/domain/checkout-session.js';
 import { assertOpen } from '../../src/domain/open-session.js';
 import { applyPaymentStep, failedEvent, resolutionOf, resolvedRow } from '../../src/domain/payment-outcome.js';
 import { sessionChanges, type SessionChangeDeps } from '../../src/messaging/session.events.js';
+import { StepsUnderway } from '../../src/domain/steps-underway.js';
 import { cancelRefusal, captureRefusal, TERMINAL_STATUSES, TRANSITIONS } from '../../src/domain/session-states.js';
 import { effectiveStatus, NOT_HELD, toDetail, toEventPayload, toListItem, type SessionRow } from '../../src/domain/session.js';
 
@@ -268,6 +269,52 @@ describe('The events of a resolved attempt', () => {
     assert.equal(event?.data.session.status, 'SUCCEEDED');
     assert.equal(event?.data.session.paid_at, '2026-11-22T10:05:00.000Z');
     assert.deepEqual(event?.data.session.payment, { method: 'card', card_brand: 'visa', card_last_four: '4242', card_country: 'TN', fee_amount: '1.133', net_amount: '32.200' });
+  });
+
+  describe('when the adapter announces an outcome that a payment step of this process is recording from its answer', () => {
+    const log = createLogger({ service: 'test', level: 'silent' });
+    const eventContext = { correlationId: 'corr-4', at: NOW, event: { id: 'evt_1', type: 'payment.approved', version: 1, occurred_at: NOW.toISOString(), correlation_id: 'corr-4', data: approved } };
+
+    /** The changes over a store that counts its reads and records every move as applied. */
+    function changesOver() {
+      const asked = { reads: 0, resolves: 0 };
+      const attempts = {
+        findSessionWithOpenAttempt: async () => ((asked.reads += 1), session({ status: 'PROCESSING', attempts_count: 1 })),
+        resolve: async () => ((asked.resolves += 1), { resolved: true, open: true }),
+      };
+      const underway = new StepsUnderway();
+      const { outcomes } = sessionChanges({ attempts, log, authorizationTtlSeconds: 604_800, underway } as unknown as SessionChangeDeps);
+      return { outcomes, underway, asked };
+    }
+
+    it('then the event waits for the step, and once the step recorded it, changes nothing and reads nothing', async () => {
+      const { outcomes, underway, asked } = changesOver();
+      let answer: (recorded: boolean) => void = () => undefined;
+      const step = underway.run(approved.attempt_id, () => new Promise<boolean>((resolve) => (answer = resolve)), (recorded) => recorded);
+      const fromEvent = outcomes.apply({ approved }, eventContext);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(asked, { reads: 0, resolves: 0 }, 'the event waited');
+      answer(true);
+      await step;
+      assert.equal(await fromEvent, undefined);
+      assert.deepEqual(asked, { reads: 0, resolves: 0 });
+    });
+
+    it('then, when the step ended without recording it (no answer in time), the event records it as ever; with no step under way here, at once', async () => {
+      const { outcomes, underway, asked } = changesOver();
+      const step = underway.run(approved.attempt_id, async () => false, (recorded) => recorded);
+      const fromEvent = outcomes.apply({ approved }, eventContext);
+      await step;
+      assert.equal((await fromEvent)?.status, 'SUCCEEDED');
+      assert.equal((await outcomes.apply({ approved }, eventContext))?.status, 'SUCCEEDED');
+      assert.deepEqual(asked, { reads: 2, resolves: 2 });
+    });
+
+    it("then the step's own path never waits for itself", async () => {
+      const { outcomes, underway } = changesOver();
+      const moved = await underway.run(approved.attempt_id, () => applyPaymentStep(outcomes, 'reply', { outcome: 'approved', approved }, { correlationId: 'corr-5', at: NOW }), (row) => row !== undefined);
+      assert.equal(moved?.status, 'SUCCEEDED');
+    });
   });
 
   it('when a session is announced, then its payload is in TND with the original request, whatever it was asked in', () => {
