@@ -17,7 +17,7 @@
  */
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { backoffDelay } from '@gateway/backoff';
-import { checkEventData, eventPublisherField, eventPublishers, isEventType, topology, type BrokerPrincipal, type Envelope, type EventType, type ServiceName } from '@gateway/contracts';
+import { bindingKeys, checkEventData, eventPublisherField, eventPublishers, isEventType, topology, type BrokerPrincipal, type Envelope, type EventType, type ServiceName } from '@gateway/contracts';
 import { transientFailure } from '@gateway/db';
 import { describeError, withCorrelation, type Logger } from '@gateway/observability';
 import { applyOnce, type AnyChange } from './apply-once.js';
@@ -62,7 +62,9 @@ async function prepareEventQueue(
 ): Promise<string> {
   const names = broker.names;
   const { queue, patterns } = subscription ?? { queue: names.eventQueue(service), patterns: topology[service].events };
-  await assertDeclarations(channel, [], durableQueue(names, queue, patterns.map((routingKey) => ({ exchange: names.events, routingKey }))));
+  await assertDeclarations(channel, [], durableQueue(names, queue, patterns.flatMap(bindingKeys).map((routingKey) => ({ exchange: names.events, routingKey }))));
+  // A binding that is not there is no error: this runs at every start.
+  if (!subscription) for (const key of topology[service].retired ?? []) await channel.unbindQueue(queue, names.events, key);
   return queue;
 }
 
@@ -193,7 +195,7 @@ export class BroadcastListener implements BrokerComponent {
     const channel = await this.broker.createChannel(connection);
     // Named in the service's own namespace, not by the server (amq.gen-*), so its broker user needs no rights outside it.
     const { queue } = await channel.assertQueue(this.broker.names.broadcastQueue(service), { exclusive: true, autoDelete: true, durable: false });
-    for (const pattern of this.options.patterns) await channel.bindQueue(queue, this.broker.names.events, pattern);
+    for (const key of this.options.patterns.flatMap(bindingKeys)) await channel.bindQueue(queue, this.broker.names.events, key);
     await channel.consume(
       queue,
       (msg) => {

@@ -7,7 +7,7 @@
  */
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import { backoffDelay } from '@gateway/backoff';
-import type { Envelope } from '@gateway/contracts';
+import { eventRoutingKey, type Envelope } from '@gateway/contracts';
 import type { Pool, Queryable } from '@gateway/db';
 import { describeError, gauge, outsideTrace, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
@@ -59,7 +59,7 @@ interface OutboxRecord {
 
 /** The outbox row of one envelope, for callers that carry it within a larger input (a batch's records). */
 function outboxRecord(envelope: Envelope): OutboxRecord {
-  return { message_id: envelope.id, routing_key: envelope.type, body: JSON.stringify(envelope), trace_context: outboxTraceContext() };
+  return { message_id: envelope.id, routing_key: eventRoutingKey(envelope), body: JSON.stringify(envelope), trace_context: outboxTraceContext() };
 }
 
 /** The outbox rows of `envelopes`, as the JSON that outboxRows reads from a parameter. */
@@ -324,7 +324,7 @@ export class OutboxRelay implements BrokerComponent {
             persistent: true,
             userId: this.broker.user,
             messageId: row.message_id,
-            type: row.routing_key,
+            type: envelope.type,
             contentType: 'application/json',
             correlationId: envelope.correlation_id,
             timestamp: Math.floor(Date.parse(envelope.occurred_at) / 1000),

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Channel, ChannelModel } from 'amqplib';
-import { commandLane, commandLanesOf, commands, eventPublishers, topology, type BrokerPrincipal, type CommandLane, type CommandType, type EventType, type ServiceName } from '@gateway/contracts';
+import { bindingKeys, commandLane, commandLanesOf, commands, eventPublishers, topology, type BrokerPrincipal, type CommandLane, type CommandType, type EventType, type ServiceName } from '@gateway/contracts';
 
 /** How many times a message is redelivered before it is dead-lettered. */
 export const DELIVERY_LIMIT = 5;
@@ -101,7 +101,7 @@ export function declarationsFor(prefix: string, services: readonly ServiceName[]
     for (const lane of commandLanesOf(service)) queues.push(commandQueue(names.commandQueue(service, lane)));
     const patterns = topology[service].events;
     if (patterns.length > 0) {
-      queues.push(...durableQueue(names, names.eventQueue(service), patterns.map((routingKey) => ({ exchange: names.events, routingKey }))));
+      queues.push(...durableQueue(names, names.eventQueue(service), patterns.flatMap(bindingKeys).map((routingKey) => ({ exchange: names.events, routingKey }))));
     }
   }
   return { exchanges, queues };
@@ -211,15 +211,16 @@ export function permissionsFor(prefix: string, principal: BrokerPrincipal): Brok
   if (principal === 'gateway-admin') return { configure: '^$', write: anyOf(['amq\\.default']), read: '^$' };
   const names = namesFor(prefix);
   const own = `${quote(prefix)}\\.${quote(principal)}\\.`;
-  const { events, broadcasts } = topology[principal];
+  const { events, broadcasts, retired = [] } = topology[principal];
   const subscribes = events.length > 0;
-  const binds = [...events, ...broadcasts];
+  // Removing a retired binding needs the same right as making it.
+  const binds = [...events, ...broadcasts].flatMap(bindingKeys).concat(retired);
   return {
     configure: `^${own}`,
     write: anyOf([`${own}.+`, quote(names.events), ...(subscribes ? [quote(names.deadLetter)] : []), 'amq\\.default']),
     read: anyOf([`${own}.+`, ...(binds.length > 0 ? [quote(names.events)] : []), ...(subscribes ? [quote(names.deadLetter)] : [])]),
     ...(binds.length > 0 && { eventsBindingKeys: anyOf(binds.map(quote)) }),
-    eventsRoutingKeys: anyOf(eventsPublishedBy(principal).map(quote)),
+    eventsRoutingKeys: anyOf(eventsPublishedBy(principal).flatMap(bindingKeys).map(quote)),
   };
 }
 

@@ -161,6 +161,38 @@ describe('messaging', function () {
     });
   });
 
+  describe('retired bindings', () => {
+    it("when the checkout starts where an earlier version bound its queue to every session.succeeded, then that binding is removed: a payment of no link no longer reaches it", async () => {
+      const prefix = uniqueName('t');
+      prefixes.push(prefix);
+      const names = namesFor(prefix);
+      const queue = names.eventQueue('checkout');
+      const connection = await connect(amqpUrl);
+      const checkout = new Broker({ url: amqpUrl, prefix, log, service: 'checkout', sharedUser: true });
+      try {
+        const channel = await connection.createChannel();
+        const exchanges = [
+          { name: names.events, type: 'topic' as const },
+          { name: names.deadLetter, type: 'direct' as const },
+        ];
+        await assertDeclarations(channel, exchanges, durableQueue(names, queue, [{ exchange: names.events, routingKey: 'session.succeeded' }]));
+        await checkout.start();
+        // Consumes nothing: a change with no event it could take leaves the queue as the broker routes to it.
+        await checkout.register(new EventConsumer(checkout, { service: 'checkout', log, changes: [], prefetch: 1 }));
+        await checkout.stop();
+        channel.publish(names.events, 'session.succeeded', Buffer.from('{}'));
+        channel.publish(names.events, 'session.succeeded.payment_link', Buffer.from('{}'));
+        await until(async () => (await channel.checkQueue(queue)).messageCount >= 1);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal((await channel.checkQueue(queue)).messageCount, 1, 'only the payment-link form is routed to the queue');
+        await channel.deleteQueue(queue);
+        await channel.deleteQueue(`${queue}.dead`);
+      } finally {
+        await connection.close();
+      }
+    });
+  });
+
   describe('RPC', () => {
     let server: Broker;
     let client: Broker;
@@ -551,6 +583,26 @@ describe('messaging', function () {
         await chainedBroker.stop();
         await relayPool.end();
         relay.resume();
+      }
+    });
+
+    it("when an event is about a session made through a payment link, then it goes under its payment-link routing key: a subscription to that form alone (the checkout's) takes it and not the others; one to the type takes both", async () => {
+      const linkOnly = await EventCapture.start(broker.prefix, ['session.canceled.payment_link']);
+      const byType = await EventCapture.start(broker.prefix, ['session.canceled']);
+      try {
+        const plain = canceledEvent();
+        const ofLink = canceledEvent();
+        (ofLink.data.session as { payment_link?: string }).payment_link = 'pl_1';
+        await withTransaction(pool, (tx) => enqueue(tx, [plain, ofLink]));
+        relay.wake();
+        await byType.waitFor('session.canceled', (e) => e.id === plain.id);
+        await byType.waitFor('session.canceled', (e) => e.id === ofLink.id);
+        await linkOnly.waitFor('session.canceled', (e) => e.id === ofLink.id);
+        // Published together, in order: the plain one, had it been routed there, would be in by now.
+        assert.deepEqual(linkOnly.events.map((e) => e.id), [ofLink.id]);
+      } finally {
+        await linkOnly.stop();
+        await byType.stop();
       }
     });
 

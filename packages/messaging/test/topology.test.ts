@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { commandLane, commands, topology, type CommandType } from '@gateway/contracts';
+import { bindingKeys, commandLane, commands, eventRoutingKey, topology, type CommandType } from '@gateway/contracts';
 import { definitionsDocument, durableQueue, namesFor } from '@gateway/messaging';
 import { repoRoot } from '@gateway/testkit';
 
@@ -42,5 +42,23 @@ describe('broker topology', () => {
     assert.deepEqual(slow.sort(), ['attempt.finish_3ds', 'attempt.pay', 'payment.authorize', 'payment.capture', 'payment.check', 'payment.finish_3ds', 'payment.refund', 'refund.create', 'session.capture', 'terminal.probe']);
     assert.equal(names.commandQueue('session', 'slow'), 'gw.session.commands.slow');
     assert.equal(names.commandQueue('session'), 'gw.session.commands');
+  });
+
+  it('when a webhook event is about a session made through a payment link, then it is routed under its payment-link form, which only the checkout binds alone; every other subscriber of it binds both forms', () => {
+    const session = (paymentLink?: string) => ({ id: 'ps_1', ...(paymentLink && { payment_link: paymentLink }) });
+    assert.equal(eventRoutingKey({ type: 'session.succeeded', data: { session: session('pl_1') } }), 'session.succeeded.payment_link');
+    assert.equal(eventRoutingKey({ type: 'refund.created', data: { session: session('pl_1') } }), 'refund.created.payment_link');
+    assert.equal(eventRoutingKey({ type: 'session.succeeded', data: { session: session() } }), 'session.succeeded');
+    // Only the webhook events (each about a session) are ever scoped.
+    assert.equal(eventRoutingKey({ type: 'session.hold_canceled', data: { session: session('pl_1') } }), 'session.hold_canceled');
+    assert.deepEqual(bindingKeys('payment.approved'), ['payment.approved']);
+    assert.deepEqual(bindingKeys('session.*'), ['session.*', 'session.*.payment_link']);
+
+    const doc = definitionsDocument('gw') as { bindings: { destination: string; routing_key: string }[] };
+    const keysOf = (queue: string) => doc.bindings.filter((b) => b.destination === queue).map((b) => b.routing_key).sort();
+    assert.deepEqual(keysOf('gw.checkout.events'), ['session.succeeded.payment_link']);
+    for (const queue of ['gw.ledger.events', 'gw.notifier.events', 'gw.webhook-dispatcher.events']) {
+      assert.ok(keysOf(queue).includes('session.succeeded') && keysOf(queue).includes('session.succeeded.payment_link'), queue);
+    }
   });
 });

@@ -8,7 +8,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
-import type { BrokerPrincipal, Envelope } from '@gateway/contracts';
+import { bindingKeys, type BrokerPrincipal, type Envelope } from '@gateway/contracts';
 import { BROKER_PRINCIPALS, brokerUser, brokerUsers, declarationsFor, definitionsDocument, namesFor } from '@gateway/messaging';
 import { uniqueName } from './database.js';
 import { testEnvironment } from './environment.js';
@@ -21,7 +21,7 @@ export class EventCapture {
 
   private constructor(private readonly connection: ChannelModel) {}
 
-  /** Captures every event under `prefix` whose routing key matches one of `patterns`. */
+  /** Captures every event under `prefix` whose routing key matches one of `patterns` (each also in its payment-link form, bindingKeys). */
   static async start(prefix: string, patterns: readonly string[] = ['#']): Promise<EventCapture> {
     const env = await testEnvironment();
     const connection = await connect(env.amqpUrls[0] as string);
@@ -32,7 +32,7 @@ export class EventCapture {
     const exchange = namesFor(prefix).events;
     await channel.assertExchange(exchange, 'topic', { durable: true });
     const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-    for (const pattern of patterns) await channel.bindQueue(queue, exchange, pattern);
+    for (const key of patterns.flatMap(bindingKeys)) await channel.bindQueue(queue, exchange, key);
     await channel.consume(
       queue,
       (msg) => {

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { ConfirmChannel } from 'amqplib';
-import { commandSenders, eventPublishers, isCommandType, isEventType, SCHEMA_OWNERS, type BrokerPrincipal, type CommandType, type Envelope, type SchemaOwner, type ServiceName } from '@gateway/contracts';
+import { commandSenders, eventPublishers, eventRoutingKey, isCommandType, isEventType, SCHEMA_OWNERS, type BrokerPrincipal, type CommandType, type Envelope, type SchemaOwner, type ServiceName } from '@gateway/contracts';
 import { Broker, brokerUser, namesFor, OperatorSigner, RpcClient, type Actor, type JWK } from '@gateway/messaging';
 import { createLogger } from '@gateway/observability';
 import { runAdmin } from '@gateway/gateway-admin';
@@ -330,7 +330,8 @@ export class TestSystem {
     for (const [publisher, own] of byPublisher) {
       await this.publishConfirmedAs(publisher, async (channel, userId) => {
         for (const event of own) {
-          channel.publish(namesFor(this.prefix).events, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, contentType: 'application/json', userId });
+          // Under the routing key its publisher's relay would give it.
+          channel.publish(namesFor(this.prefix).events, eventRoutingKey(event), Buffer.from(JSON.stringify(event)), { persistent: true, messageId: event.id, type: event.type, contentType: 'application/json', userId });
         }
       });
     }

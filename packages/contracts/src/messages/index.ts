@@ -295,11 +295,41 @@ export const WEBHOOK_EVENTS = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
+/**
+ * The routing key an event is published under: its type, followed by
+ * `.payment_link` for a webhook event (each is about a session) whose session
+ * was made through a payment link (D19). The checkout counts only those, so
+ * it binds only those (`session.succeeded.payment_link`) and is not woken by
+ * every other payment; every other subscription binds both forms of what it
+ * names (bindingKeys).
+ */
+export function eventRoutingKey(envelope: { readonly type: string; readonly data?: unknown }): string {
+  if (!(WEBHOOK_EVENTS as readonly string[]).includes(envelope.type)) return envelope.type;
+  const paymentLink = (envelope.data as { session?: { payment_link?: unknown } } | undefined)?.session?.payment_link;
+  return typeof paymentLink === 'string' && paymentLink !== '' ? `${envelope.type}.${PAYMENT_LINK_SCOPE}` : envelope.type;
+}
+
+const PAYMENT_LINK_SCOPE = 'payment_link';
+
+/**
+ * The binding keys of a subscription to `pattern`: a webhook event's type, or
+ * a wildcard pattern, with its payment-link form beside it; any other event
+ * type (never scoped) or a payment-link form alone.
+ */
+export function bindingKeys(pattern: string): string[] {
+  if (pattern === '#' || pattern.endsWith(`.${PAYMENT_LINK_SCOPE}`)) return [pattern];
+  const wildcard = pattern.includes('*') || pattern.includes('#');
+  return wildcard || (WEBHOOK_EVENTS as readonly string[]).includes(pattern) ? [pattern, `${pattern}.${PAYMENT_LINK_SCOPE}`] : [pattern];
+}
+
+
 interface ServiceTopology {
   /** Durable event subscriptions: routing-key patterns bound to the service's quorum queue. */
   readonly events: readonly string[];
   /** Per-replica subscriptions (an exclusive queue each), for caches every replica keeps. */
   readonly broadcasts: readonly string[];
+  /** Bindings an earlier version made on the service's queue and this one does not: removed when the queue is prepared. */
+  readonly retired?: readonly string[];
 }
 
 /** Which service listens to what, for every service with a broker user (the list of services, services.ts). Every service also has a command queue. */
@@ -311,8 +341,8 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
     events: ['payment.approved', 'payment.declined', 'payment.authorized', 'payment.captured', 'payment.capture_failed', 'refund.created', 'refund.updated', 'merchant.suspended', 'merchant.reactivated'],
     broadcasts: [],
   },
-  // session.succeeded: a payment made through a payment link counts on the link (D19).
-  checkout: { events: ['session.succeeded'], broadcasts: [] },
+  // session.succeeded of a session made through a payment link (its routing key's scope, eventRoutingKey): the payment counts on the link (D19).
+  checkout: { events: ['session.succeeded.payment_link'], broadcasts: [], retired: ['session.succeeded'] },
   // session.hold_canceled: the hold of a canceled or lapsed AUTHORIZED session is released here (D22).
   'acquirer-adapter': { events: ['session.hold_canceled'], broadcasts: [] },
   // A refund records the captured payment from the session it reads anyway: no event needed.

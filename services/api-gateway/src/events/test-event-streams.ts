@@ -7,7 +7,7 @@
  * the event type, so the filter cannot sit in the broker.
  */
 import type { Channel, ChannelModel } from 'amqplib';
-import { WEBHOOK_EVENTS, webhookBody, type Envelope, type SessionEventData } from '@gateway/contracts';
+import { bindingKeys, WEBHOOK_EVENTS, webhookBody, type Envelope, type SessionEventData } from '@gateway/contracts';
 import { decodeEnvelope, fromItsPublisher, type Broker, type BrokerComponent } from '@gateway/messaging';
 
 /** One stream's receiver of the webhook bodies of its merchant's test-mode events. */
@@ -61,7 +61,7 @@ export class TestEventStreams implements BrokerComponent {
     if (!connection || !service) throw new Error('the broker is not connected');
     const channel = await this.broker.createChannel(connection);
     const { queue } = await channel.assertQueue(this.broker.names.broadcastQueue(service), { exclusive: true, autoDelete: true, durable: false });
-    for (const type of WEBHOOK_EVENTS) await channel.bindQueue(queue, this.broker.names.events, type);
+    for (const key of WEBHOOK_EVENTS.flatMap(bindingKeys)) await channel.bindQueue(queue, this.broker.names.events, key);
     const stream = { channel, sink, merchantId };
     await channel.consume(
       queue,
