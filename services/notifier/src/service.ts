@@ -55,9 +55,9 @@ async function startNotifierService(config: NotifierConfig, log: Logger): Promis
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const ownersOf = async (merchantId: string) => (await rpc.call('team.owners', { merchant_id: merchantId })).body.data;
   // D20: the merchant's receipts switch is the notifier's; its branding the checkout's.
-  const receiptSettings = new ReceiptSettingsRepository(pool);
+  const receiptSettings = new ReceiptSettingsRepository(pool, config.receiptSettingsCacheMs);
   const receiptSources: ReceiptSources = {
-    receiptsEnabled: (merchantId, livemode) => receiptSettings.receiptsEnabled(merchantId, livemode),
+    receiptsEnabled: (merchantId, livemode) => receiptSettings.receiptsEnabledForReceipt(merchantId, livemode),
     brandOf: async (merchantId) => {
       const branding = (await rpc.call('branding.get', { merchant_id: merchantId })).body;
       return { ...(branding.logo_url !== null && { logoUrl: branding.logo_url }), ...(branding.accent_color !== null && { accentColor: branding.accent_color }) };
