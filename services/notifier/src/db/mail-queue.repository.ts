@@ -10,7 +10,7 @@
  * has had its hour's allowance is written as dropped (D29), never sent.
  */
 import { newId } from '@gateway/contracts';
-import { leaseClaim, purgeBatch, withTransaction, type Pool } from '@gateway/db';
+import { GroupCommit, leaseClaim, purgeBatch, withTransaction, type Pool } from '@gateway/db';
 import type { PeopleMailKind } from '../domain/people-mails.js';
 import type { ReceiptKind } from '../domain/receipts.js';
 
@@ -71,6 +71,11 @@ const CLAIM = leaseClaim({
   returning: 'id, recipient, subject, text_body, html_body, headers, attempts',
 });
 
+/** Mails the server accepted ($1, their Message-IDs $2), still pending: sent, a one-use link's bodies dropped. */
+const MARK_SENT = `UPDATE mails SET status = 'sent', attempts = attempts + 1, sent_at = now(), message_id = accepted.message_id, last_error = '', ${FORGET_LINK}
+  FROM unnest($1::text[], $2::text[]) AS accepted(id, message_id)
+  WHERE mails.id = accepted.id AND mails.status = 'pending'`;
+
 /** One batch of the retention sweep: mails sent, given up or dropped before $1, oldest first. */
 const PURGE_DONE = purgeBatch({ table: 'mails', key: 'id', where: "status <> 'pending' AND created_at < $1", orderBy: 'created_at', limit: '$2' });
 
@@ -90,12 +95,32 @@ const ENQUEUE = `WITH hour AS (
   FROM decided
   ON CONFLICT (kind, source) DO NOTHING RETURNING id, status`;
 
+/** The mails a batch of the sender may hold: one statement marks them all sent. */
+const MAX_SENT_AT_ONCE = 500;
+
 export class MailQueueRepository {
+  private readonly sent: GroupCommit<{ id: string; messageId: string }, undefined>;
+
   /** `perRecipientPerHour`: the mails one address may get in any hour (D29); the rest are dropped. */
   constructor(
     private readonly pool: Pool,
     private readonly perRecipientPerHour: number,
-  ) {}
+  ) {
+    // A statement at a time; what the server accepts meanwhile goes in the next.
+    this.sent = new GroupCommit({
+      name: 'mails sent',
+      maxBatch: MAX_SENT_AT_ONCE,
+      inFlight: 1,
+      run: async (sent) => {
+        await this.pool.query({
+          name: 'mails-sent',
+          text: MARK_SENT,
+          values: [sent.map((mail) => mail.id), sent.map((mail) => mail.messageId)],
+        });
+        return sent.map(() => undefined);
+      },
+    });
+  }
 
   /**
    * Writes `mail`, due at `at`, unless its kind and source have one already
@@ -125,13 +150,14 @@ export class MailQueueRepository {
     return (await this.pool.query<DueMail>({ name: 'mail-claim', text: CLAIM, values: [limit, leaseSeconds] })).rows;
   }
 
-  /** Sent: an invitation's or a reset's bodies lose their link in the same statement. */
+  /**
+   * Sent: an invitation's or a reset's bodies lose their link in the same
+   * statement. Mails the server accepted meanwhile are marked together, one
+   * statement for them all (GroupCommit, packages/db); each caller is answered
+   * once its mail's statement has committed.
+   */
   async markSent(id: string, messageId: string): Promise<void> {
-    await this.pool.query({
-      name: 'mail-sent',
-      text: `UPDATE mails SET status = 'sent', attempts = attempts + 1, sent_at = now(), message_id = $2, last_error = '', ${FORGET_LINK} WHERE id = $1 AND status = 'pending'`,
-      values: [id, messageId.slice(0, 500)],
-    });
+    await this.sent.add({ id, messageId: messageId.slice(0, 500) });
   }
 
   /**
