@@ -3,10 +3,10 @@
  * nodemailer's MailComposer (its headers, Message-ID, Date and parts, as
  * nodemailer would send them) and written out here in one pass, its bodies
  * encoded by nodemailer's own encoders as it chooses them (quoted-printable,
- * base64 or as they are). Nodemailer's way, a stream pipeline per message and
- * an encoder stream per part, each piece a socket write of its own, cost
- * about half of what the notifier spends on a receipt; a reader decodes the
- * same message either way.
+ * base64 or as they are), byte for byte what nodemailer's own stream makes.
+ * That stream (a pipeline per message, an encoder stream per part, each piece
+ * a socket write of its own) was about a fifth of the sending's CPU, and
+ * sending about 40% of the notifier's on a receipt.
  */
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
