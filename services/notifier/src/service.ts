@@ -6,6 +6,7 @@ import { every, healthApp, listen, openServiceBase, serviceMigrations, type Runn
 import { MailQueueRepository } from './db/mail-queue.repository.js';
 import { ReceiptSettingsRepository } from './db/receipt-settings.repository.js';
 import { purgeOldMails } from './domain/purge-old-mails.js';
+import { keptBrands } from './domain/receipt-brands.js';
 import { sendDueMails } from './domain/send-due-mails.js';
 import type { ReceiptSources } from './domain/write-receipt.js';
 import { smtpTransport } from './mail/smtp-transport.js';
@@ -55,13 +56,13 @@ async function startNotifierService(config: NotifierConfig, log: Logger): Promis
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const ownersOf = async (merchantId: string) => (await rpc.call('team.owners', { merchant_id: merchantId })).body.data;
   // D20: the merchant's receipts switch is the notifier's; its branding the checkout's.
-  const receiptSettings = new ReceiptSettingsRepository(pool);
+  const receiptSettings = new ReceiptSettingsRepository(pool, config.receiptSettingsCacheMs);
   const receiptSources: ReceiptSources = {
-    receiptsEnabled: (merchantId, livemode) => receiptSettings.receiptsEnabled(merchantId, livemode),
-    brandOf: async (merchantId) => {
+    receiptsEnabled: (merchantId, livemode) => receiptSettings.receiptsEnabledForReceipt(merchantId, livemode),
+    brandOf: keptBrands(async (merchantId) => {
       const branding = (await rpc.call('branding.get', { merchant_id: merchantId })).body;
       return { ...(branding.logo_url !== null && { logoUrl: branding.logo_url }), ...(branding.accent_color !== null && { accentColor: branding.accent_color }) };
-    },
+    }, config.receiptBrandingCacheMs),
   };
   await broker.start();
   await broker.register(rpc);

@@ -10,7 +10,7 @@
  * has had its hour's allowance is written as dropped (D29), never sent.
  */
 import { newId } from '@gateway/contracts';
-import { leaseClaim, purgeBatch, withTransaction, type Pool } from '@gateway/db';
+import { GroupCommit, leaseClaim, purgeBatch, withTransaction, type Pool } from '@gateway/db';
 import type { PeopleMailKind } from '../domain/people-mails.js';
 import type { ReceiptKind } from '../domain/receipts.js';
 
@@ -71,47 +71,130 @@ const CLAIM = leaseClaim({
   returning: 'id, recipient, subject, text_body, html_body, headers, attempts',
 });
 
+/** Mails the server accepted ($1, their Message-IDs $2), still pending: sent, a one-use link's bodies dropped. */
+const MARK_SENT = `UPDATE mails SET status = 'sent', attempts = attempts + 1, sent_at = now(), message_id = accepted.message_id, last_error = '', ${FORGET_LINK}
+  FROM unnest($1::text[], $2::text[]) AS accepted(id, message_id)
+  WHERE mails.id = accepted.id AND mails.status = 'pending'`;
+
 /** One batch of the retention sweep: mails sent, given up or dropped before $1, oldest first. */
 const PURGE_DONE = purgeBatch({ table: 'mails', key: 'id', where: "status <> 'pending' AND created_at < $1", orderBy: 'created_at', limit: '$2' });
 
+/** Takes the locks of the addresses $1 (any case), in one order whatever the batch, so two batches never wait on each other in a circle. */
+const LOCK_RECIPIENTS = `SELECT pg_advisory_xact_lock(key) FROM (
+    SELECT DISTINCT hashtext('mail-recipient:' || lower(recipient)) AS key FROM unnest($1::text[]) AS recipient ORDER BY key
+  ) AS keys`;
+
 /**
- * Writes a mail, dropped when its address had $13 mails (not dropped ones) in
- * the hour before it; a dropped invitation's or reset's bodies keep no link.
- * Run under the address's lock, so the count and the write are one step.
+ * Writes mails, in the order given, under their addresses' locks: each is
+ * dropped when its address had $13 mails (not dropped ones) in the hour before
+ * it, the mails of this batch before it to the same address counted as well
+ * (those that are new: not a kind and source written already, nor one seen
+ * earlier in the batch). A dropped invitation's or reset's bodies keep no link.
  */
-const ENQUEUE = `WITH hour AS (
-    SELECT count(*) AS mails FROM mails WHERE lower(recipient) = lower($7) AND created_at > $12::timestamptz - interval '1 hour' AND status <> 'dropped'
-  ), decided AS (SELECT CASE WHEN hour.mails >= $13 THEN 'dropped' ELSE 'pending' END AS status FROM hour)
+const ENQUEUE = `WITH batch AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::timestamptz[])
+      WITH ORDINALITY AS b(id, kind, source, merchant_id, livemode, language, recipient, subject, text_body, html_body, headers, due_at, ord)
+  ), fresh AS (
+    SELECT batch.*, row_number() OVER (PARTITION BY kind, source ORDER BY ord) = 1
+      AND NOT EXISTS (SELECT 1 FROM mails WHERE mails.kind = batch.kind AND mails.source = batch.source) AS is_new
+    FROM batch
+  ), decided AS (
+    SELECT fresh.*, CASE WHEN
+        (SELECT count(*) FROM mails WHERE lower(mails.recipient) = lower(fresh.recipient) AND mails.created_at > fresh.due_at - interval '1 hour' AND mails.status <> 'dropped')
+        + count(*) FILTER (WHERE is_new) OVER (PARTITION BY lower(recipient) ORDER BY ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+        >= $13 THEN 'dropped' ELSE 'pending' END AS status
+    FROM fresh
+  )
   INSERT INTO mails (id, kind, source, merchant_id, livemode, language, recipient, subject, text_body, html_body, headers, next_attempt_at, created_at, status)
-  SELECT $1, $2, $3, $4, $5, $6, $7, $8,
-    CASE WHEN decided.status = 'dropped' AND $2 IN ${LINK_KINDS} THEN '${LINK_NOT_KEPT}' ELSE $9 END,
-    CASE WHEN decided.status = 'dropped' AND $2 IN ${LINK_KINDS} THEN '${LINK_NOT_KEPT}' ELSE $10 END,
-    $11, $12, $12, decided.status
-  FROM decided
+  SELECT id, kind, source, merchant_id, livemode, language, recipient, subject,
+    CASE WHEN status = 'dropped' AND kind IN ${LINK_KINDS} THEN '${LINK_NOT_KEPT}' ELSE text_body END,
+    CASE WHEN status = 'dropped' AND kind IN ${LINK_KINDS} THEN '${LINK_NOT_KEPT}' ELSE html_body END,
+    headers::jsonb, due_at, due_at, status
+  FROM decided ORDER BY ord
   ON CONFLICT (kind, source) DO NOTHING RETURNING id, status`;
 
+/** Mails written in one transaction at most. */
+const MAX_ENQUEUED_AT_ONCE = 100;
+
+/** The mails a batch of the sender may hold: one statement marks them all sent. */
+const MAX_SENT_AT_ONCE = 500;
+
+/** A mail to write, its id chosen and when it is due. */
+interface Enqueuing {
+  id: string;
+  mail: NewMail;
+  at: Date;
+}
+
 export class MailQueueRepository {
+  private readonly enqueued: GroupCommit<Enqueuing, Enqueued | undefined>;
+  private readonly sent: GroupCommit<{ id: string; messageId: string }, undefined>;
+
   /** `perRecipientPerHour`: the mails one address may get in any hour (D29); the rest are dropped. */
   constructor(
     private readonly pool: Pool,
     private readonly perRecipientPerHour: number,
-  ) {}
+  ) {
+    // A transaction at a time; the mails asked for meanwhile go in the next.
+    this.enqueued = new GroupCommit({
+      name: 'mails enqueued',
+      maxBatch: MAX_ENQUEUED_AT_ONCE,
+      inFlight: 1,
+      run: async (batch) => this.enqueueAll(batch),
+    });
+    // A statement at a time; what the server accepts meanwhile goes in the next.
+    this.sent = new GroupCommit({
+      name: 'mails sent',
+      maxBatch: MAX_SENT_AT_ONCE,
+      inFlight: 1,
+      run: async (sent) => {
+        await this.pool.query({
+          name: 'mails-sent',
+          text: MARK_SENT,
+          values: [sent.map((mail) => mail.id), sent.map((mail) => mail.messageId)],
+        });
+        return sent.map(() => undefined);
+      },
+    });
+  }
 
   /**
    * Writes `mail`, due at `at`, unless its kind and source have one already
    * (then undefined). Replicas share each address's count: it is read and the
-   * mail written in one transaction holding the address's lock.
+   * mail written in one transaction holding the address's lock. The mails
+   * asked for while a transaction runs are written together by the next
+   * (GroupCommit, packages/db): one transaction for many, not one each.
    */
   async enqueue(mail: NewMail, at: Date): Promise<Enqueued | undefined> {
-    return withTransaction(this.pool, async (tx) => {
-      await tx.query({ name: 'mail-recipient-lock', text: "SELECT pg_advisory_xact_lock(hashtext('mail-recipient:' || lower($1)))", values: [mail.recipient] });
+    return this.enqueued.add({ id: newId('ml'), mail, at });
+  }
+
+  private async enqueueAll(batch: readonly Enqueuing[]): Promise<(Enqueued | undefined)[]> {
+    const mails = batch.map((item) => item.mail);
+    const written = await withTransaction(this.pool, async (tx) => {
+      await tx.query({ name: 'mail-recipient-locks', text: LOCK_RECIPIENTS, values: [mails.map((mail) => mail.recipient)] });
       const result = await tx.query<Enqueued>({
-        name: 'mail-enqueue',
+        name: 'mails-enqueue',
         text: ENQUEUE,
-        values: [newId('ml'), mail.kind, mail.source, mail.merchantId, mail.livemode, mail.language, mail.recipient, mail.subject, mail.text, mail.html, JSON.stringify(mail.headers), at, this.perRecipientPerHour],
+        values: [
+          batch.map((item) => item.id),
+          mails.map((mail) => mail.kind),
+          mails.map((mail) => mail.source),
+          mails.map((mail) => mail.merchantId),
+          mails.map((mail) => mail.livemode),
+          mails.map((mail) => mail.language),
+          mails.map((mail) => mail.recipient),
+          mails.map((mail) => mail.subject),
+          mails.map((mail) => mail.text),
+          mails.map((mail) => mail.html),
+          mails.map((mail) => JSON.stringify(mail.headers)),
+          batch.map((item) => item.at),
+          this.perRecipientPerHour,
+        ],
       });
-      return result.rows[0];
+      return new Map(result.rows.map((row) => [row.id, row]));
     });
+    return batch.map((item) => written.get(item.id));
   }
 
   /** The id of the mail of `kind` and `source`, if written. */
@@ -125,13 +208,14 @@ export class MailQueueRepository {
     return (await this.pool.query<DueMail>({ name: 'mail-claim', text: CLAIM, values: [limit, leaseSeconds] })).rows;
   }
 
-  /** Sent: an invitation's or a reset's bodies lose their link in the same statement. */
+  /**
+   * Sent: an invitation's or a reset's bodies lose their link in the same
+   * statement. Mails the server accepted meanwhile are marked together, one
+   * statement for them all (GroupCommit, packages/db); each caller is answered
+   * once its mail's statement has committed.
+   */
   async markSent(id: string, messageId: string): Promise<void> {
-    await this.pool.query({
-      name: 'mail-sent',
-      text: `UPDATE mails SET status = 'sent', attempts = attempts + 1, sent_at = now(), message_id = $2, last_error = '', ${FORGET_LINK} WHERE id = $1 AND status = 'pending'`,
-      values: [id, messageId.slice(0, 500)],
-    });
+    await this.sent.add({ id, messageId: messageId.slice(0, 500) });
   }
 
   /**

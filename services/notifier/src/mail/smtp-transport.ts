@@ -6,6 +6,7 @@
  */
 import nodemailer from 'nodemailer';
 import { checkMailbox } from '../domain/header-safety.js';
+import { composeMessage } from './compose-message.js';
 
 /** A mail as it leaves: to an address alone, no name beside it (a buyer's name is their typing, D29). */
 interface OutgoingMail {
@@ -49,7 +50,7 @@ export function smtpTransport(settings: SmtpSettings): MailTransport {
   });
   return {
     async send(mail) {
-      const info = (await transporter.sendMail({
+      const message = composeMessage({
         from,
         // As an address object, never a string nodemailer would parse as a list.
         to: { name: '', address: mail.to },
@@ -59,8 +60,9 @@ export function smtpTransport(settings: SmtpSettings): MailTransport {
         headers: { ...mail.headers },
         disableFileAccess: true,
         disableUrlAccess: true,
-      })) as { messageId?: string };
-      return { messageId: info.messageId ?? '' };
+      });
+      await transporter.sendMail({ envelope: message.envelope, raw: message.raw, disableFileAccess: true, disableUrlAccess: true });
+      return { messageId: message.messageId };
     },
     close() {
       transporter.close();

@@ -1,0 +1,120 @@
+/**
+ * A mail's message as it goes over SMTP (D20): the notifier writes it in one
+ * pass, and it must be byte for byte the message nodemailer's own stream
+ * makes of the same mail, for every kind and language (its Message-ID, Date
+ * and boundary fixed here; in a sent mail they are new each time, as
+ * before). Also, pinned: a receipt's subject, text and HTML as rendered.
+ */
+import assert from 'node:assert/strict';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type Mail from 'nodemailer/lib/mailer';
+import { queuedMail, type RenderedMail } from '../../src/domain/queued-mail.js';
+import type { Receipt } from '../../src/domain/receipts.js';
+import { composeMessage } from '../../src/mail/compose-message.js';
+import { renderEndpointDisabled } from '../../src/views/owner-notice-mails.js';
+import { renderInvitation, renderPasswordReset } from '../../src/views/people-mails.js';
+import { renderReceipt } from '../../src/views/receipt-mail.js';
+
+const AT = new Date('2026-11-26T23:30:00Z');
+const LOGO = `https://pay.example.tn/checkout/brand/${'c'.repeat(64)}.png`;
+
+const receipt = (over: Partial<Receipt> = {}): Receipt => ({
+  kind: 'payment_receipt',
+  language: 'fr',
+  livemode: true,
+  merchantName: 'Dar Zitouna',
+  orderNumber: 'DMO-7K2M9Q',
+  amount: '1234.500',
+  card: { brand: 'visa', lastFour: '4242' },
+  at: AT,
+  ...over,
+});
+
+const MAILS: Record<string, RenderedMail> = {
+  'a French test receipt, branded': renderReceipt(receipt({ livemode: false, brand: { logoUrl: LOGO, accentColor: '#0b5cad' } })),
+  'an English receipt converted from euros': renderReceipt(receipt({ language: 'en', amount: '33.325', original: { amount: '10.00', currency: 'EUR' } })),
+  'an Arabic refund receipt': renderReceipt(receipt({ language: 'ar', kind: 'refund_receipt', amount: '5.250' })),
+  'a receipt of a long merchant name with markup': renderReceipt(receipt({ merchantName: `Boutique <b>${'très '.repeat(30)}</b> & fils`, orderNumber: 'X'.repeat(40) })),
+  'an Arabic invitation': renderInvitation({ language: 'ar', merchantName: 'دار الزيتونة', role: 'owner', link: `https://pay.example.tn/dashboard/setup?token=${'t'.repeat(43)}`, expiresAt: AT }),
+  'an English password reset': renderPasswordReset({ language: 'en', email: 'amina@example.tn', door: 'dashboard', link: `https://pay.example.tn/dashboard/reset?token=${'r'.repeat(43)}`, expiresAt: AT }),
+  'a short mail in ASCII (sent as it is, 7bit)': { subject: 'Hello', text: 'Hello,\n\nA short line.\n', html: '<p>Hello,</p>\n<p>A short line.</p>\n' },
+  'a French notice': renderEndpointDisabled({ language: 'fr', merchantId: 'mer_1', livemode: false, endpointId: 'we_1', url: 'https://hooks.example.tn/x', disabledAt: AT }),
+};
+
+/** The mail as the SMTP transport hands it on, its Message-ID, Date and boundary fixed. */
+function options(rendered: RenderedMail, from: Mail.Address): Mail.Options {
+  const mail = queuedMail({ kind: 'payment_receipt', source: 'ps_1', merchantId: 'mer_1', livemode: true, language: 'fr', recipient: 'amina@example.tn' }, rendered);
+  return {
+    from,
+    to: { name: '', address: mail.recipient },
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    headers: { ...mail.headers },
+    disableFileAccess: true,
+    disableUrlAccess: true,
+    messageId: '<fixed-message-id@gateway.local>',
+    date: AT,
+    baseBoundary: '0123456789abcdef',
+  } as Mail.Options;
+}
+
+describe('A mail as it goes over SMTP (D20)', () => {
+  for (const [name, rendered] of Object.entries(MAILS)) {
+    it(`when ${name} is sent, then its message is byte for byte the one nodemailer's stream makes`, async () => {
+      for (const from of [{ name: 'Paiements', address: 'no-reply@gateway.local' }, { name: 'Paiements Dar Zitouna — reçus', address: 'no-reply@pay.example.tn' }]) {
+        const streamed = await new MailComposer(options(rendered, from)).compile().build();
+        const composed = composeMessage(options(rendered, from));
+        assert.equal(composed.raw.toString('utf8'), streamed.toString('utf8'));
+        assert.equal(composed.messageId, '<fixed-message-id@gateway.local>');
+        assert.deepEqual(composed.envelope, { from: from.address, to: ['amina@example.tn'] });
+      }
+    });
+  }
+
+  it('when a receipt is rendered, then its subject, text and HTML are as pinned here', () => {
+    const mail = MAILS['a French test receipt, branded'];
+    assert.ok(mail);
+    assert.equal(mail.subject, '[TEST] Votre reçu Dar Zitouna — commande DMO-7K2M9Q');
+    assert.equal(
+      mail.text,
+      [
+        'Mode test : aucun argent n’a été débité ni versé. Ce reçu concerne un essai, pas un vrai paiement ni un vrai remboursement.',
+        '',
+        'Bonjour,',
+        '',
+        'Votre paiement à Dar Zitouna a été accepté.',
+        '',
+        'Montant payé: 1\u202f234,500\u00a0TND',
+        'Numéro de commande: DMO-7K2M9Q',
+        'Carte: VISA •••• 4242',
+        'Date: 27 novembre 2026 à 00:30',
+        '',
+        'Ce message est envoyé automatiquement ; merci de ne pas y répondre. Pour toute question, contactez Dar Zitouna.',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(
+      mail.html,
+      `<!doctype html>
+<html lang="fr" dir="ltr">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>[TEST] Votre reçu Dar Zitouna — commande DMO-7K2M9Q</title></head>
+<body dir="ltr" style="font-family:Arial,Helvetica,sans-serif;color:#1f2933;text-align:left">
+<p style="padding:8px 12px;background:#fff4ce;border:1px solid #e0b100;font-weight:bold">Mode test : aucun argent n’a été débité ni versé. Ce reçu concerne un essai, pas un vrai paiement ni un vrai remboursement.</p>
+<hr style="border:0;border-top:4px solid #0b5cad;margin:0 0 16px">
+<p><img src="${LOGO}" alt="Dar Zitouna" height="48" style="display:block;height:48px;width:auto;max-width:200px;border:0"></p>
+<p>Bonjour,</p>
+<p>Votre paiement à Dar Zitouna a été accepté.</p>
+<table role="presentation" cellpadding="6" style="border-collapse:collapse">
+<tr><th scope="row" style="text-align:left;font-weight:normal;color:#52606d">Montant payé</th><td dir="auto"><strong>1\u202f234,500\u00a0TND</strong></td></tr>
+<tr><th scope="row" style="text-align:left;font-weight:normal;color:#52606d">Numéro de commande</th><td dir="auto"><strong>DMO-7K2M9Q</strong></td></tr>
+<tr><th scope="row" style="text-align:left;font-weight:normal;color:#52606d">Carte</th><td dir="auto"><strong>VISA •••• 4242</strong></td></tr>
+<tr><th scope="row" style="text-align:left;font-weight:normal;color:#52606d">Date</th><td dir="auto"><strong>27 novembre 2026 à 00:30</strong></td></tr>
+</table>
+<p style="color:#7b8794;font-size:12px">Ce message est envoyé automatiquement ; merci de ne pas y répondre. Pour toute question, contactez Dar Zitouna.</p>
+</body>
+</html>
+`,
+    );
+  });
+});
