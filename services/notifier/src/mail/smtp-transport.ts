@@ -50,7 +50,7 @@ export function smtpTransport(settings: SmtpSettings): MailTransport {
   });
   return {
     async send(mail) {
-      const message = composeMessage({
+      const message = await composeMessage({
         from,
         // As an address object, never a string nodemailer would parse as a list.
         to: { name: '', address: mail.to },

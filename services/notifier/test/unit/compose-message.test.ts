@@ -1,9 +1,9 @@
 /**
- * A mail's message as it goes over SMTP (D20): the notifier writes it in one
- * pass, and it must be byte for byte the message nodemailer's own stream
- * makes of the same mail, for every kind and language (its Message-ID, Date
- * and boundary fixed here; in a sent mail they are new each time, as
- * before). Also, pinned: a receipt's subject, text and HTML as rendered.
+ * A mail's message as it goes over SMTP (D20): nodemailer's message of the
+ * mail, built whole, for every kind and language (its Message-ID, Date and
+ * boundary fixed here; in a sent mail they are new each time), with the
+ * envelope the SMTP exchange needs. Also, pinned: a receipt's subject, text
+ * and HTML as rendered.
  */
 import assert from 'node:assert/strict';
 import MailComposer from 'nodemailer/lib/mail-composer';
@@ -61,10 +61,10 @@ function options(rendered: RenderedMail, from: Mail.Address): Mail.Options {
 
 describe('A mail as it goes over SMTP (D20)', () => {
   for (const [name, rendered] of Object.entries(MAILS)) {
-    it(`when ${name} is sent, then its message is byte for byte the one nodemailer's stream makes`, async () => {
+    it(`when ${name} is sent, then its message is nodemailer's, whole, with its Message-ID and envelope`, async () => {
       for (const from of [{ name: 'Paiements', address: 'no-reply@gateway.local' }, { name: 'Paiements Dar Zitouna — reçus', address: 'no-reply@pay.example.tn' }]) {
         const streamed = await new MailComposer(options(rendered, from)).compile().build();
-        const composed = composeMessage(options(rendered, from));
+        const composed = await composeMessage(options(rendered, from));
         assert.equal(composed.raw.toString('utf8'), streamed.toString('utf8'));
         assert.equal(composed.messageId, '<fixed-message-id@gateway.local>');
         assert.deepEqual(composed.envelope, { from: from.address, to: ['amina@example.tn'] });
