@@ -56,6 +56,7 @@ import { listsBench } from './lists-load.mjs';
 import { reportsBench } from './reports-load.mjs';
 import { slowPaymentsLoad } from './slow-payments-load.mjs';
 import { linkLoad, mailQueue, makeLinks, succeededTemplate } from './link-load.mjs';
+import { budgetReport, readBudget } from './cpu-budget.mjs';
 import { migrateDatabase } from './database.mjs';
 import { deleteUndeclaredQueues, ensureServers } from './servers.mjs';
 
@@ -373,7 +374,9 @@ const scenarios = {
       paymentsWarm = true;
     }
     const calibrationMs = calibration();
-    return { ...(await payments(rate, duration)), calibrationMs };
+    const result = { ...(await payments(rate, duration)), calibrationMs };
+    for (const line of budgetReport(result.cpuMsPerPayment, readBudget(path.join(root, 'bench', 'payment-cpu-budget.json')), rate)) log(line);
+    return result;
   },
   // What each service costs, for the requests and limits in k8s/: resident memory (peak and last)
   // and CPU (cores, averaged over the window) idle for --duration s, then under whole payments at
