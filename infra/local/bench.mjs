@@ -524,6 +524,7 @@ const scenarios = {
       template: mailTemplate,
       catcher: mailCatcher,
       notifierDbUrl: urlFor('notifier'),
+      turnOnTestReceipts: (merchantId) => rpc.call('receipts.settings.set', { merchant_id: merchantId, mode: 'test', receipts_enabled: true }),
       count: Number(args['mail-count']),
       processes: processIds(({ name }) => name !== 'reference'),
     });

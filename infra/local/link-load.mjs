@@ -100,24 +100,17 @@ export async function linkLoad({ checkoutUrl, linkPaths, rate, seconds, processe
 }
 
 /**
- * @param {{ amqpUrl: string, eventsExchange: string, template: { content: Buffer, properties: object }, catcher: { mails: { envelope: { to: readonly string[] }, receivedAt: Date }[] }, notifierDbUrl: string, count: number, timeoutMs?: number, processes: Map<number, string> }} options
+ * @param {{ amqpUrl: string, eventsExchange: string, template: { content: Buffer, properties: object }, catcher: { mails: { envelope: { to: readonly string[] }, receivedAt: Date }[] }, notifierDbUrl: string, turnOnTestReceipts: (merchantId: string) => Promise<unknown>, count: number, timeoutMs?: number, processes: Map<number, string> }} options
  */
-export async function mailQueue({ amqpUrl, eventsExchange, template, catcher, notifierDbUrl, count, timeoutMs = 120_000, processes }) {
+export async function mailQueue({ amqpUrl, eventsExchange, template, catcher, notifierDbUrl, turnOnTestReceipts, count, timeoutMs = 120_000, processes }) {
   const run = randomBytes(4).toString('hex');
   const domain = `mail-queue-${run}.example.tn`;
   const ours = () => catcher.mails.filter((mail) => mail.envelope.to.some((to) => to.endsWith(`@${domain}`)));
   const connection = await amqp.connect(amqpUrl, { noDelay: true });
   const channel = await connection.createConfirmChannel();
   const base = JSON.parse(template.content.toString('utf8'));
-  // Test-mode receipts are off until the merchant turns them on (D29): on for the template's merchant, as its Settings page would.
-  const settings = new pg.Client({ connectionString: notifierDbUrl, options: '-c search_path=notifier' });
-  await settings.connect();
-  await settings.query(
-    `INSERT INTO receipt_settings (merchant_id, livemode, receipts_enabled, updated_at) VALUES ($1, $2, true, now())
-     ON CONFLICT (merchant_id, livemode) DO UPDATE SET receipts_enabled = true, updated_at = now()`,
-    [base.data.merchant_id, base.data.session.livemode],
-  );
-  await settings.end();
+  // Test-mode receipts are off until the merchant turns them on (D29): on for the template's merchant, as its Settings page does (so the notifier forgets what it kept).
+  await turnOnTestReceipts(base.data.merchant_id);
 
   const cpu = cpuWindow(processes);
   const published = Date.now();

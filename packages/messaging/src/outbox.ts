@@ -121,32 +121,25 @@ interface ClaimedRow {
   trace_context: string | null;
 }
 
-/** Row ids are bigserials the database gave: written into the statement only after this check. */
-const ROW_ID = /^\d{1,19}$/;
-
-function idList(ids: readonly string[]): string {
-  if (!ids.every((id) => ROW_ID.test(id))) throw new Error('outbox row id is not a number');
-  return ids.join(', ');
-}
-
 /**
  * One round's statement, one round trip: the rows the last rounds published
- * deleted, and up to `batch` rows no relay holds claimed for `leaseSeconds`.
- * Neither waits for the disk: a delete or a claim lost in a crash only
- * publishes its rows again.
+ * (`$1`) deleted, and up to `$3` rows no relay holds claimed for `$2`
+ * seconds. Its commit does not wait for the disk (synchronous_commit set for
+ * this transaction alone): a delete or a claim lost in a crash only publishes
+ * its rows again. Named, so each connection parses and plans it once. It
+ * answers one row of nulls when it claims nothing.
  */
-function roundStatement(published: readonly string[], batch: number, leaseSeconds: number): string {
-  const deleted = published.length > 0 ? `gone AS (DELETE FROM outbox WHERE id IN (${idList(published)})), ` : '';
-  const notDeleted = published.length > 0 ? ` AND id NOT IN (${idList(published)})` : '';
-  const claim =
-    batch > 0
-      ? `UPDATE outbox SET claimed_until = now() + interval '${Number(leaseSeconds)} seconds'
-         WHERE id IN (SELECT id FROM outbox WHERE (claimed_until IS NULL OR claimed_until < now())${notDeleted} ORDER BY id LIMIT ${Number(batch)} FOR UPDATE SKIP LOCKED)
-         RETURNING id, message_id, routing_key, body, trace_context`
-      : `SELECT id, message_id, routing_key, body, trace_context FROM outbox WHERE false`;
-  return `BEGIN; SET LOCAL synchronous_commit TO off;
-    WITH ${deleted}claimed AS (${claim}) SELECT * FROM claimed;
-    COMMIT`;
+const ROUND = `WITH settings AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS value),
+  gone AS (DELETE FROM outbox WHERE id = ANY($1::bigint[])),
+  claimed AS (
+    UPDATE outbox SET claimed_until = now() + make_interval(secs => $2)
+    WHERE id IN (SELECT id FROM outbox WHERE (claimed_until IS NULL OR claimed_until < now()) AND id <> ALL($1::bigint[]) ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
+    RETURNING id, message_id, routing_key, body, trace_context
+  )
+  SELECT claimed.* FROM settings LEFT JOIN claimed ON true`;
+
+function round(published: readonly string[], batch: number, leaseSeconds: number): { name: string; text: string; values: unknown[] } {
+  return { name: 'outbox-round', text: ROUND, values: [published, leaseSeconds, batch] };
 }
 
 export class OutboxRelay implements BrokerComponent {
@@ -275,14 +268,14 @@ export class OutboxRelay implements BrokerComponent {
     if (!channel && deleting.length === 0) return 0;
     const batch = channel ? (this.options.batchSize ?? 200) : 0;
     this.published = [];
-    let results: { command: string; rows: ClaimedRow[] }[];
+    let claimed: ClaimedRow[];
     try {
-      results = (await this.options.pool.query(roundStatement(deleting, batch, this.options.leaseSeconds ?? 10))) as unknown as typeof results;
+      claimed = (await this.options.pool.query<ClaimedRow>(round(deleting, batch, this.options.leaseSeconds ?? 10))).rows;
     } catch (err) {
       this.published = deleting;
       throw err;
     }
-    const rows = (results.find((result) => result.command === 'SELECT')?.rows ?? []).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    const rows = claimed.filter((row) => row.id !== null).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     if (!channel || rows.length === 0) return 0;
     const sent = await Promise.allSettled(rows.map((row) => this.publish(channel, row)));
     const unconfirmed: string[] = [];
@@ -295,7 +288,7 @@ export class OutboxRelay implements BrokerComponent {
     });
     if (unconfirmed.length > 0) {
       // Given back for the retry; should that fail too, the lease lapses and any relay takes them.
-      await this.options.pool.query(`UPDATE outbox SET claimed_until = NULL WHERE id IN (${idList(unconfirmed)})`).catch(() => undefined);
+      await this.options.pool.query('UPDATE outbox SET claimed_until = NULL WHERE id = ANY($1::bigint[])', [unconfirmed]).catch(() => undefined);
       throw new Error(`${unconfirmed.length} of ${rows.length} events not confirmed by the broker`);
     }
     return rows.length;
@@ -348,7 +341,7 @@ export class OutboxRelay implements BrokerComponent {
     clearTimeout(this.retryTimer);
     // What the last round published is deleted now; should that fail, the rows' leases lapse and they are published again.
     if (this.published.length > 0) {
-      await this.options.pool.query(roundStatement(this.published, 0, 0)).then(
+      await this.options.pool.query(round(this.published, 0, 0)).then(
         () => (this.published = []),
         (err: unknown) => this.options.log.warn({ err: describeError(err) }, 'outbox rows published but not deleted at stop; they will be published again'),
       );
