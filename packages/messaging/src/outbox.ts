@@ -7,7 +7,7 @@
  */
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import { backoffDelay } from '@gateway/backoff';
-import { eventRoutingKey, type Envelope } from '@gateway/contracts';
+import { eventPublishers, eventRoutingKey, isEventType, type Envelope } from '@gateway/contracts';
 import type { Pool, Queryable } from '@gateway/db';
 import { describeError, gauge, outsideTrace, type Logger } from '@gateway/observability';
 import type { Broker, BrokerComponent } from './broker.js';
@@ -277,7 +277,9 @@ export class OutboxRelay implements BrokerComponent {
     }
     const rows = claimed.filter((row) => row.id !== null).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     if (!channel || rows.length === 0) return 0;
-    const sent = await Promise.allSettled(rows.map((row) => this.publish(channel, row)));
+    // A confirm that has not come well within the lease is not waited for: the row is given back rather than claimed by another relay meanwhile.
+    const deadline = ((this.options.leaseSeconds ?? 10) * 1000) / 2;
+    const sent = await Promise.allSettled(rows.map((row) => withDeadline(this.publish(channel, row), deadline)));
     const unconfirmed: string[] = [];
     sent.forEach((outcome, i) => {
       const row = rows[i] as ClaimedRow;
@@ -300,8 +302,20 @@ export class OutboxRelay implements BrokerComponent {
     this.options.onPublished?.(envelope);
   }
 
-  private publish(channel: ConfirmChannel, row: ClaimedRow): Promise<Envelope> {
+  /**
+   * Publishes one row's event, once confirmed. A row of a type this service
+   * does not publish (written by an earlier version: its topic permission
+   * would refuse it, closing the connection, round after round) is not sent:
+   * logged, and deleted as if published.
+   */
+  private async publish(channel: ConfirmChannel, row: ClaimedRow): Promise<Envelope> {
     const envelope = JSON.parse(row.body) as Envelope;
+    const service = this.broker.service;
+    const publishers: readonly string[] | undefined = isEventType(envelope.type) ? eventPublishers[envelope.type] : undefined;
+    if (service && !publishers?.includes(service)) {
+      this.options.log.warn({ type: envelope.type, eventId: envelope.id }, 'outbox row of an event this service no longer publishes; deleted unsent');
+      return envelope;
+    }
     return tracePublish(row.trace_context, this.broker.names.events, envelope, (traceHeaders) => this.send(channel, row, envelope, traceHeaders));
   }
 
@@ -311,7 +325,8 @@ export class OutboxRelay implements BrokerComponent {
       try {
         channel.publish(
           this.broker.names.events,
-          row.routing_key,
+          // From the event, not the row: a row an earlier version wrote goes under today's key.
+          eventRoutingKey(envelope),
           Buffer.from(row.body),
           {
             persistent: true,
@@ -347,4 +362,13 @@ export class OutboxRelay implements BrokerComponent {
       );
     }
   }
+}
+
+/** `promise`, or a rejection once `ms` have passed without it settling. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('publish not confirmed in time')), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

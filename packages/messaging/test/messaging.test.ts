@@ -607,6 +607,30 @@ describe('messaging', function () {
       }
     });
 
+    it('when the outbox holds a row of an event its service no longer publishes (an earlier version wrote it), then it is deleted unsent and the rows after it leave', async () => {
+      const service = new Broker({ url: amqpUrl, prefix: broker.prefix, log, service: 'refund', sharedUser: true });
+      const serviceRelay = new OutboxRelay(service, { pool, log, pollMs: 100 });
+      await relay.pause();
+      try {
+        const foreign = canceledEvent();
+        const own = { ...canceledEvent(), type: 'refund.created' };
+        await withTransaction(pool, (tx) => enqueue(tx, [foreign, own as typeof foreign]));
+        const refunds = await EventCapture.start(broker.prefix, ['refund.created']);
+        try {
+          await service.start();
+          await service.register(serviceRelay);
+          await refunds.waitFor('refund.created', (e) => e.id === own.id);
+          await until(async () => (await pool.query('SELECT 1 FROM outbox WHERE message_id = ANY($1)', [[foreign.id, own.id]])).rowCount === 0, 5_000);
+          assert.equal(capture.of('session.canceled', (e) => e.id === foreign.id).length, 0, 'published by a service that does not publish it');
+        } finally {
+          await refunds.stop();
+        }
+      } finally {
+        await service.stop();
+        relay.resume();
+      }
+    });
+
     it('when a row is under the claim of a relay that died, then no relay publishes it until the claim lapses; then it leaves once', async () => {
       const event = canceledEvent();
       await withTransaction(pool, (tx) => enqueue(tx, [event]));

@@ -33,7 +33,7 @@ export const notifierSettings = {
   /** Receipts written at once from the broker. */
   eventPrefetch: int('EVENT_PREFETCH', 16, { min: 1, max: 256 }),
   /** How long a replica's receipts go by a merchant's receipts switch as read (its own change at once, another replica's within this); 0 reads it for each. */
-  receiptSettingsCacheMs: int('RECEIPT_SETTINGS_CACHE_MS', 10_000, { min: 0, max: 300_000 }),
+  receiptSettingsCacheMs: int('RECEIPT_SETTINGS_CACHE_MS', 1_000, { min: 0, max: 300_000 }),
   /** How long a replica's receipts show a merchant's logo and colour as the checkout last answered (on top of the checkout's BRANDING_CACHE_MS); 0 asks for each. */
   receiptBrandingCacheMs: int('RECEIPT_BRANDING_CACHE_MS', 1_000, { min: 0, max: 300_000 }),
 };

@@ -310,6 +310,20 @@ describe('The events of a resolved attempt', () => {
       assert.deepEqual(asked, { reads: 2, resolves: 2 });
     });
 
+    it('then, when the answer does not come within the wait (the adapter stopped before answering), the event records the outcome without waiting longer', async () => {
+      const log2 = createLogger({ service: 'test', level: 'silent' });
+      const attempts = {
+        findSessionWithOpenAttempt: async () => session({ status: 'PROCESSING', attempts_count: 1 }),
+        resolve: async () => ({ resolved: true, open: true }),
+      };
+      const underway = new StepsUnderway(50);
+      const { outcomes } = sessionChanges({ attempts, log: log2, authorizationTtlSeconds: 604_800, underway } as unknown as SessionChangeDeps);
+      void underway.run(approved.attempt_id, () => new Promise<boolean>(() => undefined), (recorded) => recorded);
+      const started = performance.now();
+      assert.equal((await outcomes.apply({ approved }, eventContext))?.status, 'SUCCEEDED');
+      assert.ok(performance.now() - started < 1_000, 'waited past its wait');
+    });
+
     it("then the step's own path never waits for itself", async () => {
       const { outcomes, underway } = changesOver();
       const moved = await underway.run(approved.attempt_id, () => applyPaymentStep(outcomes, 'reply', { outcome: 'approved', approved }, { correlationId: 'corr-5', at: NOW }), (row) => row !== undefined);
