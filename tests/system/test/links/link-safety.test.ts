@@ -64,7 +64,9 @@ describe('Payment links safe by default (D29)', function () {
   }
 
   async function linkOf(merchant: Merchant, id: string): Promise<PaymentLink> {
-    return (await system.api(merchant.testKey).get<PaymentLink>(`/gateway/payment_links/${id}/`)).body;
+    const read = await system.api(merchant.testKey).get<PaymentLink>(`/gateway/payment_links/${id}/`);
+    assert.equal(read.status, 200, read.text);
+    return read.body;
   }
 
   describe('a closed link stops its sessions', () => {
@@ -119,7 +121,8 @@ describe('Payment links safe by default (D29)', function () {
 
   describe('deactivating a link', () => {
     it('when a link with open sessions is deactivated, then each open session is CANCELED as a cancel does it (session.canceled, with the link), and a paid one stays paid', async () => {
-      const merchant = await system.newMerchant();
+      // A dozen API calls within a second or so: more than the default test-mode budget allows, on a fast run.
+      const merchant = await system.newMerchant({ limits: { account: 1000, create: 1000 } });
       const link = await newLink(merchant, { description: 'Season tickets', amount: '12.000', locale: 'en' });
       const paidUrl = await openSession(link);
       assert.equal((await payOnPage(paidUrl, { card_number: '4242424242424242' })).status, 200);
