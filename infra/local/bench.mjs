@@ -28,7 +28,7 @@
 //                                      ../shared/perf/reference-create.mjs (one process doing the same
 //                                      durable work) in turn, same generator, body and connections:
 //                                      the ratio system/reference (--reference PATH to name another)
-//   npm run bench -- --port-base 18280 ports 18280-18292, database gateway_bench_18280 and broker
+//   npm run bench -- --port-base 18280 ports 18280-18300, database gateway_bench_18280 and broker
 //                                      prefix bench18280: beside another benchmark running on the defaults
 //   npm run bench -- --only link-page-to-checkout --link-rate 50   buyers of payment links (D19) at a
 //                                      fixed rate, each: the link's page, its form (a session; 303), the
@@ -94,7 +94,7 @@ const duration = Number(args.duration);
 const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const portBase = Number(args['port-base']);
-/** The port at `offset` from the port base: the reference's (9); the services' are below. */
+/** The port at `offset` from the port base: the reference's (20); the services' are 0-9, their second replicas 10-19 (replicaPort). */
 const portAt = (offset) => portBase + offset;
 const database = portBase === 18180 ? 'gateway_bench' : `gateway_bench_${portBase}`;
 const prefix = portBase === 18180 ? 'bench' : `bench${portBase}`;
@@ -266,7 +266,7 @@ function createRequestWith(req, bearerKeys) {
  */
 async function startReference() {
   if (reference) return reference;
-  const port = portAt(9);
+  const port = portAt(20);
   const db = new URL(adminUrl);
   db.pathname = `/ref_${database}`;
   const child = spawn(process.execPath, [path.resolve(root, args.reference), '--port', String(port), '--db', db.toString()], {
