@@ -16,9 +16,34 @@ export interface ComposedMessage {
   envelope: { from: string; to: string[] };
 }
 
-/** `mail` (text and HTML given as strings) as one message. */
-export async function composeMessage(mail: Mail.Options): Promise<ComposedMessage> {
-  const root = new MailComposer(mail).compile();
+/** A mail as it leaves: to an address alone, no name beside it (a buyer's name is their typing, D29). */
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * `mail` from `from` as one message. `fixed` sets what is new in every sent
+ * mail (its Message-ID, Date and MIME boundary), for a test to compare.
+ */
+export async function composeMessage(from: Mail.Address, mail: OutgoingMail, fixed: Pick<Mail.Options, 'messageId' | 'date'> & { baseBoundary?: string } = {}): Promise<ComposedMessage> {
+  const options = {
+    from,
+    // As an address object, never a string nodemailer would parse as a list.
+    to: { name: '', address: mail.to },
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    headers: { ...mail.headers },
+    // Everything a mail holds is in its row: nothing is read from a file or a URL.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+    ...fixed,
+  } as Mail.Options;
+  const root = new MailComposer(options).compile();
   const raw = await root.build();
   const envelope = root.getEnvelope();
   return { raw, messageId: root.messageId(), envelope: { from: envelope.from || '', to: envelope.to } };

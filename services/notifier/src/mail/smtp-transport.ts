@@ -6,16 +6,7 @@
  */
 import nodemailer from 'nodemailer';
 import { checkMailbox } from '../domain/header-safety.js';
-import { composeMessage } from './compose-message.js';
-
-/** A mail as it leaves: to an address alone, no name beside it (a buyer's name is their typing, D29). */
-interface OutgoingMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  headers: Readonly<Record<string, string>>;
-}
+import { composeMessage, type OutgoingMail } from './compose-message.js';
 
 export interface MailTransport {
   /** Sends `mail`; resolves with the Message-ID once the server accepted it, rejects when it did not. */
@@ -50,17 +41,7 @@ export function smtpTransport(settings: SmtpSettings): MailTransport {
   });
   return {
     async send(mail) {
-      const message = await composeMessage({
-        from,
-        // As an address object, never a string nodemailer would parse as a list.
-        to: { name: '', address: mail.to },
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        headers: { ...mail.headers },
-        disableFileAccess: true,
-        disableUrlAccess: true,
-      });
+      const message = await composeMessage(from, mail);
       await transporter.sendMail({ envelope: message.envelope, raw: message.raw, disableFileAccess: true, disableUrlAccess: true });
       return { messageId: message.messageId };
     },

@@ -7,10 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import type Mail from 'nodemailer/lib/mailer';
 import { queuedMail, type RenderedMail } from '../../src/domain/queued-mail.js';
 import type { Receipt } from '../../src/domain/receipts.js';
-import { composeMessage } from '../../src/mail/compose-message.js';
+import { composeMessage, type OutgoingMail } from '../../src/mail/compose-message.js';
 import { renderEndpointDisabled } from '../../src/views/owner-notice-mails.js';
 import { renderInvitation, renderPasswordReset } from '../../src/views/people-mails.js';
 import { renderReceipt } from '../../src/views/receipt-mail.js';
@@ -41,31 +40,26 @@ const MAILS: Record<string, RenderedMail> = {
   'a French notice': renderEndpointDisabled({ language: 'fr', merchantId: 'mer_1', livemode: false, endpointId: 'we_1', url: 'https://hooks.example.tn/x', disabledAt: AT }),
 };
 
-/** The mail as the SMTP transport hands it on, its Message-ID, Date and boundary fixed. */
-function options(rendered: RenderedMail, from: Mail.Address): Mail.Options {
+/** The mail as the queue hands it to the transport. */
+function outgoing(rendered: RenderedMail): OutgoingMail {
   const mail = queuedMail({ kind: 'payment_receipt', source: 'ps_1', merchantId: 'mer_1', livemode: true, language: 'fr', recipient: 'amina@example.tn' }, rendered);
-  return {
-    from,
-    to: { name: '', address: mail.recipient },
-    subject: mail.subject,
-    text: mail.text,
-    html: mail.html,
-    headers: { ...mail.headers },
-    disableFileAccess: true,
-    disableUrlAccess: true,
-    messageId: '<fixed-message-id@gateway.local>',
-    date: AT,
-    baseBoundary: '0123456789abcdef',
-  } as Mail.Options;
+  return { to: mail.recipient, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers };
 }
+
+const FIXED = { messageId: '<fixed-message-id@gateway.local>', date: AT, baseBoundary: '0123456789abcdef' };
 
 describe('A mail as it goes over SMTP (D20)', () => {
   for (const [name, rendered] of Object.entries(MAILS)) {
     it(`when ${name} is sent, then its message is nodemailer's, whole, with its Message-ID and envelope`, async () => {
       for (const from of [{ name: 'Paiements', address: 'no-reply@gateway.local' }, { name: 'Paiements Dar Zitouna — reçus', address: 'no-reply@pay.example.tn' }]) {
-        const streamed = await new MailComposer(options(rendered, from)).compile().build();
-        const composed = await composeMessage(options(rendered, from));
+        const composed = await composeMessage(from, outgoing(rendered), FIXED);
+        // Built whole by nodemailer, as its own stream would send it.
+        const streamed = await new MailComposer({ from, to: { name: '', address: 'amina@example.tn' }, subject: rendered.subject, text: rendered.text, html: rendered.html, headers: outgoing(rendered).headers, ...FIXED }).compile().build();
         assert.equal(composed.raw.toString('utf8'), streamed.toString('utf8'));
+        const head = composed.raw.toString('utf8').split('\r\n\r\n')[0] ?? '';
+        assert.match(head, /^To: amina@example\.tn$/m, 'to the address alone, no name');
+        assert.match(head, /^Message-ID: <fixed-message-id@gateway\.local>$/m);
+        assert.match(head, /^Content-Type: multipart\/alternative;/m);
         assert.equal(composed.messageId, '<fixed-message-id@gateway.local>');
         assert.deepEqual(composed.envelope, { from: from.address, to: ['amina@example.tn'] });
       }
