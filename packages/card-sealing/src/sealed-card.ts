@@ -12,6 +12,14 @@
  * AES-GCM because jose's WebCrypto path cost about ten times the CPU per
  * payment on the hot path (BENCHMARKS.md).
  *
+ * One ephemeral key seals a checkout process's cards for ten minutes (or a
+ * million cards), each with its own random IV, and the adapter keeps the
+ * content key of the ephemeral keys it has seen: a key agreement per process
+ * pair and period instead of two per card (decision 0023). Only the content
+ * key is kept, in memory; the process that holds it sees the cards in clear
+ * anyway, and a key's cards can no longer be opened from the checkout once
+ * the next key replaces it.
+ *
  * The ephemeral key is an ECDH object, never a KeyObject from
  * generateKeyPairSync: exporting a KeyObject that generateKeyPairSync has
  * just made can deadlock Node 20 (a garbage collection during the export
@@ -86,13 +94,30 @@ function contentKey(sharedSecret: Buffer): Buffer {
   return createHash('sha256').update(Buffer.from([0, 0, 0, 1])).update(sharedSecret).update(otherInfo).digest();
 }
 
+/** How long one ephemeral key seals cards, and for how many at most (far below AES-GCM's bound for random 96-bit IVs under one key). */
+const EPHEMERAL_KEY_LIFETIME_MS = 10 * 60_000;
+const EPHEMERAL_KEY_MAX_CARDS = 1_000_000;
+
+/** An ephemeral key's JWE header and the content key it agreed with the recipient; its private half is not kept. */
+interface EphemeralKey {
+  header: string;
+  key: Buffer;
+  drawnAt: number;
+  cards: number;
+}
+
 /** Seals cards for the holder of the private half of a public JWK (the acquirer adapter). */
 export class CardSealer {
-  private constructor(private readonly recipient: Buffer) {}
+  private ephemeral: EphemeralKey | undefined;
 
-  /** A sealer for the recipient's public JWK; throws when it is not an EC P-256 one. */
-  static fromJwk(publicJwk: string): CardSealer {
-    return new CardSealer(configuredKey(publicJwk, publicPoint));
+  private constructor(
+    private readonly recipient: Buffer,
+    private readonly clock: () => number,
+  ) {}
+
+  /** A sealer for the recipient's public JWK; throws when it is not an EC P-256 one. `clock` (ms) says when its ephemeral key is due for replacement. */
+  static fromJwk(publicJwk: string, clock: () => number = Date.now): CardSealer {
+    return new CardSealer(configuredKey(publicJwk, publicPoint), clock);
   }
 
   /** `card` sealed for the recipient and bound to `attemptId`. */
@@ -103,21 +128,43 @@ export class CardSealer {
   }
 
   private sealText(plaintext: string): string {
-    const ephemeral = createECDH(CURVE);
-    const epkPoint = ephemeral.generateKeys();
-    const key = contentKey(ephemeral.computeSecret(this.recipient));
-    const epk = { kty: 'EC', crv: 'P-256', x: epkPoint.subarray(1, 33).toString('base64url'), y: epkPoint.subarray(33, 65).toString('base64url') };
-    const header = Buffer.from(JSON.stringify({ alg: 'ECDH-ES', enc: ENC, epk })).toString('base64url');
+    const { header, key } = this.currentKey();
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(Buffer.from(header, 'ascii'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return `${header}..${iv.toString('base64url')}.${ciphertext.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}`;
   }
+
+  /** The ephemeral key to seal the next card with: the one in use, or a fresh one once it is old or has sealed its share. */
+  private currentKey(): EphemeralKey {
+    const now = this.clock();
+    let current = this.ephemeral;
+    if (!current || now - current.drawnAt >= EPHEMERAL_KEY_LIFETIME_MS || current.cards >= EPHEMERAL_KEY_MAX_CARDS) {
+      const ephemeral = createECDH(CURVE);
+      const epkPoint = ephemeral.generateKeys();
+      const epk = { kty: 'EC', crv: 'P-256', x: epkPoint.subarray(1, 33).toString('base64url'), y: epkPoint.subarray(33, 65).toString('base64url') };
+      current = {
+        header: Buffer.from(JSON.stringify({ alg: 'ECDH-ES', enc: ENC, epk })).toString('base64url'),
+        key: contentKey(ephemeral.computeSecret(this.recipient)),
+        drawnAt: now,
+        cards: 0,
+      };
+      this.ephemeral = current;
+    }
+    current.cards += 1;
+    return current;
+  }
 }
+
+/** Content keys the opener keeps, by the JWE header that names their ephemeral key: a few checkout replicas, each on one key at a time. */
+const KEPT_CONTENT_KEYS = 64;
 
 /** Opens cards sealed for the public half of a private JWK. */
 export class CardOpener {
+  /** Content keys agreed with ephemeral keys seen before, by JWE header, oldest first. */
+  private readonly contentKeys = new Map<string, Buffer>();
+
   private constructor(private readonly ecdh: ECDH) {}
 
   /** An opener with the private JWK; throws when it is not an EC P-256 one. */
@@ -163,15 +210,30 @@ export class CardOpener {
     const parts = jwe.split('.');
     if (parts.length !== 5 || parts[1] !== '') throw new Unreadable('not a compact JWE with direct key agreement');
     const [header = '', , iv = '', ciphertext = '', tag = ''] = parts;
-    const parsed = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown; enc?: unknown; epk?: EcJwk; crit?: unknown };
-    if (parsed.alg !== 'ECDH-ES' || parsed.enc !== ENC || parsed.crit !== undefined || !parsed.epk) throw new Unreadable('unexpected algorithms');
-    const key = contentKey(this.ecdh.computeSecret(publicPoint(parsed.epk)));
+    // The header is authenticated with the content: a key kept for a header opens only what was sealed under it.
+    const kept = this.contentKeys.get(header);
+    const key = kept ?? this.agree(header);
     const ivBytes = Buffer.from(iv, 'base64url');
     const tagBytes = Buffer.from(tag, 'base64url');
     if (ivBytes.length !== 12 || tagBytes.length !== 16) throw new Unreadable('iv or tag malformed');
     const decipher = createDecipheriv('aes-256-gcm', key, ivBytes);
     decipher.setAAD(Buffer.from(header, 'ascii'));
     decipher.setAuthTag(tagBytes);
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    const plaintext = Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    // Kept once a card opened under it: what does not open leaves nothing behind.
+    if (!kept) this.keep(header, key);
+    return plaintext;
+  }
+
+  /** The content key of a JWE header's ephemeral key. */
+  private agree(header: string): Buffer {
+    const parsed = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown; enc?: unknown; epk?: EcJwk; crit?: unknown };
+    if (parsed.alg !== 'ECDH-ES' || parsed.enc !== ENC || parsed.crit !== undefined || !parsed.epk) throw new Unreadable('unexpected algorithms');
+    return contentKey(this.ecdh.computeSecret(publicPoint(parsed.epk)));
+  }
+
+  private keep(header: string, key: Buffer): void {
+    if (this.contentKeys.size >= KEPT_CONTENT_KEYS) this.contentKeys.delete(this.contentKeys.keys().next().value ?? '');
+    this.contentKeys.set(header, key);
   }
 }

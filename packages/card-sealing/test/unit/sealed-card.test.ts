@@ -59,4 +59,37 @@ describe('Sealed card (JWE, ECDH-ES on P-256, A256GCM)', () => {
     assert.throws(() => CardOpener.fromJwk(keys.publicJwk), /card sealing key: d missing/);
     assert.throws(() => CardOpener.fromJwk('not json'), /card sealing key: not a JSON JWK/);
   });
+
+  it('when one sealer seals many cards, then they share its ephemeral key (each its own IV) until the key is ten minutes old, and the opener opens every one, old key or new', () => {
+    let now = Date.parse('2026-11-29T10:00:00Z');
+    const sealer = CardSealer.fromJwk(keys.publicJwk, () => now);
+    const opener = CardOpener.fromJwk(keys.privateJwk);
+    const headerOf = (sealed: string) => sealed.split('.')[0];
+    const ivOf = (sealed: string) => sealed.split('.')[2];
+    const first = sealer.seal(card, 'pa_1');
+    now += 9 * 60_000;
+    const second = sealer.seal(card, 'pa_2');
+    assert.equal(headerOf(second), headerOf(first), 'a new key within ten minutes');
+    assert.notEqual(ivOf(second), ivOf(first));
+    now += 60_000;
+    const third = sealer.seal(card, 'pa_3');
+    assert.notEqual(headerOf(third), headerOf(first), 'the same key after ten minutes');
+    assert.equal(opener.open(first, 'pa_1').pan, card.pan);
+    assert.equal(opener.open(second, 'pa_2').pan, card.pan);
+    assert.equal(opener.open(third, 'pa_3').pan, card.pan);
+    // A key kept for a header opens only what was sealed under it: altered content under a known header does not open.
+    const parts = second.split('.');
+    const altered = [parts[0], parts[1], parts[2], `${parts[3]?.startsWith('A') ? 'B' : 'A'}${parts[3]?.slice(1) ?? ''}`, parts[4]].join('.');
+    assert.throws(() => opener.open(altered, 'pa_2'), SealedCardError);
+  });
+
+  it('when a card sealed under a new key is forged (it does not open), then the opener keeps nothing for it, and the genuine card under that key still opens', () => {
+    const sealer = CardSealer.fromJwk(keys.publicJwk);
+    const opener = CardOpener.fromJwk(keys.privateJwk);
+    const sealed = sealer.seal(card, 'pa_1');
+    const parts = sealed.split('.');
+    const forged = [parts[0], parts[1], parts[2], parts[3], Buffer.alloc(16).toString('base64url')].join('.');
+    assert.throws(() => opener.open(forged, 'pa_1'), SealedCardError);
+    assert.equal(opener.open(sealed, 'pa_1').pan, card.pan);
+  });
 });
