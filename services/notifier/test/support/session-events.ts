@@ -5,6 +5,7 @@
  * (`false`: none), the merchant.
  */
 import type { SessionEventData } from '@gateway/contracts';
+import type { Receipt } from '../../src/domain/receipts.js';
 
 export const PAID_AT = new Date('2026-11-26T23:30:00Z');
 
@@ -35,5 +36,20 @@ export function paidSessionData(
       ...over.session,
     },
     ...(over.receipt !== false && { receipt: over.receipt ?? { merchant_name: 'Dar Zitouna', locale: 'en' } }),
+  };
+}
+
+/** A receipt as the templates take it: a French payment of 1,234.500 TND by Visa, in live mode. */
+export function receiptOf(over: Partial<Receipt> = {}): Receipt {
+  return {
+    kind: 'payment_receipt',
+    language: 'fr',
+    livemode: true,
+    merchantName: 'Dar Zitouna',
+    orderNumber: 'DMO-7K2M9Q',
+    amount: '1234.500',
+    card: { brand: 'visa', lastFour: '4242' },
+    at: PAID_AT,
+    ...over,
   };
 }

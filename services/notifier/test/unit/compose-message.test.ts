@@ -8,26 +8,16 @@
 import assert from 'node:assert/strict';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { queuedMail, type RenderedMail } from '../../src/domain/queued-mail.js';
-import type { Receipt } from '../../src/domain/receipts.js';
 import { composeMessage, type OutgoingMail } from '../../src/mail/compose-message.js';
 import { renderEndpointDisabled } from '../../src/views/owner-notice-mails.js';
 import { renderInvitation, renderPasswordReset } from '../../src/views/people-mails.js';
 import { renderReceipt } from '../../src/views/receipt-mail.js';
+import { receiptOf } from '../support/session-events.js';
 
 const AT = new Date('2026-11-26T23:30:00Z');
 const LOGO = `https://pay.example.tn/checkout/brand/${'c'.repeat(64)}.png`;
 
-const receipt = (over: Partial<Receipt> = {}): Receipt => ({
-  kind: 'payment_receipt',
-  language: 'fr',
-  livemode: true,
-  merchantName: 'Dar Zitouna',
-  orderNumber: 'DMO-7K2M9Q',
-  amount: '1234.500',
-  card: { brand: 'visa', lastFour: '4242' },
-  at: AT,
-  ...over,
-});
+const receipt = receiptOf;
 
 const MAILS: Record<string, RenderedMail> = {
   'a French test receipt, branded': renderReceipt(receipt({ livemode: false, brand: { logoUrl: LOGO, accentColor: '#0b5cad' } })),

@@ -6,26 +6,16 @@ import assert from 'node:assert/strict';
 import type { SessionEventData } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
 import { checkAddress, checkMailbox, headerText, withoutCardNumbers } from '../../src/domain/header-safety.js';
-import { receiptLanguage, type Receipt } from '../../src/domain/receipts.js';
+import { receiptLanguage } from '../../src/domain/receipts.js';
 import { nextAttemptDelay } from '../../src/domain/send-due-mails.js';
 import { receiptMail } from '../../src/domain/write-receipt.js';
 import { renderReceipt } from '../../src/views/receipt-mail.js';
 import { loadNotifierConfig } from '../../src/config.js';
-import { BUYER, PAID_AT, paidSessionData } from '../support/session-events.js';
+import { BUYER, PAID_AT, paidSessionData, receiptOf } from '../support/session-events.js';
 
 const AT = PAID_AT;
 
-const receipt = (over: Partial<Receipt> = {}): Receipt => ({
-  kind: 'payment_receipt',
-  language: 'fr',
-  livemode: true,
-  merchantName: 'Dar Zitouna',
-  orderNumber: 'DMO-7K2M9Q',
-  amount: '1234.500',
-  card: { brand: 'visa', lastFour: '4242' },
-  at: AT,
-  ...over,
-});
+const receipt = receiptOf;
 
 const eventData = (over: { buyer?: Partial<SessionEventData['session']['buyer']>; locale?: 'fr' | 'en' | 'ar' | 'auto'; receipt?: boolean } = {}): SessionEventData =>
   paidSessionData({

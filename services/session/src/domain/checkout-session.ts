@@ -75,7 +75,12 @@ export async function payAfterChallenge(deps: SessionDeps, request: CommandReque
  */
 async function adapterStep(deps: SessionDeps, correlationId: string, ref: CheckoutLinkRef & { attempt_id: string }, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
   // Its outcome is recorded here; the event announcing the same outcome, should it come to this process meanwhile, waits for that.
-  return deps.underway.run(ref.attempt_id, () => recordStep(deps, correlationId, ref, session, call), (answer) => answer.session !== undefined);
+  return deps.underway.run(ref.attempt_id, () => recordStep(deps, correlationId, ref, session, call), outcomeRecorded);
+}
+
+/** Whether a step's answer reports the attempt's outcome recorded: it carries the session as it then stood (not a 3-D Secure form, not an answer that did not come). */
+export function outcomeRecorded(answer: CheckoutStep): boolean {
+  return answer.session !== undefined;
 }
 
 async function recordStep(deps: SessionDeps, correlationId: string, ref: CheckoutLinkRef, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {

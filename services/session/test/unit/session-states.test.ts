@@ -4,11 +4,11 @@
  * an attempt's outcome takes its session, and what the events of that move say.
  */
 import assert from 'node:assert/strict';
-import type { Envelope, EventData, SessionStatus } from '@gateway/contracts';
+import type { CheckoutStep, Envelope, EventData, SessionStatus } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import type { AttemptOutcome, AttemptResolution } from '../../src/db/attempt.repository.js';
-import { refusalToStart } from '../../src/domain/checkout-session.js';
+import { outcomeRecorded, refusalToStart } from '../../src/domain/checkout-session.js';
 import { assertOpen } from '../../src/domain/open-session.js';
 import { applyPaymentStep, failedEvent, resolutionOf, resolvedRow } from '../../src/domain/payment-outcome.js';
 import { sessionChanges, type SessionChangeDeps } from '../../src/messaging/session.events.js';
@@ -322,6 +322,13 @@ describe('The events of a resolved attempt', () => {
       const started = performance.now();
       assert.equal((await outcomes.apply({ approved }, eventContext))?.status, 'SUCCEEDED');
       assert.ok(performance.now() - started < 1_000, 'waited past its wait');
+    });
+
+    it('then a step counts as having recorded the outcome only when its answer carries the session: not a 3-D Secure form, not a pending answer', () => {
+      const view = { session_id: 'ps_1' } as CheckoutStep['session'];
+      assert.equal(outcomeRecorded({ outcome: 'approved', approved, session: view } as CheckoutStep), true);
+      assert.equal(outcomeRecorded({ outcome: 'pending' }), false);
+      assert.equal(outcomeRecorded({ outcome: 'challenge', challenge: { url: 'https://acs.example/x', fields: {} } } as CheckoutStep), false);
     });
 
     it("then the step's own path never waits for itself", async () => {
