@@ -8,6 +8,7 @@ import { CREATED_RANGE, DateTime, Decimal, HttpUrl, Id, Item, Locale, LOCALE_DES
 
 export { HttpUrl, Item, Locale, Metadata } from './api-parts.js';
 export * from './ledger-api.js';
+export * from './customer-api.js';
 export * from './payment-link-api.js';
 export * from './webhook-api.js';
 
@@ -17,6 +18,10 @@ export const CaptureMethod = Type.Union(CAPTURE_METHODS.map((m) => Type.Literal(
   description: 'automatic (default): the payment is captured at once; manual: it is authorized (held) until captured, canceled or lapsed.',
 });
 export type CaptureMethod = (typeof CAPTURE_METHODS)[number];
+
+/** D24: whether a session's card is saved for its customer, and for which use. */
+const SAVE_CARD = ['off', 'on_session', 'off_session'] as const;
+export type SaveCard = (typeof SAVE_CARD)[number];
 
 /** POST /gateway/sessions/ (INTERFACE 4.1). */
 export const CreateSessionRequest = Type.Object(
@@ -42,6 +47,13 @@ export const CreateSessionRequest = Type.Object(
     max_attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: 5 })),
     locale: Type.Optional(Type.Union(LOCALES.map((l) => Type.Literal(l)), { description: LOCALE_DESCRIPTION, default: 'auto' })),
     capture_method: Type.Optional(Type.Union(CAPTURE_METHODS.map((m) => Type.Literal(m)), { description: CaptureMethod.description, default: 'automatic' })),
+    customer: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A customer (cus_…) of the same account: the hosted page offers its saved cards (D24).' })),
+    save_card: Type.Optional(
+      Type.Union(SAVE_CARD.map((s) => Type.Literal(s)), {
+        description: "off (default); on_session: the page offers to save the card for the customer's later payments; off_session: the card is saved with the payment, and the merchant may charge it without the buyer. Needs customer.",
+        default: 'off',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -112,6 +124,7 @@ export const SessionDetail = Type.Object({
   amount_authorized: Type.String({ description: 'TND held or charged by the approved payment; empty until then (D22).' }),
   amount_captured: Type.String({ description: 'TND captured, what refunds are capped at; empty until captured (D22).' }),
   payment_link: Type.Optional(Type.String({ pattern: '^pl_[0-9A-Za-z]{20,}$', description: 'The payment link the session was made through (D19); absent otherwise.' })),
+  customer: Type.Union([Id('cus'), Type.Null()], { description: 'The customer the session is for (D24), or null.' }),
 });
 export type SessionDetail = Static<typeof SessionDetail>;
 
@@ -131,6 +144,7 @@ export const SessionListItem = Type.Pick(SessionDetail, [
   'buyer_email',
   'created_at',
   'payment_link',
+  'customer',
 ]);
 export type SessionListItem = Static<typeof SessionListItem>;
 

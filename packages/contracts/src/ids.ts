@@ -36,7 +36,7 @@ export function randomString(alphabet: string, length: number): string {
   return out;
 }
 
-type IdPrefix = 'ps' | 'pa' | 're' | 'evt' | 'whd' | 'we' | 'mer' | 'key' | 'cl' | 'cmd' | 'usr' | 'opr' | 'cap' | 'txn' | 'pl' | 'ml';
+type IdPrefix = 'ps' | 'pa' | 're' | 'evt' | 'whd' | 'we' | 'mer' | 'key' | 'cl' | 'cmd' | 'usr' | 'opr' | 'cap' | 'txn' | 'pl' | 'ml' | 'cus' | 'pm';
 
 /**
  * The identifier an effect of `seed` (a command's id, say) takes: the same

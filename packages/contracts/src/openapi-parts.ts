@@ -37,6 +37,8 @@ export const NO_BODY = 'Takes no request body (an empty JSON object counts as no
 /** D29: a GET that takes no query parameter refuses any. */
 export const noParameters = problem('A query parameter: this operation takes none (each is named).');
 export const paymentLinkId = { name: 'payment_link_id', in: 'path', required: true, schema: { type: 'string', pattern: '^pl_' } };
+export const customerId = { name: 'customer_id', in: 'path', required: true, schema: { type: 'string', pattern: '^cus_' } };
+export const paymentMethodId = { name: 'payment_method_id', in: 'path', required: true, schema: { type: 'string', pattern: '^pm_' } };
 export const endpointId = { name: 'endpoint_id', in: 'path', required: true, schema: { type: 'string', pattern: '^we_' } };
 export const limit = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
 /** The session list's filters, from the schema that checks them; any other parameter is refused. */

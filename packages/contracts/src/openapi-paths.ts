@@ -3,7 +3,7 @@
  * public API, its parameters and its answers.
  */
 import * as api from './api.js';
-import { common, csvExport, cursor, endpointId, exportRefused, exportsBusy, idempotencyKey, json, limit, NO_BODY, noParameters, paymentLinkId, problem, refundFilters, secretIdempotencyKey, sessionFilters, sessionId, transactionFilters } from './openapi-parts.js';
+import { common, csvExport, cursor, customerId, endpointId, exportRefused, exportsBusy, idempotencyKey, json, limit, NO_BODY, noParameters, paymentLinkId, paymentMethodId, problem, refundFilters, secretIdempotencyKey, sessionFilters, sessionId, transactionFilters } from './openapi-parts.js';
 
 /** Every path of the public API, by URL template (below /api/v1), in the order the document lists them. */
 export function openApiPaths(): Record<string, unknown> {
@@ -264,6 +264,62 @@ export function openApiPaths(): Record<string, unknown> {
           '422': problem('A request body (validation-error), or an Idempotency-Key used with another request (idempotency-key-reused).'),
           ...common,
         },
+      },
+    },
+    '/gateway/customers/': {
+      post: {
+        operationId: 'createCustomer',
+        summary: "Create a customer (D24): someone who pays the merchant again, whose cards may be saved. Idempotent on external_id (the merchant's own id of the customer). Counts against the create rate budget.",
+        parameters: [idempotencyKey],
+        requestBody: { required: true, content: json('CreateCustomerRequest') },
+        responses: {
+          '201': { description: 'Created.', content: json('Customer') },
+          '200': { description: 'The existing customer with this external_id.', content: json('Customer') },
+          '413': problem('Body over 64 KiB.'),
+          '422': problem('Validation failed (every field at once).'),
+          ...common,
+        },
+      },
+      get: {
+        operationId: 'listCustomers',
+        parameters: [
+          limit,
+          cursor('starting_after', 'Customers created before this one.'),
+          cursor('ending_before', 'Customers created after this one.'),
+          { name: 'email', in: 'query', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Only the customers with this email (exact).' },
+          { name: 'external_id', in: 'query', required: false, schema: { type: 'string', maxLength: 100 }, description: 'Only the customer with this external_id.' },
+        ],
+        responses: { '200': { description: 'Newest first; deleted customers are not listed.', content: json('CustomerList') }, '422': problem('Invalid query, or a query parameter the list does not know.'), ...common },
+      },
+    },
+    '/gateway/customers/{customer_id}/': {
+      get: {
+        operationId: 'getCustomer',
+        parameters: [customerId],
+        responses: { '200': { description: 'The customer, with its saved cards.', content: json('Customer') }, '404': problem('No such customer (or deleted).'), '422': noParameters, ...common },
+      },
+      delete: {
+        operationId: 'deleteCustomer',
+        summary: 'Delete a customer: its saved cards are removed at the acquirer and can never be charged again; its sessions stay.',
+        description: NO_BODY,
+        parameters: [customerId],
+        responses: { '200': { description: 'Deleted.', content: json('Deleted') }, '404': problem('No such customer (or deleted already).'), '422': problem('A request body.'), ...common },
+      },
+    },
+    '/gateway/customers/{customer_id}/payment_methods/': {
+      get: {
+        operationId: 'listPaymentMethods',
+        parameters: [customerId],
+        responses: { '200': { description: "The customer's saved cards, oldest first (has_more is false: a customer's cards are one page).", content: json('PaymentMethodList') }, '404': problem('No such customer.'), '422': noParameters, ...common },
+      },
+    },
+    '/gateway/customers/{customer_id}/payment_methods/{payment_method_id}/': {
+      delete: {
+        operationId: 'deletePaymentMethod',
+        summary: 'Remove a saved card: removed at the acquirer, it can never be charged again.',
+        description: NO_BODY,
+        parameters: [customerId, paymentMethodId],
+        responses: { '200': { description: 'Removed.', content: json('Deleted') }, '404': problem('No such customer, or no such card of it.'), '422': problem('A request body.'), ...common },
       },
     },
     '/gateway/webhook_endpoints/': {

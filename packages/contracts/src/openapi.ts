@@ -45,6 +45,12 @@ const schemas: Record<string, TSchema> = {
   CreatePaymentLinkRequest: api.CreatePaymentLinkRequest,
   PaymentLink: api.PaymentLink,
   PaymentLinkList: api.PaymentLinkList,
+  CreateCustomerRequest: api.CreateCustomerRequest,
+  Customer: api.Customer,
+  CustomerList: api.CustomerList,
+  PaymentMethod: api.PaymentMethod,
+  PaymentMethodList: api.PaymentMethodList,
+  Deleted: api.Deleted,
 };
 
 /**

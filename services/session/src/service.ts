@@ -11,6 +11,7 @@ import { HoldRepository } from './db/hold.repository.js';
 import { MerchantStandingRepository } from './db/merchant-standing.repository.js';
 import { RefundRecordRepository } from './db/refund-record.repository.js';
 import { SessionStatsRepository } from './db/session-stats.repository.js';
+import { CustomerRepository } from './db/customer.repository.js';
 import { SessionRepository } from './db/session.repository.js';
 import { checkStuckAttempts } from './domain/check-stuck-attempts.js';
 import { checkStuckCaptures } from './domain/check-stuck-captures.js';
@@ -49,6 +50,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
     refundRecords: new RefundRecordRepository(pool),
     rates: new ExchangeRateRepository(pool),
     stats: new SessionStatsRepository(pool),
+    customers: new CustomerRepository(pool),
   };
   // Each change applies once, whichever path brings it first: a payment step's answer, a refund's record, or the event.
   const underway = new StepsUnderway();

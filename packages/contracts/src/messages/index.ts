@@ -124,6 +124,13 @@ export const commandSenders = {
   // checkout: a payment link's currency must have a rate when the link is made (D29).
   'rate.check': ['checkout'],
   'session.issue_checkout': ['api-gateway'],
+  // D24: the dashboard's Customers page runs the same use cases for a merchant's people.
+  'customer.create': ['api-gateway'],
+  'customer.get': ['api-gateway', 'dashboard'],
+  'customer.list': ['api-gateway', 'dashboard'],
+  'customer.delete': ['api-gateway', 'dashboard'],
+  'payment_method.list': ['api-gateway', 'dashboard'],
+  'payment_method.delete': ['api-gateway', 'dashboard'],
   'webhook.list_session': ['api-gateway', 'dashboard'],
   'webhook.list': ['api-gateway', 'dashboard'],
   // The dashboard's Webhooks page runs these use cases for a merchant's people (D14); it reads endpoints through the list, never one by one.

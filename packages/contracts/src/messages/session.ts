@@ -2,7 +2,7 @@
  * The session service's messages: the commands it runs (API calls, the hosted page's, rates, refund records) and the session.* events, with the payload webhooks carry.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CaptureMethod, CheckoutLink, Item, Locale, Metadata, Original, RefundStatus, SessionDetail, SessionList, SessionStatus } from '../api.js';
+import { CaptureMethod, CheckoutLink, Customer, CustomerList, Deleted, Item, Locale, Metadata, Original, PaymentMethodList, RefundStatus, SessionDetail, SessionList, SessionStatus } from '../api.js';
 import { Language, PaymentStep, ThreeDSReturn } from './acquirer.js';
 import { ApiContext, type CommandContract, DateTime, DecimalString, ExportPageSize, MerchantId, Mode, SessionRef } from './common.js';
 
@@ -139,6 +139,9 @@ export type SessionStats = Static<typeof SessionStats>;
 /** A payment link's id (D19), as checkout makes them. */
 const PaymentLinkId = Type.String({ pattern: '^pl_[0-9A-Za-z]{20,}$' });
 
+/** A customer of the account (D24). */
+const CustomerRef = Type.Object({ context: ApiContext, customer_id: Type.String() });
+
 /** The commands the session service runs. */
 export const sessionCommands = {
   // API calls, sent by the gateway
@@ -173,6 +176,13 @@ export const sessionCommands = {
   /** D22: captures an AUTHORIZED session's hold, in full or in part; waits on the acquirer. */
   'session.capture': { service: 'session', lane: 'slow', request: Type.Object({ context: ApiContext, session_id: Type.String(), body: Type.Unknown() }), reply: SessionDetail },
   'session.issue_checkout': { service: 'session', request: SessionRef, reply: CheckoutLink },
+  // Customers and their saved cards (D24), from the API and the dashboard.
+  'customer.create': { service: 'session', request: Type.Object({ context: ApiContext, body: Type.Unknown() }), reply: Customer },
+  'customer.get': { service: 'session', request: CustomerRef, reply: Customer },
+  'customer.list': { service: 'session', request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()) }), reply: CustomerList },
+  'customer.delete': { service: 'session', request: CustomerRef, reply: Deleted },
+  'payment_method.list': { service: 'session', request: CustomerRef, reply: PaymentMethodList },
+  'payment_method.delete': { service: 'session', request: Type.Object({ context: ApiContext, customer_id: Type.String(), payment_method_id: Type.String() }), reply: Deleted },
   // the hosted page, sent by checkout
   'checkout.view': { service: 'session', request: LinkRef, reply: CheckoutView },
   'checkout.cancel': { service: 'session', request: LinkRef, reply: CheckoutView },

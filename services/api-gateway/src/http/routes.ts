@@ -38,6 +38,7 @@ export interface Route {
 const sessionRef = ({ context, params }: RouteInput) => ({ context, session_id: params['id'] ?? '' });
 const endpointRef = ({ context, params }: RouteInput) => ({ context, endpoint_id: params['id'] ?? '' });
 const paymentLinkRef = ({ context, params }: RouteInput) => ({ context, payment_link_id: params['id'] ?? '' });
+const customerRef = ({ context, params }: RouteInput) => ({ context, customer_id: params['id'] ?? '' });
 const endpointBody = ({ context, params, body }: RouteInput) => ({ context, endpoint_id: params['id'] ?? '', body });
 
 export const routes: readonly Route[] = [
@@ -88,6 +89,19 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/gateway/balance_transactions', command: 'ledger.list_transactions', hasBody: false, takesQuery: true, request: ({ context, query }) => ({ context, query }) },
   { method: 'GET', path: '/gateway/balance', command: 'ledger.balance', hasBody: false, request: ({ context }) => ({ context }) },
   { method: 'GET', path: '/gateway/reports/daily', command: 'ledger.daily_report', hasBody: false, takesQuery: true, request: ({ context, query }) => ({ context, query }) },
+  // Customers and their saved cards (D24), from the session service.
+  { method: 'POST', path: '/gateway/customers', command: 'customer.create', budget: 'create', hasBody: true, request: ({ context, body }) => ({ context, body }) },
+  { method: 'GET', path: '/gateway/customers', command: 'customer.list', hasBody: false, takesQuery: true, request: ({ context, query }) => ({ context, query }) },
+  { method: 'GET', path: '/gateway/customers/:id', command: 'customer.get', hasBody: false, request: customerRef },
+  { method: 'DELETE', path: '/gateway/customers/:id', command: 'customer.delete', hasBody: false, request: customerRef },
+  { method: 'GET', path: '/gateway/customers/:id/payment_methods', command: 'payment_method.list', hasBody: false, request: customerRef },
+  {
+    method: 'DELETE',
+    path: '/gateway/customers/:id/payment_methods/:pm',
+    command: 'payment_method.delete',
+    hasBody: false,
+    request: ({ context, params }) => ({ context, customer_id: params['id'] ?? '', payment_method_id: params['pm'] ?? '' }),
+  },
   // Payment links (D19), from checkout; a link is a way to make sessions, so its creation takes the create budget.
   { method: 'POST', path: '/gateway/payment_links', command: 'payment_link.create', budget: 'create', hasBody: true, request: ({ context, body }) => ({ context, body }) },
   { method: 'GET', path: '/gateway/payment_links', command: 'payment_link.list', hasBody: false, takesQuery: true, request: ({ context, query }) => ({ context, query }) },

@@ -54,6 +54,8 @@ const COLUMNS = [
   ['locale', 'text'],
   ['capture_method', 'text'],
   ['payment_link', 'text'],
+  ['customer_id', 'text'],
+  ['save_card', 'text'],
 ] as const;
 
 const SESSION_COLUMNS = COLUMNS.map(([name]) => name);
@@ -117,6 +119,8 @@ export function newSessionValues(row: SessionRow): NewSessionValues {
     locale: row.locale,
     capture_method: row.capture_method,
     payment_link: row.payment_link,
+    customer_id: row.customer_id,
+    save_card: row.save_card,
   };
 }
 

@@ -4,7 +4,7 @@
  * merchant_reference) with the first checkout link. No event announces it:
  * nothing consumes a session's creation. A replay answers the stored session.
  */
-import { newId, orderNumberSuffix, type ApiContext, type SessionDetail } from '@gateway/contracts';
+import { CUSTOMER_ID, newId, orderNumberSuffix, type ApiContext, type SessionDetail } from '@gateway/contracts';
 import { convertToAccountCurrency } from '@gateway/money';
 import { AppError, validationError, type FieldError } from '@gateway/problem';
 import { accountOf, type Account } from './accounts.js';
@@ -28,6 +28,7 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
   if (!check.ok) throw validationError(check.errors);
   const request = check.request;
   const account = accountOf(context);
+  if (request.body.customer !== undefined) await assertCustomer(deps, account, request.body.customer);
   // A buyer on a payment link's page (D19) comes through no API key: a suspended merchant's page makes no session, as its keys make none.
   if (paymentLink !== undefined && (await deps.sessions.merchantSuspended(context.merchant_id))) {
     throw new AppError('forbidden', 'This merchant account is suspended: it takes no payment.');
@@ -59,6 +60,12 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
     // Not our reference: the random order number was taken. Draw another.
   }
   throw new Error('no free order number after several tries');
+}
+
+/** D24: a session's customer is one of the account's, not deleted; anything else is refused as the field's error. */
+async function assertCustomer(deps: SessionDeps, account: Account, customerId: string): Promise<void> {
+  const found = CUSTOMER_ID.test(customerId) && (await deps.customers.find(account, customerId)) !== undefined;
+  if (!found) throw validationError([{ field: 'customer', code: 'not_found', message: "customer must be the id of one of this account's customers." }]);
 }
 
 /** A live session is refused up front when the merchant's terminal could not take its payment. */
@@ -130,6 +137,8 @@ async function newSessionRow(
     locale: body.locale ?? 'auto',
     capture_method: body.capture_method ?? 'automatic',
     payment_link: paymentLink ?? null,
+    customer_id: body.customer ?? null,
+    save_card: body.save_card ?? 'off',
     ...NOT_HELD,
   };
 }

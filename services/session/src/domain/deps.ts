@@ -3,6 +3,7 @@ import type { TerminalStatus } from '@gateway/contracts';
 import type { RpcClient } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { AttemptRepository } from '../db/attempt.repository.js';
+import type { CustomerRepository } from '../db/customer.repository.js';
 import type { CheckoutLinkRepository } from '../db/checkout-link.repository.js';
 import type { ExchangeRateRepository } from '../db/exchange-rate.repository.js';
 import type { HoldRepository } from '../db/hold.repository.js';
@@ -24,6 +25,8 @@ export interface SessionDeps {
   refundRecords: RefundRecordRepository;
   rates: ExchangeRateRepository;
   stats: SessionStatsRepository;
+  /** Customers and their saved cards (D24). */
+  customers: CustomerRepository;
   signer: CheckoutLinkSigner;
   /** The current time; tests pass their own. */
   clock: () => Date;

@@ -3,7 +3,7 @@
  * session detail and list item (INTERFACE 2.1, 2.4) and the event payload that
  * webhooks carry (INTERFACE 6.2).
  */
-import type { Attempt, CaptureMethod, Locale, Language, ReceiptFacts, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
+import type { Attempt, CaptureMethod, Locale, Language, ReceiptFacts, SaveCard, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
 import { OPEN_STATUSES } from './session-states.js';
 
 export { OPEN_STATUSES } from './session-states.js';
@@ -77,6 +77,9 @@ export interface SessionRow {
   capture_key: string | null;
   /** D19: the payment link the session was made through, if any. */
   payment_link: string | null;
+  /** D24: the customer the session is for, and whether its card is to be saved. */
+  customer_id: string | null;
+  save_card: SaveCard;
   /** Present when read for a detail: the attempts, oldest first. */
   attempts?: AttemptRow[];
 }
@@ -128,6 +131,7 @@ export function toListItem(row: SessionRow, now: Date): SessionListItem {
     buyer_last_name: row.buyer_last_name,
     buyer_email: row.buyer_email,
     created_at: row.created_at.toISOString(),
+    customer: row.customer_id,
   };
   if (row.payment_link) item.payment_link = row.payment_link;
   return item;

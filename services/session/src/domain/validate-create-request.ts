@@ -76,6 +76,12 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
     });
   }
 
+  // D24: a card is saved for a customer only.
+  const saveCard = input['save_card'];
+  if (typeof saveCard === 'string' && saveCard !== 'off' && input['customer'] === undefined) {
+    add({ field: 'customer', code: 'required', message: `customer is required with save_card ${saveCard}: a card is saved for a customer.` });
+  }
+
   const poisoned = findProtoKey(input);
   if (poisoned) add(protoKeyError(poisoned));
 

@@ -4,6 +4,7 @@ import { cancelPaymentLinkSessions, cancelSession } from '../domain/cancel-sessi
 import { captureSession } from '../domain/capture-session.js';
 import { cancelForBuyer, payAfterChallenge, payAttempt, viewForCheckout } from '../domain/checkout-session.js';
 import { createSession } from '../domain/create-session.js';
+import { createCustomer, deleteCustomer, getCustomer, listCustomers, listPaymentMethods, removePaymentMethod } from '../domain/customers.js';
 import type { SessionDeps } from '../domain/deps.js';
 import { checkCurrency, listRates, removeRate, setRate } from '../domain/exchange-rates.js';
 import { getSession, getSessionForEvent } from '../domain/get-session.js';
@@ -24,6 +25,12 @@ export function sessionCommands(deps: SessionDeps, refunds: RefundRecordChange):
     'session.cancel_for_payment_link': async ({ context, payment_link }) => ({ body: { canceled: await cancelPaymentLinkSessions(deps, context, payment_link) } }),
     'session.capture': async ({ context, session_id, body }) => ({ body: await captureSession(deps, context, session_id, body) }),
     'session.issue_checkout': async ({ context, session_id }) => ({ status: 201, body: await issueCheckoutLink(deps, context, session_id) }),
+    'customer.create': async ({ context, body }) => createCustomer(deps, context, body),
+    'customer.get': async ({ context, customer_id }) => ({ body: await getCustomer(deps, context, customer_id) }),
+    'customer.list': async ({ context, query }) => ({ body: await listCustomers(deps, context, query) }),
+    'customer.delete': async ({ context, customer_id }) => ({ body: (await deleteCustomer(deps, context, customer_id)).body }),
+    'payment_method.list': async ({ context, customer_id }) => ({ body: await listPaymentMethods(deps, context, customer_id) }),
+    'payment_method.delete': async ({ context, customer_id, payment_method_id }) => ({ body: (await removePaymentMethod(deps, context, customer_id, payment_method_id)).body }),
     'checkout.view': async (ref) => ({ body: await viewForCheckout(deps, ref) }),
     'checkout.cancel': async (ref, meta) => ({ body: await cancelForBuyer(deps, ref, meta.correlationId) }),
     'attempt.pay': async (request, meta) => ({ body: await payAttempt(deps, request, meta.correlationId) }),

@@ -53,6 +53,8 @@ function newRow(overrides: Partial<SessionRow> = {}): SessionRow {
     locale: 'auto',
     capture_method: 'automatic',
     payment_link: null,
+    customer_id: null,
+    save_card: 'off',
     ...NOT_HELD,
     ...overrides,
   };

@@ -57,6 +57,8 @@ function session(overrides: Partial<SessionRow> = {}): SessionRow {
     locale: 'auto',
     capture_method: 'automatic',
     payment_link: null,
+    customer_id: null,
+    save_card: 'off',
     ...NOT_HELD,
     ...overrides,
   };
