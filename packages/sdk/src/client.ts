@@ -5,7 +5,7 @@
  * the same calls with friendlier names.
  */
 import { operations, type OperationId, type Operations } from './generated/openapi.js';
-import type { BalanceTransaction, CaptureRequest, CreatePaymentLinkRequest, CreateSessionRequest, PaymentLink, Refund, RefundRequest, SessionListItem, WebhookDelivery } from './generated/openapi.js';
+import type { BalanceTransaction, CaptureRequest, CreateCustomerRequest, CreatePaymentLinkRequest, CreateSessionRequest, Customer, PaymentLink, Refund, RefundRequest, SessionListItem, WebhookDelivery } from './generated/openapi.js';
 import { PagedList, type Cursor } from './pagination.js';
 import { Transport } from './transport.js';
 import { Events } from './events.js';
@@ -62,6 +62,8 @@ export class Gateway {
   readonly reports: Reports;
   /** Payment links (D19): public pages where buyers pay without any code of yours. */
   readonly paymentLinks: PaymentLinks;
+  /** Customers and their saved cards (D24). */
+  readonly customers: Customers;
   /** The CSV exports, downloaded to a file (D21). */
   readonly exports = new Exports(this);
   /** The test-mode event stream (what `gateway listen` forwards). */
@@ -90,6 +92,7 @@ export class Gateway {
     this.balance = new BalanceResource(this);
     this.reports = new Reports(this);
     this.paymentLinks = new PaymentLinks(this);
+    this.customers = new Customers(this);
   }
 
   /** Calls any operation of the API by its OpenAPI operationId. */
@@ -229,6 +232,48 @@ class PaymentLinks {
   /** The link takes no more payments (its page answers 410). */
   deactivate(paymentLinkId: string, options?: RequestOptions) {
     return this.gateway.request('deactivatePaymentLink', { params: { payment_link_id: paymentLinkId } }, options);
+  }
+}
+
+class Customers {
+  /** A customer's saved cards. */
+  readonly paymentMethods: PaymentMethods;
+
+  constructor(private readonly gateway: Gateway) {
+    this.paymentMethods = new PaymentMethods(gateway);
+  }
+
+  /** Creates a customer; with an external_id the account already has, answers that customer. */
+  create(body: CreateCustomerRequest = {}, options?: RequestOptions) {
+    return this.gateway.request('createCustomer', { body }, options);
+  }
+
+  get(customerId: string) {
+    return this.gateway.request('getCustomer', { params: { customer_id: customerId } });
+  }
+
+  /** The account's customers, newest first, by exact email or external_id if asked: `for await` it, or `.page()` for one page. */
+  list(query: Operations['listCustomers']['query'] = {}): PagedList<Customer> {
+    return paged(query, (pageQuery) => this.gateway.request('listCustomers', { query: pageQuery }));
+  }
+
+  /** Deletes a customer: its saved cards can never be charged again; its sessions stay. */
+  delete(customerId: string) {
+    return this.gateway.request('deleteCustomer', { params: { customer_id: customerId } });
+  }
+}
+
+class PaymentMethods {
+  constructor(private readonly gateway: Gateway) {}
+
+  /** A customer's saved cards, oldest first. */
+  async list(customerId: string) {
+    return (await this.gateway.request('listPaymentMethods', { params: { customer_id: customerId } })).data;
+  }
+
+  /** Removes a saved card: it can never be charged again. */
+  delete(customerId: string, paymentMethodId: string) {
+    return this.gateway.request('deletePaymentMethod', { params: { customer_id: customerId, payment_method_id: paymentMethodId } });
   }
 }
 

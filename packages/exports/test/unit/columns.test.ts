@@ -24,6 +24,7 @@ describe('Export columns (D21)', () => {
       'buyer_email',
       'created_at',
       'payment_link',
+      'customer',
     ]);
   });
 

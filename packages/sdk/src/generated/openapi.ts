@@ -35,6 +35,10 @@ export type CreateSessionRequest = {
   locale?: "fr" | "en" | "ar" | "auto" | (string & {});
   /** automatic (default): the payment is captured at once; manual: it is authorized (held) until captured, canceled or lapsed. */
   capture_method?: "automatic" | "manual" | (string & {});
+  /** A customer (cus_…) of the same account: the hosted page offers its saved cards (D24). */
+  customer?: string;
+  /** off (default); on_session: the page offers to save the card for the customer's later payments; off_session: the card is saved with the payment, and the merchant may charge it without the buyer. Needs customer. */
+  save_card?: "off" | "on_session" | "off_session" | (string & {});
 };
 
 export type SessionDetail = {
@@ -101,6 +105,8 @@ export type SessionDetail = {
   amount_captured: string;
   /** The payment link the session was made through (D19); absent otherwise. */
   payment_link?: string;
+  /** The customer the session is for (D24), or null. */
+  customer: string | null;
 };
 
 export type SessionListItem = {
@@ -126,6 +132,8 @@ export type SessionListItem = {
   created_at: string;
   /** The payment link the session was made through (D19); absent otherwise. */
   payment_link?: string;
+  /** The customer the session is for (D24), or null. */
+  customer: string | null;
 };
 
 export type SessionList = {
@@ -152,6 +160,8 @@ export type SessionList = {
     created_at: string;
     /** The payment link the session was made through (D19); absent otherwise. */
     payment_link?: string;
+    /** The customer the session is for (D24), or null. */
+    customer: string | null;
   }>;
   has_more: boolean;
 };
@@ -684,6 +694,101 @@ export type PaymentLinkList = {
   has_more: boolean;
 };
 
+export type CreateCustomerRequest = {
+  email?: string;
+  name?: string;
+  phone?: string;
+  /** Arbitrary key/values echoed back, for example on webhooks. */
+  metadata?: Record<string, string>;
+  /** The merchant's own id of the customer: a create with one the account already has answers 200 with that customer. */
+  external_id?: string;
+};
+
+export type Customer = {
+  id: string;
+  external_id: string | null;
+  email: string | null;
+  name: string | null;
+  phone: string | null;
+  /** Arbitrary key/values echoed back, for example on webhooks. */
+  metadata: Record<string, string>;
+  livemode: boolean;
+  created_at: string;
+  payment_methods: Array<{
+    id: string;
+    customer: string;
+    type: "card";
+    card_brand: string;
+    card_last_four: string;
+    exp_month: number;
+    exp_year: number;
+    /** on_session: the buyer pays with it on the hosted page, by its security code; off_session: the merchant may also charge it without the buyer. */
+    usage: "on_session" | "off_session" | (string & {});
+    created_at: string;
+  }>;
+};
+
+export type CustomerList = {
+  data: Array<{
+    id: string;
+    external_id: string | null;
+    email: string | null;
+    name: string | null;
+    phone: string | null;
+    /** Arbitrary key/values echoed back, for example on webhooks. */
+    metadata: Record<string, string>;
+    livemode: boolean;
+    created_at: string;
+    payment_methods: Array<{
+      id: string;
+      customer: string;
+      type: "card";
+      card_brand: string;
+      card_last_four: string;
+      exp_month: number;
+      exp_year: number;
+      /** on_session: the buyer pays with it on the hosted page, by its security code; off_session: the merchant may also charge it without the buyer. */
+      usage: "on_session" | "off_session" | (string & {});
+      created_at: string;
+    }>;
+  }>;
+  has_more: boolean;
+};
+
+export type PaymentMethod = {
+  id: string;
+  customer: string;
+  type: "card";
+  card_brand: string;
+  card_last_four: string;
+  exp_month: number;
+  exp_year: number;
+  /** on_session: the buyer pays with it on the hosted page, by its security code; off_session: the merchant may also charge it without the buyer. */
+  usage: "on_session" | "off_session" | (string & {});
+  created_at: string;
+};
+
+export type PaymentMethodList = {
+  data: Array<{
+    id: string;
+    customer: string;
+    type: "card";
+    card_brand: string;
+    card_last_four: string;
+    exp_month: number;
+    exp_year: number;
+    /** on_session: the buyer pays with it on the hosted page, by its security code; off_session: the merchant may also charge it without the buyer. */
+    usage: "on_session" | "off_session" | (string & {});
+    created_at: string;
+  }>;
+  has_more: boolean;
+};
+
+export type Deleted = {
+  id: string;
+  deleted: true;
+};
+
 /** Every operation of the API: its method, path template and parameter names. */
 export const operations = {
   streamEvents: { method: 'GET', path: '/gateway/events/stream/', pathParams: [], query: [], stream: 'events' },
@@ -709,6 +814,12 @@ export const operations = {
   listPaymentLinks: { method: 'GET', path: '/gateway/payment_links/', pathParams: [], query: ['limit', 'starting_after', 'ending_before'], stream: false },
   getPaymentLink: { method: 'GET', path: '/gateway/payment_links/{payment_link_id}/', pathParams: ['payment_link_id'], query: [], stream: false },
   deactivatePaymentLink: { method: 'POST', path: '/gateway/payment_links/{payment_link_id}/deactivate/', pathParams: ['payment_link_id'], query: [], stream: false },
+  createCustomer: { method: 'POST', path: '/gateway/customers/', pathParams: [], query: [], stream: false },
+  listCustomers: { method: 'GET', path: '/gateway/customers/', pathParams: [], query: ['limit', 'starting_after', 'ending_before', 'email', 'external_id'], stream: false },
+  getCustomer: { method: 'GET', path: '/gateway/customers/{customer_id}/', pathParams: ['customer_id'], query: [], stream: false },
+  deleteCustomer: { method: 'DELETE', path: '/gateway/customers/{customer_id}/', pathParams: ['customer_id'], query: [], stream: false },
+  listPaymentMethods: { method: 'GET', path: '/gateway/customers/{customer_id}/payment_methods/', pathParams: ['customer_id'], query: [], stream: false },
+  deletePaymentMethod: { method: 'DELETE', path: '/gateway/customers/{customer_id}/payment_methods/{payment_method_id}/', pathParams: ['customer_id', 'payment_method_id'], query: [], stream: false },
   createWebhookEndpoint: { method: 'POST', path: '/gateway/webhook_endpoints/', pathParams: [], query: [], stream: false },
   listWebhookEndpoints: { method: 'GET', path: '/gateway/webhook_endpoints/', pathParams: [], query: [], stream: false },
   getWebhookEndpoint: { method: 'GET', path: '/gateway/webhook_endpoints/{endpoint_id}/', pathParams: ['endpoint_id'], query: [], stream: false },
@@ -757,6 +868,15 @@ export interface Operations {
   getPaymentLink: { pathParams: { payment_link_id: string }; query: Record<string, never>; body: never; response: PaymentLink };
   /** The link takes no more payments: its page answers 410, its open sessions are canceled (session.canceled), and its sessions take no more cards; a payment already under way finishes. */
   deactivatePaymentLink: { pathParams: { payment_link_id: string }; query: Record<string, never>; body: never; response: PaymentLink };
+  /** Create a customer (D24): someone who pays the merchant again, whose cards may be saved. Idempotent on external_id (the merchant's own id of the customer). Counts against the create rate budget. */
+  createCustomer: { pathParams: Record<string, never>; query: Record<string, never>; body: CreateCustomerRequest; response: Customer };
+  listCustomers: { pathParams: Record<string, never>; query: { limit?: number; starting_after?: string; ending_before?: string; email?: string; external_id?: string }; body: never; response: CustomerList };
+  getCustomer: { pathParams: { customer_id: string }; query: Record<string, never>; body: never; response: Customer };
+  /** Delete a customer: its saved cards are removed at the acquirer and can never be charged again; its sessions stay. */
+  deleteCustomer: { pathParams: { customer_id: string }; query: Record<string, never>; body: never; response: Deleted };
+  listPaymentMethods: { pathParams: { customer_id: string }; query: Record<string, never>; body: never; response: PaymentMethodList };
+  /** Remove a saved card: removed at the acquirer, it can never be charged again. */
+  deletePaymentMethod: { pathParams: { customer_id: string; payment_method_id: string }; query: Record<string, never>; body: never; response: Deleted };
   /** Add a webhook endpoint; its secret is in this answer only (and its replay under the same Idempotency-Key). */
   createWebhookEndpoint: { pathParams: Record<string, never>; query: Record<string, never>; body: CreateWebhookEndpointRequest; response: WebhookEndpointWithSecret };
   listWebhookEndpoints: { pathParams: Record<string, never>; query: Record<string, never>; body: never; response: WebhookEndpointList };

@@ -133,6 +133,24 @@ describe('@gateway/sdk against the running system', function () {
     assert.deepEqual(second, first);
   });
 
+  it('when customers are made, listed, read and deleted through gateway.customers, then each call answers the typed resource (D24)', async () => {
+    const gateway = client((await merchant()).testKey);
+    const made = await gateway.customers.create({ email: 'sami@example.tn', external_id: `sdk-${randomUUID()}` });
+    assert.match(made.id, /^cus_/);
+    assert.equal((await gateway.customers.create({ external_id: made.external_id ?? '' })).id, made.id);
+    const other = await gateway.customers.create({ email: 'leila@example.tn' });
+    const listed: string[] = [];
+    for await (const customer of gateway.customers.list({ limit: 1 })) listed.push(customer.id);
+    assert.deepEqual(listed, [other.id, made.id]);
+    assert.deepEqual((await gateway.customers.list({ email: 'sami@example.tn' }).page()).data.map((c) => c.id), [made.id]);
+    assert.deepEqual(await gateway.customers.paymentMethods.list(made.id), []);
+    await assert.rejects(gateway.customers.paymentMethods.delete(made.id, 'pm_000000000000000000000000'), NotFoundError);
+    assert.deepEqual(await gateway.customers.delete(made.id), { id: made.id, deleted: true });
+    await assert.rejects(gateway.customers.get(made.id), NotFoundError);
+    const session = await gateway.sessions.create(buyer({ customer: other.id, save_card: 'on_session' }));
+    assert.equal(session.customer, other.id);
+  });
+
   it('when a create fails validation, then a ValidationError carries every field error', async () => {
     const gateway = client((await merchant()).testKey);
     await assert.rejects(
