@@ -6,8 +6,8 @@ import type { TSchema } from '@sinclair/typebox';
 import * as api from './api.js';
 import { json } from './openapi-parts.js';
 import { openApiPaths } from './openapi-paths.js';
-import { WEBHOOK_EVENTS, type WebhookEventType } from './messages/index.js';
-import { WebhookEvent } from './webhook-event.js';
+import { PAYMENT_METHOD_EVENTS, WEBHOOK_EVENTS, type PaymentMethodEventType, type WebhookEventType } from './messages/index.js';
+import { PaymentMethodWebhookEvent, WebhookEvent } from './webhook-event.js';
 import * as endpoints from './webhook-endpoints.js';
 
 const schemas: Record<string, TSchema> = {
@@ -51,6 +51,7 @@ const schemas: Record<string, TSchema> = {
   PaymentMethod: api.PaymentMethod,
   PaymentMethodList: api.PaymentMethodList,
   Deleted: api.Deleted,
+  PaymentMethodWebhookEvent,
 };
 
 /**
@@ -69,6 +70,12 @@ const webhookEvents: Record<WebhookEventType, string> = {
   'checkout.session.expired': 'One hosted-page link lapsed; the session is unaffected and can still be paid.',
   'refund.created': 'A refund was accepted: data adds refund (status succeeded, or pending while operations staff complete it).',
   'refund.updated': 'A pending refund was resolved: data.refund carries its final status.',
+};
+
+/** When each saved card's event is sent (D24); its data is the payment method with livemode. */
+const paymentMethodEvents: Record<PaymentMethodEventType, string> = {
+  'payment_method.attached': "A card was saved for a customer with a payment (or its usage widened to off_session).",
+  'payment_method.detached': 'A saved card was removed (by the merchant, or with its customer): it can never be charged again.',
 };
 
 /** Builds the OpenAPI document; `serverUrl` is PUBLIC_BASE_URL + /api/v1. */
@@ -97,6 +104,18 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
             post: {
               summary: webhookEvents[type],
               requestBody: { required: true, content: json('WebhookEvent') },
+              responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
+            },
+          },
+        ]),
+      ),
+      ...Object.fromEntries(
+        PAYMENT_METHOD_EVENTS.map((type) => [
+          type,
+          {
+            post: {
+              summary: paymentMethodEvents[type],
+              requestBody: { required: true, content: json('PaymentMethodWebhookEvent') },
               responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
             },
           },

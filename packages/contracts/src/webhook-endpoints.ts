@@ -5,13 +5,13 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { HttpUrl, WebhookEndpoint } from './api.js';
-import { WEBHOOK_EVENTS } from './messages/index.js';
+import { PAYMENT_METHOD_EVENTS, WEBHOOK_EVENTS } from './messages/index.js';
 
 /** Sent to a merchant's other endpoints when the gateway disables one that failed every attempt for too long. */
 export const ENDPOINT_DISABLED_EVENT = 'webhook_endpoint.disabled';
 
 /** Every event type an endpoint can ask for. */
-export const ENDPOINT_EVENT_TYPES = [...WEBHOOK_EVENTS, ENDPOINT_DISABLED_EVENT] as const;
+export const ENDPOINT_EVENT_TYPES = [...WEBHOOK_EVENTS, ...PAYMENT_METHOD_EVENTS, ENDPOINT_DISABLED_EVENT] as const;
 
 const EventTypes = Type.Array(Type.Unsafe<string>({ type: 'string', enum: ['*', ...ENDPOINT_EVENT_TYPES] }), {
   minItems: 1,

@@ -5,8 +5,9 @@
  * sees exactly what production delivers.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Envelope, SessionEventData } from './messages/index.js';
+import type { Envelope, PaymentMethodEventData, SessionEventData } from './messages/index.js';
 import { SessionEventPayload } from './messages/index.js';
+import { PaymentMethod } from './customer-api.js';
 
 /** The webhook body: the event envelope merchants see. */
 export const WebhookEvent = Type.Object({
@@ -17,7 +18,18 @@ export const WebhookEvent = Type.Object({
 });
 export type WebhookEvent = Static<typeof WebhookEvent>;
 
-/** The exact JSON text of the webhook body of `envelope`. */
-export function webhookBody(envelope: Envelope<SessionEventData>): string {
-  return JSON.stringify({ id: envelope.id, event: envelope.type, created_at: envelope.occurred_at, data: envelope.data.session });
+/** The webhook body of payment_method.attached and payment_method.detached (D24): the payment method and the mode. */
+export const PaymentMethodWebhookEvent = Type.Object({
+  id: Type.String({ pattern: '^evt_' }),
+  event: Type.Union([Type.Literal('payment_method.attached'), Type.Literal('payment_method.detached')]),
+  created_at: Type.String({ format: 'date-time' }),
+  data: Type.Object({ ...PaymentMethod.properties, livemode: Type.Boolean() }),
+});
+export type PaymentMethodWebhookEvent = Static<typeof PaymentMethodWebhookEvent>;
+
+/** The exact JSON text of the webhook body of `envelope`: a session event's session, or a payment method event's card. */
+export function webhookBody(envelope: Envelope<SessionEventData | PaymentMethodEventData>): string {
+  const { data } = envelope;
+  const body = 'session' in data ? data.session : { ...data.payment_method, livemode: data.livemode };
+  return JSON.stringify({ id: envelope.id, event: envelope.type, created_at: envelope.occurred_at, data: body });
 }

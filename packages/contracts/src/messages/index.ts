@@ -18,7 +18,7 @@ import { sessionCommands, sessionEvents } from './session.js';
 import { webhookCommands, webhookEvents } from './webhook.js';
 
 export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal } from './common.js';
-export { CheckoutStep, CheckoutView, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
+export { CheckoutStep, CheckoutView, PaymentMethodEventData, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
 export { BrowserForm, BuyerContact, Language, PaymentStep, ProbedAnswer, StartedAttempt, TerminalStatus, ThreeDSReturn } from './acquirer.js';
 export { ApiKeySummary, AuditEntry, MerchantDetail, MerchantSummary } from './merchant.js';
 export { Branding, BRAND_LOGO_MAX_BYTES } from './checkout.js';
@@ -263,6 +263,8 @@ export const eventPublishers = {
   'checkout.session.expired': ['session'],
   'session.authorized': ['session'],
   'session.hold_canceled': ['session'],
+  'payment_method.attached': ['session'],
+  'payment_method.detached': ['session'],
   'refund.created': ['refund'],
   'refund.updated': ['refund'],
   'payment.approved': ['acquirer-adapter'],
@@ -301,6 +303,10 @@ export const WEBHOOK_EVENTS = [
 ] as const satisfies readonly EventType[];
 
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+/** The events about a customer's saved cards merchants receive as webhooks (D24): their data is the payment method, not a session. */
+export const PAYMENT_METHOD_EVENTS = ['payment_method.attached', 'payment_method.detached'] as const satisfies readonly EventType[];
+export type PaymentMethodEventType = (typeof PAYMENT_METHOD_EVENTS)[number];
 
 /**
  * The routing key an event is published under: its type, followed by
@@ -342,7 +348,7 @@ interface ServiceTopology {
 /** Which service listens to what, for every service with a broker user (the list of services, services.ts). Every service also has a command queue. */
 export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   // The webhook events feed the test-mode event streams of `gateway listen`, one exclusive queue per open stream.
-  'api-gateway': { events: ['audit.recorded'], broadcasts: ['merchant.updated', 'api_key.revoked', ...WEBHOOK_EVENTS] },
+  'api-gateway': { events: ['audit.recorded'], broadcasts: ['merchant.updated', 'api_key.revoked', ...WEBHOOK_EVENTS, ...PAYMENT_METHOD_EVENTS] },
   // merchant.suspended and merchant.reactivated: a suspended merchant's sessions take no payment.
   session: {
     events: ['payment.approved', 'payment.declined', 'payment.authorized', 'payment.captured', 'payment.capture_failed', 'refund.created', 'refund.updated', 'merchant.suspended', 'merchant.reactivated'],
@@ -355,7 +361,7 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   // A refund records the captured payment from the session it reads anyway: no event needed.
   refund: { events: [], broadcasts: [] },
   // merchant.created and merchant.kyb_approved: the merchant's test-mode and live-mode endpoints are provisioned here, the owner of endpoints.
-  'webhook-dispatcher': { events: [...WEBHOOK_EVENTS, 'merchant.created', 'merchant.kyb_approved'], broadcasts: [] },
+  'webhook-dispatcher': { events: [...WEBHOOK_EVENTS, ...PAYMENT_METHOD_EVENTS, 'merchant.created', 'merchant.kyb_approved'], broadcasts: [] },
   // The merchant dashboard and the operations console: every read and change is a command to the owning service.
   dashboard: { events: [], broadcasts: [] },
   // D21: a payment's entry from session.succeeded (the captured amount and its fee), a refund's from refund.created, its reversal from refund.updated.

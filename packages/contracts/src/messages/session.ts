@@ -2,7 +2,7 @@
  * The session service's messages: the commands it runs (API calls, the hosted page's, rates, refund records) and the session.* events, with the payload webhooks carry.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CaptureMethod, CheckoutLink, Customer, CustomerList, Deleted, Item, Locale, Metadata, Original, PaymentMethodList, RefundStatus, SessionDetail, SessionList, SessionStatus } from '../api.js';
+import { CaptureMethod, CheckoutLink, Customer, CustomerList, Deleted, Item, Locale, Metadata, Original, PaymentMethod, PaymentMethodList, RefundStatus, SessionDetail, SessionList, SessionStatus } from '../api.js';
 import { Language, PaymentStep, ThreeDSReturn } from './acquirer.js';
 import { ApiContext, type CommandContract, DateTime, DecimalString, ExportPageSize, MerchantId, Mode, SessionRef } from './common.js';
 
@@ -251,7 +251,11 @@ export const sessionCommands = {
   },
 } as const satisfies Record<string, CommandContract>;
 
-/** The session.* events (and checkout.session.expired) the session service publishes. */
+/** A saved card attached to its customer or detached from it (D24), for the account's webhooks and the adapter, which unbinds it. */
+export const PaymentMethodEventData = Type.Object({ merchant_id: MerchantId, livemode: Type.Boolean(), payment_method: PaymentMethod });
+export type PaymentMethodEventData = Static<typeof PaymentMethodEventData>;
+
+/** The session.* events (and checkout.session.expired) the session service publishes, and its customers' payment_method.* (D24). */
 export const sessionEvents = {
   'session.canceled': SessionEventData,
   'session.succeeded': SessionEventData,
@@ -259,6 +263,8 @@ export const sessionEvents = {
   'session.expired': SessionEventData,
   'checkout.session.expired': SessionEventData,
   'session.authorized': SessionEventData,
+  'payment_method.attached': PaymentMethodEventData,
+  'payment_method.detached': PaymentMethodEventData,
   /**
    * Internal: an AUTHORIZED session was canceled or lapsed (D22), so its hold
    * is to be released at the acquirer (reverse.do); the adapter does it, once.

@@ -7,7 +7,7 @@
  * the event type, so the filter cannot sit in the broker.
  */
 import type { Channel, ChannelModel } from 'amqplib';
-import { bindingKeys, WEBHOOK_EVENTS, webhookBody, type Envelope, type SessionEventData } from '@gateway/contracts';
+import { bindingKeys, PAYMENT_METHOD_EVENTS, WEBHOOK_EVENTS, webhookBody, type Envelope, type PaymentMethodEventData, type SessionEventData } from '@gateway/contracts';
 import { decodeEnvelope, fromItsPublisher, type Broker, type BrokerComponent } from '@gateway/messaging';
 
 /** One stream's receiver of the webhook bodies of its merchant's test-mode events. */
@@ -61,21 +61,22 @@ export class TestEventStreams implements BrokerComponent {
     if (!connection || !service) throw new Error('the broker is not connected');
     const channel = await this.broker.createChannel(connection);
     const { queue } = await channel.assertQueue(this.broker.names.broadcastQueue(service), { exclusive: true, autoDelete: true, durable: false });
-    for (const key of WEBHOOK_EVENTS.flatMap(bindingKeys)) await channel.bindQueue(queue, this.broker.names.events, key);
+    for (const key of [...WEBHOOK_EVENTS, ...PAYMENT_METHOD_EVENTS].flatMap(bindingKeys)) await channel.bindQueue(queue, this.broker.names.events, key);
     const stream = { channel, sink, merchantId };
     await channel.consume(
       queue,
       (msg) => {
         if (!msg) return;
-        let envelope: Envelope<SessionEventData>;
+        let envelope: Envelope<SessionEventData | PaymentMethodEventData>;
         try {
-          envelope = decodeEnvelope(msg.content) as Envelope<SessionEventData>;
+          envelope = decodeEnvelope(msg.content) as Envelope<SessionEventData | PaymentMethodEventData>;
         } catch {
           // The webhook dispatcher dead-letters what it cannot read; a stream has nothing to add.
           return;
         }
         if (!fromItsPublisher(this.broker, msg, envelope, 'broadcast')) return;
-        if (envelope.data.merchant_id !== merchantId || envelope.data.session.livemode) return;
+        const livemode = 'session' in envelope.data ? envelope.data.session.livemode : envelope.data.livemode;
+        if (envelope.data.merchant_id !== merchantId || livemode) return;
         sink.event(envelope.id, envelope.type, webhookBody(envelope));
       },
       { noAck: true },

@@ -3,8 +3,9 @@
  * account (D2). A deleted customer stays, marked, for the sessions that name
  * it; no read here finds it again.
  */
+import type { CardUsage, Envelope } from '@gateway/contracts';
 import { isOwnRow, readPage, withTransaction, type Filter, type Pool } from '@gateway/db';
-import type { CardUsage } from '@gateway/contracts';
+import { enqueue } from '@gateway/messaging';
 import type { Account } from '../domain/accounts.js';
 
 export interface CustomerRow {
@@ -102,10 +103,10 @@ export class CustomerRepository {
 
   /**
    * Marks the account's customer deleted and detaches its saved cards, in one
-   * transaction; the cards it had, or undefined when the account has no such
-   * customer (or it was deleted already).
+   * transaction with the events `announce` makes of them; the cards it had,
+   * or undefined when the account has no such customer (or it was deleted already).
    */
-  async delete(account: Account, id: string, at: Date): Promise<PaymentMethodRow[] | undefined> {
+  async delete(account: Account, id: string, at: Date, announce: (detached: readonly PaymentMethodRow[]) => Envelope[]): Promise<PaymentMethodRow[] | undefined> {
     return withTransaction(this.pool, async (client) => {
       const deleted = await client.query(`UPDATE customers SET deleted_at = $4 WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND ${LIVE}`, [
         id,
@@ -118,6 +119,7 @@ export class CustomerRepository {
         id,
         at,
       ]);
+      await enqueue(client, announce(detached.rows));
       return detached.rows;
     });
   }
@@ -134,12 +136,19 @@ export class CustomerRepository {
     return byCustomer;
   }
 
-  /** Detaches the customer's saved card `id`; the card, or undefined when the customer has no such card attached. */
-  async detach(customerId: string, id: string, at: Date): Promise<PaymentMethodRow | undefined> {
-    const result = await this.pool.query<PaymentMethodRow>(
-      `UPDATE payment_methods SET detached_at = $3 WHERE id = $1 AND customer_id = $2 AND detached_at IS NULL RETURNING ${METHOD_COLUMNS}`,
-      [id, customerId, at],
-    );
-    return result.rows[0];
+  /**
+   * Detaches the customer's saved card `id`, in one transaction with the
+   * events `announce` makes of it; the card, or undefined when the customer
+   * has no such card attached.
+   */
+  async detach(customerId: string, id: string, at: Date, announce: (detached: readonly PaymentMethodRow[]) => Envelope[]): Promise<PaymentMethodRow | undefined> {
+    return withTransaction(this.pool, async (client) => {
+      const result = await client.query<PaymentMethodRow>(
+        `UPDATE payment_methods SET detached_at = $3 WHERE id = $1 AND customer_id = $2 AND detached_at IS NULL RETURNING ${METHOD_COLUMNS}`,
+        [id, customerId, at],
+      );
+      await enqueue(client, announce(result.rows));
+      return result.rows[0];
+    });
   }
 }

@@ -25,6 +25,7 @@ import {
   type PaymentMethod,
   type PaymentMethodList,
 } from '@gateway/contracts';
+import { eventEnvelope } from '@gateway/messaging';
 import { AppError, parseListQuery, toPage, validationError, type FieldError } from '@gateway/problem';
 import type { CustomerFilters, CustomerRepository, CustomerRow, PaymentMethodRow } from '../db/customer.repository.js';
 import { accountOf, type Account } from './accounts.js';
@@ -32,6 +33,8 @@ import { accountOf, type Account } from './accounts.js';
 export interface CustomerDeps {
   customers: CustomerRepository;
   clock: () => Date;
+  /** Called after a commit that enqueued events, so the outbox relay sends them now. */
+  afterCommit: () => void;
 }
 
 export interface CustomerCreateResult {
@@ -93,11 +96,13 @@ export async function listCustomers(deps: CustomerDeps, context: ApiContext, que
  * saved cards are detached, so none can be charged again; its sessions stay.
  * What it detached is answered for the caller to announce and unbind.
  */
-export async function deleteCustomer(deps: CustomerDeps, context: ApiContext, id: string): Promise<{ body: Deleted; detached: PaymentMethodRow[] }> {
+export async function deleteCustomer(deps: CustomerDeps, context: ApiContext, id: string, correlationId: string): Promise<Deleted> {
   if (!CUSTOMER_ID.test(id)) throw notFound();
-  const detached = await deps.customers.delete(accountOf(context), id, deps.clock());
+  const now = deps.clock();
+  const detached = await deps.customers.delete(accountOf(context), id, now, detachedEvents(context, correlationId, now));
   if (!detached) throw notFound();
-  return { body: { id, deleted: true }, detached };
+  if (detached.length > 0) deps.afterCommit();
+  return { id, deleted: true };
 }
 
 /** GET /gateway/customers/{id}/payment_methods/: the customer's saved cards, oldest first. */
@@ -108,12 +113,20 @@ export async function listPaymentMethods(deps: CustomerDeps, context: ApiContext
 }
 
 /** DELETE /gateway/customers/{id}/payment_methods/{pm_id}/: the card is detached and can never be charged again. */
-export async function removePaymentMethod(deps: CustomerDeps, context: ApiContext, customerId: string, id: string): Promise<{ body: Deleted; detached: PaymentMethodRow }> {
+export async function removePaymentMethod(deps: CustomerDeps, context: ApiContext, customerId: string, id: string, correlationId: string): Promise<Deleted> {
   const customer = await findCustomer(deps, accountOf(context), customerId);
   if (!PAYMENT_METHOD_ID.test(id)) throw new AppError('not-found', 'No such payment method.');
-  const detached = await deps.customers.detach(customer.id, id, deps.clock());
+  const now = deps.clock();
+  const detached = await deps.customers.detach(customer.id, id, now, detachedEvents(context, correlationId, now));
   if (!detached) throw new AppError('not-found', 'No such payment method.');
-  return { body: { id, deleted: true }, detached };
+  deps.afterCommit();
+  return { id, deleted: true };
+}
+
+/** payment_method.detached for each card detached: the account's webhooks, and the adapter, which unbinds it at the acquirer. */
+function detachedEvents(context: ApiContext, correlationId: string, now: Date) {
+  return (detached: readonly PaymentMethodRow[]) =>
+    detached.map((row) => eventEnvelope('payment_method.detached', { merchant_id: context.merchant_id, livemode: context.livemode, payment_method: toPaymentMethod(row) }, correlationId, now));
 }
 
 /** The account's customer `id`, not deleted; refused as not found otherwise. */

@@ -14,7 +14,7 @@
  * few seconds' outage neither dead-letters an event no merchant then gets,
  * nor leaves a merchant without an endpoint (and the CLI without a secret).
  */
-import { WEBHOOK_EVENTS, webhookBody, type Envelope, type EventData, type SessionEventData, type WebhookEventType } from '@gateway/contracts';
+import { PAYMENT_METHOD_EVENTS, WEBHOOK_EVENTS, webhookBody, type Envelope, type EventData, type PaymentMethodEventData, type PaymentMethodEventType, type SessionEventData, type WebhookEventType } from '@gateway/contracts';
 import { GroupCommit } from '@gateway/db';
 import type { AnyChange, Change } from '@gateway/messaging';
 import { traceContextToStore, tracingOn, type Logger } from '@gateway/observability';
@@ -69,6 +69,12 @@ export function dispatcherEvents(eventRepository: EventRepository, enqueue: (job
     },
     apply: async (event) => ((await store.add(event)) ? true : undefined),
   };
+  const paymentMethodEvents: Change<PaymentMethodEventType, IncomingEvent, true> = {
+    name: 'payment-method-event',
+    events: PAYMENT_METHOD_EVENTS,
+    fromEvent: (_data, context) => paymentMethodEvent(context.event as Envelope<PaymentMethodEventData>),
+    apply: webhookEvents.apply,
+  };
   const testEndpoint: Change<'merchant.created', EventData<'merchant.created'>, true> = {
     name: 'test-endpoint',
     events: ['merchant.created'],
@@ -81,7 +87,13 @@ export function dispatcherEvents(eventRepository: EventRepository, enqueue: (job
     fromEvent: (approved) => approved,
     apply: async (approved) => ((await provisioning.kybApproved(approved)) ? true : undefined),
   };
-  return [webhookEvents, testEndpoint, liveEndpoint];
+  return [webhookEvents, paymentMethodEvents, testEndpoint, liveEndpoint];
+}
+
+/** A saved card's event as stored (D24): about no session. */
+function paymentMethodEvent(envelope: Envelope<PaymentMethodEventData>): IncomingEvent {
+  const { merchant_id: merchantId, livemode } = envelope.data;
+  return { id: envelope.id, type: envelope.type, merchantId, livemode, sessionId: '', sessionUrl: '', body: webhookBody(envelope), createdAt: envelope.occurred_at, correlationId: envelope.correlation_id };
 }
 
 /** The event as stored, with the exact body merchants receive (INTERFACE 6.2). */
