@@ -5,6 +5,8 @@ export interface CardForm {
   expiry?: string;
   cvc?: string;
   cardholder_name?: string;
+  /** D24: the "Save card for future payments" box, ticked. */
+  save_card?: 'yes';
 }
 
 export interface PageAnswer {

@@ -9,6 +9,7 @@ import { every, healthApp, listen, openServiceBase, serviceMigrations, type Runn
 import { encryptPlaintextColumns, SecretBox, secretsMigrations } from '@gateway/secrets';
 import { ClicToPayClient } from './acquirer/clictopay/clictopay.client.js';
 import type { AdapterConfig } from './config.js';
+import { BindingRepository } from './db/binding.repository.js';
 import { OrderHoldRepository } from './db/order-hold.repository.js';
 import { OrderThreeDSRepository } from './db/order-three-ds.repository.js';
 import { OrderRepository } from './db/order.repository.js';
@@ -16,6 +17,7 @@ import { RefundOperationRepository } from './db/refund-operation.repository.js';
 import { PLAINTEXT_TERMINAL_PASSWORDS, TerminalRepository } from './db/terminal.repository.js';
 import type { AdapterDeps } from './domain/deps.js';
 import { reconcileDueHolds } from './domain/reconcile-holds.js';
+import { unbindDueCards } from './domain/unbind-card.js';
 import { reconcileDueOrders } from './domain/reconcile-orders.js';
 import { RECONCILE_BATCH, type ReconcilePolicy } from './domain/reconciliation.js';
 import { watchReconciliationBacklog } from './domain/reconciliation-metrics.js';
@@ -56,6 +58,7 @@ async function startAdapter(config: AdapterConfig, log: Logger): Promise<Running
     threeDS: new OrderThreeDSRepository(pool, config.reconcileAfterSeconds),
     terminals: new TerminalRepository(pool, secrets),
     refunds: new RefundOperationRepository(pool),
+    bindings: new BindingRepository(pool, secrets),
     acquirer,
     cards: CardOpener.fromJwk(config.cardDecryptionKey),
     sandbox: { baseUrl: config.sandboxUrl, userName: config.sandboxUser, password: config.sandboxPassword },
@@ -85,6 +88,7 @@ async function startAdapter(config: AdapterConfig, log: Logger): Promise<Running
     async () => {
       await reconcileDueOrders(deps, policy, () => stopping);
       await reconcileDueHolds(deps, policy, () => stopping);
+      await unbindDueCards(deps);
     },
     log,
   );

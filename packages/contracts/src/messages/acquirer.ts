@@ -3,7 +3,7 @@
  */
 import { LANGUAGES, type Language as LanguageName } from '@gateway/i18n';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CaptureMethod } from '../api.js';
+import { CaptureMethod, CardUsage } from '../api.js';
 import { type CommandContract, DateTime, DecimalString, MerchantId, MerchantRef, Mode, SecretsRewrap } from './common.js';
 
 /** A language people read us in (the language package's): the page a buyer paid on (D18), a mail, a person's dashboard. */
@@ -22,8 +22,22 @@ export const StartedAttempt = Type.Object({
   description: Type.String(),
   /** D22: `manual` holds the amount (registerPreAuth.do); automatic when absent. */
   capture_method: Type.Optional(CaptureMethod),
+  /** D24: the card is to be saved for this customer, for this use, if the payment is approved. */
+  save_card: Type.Optional(Type.Object({ customer_id: Type.String({ pattern: '^cus_' }), usage: CardUsage })),
 });
 export type StartedAttempt = Static<typeof StartedAttempt>;
+
+/** D24: a card saved with an approved payment, as the adapter keeps its binding under payment_method_id. */
+export const SavedCard = Type.Object({
+  payment_method_id: Type.String({ pattern: '^pm_' }),
+  customer_id: Type.String({ pattern: '^cus_' }),
+  card_brand: Type.String(),
+  card_last_four: Type.String(),
+  exp_month: Type.Integer({ minimum: 1, maximum: 12 }),
+  exp_year: Type.Integer({ minimum: 2000, maximum: 2999 }),
+  usage: CardUsage,
+});
+export type SavedCard = Static<typeof SavedCard>;
 
 const PaymentRef = {
   attempt_id: Type.String({ pattern: '^pa_' }),
@@ -43,6 +57,8 @@ const PaymentApproved = Type.Object({
   fee_amount: Type.String(),
   net_amount: Type.String(),
   paid_at: DateTime,
+  /** D24: the card saved with the payment, when it was to be saved and the acquirer bound it. */
+  saved_card: Type.Optional(SavedCard),
 });
 
 /** A manual session's approved payment, holding `amount` until captured (D22), as payment.authorized announces it. */
@@ -52,6 +68,8 @@ const PaymentAuthorized = Type.Object({
   amount: Type.String(),
   card_country: Type.String(),
   authorized_at: DateTime,
+  /** D24: as payment.approved's. */
+  saved_card: Type.Optional(SavedCard),
 });
 
 /** A hold captured (deposit.do, D22), as payment.captured announces it: an approved payment of what was captured, the fee on it. */

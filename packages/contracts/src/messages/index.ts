@@ -19,7 +19,7 @@ import { webhookCommands, webhookEvents } from './webhook.js';
 
 export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal } from './common.js';
 export { CheckoutStep, CheckoutView, PaymentMethodEventData, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
-export { BrowserForm, BuyerContact, Language, PaymentStep, ProbedAnswer, StartedAttempt, TerminalStatus, ThreeDSReturn } from './acquirer.js';
+export { BrowserForm, BuyerContact, Language, PaymentStep, ProbedAnswer, SavedCard, StartedAttempt, TerminalStatus, ThreeDSReturn } from './acquirer.js';
 export { ApiKeySummary, AuditEntry, MerchantDetail, MerchantSummary } from './merchant.js';
 export { Branding, BRAND_LOGO_MAX_BYTES } from './checkout.js';
 export { DashboardRole } from './dashboard.js';
@@ -357,7 +357,7 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   // session.succeeded of a session made through a payment link (its routing key's scope, eventRoutingKey): the payment counts on the link (D19).
   checkout: { events: ['session.succeeded.payment_link'], broadcasts: [], retired: ['session.succeeded'] },
   // session.hold_canceled: the hold of a canceled or lapsed AUTHORIZED session is released here (D22).
-  'acquirer-adapter': { events: ['session.hold_canceled'], broadcasts: [] },
+  'acquirer-adapter': { events: ['session.hold_canceled', 'payment_method.detached'], broadcasts: [] },
   // A refund records the captured payment from the session it reads anyway: no event needed.
   refund: { events: [], broadcasts: [] },
   // merchant.created and merchant.kyb_approved: the merchant's test-mode and live-mode endpoints are provisioned here, the owner of endpoints.

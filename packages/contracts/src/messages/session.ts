@@ -31,6 +31,8 @@ export const CheckoutView = Type.Object({
   merchant_suspended: Type.Optional(Type.Boolean()),
   /** Whose session it is: the page shows the merchant's branding (optional for sessions services of an older version). */
   merchant_id: Type.Optional(MerchantId),
+  /** D24: whether the page offers to save the card (on_session), says it will be saved for the merchant's charges (off_session), or neither. */
+  save_card: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('on_session'), Type.Literal('off_session')])),
 });
 export type CheckoutView = Static<typeof CheckoutView>;
 
@@ -199,6 +201,8 @@ export const sessionCommands = {
       language: Language,
       /** The buyer's address as the hosted page saw it, for the acquirer (D30); the session adds the buyer's email and phone. */
       buyer_ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      /** D24: the buyer ticked "Save card for future payments" (a session with save_card on_session). */
+      save_card: Type.Optional(Type.Boolean()),
     }),
     reply: CheckoutStep,
   },

@@ -24,6 +24,15 @@ export interface OrderRequest {
   readonly language: Language;
   /** D22: a two-phase order (registerPreAuth.do), whose approved payment is held until deposited or reversed. */
   readonly twoPhase: boolean;
+  /** D24: the customer (the acquirer's clientId) the card is to be saved for, once paid. */
+  readonly saveFor?: string;
+}
+
+/** D24: the card an approved order saved at the acquirer, as its status tells. */
+export interface OrderBinding {
+  readonly bindingId: string;
+  /** The card's expiry as the acquirer writes it (YYYYMM), when it says. */
+  readonly expiry?: string;
 }
 
 /** A card sent for a registered order, with what goes along with it (D30). */
@@ -63,9 +72,9 @@ export type FinishResult = { kind: 'finished' } | { kind: 'refused'; message: st
 
 export type OrderState =
   /** Deposited (orderStatus 2): `amount` is what was taken, when the answer says it (paymentAmountInfo); never guessed. */
-  | { kind: 'paid'; amount?: string; maskedPan: string }
+  | { kind: 'paid'; amount?: string; maskedPan: string; binding?: OrderBinding }
   /** Pre-authorised, held (orderStatus 1, a two-phase order): `amount` is what is held. */
-  | { kind: 'held'; amount?: string; maskedPan: string }
+  | { kind: 'held'; amount?: string; maskedPan: string; binding?: OrderBinding }
   /** Declined, or reversed (`reversed`: a hold released, or a payment voided). */
   | { kind: 'declined'; failureCode: string; failureMessage: string; reversed?: true }
   /** Registered or in 3-D Secure: no outcome yet. */
@@ -129,6 +138,8 @@ export interface Acquirer {
   refund(terminal: Terminal, orderId: string, amount: string, refundedAtMost: string): Promise<OperationResult>;
   /** Takes `amount` (TND, at most what is held) of a held order, once; the rest of the hold is released. */
   deposit(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult>;
+  /** D24: removes a saved card at the acquirer (unBindCard.do); `done` too when the acquirer no longer knows it. */
+  unbind(terminal: Terminal, bindingId: string): Promise<OperationResult>;
   /** How the terminal writes its answer about one order (an operator's probe before going live): only reads, and reads out no card data. */
   probeOrderStatus(terminal: Terminal, order: { orderId: string } | { orderNumber: string }): Promise<ProbedAnswer>;
 }

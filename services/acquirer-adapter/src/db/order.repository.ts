@@ -6,7 +6,7 @@
  * (order-hold.repository.ts) and its 3-D Secure steps (order-three-ds.repository.ts)
  * have repositories of their own.
  */
-import type { Envelope } from '@gateway/contracts';
+import type { CardUsage, Envelope, SavedCard } from '@gateway/contracts';
 import { leaseClaim, type Pool } from '@gateway/db';
 import { outboxInsert, outboxJson, outboxRows } from '@gateway/messaging';
 
@@ -61,11 +61,16 @@ export interface OrderRow {
   three_ds_server_trans_id: string | null;
   /** A CHALLENGED order's expected return; null for one challenged before 3-D Secure 2 (3-D Secure 1 then). */
   challenge_return: ChallengeReturn | null;
+  /** D24: the customer the card is to be saved for with this order, and for which use; null when it is not. */
+  save_customer: string | null;
+  save_usage: CardUsage | null;
+  /** D24: what was saved with the approval, once approved. */
+  saved_card: SavedCard | null;
 }
 
 export type NewOrder = Pick<
   OrderRow,
-  'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'order_number' | 'amount' | 'card_brand' | 'card_last_four' | 'capture_method'
+  'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'order_number' | 'amount' | 'card_brand' | 'card_last_four' | 'capture_method' | 'save_customer' | 'save_usage'
 >;
 
 /** An unresolved order the reconciliation sweep has claimed. */
@@ -78,8 +83,8 @@ export interface ClaimedOrder extends OrderRow {
 }
 
 export type FinalOutcome =
-  | { status: 'APPROVED'; feeAmount: string; netAmount: string }
-  | { status: 'AUTHORIZED' }
+  | { status: 'APPROVED'; feeAmount: string; netAmount: string; savedCard?: SavedCard }
+  | { status: 'AUTHORIZED'; savedCard?: SavedCard }
   | { status: 'DECLINED'; failureCode: string; failureMessage: string };
 
 /** Every column of an order row (OrderRow), with the merchant's pricing. */
@@ -87,7 +92,8 @@ export const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_num
   card_brand, card_last_four, failure_code, failure_message, fee_amount::text, net_amount::text, created_at, updated_at,
   (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
   (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed,
-  capture_method, hold, capture_id, ended_captures, captured_amount::text, captured_at, three_ds_server_trans_id, challenge_return`;
+  capture_method, hold, capture_id, ended_captures, captured_amount::text, captured_at, three_ds_server_trans_id, challenge_return,
+  save_customer, save_usage, saved_card`;
 
 const UNRESOLVED = `('STARTED', 'METHOD', 'CHALLENGED', 'UNKNOWN')`;
 
@@ -120,8 +126,9 @@ export class OrderRepository {
   async insert(order: NewOrder): Promise<OrderRow | undefined> {
     const result = await this.pool.query<OrderRow>({
       name: 'order-insert',
-      text: `INSERT INTO orders (attempt_id, session_id, merchant_id, livemode, order_number, amount, status, card_brand, card_last_four, next_check_at, capture_method)
-             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8, now() + make_interval(secs => $9), $10) ON CONFLICT (attempt_id) DO NOTHING
+      text: `INSERT INTO orders (attempt_id, session_id, merchant_id, livemode, order_number, amount, status, card_brand, card_last_four, next_check_at, capture_method,
+               save_customer, save_usage)
+             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8, now() + make_interval(secs => $9), $10, $11, $12) ON CONFLICT (attempt_id) DO NOTHING
              RETURNING ${COLUMNS}`,
       values: [
         order.attempt_id,
@@ -134,6 +141,8 @@ export class OrderRepository {
         order.card_last_four,
         this.firstCheckAfterSeconds,
         order.capture_method,
+        order.save_customer,
+        order.save_usage,
       ],
     });
     return result.rows[0];
@@ -244,7 +253,8 @@ export class OrderRepository {
       text: `WITH finished AS (
                UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), fee_amount = $4, net_amount = $5,
                  failure_code = $6, failure_message = $7, updated_at = now(), ${WIPE_CARD},
-                 hold = CASE WHEN $2 = 'AUTHORIZED' THEN 'HELD' END, hold_changed_at = CASE WHEN $2 = 'AUTHORIZED' THEN now() END
+                 hold = CASE WHEN $2 = 'AUTHORIZED' THEN 'HELD' END, hold_changed_at = CASE WHEN $2 = 'AUTHORIZED' THEN now() END,
+                 saved_card = $10
                WHERE attempt_id = $1 AND status IN ${UNRESOLVED}
                  AND ($9::float8 IS NULL OR updated_at <= now() - make_interval(secs => $9::float8))
                RETURNING attempt_id
@@ -260,6 +270,7 @@ export class OrderRepository {
         declined ? outcome.failureMessage : '',
         outboxJson([event]),
         unchangedForSeconds ?? null,
+        outcome.status !== 'DECLINED' && outcome.savedCard ? JSON.stringify(outcome.savedCard) : null,
       ],
     });
     return result.rowCount === 1;

@@ -58,6 +58,7 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
       description: attempt.description || attempt.order_number,
       language: request.language ?? 'fr',
       twoPhase: attempt.capture_method === 'manual',
+      ...(attempt.save_card && { saveFor: attempt.save_card.customer_id }),
     });
   } catch (err) {
     if (!(err instanceof AcquirerUnreachable)) throw err;

@@ -3,6 +3,7 @@ import type { CardOpener } from '@gateway/card-sealing';
 import type { Pricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
 import type { Acquirer, Terminal } from '../acquirer/acquirer.js';
+import type { BindingRepository } from '../db/binding.repository.js';
 import type { OrderHoldRepository } from '../db/order-hold.repository.js';
 import type { OrderThreeDSRepository } from '../db/order-three-ds.repository.js';
 import type { OrderRepository } from '../db/order.repository.js';
@@ -17,6 +18,8 @@ export interface AdapterDeps {
   threeDS: OrderThreeDSRepository;
   terminals: TerminalRepository;
   refunds: RefundOperationRepository;
+  /** Saved cards' bindings at the acquirer (D24). */
+  bindings: BindingRepository;
   acquirer: Acquirer;
   cards: CardOpener;
   /** The built-in sandbox terminal every test-mode payment goes to. */

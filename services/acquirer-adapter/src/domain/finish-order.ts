@@ -6,11 +6,11 @@
  * functions. Approved and declined orders emit payment.approved or
  * payment.declined with their final state, in one transaction.
  */
-import type { PaymentStep } from '@gateway/contracts';
+import { idFrom, type PaymentStep, type SavedCard } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { computeFee, type Pricing } from '@gateway/money';
 import { describeError } from '@gateway/observability';
-import { AcquirerUnreachable, type Terminal } from '../acquirer/acquirer.js';
+import { AcquirerUnreachable, type OrderBinding, type Terminal } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
 import type { AdapterDeps } from './deps.js';
 
@@ -31,7 +31,19 @@ export const NEVER_SENT = 'The payment was interrupted before the card was sent;
 /** The part of an order settling needs. */
 export type FinishingOrder = Pick<
   OrderRow,
-  'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'amount' | 'card_brand' | 'card_last_four' | 'acquirer_order_id' | 'pricing_percent' | 'pricing_fixed' | 'capture_method'
+  | 'attempt_id'
+  | 'session_id'
+  | 'merchant_id'
+  | 'livemode'
+  | 'amount'
+  | 'card_brand'
+  | 'card_last_four'
+  | 'acquirer_order_id'
+  | 'pricing_percent'
+  | 'pricing_fixed'
+  | 'capture_method'
+  | 'save_customer'
+  | 'save_usage'
 >;
 
 /**
@@ -71,7 +83,7 @@ async function approveAsStated(deps: AdapterDeps, order: FinishingOrder, state: 
 }
 
 /** approveAsStated, telling whether this call recorded the outcome (for reconciliation). */
-export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, state: { kind: 'paid' | 'held'; amount?: string }, correlationId: string): Promise<Finished> {
+export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, state: { kind: 'paid' | 'held'; amount?: string; binding?: OrderBinding }, correlationId: string): Promise<Finished> {
   if (state.amount !== undefined && state.amount !== order.amount) {
     // Never expected; the amount we registered is what we record, and an operator must look.
     deps.log.error({ attemptId: order.attempt_id, acquirerAmount: state.amount, amount: order.amount, state: state.kind }, 'acquirer approved a different amount');
@@ -82,7 +94,8 @@ export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, s
     return { step: { outcome: 'pending' }, recorded: false };
   }
   if (state.kind === 'paid' && twoPhase) deps.log.error({ attemptId: order.attempt_id }, 'acquirer deposited a two-phase order before any capture; recorded as paid');
-  const finished = state.kind === 'held' ? await authorizeOrder(deps, order, correlationId) : await approveOrder(deps, order, correlationId);
+  const savedCard = await saveCard(deps, order, state.binding);
+  const finished = state.kind === 'held' ? await authorizeOrder(deps, order, correlationId, savedCard) : await approveOrder(deps, order, correlationId, savedCard);
   if (finished.recorded) deps.log.info({ attemptId: order.attempt_id, held: state.kind === 'held' }, 'payment approved');
   return finished;
 }
@@ -105,8 +118,33 @@ export function pricingOf(order: Pick<FinishingOrder, 'pricing_percent' | 'prici
   return order.pricing_percent !== null && order.pricing_fixed !== null ? { percent: order.pricing_percent, fixed: order.pricing_fixed } : defaultPricing;
 }
 
+/**
+ * D24: keeps the binding an approved order made, when its card was to be
+ * saved, under a payment method id drawn from the binding (the same card
+ * saved again for the customer is the same payment method). Nothing is saved
+ * without a binding or a readable expiry: the acquirer did not keep the card.
+ */
+async function saveCard(deps: AdapterDeps, order: FinishingOrder, binding: OrderBinding | undefined): Promise<SavedCard | undefined> {
+  if (!order.save_customer || !order.save_usage) return undefined;
+  if (!binding?.expiry) {
+    deps.log.warn({ attemptId: order.attempt_id, binding: binding !== undefined }, 'card to be saved, but the acquirer answered no binding with its expiry');
+    return undefined;
+  }
+  const paymentMethodId = idFrom('pm', `${order.merchant_id}|${order.livemode}|${order.save_customer}|${binding.bindingId}`);
+  await deps.bindings.save({ paymentMethodId, merchantId: order.merchant_id, livemode: order.livemode, customerId: order.save_customer, bindingId: binding.bindingId });
+  return {
+    payment_method_id: paymentMethodId,
+    customer_id: order.save_customer,
+    card_brand: order.card_brand,
+    card_last_four: order.card_last_four,
+    exp_month: Number(binding.expiry.slice(4, 6)),
+    exp_year: Number(binding.expiry.slice(0, 4)),
+    usage: order.save_usage,
+  };
+}
+
 /** Approves the order with its fee and net from the merchant's pricing; payment.approved commits with it. */
-export async function approveOrder(deps: AdapterDeps, order: FinishingOrder, correlationId: string): Promise<Finished> {
+export async function approveOrder(deps: AdapterDeps, order: FinishingOrder, correlationId: string, savedCard?: SavedCard): Promise<Finished> {
   const { fee, net } = computeFee(order.amount, pricingOf(order, deps.defaultPricing));
   const event = eventEnvelope(
     'payment.approved',
@@ -117,23 +155,24 @@ export async function approveOrder(deps: AdapterDeps, order: FinishingOrder, cor
       fee_amount: fee,
       net_amount: net,
       paid_at: deps.clock().toISOString(),
+      ...(savedCard && { saved_card: savedCard }),
     },
     correlationId,
   );
-  const recorded = await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'APPROVED', feeAmount: fee, netAmount: net }, event);
+  const recorded = await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'APPROVED', feeAmount: fee, netAmount: net, ...(savedCard && { savedCard }) }, event);
   if (!recorded) return { step: await standing(deps, order), recorded };
   deps.afterCommit();
   return { step: { outcome: 'approved', approved: event.data }, recorded };
 }
 
 /** D22: the order's payment is held, not taken: AUTHORIZED with payment.authorized, the fee left for the capture. */
-async function authorizeOrder(deps: AdapterDeps, order: FinishingOrder, correlationId: string): Promise<Finished> {
+async function authorizeOrder(deps: AdapterDeps, order: FinishingOrder, correlationId: string, savedCard?: SavedCard): Promise<Finished> {
   const event = eventEnvelope(
     'payment.authorized',
-    { ...paymentRef(order), amount: order.amount, card_country: CARD_COUNTRY_UNKNOWN, authorized_at: deps.clock().toISOString() },
+    { ...paymentRef(order), amount: order.amount, card_country: CARD_COUNTRY_UNKNOWN, authorized_at: deps.clock().toISOString(), ...(savedCard && { saved_card: savedCard }) },
     correlationId,
   );
-  const recorded = await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'AUTHORIZED' }, event);
+  const recorded = await deps.orders.finish(order.attempt_id, order.acquirer_order_id ?? undefined, { status: 'AUTHORIZED', ...(savedCard && { savedCard }) }, event);
   if (!recorded) return { step: await standing(deps, order), recorded };
   deps.afterCommit();
   return { step: { outcome: 'approved', authorized: event.data }, recorded };
@@ -192,7 +231,13 @@ export function finishedStep(order: OrderRow): PaymentStep {
   if (order.capture_method === 'manual' && (order.status === 'AUTHORIZED' || order.status === 'APPROVED')) {
     return {
       outcome: 'approved',
-      authorized: { ...paymentRef(order), amount: order.amount, card_country: CARD_COUNTRY_UNKNOWN, authorized_at: order.updated_at.toISOString() },
+      authorized: {
+        ...paymentRef(order),
+        amount: order.amount,
+        card_country: CARD_COUNTRY_UNKNOWN,
+        authorized_at: order.updated_at.toISOString(),
+        ...(order.saved_card && { saved_card: order.saved_card }),
+      },
     };
   }
   if (order.status === 'APPROVED') {
@@ -205,6 +250,7 @@ export function finishedStep(order: OrderRow): PaymentStep {
         fee_amount: order.fee_amount ?? '0.000',
         net_amount: order.net_amount ?? order.amount,
         paid_at: order.updated_at.toISOString(),
+        ...(order.saved_card && { saved_card: order.saved_card }),
       },
     };
   }

@@ -25,5 +25,7 @@ export function newOrder(attempt: StartedAttempt, brand: string, last4: string):
     card_brand: brand,
     card_last_four: last4,
     capture_method: attempt.capture_method ?? 'automatic',
+    save_customer: attempt.save_card?.customer_id ?? null,
+    save_usage: attempt.save_card?.usage ?? null,
   };
 }

@@ -7,6 +7,7 @@ import type { EventData } from '@gateway/contracts';
 import type { AnyChange, Change } from '@gateway/messaging';
 import type { AdapterDeps } from '../domain/deps.js';
 import { releaseHold } from '../domain/release-hold.js';
+import { unbindDetachedCard } from '../domain/unbind-card.js';
 
 /** The changes the event consumer applies, whichever event of theirs arrives. */
 export function adapterEvents(deps: AdapterDeps): AnyChange[] {
@@ -17,5 +18,12 @@ export function adapterEvents(deps: AdapterDeps): AnyChange[] {
     fromEvent: (data) => data,
     apply: (data) => releaseHold(deps, data),
   };
-  return [holdRelease];
+  // D24: a saved card removed is never charged again, and is unbound at the acquirer.
+  const cardUnbinding: Change<'payment_method.detached', EventData<'payment_method.detached'>, true> = {
+    name: 'card-unbinding',
+    events: ['payment_method.detached'],
+    fromEvent: (data) => data,
+    apply: (data) => unbindDetachedCard(deps, data),
+  };
+  return [holdRelease, cardUnbinding];
 }

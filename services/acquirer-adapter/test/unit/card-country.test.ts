@@ -38,6 +38,9 @@ const order: OrderRow = {
   captured_at: null,
   three_ds_server_trans_id: null,
   challenge_return: null,
+  save_customer: null,
+  save_usage: null,
+  saved_card: null,
 };
 
 describe('card_country of an approved payment', () => {

@@ -77,6 +77,9 @@ describe('Refund operation choice and outcomes', () => {
       captured_at: null,
       three_ds_server_trans_id: null,
       challenge_return: null,
+      save_customer: null,
+      save_usage: null,
+      saved_card: null,
     };
   }
 

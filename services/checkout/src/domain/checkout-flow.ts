@@ -69,7 +69,11 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
     // The attempt's own address takes the bank's answer (POST) and the acquirer's return (GET).
     const termUrl = `${pageUrl(deps, token)}/3ds/${attemptId}`;
     step = await paymentStep(deps, () =>
-      deps.call('attempt.pay', { ...link, attempt_id: attemptId, card: sealed, term_url: termUrl, language, ...(buyerIp !== undefined && { buyer_ip: buyerIp }) }, deps.paymentTimeoutMs),
+      deps.call(
+        'attempt.pay',
+        { ...link, attempt_id: attemptId, card: sealed, term_url: termUrl, language, ...(buyerIp !== undefined && { buyer_ip: buyerIp }), ...(form.save_card === 'yes' && { save_card: true }) },
+        deps.paymentTimeoutMs,
+      ),
     );
   } catch (err) {
     // Another attempt running, the session closed meanwhile, or its merchant suspended: the result page says which.

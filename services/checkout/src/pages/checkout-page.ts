@@ -44,6 +44,7 @@ function paymentView(t: PageTranslate, page: PaymentPage): PaymentPageView {
     actionUrl: `/checkout/${token}/pay`,
     cancelHref: `/checkout/${token}/cancel`,
   };
+  if (page.session.save_card === 'on_session' || page.session.save_card === 'off_session') view.saveCard = page.session.save_card;
   if (previousDecline) {
     view.notice = t(declineKey(previousDecline.failureCode));
     view.attemptsLeft = previousDecline.attemptsLeft;

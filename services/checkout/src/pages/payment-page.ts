@@ -94,10 +94,19 @@ function renderForm(t: PageTranslate, view: PaymentPageView): Html {
   // The page's language travels with the card, so the payment continues in it (3-D Secure, the acquirer's pages).
   return html`${renderNotice(t, view)}<form class="payment-form" method="post" action="${view.actionUrl}" autocomplete="on" novalidate>
 <input type="hidden" name="language" value="${t.language}">
-${onLines(fields)}
+${onLines(fields)}${renderSaveCard(t, view.saveCard)}
 <button type="submit" class="pay">${pay}</button>
 </form>
 <p class="cancel"><a href="${view.cancelHref}" rel="nofollow">${t('cancel_link')}</a></p>`;
+}
+
+/** D24: the box that saves the card for the buyer's next payments (unticked), or the sentence that says the merchant may charge it later. */
+function renderSaveCard(t: PageTranslate, saveCard: PaymentPageView['saveCard']): Html | string {
+  if (saveCard === 'on_session') return html`
+<p class="save-card"><input type="checkbox" id="save_card" name="save_card" value="yes"> <label for="save_card">${t('save_card')}</label></p>`;
+  if (saveCard === 'off_session') return html`
+<p class="save-card mandate">${t('save_card_mandate')}</p>`;
+  return '';
 }
 
 /** Only expiry and name are ever put back: the card number and security code are re-typed, whatever the caller passes. */

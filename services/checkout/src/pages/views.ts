@@ -30,4 +30,6 @@ export interface PaymentPageView {
   attemptsLeft?: number;
   /** The merchant's branding (D20): its logo's path and accent colour, either absent. */
   brand?: BrandView;
+  /** D24: on_session offers an unticked "save card" box; off_session says the merchant may charge the card later. */
+  saveCard?: 'on_session' | 'off_session';
 }

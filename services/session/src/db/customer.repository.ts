@@ -3,7 +3,7 @@
  * account (D2). A deleted customer stays, marked, for the sessions that name
  * it; no read here finds it again.
  */
-import type { CardUsage, Envelope } from '@gateway/contracts';
+import type { CardUsage, Envelope, SavedCard } from '@gateway/contracts';
 import { isOwnRow, readPage, withTransaction, type Filter, type Pool } from '@gateway/db';
 import { enqueue } from '@gateway/messaging';
 import type { Account } from '../domain/accounts.js';
@@ -121,6 +121,40 @@ export class CustomerRepository {
       ]);
       await enqueue(client, announce(detached.rows));
       return detached.rows;
+    });
+  }
+
+  /**
+   * Attaches a card saved with an approved payment to its customer of the
+   * account, unless the customer was deleted meanwhile; the same card (brand,
+   * last four, expiry) attached already stays one payment method, its usage
+   * widened to off_session when asked. In one transaction with the event
+   * `announce` makes of the card, when it was attached or widened; the card
+   * then, else undefined (nothing changed: the same save again changes nothing).
+   */
+  async attach(account: Account, card: SavedCard, at: Date, announce: (row: PaymentMethodRow) => Envelope): Promise<PaymentMethodRow | undefined> {
+    return withTransaction(this.pool, async (client) => {
+      const inserted = await client.query<PaymentMethodRow>(
+        `INSERT INTO payment_methods (id, customer_id, merchant_id, livemode, card_brand, card_last_four, exp_month, exp_year, usage, created_at)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+         WHERE EXISTS (SELECT 1 FROM customers WHERE id = $2 AND merchant_id = $3 AND livemode = $4 AND ${LIVE})
+         ON CONFLICT DO NOTHING
+         RETURNING ${METHOD_COLUMNS}`,
+        [card.payment_method_id, card.customer_id, account.merchantId, account.livemode, card.card_brand, card.card_last_four, card.exp_month, card.exp_year, card.usage, at],
+      );
+      let row = inserted.rows[0];
+      if (!row && card.usage === 'off_session') {
+        const widened = await client.query<PaymentMethodRow>(
+          `UPDATE payment_methods SET usage = 'off_session'
+           WHERE customer_id = $1 AND merchant_id = $2 AND livemode = $3 AND card_brand = $4 AND card_last_four = $5 AND exp_month = $6 AND exp_year = $7
+             AND detached_at IS NULL AND usage = 'on_session'
+           RETURNING ${METHOD_COLUMNS}`,
+          [card.customer_id, account.merchantId, account.livemode, card.card_brand, card.card_last_four, card.exp_month, card.exp_year],
+        );
+        row = widened.rows[0];
+      }
+      if (row) await enqueue(client, [announce(row)]);
+      return row;
     });
   }
 

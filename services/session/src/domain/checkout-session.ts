@@ -48,7 +48,7 @@ export async function payAttempt(deps: SessionDeps, request: CommandRequest<'att
   return adapterStep(deps, correlationId, request, started, () =>
     deps.adapter.call(
       'payment.authorize',
-      { attempt: attemptOf(started, request.attempt_id), card: request.card, term_url: request.term_url, buyer: buyerOf(started, request.buyer_ip), language: request.language },
+      { attempt: attemptOf(started, request.attempt_id, request.save_card === true), card: request.card, term_url: request.term_url, buyer: buyerOf(started, request.buyer_ip), language: request.language },
       { timeoutMs: deps.adapterTimeoutMs, correlationId },
     ),
   );
@@ -129,8 +129,13 @@ function buyerOf(session: SessionRow, ip: string | undefined): BuyerContact {
   return { ...(ip && { ip }), ...(session.buyer_email && { email: session.buyer_email }), ...(session.buyer_phone && { phone: session.buyer_phone }) };
 }
 
-/** The attempt as the adapter is told of it. */
-function attemptOf(session: SessionRow, attemptId: string): StartedAttempt {
+/**
+ * The attempt as the adapter is told of it. D24: its card is saved for the
+ * session's customer when the session says so (off_session), or offers it
+ * and the buyer asked (`saveAsked`, on_session).
+ */
+function attemptOf(session: SessionRow, attemptId: string, saveAsked: boolean): StartedAttempt {
+  const usage = session.save_card === 'off_session' || (session.save_card === 'on_session' && saveAsked) ? session.save_card : undefined;
   return {
     attempt_id: attemptId,
     attempt_number: session.attempts_count,
@@ -141,6 +146,7 @@ function attemptOf(session: SessionRow, attemptId: string): StartedAttempt {
     amount: session.amount,
     description: session.description,
     capture_method: session.capture_method,
+    ...(usage && session.customer_id && { save_card: { customer_id: session.customer_id, usage } }),
   };
 }
 
@@ -163,5 +169,6 @@ function toCheckoutView(row: SessionRow, now: Date): CheckoutView {
     last_failure_code: row.last_failure_code,
     last_failure_message: row.last_failure_message,
     locale: row.locale,
+    ...(row.customer_id && row.save_card !== 'off' && { save_card: row.save_card }),
   };
 }

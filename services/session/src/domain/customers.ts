@@ -24,6 +24,7 @@ import {
   type Deleted,
   type PaymentMethod,
   type PaymentMethodList,
+  type SavedCard,
 } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { AppError, parseListQuery, toPage, validationError, type FieldError } from '@gateway/problem';
@@ -121,6 +122,13 @@ export async function removePaymentMethod(deps: CustomerDeps, context: ApiContex
   if (!detached) throw new AppError('not-found', 'No such payment method.');
   deps.afterCommit();
   return { id, deleted: true };
+}
+
+/** Attaches a card saved with a payment (payment-outcome.ts), announcing payment_method.attached when it changed anything. */
+export async function attachSavedCard(deps: { customers: CustomerRepository }, account: Account, card: SavedCard, context: { correlationId: string; at: Date }): Promise<void> {
+  await deps.customers.attach(account, card, context.at, (row) =>
+    eventEnvelope('payment_method.attached', { merchant_id: account.merchantId, livemode: account.livemode, payment_method: toPaymentMethod(row) }, context.correlationId, context.at),
+  );
 }
 
 /** payment_method.detached for each card detached: the account's webhooks, and the adapter, which unbinds it at the acquirer. */

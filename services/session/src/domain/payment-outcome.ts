@@ -22,10 +22,14 @@ import type { Envelope, EventData, PaymentStep } from '@gateway/contracts';
 import { applyOnce, eventEnvelope, type Change, type ChangeContext, type ChangePath } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
 import type { AttemptOutcome, AttemptRepository, AttemptResolution } from '../db/attempt.repository.js';
+import type { CustomerRepository } from '../db/customer.repository.js';
+import { attachSavedCard } from './customers.js';
 import { effectiveStatus, receiptFacts, toEventPayload, type SessionRow } from './session.js';
 
 export interface OutcomeDeps {
   attempts: AttemptRepository;
+  /** D24: the customers whose cards are saved with their payments. */
+  customers: CustomerRepository;
   log: Logger;
   /** D22: how long a held payment stays capturable. */
   authorizationTtlSeconds: number;
@@ -80,10 +84,22 @@ function approve(deps: OutcomeDeps, data: EventData<'payment.approved'>, context
     netAmount: data.net_amount,
     at: new Date(data.paid_at),
   };
-  return resolve(deps, outcome, data.session_id, context.session, (next) => {
+  return withSavedCard(deps, data, context, resolve(deps, outcome, data.session_id, context.session, (next) => {
     const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: data.fee_amount, net_amount: data.net_amount };
     return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid), receipt: receiptFacts(next) }, context.correlationId);
-  });
+  }));
+}
+
+/**
+ * D24: the card saved with an approved payment is attached to its customer,
+ * whichever path brings the outcome and whether or not this path moved the
+ * session: attaching is its own change, keyed on the card, so a path that
+ * comes after a crash between the two still attaches it, once.
+ */
+async function withSavedCard(deps: OutcomeDeps, data: EventData<'payment.approved' | 'payment.authorized'>, context: OutcomeContext, moving: Promise<SessionRow | undefined>): Promise<SessionRow | undefined> {
+  const moved = await moving;
+  if (data.saved_card) await attachSavedCard(deps, { merchantId: data.merchant_id, livemode: data.livemode }, data.saved_card, context);
+  return moved;
 }
 
 /** D22: the amount is held; the fee waits for the capture. */
@@ -102,10 +118,10 @@ function authorize(deps: OutcomeDeps, data: EventData<'payment.authorized'>, con
     at: new Date(data.authorized_at),
     holdExpiresAt: new Date(new Date(data.authorized_at).getTime() + deps.authorizationTtlSeconds * 1000),
   };
-  return resolve(deps, outcome, data.session_id, context.session, (next) => {
+  return withSavedCard(deps, data, context, resolve(deps, outcome, data.session_id, context.session, (next) => {
     const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: null, net_amount: null };
     return eventEnvelope('session.authorized', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid) }, context.correlationId);
-  });
+  }));
 }
 
 function decline(deps: OutcomeDeps, data: EventData<'payment.declined'>, context: OutcomeContext): Promise<SessionRow | undefined> {

@@ -8,6 +8,7 @@
 import type { EventData } from '@gateway/contracts';
 import type { AnyChange } from '@gateway/messaging';
 import type { Logger } from '@gateway/observability';
+import type { CustomerRepository } from '../db/customer.repository.js';
 import type { AttemptRepository } from '../db/attempt.repository.js';
 import type { HoldRepository } from '../db/hold.repository.js';
 import type { MerchantStandingRepository } from '../db/merchant-standing.repository.js';
@@ -31,6 +32,7 @@ export interface SessionChanges {
 
 export interface SessionChangeDeps {
   attempts: AttemptRepository;
+  customers: CustomerRepository;
   holds: HoldRepository;
   refundRecords: RefundRecordRepository;
   standings: MerchantStandingRepository;

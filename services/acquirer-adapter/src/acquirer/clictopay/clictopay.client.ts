@@ -60,6 +60,8 @@ export class ClicToPayClient implements Acquirer {
       description: order.description.slice(0, 500),
       // ClicToPay takes fr, en and ar (ACQUIRER.md): the page's language goes as it is, with no fallback needed.
       language: order.language,
+      // D24: the card is kept at the acquirer for this client once the order is paid.
+      ...(order.saveFor !== undefined && { clientId: order.saveFor, features: 'FORCE_CREATE_BINDING' }),
     });
     if (errorCode(reply) !== 5) return toRegisterResult(reply);
     // "Invalid parameter value or access denied": the same credentials asking for an
@@ -146,6 +148,12 @@ export class ClicToPayClient implements Acquirer {
     return { kind: 'unconfirmed', errorCode: -1, message: `The card processor's answer carried no result, and the order's status does not show the ${operation}.` };
   }
 
+  async unbind(terminal: Terminal, bindingId: string): Promise<OperationResult> {
+    const reply = await this.post(terminal, 'unBindCard.do', { bindingId });
+    // 2: unknown or unbound already (ACQUIRER.md): either way the acquirer binds the card no more.
+    return errorCode(reply) === 2 ? { kind: 'done' } : unconfirmedIfSilent(toOperationResult(reply));
+  }
+
   async probeOrderStatus(terminal: Terminal, order: { orderId: string } | { orderNumber: string }): Promise<ProbedAnswer> {
     return describeStatusAnswer(await this.post(terminal, 'getOrderStatusExtended.do', order));
   }
@@ -191,6 +199,11 @@ export class ClicToPayClient implements Acquirer {
     acquirerCalls.observe({ call, outcome: (errorCode(reply as Reply) ?? 0) === 0 ? 'ok' : 'error_code' }, secondsSince(started));
     return reply as Reply;
   }
+}
+
+/** An answer with no code at all says nothing done. */
+function unconfirmedIfSilent(answer: OperationResult | { kind: 'silent' }): OperationResult {
+  return answer.kind === 'silent' ? { kind: 'unconfirmed', errorCode: -1, message: "The card processor's answer carried no result." } : answer;
 }
 
 /** An acquirer answer is a small JSON object; anything larger is not one. */

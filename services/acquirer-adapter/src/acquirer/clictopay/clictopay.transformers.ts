@@ -7,7 +7,7 @@
 import { isIP } from 'node:net';
 import type { BuyerContact } from '@gateway/contracts';
 import { accountCurrency, fromMinorUnits, toMinorUnits } from '@gateway/money';
-import type { OperationResult, OrderState, PayResult, RegisterResult } from '../acquirer.js';
+import type { OperationResult, OrderBinding, OrderState, PayResult, RegisterResult } from '../acquirer.js';
 import { acquirerMessage, declineOf, errorCode, UNREADABLE_CODE, type Reply } from './clictopay.codes.js';
 
 export const TND_NUMERIC = '788';
@@ -125,7 +125,8 @@ export function toOrderState(reply: Reply): OrderState | undefined {
     const minor = status === 2 ? info.depositedAmount : (info.approvedAmount ?? reply.amount);
     const amount = minor === undefined || minor === null ? undefined : minorAmount(minor);
     if (amount === null) return undefined;
-    return { kind: status === 2 ? 'paid' : 'held', ...(amount !== undefined && { amount }), maskedPan: maskedPanOf(reply.cardAuthInfo) };
+    const binding = bindingOf(reply);
+    return { kind: status === 2 ? 'paid' : 'held', ...(amount !== undefined && { amount }), maskedPan: maskedPanOf(reply.cardAuthInfo), ...(binding && { binding }) };
   }
   if (status === 6) {
     const decline = declineOf(Number(reply.actionCode));
@@ -172,6 +173,16 @@ function minorAmount(value: unknown): string | null {
  * deployment writes only that. A number that arrives whole is masked here,
  * never kept or passed on.
  */
+/** D24: the binding a paid order made (bindingInfo), with the card's expiry (cardAuthInfo.expiration, YYYYMM) when given. */
+export function bindingOf(reply: Reply): OrderBinding | undefined {
+  const info = (typeof reply.bindingInfo === 'object' && reply.bindingInfo !== null ? reply.bindingInfo : {}) as Reply;
+  const bindingId = text(info.bindingId);
+  if (bindingId === undefined || bindingId === '') return undefined;
+  const card = (typeof reply.cardAuthInfo === 'object' && reply.cardAuthInfo !== null ? reply.cardAuthInfo : {}) as Reply;
+  const expiry = text(card.expiration);
+  return { bindingId, ...(expiry !== undefined && /^[0-9]{6}$/.test(expiry) && { expiry }) };
+}
+
 export function maskedPanOf(cardAuthInfo: unknown): string {
   const card = (typeof cardAuthInfo === 'object' && cardAuthInfo !== null ? cardAuthInfo : {}) as Reply;
   const written = text(card.maskedPan) ?? text(card.pan) ?? '';

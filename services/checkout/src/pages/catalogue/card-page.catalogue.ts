@@ -19,6 +19,8 @@ export const cardPageCatalogue = defineCatalogue('card page', {
     cardholder_name: 'Name on card',
     pay_button: 'Pay {amount}',
     cancel_link: 'Cancel payment',
+    save_card: 'Save card for future payments',
+    save_card_mandate: 'Your card will be saved: this merchant may charge it for your future payments without asking you to enter it again.',
     attempts_left: '{count, plural, =0 {No attempts left.} one {You can try # more time.} other {You can try # more times.}}',
   },
   fr: {
@@ -38,6 +40,8 @@ export const cardPageCatalogue = defineCatalogue('card page', {
     cardholder_name: 'Nom du titulaire de la carte',
     pay_button: 'Payer {amount}',
     cancel_link: 'Annuler le paiement',
+    save_card: 'Enregistrer la carte pour mes prochains paiements',
+    save_card_mandate: 'Votre carte sera enregistrée\u00a0: ce marchand pourra la débiter pour vos prochains paiements sans vous demander de la saisir à nouveau.',
     attempts_left: "{count, plural, =0 {Vous n'avez plus de tentative.} one {Il vous reste # tentative.} other {Il vous reste # tentatives.}}",
   },
   ar: {
@@ -57,6 +61,8 @@ export const cardPageCatalogue = defineCatalogue('card page', {
     cardholder_name: 'اسم حامل البطاقة',
     pay_button: 'ادفع {amount}',
     cancel_link: 'إلغاء عملية الدفع',
+    save_card: 'حفظ البطاقة للمدفوعات القادمة',
+    save_card_mandate: 'سيتم حفظ بطاقتك: يمكن لهذا التاجر أن يخصم منها مدفوعاتك القادمة دون أن يطلب منك إدخالها مرة أخرى.',
     attempts_left: '{count, plural, =0 {لم تعد لديك أي محاولة متبقية.} one {تبقّت لديك محاولة واحدة.} two {تبقّت لديك محاولتان.} few {تبقّت لديك # محاولات.} many {تبقّت لديك # محاولة.} other {تبقّت لديك # محاولة.}}',
   },
 });
