@@ -45,7 +45,9 @@ export async function payOrder(sandbox: Sandbox, terminal: string, params: CallP
     case 'approve_capture_refused':
     case 'approve_capture_unconfirmed':
     case 'approve_capture_silently':
-      // The capture and reversal cards show what they do only when a hold is deposited or an order reversed.
+    case 'approve_off_session_insufficient_funds':
+    case 'approve_off_session_authentication_required':
+      // The capture and reversal cards show what they do only when a hold is deposited or an order reversed, D24's only when charged without the buyer.
       approve(order, sandbox.now());
       break;
     case 'approve_refund_unconfirmed':
