@@ -8,9 +8,10 @@
  * getOrderStatusExtended. The same call with threeDSServerTransId is 3-D
  * Secure 2's repeat (three-ds2.ts).
  */
+import { approvePayment } from './approve-payment.js';
 import { readCard, type CardForm } from './card.js';
 import { invalid, wrongState, type CallFields } from './epg-error.js';
-import { approve, attachCard, decline, finishedAnswer, OrderStatus, startChallenge } from './order.js';
+import { attachCard, decline, finishedAnswer, OrderStatus, startChallenge } from './order.js';
 import { readPayer } from './payer.js';
 import { findOrder, required, type CallParams, type Sandbox } from './sandbox.js';
 import { repeatPayment, startThreeDS2 } from './three-ds2.js';
@@ -19,13 +20,13 @@ import { isWebUrl } from './urls.js';
 /** The real gateway's own 3-D Secure 1 return, which it answers as termUrl; the merchant posts its own TermUrl instead (ACQUIRER.md). */
 const GATEWAY_TERM_PATH = '/payment/rest/finish3ds.do';
 
-/** Checks the card, keeps only its masked form, and plays the card's behaviour. */
+/** Checks the card, keeps only its masked form and fingerprint, and plays the card's behaviour. */
 export async function payOrder(sandbox: Sandbox, terminal: string, params: CallParams): Promise<CallFields> {
   const order = findOrder(sandbox, terminal, required(params, 'MDORDER'));
   const serverTransId = params.get('threeDSServerTransId');
-  if (serverTransId !== undefined) return repeatPayment(sandbox, order, readCard(cardForm(params), sandbox.now()), serverTransId);
+  if (serverTransId !== undefined) return repeatPayment(sandbox, order, readCard(cardForm(params), sandbox.now(), sandbox.cardKey), serverTransId);
   if (order.status !== OrderStatus.REGISTERED) throw wrongState();
-  const card = readCard(cardForm(params), sandbox.now());
+  const card = readCard(cardForm(params), sandbox.now(), sandbox.cardKey);
   const payer = readPayer(params);
   const finishUrl = params.get('threeDSVer2FinishUrl');
   if (finishUrl !== undefined && !isWebUrl(finishUrl)) throw invalid('threeDSVer2FinishUrl');
@@ -38,8 +39,11 @@ export async function payOrder(sandbox: Sandbox, terminal: string, params: CallP
       return { acsUrl: `${sandbox.publicUrl}/acs`, paReq: sandbox.tokens.paReq(order.orderId), termUrl: `${sandbox.publicUrl}${GATEWAY_TERM_PATH}` };
     case 'challenge_3ds2':
     case 'frictionless_3ds2':
-    case 'authentication_refused':
-      return startThreeDS2(sandbox, order, finishUrl ?? order.returnUrl);
+    case 'authentication_refused': {
+      const returnTo = finishUrl ?? order.returnUrl;
+      if (returnTo === undefined) throw wrongState();
+      return startThreeDS2(sandbox, order, returnTo);
+    }
     case 'approve':
     case 'approve_reverse_refused':
     case 'approve_capture_refused':
@@ -48,15 +52,15 @@ export async function payOrder(sandbox: Sandbox, terminal: string, params: CallP
     case 'approve_off_session_insufficient_funds':
     case 'approve_off_session_authentication_required':
       // The capture and reversal cards show what they do only when a hold is deposited or an order reversed, D24's only when charged without the buyer.
-      approve(order, sandbox.now());
+      approvePayment(sandbox, order);
       break;
     case 'approve_refund_unconfirmed':
-      approve(order, sandbox.now());
+      approvePayment(sandbox, order);
       order.refundsUnconfirmed = true;
       break;
     case 'approve_silently':
       // Charged (or held) now, answered late: the caller times out on a payment that went through.
-      approve(order, sandbox.now());
+      approvePayment(sandbox, order);
       await sandbox.wait(sandbox.slowDelayMs);
       break;
     case 'card_declined':
