@@ -1,7 +1,7 @@
 /**
- * The test cards of DECISIONS D8 and D30, defined once: the sandbox acquirer
- * behaves by them, the adapter refuses them in live mode, and the test-mode
- * checkout page lists them.
+ * The test cards of DECISIONS D8, D24 and D30, defined once: the sandbox
+ * acquirer behaves by them, the adapter refuses them in live mode, and the
+ * test-mode checkout page lists them.
  */
 
 /** What the sandbox acquirer does with a card. */
@@ -27,7 +27,11 @@ export type TestCardBehaviour =
   // Approved; on a two-phase order the hold's deposit.do is what fails.
   | 'approve_capture_refused'
   | 'approve_capture_unconfirmed'
-  | 'approve_capture_silently';
+  | 'approve_capture_silently'
+  // D24: approved on the page (and saved when asked); what fails is a later charge without the buyer.
+  | 'approve_off_session_insufficient_funds'
+  /** Approved on the page; the issuer wants the buyer for every charge without them (actionCode 2001). */
+  | 'approve_off_session_authentication_required';
 
 export interface TestCard {
   readonly number: string;
@@ -54,11 +58,13 @@ export const TEST_CARDS: readonly TestCard[] = [
   { number: '4000000000007007', behaviour: 'approve_capture_refused', label: 'Approved; capture refused' },
   { number: '4000000000007015', behaviour: 'approve_capture_unconfirmed', label: 'Approved; capture cannot be confirmed' },
   { number: '4000000000007023', behaviour: 'approve_capture_silently', label: 'Approved; capture not answered in time' },
+  { number: '4000000000003055', behaviour: 'approve_off_session_insufficient_funds', label: 'Approved and saved; later charges without the buyer declined: insufficient funds' },
+  { number: '4000002760003184', behaviour: 'approve_off_session_authentication_required', label: 'Approved and saved; charges without the buyer fail: authentication required' },
 ];
 
 const byNumber = new Map(TEST_CARDS.map((card) => [card.number, card]));
 
-/** The D8 or D30 test card with this number (digits only), if it is one. */
+/** The D8, D24 or D30 test card with this number (digits only), if it is one. */
 export function findTestCard(pan: string): TestCard | undefined {
   return byNumber.get(pan);
 }

@@ -1,9 +1,11 @@
-/** Wiring of the sandbox acquirer: in-memory orders, the HTTP API, nothing else. */
+/** Wiring of the sandbox acquirer: in-memory orders and saved cards, the HTTP API, nothing else. */
+import { randomBytes } from 'node:crypto';
 import type { Logger } from '@gateway/observability';
 import { listen, type RunningService } from '@gateway/runtime';
 import type { SandboxConfig } from './config.js';
 import { Delays } from './delays.js';
 import { AcsTokens } from './domain/acs-tokens.js';
+import { BindingStore } from './domain/binding.store.js';
 import { OrderStore } from './domain/order.store.js';
 import type { Sandbox } from './domain/sandbox.js';
 import { createSandboxHandler } from './http/app.js';
@@ -23,6 +25,9 @@ export async function startSandbox(config: SandboxConfig, log: Logger, options: 
   const sandbox: Sandbox = {
     store: new OrderStore(config.orderRetention),
     tokens: new AcsTokens(config.secret),
+    // Each binding comes from a paid order, so the orders' bound on memory serves them too.
+    bindings: new BindingStore(config.orderRetention),
+    cardKey: randomBytes(32),
     publicUrl: config.publicUrl,
     slowDelayMs: config.slowDelayMs,
     finish3dsVer2: !config.withoutFinish3dsVer2,

@@ -1,4 +1,4 @@
-/** The D8 and D30 test cards: each is a valid card number, found by its number; any other number is not one. */
+/** The D8, D24 and D30 test cards: each is a valid card number, found by its number; any other number is not one. */
 import assert from 'node:assert/strict';
 import { findTestCard, luhnValid, TEST_CARDS } from '../../src/index.js';
 
@@ -24,6 +24,15 @@ describe('Test cards', () => {
     assert.equal(findTestCard('4000000000003063')?.behaviour, 'challenge_3ds1');
     assert.equal(findTestCard('4000000000003246')?.behaviour, 'authentication_refused');
     assert.equal(findTestCard('4000000000006983')?.behaviour, 'approve_reverse_refused');
+  });
+
+  it('when the D24 cards are looked up, then each approves on the page and has its own off-session behaviour, and its label says so', () => {
+    const insufficient = findTestCard('4000000000003055');
+    const authentication = findTestCard('4000002760003184');
+    assert.equal(insufficient?.behaviour, 'approve_off_session_insufficient_funds');
+    assert.equal(authentication?.behaviour, 'approve_off_session_authentication_required');
+    assert.match(insufficient?.label ?? '', /without the buyer.*insufficient funds/);
+    assert.match(authentication?.label ?? '', /without the buyer.*authentication required/);
   });
 
   it('when any other Luhn-valid number is looked up, then it is not a test card (live mode sends it on)', () => {

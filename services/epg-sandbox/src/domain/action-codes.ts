@@ -23,6 +23,8 @@ export const DECLINES = {
   authentication_failed: { code: 2006, description: '3-D Secure authentication failed' },
   /** ACQUIRER.md: the issuer refused authentication (D30's card 3246). */
   authentication_refused: { code: 151017, description: 'Declined: the issuer refused 3-D Secure authentication' },
+  /** ACQUIRER.md "Saved cards": the issuer wants the buyer for a charge without them (D24's card 3184). */
+  authentication_required: { code: 2001, description: 'Declined: the issuer requires the cardholder to authenticate' },
 } as const satisfies Record<string, Action>;
 
 export type DeclineReason = keyof typeof DECLINES;

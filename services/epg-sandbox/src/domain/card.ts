@@ -1,8 +1,10 @@
 /**
  * The card fields of paymentorder.do, checked and reduced to what may be kept:
- * the masked number, the expiry, the name and the D8 behaviour. The full number
- * and the security code go no further than this file.
+ * the masked number, the expiry, the name, the D8 behaviour and a keyed
+ * fingerprint that tells the same card again (D24's saved cards). The full
+ * number and the security code go no further than this file.
  */
+import { createHmac } from 'node:crypto';
 import { findTestCard, luhnValid, type TestCardBehaviour } from '@gateway/test-cards';
 import { invalid, missing } from './epg-error.js';
 
@@ -22,12 +24,14 @@ export interface CardDetails {
   readonly expiration: string;
   readonly cardholderName: string;
   readonly behaviour: TestCardBehaviour;
+  /** HMAC-SHA256 of the full number under the sandbox's card key: the same card, whatever its mask shares with another. Never answered or logged. */
+  readonly fingerprint: string;
 }
 
 const MAX_NAME_LENGTH = 128;
 
-/** Checks the card fields (missing → "4", malformed → "5") and decides what the card does at `now`. */
-export function readCard(form: CardForm, now: Date): CardDetails {
+/** Checks the card fields (missing → "4", malformed → "5") and decides what the card does at `now`; `cardKey` keys its fingerprint. */
+export function readCard(form: CardForm, now: Date, cardKey: Buffer): CardDetails {
   const { pan, cvc, year, month } = form;
   if (pan === undefined) throw missing('$PAN');
   if (cvc === undefined) throw missing('$CVC');
@@ -45,6 +49,7 @@ export function readCard(form: CardForm, now: Date): CardDetails {
     expiration,
     cardholderName,
     behaviour: isExpired(expiration, now) ? 'expired_card' : (findTestCard(pan)?.behaviour ?? 'approve'),
+    fingerprint: createHmac('sha256', cardKey).update(pan, 'utf8').digest('base64url'),
   };
 }
 

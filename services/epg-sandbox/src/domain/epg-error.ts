@@ -23,9 +23,15 @@ export class EpgError extends Error {
 export type CallFields = Readonly<Record<string, unknown>>;
 
 export const missing = (name: string) => new EpgError('4', `${name} is required`);
+export const duplicateOrderNumber = () => new EpgError('1', 'Order with this number was already processed');
+export const unknownCurrency = () => new EpgError('3', 'Unknown currency');
 export const invalid = (name: string) => new EpgError('5', `${name} is invalid`);
 export const orderNotFound = () => new EpgError('6', 'Order not found');
 export const wrongState = () => new EpgError('7', 'Wrong order state');
+/** A bindingId this terminal never saw (or another terminal's): "2", as unBindCard.do answers. */
+export const bindingNotFound = () => new EpgError('2', 'Binding not found');
+/** A binding unBindCard.do deactivated: never charged or unbound again. */
+export const bindingInactive = () => new EpgError('2', 'Binding is not active');
 /** An outcome that cannot be confirmed: every refund or reverse of D8's card 5126, a deposit of card 7015. */
 export const systemError = () => new EpgError('7', 'System error');
 /** What a deposit of D8's card 7007 answers: the issuer will not capture the hold. */

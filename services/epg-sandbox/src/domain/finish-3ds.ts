@@ -5,8 +5,9 @@
  * approves by depositing, or holding a two-phase order.
  */
 import { ECI_AUTHENTICATED } from './action-codes.js';
+import { approvePayment } from './approve-payment.js';
 import { invalid, missing, wrongState, type CallFields } from './epg-error.js';
-import { approve, decline, finishRedirect, OrderStatus } from './order.js';
+import { decline, finishRedirect, OrderStatus } from './order.js';
 import { findOrder, required, type CallParams, type Sandbox } from './sandbox.js';
 import { finishAuthenticated } from './three-ds2.js';
 
@@ -19,7 +20,7 @@ export function finish3ds(sandbox: Sandbox, terminal: string, params: CallParams
   const answer = sandbox.tokens.readPaRes(paRes);
   if (answer?.orderId !== order.orderId) throw invalid('paRes');
 
-  if (answer.result === 'Y') approve(order, sandbox.now(), ECI_AUTHENTICATED);
+  if (answer.result === 'Y') approvePayment(sandbox, order, ECI_AUTHENTICATED);
   else decline(order, 'authentication_failed');
   return { redirect: finishRedirect(order) };
 }

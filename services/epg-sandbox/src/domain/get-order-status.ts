@@ -1,4 +1,8 @@
-/** getOrderStatusExtended.do: everything the acquirer knows of one order, by orderId or orderNumber; paymentAmountInfo always. */
+/**
+ * getOrderStatusExtended.do: everything the acquirer knows of one order, by
+ * orderId or orderNumber; paymentAmountInfo always, bindingInfo once the order
+ * saved a card or was paid with one.
+ */
 import { missing, orderNotFound, type CallFields } from './epg-error.js';
 import { OrderStatus, TND, type Order } from './order.js';
 import type { CallParams, Sandbox } from './sandbox.js';
@@ -50,6 +54,7 @@ function statusReply(order: Order): CallFields {
     ...(order.authRefNum !== undefined && { authRefNum: order.authRefNum }),
     ...(order.payer?.ip !== undefined && { ip: order.payer.ip }),
     ...((order.payer?.email !== undefined || order.payer?.phone !== undefined) && { payerData: { email: order.payer.email, phone: order.payer.phone } }),
+    ...(order.binding && { bindingInfo: { clientId: order.binding.clientId, bindingId: order.binding.bindingId } }),
     paymentAmountInfo: {
       approvedAmount: order.approvedAmount,
       depositedAmount: order.depositedAmount,

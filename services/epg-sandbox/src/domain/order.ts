@@ -16,6 +16,9 @@
  *                ──refund───▶ 4 refunded ──refund──▶ 4 (again while money is left)
  *
  * Transitions that the current status does not allow throw "7" Wrong order state.
+ *
+ * recurrentPayment.do makes an order of its own and charges it at once: it has
+ * no buyer, so no returnUrl and never a 3-D Secure challenge.
  */
 import { randomInt } from 'node:crypto';
 import { APPROVED, AUTHENTICATING, DECLINES, NO_PAYMENT_ATTEMPT, type Action, type DeclineReason } from './action-codes.js';
@@ -59,6 +62,15 @@ export interface ThreeDS2 {
   result?: 'Y' | 'N';
 }
 
+/** getOrderStatusExtended.do's bindingInfo: the saved card an order saved or was paid with (D24). */
+interface BindingInfo {
+  readonly clientId: string;
+  readonly bindingId: string;
+}
+
+/** orderNumber's limit; a terminal uses each number once (order.store.ts). */
+export const MAX_ORDER_NUMBER_LENGTH = 32;
+
 /** ISO 4217 numeric code of TND, the only currency the sandbox knows. */
 export const TND = '788';
 
@@ -69,18 +81,25 @@ export interface Order {
   readonly orderNumber: string;
   /** Millimes. */
   readonly amount: number;
-  readonly returnUrl: string;
+  /** Where the buyer goes once paid; none on recurrentPayment.do's orders, which have no buyer. */
+  readonly returnUrl: string | undefined;
   readonly failUrl: string | undefined;
   /** The language register.do asked the acquirer's pages to speak (fr, en, ar); fr when not given. */
   readonly language: string;
   readonly registeredAt: number;
   /** registerPreAuth.do's order: an approval holds the funds (status 1) rather than depositing them. */
   readonly twoPhase: boolean;
+  /** register.do's clientId: the merchant's customer, whose saved cards may pay the order. */
+  readonly clientId?: string;
+  /** register.do's features=FORCE_CREATE_BINDING: an approval saves the card for clientId. */
+  readonly saveCard?: boolean;
   status: OrderStatus;
   action: Action;
   card?: CardDetails;
   payer?: Payer;
   threeDS2?: ThreeDS2;
+  /** The saved card this order saved once approved, or was paid with. */
+  binding?: BindingInfo;
   approvalCode?: string;
   authRefNum?: string;
   eci?: string;
@@ -94,7 +113,7 @@ export interface Order {
 }
 
 /** What registering an order fixes; the rest starts empty. */
-export type NewOrder = Pick<Order, 'orderId' | 'terminal' | 'orderNumber' | 'amount' | 'returnUrl' | 'failUrl' | 'language' | 'registeredAt' | 'twoPhase'>;
+export type NewOrder = Pick<Order, 'orderId' | 'terminal' | 'orderNumber' | 'amount' | 'returnUrl' | 'failUrl' | 'language' | 'registeredAt' | 'twoPhase' | 'clientId' | 'saveCard'>;
 
 /** A registered order: status 0, nothing paid. */
 export function registeredOrder(fields: NewOrder): Order {
@@ -179,6 +198,8 @@ export function refundable(order: Order): number {
  */
 export function finishRedirect(order: Order): string {
   const base = order.status === OrderStatus.DECLINED && order.failUrl !== undefined ? order.failUrl : order.returnUrl;
+  // Only recurrentPayment.do's orders have none, and no buyer is ever sent back from them.
+  if (base === undefined) throw new Error('an order without a returnUrl has no buyer to send back');
   return withQueryParam(base, 'orderId', order.orderId);
 }
 

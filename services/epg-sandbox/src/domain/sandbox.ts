@@ -1,12 +1,18 @@
 /** What every call of the sandbox acquirer works with, and the shape of a call. */
 import type { AcsTokens } from './acs-tokens.js';
-import { missing, orderNotFound, type CallFields } from './epg-error.js';
+import type { Binding } from './binding.js';
+import type { BindingStore } from './binding.store.js';
+import { bindingInactive, bindingNotFound, missing, orderNotFound, type CallFields } from './epg-error.js';
 import type { Order } from './order.js';
 import type { OrderStore } from './order.store.js';
 
 export interface Sandbox {
   readonly store: OrderStore;
   readonly tokens: AcsTokens;
+  /** Saved cards (D24). */
+  readonly bindings: BindingStore;
+  /** Keys the cards' fingerprints (card.ts); fresh at every start, as the saved cards are. */
+  readonly cardKey: Buffer;
   /** Base URL a buyer's browser reaches the sandbox at, without a trailing slash. */
   readonly publicUrl: string;
   /** How long the "does not answer in time" card keeps its caller waiting. */
@@ -42,4 +48,12 @@ export function findOrder(sandbox: Sandbox, terminal: string, orderId: string): 
   const order = sandbox.store.byId(terminal, orderId);
   if (!order) throw orderNotFound();
   return order;
+}
+
+/** The terminal's binding with this id that may still be charged: unknown (or another terminal's) and unbound are "2". */
+export function findActiveBinding(sandbox: Sandbox, terminal: string, bindingId: string): Binding {
+  const binding = sandbox.bindings.byId(terminal, bindingId);
+  if (!binding) throw bindingNotFound();
+  if (!binding.active) throw bindingInactive();
+  return binding;
 }

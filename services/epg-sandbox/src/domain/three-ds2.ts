@@ -9,10 +9,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ECI_AUTHENTICATED } from './action-codes.js';
+import { approvePayment } from './approve-payment.js';
 import type { CardDetails } from './card.js';
 import { packCReq, packCRes, packMethodData, transactionOf } from './emv-messages.js';
 import { invalid, wrongState, type CallFields } from './epg-error.js';
-import { approve, decline, finishedAnswer, OrderStatus, startChallenge, type Order, type ThreeDS2 } from './order.js';
+import { decline, finishedAnswer, OrderStatus, startChallenge, type Order, type ThreeDS2 } from './order.js';
 import type { Sandbox } from './sandbox.js';
 
 /** Where a browser posts threeDSMethodData. */
@@ -46,10 +47,10 @@ export function repeatPayment(sandbox: Sandbox, order: Order, card: CardDetails,
   const auth = order.threeDS2;
   if (auth?.serverTransId !== serverTransId) throw invalid('threeDSServerTransId');
   if (order.status !== OrderStatus.AUTHENTICATING || auth.stage !== 'repeat') throw wrongState();
-  if (card.maskedPan !== order.card?.maskedPan || card.expiration !== order.card.expiration) throw invalid('$PAN');
+  if (card.fingerprint !== order.card?.fingerprint || card.expiration !== order.card.expiration) throw invalid('$PAN');
   switch (order.card.behaviour) {
     case 'frictionless_3ds2':
-      approve(order, sandbox.now(), ECI_AUTHENTICATED);
+      approvePayment(sandbox, order, ECI_AUTHENTICATED);
       return finishedAnswer(order);
     case 'challenge_3ds2':
       auth.stage = 'challenge';
@@ -103,7 +104,7 @@ export function answerChallenge(sandbox: Sandbox, order: Order, result: 'Y' | 'N
 export function finishAuthenticated(sandbox: Sandbox, order: Order): void {
   const auth = order.threeDS2;
   if (order.status !== OrderStatus.AUTHENTICATING || auth?.stage !== 'answered') throw wrongState();
-  if (auth.result === 'Y') approve(order, sandbox.now(), ECI_AUTHENTICATED);
+  if (auth.result === 'Y') approvePayment(sandbox, order, ECI_AUTHENTICATED);
   else decline(order, 'authentication_failed');
 }
 

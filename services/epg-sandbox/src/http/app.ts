@@ -6,7 +6,7 @@ import { acsRouter } from './acs.routes.js';
 import { notFound } from './responses.js';
 import { restRouter, type RestDependencies } from './rest.routes.js';
 
-/** The request listener: /healthz, /readyz, /metrics, /payment/rest/*, and the 3-D Secure pages (acs.routes.ts); anything else is 404. */
+/** The request listener: /healthz, /readyz, /metrics, /payment/rest/* and /payment/recurrentPayment.do, and the 3-D Secure pages (acs.routes.ts); anything else is 404. */
 export function createSandboxHandler(deps: RestDependencies): RequestListener {
   const app = express();
   app.disable('x-powered-by');

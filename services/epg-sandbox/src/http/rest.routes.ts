@@ -2,7 +2,9 @@
  * /payment/rest/: every call takes the same path: known call and POST, a form
  * body, the terminal's credentials, then the call itself; any refusal becomes
  * HTTP 200 with its code, written in the call's answer shape
- * (answer-shapes.ts), and one log line tells what happened.
+ * (answer-shapes.ts), and one log line tells what happened. recurrentPayment.do
+ * is served at /payment/recurrentPayment.do as well, where the real gateway
+ * has it, the same way.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { describeError, type Logger } from '@gateway/observability';
@@ -11,12 +13,16 @@ import { depositOrder } from '../domain/deposit-order.js';
 import { EpgError, type ErrorCode } from '../domain/epg-error.js';
 import { finish3ds, finish3dsVer2 } from '../domain/finish-3ds.js';
 import { getOrderStatus } from '../domain/get-order-status.js';
+import { listBindings } from '../domain/list-bindings.js';
 import { payOrder } from '../domain/pay-order.js';
+import { payWithBinding } from '../domain/pay-with-binding.js';
+import { recurrentPayment } from '../domain/recurrent-payment.js';
 import { refundOrder } from '../domain/refund-order.js';
 import { registerOrder, registerPreAuth } from '../domain/register-order.js';
 import { reverseOrder } from '../domain/reverse-order.js';
 import type { Call, Sandbox } from '../domain/sandbox.js';
 import { authenticate } from '../domain/terminals.js';
+import { unbindCard } from '../domain/unbind-card.js';
 import { answerOf, successOf, type AnswerShape } from './answer-shapes.js';
 import { FormFields } from './form.js';
 import { methodNotAllowed, notFound } from './responses.js';
@@ -33,6 +39,9 @@ interface CallRoute {
 }
 
 const REST_PATH = '/payment/rest/';
+const RECURRENT_PAYMENT = 'recurrentPayment.do';
+/** ACQUIRER.md "Saved cards": the real gateway serves recurrentPayment.do outside /payment/rest/. */
+const RECURRENT_PAYMENT_PATH = `/payment/${RECURRENT_PAYMENT}`;
 
 /** The calls this deployment serves: without finish3dsVer2Payment.do when so configured (it is then a 404, as on a deployment without it). */
 function callsOf(sandbox: Sandbox): ReadonlyMap<string, CallRoute> {
@@ -46,6 +55,10 @@ function callsOf(sandbox: Sandbox): ReadonlyMap<string, CallRoute> {
     ['deposit.do', { call: depositOrder, shape: 'ErrorCode' }],
     ['reverse.do', { call: reverseOrder, shape: 'ErrorCode' }],
     ['refund.do', { call: refundOrder, shape: 'ErrorCode' }],
+    ['paymentOrderBinding.do', { call: payWithBinding, shape: 'errorCode' }],
+    [RECURRENT_PAYMENT, { call: recurrentPayment, shape: 'errorCode' }],
+    ['getBindings.do', { call: listBindings, shape: 'errorCode' }],
+    ['unBindCard.do', { call: unbindCard, shape: 'errorCode' }],
   ]);
 }
 
@@ -54,13 +67,19 @@ const FORM_LIMITS = { maxBytes: 16 * 1024, maxFields: 100 };
 
 /**
  * POST on each call's path, the call's name exactly as the acquirer spells it
- * (case included, no trailing slash); another method on it is 405, and an
- * unknown name or any other path is left to the app's 404.
+ * (case included, no trailing slash), and on recurrentPayment.do's second
+ * path; another method on them is 405, and an unknown name or any other path
+ * is left to the app's 404.
  */
 export function restRouter(deps: RestDependencies): Router {
   const calls = callsOf(deps.sandbox);
   const router = express.Router({ caseSensitive: true, strict: true });
-  router.use(REST_PATH, serverSpans());
+  const answer = async (name: string, req: Request, res: Response) => {
+    const body = req.body as Record<string, unknown> | undefined;
+    const reply = await handleCall(deps, name, calls.get(name) as CallRoute, body && new FormFields(body));
+    json(res, 200, reply);
+  };
+  router.use([REST_PATH, RECURRENT_PAYMENT_PATH], serverSpans());
   router
     .route(`${REST_PATH}:call`)
     .all((req, res, next) => {
@@ -69,22 +88,25 @@ export function restRouter(deps: RestDependencies): Router {
       if (calls.has(callOf(req))) next();
       else notFound(res);
     })
-    .post(formBody(FORM_LIMITS), async (req, res) => {
-      const name = callOf(req);
-      const body = req.body as Record<string, unknown> | undefined;
-      const reply = await handleCall(deps, name, calls.get(name) as CallRoute, body && new FormFields(body));
-      json(res, 200, reply);
+    .post(formBody(FORM_LIMITS), (req, res) => answer(callOf(req), req, res))
+    .all((_req, res) => methodNotAllowed(res, 'POST'));
+  router
+    .route(RECURRENT_PAYMENT_PATH)
+    .all((_req, res, next) => {
+      res.locals[CALL] = RECURRENT_PAYMENT;
+      next();
     })
+    .post(formBody(FORM_LIMITS), (req, res) => answer(RECURRENT_PAYMENT, req, res))
     .all((_req, res) => methodNotAllowed(res, 'POST'));
   const shapeOf = (res: Response): AnswerShape => calls.get(String(res.locals[CALL]))?.shape ?? 'errorCode';
-  router.use(REST_PATH, (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+  router.use([REST_PATH, RECURRENT_PAYMENT_PATH], (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     const refused = bodyRefusal(err);
     if (!refused) return next(err);
     deps.log.info({ call: res.locals[CALL] as unknown, errorCode: '4', reason: refused.type }, 'call refused');
     // Too large is said with 413 as well; anything else unreadable is a business error (HTTP 200).
     json(res, refused.status === 413 ? 413 : 200, answerOf(shapeOf(res), '4', 'Unreadable request body'));
   });
-  router.use(REST_PATH, (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  router.use([REST_PATH, RECURRENT_PAYMENT_PATH], (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     deps.log.error({ call: res.locals[CALL] as unknown, err: describeError(err) }, 'call failed');
     if (!res.headersSent) json(res, 500, answerOf(shapeOf(res), '7', 'System error'));
   });

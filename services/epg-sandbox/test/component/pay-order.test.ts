@@ -21,6 +21,9 @@ const FINISHED_CARDS: readonly Expected[] = [
   { pan: '4000000000007007', orderStatus: 2, actionCode: 0, paymentState: 'DEPOSITED' },
   { pan: '4000000000007015', orderStatus: 2, actionCode: 0, paymentState: 'DEPOSITED' },
   { pan: '4000000000007023', orderStatus: 2, actionCode: 0, paymentState: 'DEPOSITED' },
+  // D24's cards differ only when charged without the buyer (saved-cards.test.ts).
+  { pan: '4000000000003055', orderStatus: 2, actionCode: 0, paymentState: 'DEPOSITED' },
+  { pan: '4000002760003184', orderStatus: 2, actionCode: 0, paymentState: 'DEPOSITED' },
   { pan: '4000000000000002', orderStatus: 6, actionCode: 100, paymentState: 'DECLINED' },
   { pan: '4000000000009995', orderStatus: 6, actionCode: 116, paymentState: 'DECLINED' },
   { pan: '4000000000000069', orderStatus: 6, actionCode: 101, paymentState: 'DECLINED' },

@@ -1,7 +1,7 @@
 /** Starts the sandbox in-process on port 0, with its log lines captured, and speaks its protocol. */
 import { Writable } from 'node:stream';
 import { createLogger } from '@gateway/observability';
-import { loadSandboxConfig, startSandbox } from '../../src/service.js';
+import { loadSandboxConfig, startSandbox, type SandboxOptions } from '../../src/service.js';
 
 export const TERMINAL = { userName: 'gateway-test', password: 'gateway-test-password' } as const;
 export const OTHER_TERMINAL = { userName: 'other-shop', password: 'other-shop-password' } as const;
@@ -17,6 +17,7 @@ export type Body = Record<string, unknown> & {
   actionCode?: number;
   paymentAmountInfo?: { approvedAmount: number; depositedAmount: number; refundedAmount: number; paymentState: string };
   cardAuthInfo?: { maskedPan?: string; pan?: string; expiration: string; cardholderName: string; approvalCode?: string; secureAuthInfo?: { eci: string } };
+  bindingInfo?: { clientId: string; bindingId: string };
 };
 
 export interface Reply {
@@ -54,7 +55,8 @@ export function orderNumber(): string {
   return `T${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+/** `options` gives the sandbox a clock of the test's own, for expiry. */
+export async function startHarness(env: Record<string, string> = {}, options: SandboxOptions = {}): Promise<Harness> {
   const logs: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
@@ -69,7 +71,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     ...env,
   });
   const log = createLogger({ service: 'epg-sandbox', level: 'info', destination });
-  const running = await startSandbox(config, log);
+  const running = await startSandbox(config, log, options);
   const baseUrl = `http://127.0.0.1:${running.port}`;
 
   const call: Harness['call'] = async (name, fields, credentials = TERMINAL) => {

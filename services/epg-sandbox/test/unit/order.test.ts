@@ -9,7 +9,7 @@ const LATER = new Date('2026-05-16T09:30:00Z');
 
 function order(failUrl?: string, twoPhase = false): Order {
   const o = registeredOrder({ orderId: 'o-1', terminal: 't', orderNumber: 'N1', amount: 10_000, returnUrl: 'https://m.example/r', failUrl, language: 'fr', registeredAt: NOW.getTime(), twoPhase });
-  attachCard(o, { maskedPan: '424242**4242', expiration: '202812', cardholderName: '', behaviour: 'approve' });
+  attachCard(o, { maskedPan: '424242**4242', expiration: '202812', cardholderName: '', behaviour: 'approve', fingerprint: 'f' });
   return o;
 }
 
