@@ -54,10 +54,23 @@ export const CreateSessionRequest = Type.Object(
         default: 'off',
       }),
     ),
+    payment_method: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "With off_session: the customer's saved card (pm_…, usage off_session) to charge." })),
+    off_session: Type.Optional(
+      Type.Boolean({
+        description:
+          "true: charge payment_method at once, without the buyer (D24): the answer is PROCESSING or already final, without checkout_url; first_name, last_name and email default to the customer's. Needs customer and payment_method.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type CreateSessionRequest = Static<typeof CreateSessionRequest>;
+
+/** D24: a charge without the buyer, whose buyer fields default to its customer's. */
+export const OffSessionCreateRequest = Type.Object(
+  { ...CreateSessionRequest.properties, first_name: Type.Optional(CreateSessionRequest.properties.first_name), last_name: Type.Optional(CreateSessionRequest.properties.last_name), email: Type.Optional(CreateSessionRequest.properties.email) },
+  { additionalProperties: false },
+);
 
 /** The request snapshot frozen at creation (INTERFACE 2.2). */
 export const Original = Type.Object(

@@ -8,6 +8,7 @@
  * at the path).
  */
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -103,6 +104,8 @@ export class Exports {
       await pipeline(body, counted, file);
       await rename(part, filePath);
     } catch (err) {
+      // A body that failed before the file was open leaves the file to open (and appear) after: it is removed once closed.
+      if (!file.closed) await once(file, 'close').catch(() => undefined);
       await rm(part, { force: true });
       // The disk's failure, or the caller's abort, is thrown as it is; anything else lost the transfer.
       if (failed === 'file') throw err;

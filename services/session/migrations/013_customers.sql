@@ -40,6 +40,10 @@ CREATE TABLE payment_methods (
 );
 CREATE UNIQUE INDEX payment_methods_one_per_card ON payment_methods (customer_id, card_brand, card_last_four, exp_month, exp_year) WHERE detached_at IS NULL;
 
--- The customer a session is for, and whether its card is to be saved (D24).
+-- The customer a session is for, whether its card is to be saved, and for a
+-- charge without the buyer the saved card it charges (D24).
 ALTER TABLE sessions ADD COLUMN customer_id text;
 ALTER TABLE sessions ADD COLUMN save_card text NOT NULL DEFAULT 'off' CHECK (save_card IN ('off', 'on_session', 'off_session'));
+ALTER TABLE sessions ADD COLUMN payment_method_id text;
+-- The dashboard's list of a customer's payments, in list order.
+CREATE INDEX sessions_listing_by_customer ON sessions (merchant_id, livemode, customer_id, created_at DESC, id DESC) WHERE customer_id IS NOT NULL;

@@ -198,6 +198,26 @@ export const acquirerCommands = {
     }),
     reply: PaymentStep,
   },
+  /**
+   * D24: charges a saved card without the buyer (off-session, tii U): the
+   * adapter finds the card's binding by payment method, merchant and mode.
+   * `card_brand` and `card_last_four` are what the session shows of it.
+   */
+  'payment.charge_saved': {
+    service: 'acquirer-adapter',
+    lane: 'slow',
+    request: Type.Object({
+      attempt: StartedAttempt,
+      payment_method_id: Type.String({ pattern: '^pm_' }),
+      card_brand: Type.String(),
+      card_last_four: Type.String(),
+      /** Where the acquirer would send a browser: the gateway's own address (no buyer is there). */
+      return_url: Type.String(),
+      /** The address of whoever asked for the charge (the merchant's server), which the acquirer requires. */
+      ip: Type.String({ minLength: 1, maxLength: 64 }),
+    }),
+    reply: PaymentStep,
+  },
   'payment.finish_3ds': {
     service: 'acquirer-adapter',
     lane: 'slow',

@@ -39,6 +39,8 @@ export const ApiContext = Type.Object({
   request_id: Type.String(),
   /** The request's Idempotency-Key, for services whose effects must survive a lost answer (a refund). */
   idempotency_key: Type.Optional(Type.String()),
+  /** The caller's address as the gateway saw it (D24: the acquirer asks for one with a charge of a saved card). */
+  client_ip: Type.Optional(Type.String({ maxLength: 64 })),
 });
 export type ApiContext = Static<typeof ApiContext>;
 

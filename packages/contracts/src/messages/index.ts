@@ -146,6 +146,7 @@ export const commandSenders = {
   'attempt.pay': ['checkout'],
   'attempt.finish_3ds': ['checkout'],
   'payment.authorize': ['session'],
+  'payment.charge_saved': ['session'],
   'payment.finish_3ds': ['session'],
   'payment.check': ['session'],
   'payment.capture': ['session'],

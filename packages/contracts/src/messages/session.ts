@@ -159,7 +159,14 @@ export const sessionCommands = {
   /** `payment_link`: the dashboard's filter of a link's payments (D19), outside `query`, which the API passes as the merchant gave it. */
   'session.list': {
     service: 'session',
-    request: Type.Object({ context: ApiContext, query: Type.Record(Type.String(), Type.Unknown()), page_size: ExportPageSize, payment_link: Type.Optional(PaymentLinkId) }),
+    request: Type.Object({
+      context: ApiContext,
+      query: Type.Record(Type.String(), Type.Unknown()),
+      page_size: ExportPageSize,
+      payment_link: Type.Optional(PaymentLinkId),
+      /** D24: the dashboard's filter of a customer's payments, likewise. */
+      customer: Type.Optional(Type.String({ pattern: '^cus_[0-9A-Za-z]{20,}$' })),
+    }),
     reply: SessionList,
   },
   /** The Home page's attempts and declines over `query` {from, to} (Tunis dates, as the daily report takes them); read from per-day counts, never the attempts. */

@@ -48,7 +48,27 @@ const scenarios: Record<string, Scenario> = {
     const refund = await gateway.sessions.refund(session.id, { reason: 'gateway trigger refund.created' });
     print(`Refunded ${refund.refunded_amount} TND (${refund.refund_id})`);
   },
+  // D24: a customer's card saved with a payment (for charges without the buyer).
+  'payment_method.attached': async (gateway, print) => {
+    await saveCard(gateway, print);
+  },
+  'payment_method.detached': async (gateway, print) => {
+    const { customer, card } = await saveCard(gateway, print);
+    await gateway.customers.paymentMethods.delete(customer, card);
+    print(`Removed ${card}`);
+  },
 };
+
+/** A test customer with a card saved off_session by a paid session; their ids. */
+async function saveCard(gateway: Gateway, print: (line: string) => void): Promise<{ customer: string; card: string }> {
+  const customer = await gateway.customers.create({ email: 'amina@example.tn', name: 'Amina Ben Salah' });
+  print(`Created ${customer.id}`);
+  await pay(await createSession(gateway, print, { customer: customer.id, save_card: 'off_session' }), APPROVED_CARD, print);
+  const [card] = await gateway.customers.paymentMethods.list(customer.id);
+  if (!card) throw new Error(`no card was saved for ${customer.id}`);
+  print(`Saved ${card.id} (${card.card_brand} ${card.card_last_four})`);
+  return { customer: customer.id, card: card.id };
+}
 
 /** The events `trigger` knows how to cause. */
 export const TRIGGERABLE_EVENTS = Object.keys(scenarios);

@@ -39,6 +39,10 @@ export type CreateSessionRequest = {
   customer?: string;
   /** off (default); on_session: the page offers to save the card for the customer's later payments; off_session: the card is saved with the payment, and the merchant may charge it without the buyer. Needs customer. */
   save_card?: "off" | "on_session" | "off_session" | (string & {});
+  /** With off_session: the customer's saved card (pm_…, usage off_session) to charge. */
+  payment_method?: string;
+  /** true: charge payment_method at once, without the buyer (D24): the answer is PROCESSING or already final, without checkout_url; first_name, last_name and email default to the customer's. Needs customer and payment_method. */
+  off_session?: boolean;
 };
 
 export type SessionDetail = {
@@ -443,16 +447,16 @@ export type WebhookReplayResult = {
 export type CreateWebhookEndpointRequest = {
   /** Where events are POSTed (the D11 address rule applies). Absolute http or https (https in live mode), without a user or password. */
   url: string;
-  /** Event types to receive, or ['*'] for every one: session.authorized, session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, webhook_endpoint.disabled. */
-  enabled_events: Array<"*" | "session.authorized" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "webhook_endpoint.disabled" | (string & {})>;
+  /** Event types to receive, or ['*'] for every one: session.authorized, session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, payment_method.attached, payment_method.detached, webhook_endpoint.disabled. */
+  enabled_events: Array<"*" | "session.authorized" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "payment_method.attached" | "payment_method.detached" | "webhook_endpoint.disabled" | (string & {})>;
   description?: string;
 };
 
 export type UpdateWebhookEndpointRequest = {
   /** Where events are POSTed. Absolute http or https (https in live mode), without a user or password. */
   url?: string;
-  /** Event types to receive, or ['*'] for every one: session.authorized, session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, webhook_endpoint.disabled. */
-  enabled_events?: Array<"*" | "session.authorized" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "webhook_endpoint.disabled" | (string & {})>;
+  /** Event types to receive, or ['*'] for every one: session.authorized, session.succeeded, session.failed, session.canceled, session.expired, checkout.session.expired, refund.created, refund.updated, payment_method.attached, payment_method.detached, webhook_endpoint.disabled. */
+  enabled_events?: Array<"*" | "session.authorized" | "session.succeeded" | "session.failed" | "session.canceled" | "session.expired" | "checkout.session.expired" | "refund.created" | "refund.updated" | "payment_method.attached" | "payment_method.detached" | "webhook_endpoint.disabled" | (string & {})>;
   description?: string;
   /** enabled also clears a disable for failures. */
   status?: "enabled" | "disabled" | (string & {});
@@ -789,6 +793,25 @@ export type Deleted = {
   deleted: true;
 };
 
+export type PaymentMethodWebhookEvent = {
+  id: string;
+  event: "payment_method.attached" | "payment_method.detached" | (string & {});
+  created_at: string;
+  data: {
+    id: string;
+    customer: string;
+    type: "card";
+    card_brand: string;
+    card_last_four: string;
+    exp_month: number;
+    exp_year: number;
+    /** on_session: the buyer pays with it on the hosted page, by its security code; off_session: the merchant may also charge it without the buyer. */
+    usage: "on_session" | "off_session" | (string & {});
+    created_at: string;
+    livemode: boolean;
+  };
+};
+
 /** Every operation of the API: its method, path template and parameter names. */
 export const operations = {
   streamEvents: { method: 'GET', path: '/gateway/events/stream/', pathParams: [], query: [], stream: 'events' },
@@ -892,7 +915,7 @@ export interface Operations {
 export type OperationId = keyof Operations;
 
 /** Every webhook event type the gateway sends today (the document's webhooks). */
-export const webhookEventTypes = ["session.authorized", "session.succeeded", "session.failed", "session.canceled", "session.expired", "checkout.session.expired", "refund.created", "refund.updated", "webhook_endpoint.disabled"] as const;
+export const webhookEventTypes = ["session.authorized", "session.succeeded", "session.failed", "session.canceled", "session.expired", "checkout.session.expired", "refund.created", "refund.updated", "payment_method.attached", "payment_method.detached", "webhook_endpoint.disabled"] as const;
 
 /** An event type: one of webhookEventTypes, or one added later in v1 (INTERFACE 9.3), so keep a default branch. */
 export type WebhookEventType = (typeof webhookEventTypes)[number] | (string & {});

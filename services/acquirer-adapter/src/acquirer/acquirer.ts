@@ -24,8 +24,10 @@ export interface OrderRequest {
   readonly language: Language;
   /** D22: a two-phase order (registerPreAuth.do), whose approved payment is held until deposited or reversed. */
   readonly twoPhase: boolean;
-  /** D24: the customer (the acquirer's clientId) the card is to be saved for, once paid. */
-  readonly saveFor?: string;
+  /** D24: the customer, as the acquirer's clientId: whose card is saved with the order, or whose saved card pays it. */
+  readonly clientId?: string;
+  /** D24: the card is saved for `clientId` once the order is paid. */
+  readonly saveCard?: boolean;
 }
 
 /** D24: the card an approved order saved at the acquirer, as its status tells. */
@@ -45,6 +47,16 @@ export interface CardPayment {
   readonly finishUrl: string;
   /** 3-D Secure 2's repeat of the card: the transaction its first step opened. */
   readonly threeDSServerTransId?: string;
+}
+
+/** D24: a saved card sent for a registered order. */
+export interface BindingPayment {
+  readonly bindingId: string;
+  /** The buyer's address, or the merchant's server's for a charge without the buyer: the acquirer requires one. */
+  readonly ip: string;
+  /** F: the buyer pays with it on the page (with `cvc`); U: the merchant charges it without the buyer; R: a scheduled charge. */
+  readonly tii: 'F' | 'U' | 'R';
+  readonly cvc?: string;
 }
 
 export type RegisterResult =
@@ -116,6 +128,8 @@ export interface Acquirer {
   register(terminal: Terminal, order: OrderRequest): Promise<RegisterResult>;
   /** Sends the card for a registered order (again, with its transaction, for 3-D Secure 2's repeat). */
   pay(terminal: Terminal, orderId: string, payment: CardPayment): Promise<PayResult>;
+  /** D24: pays a registered order with a saved card (paymentOrderBinding.do): with the buyer by its security code (tii F), or without them (U, R). */
+  payWithBinding(terminal: Terminal, orderId: string, payment: BindingPayment): Promise<PayResult>;
   /** 3-D Secure 1: hands the acquirer the issuer's paRes. */
   finish3ds(terminal: Terminal, orderId: string, paRes: string): Promise<PayResult>;
   /** 3-D Secure 2: the buyer is back from the ACS; the acquirer finishes the order of this transaction. */

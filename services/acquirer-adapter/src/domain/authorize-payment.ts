@@ -9,14 +9,14 @@
  * reports where it stands.
  */
 import { SealedCardError } from '@gateway/card-sealing';
-import type { CommandRequest, PaymentStep } from '@gateway/contracts';
+import type { CommandRequest, PaymentStep, StartedAttempt } from '@gateway/contracts';
 import { findTestCard } from '@gateway/test-cards';
-import { AcquirerUnreachable, type CardPayment } from '../acquirer/acquirer.js';
+import { AcquirerUnreachable, type CardPayment, type OrderRequest, type Terminal } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
 import { cardBrand, lastFour } from './card.js';
-import { decline, finishedStep, type FinishingOrder } from './finish-order.js';
+import { decline, finishedStep } from './finish-order.js';
 import type { AdapterDeps } from './deps.js';
-import { acquirerOrderNumber, newOrder } from './new-order.js';
+import { newOrder } from './new-order.js';
 import { PROCESSOR_UNAVAILABLE, sendCard } from './send-card.js';
 import { resolveTerminal } from './terminals.js';
 
@@ -31,62 +31,88 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
   } catch (err) {
     if (!(err instanceof SealedCardError)) throw err;
     deps.log.warn({ attemptId: attempt.attempt_id, reason: err.message }, 'card data refused');
-    const order = await recordOrder(deps, request, 'unknown', '');
+    const order = await recordOrder(deps, attempt, 'unknown', '');
     return order.fresh ? decline(deps, order.row, 'processing_error', 'The card details could not be read.', correlationId) : finishedStep(order.row);
   }
 
-  const order = await recordOrder(deps, request, cardBrand(card.pan), lastFour(card.pan));
+  const order = await recordOrder(deps, attempt, cardBrand(card.pan), lastFour(card.pan));
   if (!order.fresh) return finishedStep(order.row);
-  const settling: FinishingOrder = order.row;
+  const settling = order.row;
 
   if (attempt.livemode && findTestCard(card.pan)) {
     return decline(deps, settling, 'test_card_live_mode', 'Test cards cannot be used for live payments.', correlationId);
   }
-  const resolved = await resolveTerminal(deps, attempt.merchant_id, attempt.livemode);
+  const language = request.language ?? 'fr';
+  const registered = await registerOrder(
+    deps,
+    settling,
+    {
+      returnUrl: request.term_url,
+      language,
+      description: attempt.description || attempt.order_number,
+      ...(attempt.save_card && { clientId: attempt.save_card.customer_id, saveCard: true }),
+    },
+    correlationId,
+  );
+  if (!registered.ok) return registered.step;
+  const payment: CardPayment = { card, language, finishUrl: request.term_url, ...(request.buyer && { buyer: request.buyer }) };
+  const sending = { order: { ...settling, acquirer_order_id: registered.orderId }, terminal: registered.terminal, payment, sealedCard: request.card, termUrl: request.term_url };
+  return sendCard(deps, sending, correlationId);
+}
+
+/** What an order is registered with beside the attempt's own number, amount and description. */
+type Registration = Pick<OrderRequest, 'returnUrl' | 'language' | 'description' | 'clientId' | 'saveCard'>;
+
+/**
+ * Registers the attempt's order at its merchant's terminal (two-phase for a
+ * manual session, D22); the terminal and the acquirer's order id, or the step
+ * that ends the attempt when no order could be registered (nothing was sent
+ * that can charge the card).
+ */
+export async function registerOrder(
+  deps: AdapterDeps,
+  settling: OrderRow,
+  registration: Registration,
+  correlationId: string,
+): Promise<{ ok: true; terminal: Terminal; orderId: string } | { ok: false; step: PaymentStep }> {
+  const resolved = await resolveTerminal(deps, settling.merchant_id, settling.livemode);
   if (resolved.status !== 'active') {
-    deps.log.warn({ attemptId: attempt.attempt_id, terminal: resolved.status }, 'no usable terminal');
-    return decline(deps, settling, 'processing_error', CANNOT_TAKE_PAYMENTS, correlationId);
+    deps.log.warn({ attemptId: settling.attempt_id, terminal: resolved.status }, 'no usable terminal');
+    return { ok: false, step: await decline(deps, settling, 'processing_error', CANNOT_TAKE_PAYMENTS, correlationId) };
   }
   const terminal = resolved.terminal;
-
   let registered;
   try {
     registered = await deps.acquirer.register(terminal, {
-      orderNumber: acquirerOrderNumber(attempt),
-      amount: attempt.amount,
-      returnUrl: request.term_url,
-      description: attempt.description || attempt.order_number,
-      language: request.language ?? 'fr',
-      twoPhase: attempt.capture_method === 'manual',
-      ...(attempt.save_card && { saveFor: attempt.save_card.customer_id }),
+      orderNumber: settling.order_number,
+      amount: settling.amount,
+      twoPhase: settling.capture_method === 'manual',
+      ...registration,
     });
   } catch (err) {
     if (!(err instanceof AcquirerUnreachable)) throw err;
     // No card was sent: whatever the acquirer registered cannot be charged.
-    deps.log.warn({ attemptId: attempt.attempt_id, reason: err.reason }, 'register failed');
-    return decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId);
+    deps.log.warn({ attemptId: settling.attempt_id, reason: err.reason }, 'register failed');
+    return { ok: false, step: await decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId) };
   }
   if (registered.kind === 'credentials-rejected') {
-    await deps.terminals.markRejected(attempt.merchant_id, attempt.livemode, terminal.userName, terminal.password);
-    deps.log.error({ merchantId: attempt.merchant_id, livemode: attempt.livemode }, 'acquirer rejected the terminal credentials');
-    return decline(deps, settling, 'processing_error', CANNOT_TAKE_PAYMENTS, correlationId);
+    await deps.terminals.markRejected(settling.merchant_id, settling.livemode, terminal.userName, terminal.password);
+    deps.log.error({ merchantId: settling.merchant_id, livemode: settling.livemode }, 'acquirer rejected the terminal credentials');
+    return { ok: false, step: await decline(deps, settling, 'processing_error', CANNOT_TAKE_PAYMENTS, correlationId) };
   }
   if (registered.kind === 'refused') {
-    deps.log.warn({ attemptId: attempt.attempt_id, reason: registered.message }, 'register refused');
-    return decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId);
+    deps.log.warn({ attemptId: settling.attempt_id, reason: registered.message }, 'register refused');
+    return { ok: false, step: await decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId) };
   }
-  if (!(await deps.orders.registered(attempt.attempt_id, registered.orderId))) {
+  if (!(await deps.orders.registered(settling.attempt_id, registered.orderId))) {
     // Reconciliation gave up on the order meanwhile: the card is not sent.
-    return finishedStep((await deps.orders.find(attempt.attempt_id)) ?? order.row);
+    return { ok: false, step: finishedStep((await deps.orders.find(settling.attempt_id)) ?? settling) };
   }
-  const language = request.language ?? 'fr';
-  const payment: CardPayment = { card, language, finishUrl: request.term_url, ...(request.buyer && { buyer: request.buyer }) };
-  const sending = { order: { ...settling, acquirer_order_id: registered.orderId }, terminal, payment, sealedCard: request.card, termUrl: request.term_url };
-  return sendCard(deps, sending, correlationId);
+  return { ok: true, terminal, orderId: registered.orderId };
 }
 
-async function recordOrder(deps: AdapterDeps, request: CommandRequest<'payment.authorize'>, brand: string, last4: string): Promise<{ fresh: boolean; row: OrderRow }> {
-  const { attempt } = request;
+/** The attempt's order, recorded before anything is sent to the acquirer; `fresh` when this call recorded it. */
+export async function recordOrder(deps: AdapterDeps, attempt: StartedAttempt, brand: string, last4: string): Promise<{ fresh: boolean; row: OrderRow }> {
   const inserted = await deps.orders.insert(newOrder(attempt, brand, last4));
   if (inserted) return { fresh: true, row: inserted };
   const existing = await deps.orders.find(attempt.attempt_id);

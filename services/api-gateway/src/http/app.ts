@@ -242,7 +242,7 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
   const unwanted = route.hasBody === false && carriesBody(text) ? text : undefined;
   // A route whose body is optional (capture) takes no body at all as an empty object.
   const body: unknown = route.hasBody === false ? undefined : route.hasBody === 'optional' && !text ? {} : jsonObjectBody(text, request.headers['content-type']);
-  const context = contextOf(caller, reply);
+  const context = contextOf(caller, reply, clientAddress(request.raw, deps.trustedProxyHops));
   const requestId = context.request_id;
   const query = request.query as Record<string, unknown>;
   const refused = nulProblem(query) ?? (route.method === 'GET' && !route.takesQuery ? unknownParametersProblem(query) : undefined);
@@ -275,13 +275,14 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
 }
 
 /** What a command learns of the authenticated caller and the request. */
-function contextOf(caller: ApiCaller, reply: FastifyReply): ApiContext {
+function contextOf(caller: ApiCaller, reply: FastifyReply, clientIp?: string): ApiContext {
   return {
     merchant_id: caller.merchantId,
     livemode: caller.livemode,
     order_prefix: caller.orderPrefix,
     merchant_name: caller.merchantName,
     request_id: requestIdOf(reply.raw),
+    ...(clientIp && { client_ip: clientIp }),
   };
 }
 

@@ -15,6 +15,7 @@ import { exchangeRateRoutes } from './merchant/exchange-rates.routes.js';
 import { homeRoutes } from './merchant/home.routes.js';
 import { merchantPage } from './merchant/merchant-page.js';
 import { modeRoutes } from './merchant/mode.routes.js';
+import { customerRoutes } from './merchant/customers.routes.js';
 import { paymentLinkRoutes } from './merchant/payment-links.routes.js';
 import { paymentRoutes } from './merchant/payments.routes.js';
 import { reportRoutes } from './merchant/reports.routes.js';
@@ -70,6 +71,7 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
   homeRoutes(door, dashboard);
   paymentRoutes(door, dashboard);
   paymentLinkRoutes(door, dashboard);
+  customerRoutes(door, dashboard);
   reportRoutes(door, dashboard);
   apiKeyRoutes(door, dashboard);
   webhookRoutes(door, dashboard);

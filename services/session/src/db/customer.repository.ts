@@ -170,6 +170,12 @@ export class CustomerRepository {
     return byCustomer;
   }
 
+  /** The customer's saved card `id`, while attached. */
+  async paymentMethod(customerId: string, id: string): Promise<PaymentMethodRow | undefined> {
+    const result = await this.pool.query<PaymentMethodRow>(`SELECT ${METHOD_COLUMNS} FROM payment_methods WHERE id = $1 AND customer_id = $2 AND detached_at IS NULL`, [id, customerId]);
+    return result.rows[0];
+  }
+
   /**
    * Detaches the customer's saved card `id`, in one transaction with the
    * events `announce` makes of it; the card, or undefined when the customer

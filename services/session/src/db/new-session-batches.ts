@@ -56,6 +56,7 @@ const COLUMNS = [
   ['payment_link', 'text'],
   ['customer_id', 'text'],
   ['save_card', 'text'],
+  ['payment_method_id', 'text'],
 ] as const;
 
 const SESSION_COLUMNS = COLUMNS.map(([name]) => name);
@@ -121,6 +122,7 @@ export function newSessionValues(row: SessionRow): NewSessionValues {
     payment_link: row.payment_link,
     customer_id: row.customer_id,
     save_card: row.save_card,
+    payment_method_id: row.payment_method_id,
   };
 }
 

@@ -19,6 +19,8 @@ export interface SessionFilters {
   merchantReference?: string;
   /** The payment link the sessions were made through (D19): the dashboard's filter, never the API's. */
   paymentLink?: string;
+  /** The customer the sessions are for (D24): the dashboard's filter, likewise. */
+  customerId?: string;
 }
 
 /** The filters as SQL conditions on `sessions`, their values appended to `params`. */
@@ -29,6 +31,7 @@ function filtersOf(filters: SessionFilters): Filter[] {
     ['created_at <= ?::timestamptz', filters.createdLte],
     ['merchant_reference = ?', filters.merchantReference],
     ['payment_link = ?', filters.paymentLink],
+    ['customer_id = ?', filters.customerId],
   ];
 }
 

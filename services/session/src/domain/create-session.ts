@@ -12,6 +12,8 @@ import { checkoutLinkExpiry } from './checkout-links.js';
 import { rateFor } from './exchange-rates.js';
 import { effectiveStatus, NOT_HELD, OPEN_STATUSES, toDetail, type SessionRow } from './session.js';
 import { amountError, checkCreateRequest, type CheckedRequest } from './validate-create-request.js';
+import { chargeOffSession, offSessionCard, type OffSessionCard } from './charge-off-session.js';
+import type { CustomerRow } from '../db/customer.repository.js';
 import type { SessionDeps } from './deps.js';
 
 export interface CreateResult {
@@ -28,7 +30,8 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
   if (!check.ok) throw validationError(check.errors);
   const request = check.request;
   const account = accountOf(context);
-  if (request.body.customer !== undefined) await assertCustomer(deps, account, request.body.customer);
+  const customer = request.body.customer === undefined ? undefined : await customerOf(deps, account, request.body.customer);
+  const offSession = customer && request.body.off_session === true ? await offSessionCard(deps, customer, request.body.payment_method ?? '', deps.clock()) : undefined;
   // A buyer on a payment link's page (D19) comes through no API key: a suspended merchant's page makes no session, as its keys make none.
   if (paymentLink !== undefined && (await deps.sessions.merchantSuspended(context.merchant_id))) {
     throw new AppError('forbidden', 'This merchant account is suspended: it takes no payment.');
@@ -38,34 +41,37 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
   const conversion = await convert(deps, account, request);
   if (!conversion.ok) {
     const existing = await deps.sessions.findByReference(account, request.body.merchant_reference);
-    if (existing) return replay(deps, existing, request, paymentLink);
+    if (existing) return replay(deps, context, existing, request, paymentLink);
     throw validationError([conversion.error]);
   }
 
   if (context.livemode) {
     // Live sessions need a terminal that can take them; a replay answers regardless.
     const existing = await deps.sessions.findByReference(account, request.body.merchant_reference);
-    if (existing) return replay(deps, existing, request, paymentLink);
+    if (existing) return replay(deps, context, existing, request, paymentLink);
     await assertTerminalUsable(deps, context.merchant_id);
   }
 
   for (let attempt = 0; attempt < ORDER_NUMBER_TRIES; attempt += 1) {
     const now = deps.clock();
-    const row = await newSessionRow(deps, context, request, conversion, now, paymentLink);
+    const row = await newSessionRow(deps, context, request, conversion, now, paymentLink, offSession);
     if (await deps.sessions.insertNew(row)) {
-      return { status: 201, body: toDetail(row, now, deps.publicBaseUrl) };
+      // D24: a charge without the buyer is charged at once, and answered as it then stands.
+      const answered = offSession ? await chargeOffSession(deps, row, offSession.card, context) : row;
+      return { status: 201, body: toDetail(answered, deps.clock(), deps.publicBaseUrl) };
     }
     const existing = await deps.sessions.findByReference(account, request.body.merchant_reference);
-    if (existing) return replay(deps, existing, request, paymentLink);
+    if (existing) return replay(deps, context, existing, request, paymentLink);
     // Not our reference: the random order number was taken. Draw another.
   }
   throw new Error('no free order number after several tries');
 }
 
 /** D24: a session's customer is one of the account's, not deleted; anything else is refused as the field's error. */
-async function assertCustomer(deps: SessionDeps, account: Account, customerId: string): Promise<void> {
-  const found = CUSTOMER_ID.test(customerId) && (await deps.customers.find(account, customerId)) !== undefined;
+async function customerOf(deps: SessionDeps, account: Account, customerId: string): Promise<CustomerRow> {
+  const found = CUSTOMER_ID.test(customerId) ? await deps.customers.find(account, customerId) : undefined;
   if (!found) throw validationError([{ field: 'customer', code: 'not_found', message: "customer must be the id of one of this account's customers." }]);
+  return found;
 }
 
 /** A live session is refused up front when the merchant's terminal could not take its payment. */
@@ -95,6 +101,7 @@ async function newSessionRow(
   conversion: { amount: string; rate: string },
   now: Date,
   paymentLink: string | undefined,
+  offSession: OffSessionCard | undefined,
 ): Promise<SessionRow> {
   const body = request.body;
   const id = newId('ps');
@@ -114,14 +121,16 @@ async function newSessionRow(
     description: body.description ?? '',
     items: body.items ?? [],
     metadata: body.metadata ?? {},
-    buyer_first_name: body.first_name,
-    buyer_last_name: body.last_name,
-    buyer_email: body.email,
+    // D24: a charge without the buyer names the buyer as its customer does, unless told otherwise.
+    buyer_first_name: body.first_name ?? offSession?.buyer.firstName ?? '',
+    buyer_last_name: body.last_name ?? offSession?.buyer.lastName ?? '',
+    buyer_email: body.email ?? offSession?.buyer.email ?? '',
     buyer_phone: body.phone ?? '',
     return_url: body.return_url ?? '',
     cancel_url: body.cancel_url ?? '',
     webhook_url: body.webhook_url ?? '',
-    max_attempts: body.max_attempts ?? 5,
+    // A charge without the buyer has one attempt: a decline ends it (D24).
+    max_attempts: offSession ? 1 : (body.max_attempts ?? 5),
     status: 'CREATED',
     expires_at: expiresAt,
     completed_at: null,
@@ -139,6 +148,7 @@ async function newSessionRow(
     payment_link: paymentLink ?? null,
     customer_id: body.customer ?? null,
     save_card: body.save_card ?? 'off',
+    payment_method_id: offSession?.card.id ?? null,
     ...NOT_HELD,
   };
 }
@@ -149,7 +159,7 @@ async function newSessionRow(
  * different amount or currency is a conflict, and so is a session made
  * through another payment link than the request's, or through none (D19).
  */
-async function replay(deps: SessionDeps, existing: SessionRow, request: CheckedRequest, paymentLink: string | undefined): Promise<CreateResult> {
+async function replay(deps: SessionDeps, context: ApiContext, existing: SessionRow, request: CheckedRequest, paymentLink: string | undefined): Promise<CreateResult> {
   if ((existing.payment_link ?? undefined) !== paymentLink) {
     throw new AppError(
       'conflict',
@@ -167,6 +177,12 @@ async function replay(deps: SessionDeps, existing: SessionRow, request: CheckedR
     );
   }
   const now = deps.clock();
+  // D24: a charge without the buyer whose first request stopped before charging is charged by its replay (once: the attempt starts once).
+  if (existing.payment_method_id !== null && existing.status === 'CREATED') {
+    const card = existing.customer_id === null ? undefined : await deps.customers.paymentMethod(existing.customer_id, existing.payment_method_id);
+    const charged = card ? await chargeOffSession(deps, existing, card, context) : existing;
+    return { status: 200, body: toDetail(charged, deps.clock(), deps.publicBaseUrl) };
+  }
   if (!needsFreshCheckoutLink(existing, now)) return { status: 200, body: toDetail(existing, now, deps.publicBaseUrl) };
   const account: Account = { merchantId: existing.merchant_id, livemode: existing.livemode };
   const row = await deps.sessions.withLockedSession(account, existing.id, async (locked, tx) => {

@@ -13,13 +13,20 @@ import type { SessionDeps } from './deps.js';
 
 /**
  * A page of the account's sessions; `pageSize` (an export's, D21) replaces the
- * query's limit; `paymentLink` (the dashboard's, D19, its format checked by the
- * contract) keeps the sessions made through that link.
+ * query's limit; the dashboard's own filters (their format checked by the
+ * contract) keep the sessions made through a payment link (D19) or for a customer (D24).
  */
-export async function listSessions(deps: SessionDeps, context: ApiContext, query: Record<string, unknown>, pageSize?: number, paymentLink?: string): Promise<SessionList> {
+export async function listSessions(
+  deps: SessionDeps,
+  context: ApiContext,
+  query: Record<string, unknown>,
+  pageSize?: number,
+  own: { paymentLink?: string | undefined; customerId?: string | undefined } = {},
+): Promise<SessionList> {
   const account = accountOf(context);
   const { filters, errors } = checkFilters(query);
-  if (paymentLink !== undefined) filters.paymentLink = paymentLink;
+  if (own.paymentLink !== undefined) filters.paymentLink = own.paymentLink;
+  if (own.customerId !== undefined) filters.customerId = own.customerId;
   const list = await parseListQuery(query, {
     noun: 'session',
     otherErrors: errors,

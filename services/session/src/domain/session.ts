@@ -80,6 +80,8 @@ export interface SessionRow {
   /** D24: the customer the session is for, and whether its card is to be saved. */
   customer_id: string | null;
   save_card: SaveCard;
+  /** D24: the saved card a charge without the buyer charges; null for a session paid on the page. */
+  payment_method_id: string | null;
   /** Present when read for a detail: the attempts, oldest first. */
   attempts?: AttemptRow[];
 }
@@ -137,7 +139,7 @@ export function toListItem(row: SessionRow, now: Date): SessionListItem {
   return item;
 }
 
-/** Session detail (INTERFACE 2.1, D2): checkout_url is the newest link, absent once EXPIRED. */
+/** Session detail (INTERFACE 2.1, D2): checkout_url is the newest link, absent once EXPIRED and for a charge without the buyer. */
 export function toDetail(row: SessionRow, now: Date, publicBaseUrl: string): SessionDetail {
   // Object.assign, not a spread into a literal: V8 built that literal (and JSON.stringify then read it) tens of
   // µs slower per detail, a fifth of the session service's own time per create (BENCHMARKS.md, issue 18).
@@ -159,7 +161,8 @@ export function toDetail(row: SessionRow, now: Date, publicBaseUrl: string): Ses
     amount_authorized: amountAuthorized(row),
     amount_captured: amountCaptured(row),
   });
-  if (detail.status !== 'EXPIRED') detail.checkout_url = checkoutUrl(publicBaseUrl, row.checkout_token);
+  // A charge without the buyer (D24) has no page to send anyone to.
+  if (detail.status !== 'EXPIRED' && row.payment_method_id === null) detail.checkout_url = checkoutUrl(publicBaseUrl, row.checkout_token);
   return detail;
 }
 

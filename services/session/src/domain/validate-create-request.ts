@@ -5,7 +5,7 @@
  * table (currency_unsupported and the converted amount) come after, in
  * create-session.
  */
-import { CreateSessionRequest, fieldErrorsOf, findProtoKey, inRequestOrder, isJsonObject, NOT_A_JSON_OBJECT, protoKeyError, redirectUrlError, validatorOf } from '@gateway/contracts';
+import { CreateSessionRequest, OffSessionCreateRequest, fieldErrorsOf, findProtoKey, inRequestOrder, isJsonObject, NOT_A_JSON_OBJECT, protoKeyError, redirectUrlError, validatorOf } from '@gateway/contracts';
 import { webhookUrlError } from '@gateway/webhook-address';
 import { accountCurrency, amountMessage, checkAmount, findCurrency, type AmountCheck, type AmountErrorCode, type Big, type Currency } from '@gateway/money';
 import type { FieldError } from '@gateway/problem';
@@ -49,7 +49,9 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
     if (!errors.has(error.field)) errors.set(error.field, error);
   };
 
-  const validate = validatorOf(CreateSessionRequest);
+  // D24: a charge without the buyer takes its buyer fields from its customer when not given.
+  const offSession = input['off_session'] === true;
+  const validate = validatorOf(offSession ? OffSessionCreateRequest : CreateSessionRequest);
   if (!validate(input)) {
     // amount has rules of its own below.
     for (const error of fieldErrorsOf(validate.errors, { skip: (field) => field === 'amount' })) add(error);
@@ -76,10 +78,17 @@ export function checkCreateRequest(body: unknown, livemode: boolean, options: { 
     });
   }
 
-  // D24: a card is saved for a customer only.
+  // D24: a card is saved for a customer only, and a charge without the buyer charges a customer's saved card.
   const saveCard = input['save_card'];
   if (typeof saveCard === 'string' && saveCard !== 'off' && input['customer'] === undefined) {
     add({ field: 'customer', code: 'required', message: `customer is required with save_card ${saveCard}: a card is saved for a customer.` });
+  }
+  if (offSession) {
+    if (input['customer'] === undefined) add({ field: 'customer', code: 'required', message: 'customer is required with off_session: the card charged is a customer\'s.' });
+    if (input['payment_method'] === undefined) add({ field: 'payment_method', code: 'required', message: 'payment_method is required with off_session: it names the saved card to charge.' });
+    if (typeof saveCard === 'string' && saveCard !== 'off') add({ field: 'save_card', code: 'invalid', message: 'save_card is not taken with off_session: the card charged is saved already.' });
+  } else if (input['payment_method'] !== undefined) {
+    add({ field: 'payment_method', code: 'invalid', message: 'payment_method is taken with off_session: true only (a charge without the buyer).' });
   }
 
   const poisoned = findProtoKey(input);

@@ -19,7 +19,7 @@ export function sessionCommands(deps: SessionDeps, refunds: RefundRecordChange):
     'session.create': async ({ context, body, payment_link }) => createSession(deps, context, body, payment_link),
     'session.get': async ({ context, session_id }) => ({ body: await getSession(deps, context, session_id) }),
     'session.get_for_event': async ({ context, session_id }) => ({ body: await getSessionForEvent(deps, context, session_id) }),
-    'session.list': async ({ context, query, page_size, payment_link }) => ({ body: await listSessions(deps, context, query, page_size, payment_link) }),
+    'session.list': async ({ context, query, page_size, payment_link, customer }) => ({ body: await listSessions(deps, context, query, page_size, { paymentLink: payment_link, customerId: customer }) }),
     'session.stats': async ({ context, query }) => ({ body: await readSessionStats(deps, context, query) }),
     'session.cancel': async ({ context, session_id }) => ({ body: await cancelSession(deps, context, session_id) }),
     'session.cancel_for_payment_link': async ({ context, payment_link }) => ({ body: { canceled: await cancelPaymentLinkSessions(deps, context, payment_link) } }),

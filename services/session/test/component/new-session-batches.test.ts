@@ -55,6 +55,7 @@ function newRow(overrides: Partial<SessionRow> = {}): SessionRow {
     payment_link: null,
     customer_id: null,
     save_card: 'off',
+    payment_method_id: null,
     ...NOT_HELD,
     ...overrides,
   };

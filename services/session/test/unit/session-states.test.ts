@@ -59,6 +59,7 @@ function session(overrides: Partial<SessionRow> = {}): SessionRow {
     payment_link: null,
     customer_id: null,
     save_card: 'off',
+    payment_method_id: null,
     ...NOT_HELD,
     ...overrides,
   };

@@ -297,6 +297,10 @@ describe('API gateway', function () {
       assert.deepEqual(Object.keys(res.body.paths).sort(), [
         '/gateway/balance/',
         '/gateway/balance_transactions/',
+        '/gateway/customers/',
+        '/gateway/customers/{customer_id}/',
+        '/gateway/customers/{customer_id}/payment_methods/',
+        '/gateway/customers/{customer_id}/payment_methods/{payment_method_id}/',
         '/gateway/events/stream/',
         '/gateway/exports/balance_transactions.csv',
         '/gateway/exports/refunds.csv',

@@ -7,8 +7,9 @@
  * acquirer. No answer, event or log carries the acquirer's binding.
  */
 import assert from 'node:assert/strict';
-import type { Customer, PaymentMethodList, SessionDetail } from '@gateway/contracts';
-import { payOnPage, pollUntil, sessionRequest, TestSystem, type CardForm, type EventCapture, type Merchant } from '@gateway/testkit';
+import type { Customer, SessionDetail } from '@gateway/contracts';
+import { pollUntil, TestSystem, type EventCapture } from '@gateway/testkit';
+import { CustomerSteps } from './customer-steps.js';
 
 interface AttachedEvent {
   merchant_id: string;
@@ -20,9 +21,11 @@ describe('Saved cards (D24)', function () {
   this.timeout(60_000);
   let system: TestSystem;
   let events: EventCapture;
+  let steps: CustomerSteps;
 
   before(async () => {
     system = await TestSystem.start();
+    steps = new CustomerSteps(system);
     events = await system.captureEvents(['payment_method.*', 'payment.*']);
   });
 
@@ -31,76 +34,45 @@ describe('Saved cards (D24)', function () {
     await system?.shutdown();
   });
 
-  const newMerchant = () => system.newMerchant({ limits: { account: 10_000, create: 10_000 } });
-
-  async function newCustomer(merchant: Merchant): Promise<Customer> {
-    const created = await system.api(merchant.testKey).post<Customer>('/gateway/customers/', { email: 'amina@example.tn' });
-    assert.equal(created.status, 201, created.text);
-    return created.body;
-  }
-
-  async function newSession(merchant: Merchant, body: Record<string, unknown>): Promise<SessionDetail> {
-    const created = await system.api(merchant.testKey).post<SessionDetail>('/gateway/sessions/', sessionRequest({ locale: 'en', ...body }));
-    assert.equal(created.status, 201, created.text);
-    return created.body;
-  }
-
-  async function cardsOf(merchant: Merchant, customer: Customer): Promise<PaymentMethodList['data']> {
-    const read = await system.api(merchant.testKey).get<PaymentMethodList>(`/gateway/customers/${customer.id}/payment_methods/`);
-    assert.equal(read.status, 200, read.text);
-    return read.body.data;
-  }
-
-  async function pay(session: SessionDetail, card: CardForm): Promise<void> {
-    const paid = await payOnPage(session.checkout_url ?? '', card);
-    assert.ok(paid.status < 400, `${paid.status}: ${paid.html.slice(0, 300)}`);
-  }
-
-  /** The sandbox's bindings of the customer on the test terminal. */
-  async function acquirerBindings(customer: Customer): Promise<unknown[]> {
-    const answer = await system.sandboxCall('getBindings.do', { clientId: customer.id });
-    return Array.isArray(answer['bindings']) ? answer['bindings'] : [];
-  }
-
   it('when a session for a customer saves its card off_session, then the page says so, and the paid card is the customer\'s, announced, kept at the acquirer', async () => {
-    const merchant = await newMerchant();
-    const customer = await newCustomer(merchant);
-    const session = await newSession(merchant, { customer: customer.id, save_card: 'off_session' });
+    const merchant = await steps.newMerchant();
+    const customer = await steps.newCustomer(merchant);
+    const session = await steps.newSession(merchant, { customer: customer.id, save_card: 'off_session' });
     const page = await (await fetch(session.checkout_url ?? '')).text();
     assert.match(page, /this merchant may charge it for your future payments/);
     assert.doesNotMatch(page, /name="save_card"/);
 
-    await pay(session, { card_number: '4242 4242 4242 4242', expiry: '07/31' });
-    const cards = await cardsOf(merchant, customer);
+    await steps.pay(session, { card_number: '4242 4242 4242 4242', expiry: '07/31' });
+    const cards = await steps.cardsOf(merchant, customer);
     assert.equal(cards.length, 1);
     const [card] = cards;
     assert.deepEqual({ ...card, id: '', created_at: '' }, { id: '', customer: customer.id, type: 'card', card_brand: 'visa', card_last_four: '4242', exp_month: 7, exp_year: 2031, usage: 'off_session', created_at: '' });
     const [attached] = await events.waitFor<AttachedEvent>('payment_method.attached', (e) => e.data.payment_method.id === card?.id);
     assert.deepEqual(attached?.data, { merchant_id: merchant.merchantId, livemode: false, payment_method: card });
     assert.equal((await system.api(merchant.testKey).get<Customer>(`/gateway/customers/${customer.id}/`)).body.payment_methods.length, 1);
-    assert.equal((await acquirerBindings(customer)).length, 1);
+    assert.equal((await steps.acquirerBindings(customer)).length, 1);
 
     // The binding went nowhere but the adapter: not in the events the payment made, not in the answers.
-    const bindingId = String((await acquirerBindings(customer).then((b) => b[0] as Record<string, unknown>))['bindingId']);
+    const bindingId = String((await steps.acquirerBindings(customer).then((b) => b[0] as Record<string, unknown>))['bindingId']);
     assert.ok(bindingId.length > 8);
     for (const event of events.events) assert.ok(!JSON.stringify(event).includes(bindingId), `${event.type} carries the binding`);
     assert.ok(!JSON.stringify(await system.api(merchant.testKey).get(`/gateway/sessions/${session.id}/`)).includes(bindingId));
   });
 
   it('when the buyer leaves the on_session box unticked, then nothing is saved; ticked, the card is saved for on_session use', async () => {
-    const merchant = await newMerchant();
-    const customer = await newCustomer(merchant);
-    const unticked = await newSession(merchant, { customer: customer.id, save_card: 'on_session' });
+    const merchant = await steps.newMerchant();
+    const customer = await steps.newCustomer(merchant);
+    const unticked = await steps.newSession(merchant, { customer: customer.id, save_card: 'on_session' });
     const page = await (await fetch(unticked.checkout_url ?? '')).text();
     assert.match(page, /<input type="checkbox" id="save_card" name="save_card" value="yes"> <label for="save_card">Save card for future payments<\/label>/);
-    await pay(unticked, { card_number: '4242424242424242' });
+    await steps.pay(unticked, { card_number: '4242424242424242' });
     assert.equal((await system.api(merchant.testKey).get<SessionDetail>(`/gateway/sessions/${unticked.id}/`)).body.status, 'SUCCEEDED');
-    assert.deepEqual(await cardsOf(merchant, customer), []);
-    assert.deepEqual(await acquirerBindings(customer), []);
+    assert.deepEqual(await steps.cardsOf(merchant, customer), []);
+    assert.deepEqual(await steps.acquirerBindings(customer), []);
 
-    const ticked = await newSession(merchant, { customer: customer.id, save_card: 'on_session' });
-    await pay(ticked, { card_number: '5555 5555 5555 4444', save_card: 'yes' });
-    const cards = await cardsOf(merchant, customer);
+    const ticked = await steps.newSession(merchant, { customer: customer.id, save_card: 'on_session' });
+    await steps.pay(ticked, { card_number: '5555 5555 5555 4444', save_card: 'yes' });
+    const cards = await steps.cardsOf(merchant, customer);
     assert.deepEqual(
       cards.map((c) => [c.card_brand, c.card_last_four, c.usage]),
       [['mastercard', '4444', 'on_session']],
@@ -108,15 +80,15 @@ describe('Saved cards (D24)', function () {
   });
 
   it('when the same card is saved again, then it stays one payment method, widened to off_session once asked', async () => {
-    const merchant = await newMerchant();
-    const customer = await newCustomer(merchant);
-    await pay(await newSession(merchant, { customer: customer.id, save_card: 'on_session' }), { card_number: '4242424242424242', save_card: 'yes' });
-    await pay(await newSession(merchant, { customer: customer.id, save_card: 'on_session' }), { card_number: '4242424242424242', save_card: 'yes' });
-    const [first, ...others] = await cardsOf(merchant, customer);
+    const merchant = await steps.newMerchant();
+    const customer = await steps.newCustomer(merchant);
+    await steps.pay(await steps.newSession(merchant, { customer: customer.id, save_card: 'on_session' }), { card_number: '4242424242424242', save_card: 'yes' });
+    await steps.pay(await steps.newSession(merchant, { customer: customer.id, save_card: 'on_session' }), { card_number: '4242424242424242', save_card: 'yes' });
+    const [first, ...others] = await steps.cardsOf(merchant, customer);
     assert.equal(others.length, 0);
     assert.equal(first?.usage, 'on_session');
-    await pay(await newSession(merchant, { customer: customer.id, save_card: 'off_session' }), { card_number: '4242424242424242' });
-    const after = await cardsOf(merchant, customer);
+    await steps.pay(await steps.newSession(merchant, { customer: customer.id, save_card: 'off_session' }), { card_number: '4242424242424242' });
+    const after = await steps.cardsOf(merchant, customer);
     assert.deepEqual(
       after.map((c) => [c.id, c.usage]),
       [[first?.id, 'off_session']],
@@ -127,41 +99,41 @@ describe('Saved cards (D24)', function () {
   });
 
   it('when the payment is declined, or the session has no customer, then no card is saved', async () => {
-    const merchant = await newMerchant();
-    const customer = await newCustomer(merchant);
-    const declined = await newSession(merchant, { customer: customer.id, save_card: 'off_session', max_attempts: 1 });
-    await pay(declined, { card_number: '4000000000000002' });
+    const merchant = await steps.newMerchant();
+    const customer = await steps.newCustomer(merchant);
+    const declined = await steps.newSession(merchant, { customer: customer.id, save_card: 'off_session', max_attempts: 1 });
+    await steps.pay(declined, { card_number: '4000000000000002' });
     assert.equal((await system.api(merchant.testKey).get<SessionDetail>(`/gateway/sessions/${declined.id}/`)).body.status, 'FAILED');
-    assert.deepEqual(await cardsOf(merchant, customer), []);
-    assert.deepEqual(await acquirerBindings(customer), []);
+    assert.deepEqual(await steps.cardsOf(merchant, customer), []);
+    assert.deepEqual(await steps.acquirerBindings(customer), []);
     // A session without a customer offers no box; a ticked box it never offered saves nothing.
-    const anonymous = await newSession(merchant, {});
+    const anonymous = await steps.newSession(merchant, {});
     assert.doesNotMatch(await (await fetch(anonymous.checkout_url ?? '')).text(), /save_card/);
-    await pay(anonymous, { card_number: '4242424242424242', save_card: 'yes' });
+    await steps.pay(anonymous, { card_number: '4242424242424242', save_card: 'yes' });
     assert.equal(events.of<AttachedEvent>('payment_method.attached', (e) => e.data.merchant_id === merchant.merchantId).length, 0);
   });
 
   it('when a saved card is removed, or its customer deleted, then it is announced detached and unbound at the acquirer', async () => {
-    const merchant = await newMerchant();
+    const merchant = await steps.newMerchant();
     const api = system.api(merchant.testKey);
-    const customer = await newCustomer(merchant);
-    await pay(await newSession(merchant, { customer: customer.id, save_card: 'off_session' }), { card_number: '4242424242424242' });
-    await pay(await newSession(merchant, { customer: customer.id, save_card: 'off_session' }), { card_number: '5555555555554444' });
-    const [visa, mastercard] = await cardsOf(merchant, customer);
+    const customer = await steps.newCustomer(merchant);
+    await steps.pay(await steps.newSession(merchant, { customer: customer.id, save_card: 'off_session' }), { card_number: '4242424242424242' });
+    await steps.pay(await steps.newSession(merchant, { customer: customer.id, save_card: 'off_session' }), { card_number: '5555555555554444' });
+    const [visa, mastercard] = await steps.cardsOf(merchant, customer);
     assert.ok(visa && mastercard);
-    assert.equal((await acquirerBindings(customer)).length, 2);
+    assert.equal((await steps.acquirerBindings(customer)).length, 2);
 
     const removed = await api.request('DELETE', `/gateway/customers/${customer.id}/payment_methods/${visa.id}/`);
     assert.equal(removed.status, 200, removed.text);
     assert.deepEqual(removed.body, { id: visa.id, deleted: true });
     assert.equal((await api.request('DELETE', `/gateway/customers/${customer.id}/payment_methods/${visa.id}/`)).status, 404);
-    assert.deepEqual((await cardsOf(merchant, customer)).map((c) => c.id), [mastercard.id]);
+    assert.deepEqual((await steps.cardsOf(merchant, customer)).map((c) => c.id), [mastercard.id]);
     const [detached] = await events.waitFor<AttachedEvent>('payment_method.detached', (e) => e.data.payment_method.id === visa.id);
     assert.equal(detached?.data.payment_method.card_last_four, '4242');
-    await pollUntil(async () => (await acquirerBindings(customer)).length === 1, 10_000, 'the removed card unbound at the acquirer');
+    await pollUntil(async () => (await steps.acquirerBindings(customer)).length === 1, 10_000, 'the removed card unbound at the acquirer');
 
     assert.equal((await api.request('DELETE', `/gateway/customers/${customer.id}/`)).status, 200);
     await events.waitFor<AttachedEvent>('payment_method.detached', (e) => e.data.payment_method.id === mastercard.id);
-    await pollUntil(async () => (await acquirerBindings(customer)).length === 0, 10_000, 'the deleted customer\'s card unbound at the acquirer');
+    await pollUntil(async () => (await steps.acquirerBindings(customer)).length === 0, 10_000, 'the deleted customer\'s card unbound at the acquirer');
   });
 });

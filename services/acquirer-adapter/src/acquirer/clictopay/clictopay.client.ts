@@ -6,7 +6,7 @@
  */
 import type { ProbedAnswer } from '@gateway/contracts';
 import { HttpClient, HttpClientError, type ReadAnswer } from '@gateway/http-client';
-import type { Acquirer, CardPayment, FinishResult, OperationResult, OrderRequest, OrderState, PayResult, RegisterResult, Terminal } from '../acquirer.js';
+import type { Acquirer, BindingPayment, CardPayment, FinishResult, OperationResult, OrderRequest, OrderState, PayResult, RegisterResult, Terminal } from '../acquirer.js';
 import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
 import { describeStatusAnswer } from './clictopay.answer-shape.js';
@@ -60,8 +60,9 @@ export class ClicToPayClient implements Acquirer {
       description: order.description.slice(0, 500),
       // ClicToPay takes fr, en and ar (ACQUIRER.md): the page's language goes as it is, with no fallback needed.
       language: order.language,
-      // D24: the card is kept at the acquirer for this client once the order is paid.
-      ...(order.saveFor !== undefined && { clientId: order.saveFor, features: 'FORCE_CREATE_BINDING' }),
+      // D24: the order is the client's (a saved card of theirs pays only their orders), and its card is kept for them once paid.
+      ...(order.clientId !== undefined && { clientId: order.clientId }),
+      ...(order.clientId !== undefined && order.saveCard === true && { features: 'FORCE_CREATE_BINDING' }),
     });
     if (errorCode(reply) !== 5) return toRegisterResult(reply);
     // "Invalid parameter value or access denied": the same credentials asking for an
@@ -85,6 +86,17 @@ export class ClicToPayClient implements Acquirer {
       ...buyerFields(payment.buyer),
       threeDSVer2FinishUrl: payment.finishUrl,
       ...(payment.threeDSServerTransId !== undefined && { threeDSServerTransId: payment.threeDSServerTransId }),
+    });
+    return toPayResult(reply);
+  }
+
+  async payWithBinding(terminal: Terminal, orderId: string, payment: BindingPayment): Promise<PayResult> {
+    const reply = await this.post(terminal, 'paymentOrderBinding.do', {
+      mdOrder: orderId,
+      bindingId: payment.bindingId,
+      ip: payment.ip,
+      tii: payment.tii,
+      ...(payment.cvc !== undefined && { cvc: payment.cvc }),
     });
     return toPayResult(reply);
   }

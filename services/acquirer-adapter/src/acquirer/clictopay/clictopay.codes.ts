@@ -70,6 +70,8 @@ const ACTION_CODES: Readonly<Record<number, { code: string; message: string }>> 
   151017: { code: 'authentication_failed', message: '3-D Secure authentication failed.' },
   // The issuer's processing timed out.
   151018: { code: 'processing_error', message: 'The payment could not be processed.' },
+  // D24: the issuer wants the cardholder present to authenticate a charge made without them.
+  2001: { code: 'authentication_required', message: 'The card issuer requires the cardholder to authenticate this payment.' },
 };
 
 /** The failure code and message of an acquirer action code (ACQUIRER.md); any other code is a plain decline. */

@@ -11,6 +11,7 @@ export const MERCHANT_SECTIONS: readonly { href: string; label: TextKey; permiss
   { href: `${BASE}/home`, label: 'home_section', permission: 'read' },
   { href: `${BASE}/payments`, label: 'payments_section', permission: 'read' },
   { href: `${BASE}/payment-links`, label: 'payment_links_section', permission: 'read' },
+  { href: `${BASE}/customers`, label: 'customers_section', permission: 'read' },
   { href: `${BASE}/reports`, label: 'reports_section', permission: 'read' },
   { href: `${BASE}/api-keys`, label: 'api_keys_section', permission: 'read' },
   { href: `${BASE}/webhooks`, label: 'webhooks_section', permission: 'read' },

@@ -11,6 +11,7 @@ import { API_KEY_TEXTS } from './api-keys.texts.js';
 import { AUDIT_LOG_TEXTS } from './audit-log.texts.js';
 import { BRANDING_REFUSAL_TEXTS } from './branding-refusals.texts.js';
 import { COMMON_TEXTS } from './common.texts.js';
+import { CUSTOMER_TEXTS } from './customers.texts.js';
 import { EXCHANGE_RATE_TEXTS } from './exchange-rates.texts.js';
 import { HOME_TEXTS } from './home.texts.js';
 import { OPS_CONSOLE_TEXTS } from './ops-console.texts.js';
@@ -36,6 +37,7 @@ export const DASHBOARD_TEXTS = mergeCatalogues(
   HOME_TEXTS,
   PAYMENT_TEXTS,
   PAYMENT_LINK_TEXTS,
+  CUSTOMER_TEXTS,
   REPORT_TEXTS,
   API_KEY_TEXTS,
   WEBHOOK_TEXTS,
