@@ -127,6 +127,11 @@ export class CardSealer {
     );
   }
 
+  /** A saved card's security code (D24) sealed for the recipient and bound to `attemptId`: the only card data a one-click payment carries. */
+  sealCode(cvc: string, attemptId: string): string {
+    return this.sealText(JSON.stringify({ attempt_id: attemptId, cvc }));
+  }
+
   private sealText(plaintext: string): string {
     const { header, key } = this.currentKey();
     const iv = randomBytes(12);
@@ -181,13 +186,7 @@ export class CardOpener {
 
   /** The card sealed in `sealed`; throws SealedCardError when it is not a card sealed for `attemptId`. */
   open(sealed: string, attemptId: string): Card {
-    let fields: Record<string, unknown>;
-    try {
-      fields = JSON.parse(this.openText(sealed)) as Record<string, unknown>;
-    } catch {
-      throw new SealedCardError('does not decrypt');
-    }
-    if (fields.attempt_id !== attemptId) throw new SealedCardError('sealed for another attempt');
+    const fields = this.openFields(sealed, attemptId);
     const card = { pan: fields.pan, cvc: fields.cvc, expMonth: fields.exp_month, expYear: fields.exp_year, holder: fields.holder };
     if (
       typeof card.pan !== 'string' ||
@@ -203,6 +202,24 @@ export class CardOpener {
       throw new SealedCardError('fields missing or malformed');
     }
     return card as Card;
+  }
+
+  /** The security code sealed by sealCode; throws SealedCardError when it is not one sealed for `attemptId`. */
+  openCode(sealed: string, attemptId: string): string {
+    const { cvc } = this.openFields(sealed, attemptId);
+    if (typeof cvc !== 'string' || !/^[0-9]{3,4}$/.test(cvc)) throw new SealedCardError('fields missing or malformed');
+    return cvc;
+  }
+
+  private openFields(sealed: string, attemptId: string): Record<string, unknown> {
+    let fields: Record<string, unknown>;
+    try {
+      fields = JSON.parse(this.openText(sealed)) as Record<string, unknown>;
+    } catch {
+      throw new SealedCardError('does not decrypt');
+    }
+    if (fields.attempt_id !== attemptId) throw new SealedCardError('sealed for another attempt');
+    return fields;
   }
 
   /** The plaintext of a compact JWE; throws when it is malformed, for another key, or altered. */

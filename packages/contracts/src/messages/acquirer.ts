@@ -199,6 +199,26 @@ export const acquirerCommands = {
     reply: PaymentStep,
   },
   /**
+   * D24: pays an attempt with a saved card, the buyer on the page giving its
+   * security code (tii F); 3-D Secure may follow as for a typed card.
+   */
+  'payment.authorize_saved': {
+    service: 'acquirer-adapter',
+    lane: 'slow',
+    request: Type.Object({
+      attempt: StartedAttempt,
+      payment_method_id: Type.String({ pattern: '^pm_' }),
+      card_brand: Type.String(),
+      card_last_four: Type.String(),
+      /** The security code, sealed for the adapter alone and this attempt (compact JWE). */
+      code: Type.String({ minLength: 1, maxLength: 4096 }),
+      term_url: Type.String(),
+      buyer: Type.Optional(BuyerContact),
+      language: Type.Optional(Language),
+    }),
+    reply: PaymentStep,
+  },
+  /**
    * D24: charges a saved card without the buyer (off-session, tii U): the
    * adapter finds the card's binding by payment method, merchant and mode.
    * `card_brand` and `card_last_four` are what the session shows of it.

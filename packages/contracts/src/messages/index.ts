@@ -147,6 +147,7 @@ export const commandSenders = {
   'attempt.finish_3ds': ['checkout'],
   'payment.authorize': ['session'],
   'payment.charge_saved': ['session'],
+  'payment.authorize_saved': ['session'],
   'payment.finish_3ds': ['session'],
   'payment.check': ['session'],
   'payment.capture': ['session'],

@@ -31,6 +31,10 @@ export const CheckoutView = Type.Object({
   merchant_suspended: Type.Optional(Type.Boolean()),
   /** Whose session it is: the page shows the merchant's branding (optional for sessions services of an older version). */
   merchant_id: Type.Optional(MerchantId),
+  /** D24: the customer's saved cards the buyer may pay with by their security code (unexpired, attached); absent without a customer. */
+  saved_cards: Type.Optional(
+    Type.Array(Type.Object({ id: Type.String(), card_brand: Type.String(), card_last_four: Type.String(), exp_month: Type.Integer(), exp_year: Type.Integer() })),
+  ),
   /** D24: whether the page offers to save the card (on_session), says it will be saved for the merchant's charges (off_session), or neither. */
   save_card: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('on_session'), Type.Literal('off_session')])),
 });
@@ -203,7 +207,10 @@ export const sessionCommands = {
       link_id: Type.String(),
       /** Chosen by checkout, because the card is sealed for this attempt. */
       attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }),
-      card: Type.String({ minLength: 1, maxLength: 4096 }),
+      /** The card typed, sealed for the adapter and this attempt; or, paying with a saved card (D24), `saved_card`. */
+      card: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+      /** D24: one of the session's customer's saved cards, with its security code sealed for the adapter and this attempt. */
+      saved_card: Type.Optional(Type.Object({ payment_method: Type.String({ pattern: '^pm_[0-9A-Za-z]{20,}$' }), code: Type.String({ minLength: 1, maxLength: 4096 }) })),
       term_url: Type.String(),
       language: Language,
       /** The buyer's address as the hosted page saw it, for the acquirer (D30); the session adds the buyer's email and phone. */

@@ -49,7 +49,7 @@ export interface CardPayment {
   readonly threeDSServerTransId?: string;
 }
 
-/** D24: a saved card sent for a registered order. */
+/** D24: the saved card a registered order is paid with. */
 export interface BindingPayment {
   readonly bindingId: string;
   /** The buyer's address, or the merchant's server's for a charge without the buyer: the acquirer requires one. */
@@ -57,6 +57,11 @@ export interface BindingPayment {
   /** F: the buyer pays with it on the page (with `cvc`); U: the merchant charges it without the buyer; R: a scheduled charge. */
   readonly tii: 'F' | 'U' | 'R';
   readonly cvc?: string;
+}
+
+/** D24: a saved card sent for a registered order, with what goes along with it as with a typed card (3-D Secure 2 included). */
+export interface SavedCardPayment extends Omit<CardPayment, 'card'> {
+  readonly binding: BindingPayment;
 }
 
 export type RegisterResult =
@@ -129,7 +134,7 @@ export interface Acquirer {
   /** Sends the card for a registered order (again, with its transaction, for 3-D Secure 2's repeat). */
   pay(terminal: Terminal, orderId: string, payment: CardPayment): Promise<PayResult>;
   /** D24: pays a registered order with a saved card (paymentOrderBinding.do): with the buyer by its security code (tii F), or without them (U, R). */
-  payWithBinding(terminal: Terminal, orderId: string, payment: BindingPayment): Promise<PayResult>;
+  payWithBinding(terminal: Terminal, orderId: string, payment: SavedCardPayment): Promise<PayResult>;
   /** 3-D Secure 1: hands the acquirer the issuer's paRes. */
   finish3ds(terminal: Terminal, orderId: string, paRes: string): Promise<PayResult>;
   /** 3-D Secure 2: the buyer is back from the ACS; the acquirer finishes the order of this transaction. */

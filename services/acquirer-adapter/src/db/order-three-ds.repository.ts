@@ -18,6 +18,8 @@ export interface RepeatFields {
   term_url: string;
   language: Language;
   buyer?: BuyerContact;
+  /** D24: the saved card the order is paid with (the order then keeps its sealed security code, not a card). */
+  payment_method_id?: string;
 }
 
 export class OrderThreeDSRepository {

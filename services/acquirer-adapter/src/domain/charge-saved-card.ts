@@ -32,7 +32,7 @@ export async function chargeSavedCard(deps: AdapterDeps, request: CommandRequest
   const settling = { ...order.row, acquirer_order_id: registered.orderId };
   let paid: PayResult;
   try {
-    paid = await deps.acquirer.payWithBinding(registered.terminal, registered.orderId, { bindingId: binding.bindingId, ip: request.ip, tii: 'U' });
+    paid = await deps.acquirer.payWithBinding(registered.terminal, registered.orderId, { binding: { bindingId: binding.bindingId, ip: request.ip, tii: 'U' }, language: 'fr', finishUrl: request.return_url });
   } catch (err) {
     if (err instanceof AcquirerUnreachable && !err.maybeDelivered) return decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId);
     // The card may have been charged: only the order's status can tell, and reconciliation asks it.

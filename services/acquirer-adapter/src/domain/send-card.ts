@@ -9,28 +9,34 @@
  * or anything unreadable, sends nothing more and the status decides.
  */
 import type { BrowserForm, PaymentStep } from '@gateway/contracts';
-import { AcquirerUnreachable, type CardPayment, type PayResult, type Terminal } from '../acquirer/acquirer.js';
+import { AcquirerUnreachable, type CardPayment, type PayResult, type SavedCardPayment, type Terminal } from '../acquirer/acquirer.js';
 import type { AdapterDeps } from './deps.js';
 import { confirmOutcome, decline, finishedStep, leaveUnknown, type FinishingOrder } from './finish-order.js';
 
 export const PROCESSOR_UNAVAILABLE = 'The card processor is unavailable; nothing was charged. Please try again.';
 
-/** A card on its way to a registered order. */
+/** A card on its way to a registered order: typed, or saved (D24). */
 export interface CardSending {
   order: FinishingOrder & { acquirer_order_id: string };
   terminal: Terminal;
-  payment: CardPayment;
-  /** The card as it came, sealed for the adapter and this attempt: what a METHOD order keeps. */
+  payment: CardPayment | SavedCardPayment;
+  /** The card (a saved card's security code) as it came, sealed for the adapter and this attempt: what a METHOD order keeps. */
   sealedCard: string;
   /** This attempt's address on the hosted page (3-D Secure 1's TermUrl). */
   termUrl: string;
+  /** D24: the saved card paid with, kept with a METHOD order for its repeat. */
+  paymentMethodId?: string;
 }
 
 /** Sends the card (again, when the payment names its 3-D Secure 2 transaction) and takes the step its answer asks for. */
 export async function sendCard(deps: AdapterDeps, sending: CardSending, correlationId: string): Promise<PaymentStep> {
   let paid: PayResult;
   try {
-    paid = await deps.acquirer.pay(sending.terminal, sending.order.acquirer_order_id, sending.payment);
+    const { payment } = sending;
+    paid =
+      'card' in payment
+        ? await deps.acquirer.pay(sending.terminal, sending.order.acquirer_order_id, payment)
+        : await deps.acquirer.payWithBinding(sending.terminal, sending.order.acquirer_order_id, payment);
   } catch (err) {
     if (err instanceof AcquirerUnreachable && !err.maybeDelivered) return decline(deps, sending.order, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId);
     // The card may have been charged: only the acquirer's order status can tell.
@@ -77,7 +83,12 @@ async function awaitMethod(deps: AdapterDeps, sending: CardSending, paid: Extrac
     acquirerOrderId: order.acquirer_order_id,
     serverTransId: paid.serverTransId,
     sealedCard: sending.sealedCard,
-    repeat: { term_url: sending.termUrl, language: payment.language, ...(payment.buyer && { buyer: payment.buyer }) },
+    repeat: {
+      term_url: sending.termUrl,
+      language: payment.language,
+      ...(payment.buyer && { buyer: payment.buyer }),
+      ...(sending.paymentMethodId !== undefined && { payment_method_id: sending.paymentMethodId }),
+    },
   });
   if (!kept) {
     // Reconciliation gave up on it meanwhile: nothing is kept, and the browser has nothing to run.

@@ -1,6 +1,7 @@
 /** The acquirer adapter's command queue: each command calls one use case. */
 import type { CommandHandlers } from '@gateway/messaging';
 import type { SecretBox } from '@gateway/secrets';
+import { authorizeSavedCard } from '../domain/authorize-saved-card.js';
 import { chargeSavedCard } from '../domain/charge-saved-card.js';
 import { authorizePayment } from '../domain/authorize-payment.js';
 import { capturePayment } from '../domain/capture-payment.js';
@@ -16,6 +17,7 @@ export function adapterCommands(deps: AdapterDeps, secrets: SecretBox): CommandH
   return {
     'payment.authorize': async (request, meta) => ({ body: await authorizePayment(deps, request, meta.correlationId) }),
     'payment.charge_saved': async (request, meta) => ({ body: await chargeSavedCard(deps, request, meta.correlationId) }),
+    'payment.authorize_saved': async (request, meta) => ({ body: await authorizeSavedCard(deps, request, meta.correlationId) }),
     'payment.finish_3ds': async (request, meta) => ({ body: await finish3dsPayment(deps, request, meta.correlationId) }),
     'payment.check': async (request, meta) => ({ body: await checkPayment(deps, request, meta.correlationId) }),
     'payment.refund': async (request) => ({ body: await refundPayment(deps, request) }),

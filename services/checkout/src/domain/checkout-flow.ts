@@ -4,6 +4,7 @@
  * next (domain/page-answers); the HTTP layer renders it. The return from
  * 3-D Secure is domain/three-d-secure.
  */
+import type { Card } from '@gateway/card-sealing';
 import { newId, type CheckoutStep, type CheckoutView } from '@gateway/contracts';
 import { isLanguage, type Language } from '@gateway/i18n';
 import { AppError } from '@gateway/problem';
@@ -48,19 +49,19 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
   const verified = deps.checkoutLinks.verifyWithPaymentLink(token, deps.clock());
   if (!verified) return expired(acceptLanguage, 'expired');
   const link = verified.ref;
-  const check = checkCardForm(form, deps.clock());
+  const check = checkPaymentForm(form, deps.clock());
   if (!check.ok) {
     const view = await viewOf(deps, link);
     if (!view) return expired(acceptLanguage, 'expired');
     if (view.status !== 'CREATED' && view.status !== 'PENDING') return toResult(token);
     if (view.merchant_suspended) return { page: 'unavailable', language: buyerLanguage(view.locale, acceptLanguage) };
-    return { ...paymentPage(token, view, buyerLanguage(view.locale, acceptLanguage)), refused: { errors: check.errors, values: check.values } };
+    return { ...paymentPage(token, view, buyerLanguage(view.locale, acceptLanguage)), ...check.refused };
   }
 
-  // The card is sealed for this attempt alone, so the page names the attempt.
+  // The card (or a saved card's security code, D24) is sealed for this attempt alone, so the page names the attempt.
   const attemptId = newId('pa');
   const language = isLanguage(form.language) ? form.language : buyerLanguage(undefined, acceptLanguage);
-  const sealed = deps.cards.seal(check.card, attemptId);
+  const paying = 'card' in check ? { card: deps.cards.seal(check.card, attemptId) } : { saved_card: { payment_method: check.paymentMethod, code: deps.cards.sealCode(check.cvc, attemptId) } };
   // A session of a payment link starts an attempt only while the link is open (D29), and with a slot of a link that may be paid only so many times.
   const slot = await deps.slots.claim(link, attemptId, verified.paymentLink);
   if (!slot.ok) return { page: 'unavailable', language, reason: SLOT_REFUSALS[slot.reason] };
@@ -71,7 +72,7 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
     step = await paymentStep(deps, () =>
       deps.call(
         'attempt.pay',
-        { ...link, attempt_id: attemptId, card: sealed, term_url: termUrl, language, ...(buyerIp !== undefined && { buyer_ip: buyerIp }), ...(form.save_card === 'yes' && { save_card: true }) },
+        { ...link, attempt_id: attemptId, ...paying, term_url: termUrl, language, ...(buyerIp !== undefined && { buyer_ip: buyerIp }), ...(form.save_card === 'yes' && { save_card: true }) },
         deps.paymentTimeoutMs,
       ),
     );
@@ -133,6 +134,27 @@ function paymentPage(token: string, view: CheckoutView, language: Language): Pay
     page.previousDecline = { failureCode: view.last_failure_code, attemptsLeft: view.max_attempts - view.attempts_count };
   }
   return page;
+}
+
+type PaymentForm =
+  | { ok: true; card: Card }
+  | { ok: true; paymentMethod: string; cvc: string }
+  | { ok: false; refused: Pick<PaymentPage, 'refused' | 'savedRefused'> };
+
+/**
+ * The form posted: a typed card (card-form.ts), or one of the customer's saved
+ * cards with its security code (D24: `payment_method` and `saved_cvc`, the
+ * code of three digits the acquirer takes for a saved card).
+ */
+function checkPaymentForm(form: Record<string, unknown>, now: Date): PaymentForm {
+  const paymentMethod = form.payment_method;
+  if (typeof paymentMethod === 'string') {
+    const cvc = typeof form.saved_cvc === 'string' ? form.saved_cvc.trim() : '';
+    if (!/^pm_[0-9A-Za-z]{20,}$/.test(paymentMethod) || !/^[0-9]{3}$/.test(cvc)) return { ok: false, refused: { savedRefused: { paymentMethod, error: 'error_saved_cvc' } } };
+    return { ok: true, paymentMethod, cvc };
+  }
+  const check = checkCardForm(form, now);
+  return check.ok ? check : { ok: false, refused: { refused: { errors: check.errors, values: check.values } } };
 }
 
 function pageUrl(deps: FlowDeps, token: string): string {

@@ -22,6 +22,8 @@ export type CheckoutPage = { language: Language } & (
       session: CheckoutView;
       previousDecline?: { failureCode: string; attemptsLeft: number };
       refused?: { errors: Partial<Record<CardField, CardFieldError>>; values: CardFormValues };
+      /** D24: the saved card chosen, and its security code refused by the page's own check. */
+      savedRefused?: { paymentMethod: string; error: 'error_saved_cvc' };
     }
   | { page: 'processing'; session: CheckoutView; refreshUrl: string; refreshSeconds: number }
   /** Hands the buyer to the issuer's ACS (3-D Secure 1 or 2): `form` posted as it is to `origin` (D30). */

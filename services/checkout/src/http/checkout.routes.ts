@@ -127,5 +127,5 @@ function statusOf(page: CheckoutPage): number {
   if (page.page === 'checkout-link-expired') return 410;
   if (page.page === 'bank-refused') return 502;
   if (page.page === 'unavailable') return page.reason === 'payment-link-held' ? 409 : page.reason === 'payment-link-used' || page.reason === 'payment-link-closed' ? 410 : 403;
-  return page.page === 'payment' && page.refused ? 422 : 200;
+  return page.page === 'payment' && (page.refused || page.savedRefused) ? 422 : 200;
 }

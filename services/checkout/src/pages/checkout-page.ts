@@ -45,6 +45,8 @@ function paymentView(t: PageTranslate, page: PaymentPage): PaymentPageView {
     cancelHref: `/checkout/${token}/cancel`,
   };
   if (page.session.save_card === 'on_session' || page.session.save_card === 'off_session') view.saveCard = page.session.save_card;
+  if (page.session.saved_cards && page.session.saved_cards.length > 0) view.savedCards = page.session.saved_cards.map((card) => ({ id: card.id, label: savedCardLabel(card) }));
+  if (page.savedRefused) view.savedRefused = { paymentMethod: page.savedRefused.paymentMethod, error: t(page.savedRefused.error) };
   if (previousDecline) {
     view.notice = t(declineKey(previousDecline.failureCode));
     view.attemptsLeft = previousDecline.attemptsLeft;
@@ -55,6 +57,14 @@ function paymentView(t: PageTranslate, page: PaymentPage): PaymentPageView {
   }
   return view;
 }
+
+/** `Visa •••• 4242` (D24): the brand as cards print it, and the last four digits. */
+function savedCardLabel(card: { card_brand: string; card_last_four: string }): string {
+  const brand = BRAND_NAMES[card.card_brand] ?? card.card_brand;
+  return `${brand} •••• ${card.card_last_four}`;
+}
+
+const BRAND_NAMES: Readonly<Record<string, string>> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' };
 
 function fieldErrors(t: PageTranslate, errors: Partial<Record<CardField, CardFieldError>>): Partial<Record<CardField, string>> {
   const worded: Partial<Record<CardField, string>> = {};

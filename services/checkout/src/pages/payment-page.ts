@@ -92,12 +92,47 @@ function renderForm(t: PageTranslate, view: PaymentPageView): Html {
   const fields = FIELDS.map((field) => renderField(t, field, view.fieldErrors?.[field.name], putBack(view, field.name)));
   const pay = t('pay_button', { amount: chargedAmount(t, view.order) });
   // The page's language travels with the card, so the payment continues in it (3-D Secure, the acquirer's pages).
-  return html`${renderNotice(t, view)}<form class="payment-form" method="post" action="${view.actionUrl}" autocomplete="on" novalidate>
+  const cardForm = html`<form class="payment-form" method="post" action="${view.actionUrl}" autocomplete="on" novalidate>
 <input type="hidden" name="language" value="${t.language}">
 ${onLines(fields)}${renderSaveCard(t, view.saveCard)}
 <button type="submit" class="pay">${pay}</button>
-</form>
+</form>`;
+  const savedCards = view.savedCards ?? [];
+  // D24: with saved cards the usual form is "Use another card", open when it is the one that was refused.
+  const forms =
+    savedCards.length === 0
+      ? cardForm
+      : html`${renderSavedCards(t, view, savedCards, pay)}
+<details class="another-card"${view.fieldErrors === undefined ? '' : html` open`}><summary>${t('use_another_card')}</summary>
+${cardForm}
+</details>`;
+  return html`${renderNotice(t, view)}${forms}
 <p class="cancel"><a href="${view.cancelHref}" rel="nofollow">${t('cancel_link')}</a></p>`;
+}
+
+/** D24: the customer's saved cards, one chosen (the first, or the one refused), paid with by its security code alone. */
+function renderSavedCards(t: PageTranslate, view: PaymentPageView, cards: readonly { id: string; label: string }[], pay: string): Html {
+  const chosen = cards.some((card) => card.id === view.savedRefused?.paymentMethod) ? view.savedRefused?.paymentMethod : cards[0]?.id;
+  const choices = cards.map(
+    (card) =>
+      html`<p class="saved-card"><input type="radio" id="card-${card.id}" name="payment_method" value="${card.id}"${card.id === chosen ? html` checked` : ''}> <label for="card-${card.id}"><bdi dir="ltr">${card.label}</bdi></label></p>`,
+  );
+  const code = renderFormField(t, {
+    name: 'saved_cvc',
+    type: 'text',
+    label: t('cvc'),
+    attributes: trustedHtml('inputmode="numeric" autocomplete="cc-csc" maxlength="3" spellcheck="false" dir="ltr"'),
+    hint: t('cvc_hint'),
+    ...(view.savedRefused !== undefined && { error: view.savedRefused.error }),
+  });
+  return html`<form class="payment-form saved-card-form" method="post" action="${view.actionUrl}" novalidate>
+<input type="hidden" name="language" value="${t.language}">
+<fieldset><legend>${t('saved_cards_title')}</legend>
+${onLines(choices)}
+</fieldset>
+${code}
+<button type="submit" class="pay">${pay}</button>
+</form>`;
 }
 
 /** D24: the box that saves the card for the buyer's next payments (unticked), or the sentence that says the merchant may charge it later. */

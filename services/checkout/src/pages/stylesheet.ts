@@ -96,6 +96,11 @@ a:focus-visible, button:focus-visible, input:focus-visible {
 .notice p:last-child { margin-bottom: 0; }
 .attempts { font-weight: 600; }
 .payment-form { margin-top: 1.25rem; }
+.saved-card-form fieldset { border: 0; padding: 0; margin: 0 0 1rem; }
+.saved-card { margin: 0.25rem 0; }
+.another-card { margin-top: 1.25rem; }
+.another-card summary { cursor: pointer; color: var(--accent); }
+.save-card { margin: 0.75rem 0; }
 .field { margin: 0 0 1rem; }
 .field label { display: block; font-weight: 600; margin-bottom: 0.25rem; }
 .field .hint { margin: 0 0 0.25rem; }

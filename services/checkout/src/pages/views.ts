@@ -32,4 +32,8 @@ export interface PaymentPageView {
   brand?: BrandView;
   /** D24: on_session offers an unticked "save card" box; off_session says the merchant may charge the card later. */
   saveCard?: 'on_session' | 'off_session';
+  /** D24: the customer's saved cards offered, each paid with by its security code; the usual form is then "Use another card". */
+  savedCards?: readonly { id: string; label: string }[];
+  /** D24: the saved card chosen when its security code was refused, and the refusal in the page's language. */
+  savedRefused?: { paymentMethod: string; error: string };
 }

@@ -12,6 +12,7 @@ import { describeError } from '@gateway/observability';
 import { validationError } from '@gateway/problem';
 import type { CustomerRow, PaymentMethodRow } from '../db/customer.repository.js';
 import { accountOf } from './accounts.js';
+import { cardExpired } from './customers.js';
 import type { SessionDeps } from './deps.js';
 import { applyPaymentStep } from './payment-outcome.js';
 import type { SessionRow } from './session.js';
@@ -31,7 +32,7 @@ export async function offSessionCard(deps: Pick<SessionDeps, 'customers'>, custo
   const card = PAYMENT_METHOD_ID.test(paymentMethodId) ? await deps.customers.paymentMethod(customer.id, paymentMethodId) : undefined;
   if (!card) throw refused('not_found', "payment_method must be one of the customer's saved cards.");
   if (card.usage !== 'off_session') throw refused('off_session_not_allowed', 'This card was saved for payments the buyer makes on the page: it cannot be charged without the buyer.');
-  if (card.exp_year * 12 + card.exp_month - 1 < now.getUTCFullYear() * 12 + now.getUTCMonth()) throw refused('card_expired', 'This saved card has expired.');
+  if (cardExpired(card, now)) throw refused('card_expired', 'This saved card has expired.');
   const [firstName = '', ...rest] = (customer.name ?? '').trim().split(/\s+/);
   return { card, buyer: { firstName, lastName: rest.join(' '), email: customer.email ?? '' } };
 }

@@ -11,6 +11,7 @@ import { describeError } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
 import { cancelOpenSession } from './cancel-session.js';
 import { applyPaymentStep } from './payment-outcome.js';
+import { cardExpired } from './customers.js';
 import { effectiveStatus, type SessionRow } from './session.js';
 import type { SessionDeps } from './deps.js';
 
@@ -26,7 +27,16 @@ const UNKNOWN_CHECKOUT_LINK = 'No session issued this link.';
 export async function viewForCheckout(deps: SessionDeps, ref: CheckoutLinkRef): Promise<CheckoutView> {
   const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
   if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
-  return { ...toCheckoutView(found.row, deps.clock()), merchant_suspended: found.merchantSuspended };
+  const now = deps.clock();
+  const view: CheckoutView = { ...toCheckoutView(found.row, now), merchant_suspended: found.merchantSuspended };
+  // D24: a customer's unexpired saved cards are offered on the page (read only for a session with a customer).
+  if (found.row.customer_id !== null) {
+    const cards = (await deps.customers.paymentMethods([found.row.customer_id])).get(found.row.customer_id) ?? [];
+    view.saved_cards = cards
+      .filter((card) => !cardExpired(card, now))
+      .map((card) => ({ id: card.id, card_brand: card.card_brand, card_last_four: card.card_last_four, exp_month: card.exp_month, exp_year: card.exp_year }));
+  }
+  return view;
 }
 
 /** The buyer's "Cancel payment": as a merchant cancel, open sessions only. */
@@ -44,11 +54,48 @@ export async function cancelForBuyer(deps: SessionDeps, ref: CheckoutLinkRef, co
  * the same outcome if this answer is lost.
  */
 export async function payAttempt(deps: SessionDeps, request: CommandRequest<'attempt.pay'>, correlationId: string): Promise<CheckoutStep> {
+  if (request.saved_card) return payWithSavedCard(deps, request, request.saved_card, correlationId);
+  const { card } = request;
+  if (card === undefined) throw new AppError('validation-error', 'A payment needs a card.');
   const started = await startAttempt(deps, request, request.attempt_id, request.language);
   return adapterStep(deps, correlationId, request, started, () =>
     deps.adapter.call(
       'payment.authorize',
-      { attempt: attemptOf(started, request.attempt_id, request.save_card === true), card: request.card, term_url: request.term_url, buyer: buyerOf(started, request.buyer_ip), language: request.language },
+      { attempt: attemptOf(started, request.attempt_id, request.save_card === true), card, term_url: request.term_url, buyer: buyerOf(started, request.buyer_ip), language: request.language },
+      { timeoutMs: deps.adapterTimeoutMs, correlationId },
+    ),
+  );
+}
+
+/**
+ * D24: the buyer pays with one of the session's customer's saved cards, by
+ * its security code: the card must be the customer's, attached and
+ * unexpired, before any attempt starts; the adapter pays with its binding.
+ */
+async function payWithSavedCard(
+  deps: SessionDeps,
+  request: CommandRequest<'attempt.pay'>,
+  saved: { payment_method: string; code: string },
+  correlationId: string,
+): Promise<CheckoutStep> {
+  const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
+  if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
+  const card = found.row.customer_id === null ? undefined : await deps.customers.paymentMethod(found.row.customer_id, saved.payment_method);
+  if (!card || cardExpired(card, deps.clock())) throw new AppError('not-found', 'No such saved card for this session.');
+  const started = await startAttempt(deps, request, request.attempt_id, request.language);
+  return adapterStep(deps, correlationId, request, started, () =>
+    deps.adapter.call(
+      'payment.authorize_saved',
+      {
+        attempt: attemptOf(started, request.attempt_id, false),
+        payment_method_id: card.id,
+        card_brand: card.card_brand,
+        card_last_four: card.card_last_four,
+        code: saved.code,
+        term_url: request.term_url,
+        buyer: buyerOf(started, request.buyer_ip),
+        language: request.language,
+      },
       { timeoutMs: deps.adapterTimeoutMs, correlationId },
     ),
   );

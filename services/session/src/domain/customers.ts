@@ -161,6 +161,11 @@ async function withCards(deps: CustomerDeps, row: CustomerRow): Promise<Customer
   return toCustomer(row, cards.get(row.id) ?? []);
 }
 
+/** Whether a saved card's expiry month is over at `now` (D24: an expired card is never offered or charged). */
+export function cardExpired(card: Pick<PaymentMethodRow, 'exp_month' | 'exp_year'>, now: Date): boolean {
+  return card.exp_year * 12 + card.exp_month - 1 < now.getUTCFullYear() * 12 + now.getUTCMonth();
+}
+
 /** A customer as the API shows it (D24). */
 function toCustomer(row: CustomerRow, cards: readonly PaymentMethodRow[]): Customer {
   return {

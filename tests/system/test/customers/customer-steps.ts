@@ -40,6 +40,17 @@ export class CustomerSteps {
     assert.ok(paid.status < 400, `${paid.status}: ${paid.html.slice(0, 300)}`);
   }
 
+  /** Posts the page's saved-card form (D24): the card chosen and its security code; the answer's status and where it led. */
+  async payWithSavedCard(session: SessionDetail, paymentMethod: string, cvc: string): Promise<{ status: number; html: string }> {
+    const form = new URLSearchParams({ payment_method: paymentMethod, saved_cvc: cvc, language: 'en' });
+    const posted = await fetch(`${session.checkout_url ?? ''}/pay`, { method: 'POST', body: form, redirect: 'manual', headers: { 'accept-language': 'en' } });
+    const location = posted.headers.get('location');
+    if (posted.status !== 303 || !location) return { status: posted.status, html: await posted.text() };
+    await posted.body?.cancel();
+    const result = await fetch(new URL(location, session.checkout_url), { redirect: 'manual' });
+    return { status: result.status, html: await result.text() };
+  }
+
   /** Saves `cardNumber` for the customer with a paid session asking `usage`; the saved card. */
   async saveCard(merchant: Merchant, customer: Customer, cardNumber: string, usage: 'on_session' | 'off_session' = 'off_session'): Promise<PaymentMethod> {
     await this.pay(await this.newSession(merchant, { customer: customer.id, save_card: usage }), { card_number: cardNumber, ...(usage === 'on_session' && { save_card: 'yes' as const }) });

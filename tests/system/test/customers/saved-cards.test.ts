@@ -136,4 +136,65 @@ describe('Saved cards (D24)', function () {
     await events.waitFor<AttachedEvent>('payment_method.detached', (e) => e.data.payment_method.id === mastercard.id);
     await pollUntil(async () => (await steps.acquirerBindings(customer)).length === 0, 10_000, 'the deleted customer\'s card unbound at the acquirer');
   });
+
+  describe('paying with a saved card (one click)', () => {
+    it('when a returning buyer opens the page, then their unexpired saved cards are offered, each by its brand and last four, beside "Use another card"; in Arabic too', async () => {
+      const merchant = await steps.newMerchant();
+      const customer = await steps.newCustomer(merchant);
+      await steps.saveCard(merchant, customer, '4242424242424242', 'on_session');
+      await steps.saveCard(merchant, customer, '5555555555554444');
+      const session = await steps.newSession(merchant, { customer: customer.id });
+      const page = await (await fetch(session.checkout_url ?? '')).text();
+      assert.match(page, /<legend>Your saved cards<\/legend>/);
+      assert.match(page, /<label for="card-pm_[0-9A-Za-z]+"><bdi dir="ltr">Visa •••• 4242<\/bdi><\/label>/);
+      assert.match(page, /<label for="card-pm_[0-9A-Za-z]+"><bdi dir="ltr">Mastercard •••• 4444<\/bdi><\/label>/);
+      assert.match(page, /<summary>Use another card<\/summary>/);
+      const arabic = await steps.newSession(merchant, { customer: customer.id, locale: 'ar' });
+      const arabicPage = await (await fetch(arabic.checkout_url ?? '')).text();
+      assert.match(arabicPage, /<html lang="ar" dir="rtl"/);
+      assert.match(arabicPage, /بطاقاتك المحفوظة/);
+      assert.match(arabicPage, /Visa •••• 4242/);
+      assert.match(arabicPage, /استخدام بطاقة أخرى/);
+      // A session for no customer offers none.
+      assert.doesNotMatch(await (await fetch((await steps.newSession(merchant, {})).checkout_url ?? '')).text(), /saved_cvc|Your saved cards/);
+    });
+
+    it('when the buyer pays with a saved card by its security code, then the session is paid with that card; a code of the wrong length is refused on the page and charges nothing', async () => {
+      const merchant = await steps.newMerchant();
+      const customer = await steps.newCustomer(merchant);
+      const card = await steps.saveCard(merchant, customer, '5555555555554444', 'on_session');
+      const session = await steps.newSession(merchant, { customer: customer.id });
+      for (const code of ['12', '1234', 'abc']) {
+        const refused = await steps.payWithSavedCard(session, card.id, code);
+        assert.equal(refused.status, 422, `${code}: ${refused.html.slice(0, 200)}`);
+        assert.match(refused.html, /Enter the 3-digit security code of the card you chose/);
+      }
+      assert.deepEqual((await steps.session(merchant, session.id)).attempts, []);
+      const paid = await steps.payWithSavedCard(session, card.id, '123');
+      assert.ok(paid.status < 400, paid.html.slice(0, 300));
+      const after = await steps.session(merchant, session.id);
+      assert.equal(after.status, 'SUCCEEDED');
+      assert.deepEqual(
+        after.attempts.map((a) => [a.status, a.card_brand, a.card_last_four]),
+        [['SUCCEEDED', 'mastercard', '4444']],
+      );
+    });
+
+    it("when the form names another customer's card or a removed one, then nothing is charged", async () => {
+      const merchant = await steps.newMerchant();
+      const customer = await steps.newCustomer(merchant);
+      const other = await steps.newCustomer(merchant);
+      const othersCard = await steps.saveCard(merchant, other, '4242424242424242');
+      const own = await steps.saveCard(merchant, customer, '5555555555554444');
+      const session = await steps.newSession(merchant, { customer: customer.id });
+      await steps.payWithSavedCard(session, othersCard.id, '123');
+      assert.equal((await steps.session(merchant, session.id)).attempts.length, 0);
+      assert.equal((await system.api(merchant.testKey).request('DELETE', `/gateway/customers/${customer.id}/payment_methods/${own.id}/`)).status, 200);
+      assert.doesNotMatch(await (await fetch(session.checkout_url ?? '')).text(), /Mastercard •••• 4444/);
+      await steps.payWithSavedCard(session, own.id, '123');
+      const after = await steps.session(merchant, session.id);
+      assert.equal(after.attempts.length, 0);
+      assert.notEqual(after.status, 'SUCCEEDED');
+    });
+  });
 });

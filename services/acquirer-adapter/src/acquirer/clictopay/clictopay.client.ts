@@ -6,7 +6,7 @@
  */
 import type { ProbedAnswer } from '@gateway/contracts';
 import { HttpClient, HttpClientError, type ReadAnswer } from '@gateway/http-client';
-import type { Acquirer, BindingPayment, CardPayment, FinishResult, OperationResult, OrderRequest, OrderState, PayResult, RegisterResult, Terminal } from '../acquirer.js';
+import type { Acquirer, CardPayment, FinishResult, OperationResult, OrderRequest, OrderState, PayResult, RegisterResult, SavedCardPayment, Terminal } from '../acquirer.js';
 import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
 import { describeStatusAnswer } from './clictopay.answer-shape.js';
@@ -90,13 +90,19 @@ export class ClicToPayClient implements Acquirer {
     return toPayResult(reply);
   }
 
-  async payWithBinding(terminal: Terminal, orderId: string, payment: BindingPayment): Promise<PayResult> {
+  async payWithBinding(terminal: Terminal, orderId: string, payment: SavedCardPayment): Promise<PayResult> {
+    const { binding } = payment;
     const reply = await this.post(terminal, 'paymentOrderBinding.do', {
+      // The buyer's email and phone as with a typed card (D30); `ip` is this call's own, required.
+      ...buyerFields(payment.buyer),
       mdOrder: orderId,
-      bindingId: payment.bindingId,
-      ip: payment.ip,
-      tii: payment.tii,
-      ...(payment.cvc !== undefined && { cvc: payment.cvc }),
+      bindingId: binding.bindingId,
+      ip: binding.ip,
+      tii: binding.tii,
+      ...(binding.cvc !== undefined && { cvc: binding.cvc }),
+      language: payment.language,
+      threeDSVer2FinishUrl: payment.finishUrl,
+      ...(payment.threeDSServerTransId !== undefined && { threeDSServerTransId: payment.threeDSServerTransId }),
     });
     return toPayResult(reply);
   }
