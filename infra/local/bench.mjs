@@ -37,6 +37,10 @@
 //   npm run bench -- --only mail-queue --mail-count 2000   buyer receipts (D20) through the notifier's
 //                                      mail queue to a real SMTP catcher started by the bench, default
 //                                      notifier settings: mails/s from the first written to the last caught
+//   npm run bench -- --only one-click-vs-typed --payment-rate 60   whole payments with a saved card (D24:
+//                                      its security code alone) against typed ones, CPU per payment of each
+//   npm run bench -- --only off-session-beside-creates --charge-rate 50   charges of saved cards without
+//                                      the buyer (D24) beside plain creates at the same rate, each's p99
 //
 // The system is packages/system's description, wired by its environment function and
 // started by its launcher, as `make up` and the tests start it.
@@ -50,6 +54,7 @@ import { fileURLToPath } from 'node:url';
 import { openLoad, quantile } from './open-load.mjs';
 import { cpuWindow, perUnit, rssWindow } from './process-cpu.mjs';
 import { paymentLoad } from './payment-load.mjs';
+import { chargesBesideCreates, saveCards } from './saved-card-load.mjs';
 import { captureLoad, paidSessions, refundLoad } from './refund-load.mjs';
 import { webhookBench } from './webhook-load.mjs';
 import { listsBench } from './lists-load.mjs';
@@ -86,6 +91,7 @@ const { values: args } = parseArgs({
     'slow-clients': { type: 'string', default: '8' },
     'link-rate': { type: 'string', default: '50' },
     'mail-count': { type: 'string', default: '2000' },
+    'charge-rate': { type: 'string', default: '50' },
     reference: { type: 'string', default: path.join('..', 'shared', 'perf', 'reference-create.mjs') },
   },
 });
@@ -230,6 +236,11 @@ const autocannon = (await import('autocannon')).default;
 const base = `http://127.0.0.1:${gatewayPort}/api/v1`;
 let sequence = 0;
 let paymentsWarm = false;
+let oneClickWarm = false;
+let chargesWarm = false;
+/** Each merchant's customer with a saved card (D24), made once for the scenarios that need them. */
+let savedCards;
+const savedCardsOnce = async () => (savedCards ??= await saveCards({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${ports.checkout}`, keys }));
 let refundable;
 /** link-page-to-checkout's links (one per merchant) and mail-queue's event template, made on first use. */
 let linkPaths;
@@ -377,6 +388,34 @@ const scenarios = {
     const result = { ...(await payments(rate, duration)), calibrationMs };
     for (const line of budgetReport(result.cpuMsPerPayment, readBudget(path.join(root, 'bench', 'payment-cpu-budget.json')), rate)) log(line);
     return result;
+  },
+  // D24: a one-click payment (a saved card and its security code) against a typed one, at --payment-rate,
+  // one after the other in each run, after a warm-up of each.
+  'one-click-vs-typed': async () => {
+    const cards = await savedCardsOnce();
+    const rate = Number(args['payment-rate']);
+    const payments = (seconds, savedCards) =>
+      paymentLoad({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${ports.checkout}`, keys, rate, seconds, amqpUrl, eventsExchange: `${prefix}.events`, processes: processIds(), ...(savedCards && { savedCards }) });
+    if (!oneClickWarm) {
+      log(`typed warm-up: ${JSON.stringify(await payments(10))}`);
+      log(`one-click warm-up: ${JSON.stringify(await payments(10, cards))}`);
+      oneClickWarm = true;
+    }
+    const calibrationMs = calibration();
+    const typed = await payments(duration);
+    const oneClick = await payments(duration, cards);
+    return { rps: oneClick.rps, p50: oneClick.p50, p99: oneClick.p99, typed, oneClick, cpuRatio: Math.round((oneClick.cpuMsPerPayment.total / typed.cpuMsPerPayment.total) * 1000) / 1000, calibrationMs };
+  },
+  // D24: charges without the buyer at --charge-rate beside plain creates at the same rate.
+  'off-session-beside-creates': async () => {
+    const cards = await savedCardsOnce();
+    const rate = Number(args['charge-rate']);
+    const run = (seconds) => chargesBesideCreates({ baseUrl: `http://127.0.0.1:${gatewayPort}`, keys, cards, rate, seconds, processes: processIds() });
+    if (!chargesWarm) {
+      log(`off-session warm-up: ${JSON.stringify(await run(5))}`);
+      chargesWarm = true;
+    }
+    return { ...(await run(duration)), calibrationMs: calibration() };
   },
   // What each service costs, for the requests and limits in k8s/: resident memory (peak and last)
   // and CPU (cores, averaged over the window) idle for --duration s, then under whole payments at

@@ -23,10 +23,12 @@ const CARD = new URLSearchParams({ card_number: '4242424242424242', expiry: '12/
 
 /**
  * `bySecond` adds the slowest latency of the payments due in each second of the
- * run (how a cold start settles).
- * @param {{ baseUrl: string, checkoutUrl: string, keys: string[], rate: number, seconds: number, amqpUrl: string, eventsExchange: string, processes: Map<number, string>, timeoutMs?: number, bySecond?: boolean }} options
+ * run (how a cold start settles). With `savedCards` (key → { customer,
+ * paymentMethod }, D24) each session is its customer's, paid in one click: the
+ * saved card chosen and its security code typed.
+ * @param {{ baseUrl: string, checkoutUrl: string, keys: string[], rate: number, seconds: number, amqpUrl: string, eventsExchange: string, processes: Map<number, string>, timeoutMs?: number, bySecond?: boolean, savedCards?: Map<string, { customer: string, paymentMethod: string }> }} options
  */
-export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, amqpUrl, eventsExchange, processes, timeoutMs = 10_000, bySecond = false }) {
+export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, amqpUrl, eventsExchange, processes, timeoutMs = 10_000, bySecond = false, savedCards }) {
   const api = new HttpClient(baseUrl);
   const pages = new HttpClient(checkoutUrl);
   const connection = await amqp.connect(amqpUrl, { noDelay: true });
@@ -64,6 +66,7 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
         last_name: 'Buyer',
         email: 'buyer@example.tn',
         return_url: 'https://shop.example/thanks',
+        ...(savedCards && { customer: savedCards.get(key).customer }),
       }),
     });
     if (created.status !== 201) return fail(`create ${created.status}`);
@@ -73,7 +76,8 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
     const page = await pages.exchange({ method: 'GET', path: pagePath });
     if (page.status !== 200) return fail(`page ${page.status}`);
     // The check below reads the English page: the buyer asks for English (D18; the page is French by default).
-    const paid = await pages.exchange({ method: 'POST', path: `${pagePath}/pay`, body: CARD, headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'en' } });
+    const form = savedCards ? new URLSearchParams({ payment_method: savedCards.get(key).paymentMethod, saved_cvc: '123' }).toString() : CARD;
+    const paid = await pages.exchange({ method: 'POST', path: `${pagePath}/pay`, body: form, headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'en' } });
     // A payment that closed the session is answered at once; anything else goes to the result page.
     const result = paid.status === 303 ? await pages.exchange({ method: 'GET', path: header(paid.head, 'location'), headers: { 'accept-language': 'en' } }) : paid;
     if (!result.text.includes('Payment successful')) return fail(`result ${result.status}`);

@@ -114,6 +114,7 @@ export const CONSOLE_COMMANDS = [
 export const commandSenders = {
   // checkout: a buyer's payment on a payment link's page (D19).
   'session.create': ['api-gateway', 'checkout'],
+  'session.charge': ['api-gateway'],
   'session.get': ['api-gateway', 'refund', 'webhook-dispatcher', 'dashboard', 'ledger'],
   'session.get_for_event': ['refund'],
   'session.list': ['api-gateway', 'dashboard'],

@@ -157,6 +157,11 @@ export const sessionCommands = {
     request: Type.Object({ context: ApiContext, body: Type.Unknown(), payment_link: Type.Optional(PaymentLinkId) }),
     reply: SessionDetail,
   },
+  /**
+   * D24: a create that charges a saved card without the buyer (off_session):
+   * session.create's use case, on the slow lane, since it waits on the acquirer.
+   */
+  'session.charge': { service: 'session', lane: 'slow', request: Type.Object({ context: ApiContext, body: Type.Unknown() }), reply: SessionDetail },
   'session.get': { service: 'session', request: SessionRef, reply: SessionDetail },
   /** A session and the payload its events carry, built by the session service alone: the refund's events carry it as is. */
   'session.get_for_event': { service: 'session', request: SessionRef, reply: Type.Object({ session: SessionDetail, event: SessionEventPayload, receipt: Type.Optional(ReceiptFacts) }) },

@@ -251,8 +251,9 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
   const call = async (): Promise<StoredAnswer> => {
     if (unwanted !== undefined) throw unwantedBodyProblem();
     const command = route.request({ context, params, body, query });
+    const type = route.slow?.when(body) ? route.slow.command : route.command;
     // A command of the slow lane waits on the acquirer: it gets the longer deadline.
-    const answer = await deps.rpc.call(route.command, command, { correlationId: requestId, ...(commandLane(route.command) === 'slow' && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
+    const answer = await deps.rpc.call(type, command, { correlationId: requestId, ...(commandLane(type) === 'slow' && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
     return { status: answer.status, body: JSON.stringify(answer.body) };
   };
 

@@ -33,6 +33,8 @@ export interface Route {
    */
   readonly answerHoldsSecret?: true;
   readonly request: (input: RouteInput) => CommandRequest<CommandType>;
+  /** The command sent instead when the body asks for work that waits on the acquirer (its slow lane and deadline). */
+  readonly slow?: { readonly command: CommandType; readonly when: (body: unknown) => boolean };
 }
 
 const sessionRef = ({ context, params }: RouteInput) => ({ context, session_id: params['id'] ?? '' });
@@ -42,7 +44,16 @@ const customerRef = ({ context, params }: RouteInput) => ({ context, customer_id
 const endpointBody = ({ context, params, body }: RouteInput) => ({ context, endpoint_id: params['id'] ?? '', body });
 
 export const routes: readonly Route[] = [
-  { method: 'POST', path: '/gateway/sessions', command: 'session.create', budget: 'create', hasBody: true, request: ({ context, body }) => ({ context, body }) },
+  {
+    method: 'POST',
+    path: '/gateway/sessions',
+    command: 'session.create',
+    budget: 'create',
+    hasBody: true,
+    request: ({ context, body }) => ({ context, body }),
+    // D24: a charge without the buyer waits on the acquirer; the same use case, on the slow lane.
+    slow: { command: 'session.charge', when: (body) => typeof body === 'object' && body !== null && (body as { off_session?: unknown }).off_session === true },
+  },
   { method: 'GET', path: '/gateway/sessions/list', command: 'session.list', hasBody: false, takesQuery: true, request: ({ context, query }) => ({ context, query }) },
   { method: 'GET', path: '/gateway/sessions/:id', command: 'session.get', hasBody: false, request: sessionRef },
   { method: 'POST', path: '/gateway/sessions/:id/cancel', command: 'session.cancel', hasBody: false, request: sessionRef },

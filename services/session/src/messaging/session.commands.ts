@@ -17,6 +17,7 @@ import { readSessionStats } from '../domain/session-stats.js';
 export function sessionCommands(deps: SessionDeps, refunds: RefundRecordChange): CommandHandlers {
   return {
     'session.create': async ({ context, body, payment_link }) => createSession(deps, context, body, payment_link),
+    'session.charge': async ({ context, body }) => createSession(deps, context, body),
     'session.get': async ({ context, session_id }) => ({ body: await getSession(deps, context, session_id) }),
     'session.get_for_event': async ({ context, session_id }) => ({ body: await getSessionForEvent(deps, context, session_id) }),
     'session.list': async ({ context, query, page_size, payment_link, customer }) => ({ body: await listSessions(deps, context, query, page_size, { paymentLink: payment_link, customerId: customer }) }),

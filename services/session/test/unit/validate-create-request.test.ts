@@ -61,4 +61,17 @@ describe('create request validation', () => {
   it('when optional strings are empty, then they are invalid rather than defaulted (1 to N characters)', () => {
     assert.deepEqual(fields({ ...valid, description: '', phone: '' }), ['description:invalid', 'phone:invalid']);
   });
+
+  it('when a card is to be saved or charged without the buyer (D24), then the customer and the card are asked for, and the buyer fields are not', () => {
+    assert.deepEqual(fields({ ...valid, save_card: 'on_session' }), ['customer:required']);
+    assert.deepEqual(fields({ ...valid, save_card: 'off' }), []);
+    assert.deepEqual(fields({ ...valid, customer: 'cus_1', save_card: 'sometimes' }), ['save_card:invalid']);
+    const offSession = { amount: '10.000', merchant_reference: 'r', off_session: true };
+    assert.deepEqual(fields(offSession), ['customer:required', 'payment_method:required']);
+    assert.deepEqual(fields({ ...offSession, customer: 'cus_1', payment_method: 'pm_1' }), []);
+    assert.deepEqual(fields({ ...offSession, customer: 'cus_1', payment_method: 'pm_1', save_card: 'off_session' }), ['save_card:invalid']);
+    assert.deepEqual(fields({ ...valid, customer: 'cus_1', payment_method: 'pm_1' }), ['payment_method:invalid']);
+    // Without off_session the buyer fields stay required.
+    assert.deepEqual(fields({ amount: '10.000', merchant_reference: 'r', customer: 'cus_1', off_session: false }), ['first_name:required', 'last_name:required', 'email:required']);
+  });
 });

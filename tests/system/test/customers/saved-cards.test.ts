@@ -7,6 +7,8 @@
  * acquirer. No answer, event or log carries the acquirer's binding.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Customer, SessionDetail } from '@gateway/contracts';
 import { pollUntil, TestSystem, type EventCapture } from '@gateway/testkit';
 import { CustomerSteps } from './customer-steps.js';
@@ -57,6 +59,10 @@ describe('Saved cards (D24)', function () {
     assert.ok(bindingId.length > 8);
     for (const event of events.events) assert.ok(!JSON.stringify(event).includes(bindingId), `${event.type} carries the binding`);
     assert.ok(!JSON.stringify(await system.api(merchant.testKey).get(`/gateway/sessions/${session.id}/`)).includes(bindingId));
+    for (const file of readdirSync(system.logDir)) {
+      const text = readFileSync(join(system.logDir, file), 'utf8');
+      assert.ok(!text.includes(bindingId) && !text.includes('4242424242424242'), `${file} logs the binding or the card number`);
+    }
   });
 
   it('when the buyer leaves the on_session box unticked, then nothing is saved; ticked, the card is saved for on_session use', async () => {
