@@ -58,11 +58,16 @@ export class BindingRepository {
     private readonly secrets: SecretBox,
   ) {}
 
-  /** Keeps the binding of a card just saved; a second save of it changes nothing. */
+  /**
+   * Keeps the binding of a card just saved; a second save of it changes
+   * nothing, and a save of one detached while its unbinding is still pending
+   * (the acquirer gave the same binding again) takes it back.
+   */
   async save(binding: NewBinding): Promise<void> {
     await this.pool.query(
       `INSERT INTO bindings (payment_method_id, merchant_id, livemode, customer_id, binding_ciphertext) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (payment_method_id) DO NOTHING`,
+       ON CONFLICT (payment_method_id) DO UPDATE SET detached_at = NULL, unbind_due_at = NULL
+       WHERE bindings.detached_at IS NOT NULL AND bindings.unbound_at IS NULL`,
       [binding.paymentMethodId, binding.merchantId, binding.livemode, binding.customerId, this.secrets.encrypt(binding.bindingId, bindingAad(binding.paymentMethodId))],
     );
   }

@@ -12,6 +12,7 @@ import { recordOrder, registerOrder } from './authorize-payment.js';
 import type { AdapterDeps } from './deps.js';
 import { confirmOutcome, decline, finishedStep, leaveUnknown } from './finish-order.js';
 import { PROCESSOR_UNAVAILABLE } from './send-card.js';
+import { SAVED_CARD_GONE } from './authorize-saved-card.js';
 
 const AUTHENTICATION_REQUIRED = { code: 'authentication_required', message: 'The card issuer requires the cardholder to authenticate this payment.' };
 
@@ -21,7 +22,7 @@ export async function chargeSavedCard(deps: AdapterDeps, request: CommandRequest
   const order = await recordOrder(deps, attempt, request.card_brand, request.card_last_four);
   if (!order.fresh) return finishedStep(order.row);
   const binding = await deps.bindings.usable(attempt.merchant_id, attempt.livemode, request.payment_method_id);
-  if (!binding) return decline(deps, order.row, 'processing_error', 'This saved card can no longer be charged.', correlationId);
+  if (!binding) return decline(deps, order.row, 'processing_error', SAVED_CARD_GONE, correlationId);
   const registered = await registerOrder(
     deps,
     order.row,
@@ -41,7 +42,9 @@ export async function chargeSavedCard(deps: AdapterDeps, request: CommandRequest
   if (paid.kind === 'submitted') return confirmOutcome(deps, settling, registered.terminal, correlationId);
   if (paid.kind === 'refused') {
     deps.log.info({ attemptId: attempt.attempt_id, reason: paid.message }, 'charge without the buyer refused by the acquirer');
-    return confirmOutcome(deps, settling, registered.terminal, correlationId, { code: 'card_declined', message: 'The card was declined.' });
+    // The card removed while its charge was under way: the acquirer refused an unbound binding, which is no decline of the card.
+    const gone = (await deps.bindings.usable(attempt.merchant_id, attempt.livemode, request.payment_method_id)) === undefined;
+    return confirmOutcome(deps, settling, registered.terminal, correlationId, gone ? { code: 'processing_error', message: SAVED_CARD_GONE } : { code: 'card_declined', message: 'The card was declined.' });
   }
   // A 3-D Secure step: the issuer wants the cardholder, who is not there.
   return confirmOutcome(deps, settling, registered.terminal, correlationId, AUTHENTICATION_REQUIRED);

@@ -4,7 +4,7 @@
  * it; no read here finds it again.
  */
 import type { CardUsage, Envelope, SavedCard } from '@gateway/contracts';
-import { isOwnRow, readPage, withTransaction, type Filter, type Pool } from '@gateway/db';
+import { isOwnRow, readPage, withTransaction, type Filter, type Pool, type PoolClient } from '@gateway/db';
 import { enqueue } from '@gateway/messaging';
 import type { Account } from '../domain/accounts.js';
 
@@ -18,6 +18,12 @@ export interface CustomerRow {
   phone: string | null;
   metadata: Record<string, string>;
   created_at: Date;
+}
+
+/** The events a saved card's attach makes of it: attached, or detached (its binding to be removed at the acquirer). */
+export interface CardAnnouncements {
+  attached: (row: PaymentMethodRow) => Envelope;
+  detached: (row: PaymentMethodRow) => Envelope;
 }
 
 export interface PaymentMethodRow {
@@ -125,37 +131,77 @@ export class CustomerRepository {
   }
 
   /**
-   * Attaches a card saved with an approved payment to its customer of the
-   * account, unless the customer was deleted meanwhile; the same card (brand,
-   * last four, expiry) attached already stays one payment method, its usage
-   * widened to off_session when asked. In one transaction with the event
-   * `announce` makes of the card, when it was attached or widened; the card
-   * then, else undefined (nothing changed: the same save again changes nothing).
+   * Attaches a card saved with a payment approved at `savedAt` to its customer
+   * of the account (D24), in one transaction with the events it makes, the
+   * customer's row locked so that its saves and its deletion go one at a time:
+   * - the card attached already (its id is its binding's) stays as it is, its
+   *   usage widened to off_session when asked (attached again);
+   * - the card removed before this payment is attached again; an older
+   *   payment's save (a redelivered event) changes nothing;
+   * - another card of the same brand, last four and expiry attached before
+   *   this payment is replaced by this one (the first announced detached, so its
+   *   binding goes), one saved after it is kept;
+   * - a card that is not attached (its customer deleted, or a later save kept)
+   *   is announced detached at once: its binding must not stay at the acquirer.
    */
-  async attach(account: Account, card: SavedCard, at: Date, announce: (row: PaymentMethodRow) => Envelope): Promise<PaymentMethodRow | undefined> {
-    return withTransaction(this.pool, async (client) => {
-      const inserted = await client.query<PaymentMethodRow>(
-        `INSERT INTO payment_methods (id, customer_id, merchant_id, livemode, card_brand, card_last_four, exp_month, exp_year, usage, created_at)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
-         WHERE EXISTS (SELECT 1 FROM customers WHERE id = $2 AND merchant_id = $3 AND livemode = $4 AND ${LIVE})
-         ON CONFLICT DO NOTHING
-         RETURNING ${METHOD_COLUMNS}`,
-        [card.payment_method_id, card.customer_id, account.merchantId, account.livemode, card.card_brand, card.card_last_four, card.exp_month, card.exp_year, card.usage, at],
-      );
-      let row = inserted.rows[0];
-      if (!row && card.usage === 'off_session') {
-        const widened = await client.query<PaymentMethodRow>(
-          `UPDATE payment_methods SET usage = 'off_session'
-           WHERE customer_id = $1 AND merchant_id = $2 AND livemode = $3 AND card_brand = $4 AND card_last_four = $5 AND exp_month = $6 AND exp_year = $7
-             AND detached_at IS NULL AND usage = 'on_session'
-           RETURNING ${METHOD_COLUMNS}`,
-          [card.customer_id, account.merchantId, account.livemode, card.card_brand, card.card_last_four, card.exp_month, card.exp_year],
-        );
-        row = widened.rows[0];
+  async attach(account: Account, card: SavedCard, savedAt: Date, announce: CardAnnouncements): Promise<void> {
+    const row: PaymentMethodRow = {
+      id: card.payment_method_id,
+      customer_id: card.customer_id,
+      card_brand: card.card_brand,
+      card_last_four: card.card_last_four,
+      exp_month: card.exp_month,
+      exp_year: card.exp_year,
+      usage: card.usage,
+      created_at: savedAt,
+    };
+    await withTransaction(this.pool, async (client) => enqueue(client, await this.attachIn(client, account, row)(announce)));
+  }
+
+  private attachIn(client: PoolClient, account: Account, card: PaymentMethodRow) {
+    return async (announce: CardAnnouncements): Promise<Envelope[]> => {
+      const customer = await client.query(`SELECT 1 FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND ${LIVE} FOR UPDATE`, [
+        card.customer_id,
+        account.merchantId,
+        account.livemode,
+      ]);
+      const own = (await client.query<PaymentMethodRow & { detached_at: Date | null }>(`SELECT ${METHOD_COLUMNS}, detached_at FROM payment_methods WHERE id = $1 FOR UPDATE`, [card.id])).rows[0];
+      if (customer.rowCount !== 1) return own ? [] : [announce.detached(card)];
+      if (own) {
+        if (own.detached_at === null) {
+          if (card.usage !== 'off_session' || own.usage === 'off_session') return [];
+          const widened = await client.query<PaymentMethodRow>(`UPDATE payment_methods SET usage = 'off_session' WHERE id = $1 RETURNING ${METHOD_COLUMNS}`, [card.id]);
+          return widened.rows.map(announce.attached);
+        }
+        if (own.detached_at >= card.created_at) return [];
+        const again = await client.query<PaymentMethodRow>(`UPDATE payment_methods SET detached_at = NULL, usage = $2, created_at = $3 WHERE id = $1 RETURNING ${METHOD_COLUMNS}`, [
+          card.id,
+          card.usage,
+          card.created_at,
+        ]);
+        return again.rows.map(announce.attached);
       }
-      if (row) await enqueue(client, [announce(row)]);
-      return row;
-    });
+      const same = (
+        await client.query<PaymentMethodRow>(
+          `SELECT ${METHOD_COLUMNS} FROM payment_methods
+           WHERE customer_id = $1 AND card_brand = $2 AND card_last_four = $3 AND exp_month = $4 AND exp_year = $5 AND detached_at IS NULL FOR UPDATE`,
+          [card.customer_id, card.card_brand, card.card_last_four, card.exp_month, card.exp_year],
+        )
+      ).rows[0];
+      if (same && same.created_at > card.created_at) return [announce.detached(card)];
+      const events: Envelope[] = [];
+      if (same) {
+        await client.query('UPDATE payment_methods SET detached_at = $2 WHERE id = $1', [same.id, card.created_at]);
+        events.push(announce.detached(same));
+      }
+      await client.query(
+        `INSERT INTO payment_methods (id, customer_id, merchant_id, livemode, card_brand, card_last_four, exp_month, exp_year, usage, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [card.id, card.customer_id, account.merchantId, account.livemode, card.card_brand, card.card_last_four, card.exp_month, card.exp_year, card.usage, card.created_at],
+      );
+      events.push(announce.attached(card));
+      return events;
+    };
   }
 
   /** The saved cards of each of `customerIds` still attached, oldest first. */

@@ -29,9 +29,12 @@ export async function viewForCheckout(deps: SessionDeps, ref: CheckoutLinkRef): 
   if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
   const now = deps.clock();
   const view: CheckoutView = { ...toCheckoutView(found.row, now), merchant_suspended: found.merchantSuspended };
-  // D24: a customer's unexpired saved cards are offered on the page (read only for a session with a customer).
-  if (found.row.customer_id !== null) {
-    const cards = (await deps.customers.paymentMethods([found.row.customer_id])).get(found.row.customer_id) ?? [];
+  // D24: a customer's unexpired saved cards are offered on the page (read only for a session with a customer); a deleted customer's session saves and offers none.
+  const customerId = found.row.customer_id;
+  if (customerId !== null && !(await deps.customers.find({ merchantId: found.row.merchant_id, livemode: found.row.livemode }, customerId))) {
+    delete view.save_card;
+  } else if (customerId !== null) {
+    const cards = (await deps.customers.paymentMethods([customerId])).get(customerId) ?? [];
     view.saved_cards = cards
       .filter((card) => !cardExpired(card, now))
       .map((card) => ({ id: card.id, card_brand: card.card_brand, card_last_four: card.card_last_four, exp_month: card.exp_month, exp_year: card.exp_year }));
@@ -58,10 +61,13 @@ export async function payAttempt(deps: SessionDeps, request: CommandRequest<'att
   const { card } = request;
   if (card === undefined) throw new AppError('validation-error', 'A payment needs a card.');
   const started = await startAttempt(deps, request, request.attempt_id, request.language);
+  // A card is saved only for a customer that is still there (D24): a deleted one's would stay bound at the acquirer for nobody.
+  const asked = started.save_card === 'off_session' || (started.save_card === 'on_session' && request.save_card === true);
+  const saving = asked && started.customer_id !== null && (await deps.customers.find({ merchantId: started.merchant_id, livemode: started.livemode }, started.customer_id)) !== undefined;
   return adapterStep(deps, correlationId, request, started, () =>
     deps.adapter.call(
       'payment.authorize',
-      { attempt: attemptOf(started, request.attempt_id, request.save_card === true), card, term_url: request.term_url, buyer: buyerOf(started, request.buyer_ip), language: request.language },
+      { attempt: attemptOf(started, request.attempt_id, saving), card, term_url: request.term_url, buyer: buyerOf(started, request.buyer_ip), language: request.language },
       { timeoutMs: deps.adapterTimeoutMs, correlationId },
     ),
   );
@@ -81,7 +87,8 @@ async function payWithSavedCard(
   const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
   if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
   const card = found.row.customer_id === null ? undefined : await deps.customers.paymentMethod(found.row.customer_id, saved.payment_method);
-  if (!card || cardExpired(card, deps.clock())) throw new AppError('not-found', 'No such saved card for this session.');
+  // Removed, expired or not the customer's: the page shows the session again (its cards as they now are), never "expired".
+  if (!card || cardExpired(card, deps.clock())) throw new AppError('validation-error', 'This saved card cannot pay this session.');
   const started = await startAttempt(deps, request, request.attempt_id, request.language);
   return adapterStep(deps, correlationId, request, started, () =>
     deps.adapter.call(
@@ -177,12 +184,11 @@ function buyerOf(session: SessionRow, ip: string | undefined): BuyerContact {
 }
 
 /**
- * The attempt as the adapter is told of it. D24: its card is saved for the
- * session's customer when the session says so (off_session), or offers it
- * and the buyer asked (`saveAsked`, on_session).
+ * The attempt as the adapter is told of it. D24: `save` when its card is to be
+ * saved for the session's customer, for the use the session names.
  */
-function attemptOf(session: SessionRow, attemptId: string, saveAsked: boolean): StartedAttempt {
-  const usage = session.save_card === 'off_session' || (session.save_card === 'on_session' && saveAsked) ? session.save_card : undefined;
+function attemptOf(session: SessionRow, attemptId: string, save: boolean): StartedAttempt {
+  const usage = save && session.save_card !== 'off' ? session.save_card : undefined;
   return {
     attempt_id: attemptId,
     attempt_number: session.attempts_count,

@@ -14,6 +14,7 @@ import { effectiveStatus, NOT_HELD, OPEN_STATUSES, toDetail, type SessionRow } f
 import { amountError, checkCreateRequest, type CheckedRequest } from './validate-create-request.js';
 import { chargeOffSession, offSessionCard, type OffSessionCard } from './charge-off-session.js';
 import type { CustomerRow } from '../db/customer.repository.js';
+import { cardExpired } from './customers.js';
 import type { SessionDeps } from './deps.js';
 
 export interface CreateResult {
@@ -30,8 +31,16 @@ export async function createSession(deps: SessionDeps, context: ApiContext, body
   if (!check.ok) throw validationError(check.errors);
   const request = check.request;
   const account = accountOf(context);
-  const customer = request.body.customer === undefined ? undefined : await customerOf(deps, account, request.body.customer);
-  const offSession = customer && request.body.off_session === true ? await offSessionCard(deps, customer, request.body.payment_method ?? '', deps.clock()) : undefined;
+  let offSession: OffSessionCard | undefined;
+  try {
+    const customer = request.body.customer === undefined ? undefined : await customerOf(deps, account, request.body.customer);
+    offSession = customer && request.body.off_session === true ? await offSessionCard(deps, customer, request.body.payment_method ?? '', deps.clock()) : undefined;
+  } catch (err) {
+    // A replay answers its session, charged already, even once its customer or card is gone (D3).
+    const existing = err instanceof AppError ? await deps.sessions.findByReference(account, request.body.merchant_reference) : undefined;
+    if (existing) return replay(deps, context, existing, request, paymentLink);
+    throw err;
+  }
   // A buyer on a payment link's page (D19) comes through no API key: a suspended merchant's page makes no session, as its keys make none.
   if (paymentLink !== undefined && (await deps.sessions.merchantSuspended(context.merchant_id))) {
     throw new AppError('forbidden', 'This merchant account is suspended: it takes no payment.');
@@ -180,7 +189,7 @@ async function replay(deps: SessionDeps, context: ApiContext, existing: SessionR
   // D24: a charge without the buyer whose first request stopped before charging is charged by its replay (once: the attempt starts once).
   if (existing.payment_method_id !== null && existing.status === 'CREATED') {
     const card = existing.customer_id === null ? undefined : await deps.customers.paymentMethod(existing.customer_id, existing.payment_method_id);
-    const charged = card ? await chargeOffSession(deps, existing, card, context) : existing;
+    const charged = card && !cardExpired(card, now) ? await chargeOffSession(deps, existing, card, context) : existing;
     return { status: 200, body: toDetail(charged, deps.clock(), deps.publicBaseUrl) };
   }
   if (!needsFreshCheckoutLink(existing, now)) return { status: 200, body: toDetail(existing, now, deps.publicBaseUrl) };

@@ -124,11 +124,15 @@ export async function removePaymentMethod(deps: CustomerDeps, context: ApiContex
   return { id, deleted: true };
 }
 
-/** Attaches a card saved with a payment (payment-outcome.ts), announcing payment_method.attached when it changed anything. */
-export async function attachSavedCard(deps: { customers: CustomerRepository }, account: Account, card: SavedCard, context: { correlationId: string; at: Date }): Promise<void> {
-  await deps.customers.attach(account, card, context.at, (row) =>
-    eventEnvelope('payment_method.attached', { merchant_id: account.merchantId, livemode: account.livemode, payment_method: toPaymentMethod(row) }, context.correlationId, context.at),
-  );
+/**
+ * Attaches a card saved with a payment approved at `savedAt`
+ * (payment-outcome.ts): payment_method.attached when it changed anything,
+ * payment_method.detached for a card it replaced or could not attach.
+ */
+export async function attachSavedCard(deps: { customers: CustomerRepository }, account: Account, card: SavedCard, savedAt: Date, context: { correlationId: string; at: Date }): Promise<void> {
+  const announce = (type: 'payment_method.attached' | 'payment_method.detached') => (row: PaymentMethodRow) =>
+    eventEnvelope(type, { merchant_id: account.merchantId, livemode: account.livemode, payment_method: toPaymentMethod(row) }, context.correlationId, context.at);
+  await deps.customers.attach(account, card, savedAt, { attached: announce('payment_method.attached'), detached: announce('payment_method.detached') });
 }
 
 /** payment_method.detached for each card detached: the account's webhooks, and the adapter, which unbinds it at the acquirer. */

@@ -98,7 +98,10 @@ function approve(deps: OutcomeDeps, data: EventData<'payment.approved'>, context
  */
 async function withSavedCard(deps: OutcomeDeps, data: EventData<'payment.approved' | 'payment.authorized'>, context: OutcomeContext, moving: Promise<SessionRow | undefined>): Promise<SessionRow | undefined> {
   const moved = await moving;
-  if (data.saved_card) await attachSavedCard(deps, { merchantId: data.merchant_id, livemode: data.livemode }, data.saved_card, context);
+  if (data.saved_card) {
+    const savedAt = new Date('paid_at' in data ? data.paid_at : data.authorized_at);
+    await attachSavedCard(deps, { merchantId: data.merchant_id, livemode: data.livemode }, data.saved_card, savedAt, context);
+  }
   return moved;
 }
 

@@ -59,6 +59,8 @@ describe('Saved cards (D24)', function () {
     assert.ok(bindingId.length > 8);
     for (const event of events.events) assert.ok(!JSON.stringify(event).includes(bindingId), `${event.type} carries the binding`);
     assert.ok(!JSON.stringify(await system.api(merchant.testKey).get(`/gateway/sessions/${session.id}/`)).includes(bindingId));
+    const dump = await system.dumpDatabase();
+    assert.ok(!dump.includes(bindingId) && !dump.includes('4242424242424242'), 'the database holds the binding or the card number in clear');
     for (const file of readdirSync(system.logDir)) {
       const text = readFileSync(join(system.logDir, file), 'utf8');
       assert.ok(!text.includes(bindingId) && !text.includes('4242424242424242'), `${file} logs the binding or the card number`);
