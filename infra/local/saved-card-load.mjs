@@ -42,10 +42,12 @@ export async function saveCards({ baseUrl, checkoutUrl, keys }) {
 /** Charges without the buyer at `rate` beside plain creates at `rate`, for `seconds`; each side's figures, and the window's CPU per request. */
 export async function chargesBesideCreates({ baseUrl, keys, cards, rate, seconds, processes }) {
   let sequence = 0;
+  // References unique to this run: a later run (or the warm-up's) reusing one would be a replay.
+  const run = `${process.pid}-${Date.now().toString(36)}`;
   const request = () => {
     sequence += 1;
     const key = keys[sequence % keys.length];
-    return { key, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, reference: `bench-${process.pid}-${sequence}` };
+    return { key, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, reference: `bench-${run}-${sequence}` };
   };
   const cpu = cpuWindow(processes);
   const [charges, creates] = await Promise.all([
@@ -76,6 +78,7 @@ export async function chargesBesideCreates({ baseUrl, keys, cards, rate, seconds
     p50: round(quantile(r.latencies, 0.5)),
     p99: round(quantile(r.latencies, 0.99)),
     non201: [...r.statuses].filter(([status]) => status !== 201).reduce((n, [, c]) => n + c, 0),
+    statuses: Object.fromEntries(r.statuses),
     errors: r.errors,
   });
   const offSession = side(charges);
