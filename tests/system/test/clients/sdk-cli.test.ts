@@ -128,7 +128,23 @@ describe('gateway listen and trigger', function () {
     const unknown = Cli.run(['trigger', 'session.teleported', '--api-key', merchant.testKey, '--base-url', system.baseUrl]);
     running.push(unknown);
     assert.equal(await unknown.exited, 1);
-    assert.match(unknown.lines.join('\n'), /choose one of session\.authorized, session\.succeeded, session\.failed, session\.canceled, refund\.created/);
+    assert.match(unknown.lines.join('\n'), /choose one of session\.authorized, session\.succeeded, session\.failed, session\.canceled, refund\.created, payment_method\.attached, payment_method\.detached/);
+  });
+
+  it('when trigger is asked for a saved card and its removal, then listen forwards payment_method.attached and payment_method.detached, their data the card (D24)', async () => {
+    const local = await receiver();
+    const merchant = await system.newMerchant({ limits: { account: 1000, create: 1000, refund: 1000 } });
+    const listen = Cli.run(['listen', '--forward-to', local.url(), '--api-key', merchant.testKey, '--base-url', system.baseUrl]);
+    running.push(listen);
+    await listen.line(/^Ready\./);
+    const trigger = Cli.run(['trigger', 'payment_method.detached'], { GATEWAY_API_KEY: merchant.testKey, GATEWAY_BASE_URL: system.baseUrl });
+    running.push(trigger);
+    assert.equal(await trigger.exited, 0, trigger.lines.join('\n'));
+    await local.waitFor((received) => received.some((r) => r.body.event === 'payment_method.detached'), 15_000);
+    const attached = local.received.find((r) => r.body.event === 'payment_method.attached');
+    const detached = local.received.find((r) => r.body.event === 'payment_method.detached');
+    assert.deepEqual([attached?.body.data['card_last_four'], attached?.body.data['usage'], attached?.body.data['livemode']], ['4242', 'off_session', false]);
+    assert.equal(detached?.body.data['id'], attached?.body.data['id']);
   });
 
   it('when a test key opens the stream, then it is an uncached event stream that says ready and keeps itself alive while idle', async () => {

@@ -57,6 +57,10 @@ describe('Charges without the buyer (D24)', function () {
     );
     const [succeeded] = await events.waitFor<SessionEventData>('session.succeeded', (e) => e.data.session.id === session.id);
     assert.equal(succeeded?.data.session.payment?.card_last_four, '4242');
+    // Refunded as any session.
+    const refunded = await system.api(merchant.testKey).post<{ refunded_amount: string }>(`/gateway/sessions/${session.id}/refund/`, { refund_type: 'PARTIAL', amount: '10.000', reason: 'partial' });
+    assert.equal(refunded.status, 200, refunded.text);
+    assert.equal(refunded.body.refunded_amount, '10.000');
     // The buyer fields given win over the customer's; a manual session holds the amount (D22).
     const held = await charge(merchant.testKey, { customer: customer.id, payment_method: card.id, first_name: 'Leila', last_name: 'Trabelsi', email: 'leila@example.tn', capture_method: 'manual' });
     assert.equal(held.status, 201, held.text);
