@@ -50,7 +50,7 @@ export interface CardPayment {
 }
 
 /** D24: the saved card a registered order is paid with. */
-export interface BindingPayment {
+interface BindingPayment {
   readonly bindingId: string;
   /** The buyer's address, or the merchant's server's for a charge without the buyer: the acquirer requires one. */
   readonly ip: string;

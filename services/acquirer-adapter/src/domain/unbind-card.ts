@@ -12,7 +12,7 @@ import type { AdapterDeps } from './deps.js';
 import { resolveTerminal } from './terminals.js';
 
 /** How long an unbinding under way is left before the sweep tries it again. */
-export const UNBIND_RETRY_SECONDS = 60;
+const UNBIND_RETRY_SECONDS = 60;
 const SWEEP_BATCH = 50;
 
 /** Detaches and unbinds the card the event names, once; true when this call detached it. */

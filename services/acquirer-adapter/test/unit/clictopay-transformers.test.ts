@@ -105,4 +105,19 @@ describe('ClicToPay transformers', () => {
       'unknown',
     ]);
   });
+
+  it('when a paid order saved a card (D24), then its binding and the card\'s expiry are read; without bindingInfo, or without a binding id, none', () => {
+    const paid = { errorCode: '0', orderStatus: 2, paymentAmountInfo: { depositedAmount: 1000 }, cardAuthInfo: { maskedPan: '424242**4242', expiration: '203107' } };
+    assert.deepEqual(toOrderState({ ...paid, bindingInfo: { clientId: 'cus_1', bindingId: 'b-1' } }), {
+      kind: 'paid',
+      amount: '1.000',
+      maskedPan: '424242**4242',
+      binding: { bindingId: 'b-1', expiry: '203107' },
+    });
+    assert.equal((toOrderState(paid) as { binding?: unknown }).binding, undefined);
+    assert.equal((toOrderState({ ...paid, bindingInfo: { clientId: 'cus_1' } }) as { binding?: unknown }).binding, undefined);
+    // An expiry written otherwise is not taken: the card is then not saved.
+    assert.deepEqual((toOrderState({ ...paid, cardAuthInfo: { expiration: '07/31' }, bindingInfo: { bindingId: 'b-1' } }) as { binding?: unknown }).binding, { bindingId: 'b-1' });
+    assert.equal(declineOf(2001).code, 'authentication_required');
+  });
 });

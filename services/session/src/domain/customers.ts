@@ -142,7 +142,7 @@ function detachedEvents(context: ApiContext, correlationId: string, now: Date) {
 }
 
 /** The account's customer `id`, not deleted; refused as not found otherwise. */
-export async function findCustomer(deps: Pick<CustomerDeps, 'customers'>, account: Account, id: string): Promise<CustomerRow> {
+async function findCustomer(deps: Pick<CustomerDeps, 'customers'>, account: Account, id: string): Promise<CustomerRow> {
   const row = CUSTOMER_ID.test(id) ? await deps.customers.find(account, id) : undefined;
   if (!row) throw notFound();
   return row;
@@ -186,7 +186,7 @@ function toCustomer(row: CustomerRow, cards: readonly PaymentMethodRow[]): Custo
 }
 
 /** A saved card as the API shows it (D24): never its binding. */
-export function toPaymentMethod(row: PaymentMethodRow): PaymentMethod {
+function toPaymentMethod(row: PaymentMethodRow): PaymentMethod {
   return {
     id: row.id,
     customer: row.customer_id,

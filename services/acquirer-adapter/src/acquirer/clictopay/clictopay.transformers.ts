@@ -174,7 +174,7 @@ function minorAmount(value: unknown): string | null {
  * never kept or passed on.
  */
 /** D24: the binding a paid order made (bindingInfo), with the card's expiry (cardAuthInfo.expiration, YYYYMM) when given. */
-export function bindingOf(reply: Reply): OrderBinding | undefined {
+function bindingOf(reply: Reply): OrderBinding | undefined {
   const info = (typeof reply.bindingInfo === 'object' && reply.bindingInfo !== null ? reply.bindingInfo : {}) as Reply;
   const bindingId = text(info.bindingId);
   if (bindingId === undefined || bindingId === '') return undefined;

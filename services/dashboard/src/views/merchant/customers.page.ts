@@ -75,7 +75,7 @@ function cardRow(reader: Reader, customer: Customer, card: PaymentMethod, develo
 }
 
 /** `Visa •••• 4242`, as the hosted page labels a saved card (D24). */
-export function cardLabel(card: Pick<PaymentMethod, 'card_brand' | 'card_last_four'>): Html {
+function cardLabel(card: Pick<PaymentMethod, 'card_brand' | 'card_last_four'>): Html {
   const brand = card.card_brand === 'mastercard' ? 'Mastercard' : card.card_brand.charAt(0).toUpperCase() + card.card_brand.slice(1);
   return html`<bdi>${brand} •••• ${card.card_last_four}</bdi>`;
 }
