@@ -180,6 +180,18 @@ const AcquirerOrderKey = Type.String({ minLength: 1, maxLength: 64, pattern: '^[
 export const TerminalStatus = Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('missing'), Type.Literal('rejected')]);
 export type TerminalStatus = Static<typeof TerminalStatus>;
 
+/**
+ * D24: an attempt paid with a saved card: the adapter finds the card's binding
+ * by payment method, merchant and mode; `card_brand` and `card_last_four` are
+ * what the session shows of it, for the order.
+ */
+const SavedCardAttempt = {
+  attempt: StartedAttempt,
+  payment_method_id: Type.String({ pattern: '^pm_' }),
+  card_brand: Type.String(),
+  card_last_four: Type.String(),
+};
+
 /** The commands the acquirer-adapter runs. */
 export const acquirerCommands = {
   'payment.authorize': {
@@ -206,10 +218,7 @@ export const acquirerCommands = {
     service: 'acquirer-adapter',
     lane: 'slow',
     request: Type.Object({
-      attempt: StartedAttempt,
-      payment_method_id: Type.String({ pattern: '^pm_' }),
-      card_brand: Type.String(),
-      card_last_four: Type.String(),
+      ...SavedCardAttempt,
       /** The security code, sealed for the adapter alone and this attempt (compact JWE). */
       code: Type.String({ minLength: 1, maxLength: 4096 }),
       term_url: Type.String(),
@@ -218,19 +227,12 @@ export const acquirerCommands = {
     }),
     reply: PaymentStep,
   },
-  /**
-   * D24: charges a saved card without the buyer (off-session, tii U): the
-   * adapter finds the card's binding by payment method, merchant and mode.
-   * `card_brand` and `card_last_four` are what the session shows of it.
-   */
+  /** D24: charges a saved card without the buyer (off-session, tii U). */
   'payment.charge_saved': {
     service: 'acquirer-adapter',
     lane: 'slow',
     request: Type.Object({
-      attempt: StartedAttempt,
-      payment_method_id: Type.String({ pattern: '^pm_' }),
-      card_brand: Type.String(),
-      card_last_four: Type.String(),
+      ...SavedCardAttempt,
       /** Where the acquirer would send a browser: the gateway's own address (no buyer is there). */
       return_url: Type.String(),
       /** The address of whoever asked for the charge (the merchant's server), which the acquirer requires. */
