@@ -242,7 +242,9 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
   const unwanted = route.hasBody === false && carriesBody(text) ? text : undefined;
   // A route whose body is optional (capture) takes no body at all as an empty object.
   const body: unknown = route.hasBody === false ? undefined : route.hasBody === 'optional' && !text ? {} : jsonObjectBody(text, request.headers['content-type']);
-  const context = contextOf(caller, reply, clientAddress(request.raw, deps.trustedProxyHops));
+  const slow = route.slow?.when(body) === true;
+  // The work that waits on the acquirer (a charge of a saved card, D24) gives it the caller's address, which it requires.
+  const context = contextOf(caller, reply, slow ? clientAddress(request.raw, deps.trustedProxyHops) : undefined);
   const requestId = context.request_id;
   const query = request.query as Record<string, unknown>;
   const refused = nulProblem(query) ?? (route.method === 'GET' && !route.takesQuery ? unknownParametersProblem(query) : undefined);
@@ -251,7 +253,7 @@ async function handleApiCall(deps: ApiDependencies, route: Route, request: Fasti
   const call = async (): Promise<StoredAnswer> => {
     if (unwanted !== undefined) throw unwantedBodyProblem();
     const command = route.request({ context, params, body, query });
-    const type = route.slow?.when(body) ? route.slow.command : route.command;
+    const type = slow && route.slow ? route.slow.command : route.command;
     // A command of the slow lane waits on the acquirer: it gets the longer deadline.
     const answer = await deps.rpc.call(type, command, { correlationId: requestId, ...(commandLane(type) === 'slow' && { timeoutMs: deps.acquirerCommandTimeoutMs }) });
     return { status: answer.status, body: JSON.stringify(answer.body) };

@@ -33,7 +33,7 @@ export interface Route {
    */
   readonly answerHoldsSecret?: true;
   readonly request: (input: RouteInput) => CommandRequest<CommandType>;
-  /** The command sent instead when the body asks for work that waits on the acquirer (its slow lane and deadline). */
+  /** The command sent instead when the body asks for work that waits on the acquirer (its slow lane and deadline, and the caller's address in the context). */
   readonly slow?: { readonly command: CommandType; readonly when: (body: unknown) => boolean };
 }
 
