@@ -20,6 +20,12 @@ export interface Terminal {
   readonly password: string;
 }
 
+/** An application of the sandbox's Flouci API: the keys its caller gives as `Authorization: Bearer PUBLIC_KEY:PRIVATE_KEY`. */
+interface FlouciApp {
+  readonly publicKey: string;
+  readonly privateKey: string;
+}
+
 /** What one running system is made of, for its services' wired settings. */
 export interface SystemWiring {
   readonly keys: SystemKeys;
@@ -47,6 +53,8 @@ export interface SystemWiring {
   readonly smtpUrl?: string;
   /** The terminals the sandbox accepts, test mode's (the adapter's) first; both sides' defaults when not given. */
   readonly sandboxTerminals?: readonly Terminal[];
+  /** The Flouci applications the sandbox knows (D26's test mode); the sandbox's own default when not given. */
+  readonly sandboxFlouciApps?: readonly FlouciApp[];
 }
 
 /** A setting a service takes from the rest of the system; undefined leaves the service's own default. */
@@ -144,6 +152,7 @@ const DESCRIBED: Readonly<Record<ServiceId, Described>> = {
     wired: {
       SANDBOX_PUBLIC_URL: sandboxPublicUrl,
       SANDBOX_TERMINALS: (system) => system.sandboxTerminals?.map(({ user, password }) => `${user}:${password}`).join(','),
+      SANDBOX_FLOUCI_APPS: (system) => system.sandboxFlouciApps?.map(({ publicKey, privateKey }) => `${publicKey}:${privateKey}`).join(','),
     },
   },
   // The merchant dashboard and the operations console, which the gateway passes /dashboard/ and /ops/ to.

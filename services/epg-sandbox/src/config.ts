@@ -2,20 +2,23 @@
 import { randomBytes } from 'node:crypto';
 import { bool, common, int, loadConfig, url, type Setting } from '@gateway/config';
 
-/** userName → password of every terminal the sandbox accepts. */
-export type Terminals = ReadonlyMap<string, string>;
+/** PUBLIC_KEY → PRIVATE_KEY of every Flouci application the sandbox knows (WALLET.md). */
+export type FlouciApps = ReadonlyMap<string, string>;
 
-/** `userName:password` pairs separated by commas; a password may itself contain `:`. */
-function terminals(env: string, fallback: string): Setting<Terminals> {
-  const parse = (raw: string): Terminals => {
+/**
+ * `name:secret` pairs separated by commas, as `what` names them; a secret may
+ * itself contain `:`, a name may not.
+ */
+function credentialPairs(env: string, fallback: string, what: string): Setting<ReadonlyMap<string, string>> {
+  const parse = (raw: string): ReadonlyMap<string, string> => {
     const out = new Map<string, string>();
     for (const pair of raw.split(',')) {
       const at = pair.indexOf(':');
-      const userName = pair.slice(0, at).trim();
-      const password = pair.slice(at + 1);
-      if (at < 0 || userName === '' || password === '') throw new Error('must be comma-separated userName:password pairs');
-      if (out.has(userName)) throw new Error('names a terminal twice');
-      out.set(userName, password);
+      const name = pair.slice(0, at).trim();
+      const secret = pair.slice(at + 1);
+      if (at < 0 || name === '' || secret === '') throw new Error(`must be comma-separated ${what} pairs`);
+      if (out.has(name)) throw new Error(`names a ${what.split(':')[0]} twice`);
+      out.set(name, secret);
     }
     return out;
   };
@@ -43,12 +46,15 @@ export const sandboxSettings = {
   listenHost: common.listenHost,
   metricsPort: common.metricsPort,
   port: int('PORT', 8086, { min: 0, max: 65535 }),
-  terminals: terminals('SANDBOX_TERMINALS', 'gateway-test:gateway-test-password'),
+  /** userName → password of every terminal the sandbox accepts. */
+  terminals: credentialPairs('SANDBOX_TERMINALS', 'gateway-test:gateway-test-password', 'userName:password'),
+  /** The Flouci applications whose `Authorization: Bearer PUBLIC_KEY:PRIVATE_KEY` the sandbox's Flouci API accepts. */
+  flouciApps: credentialPairs('SANDBOX_FLOUCI_APPS', 'gateway-flouci-test-public:gateway-flouci-test-private', 'PUBLIC_KEY:PRIVATE_KEY'),
   /** Base URL a buyer's browser uses to reach the sandbox (acsUrl, formUrl). */
   publicUrl: url('SANDBOX_PUBLIC_URL', 'http://localhost:8086'),
   /** How long the "does not answer in time" card keeps its caller waiting. */
   slowDelayMs: int('SANDBOX_SLOW_DELAY_MS', 30_000, { min: 0, max: 600_000 }),
-  /** Orders kept in memory; the oldest are forgotten beyond it. */
+  /** Orders kept in memory, and as many Flouci payments; the oldest are forgotten beyond it. */
   orderRetention: int('SANDBOX_ORDER_RETENTION', 200_000, { min: 1, max: 10_000_000 }),
   /** Key of the paReq/paRes tokens and of the ACS page's decisions. */
   secret: hmacKey('SANDBOX_SECRET'),

@@ -108,12 +108,21 @@ describe('the system description', () => {
 
   it('When neighbours are wired, then the gateway reaches checkout and the dashboard, the adapter the sandbox, on their ports and host', () => {
     const ports = Object.fromEntries(SERVICES.map(({ name }, i) => [name, 20_000 + i]));
-    const environments = systemEnvironment(wiring({ ports, host: '10.1.2.3', sandboxTerminals: [{ user: 'u', password: 'p:w' }, { user: 'live', password: 'l' }] }));
+    const environments = systemEnvironment(
+      wiring({
+        ports,
+        host: '10.1.2.3',
+        sandboxTerminals: [{ user: 'u', password: 'p:w' }, { user: 'live', password: 'l' }],
+        sandboxFlouciApps: [{ publicKey: 'pub', privateKey: 'priv:x' }, { publicKey: 'pub2', privateKey: 'priv2' }],
+      }),
+    );
     assert.equal(environments['api-gateway']['CHECKOUT_UPSTREAM_URL'], `http://10.1.2.3:${ports['checkout']}`);
     assert.equal(environments['api-gateway']['DASHBOARD_UPSTREAM_URL'], `http://10.1.2.3:${ports['dashboard']}`);
     assert.equal(environments['acquirer-adapter']['ACQUIRER_TEST_URL'], `http://10.1.2.3:${ports['epg-sandbox']}/payment/rest/`);
     assert.deepEqual([environments['acquirer-adapter']['ACQUIRER_TEST_USER'], environments['acquirer-adapter']['ACQUIRER_TEST_PASSWORD']], ['u', 'p:w']);
     assert.equal(environments['epg-sandbox']['SANDBOX_TERMINALS'], 'u:p:w,live:l');
+    assert.equal(environments['epg-sandbox']['SANDBOX_FLOUCI_APPS'], 'pub:priv:x,pub2:priv2');
+    assert.deepEqual(SERVICE_NAMES.filter((name) => environments[name]['SANDBOX_FLOUCI_APPS'] !== undefined), ['epg-sandbox'], 'the Flouci keys go to the sandbox alone');
     assert.equal(environments['epg-sandbox']['SANDBOX_PUBLIC_URL'], `http://10.1.2.3:${ports['epg-sandbox']}`);
     assert.equal(environments.checkout['SANDBOX_PUBLIC_URL'], `http://10.1.2.3:${ports['epg-sandbox']}`, 'the page hands buyers to the sandbox the sandbox says it is');
     for (const name of ['api-gateway', 'session', 'checkout', 'dashboard'] as const) assert.equal(environments[name]['PUBLIC_BASE_URL'], `http://10.1.2.3:${ports['api-gateway']}`, name);
@@ -130,6 +139,7 @@ describe('the system description', () => {
   it('When a setting is left undefined by the system (no Redis given), then it is left out, and the service keeps its own default', () => {
     const environments = systemEnvironment(wiring());
     assert.ok(!('REDIS_URL' in environments['api-gateway']));
+    assert.ok(!('SANDBOX_FLOUCI_APPS' in environments['epg-sandbox']), 'the sandbox keeps its default Flouci application');
     assert.equal(systemEnvironment(wiring({ redisUrl: 'redis://r' }))['api-gateway']['REDIS_URL'], 'redis://r');
     for (const name of SERVICE_NAMES) for (const variable of Object.keys(environments[name])) assert.ok(wiredVariables(name).includes(variable), `${name}: ${variable}`);
   });

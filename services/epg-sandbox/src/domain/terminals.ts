@@ -9,11 +9,18 @@ import { EpgError, missing } from './epg-error.js';
 export function authenticate(terminals: ReadonlyMap<string, string>, userName: string | undefined, password: string | undefined): string {
   if (userName === undefined) throw missing('userName');
   if (password === undefined) throw missing('password');
-  const expected = terminals.get(userName);
-  // An unknown userName still costs one comparison, so timing does not tell names apart.
-  const same = timingSafeEqual(digest(password), digest(expected ?? '\0unknown terminal'));
-  if (expected === undefined || !same) throw new EpgError('5', 'Access denied');
+  if (!sameSecret(password, terminals.get(userName))) throw new EpgError('5', 'Access denied');
   return userName;
+}
+
+/**
+ * Whether a given secret is the expected one, compared by digest in constant
+ * time; an unknown name (no expected secret) still costs one comparison, so
+ * timing does not tell names apart.
+ */
+export function sameSecret(given: string, expected: string | undefined): boolean {
+  const same = timingSafeEqual(digest(given), digest(expected ?? '\0unknown'));
+  return expected !== undefined && same;
 }
 
 function digest(value: string): Buffer {

@@ -16,14 +16,8 @@ import type { Sandbox } from '../domain/sandbox.js';
 import { finishByCres, METHOD_PATH, OWN_FINISH_PATH, recordMethod } from '../domain/three-ds2.js';
 import { ANSWER_PATH, challengePage, CONTINUE_SCRIPT, CONTINUE_SCRIPT_PATH, invalidRequestPage, methodPage, returnPage } from '../views/acs.page.js';
 import { FormFields } from './form.js';
+import { PAGE_HEADERS, sendPage } from './page-headers.js';
 import { methodNotAllowed } from './responses.js';
-
-const PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'Cache-Control': 'no-store',
-  'X-Frame-Options': 'DENY',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action http: https:; frame-ancestors 'none'; base-uri 'none'",
-  'Referrer-Policy': 'no-referrer',
-};
 
 /** The hand-back page runs its own script file, and nothing else. */
 const RETURN_PAGE_HEADERS: Readonly<Record<string, string>> = {
@@ -48,7 +42,7 @@ export function acsRouter(sandbox: Sandbox, log: Logger): Router {
   router.all('/acs', (_req, res) => {
     log.info({ call: 'acs', status: 405 }, 'authentication request not posted');
     res.status(405).setHeader('Allow', 'POST');
-    page(res, 405, invalidRequestPage('The authentication request must be posted (a form with method POST), never opened by its address.'));
+    sendPage(res, 405, invalidRequestPage('The authentication request must be posted (a form with method POST), never opened by its address.'));
   });
   router.post(ANSWER_PATH, formBody(FORM_LIMITS), (req, res) => answer(sandbox, log, form(req), res));
   router.all(ANSWER_PATH, (_req, res) => methodNotAllowed(res, 'POST'));
@@ -66,28 +60,28 @@ function showChallenge(sandbox: Sandbox, log: Logger, fields: FormFields, res: R
   const challenge = openChallenge(sandbox, { paReq: fields.peek('PaReq'), md: fields.peek('MD'), termUrl: fields.peek('TermUrl'), creq: fields.peek('creq') });
   if (!challenge) {
     log.info({ call: 'acs', status: 400 }, 'authentication request refused');
-    page(res, 400, invalidRequestPage());
+    sendPage(res, 400, invalidRequestPage());
     return;
   }
   log.info({ call: 'acs', orderId: challenge.orderId, protocol: challenge.protocol, status: 200 }, 'authentication page shown');
-  page(res, 200, challengePage(challenge));
+  sendPage(res, 200, challengePage(challenge));
 }
 
 function answer(sandbox: Sandbox, log: Logger, fields: FormFields, res: Response): void {
   const back = answerDecision(sandbox, fields.peek('decision'), fields.peek('result'));
   if (!back) {
     log.info({ call: 'acs-answer', status: 400 }, 'authentication answer refused');
-    page(res, 400, invalidRequestPage('This authentication is no longer awaiting an answer.'));
+    sendPage(res, 400, invalidRequestPage('This authentication is no longer awaiting an answer.'));
     return;
   }
   log.info({ call: 'acs-answer', status: 200 }, 'cardholder answered; handed back to the merchant');
-  page(res, 200, returnPage(back), RETURN_PAGE_HEADERS);
+  sendPage(res, 200, returnPage(back), RETURN_PAGE_HEADERS);
 }
 
 function runMethod(sandbox: Sandbox, log: Logger, fields: FormFields, res: Response): void {
   const known = recordMethod(sandbox, fields.peek('threeDSMethodData'));
   log.info({ call: '3ds-method', status: known ? 200 : 400 }, known ? '3DS Method ran' : '3DS Method data refused');
-  page(res, known ? 200 : 400, known ? methodPage() : invalidRequestPage('The 3DS Method data is invalid.'), METHOD_PAGE_HEADERS);
+  sendPage(res, known ? 200 : 400, known ? methodPage() : invalidRequestPage('The 3DS Method data is invalid.'), METHOD_PAGE_HEADERS);
 }
 
 /** The gateway finishes the order itself and sends the browser to register.do's returnUrl with a GET. */
@@ -95,13 +89,9 @@ function finishOwn(sandbox: Sandbox, log: Logger, fields: FormFields, res: Respo
   const order = finishByCres(sandbox, fields.peek('cres'));
   if (!order) {
     log.info({ call: '3ds2-finish', status: 400 }, 'challenge result refused');
-    page(res, 400, invalidRequestPage('This authentication result is invalid or was already used.'));
+    sendPage(res, 400, invalidRequestPage('This authentication result is invalid or was already used.'));
     return;
   }
   log.info({ call: '3ds2-finish', orderId: order.orderId, orderStatus: order.status, status: 303 }, 'order finished by the gateway');
   res.set('Cache-Control', 'no-store').redirect(303, finishRedirect(order));
-}
-
-function page(res: Response, status: number, body: string, headers = PAGE_HEADERS): void {
-  res.set(headers).type('text/html; charset=utf-8').status(status).send(body);
 }

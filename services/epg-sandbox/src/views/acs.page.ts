@@ -6,6 +6,7 @@
  */
 import { html, type Html } from '@gateway/runtime';
 import type { AcsChallenge, AcsReturn } from '../domain/acs-challenge.js';
+import { sandboxPage } from './layout.js';
 
 /** Where the hand-back page's script is served. */
 export const CONTINUE_SCRIPT_PATH = '/acs/continue.js';
@@ -63,17 +64,5 @@ export function invalidRequestPage(reason = 'The authentication request is inval
 }
 
 function page(body: Html, title = HEADING): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<style>body{font-family:sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}button{margin:.5rem .5rem 0 0;padding:.5rem 1rem}</style>
-</head>
-<body>
-${body}
-</body>
-</html>
-`.toString();
+  return sandboxPage(title, body);
 }

@@ -6,6 +6,9 @@ import { loadSandboxConfig, startSandbox, type SandboxOptions } from '../../src/
 export const TERMINAL = { userName: 'gateway-test', password: 'gateway-test-password' } as const;
 export const OTHER_TERMINAL = { userName: 'other-shop', password: 'other-shop-password' } as const;
 export const RETURN_URL = 'https://merchant.example.tn/return';
+/** The Flouci applications the harness's sandbox knows: `Authorization: Bearer <publicKey>:<privateKey>`. */
+export const FLOUCI_APP = { publicKey: 'shop-flouci-public', privateKey: 'shop-flouci-private:with-colon' } as const;
+export const OTHER_FLOUCI_APP = { publicKey: 'other-flouci-public', privateKey: 'other-flouci-private' } as const;
 
 export type Body = Record<string, unknown> & {
   errorCode?: string | number;
@@ -68,6 +71,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Sa
     PORT: '0',
     SANDBOX_SLOW_DELAY_MS: '300',
     SANDBOX_TERMINALS: `${TERMINAL.userName}:${TERMINAL.password},${OTHER_TERMINAL.userName}:${OTHER_TERMINAL.password}`,
+    SANDBOX_FLOUCI_APPS: `${FLOUCI_APP.publicKey}:${FLOUCI_APP.privateKey},${OTHER_FLOUCI_APP.publicKey}:${OTHER_FLOUCI_APP.privateKey}`,
     ...env,
   });
   const log = createLogger({ service: 'epg-sandbox', level: 'info', destination });

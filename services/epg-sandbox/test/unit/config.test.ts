@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { ConfigError } from '@gateway/config';
 import { loadSandboxConfig } from '../../src/config.js';
 import { challengePage, returnPage } from '../../src/views/acs.page.js';
+import { payPage } from '../../src/views/flouci.page.js';
 import { authenticate } from '../../src/domain/terminals.js';
 import { EpgError } from '../../src/domain/epg-error.js';
 
@@ -10,6 +11,7 @@ describe('sandbox configuration', () => {
     const config = loadSandboxConfig({});
     assert.equal(config.port, 8086);
     assert.deepEqual([...config.terminals], [['gateway-test', 'gateway-test-password']]);
+    assert.deepEqual([...config.flouciApps], [['gateway-flouci-test-public', 'gateway-flouci-test-private']]);
     assert.equal(config.publicUrl, 'http://localhost:8086');
     assert.equal(config.slowDelayMs, 30_000);
     assert.equal(config.orderRetention, 200_000);
@@ -26,6 +28,18 @@ describe('sandbox configuration', () => {
   it('When terminals are listed, then each userName maps to its password, which may hold a colon', () => {
     const config = loadSandboxConfig({ SANDBOX_TERMINALS: 'a:pa, b:p:b' });
     assert.deepEqual([...config.terminals], [['a', 'pa'], ['b', 'p:b']]);
+  });
+
+  it('When Flouci applications are listed, then each PUBLIC_KEY maps to its PRIVATE_KEY, which may hold a colon; a key named twice or without its pair is refused unechoed', () => {
+    const config = loadSandboxConfig({ SANDBOX_FLOUCI_APPS: 'pub-a:priv-a, pub-b:priv:b' });
+    assert.deepEqual([...config.flouciApps], [['pub-a', 'priv-a'], ['pub-b', 'priv:b']]);
+    for (const bad of ['pub-a', 'pub-a:', ':priv-a', 'pub-a:x,pub-a:y']) {
+      assert.throws(
+        () => loadSandboxConfig({ SANDBOX_FLOUCI_APPS: bad }),
+        (err: unknown) => err instanceof ConfigError && err.problems.length === 1 && err.message.startsWith('invalid configuration:\n  SANDBOX_FLOUCI_APPS: ') && !err.message.includes(bad),
+        bad,
+      );
+    }
   });
 
   it('When a setting is bad, then loading fails without echoing the secret values', () => {
@@ -82,5 +96,18 @@ describe('The 3-D Secure page', () => {
     assert.ok(page.includes(`<input type="hidden" name="MD" value="${escaped}">`));
     assert.ok(page.includes('<button type="submit" id="continue">Continue</button>'));
     assert.deepEqual(page.match(/<script[^>]*>/g), ['<script src="/acs/continue.js">']);
+  });
+});
+
+describe('The Flouci payment page', () => {
+  it('When the page or its error holds markup or quotes, then they show as text and the form posts to the payment\'s own page', () => {
+    const evil = `"><script>alert('x')</script>&`;
+    const escaped = '&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;';
+    const page = payPage({ paymentId: evil, amountTnd: '1.000' }, evil);
+    assert.ok(!page.includes('<script>'));
+    assert.ok(page.includes(`<form method="post" action="/flouci/pay/${escaped}">`));
+    assert.ok(page.includes(`<p class="error" id="phone-error" role="alert">${escaped}</p>`));
+    assert.ok(page.includes('aria-describedby="phone-error"'));
+    assert.ok(!payPage({ paymentId: 'p', amountTnd: '1.000' }).includes('role="alert"'));
   });
 });
