@@ -291,7 +291,8 @@ if (!demo) {
 function seedPerson(field, what, args) {
   if (!demo || stopping || demo[field]) return;
   const password = randomBytes(18).toString('base64url');
-  const created = spawnSync(admin, [...args, '--password', password], { env: adminEnv, encoding: 'utf8' });
+  // As one argument: a password may start with a dash, which the CLI would read as an option.
+  const created = spawnSync(admin, [...args, `--password=${password}`], { env: adminEnv, encoding: 'utf8' });
   if (created.status !== 0) {
     console.error(`  could not create the ${what}: ${created.stderr.split('\n')[0]}`);
     return;

@@ -73,6 +73,8 @@ export class Broker {
   /** The node tried first on the next connect: the one connected to, or the one after a lost one. */
   private node = 0;
   private connection: ChannelModel | undefined;
+  /** Whether every component is attached to `connection`. */
+  private attached = false;
   private readonly components: BrokerComponent[] = [];
   private stopping = false;
   private attempt = 0;
@@ -123,8 +125,9 @@ export class Broker {
     return this.options.service;
   }
 
+  /** Connected with every component attached: a call made now has its channel (readiness, and whoever waits for a reconnect, see that). */
   get connected(): boolean {
-    return this.connection !== undefined;
+    return this.connection !== undefined && this.attached;
   }
 
   /**
@@ -168,7 +171,7 @@ export class Broker {
 
   /** Resolves when connected (at once if already), or after `timeoutMs` with false. */
   async waitForConnection(timeoutMs: number): Promise<boolean> {
-    if (this.connection) return true;
+    if (this.connected) return true;
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), timeoutMs);
       this.connectedWaiters.push(() => {
@@ -188,6 +191,8 @@ export class Broker {
     const connection = this.connection;
     if (!connection || this.stopping) return;
     this.options.log.warn({ reason }, 'reconnecting to the broker');
+    // Not connected from now: the close comes later, and nothing should take this connection for a live one meanwhile.
+    this.attached = false;
     void connection.close().catch(() => undefined);
   }
 
@@ -227,12 +232,14 @@ export class Broker {
       }
       this.connection = connection;
       for (const component of this.components) await component.attach(connection);
+      this.attached = true;
       this.attempt = 0;
       this.options.log.info({ node: new URL(this.urls[this.node] as string).host }, 'broker connected');
       for (const resolve of this.connectedWaiters.splice(0)) resolve();
     } catch (err) {
       this.options.log.warn({ err: (err as Error).message }, 'broker connect failed');
       this.connection = undefined;
+      this.attached = false;
       if (connection) {
         connection.removeAllListeners('close');
         await connection.close().catch(() => undefined);
@@ -244,6 +251,7 @@ export class Broker {
   private onClose(connection: ChannelModel | undefined): void {
     if (this.connection !== connection) return;
     this.connection = undefined;
+    this.attached = false;
     for (const component of this.components) component.detach();
     if (this.stopping) return;
     // Its node may be the one lost: the next connect tries another first.
@@ -271,6 +279,7 @@ export class Broker {
     for (const component of [...this.components].reverse()) await component.drain?.();
     const connection = this.connection;
     this.connection = undefined;
+    this.attached = false;
     for (const component of this.components) component.detach();
     if (connection) {
       connection.removeAllListeners('close');
