@@ -78,6 +78,11 @@ const paymentMethodEvents: Record<PaymentMethodEventType, string> = {
   'payment_method.detached': 'A saved card was removed (by the merchant, or with its customer): it can never be charged again.',
 };
 
+/** One webhook as the document's `webhooks` describe it: when it is sent, and the schema of its body. */
+function webhookOperation(summary: string, body: string) {
+  return { post: { summary, requestBody: { required: true, content: json(body) }, responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } } } };
+}
+
 /** Builds the OpenAPI document; `serverUrl` is PUBLIC_BASE_URL + /api/v1. */
 export function buildOpenApi(serverUrl: string): Record<string, unknown> {
   const componentSchemas = JSON.parse(JSON.stringify(schemas)) as Record<string, unknown>;
@@ -97,30 +102,8 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
     },
     // What merchants receive at their webhook URL (INTERFACE 6), one entry per event type, so SDKs can type it.
     webhooks: {
-      ...Object.fromEntries(
-        WEBHOOK_EVENTS.map((type) => [
-          type,
-          {
-            post: {
-              summary: webhookEvents[type],
-              requestBody: { required: true, content: json('WebhookEvent') },
-              responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
-            },
-          },
-        ]),
-      ),
-      ...Object.fromEntries(
-        PAYMENT_METHOD_EVENTS.map((type) => [
-          type,
-          {
-            post: {
-              summary: paymentMethodEvents[type],
-              requestBody: { required: true, content: json('PaymentMethodWebhookEvent') },
-              responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
-            },
-          },
-        ]),
-      ),
+      ...Object.fromEntries(WEBHOOK_EVENTS.map((type) => [type, webhookOperation(webhookEvents[type], 'WebhookEvent')])),
+      ...Object.fromEntries(PAYMENT_METHOD_EVENTS.map((type) => [type, webhookOperation(paymentMethodEvents[type], 'PaymentMethodWebhookEvent')])),
       [endpoints.ENDPOINT_DISABLED_EVENT]: {
         post: {
           summary: 'An endpoint failed every attempt for the configured time (3 days by default) and was disabled; sent to the account\'s other endpoints.',

@@ -7,14 +7,12 @@
  * reconciled, and the create answers the session as it then stands.
  */
 import { newId, PAYMENT_METHOD_ID, type ApiContext, type Language } from '@gateway/contracts';
-import { RpcTimeoutError } from '@gateway/messaging';
-import { describeError } from '@gateway/observability';
 import { validationError } from '@gateway/problem';
 import type { CustomerRow, PaymentMethodRow } from '../db/customer.repository.js';
 import { accountOf } from './accounts.js';
 import { cardExpired } from './customers.js';
+import { adapterStep, attemptOf } from './checkout-session.js';
 import type { SessionDeps } from './deps.js';
-import { applyPaymentStep } from './payment-outcome.js';
 import type { SessionRow } from './session.js';
 
 /** A charge without the buyer as its create checked it: the card, and who the buyer is by default. */
@@ -44,48 +42,23 @@ export async function chargeOffSession(deps: SessionDeps, session: SessionRow, c
   const started = await deps.attempts.start(session.id, session.checkout_link_id, attemptId, now, languageOf(session));
   // Another request (a replay) started it: it answers that one's outcome; this one answers the session as it stands.
   if (!started) return (await deps.sessions.find(accountOf(context), session.id)) ?? session;
-  const correlationId = context.request_id;
-  const moved = await deps.underway.run(
-    attemptId,
-    async () => {
-      let step;
-      try {
-        step = (
-          await deps.adapter.call(
-            'payment.charge_saved',
-            {
-              attempt: {
-                attempt_id: attemptId,
-                attempt_number: started.attempts_count,
-                session_id: started.id,
-                merchant_id: started.merchant_id,
-                livemode: started.livemode,
-                order_number: started.order_number,
-                amount: started.amount,
-                description: started.description,
-                capture_method: started.capture_method,
-              },
-              payment_method_id: card.id,
-              card_brand: card.card_brand,
-              card_last_four: card.card_last_four,
-              return_url: `${deps.publicBaseUrl}/`,
-              ip: context.client_ip ?? '127.0.0.1',
-            },
-            { timeoutMs: deps.adapterTimeoutMs, correlationId },
-          )
-        ).body;
-      } catch (err) {
-        if (!(err instanceof RpcTimeoutError)) throw err;
-        deps.log.warn({ err: describeError(err), attemptId }, 'charge without the buyer unanswered in time; the attempt stays PROCESSING');
-        return undefined;
-      }
-      return applyPaymentStep(deps.outcomes, 'reply', step, { correlationId, at: deps.clock(), session: started });
-    },
-    (answer) => answer !== undefined,
+  // Recorded as the hosted page's steps are: the adapter's answer, or, unanswered in time, its event or the stuck-attempt check.
+  await adapterStep(deps, context.request_id, { session_id: started.id, link_id: started.checkout_link_id, attempt_id: attemptId }, started, () =>
+    deps.adapter.call(
+      'payment.charge_saved',
+      {
+        attempt: attemptOf(started, attemptId, false),
+        payment_method_id: card.id,
+        card_brand: card.card_brand,
+        card_last_four: card.card_last_four,
+        return_url: `${deps.publicBaseUrl}/`,
+        ip: context.client_ip ?? '127.0.0.1',
+      },
+      { timeoutMs: deps.adapterTimeoutMs, correlationId: context.request_id },
+    ),
   );
-  if (moved) deps.afterCommit();
   // Read again with its attempts, for the answer.
-  return (await deps.sessions.find(accountOf(context), session.id)) ?? moved ?? started;
+  return (await deps.sessions.find(accountOf(context), session.id)) ?? started;
 }
 
 /** The language the session's mails are in: its own, else French (no page was seen). */

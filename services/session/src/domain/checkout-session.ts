@@ -127,7 +127,7 @@ export async function payAfterChallenge(deps: SessionDeps, request: CommandReque
  * when the step ended it, also when the adapter's event applied the outcome
  * first, so the page shows the end at once.
  */
-async function adapterStep(deps: SessionDeps, correlationId: string, ref: CheckoutLinkRef & { attempt_id: string }, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
+export async function adapterStep(deps: SessionDeps, correlationId: string, ref: CheckoutLinkRef & { attempt_id: string }, session: SessionRow, call: () => Promise<{ body: PaymentStep }>): Promise<CheckoutStep> {
   // Its outcome is recorded here; the event announcing the same outcome, should it come to this process meanwhile, waits for that.
   return deps.underway.run(ref.attempt_id, () => recordStep(deps, correlationId, ref, session, call), outcomeRecorded);
 }
@@ -187,7 +187,7 @@ function buyerOf(session: SessionRow, ip: string | undefined): BuyerContact {
  * The attempt as the adapter is told of it. D24: `save` when its card is to be
  * saved for the session's customer, for the use the session names.
  */
-function attemptOf(session: SessionRow, attemptId: string, save: boolean): StartedAttempt {
+export function attemptOf(session: SessionRow, attemptId: string, save: boolean): StartedAttempt {
   const usage = save && session.save_card !== 'off' ? session.save_card : undefined;
   return {
     attempt_id: attemptId,
