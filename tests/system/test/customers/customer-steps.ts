@@ -3,6 +3,17 @@ import assert from 'node:assert/strict';
 import type { Customer, PaymentMethod, PaymentMethodList, SessionDetail } from '@gateway/contracts';
 import { payOnPage, sessionRequest, type CardForm, type Merchant, type TestSystem } from '@gateway/testkit';
 
+/** A problem document (RFC 9457) as these tests read it. */
+export interface Problem {
+  type?: string;
+  status?: number;
+  code?: string;
+  errors?: { field: string; code: string }[];
+}
+
+/** A problem's field errors as `field:code`, in the order given. */
+export const fieldsOf = (problem: Problem) => (problem.errors ?? []).map((error) => `${error.field}:${error.code}`);
+
 export class CustomerSteps {
   constructor(private readonly system: TestSystem) {}
 

@@ -8,16 +8,10 @@ import assert from 'node:assert/strict';
 import type { Customer, CustomerList, PaymentMethod, SessionDetail } from '@gateway/contracts';
 import { payOnPage, sessionRequest, TestSystem, Visitor, WebhookReceiver, type Merchant } from '@gateway/testkit';
 import { verifySignature } from '@gateway/sdk';
-import { CustomerSteps } from './customer-steps.js';
+import { CustomerSteps, fieldsOf, type Problem } from './customer-steps.js';
 
-interface Problem {
-  status?: number;
-  code?: string;
-  errors?: { field: string; code: string }[];
-}
 
 const PASSWORD = 'correct horse battery staple';
-const fieldsOf = (problem: Problem) => (problem.errors ?? []).map((error) => `${error.field}:${error.code}`);
 
 describe('saved cards across accounts, modes and odd input (D24)', function () {
   this.timeout(120_000);

@@ -9,13 +9,9 @@
 import assert from 'node:assert/strict';
 import type { SessionDetail, SessionEventData } from '@gateway/contracts';
 import { pollUntil, TestSystem, type EventCapture } from '@gateway/testkit';
-import { CustomerSteps } from './customer-steps.js';
+import { CustomerSteps, fieldsOf, type Problem } from './customer-steps.js';
 
-interface Problem {
-  errors?: { field: string; code: string }[];
-}
 
-const fieldsOf = (problem: Problem) => (problem.errors ?? []).map((error) => `${error.field}:${error.code}`);
 
 describe('Charges without the buyer (D24)', function () {
   this.timeout(90_000);

@@ -9,14 +9,9 @@ import assert from 'node:assert/strict';
 import type { Customer, Envelope, PaymentMethod, SessionDetail } from '@gateway/contracts';
 import { pollUntil, TestSystem, type EventCapture } from '@gateway/testkit';
 import { luhnValid } from '@gateway/test-cards';
-import { CustomerSteps } from './customer-steps.js';
+import { CustomerSteps, fieldsOf, type Problem } from './customer-steps.js';
 
-interface Problem {
-  code?: string;
-  errors?: { field: string; code: string }[];
-}
 
-const fieldsOf = (problem: Problem) => (problem.errors ?? []).map((error) => `${error.field}:${error.code}`);
 
 /** A Luhn-valid 16-digit number starting `prefix` (11 digits) and ending `lastFour`: another card with the same last four. */
 function sameLastFour(prefix: string, lastFour: string): string {
