@@ -10,6 +10,10 @@ import { type CommandContract, DateTime, DecimalString, MerchantId, MerchantRef,
 export const Language = Type.Unsafe<LanguageName>({ type: 'string', enum: [...LANGUAGES] });
 export type Language = LanguageName;
 
+/** How an attempt is paid: by card, or with the Flouci wallet (D26). */
+export const PaymentMethodType = Type.Union([Type.Literal('card'), Type.Literal('flouci')]);
+export type PaymentMethodType = Static<typeof PaymentMethodType>;
+
 /** An attempt the session service has just started (CREATED/PENDING → PROCESSING). */
 export const StartedAttempt = Type.Object({
   attempt_id: Type.String({ pattern: '^pa_' }),
@@ -124,7 +128,7 @@ export type BuyerContact = Static<typeof BuyerContact>;
 
 /** The answer to a payment step, as the hosted page acts on it. */
 export const PaymentStep = Type.Object({
-  outcome: Type.Union([Type.Literal('approved'), Type.Literal('declined'), Type.Literal('method'), Type.Literal('challenge'), Type.Literal('pending')]),
+  outcome: Type.Union([Type.Literal('approved'), Type.Literal('declined'), Type.Literal('method'), Type.Literal('challenge'), Type.Literal('redirect'), Type.Literal('pending')]),
   /**
    * From the adapter, the outcome it has just committed (and announced): the
    * session records it at once instead of waiting for the event.
@@ -139,6 +143,8 @@ export const PaymentStep = Type.Object({
   challenge: Type.Optional(BrowserForm),
   /** With outcome method: the 3DS Method form, posted in a hidden frame for at most 10 s before the payment goes on (payment.finish_3ds, kind method). */
   method: Type.Optional(BrowserForm),
+  /** With outcome redirect: the wallet's page the buyer is sent to (D26); they come back to the attempt's return address. */
+  redirect: Type.Optional(Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }) })),
 });
 export type PaymentStep = Static<typeof PaymentStep>;
 
@@ -238,6 +244,37 @@ export const acquirerCommands = {
       /** The address of whoever asked for the charge (the merchant's server), which the acquirer requires. */
       ip: Type.String({ minLength: 1, maxLength: 64 }),
     }),
+    reply: PaymentStep,
+  },
+  /**
+   * D26: starts a wallet payment for an attempt (Flouci's generate_payment):
+   * answered `redirect` with the wallet's page, or declined when none could be
+   * started (nothing can be paid then).
+   */
+  'payment.start_wallet': {
+    service: 'acquirer-adapter',
+    lane: 'slow',
+    request: Type.Object({
+      attempt: StartedAttempt,
+      wallet: PaymentMethodType,
+      /** This attempt's address on the hosted page: where the wallet sends the buyer back, paid or not. */
+      return_url: Type.String({ minLength: 1, maxLength: 2048 }),
+      /** Our public address the wallet posts its notice to: a hint that the adapter verifies, never a proof. */
+      webhook_url: Type.String({ minLength: 1, maxLength: 2048 }),
+      language: Type.Optional(Language),
+    }),
+    reply: PaymentStep,
+  },
+  /**
+   * D26: asks the wallet where an attempt's payment stands (verify_payment, the
+   * only proof) and records the outcome once, whoever asks first: the buyer's
+   * return, the wallet's notice, or the sweep. `session_id`, when given, must
+   * be the attempt's (the buyer's return names its session).
+   */
+  'payment.verify': {
+    service: 'acquirer-adapter',
+    lane: 'slow',
+    request: Type.Object({ attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }), session_id: Type.Optional(Type.String()) }),
     reply: PaymentStep,
   },
   'payment.finish_3ds': {

@@ -19,7 +19,7 @@ import { webhookCommands, webhookEvents } from './webhook.js';
 
 export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal } from './common.js';
 export { CheckoutStep, CheckoutView, PaymentMethodEventData, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
-export { BrowserForm, BuyerContact, Language, PaymentStep, ProbedAnswer, SavedCard, StartedAttempt, TerminalStatus, ThreeDSReturn } from './acquirer.js';
+export { BrowserForm, BuyerContact, Language, PaymentMethodType, PaymentStep, ProbedAnswer, SavedCard, StartedAttempt, TerminalStatus, ThreeDSReturn } from './acquirer.js';
 export { ApiKeySummary, AuditEntry, MerchantDetail, MerchantSummary } from './merchant.js';
 export { Branding, BRAND_LOGO_MAX_BYTES } from './checkout.js';
 export { DashboardRole } from './dashboard.js';
@@ -146,10 +146,15 @@ export const commandSenders = {
   'checkout.cancel': ['checkout'],
   'attempt.pay': ['checkout'],
   'attempt.finish_3ds': ['checkout'],
+  'attempt.pay_wallet': ['checkout'],
+  'attempt.finish_wallet': ['checkout'],
   'payment.authorize': ['session'],
   'payment.charge_saved': ['session'],
   'payment.authorize_saved': ['session'],
   'payment.finish_3ds': ['session'],
+  'payment.start_wallet': ['session'],
+  // The wallet's notice reaches the checkout service's public route, which asks the adapter to verify (D26).
+  'payment.verify': ['session', 'checkout'],
   'payment.check': ['session'],
   'payment.capture': ['session'],
   'terminal.check': ['session'],

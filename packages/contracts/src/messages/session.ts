@@ -37,6 +37,8 @@ export const CheckoutView = Type.Object({
   ),
   /** D24: whether the page offers to save the card (on_session), says it will be saved for the merchant's charges (off_session), or neither. */
   save_card: Type.Optional(Type.Union([Type.Literal('off'), Type.Literal('on_session'), Type.Literal('off_session')])),
+  /** D26: the wallets the page offers beside the card form (Flouci: always in test mode, in live mode once the merchant saved its keys). */
+  wallets: Type.Optional(Type.Array(Type.Literal('flouci'))),
 });
 export type CheckoutView = Static<typeof CheckoutView>;
 
@@ -223,6 +225,30 @@ export const sessionCommands = {
       /** D24: the buyer ticked "Save card for future payments" (a session with save_card on_session). */
       save_card: Type.Optional(Type.Boolean()),
     }),
+    reply: CheckoutStep,
+  },
+  /** D26: the buyer pressed "Pay with Flouci": an attempt starts and the adapter starts the wallet's payment (answered redirect). */
+  'attempt.pay_wallet': {
+    service: 'session',
+    lane: 'slow',
+    request: Type.Object({
+      session_id: Type.String(),
+      link_id: Type.String(),
+      attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }),
+      wallet: Type.Literal('flouci'),
+      /** This attempt's address on the hosted page, where the wallet sends the buyer back. */
+      return_url: Type.String({ minLength: 1, maxLength: 2048 }),
+      /** The public address the wallet posts its notice to. */
+      webhook_url: Type.String({ minLength: 1, maxLength: 2048 }),
+      language: Language,
+    }),
+    reply: CheckoutStep,
+  },
+  /** D26: the buyer is back from the wallet's page: the adapter verifies the attempt's payment, and its outcome is recorded. */
+  'attempt.finish_wallet': {
+    service: 'session',
+    lane: 'slow',
+    request: Type.Object({ session_id: Type.String(), link_id: Type.String(), attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }) }),
     reply: CheckoutStep,
   },
   'attempt.finish_3ds': {

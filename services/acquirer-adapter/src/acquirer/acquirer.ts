@@ -1,18 +1,25 @@
 /**
- * What the adapter needs of an acquirer, whichever it is. Each acquirer is a
- * client plus its transformers behind this interface, so adding one touches
- * one folder. Amounts cross it as TND decimal strings; the client converts.
+ * What the adapter needs of whoever takes a payment: a card acquirer
+ * (ClicToPay) or a wallet (Flouci, D26). Each is a connector, a client plus
+ * its transformers, behind one neutral interface (Connector: start, status,
+ * capture, void, refund), so reconciliation, holds (D22) and refunds never
+ * speak a connector's own names, and adding one touches one folder. What only
+ * a card does (sending it, 3-D Secure, saved cards) is CardConnector's.
+ * Amounts cross it as TND decimal strings; the client converts.
  */
 
 import type { Card } from '@gateway/card-sealing';
 import type { BuyerContact, Language, ProbedAnswer } from '@gateway/contracts';
 
-/** Where and as whom to call the acquirer. */
+/** Where and as whom to call a connector: a card terminal's user name and password, or a wallet application's public and private keys. */
 export interface Terminal {
   readonly baseUrl: string;
   readonly userName: string;
   readonly password: string;
 }
+
+/** How a payment is taken: by card, or with the Flouci wallet (D26); every attempt carries it. */
+export type PaymentMethodType = 'card' | 'flouci';
 
 export interface OrderRequest {
   readonly orderNumber: string;
@@ -28,6 +35,21 @@ export interface OrderRequest {
   readonly clientId?: string;
   /** D24: the card is saved for `clientId` once the order is paid. */
   readonly saveCard?: boolean;
+  /** A wallet's hand-off (D26): where the buyer comes back to, and where the wallet posts its notice; a card's order has none. */
+  readonly wallet?: WalletHandOff;
+}
+
+/** What a wallet payment is started with beside the order (D26, WALLET.md generate_payment). */
+export interface WalletHandOff {
+  /** The attempt's id, the wallet's developer_tracking_id. */
+  readonly trackingId: string;
+  /** Where the wallet sends the buyer back after they paid, and after they did not. */
+  readonly successUrl: string;
+  readonly failUrl: string;
+  /** Where the wallet posts its notice of the outcome: a hint, never the proof. */
+  readonly webhookUrl: string;
+  /** How long the buyer has on the wallet's page before the payment expires. */
+  readonly timeoutSeconds: number;
 }
 
 /** D24: the card an approved order saved at the acquirer, as its status tells. */
@@ -64,8 +86,9 @@ export interface SavedCardPayment extends Omit<CardPayment, 'card'> {
   readonly binding: BindingPayment;
 }
 
+/** How starting a payment ended: the connector's reference for it (ClicToPay's orderId, Flouci's payment_id), and for a wallet the page the buyer is sent to. */
 export type RegisterResult =
-  | { kind: 'registered'; orderId: string }
+  | { kind: 'registered'; orderId: string; redirectUrl?: string }
   /** The acquirer refused the terminal's credentials. */
   | { kind: 'credentials-rejected'; message: string }
   | { kind: 'refused'; message: string };
@@ -86,6 +109,31 @@ export type PayResult =
 
 /** finish3dsVer2Payment.do's answer: `absent` when the deployment has no such call (HTTP 404): the order's status tells then. */
 export type FinishResult = { kind: 'finished' } | { kind: 'refused'; message: string } | { kind: 'absent' };
+
+/**
+ * How the adapter names a payment when it asks about it: the connector's
+ * reference once it gave one, and the number the order was started under.
+ * Reconciliation asks with `byNumber` (a start that timed out may have made a
+ * payment whose reference never came back): a connector that can look a
+ * payment up by its number does; one that cannot uses the reference, and a
+ * payment it never gave a reference for is not-found.
+ */
+export interface PaymentRef {
+  readonly reference: string | null;
+  readonly orderNumber: string;
+  readonly byNumber?: boolean;
+}
+
+/** What a refund is asked with (see Connector.refund). */
+export interface RefundRequest {
+  readonly reference: string;
+  /** TND to give back. */
+  readonly amount: string;
+  /** The most the payment can have had refunded before (TND). */
+  readonly refundedAtMost: string;
+  /** What the payment took (TND): a connector that refunds only whole payments compares with it. */
+  readonly paymentAmount: string;
+}
 
 export type OrderState =
   /** Deposited (orderStatus 2): `amount` is what was taken, when the answer says it (paymentAmountInfo); never guessed. */
@@ -129,8 +177,34 @@ export class AcquirerUnreachable extends Error {
   }
 }
 
-export interface Acquirer {
-  register(terminal: Terminal, order: OrderRequest): Promise<RegisterResult>;
+/**
+ * What every connector does, in neutral words: start a payment, tell where it
+ * stands (the only proof of an outcome), capture or void a held one, refund.
+ */
+export interface Connector {
+  /** Which payments it takes. */
+  readonly method: PaymentMethodType;
+  /** Starts a payment (ClicToPay: register.do or registerPreAuth.do; Flouci: generate_payment, pre_auth for a two-phase one). */
+  start(account: Terminal, order: OrderRequest): Promise<RegisterResult>;
+  /** Where the payment stands, confirmed with the connector (ClicToPay: getOrderStatusExtended.do; Flouci: verify_payment). */
+  status(account: Terminal, payment: PaymentRef): Promise<OrderState>;
+  /** Takes `amount` (TND, at most what is held) of a held payment, once; the rest of the hold is released. */
+  capture(account: Terminal, reference: string, amount: string): Promise<OperationResult>;
+  /** Voids the whole of a paid payment, once, before it is settled; or releases a hold. */
+  void(account: Terminal, reference: string): Promise<OperationResult>;
+  /**
+   * Gives back `amount` of a paid payment. An answer that says nothing is done
+   * only when the payment shows more refunded than `refundedAtMost` by
+   * `amount`. A connector that cannot give back that amount refuses it
+   * (`refused`, nothing done).
+   */
+  refund(account: Terminal, refund: RefundRequest): Promise<OperationResult>;
+  /** Closes its kept-alive connections. */
+  close(): Promise<void>;
+}
+
+/** A card acquirer's connector: the card and its 3-D Secure steps, saved cards, and an operator's probe, beside the neutral calls. */
+export interface CardConnector extends Connector {
   /** Sends the card for a registered order (again, with its transaction, for 3-D Secure 2's repeat). */
   pay(terminal: Terminal, orderId: string, payment: CardPayment): Promise<PayResult>;
   /** D24: pays a registered order with a saved card (paymentOrderBinding.do): with the buyer by its security code (tii F), or without them (U, R). */
@@ -139,24 +213,6 @@ export interface Acquirer {
   finish3ds(terminal: Terminal, orderId: string, paRes: string): Promise<PayResult>;
   /** 3-D Secure 2: the buyer is back from the ACS; the acquirer finishes the order of this transaction. */
   finish3ds2(terminal: Terminal, orderId: string, serverTransId: string): Promise<FinishResult>;
-  status(terminal: Terminal, orderId: string): Promise<OrderState>;
-  /**
-   * The order registered under `orderNumber` (exactly as sent to register),
-   * for reconciliation: an order may never have been registered, so may have
-   * no orderId. `not-found` means the acquirer never saw it.
-   */
-  statusByNumber(terminal: Terminal, orderNumber: string): Promise<OrderState>;
-  /** Voids the whole of a paid order, once, before it is settled; or releases a hold. */
-  reverse(terminal: Terminal, orderId: string): Promise<OperationResult>;
-  /**
-   * Gives back `amount` (TND) of a paid order; repeatable while money is
-   * left. `refundedAtMost` (TND) is the most the order can have had refunded
-   * before: an answer that says nothing is done only when the order shows
-   * more refunded than that by `amount`.
-   */
-  refund(terminal: Terminal, orderId: string, amount: string, refundedAtMost: string): Promise<OperationResult>;
-  /** Takes `amount` (TND, at most what is held) of a held order, once; the rest of the hold is released. */
-  deposit(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult>;
   /** D24: removes a saved card at the acquirer (unBindCard.do); `done` too when the acquirer no longer knows it. */
   unbind(terminal: Terminal, bindingId: string): Promise<OperationResult>;
   /** How the terminal writes its answer about one order (an operator's probe before going live): only reads, and reads out no card data. */
