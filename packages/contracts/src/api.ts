@@ -95,6 +95,7 @@ export const Attempt = Type.Object({
   id: Id('pa'),
   attempt_number: Type.Integer({ minimum: 1 }),
   status: AttemptStatus,
+  payment_method_type: Type.Union([Type.Literal('card'), Type.Literal('flouci')], { description: 'How the attempt pays: by card, or with the Flouci wallet (D26).' }),
   card_brand: Type.String(),
   card_last_four: Type.String(),
   failure_code: Type.String(),

@@ -140,6 +140,10 @@ const DESCRIBED: Readonly<Record<ServiceId, Described>> = {
       ACQUIRER_TEST_URL: (system) => `${addressOf(system, 'epg-sandbox')}/payment/rest/`,
       ACQUIRER_TEST_USER: (system) => system.sandboxTerminals?.[0]?.user,
       ACQUIRER_TEST_PASSWORD: (system) => system.sandboxTerminals?.[0]?.password,
+      // D26: test mode's Flouci is the sandbox's, with its first application.
+      FLOUCI_TEST_URL: (system) => `${addressOf(system, 'epg-sandbox')}/api/v2/`,
+      FLOUCI_TEST_PUBLIC_KEY: (system) => system.sandboxFlouciApps?.[0]?.publicKey,
+      FLOUCI_TEST_PRIVATE_KEY: (system) => system.sandboxFlouciApps?.[0]?.privateKey,
       OPERATOR_PUBLIC_KEYS: operators,
     },
   },

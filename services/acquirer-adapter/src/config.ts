@@ -18,6 +18,13 @@ export const adapterSettings = {
   sandboxPassword: str('ACQUIRER_TEST_PASSWORD', 'gateway-test-password', { secret: true }),
   /** Live mode's acquirer (ClicToPay). */
   liveUrl: url('ACQUIRER_LIVE_URL', 'https://ipay.clictopay.com/payment/rest/'),
+  /** D26: test mode's Flouci (the sandbox's API) and its application; live mode's Flouci API, called with each merchant's own application. */
+  flouciTestUrl: url('FLOUCI_TEST_URL', 'http://localhost:8086/api/v2/'),
+  flouciTestPublicKey: str('FLOUCI_TEST_PUBLIC_KEY', 'gateway-flouci-test-public'),
+  flouciTestPrivateKey: str('FLOUCI_TEST_PRIVATE_KEY', 'gateway-flouci-test-private', { secret: true }),
+  flouciLiveUrl: url('FLOUCI_LIVE_URL', 'https://developers.flouci.com/api/v2/'),
+  /** How long a buyer has on Flouci's page (session_timeout_secs) before the payment expires (wallet_expired). */
+  walletTimeoutSeconds: int('WALLET_TIMEOUT_SECONDS', 1_200, { min: 1, max: 86_400 }),
   /** How long one acquirer call may take; past it the outcome is unknown, not failed. */
   acquirerTimeoutMs: int('ACQUIRER_TIMEOUT_MS', 15_000, { min: 1 }),
   /** Pricing of merchants without their own (`fees set`): percent of the amount plus a fixed TND amount. */

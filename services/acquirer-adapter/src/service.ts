@@ -8,6 +8,7 @@ import type { Logger } from '@gateway/observability';
 import { every, healthApp, listen, openServiceBase, serviceMigrations, type RunningService } from '@gateway/runtime';
 import { encryptPlaintextColumns, SecretBox, secretsMigrations } from '@gateway/secrets';
 import { ClicToPayClient } from './acquirer/clictopay/clictopay.client.js';
+import { FlouciClient } from './acquirer/flouci/flouci.client.js';
 import type { AdapterConfig } from './config.js';
 import { BindingRepository } from './db/binding.repository.js';
 import { OrderHoldRepository } from './db/order-hold.repository.js';
@@ -52,6 +53,7 @@ async function startAdapter(config: AdapterConfig, log: Logger): Promise<Running
   const secrets = await openSecrets(pool, config, log);
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs });
   const acquirer = new ClicToPayClient(config.acquirerTimeoutMs, acquirerConnections(config));
+  const flouci = new FlouciClient(config.acquirerTimeoutMs, acquirerConnections(config));
   const deps: AdapterDeps = {
     orders: new OrderRepository(pool, config.reconcileAfterSeconds),
     holds: new OrderHoldRepository(pool, config.reconcileAfterSeconds),
@@ -61,8 +63,14 @@ async function startAdapter(config: AdapterConfig, log: Logger): Promise<Running
     bindings: new BindingRepository(pool, secrets),
     acquirer,
     cards: CardOpener.fromJwk(config.cardDecryptionKey),
+    flouci,
     sandbox: { baseUrl: config.sandboxUrl, userName: config.sandboxUser, password: config.sandboxPassword },
     liveUrl: config.liveUrl,
+    wallet: {
+      sandbox: { baseUrl: config.flouciTestUrl, userName: config.flouciTestPublicKey, password: config.flouciTestPrivateKey },
+      liveUrl: config.flouciLiveUrl,
+      timeoutSeconds: config.walletTimeoutSeconds,
+    },
     defaultPricing,
     // A call's deadline plus 5 s for the database, as for reconciliation's lease.
     refundInFlightMs: config.acquirerTimeoutMs + 5_000,
@@ -101,6 +109,7 @@ async function startAdapter(config: AdapterConfig, log: Logger): Promise<Running
       await reconciliation.stop();
       await close();
       await acquirer.close();
+      await flouci.close();
     },
   };
 }

@@ -50,6 +50,8 @@ const PaymentRef = {
   livemode: Type.Boolean(),
   card_brand: Type.String(),
   card_last_four: Type.String(),
+  /** D26: by card or with a wallet (card when absent: an adapter of an older version). */
+  payment_method_type: Type.Optional(PaymentMethodType),
 };
 
 /** An approved payment, as payment.approved announces it. */
@@ -196,6 +198,8 @@ const SavedCardAttempt = {
   payment_method_id: Type.String({ pattern: '^pm_' }),
   card_brand: Type.String(),
   card_last_four: Type.String(),
+  /** D26: by card or with a wallet (card when absent: an adapter of an older version). */
+  payment_method_type: Type.Optional(PaymentMethodType),
 };
 
 /** The commands the acquirer-adapter runs. */

@@ -6,16 +6,17 @@
  * (order-hold.repository.ts) and its 3-D Secure steps (order-three-ds.repository.ts)
  * have repositories of their own.
  */
-import type { CardUsage, Envelope, SavedCard } from '@gateway/contracts';
+import type { CardUsage, Envelope, PaymentMethodType, SavedCard } from '@gateway/contracts';
 import { leaseClaim, type Pool } from '@gateway/db';
 import { outboxInsert, outboxJson, outboxRows } from '@gateway/messaging';
 
 /**
  * METHOD: a 3-D Secure 2 transaction waits for the buyer's 3DS Method before
- * the card goes again (migration 006). AUTHORIZED: a two-phase order's
- * approved payment, held (D22); APPROVED once deposited.
+ * the card goes again (migration 006). REDIRECTED: the buyer is on a wallet's
+ * page (D26, migration 008). AUTHORIZED: a two-phase order's approved
+ * payment, held (D22); APPROVED once deposited.
  */
-type OrderStatus = 'STARTED' | 'METHOD' | 'CHALLENGED' | 'UNKNOWN' | 'AUTHORIZED' | 'APPROVED' | 'DECLINED';
+type OrderStatus = 'STARTED' | 'METHOD' | 'CHALLENGED' | 'REDIRECTED' | 'UNKNOWN' | 'AUTHORIZED' | 'APPROVED' | 'DECLINED';
 
 /** What the buyer's return from a challenge brings: the paRes of 3-D Secure 1, or the cres of 3-D Secure 2. */
 export type ChallengeReturn = 'pa_res' | 'cres';
@@ -66,16 +67,29 @@ export interface OrderRow {
   save_usage: CardUsage | null;
   /** D24: what was saved with the approval, once approved. */
   saved_card: SavedCard | null;
+  /** D26: by card, or with a wallet (whose payment id is then acquirer_order_id). */
+  payment_method_type: PaymentMethodType;
 }
 
 export type NewOrder = Pick<
   OrderRow,
-  'attempt_id' | 'session_id' | 'merchant_id' | 'livemode' | 'order_number' | 'amount' | 'card_brand' | 'card_last_four' | 'capture_method' | 'save_customer' | 'save_usage'
+  | 'attempt_id'
+  | 'session_id'
+  | 'merchant_id'
+  | 'livemode'
+  | 'order_number'
+  | 'amount'
+  | 'card_brand'
+  | 'card_last_four'
+  | 'capture_method'
+  | 'save_customer'
+  | 'save_usage'
+  | 'payment_method_type'
 >;
 
 /** An unresolved order the reconciliation sweep has claimed. */
 export interface ClaimedOrder extends OrderRow {
-  status: 'STARTED' | 'METHOD' | 'CHALLENGED' | 'UNKNOWN';
+  status: 'STARTED' | 'METHOD' | 'CHALLENGED' | 'REDIRECTED' | 'UNKNOWN';
   /** Checks since the order last changed, this one included. */
   checks: number;
   /** Seconds since the order last changed, by the database's clock. */
@@ -93,9 +107,9 @@ export const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_num
   (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
   (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed,
   capture_method, hold, capture_id, ended_captures, captured_amount::text, captured_at, three_ds_server_trans_id, challenge_return,
-  save_customer, save_usage, saved_card`;
+  save_customer, save_usage, saved_card, payment_method_type`;
 
-const UNRESOLVED = `('STARTED', 'METHOD', 'CHALLENGED', 'UNKNOWN')`;
+const UNRESOLVED = `('STARTED', 'METHOD', 'CHALLENGED', 'REDIRECTED', 'UNKNOWN')`;
 
 /** Leaving the METHOD state, the order forgets the card it kept for the repeat (migration 006's constraint holds it to that). */
 export const WIPE_CARD = 'sealed_card = NULL, repeat_fields = NULL';
@@ -127,8 +141,8 @@ export class OrderRepository {
     const result = await this.pool.query<OrderRow>({
       name: 'order-insert',
       text: `INSERT INTO orders (attempt_id, session_id, merchant_id, livemode, order_number, amount, status, card_brand, card_last_four, next_check_at, capture_method,
-               save_customer, save_usage)
-             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8, now() + make_interval(secs => $9), $10, $11, $12) ON CONFLICT (attempt_id) DO NOTHING
+               save_customer, save_usage, payment_method_type)
+             VALUES ($1, $2, $3, $4, $5, $6, 'STARTED', $7, $8, now() + make_interval(secs => $9), $10, $11, $12, $13) ON CONFLICT (attempt_id) DO NOTHING
              RETURNING ${COLUMNS}`,
       values: [
         order.attempt_id,
@@ -143,6 +157,7 @@ export class OrderRepository {
         order.capture_method,
         order.save_customer,
         order.save_usage,
+        order.payment_method_type,
       ],
     });
     return result.rows[0];
@@ -154,7 +169,7 @@ export class OrderRepository {
   }
 
   /**
-   * Moves an unresolved order to CHALLENGED or UNKNOWN, with the acquirer's
+   * Moves an unresolved order to CHALLENGED, REDIRECTED or UNKNOWN, with the acquirer's
    * order id when it has one (3-D Secure finishes by it; reconciliation finds
    * the order by its number), and, for a challenge, what its return must
    * bring and the 3-D Secure 2 transaction it finishes. Reconciliation looks
@@ -163,7 +178,7 @@ export class OrderRepository {
    */
   async mark(
     attemptId: string,
-    status: 'CHALLENGED' | 'UNKNOWN',
+    status: 'CHALLENGED' | 'REDIRECTED' | 'UNKNOWN',
     acquirerOrderId: string | undefined,
     challenge?: { returns: ChallengeReturn; serverTransId?: string },
   ): Promise<void> {

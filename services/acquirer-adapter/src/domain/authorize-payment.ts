@@ -9,7 +9,7 @@
  * reports where it stands.
  */
 import { SealedCardError } from '@gateway/card-sealing';
-import type { CommandRequest, PaymentStep, StartedAttempt } from '@gateway/contracts';
+import type { CommandRequest, PaymentMethodType, PaymentStep, StartedAttempt } from '@gateway/contracts';
 import { findTestCard } from '@gateway/test-cards';
 import { AcquirerUnreachable, type CardPayment, type OrderRequest, type Terminal } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
@@ -18,9 +18,14 @@ import { decline, finishedStep } from './finish-order.js';
 import type { AdapterDeps } from './deps.js';
 import { newOrder } from './new-order.js';
 import { PROCESSOR_UNAVAILABLE, sendCard } from './send-card.js';
-import { resolveTerminal } from './terminals.js';
+import { connectorFor, resolveAccount } from './connectors.js';
 
-const CANNOT_TAKE_PAYMENTS = 'This merchant cannot take card payments at the moment; nothing was charged.';
+/** What the buyer is told when the merchant's account cannot take a payment made so, or the connector could not be reached. */
+const CANNOT_TAKE: Readonly<Record<PaymentMethodType, string>> = {
+  card: 'This merchant cannot take card payments at the moment; nothing was charged.',
+  flouci: 'This merchant cannot take Flouci payments at the moment; nothing was charged.',
+};
+const UNAVAILABLE: Readonly<Record<PaymentMethodType, string>> = { card: PROCESSOR_UNAVAILABLE, flouci: 'Flouci is unavailable; nothing was charged. Please try again.' };
 
 /** payment.authorize: pays an attempt with its sealed card, once; a repeat reports where its order stands. */
 export async function authorizePayment(deps: AdapterDeps, request: CommandRequest<'payment.authorize'>, correlationId: string): Promise<PaymentStep> {
@@ -61,29 +66,31 @@ export async function authorizePayment(deps: AdapterDeps, request: CommandReques
 }
 
 /** What an order is registered with beside the attempt's own number, amount and description. */
-type Registration = Pick<OrderRequest, 'returnUrl' | 'language' | 'description' | 'clientId' | 'saveCard'>;
+type Registration = Pick<OrderRequest, 'returnUrl' | 'language' | 'description' | 'clientId' | 'saveCard' | 'wallet'>;
 
 /**
- * Registers the attempt's order at its merchant's terminal (two-phase for a
- * manual session, D22); the terminal and the acquirer's order id, or the step
- * that ends the attempt when no order could be registered (nothing was sent
- * that can charge the card).
+ * Starts the attempt's payment at its connector, on the merchant's account
+ * (a card order at its terminal, a wallet payment with its application, D26;
+ * two-phase for a manual session, D22); the account, the connector's
+ * reference and, for a wallet, the page the buyer is sent to; or the step
+ * that ends the attempt when none could be started (nothing was sent that
+ * can charge the buyer).
  */
 export async function registerOrder(
   deps: AdapterDeps,
   settling: OrderRow,
   registration: Registration,
   correlationId: string,
-): Promise<{ ok: true; terminal: Terminal; orderId: string } | { ok: false; step: PaymentStep }> {
-  const resolved = await resolveTerminal(deps, settling.merchant_id, settling.livemode);
+): Promise<{ ok: true; terminal: Terminal; orderId: string; redirectUrl?: string } | { ok: false; step: PaymentStep }> {
+  const resolved = await resolveAccount(deps, settling.payment_method_type, settling.merchant_id, settling.livemode);
   if (resolved.status !== 'active') {
     deps.log.warn({ attemptId: settling.attempt_id, terminal: resolved.status }, 'no usable terminal');
-    return { ok: false, step: await decline(deps, settling, 'processing_error', CANNOT_TAKE_PAYMENTS, correlationId) };
+    return { ok: false, step: await decline(deps, settling, 'processing_error', CANNOT_TAKE[settling.payment_method_type], correlationId) };
   }
   const terminal = resolved.terminal;
   let registered;
   try {
-    registered = await deps.acquirer.register(terminal, {
+    registered = await connectorFor(deps, settling.payment_method_type).start(terminal, {
       orderNumber: settling.order_number,
       amount: settling.amount,
       twoPhase: settling.capture_method === 'manual',
@@ -93,27 +100,27 @@ export async function registerOrder(
     if (!(err instanceof AcquirerUnreachable)) throw err;
     // No card was sent: whatever the acquirer registered cannot be charged.
     deps.log.warn({ attemptId: settling.attempt_id, reason: err.reason }, 'register failed');
-    return { ok: false, step: await decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId) };
+    return { ok: false, step: await decline(deps, settling, 'processing_error', UNAVAILABLE[settling.payment_method_type], correlationId) };
   }
   if (registered.kind === 'credentials-rejected') {
-    await deps.terminals.markRejected(settling.merchant_id, settling.livemode, terminal.userName, terminal.password);
+    if (settling.payment_method_type === 'card') await deps.terminals.markRejected(settling.merchant_id, settling.livemode, terminal.userName, terminal.password);
     deps.log.error({ merchantId: settling.merchant_id, livemode: settling.livemode }, 'acquirer rejected the terminal credentials');
-    return { ok: false, step: await decline(deps, settling, 'processing_error', CANNOT_TAKE_PAYMENTS, correlationId) };
+    return { ok: false, step: await decline(deps, settling, 'processing_error', CANNOT_TAKE[settling.payment_method_type], correlationId) };
   }
   if (registered.kind === 'refused') {
     deps.log.warn({ attemptId: settling.attempt_id, reason: registered.message }, 'register refused');
-    return { ok: false, step: await decline(deps, settling, 'processing_error', PROCESSOR_UNAVAILABLE, correlationId) };
+    return { ok: false, step: await decline(deps, settling, 'processing_error', UNAVAILABLE[settling.payment_method_type], correlationId) };
   }
   if (!(await deps.orders.registered(settling.attempt_id, registered.orderId))) {
     // Reconciliation gave up on the order meanwhile: the card is not sent.
     return { ok: false, step: finishedStep((await deps.orders.find(settling.attempt_id)) ?? settling) };
   }
-  return { ok: true, terminal, orderId: registered.orderId };
+  return { ok: true, terminal, orderId: registered.orderId, ...(registered.redirectUrl !== undefined && { redirectUrl: registered.redirectUrl }) };
 }
 
 /** The attempt's order, recorded before anything is sent to the acquirer; `fresh` when this call recorded it. */
-export async function recordOrder(deps: AdapterDeps, attempt: StartedAttempt, brand: string, last4: string): Promise<{ fresh: boolean; row: OrderRow }> {
-  const inserted = await deps.orders.insert(newOrder(attempt, brand, last4));
+export async function recordOrder(deps: AdapterDeps, attempt: StartedAttempt, brand: string, last4: string, method: PaymentMethodType = 'card'): Promise<{ fresh: boolean; row: OrderRow }> {
+  const inserted = await deps.orders.insert(newOrder(attempt, brand, last4, method));
   if (inserted) return { fresh: true, row: inserted };
   const existing = await deps.orders.find(attempt.attempt_id);
   if (!existing) throw new Error('order vanished after a conflicting insert');

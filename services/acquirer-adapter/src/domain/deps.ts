@@ -2,7 +2,7 @@
 import type { CardOpener } from '@gateway/card-sealing';
 import type { Pricing } from '@gateway/money';
 import type { Logger } from '@gateway/observability';
-import type { Acquirer, Terminal } from '../acquirer/acquirer.js';
+import type { CardConnector, Connector, Terminal } from '../acquirer/acquirer.js';
 import type { BindingRepository } from '../db/binding.repository.js';
 import type { OrderHoldRepository } from '../db/order-hold.repository.js';
 import type { OrderThreeDSRepository } from '../db/order-three-ds.repository.js';
@@ -20,12 +20,17 @@ export interface AdapterDeps {
   refunds: RefundOperationRepository;
   /** Saved cards' bindings at the acquirer (D24). */
   bindings: BindingRepository;
-  acquirer: Acquirer;
+  /** The card acquirer's connector (ClicToPay). */
+  acquirer: CardConnector;
+  /** The wallet's connector (Flouci, D26). */
+  flouci: Connector;
   cards: CardOpener;
   /** The built-in sandbox terminal every test-mode payment goes to. */
   sandbox: Terminal;
   /** The live acquirer's base URL. */
   liveUrl: string;
+  /** D26: test mode's Flouci application (the sandbox's), live mode's API, and how long a buyer has on the wallet's page. */
+  wallet: { sandbox: Terminal; liveUrl: string; timeoutSeconds: number };
   defaultPricing: Pricing;
   /**
    * The longest a refund operation can be in flight (one acquirer call and

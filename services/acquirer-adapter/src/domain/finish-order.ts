@@ -12,6 +12,7 @@ import { computeFee, type Pricing } from '@gateway/money';
 import { describeError } from '@gateway/observability';
 import { AcquirerUnreachable, type OrderBinding, type Terminal } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
+import { connectorFor } from './connectors.js';
 import type { AdapterDeps } from './deps.js';
 
 /**
@@ -24,6 +25,8 @@ import type { AdapterDeps } from './deps.js';
  * v1, INTERFACE 9.5). Once the protocol carries a country, it goes here.
  */
 export const CARD_COUNTRY_UNKNOWN = '';
+
+const WALLET_AMOUNT_DIFFERS = 'The wallet reported another amount than this payment\'s; nothing is recorded as paid, and an operator will look.';
 
 /** The failure message of a payment that never reached the acquirer. */
 export const NEVER_SENT = 'The payment was interrupted before the card was sent; nothing was charged.';
@@ -44,6 +47,8 @@ export type FinishingOrder = Pick<
   | 'capture_method'
   | 'save_customer'
   | 'save_usage'
+  | 'payment_method_type'
+  | 'order_number'
 >;
 
 /**
@@ -60,7 +65,7 @@ export async function confirmOutcome(
 ): Promise<PaymentStep> {
   let state;
   try {
-    state = await deps.acquirer.status(terminal, order.acquirer_order_id);
+    state = await connectorFor(deps, order.payment_method_type).status(terminal, { reference: order.acquirer_order_id, orderNumber: order.order_number });
   } catch (err) {
     return leaveUnknown(deps, order, err);
   }
@@ -87,6 +92,8 @@ export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, s
   if (state.amount !== undefined && state.amount !== order.amount) {
     // Never expected; the amount we registered is what we record, and an operator must look.
     deps.log.error({ attemptId: order.attempt_id, acquirerAmount: state.amount, amount: order.amount, state: state.kind }, 'acquirer approved a different amount');
+    // D26: a wallet payment of another amount than ours never pays the session; an operator gives back what the wallet took.
+    if (order.payment_method_type !== 'card') return declineOrder(deps, order, 'wallet_declined', WALLET_AMOUNT_DIFFERS, correlationId);
   }
   const twoPhase = order.capture_method === 'manual';
   if (state.kind === 'held' && !twoPhase) {
@@ -274,6 +281,7 @@ export function paymentRef(order: FinishingOrder) {
     livemode: order.livemode,
     card_brand: order.card_brand,
     card_last_four: order.card_last_four,
+    payment_method_type: order.payment_method_type,
   };
 }
 

@@ -1,5 +1,5 @@
 /** An attempt's acquirer order, as it is recorded before anything is sent to the acquirer. */
-import type { CommandRequest, StartedAttempt } from '@gateway/contracts';
+import type { CommandRequest, PaymentMethodType, StartedAttempt } from '@gateway/contracts';
 import type { NewOrder } from '../db/order.repository.js';
 
 /**
@@ -14,7 +14,7 @@ export function acquirerOrderNumber(attempt: CommandRequest<'payment.authorize'>
 }
 
 /** The order of an attempt, as recorded before anything is sent to the acquirer. */
-export function newOrder(attempt: StartedAttempt, brand: string, last4: string): NewOrder {
+export function newOrder(attempt: StartedAttempt, brand: string, last4: string, method: PaymentMethodType = 'card'): NewOrder {
   return {
     attempt_id: attempt.attempt_id,
     session_id: attempt.session_id,
@@ -27,5 +27,6 @@ export function newOrder(attempt: StartedAttempt, brand: string, last4: string):
     capture_method: attempt.capture_method ?? 'automatic',
     save_customer: attempt.save_card?.customer_id ?? null,
     save_usage: attempt.save_card?.usage ?? null,
+    payment_method_type: method,
   };
 }

@@ -12,7 +12,7 @@ import type { ClaimedHold } from '../db/order-hold.repository.js';
 import type { AdapterDeps } from './deps.js';
 import { recordCapture, RELEASED, returnHold, sendRelease } from './finish-hold.js';
 import { nextCheckDelay, RECONCILE_BATCH, settleInBatches, type ReconcilePolicy } from './reconciliation.js';
-import { resolveTerminal } from './terminals.js';
+import { connectorFor, resolveAccount } from './connectors.js';
 
 const NEVER_CAPTURED = 'The card processor did not capture the payment; the hold stands.';
 
@@ -30,11 +30,11 @@ export async function reconcileDueHolds(deps: AdapterDeps, policy: ReconcilePoli
 async function reconcileHold(deps: AdapterDeps, policy: ReconcilePolicy, hold: ClaimedHold): Promise<boolean> {
   const correlationId = `reconcile-hold-${hold.attempt_id}`;
   try {
-    const resolved = await resolveTerminal(deps, hold.merchant_id, hold.livemode);
+    const resolved = await resolveAccount(deps, hold.payment_method_type, hold.merchant_id, hold.livemode);
     let state: OrderState | undefined;
     if (resolved.status === 'active' && hold.acquirer_order_id) {
       try {
-        state = await deps.acquirer.status(resolved.terminal, hold.acquirer_order_id);
+        state = await connectorFor(deps, hold.payment_method_type).status(resolved.terminal, { reference: hold.acquirer_order_id, orderNumber: hold.order_number });
       } catch (err) {
         if (!(err instanceof AcquirerUnreachable)) throw err;
       }

@@ -3,8 +3,10 @@
  * reconcile by orderNumber"). An order the adapter could not finish stays
  * unresolved: STARTED (its replica died mid-payment, perhaps after the card
  * was charged), METHOD or CHALLENGED (the buyer never came back from 3-D
- * Secure; a METHOD order forgets the card it kept when it is given up on) or
- * UNKNOWN (the acquirer did not answer in time). Every sweep claims the
+ * Secure; a METHOD order forgets the card it kept when it is given up on),
+ * REDIRECTED (the buyer is, or was, on a wallet's page, D26) or UNKNOWN (the
+ * acquirer did not answer in time). It speaks only the neutral Connector
+ * interface, whichever connector took the payment. Every sweep claims the
  * orders whose check has come (a lease claim skipping locked rows: any number of replicas
  * sweep side by side), asks the acquirer about each by the order number it
  * was registered under, outside any transaction, and finishes it through the
@@ -24,6 +26,7 @@
 import { describeError } from '@gateway/observability';
 import { AcquirerUnreachable, type OrderState, type Terminal } from '../acquirer/acquirer.js';
 import type { ClaimedOrder } from '../db/order.repository.js';
+import { connectorFor, resolveAccount } from './connectors.js';
 import type { AdapterDeps } from './deps.js';
 import { declineOrder, finishApproved, NEVER_SENT, type Finished } from './finish-order.js';
 import { nextCheckDelay, RECONCILE_BATCH, settleInBatches, type ReconcilePolicy } from './reconciliation.js';
@@ -71,13 +74,18 @@ async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: Claime
   const oldEnough = order.age_seconds >= policy.reconcileAfterSeconds;
 
   const asked = await orderTerminal(deps, order);
+  if (!asked && order.payment_method_type !== 'card') {
+    // A wallet order is started only with an application: one removed since leaves the payment to an operator, asked again later.
+    deps.log.error({ attemptId: order.attempt_id, merchantId: order.merchant_id }, "the merchant's wallet application is gone; the order cannot be verified");
+    return undefined;
+  }
   if (!asked) {
     // A live order with no terminal at all: nothing can have been sent for it.
     return oldEnough ? giveUp('not-found', 'processing_error', NEVER_RECEIVED, policy.reconcileAfterSeconds) : undefined;
   }
   let state: OrderState;
   try {
-    state = await deps.acquirer.statusByNumber(asked.terminal, order.order_number);
+    state = await connectorFor(deps, order.payment_method_type).status(asked.terminal, { reference: order.acquirer_order_id, orderNumber: order.order_number, byNumber: true });
   } catch (err) {
     if (!(err instanceof AcquirerUnreachable)) throw err;
     deps.log.warn({ attemptId: order.attempt_id, reason: err.reason, checks: order.checks }, 'acquirer unreachable for reconciliation; asked again later');
@@ -125,6 +133,10 @@ async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: Claime
  * reads as unreachable and is asked again).
  */
 async function orderTerminal(deps: AdapterDeps, order: ClaimedOrder): Promise<{ terminal: Terminal; changedSinceOrder: boolean } | undefined> {
+  if (order.payment_method_type !== 'card') {
+    const resolved = await resolveAccount(deps, order.payment_method_type, order.merchant_id, order.livemode);
+    return resolved.status === 'active' ? { terminal: resolved.terminal, changedSinceOrder: false } : undefined;
+  }
   if (!order.livemode) return { terminal: deps.sandbox, changedSinceOrder: false };
   const row = await deps.terminals.find(order.merchant_id, true);
   if (!row) return undefined;

@@ -8,7 +8,7 @@ import { gauge } from '@gateway/observability';
 import type { OrderRepository } from '../db/order.repository.js';
 
 /** Unresolved payments, holds whose capture or release is not known yet (D22), and holds the acquirer would not release (an operator's). */
-const STATUSES = ['STARTED', 'METHOD', 'CHALLENGED', 'UNKNOWN', 'CAPTURING', 'VOIDING', 'VOID_REFUSED'] as const;
+const STATUSES = ['STARTED', 'METHOD', 'CHALLENGED', 'REDIRECTED', 'UNKNOWN', 'CAPTURING', 'VOIDING', 'VOID_REFUSED'] as const;
 
 type Backlog = Awaited<ReturnType<OrderRepository['reconciliationBacklog']>>;
 
@@ -37,7 +37,7 @@ function backlog(): Promise<Backlog | undefined> {
 export function watchReconciliationBacklog(orders: OrderRepository): () => void {
   const read = () => orders.reconciliationBacklog();
   sources.add(read);
-  gauge('gateway_reconciliation_unresolved_orders', 'Acquirer orders whose outcome is not known yet, by status (STARTED, METHOD, CHALLENGED, UNKNOWN; CAPTURING and VOIDING for a hold whose capture or release is unknown; VOID_REFUSED for a hold the acquirer would not release), read at scrape time.', ['status'], async (g) => {
+  gauge('gateway_reconciliation_unresolved_orders', 'Acquirer orders whose outcome is not known yet, by status (STARTED, METHOD, CHALLENGED, REDIRECTED, UNKNOWN; CAPTURING and VOIDING for a hold whose capture or release is unknown; VOID_REFUSED for a hold the acquirer would not release), read at scrape time.', ['status'], async (g) => {
     const read = await backlog();
     if (read) for (const status of STATUSES) g.set({ status }, read.byStatus.get(status) ?? 0);
   });

@@ -14,17 +14,20 @@
  *    says which operation was made;
  * 6. the acquirer's answer decides: 0 refunded; 5 or 6 refused, nothing
  *    refunded; 7, no answer or an unreadable one unconfirmed, for an operator.
+ * A wallet payment (D26) is refunded whole through its connector, never
+ * reversed; a partial refund, or one the wallet refuses or does not answer,
+ * is left to an operator (unconfirmed: the refund service's manual queue).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandReply, CommandRequest } from '@gateway/contracts';
 import { accountCurrency, checkAmount, compareTnd } from '@gateway/money';
 import { AppError } from '@gateway/problem';
-import { AcquirerUnreachable, type OperationResult, type OrderState, type Terminal } from '../acquirer/acquirer.js';
+import { AcquirerUnreachable, type Connector, type OperationResult, type PaymentRef, type OrderState, type Terminal } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
 import type { FinalRefundStatus, RefundOperation, RefundOperationRow, RefundOperationStatus } from '../db/refund-operation.repository.js';
 import type { AdapterDeps } from './deps.js';
 import { maybeSettled } from './settlement.js';
-import { resolveTerminal } from './terminals.js';
+import { connectorFor, resolveAccount } from './connectors.js';
 
 type RefundRequest = CommandRequest<'payment.refund'>;
 type RefundReply = CommandReply<'payment.refund'>;
@@ -32,6 +35,7 @@ type RefundReply = CommandReply<'payment.refund'>;
 const NO_ANSWER = 'no answer from the acquirer';
 const IN_FLIGHT = 'The refund is being processed; its outcome is not known yet.';
 const NO_ORDER_ID = "The acquirer's id of this payment is not known; the refund was not sent and an operator must make it.";
+const WALLET_WHOLE_ONLY = 'Flouci refunds whole payments only; an operator must make this refund.';
 /** How often a repeated command looks again at a refund still in flight. */
 const POLL_MS = 100;
 
@@ -71,7 +75,9 @@ export async function refundPayment(deps: AdapterDeps, request: RefundRequest): 
     return answerWithoutCall(deps, request, operation, 'REFUSED', `The refund amount ${request.amount} is more than the payment's ${taken(order)} TND.`);
   }
 
-  const resolved = await resolveTerminal(deps, order.merchant_id, order.livemode);
+  const wallet = order.payment_method_type !== 'card';
+  if (wallet && (!request.whole || compareTnd(request.amount, taken(order)) !== 0)) return answerWithoutCall(deps, request, operation, 'UNCONFIRMED', WALLET_WHOLE_ONLY);
+  const resolved = await resolveAccount(deps, order.payment_method_type, order.merchant_id, order.livemode);
   if (resolved.status !== 'active') {
     // The buyer is still owed the money: an operator refunds it another way, or once the terminal is back.
     return answerWithoutCall(deps, request, operation, 'UNCONFIRMED', `The refund was not sent: the merchant's live acquirer terminal is ${resolved.status}. An operator must make it.`);
@@ -82,9 +88,11 @@ export async function refundPayment(deps: AdapterDeps, request: RefundRequest): 
   if (!(await deps.refunds.record({ ...operationOf(request, operation), status: 'STARTED', message: '' }))) {
     return repeated(deps, request, await outcomeOf(deps, request.refund_id));
   }
-  const sent = { deps, request, terminal: resolved.terminal, orderId };
+  const sent = { deps, request, terminal: resolved.terminal, payment: { reference: orderId, orderNumber: order.order_number }, orderId, connector: connectorFor(deps, order.payment_method_type), paymentAmount: taken(order) };
   let made = operation;
   let result = operation === 'reverse' ? await reverse(sent) : await refund(sent);
+  // D26: whatever a wallet does not refund is an operator's, never a failed refund.
+  if (wallet && result.kind === 'refused') result = { kind: 'unconfirmed', errorCode: result.errorCode, message: `${result.message} An operator must make this refund.` };
   if (operation === 'reverse' && reversalRefused(result) && (await notReversed(sent, result))) {
     await deps.refunds.becomeRefund(request.refund_id);
     made = 'refund';
@@ -112,17 +120,22 @@ interface Sending {
   request: RefundRequest;
   terminal: Terminal;
   orderId: string;
+  /** How the connector knows the payment. */
+  payment: PaymentRef;
+  connector: Connector;
+  /** What the payment took (TND). */
+  paymentAmount: string;
 }
 
 async function reverse(sent: Sending): Promise<OperationResult> {
-  return answered(sent, 'reverse', () => sent.deps.acquirer.reverse(sent.terminal, sent.orderId));
+  return answered(sent, 'reverse', () => sent.connector.void(sent.terminal, sent.orderId));
 }
 
 async function refund(sent: Sending): Promise<OperationResult> {
   const { deps, request } = sent;
   // What the payment's other operations can have refunded: an answer that says nothing is confirmed against it.
   const refundedAtMost = await deps.refunds.refundedAtMost(request.attempt_id, request.refund_id);
-  return answered(sent, 'refund', () => deps.acquirer.refund(sent.terminal, sent.orderId, request.amount, refundedAtMost));
+  return answered(sent, 'refund', () => sent.connector.refund(sent.terminal, { reference: sent.orderId, amount: request.amount, refundedAtMost, paymentAmount: sent.paymentAmount }));
 }
 
 /** The operation's outcome; no answer at all is unconfirmed. */
@@ -150,7 +163,7 @@ async function notReversed(sent: Sending, refused: OperationResult): Promise<boo
   const { deps, request } = sent;
   let state: OrderState;
   try {
-    state = await deps.acquirer.status(sent.terminal, sent.orderId);
+    state = await sent.connector.status(sent.terminal, sent.payment);
   } catch (err) {
     if (!(err instanceof AcquirerUnreachable)) throw err;
     return false;
@@ -166,7 +179,7 @@ async function notReversed(sent: Sending, refused: OperationResult): Promise<boo
  * an order recorded (or captured) today, Tunis time, was deposited today.
  */
 function operationFor(deps: AdapterDeps, request: RefundRequest, order: OrderRow): RefundOperation {
-  if (!request.whole) return 'refund';
+  if (!request.whole || order.payment_method_type !== 'card') return 'refund';
   if (compareTnd(request.amount, taken(order)) !== 0) {
     // A reversal gives back the whole payment, whatever was asked: never more than asked.
     deps.log.warn({ refundId: request.refund_id, attemptId: request.attempt_id }, 'whole refund of another amount than the payment; refunded as a partial');

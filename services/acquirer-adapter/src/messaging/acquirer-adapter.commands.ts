@@ -4,6 +4,7 @@ import type { SecretBox } from '@gateway/secrets';
 import { authorizeSavedCard } from '../domain/authorize-saved-card.js';
 import { chargeSavedCard } from '../domain/charge-saved-card.js';
 import { authorizePayment } from '../domain/authorize-payment.js';
+import { startWalletPayment, verifyWalletPayment } from '../domain/wallet-payment.js';
 import { capturePayment } from '../domain/capture-payment.js';
 import { checkPayment } from '../domain/check-payment.js';
 import { finish3dsPayment } from '../domain/finish-3ds.js';
@@ -18,6 +19,8 @@ export function adapterCommands(deps: AdapterDeps, secrets: SecretBox): CommandH
     'payment.authorize': async (request, meta) => ({ body: await authorizePayment(deps, request, meta.correlationId) }),
     'payment.charge_saved': async (request, meta) => ({ body: await chargeSavedCard(deps, request, meta.correlationId) }),
     'payment.authorize_saved': async (request, meta) => ({ body: await authorizeSavedCard(deps, request, meta.correlationId) }),
+    'payment.start_wallet': async (request, meta) => ({ body: await startWalletPayment(deps, request, meta.correlationId) }),
+    'payment.verify': async (request, meta) => ({ body: await verifyWalletPayment(deps, request, meta.correlationId) }),
     'payment.finish_3ds': async (request, meta) => ({ body: await finish3dsPayment(deps, request, meta.correlationId) }),
     'payment.check': async (request, meta) => ({ body: await checkPayment(deps, request, meta.correlationId) }),
     'payment.refund': async (request) => ({ body: await refundPayment(deps, request) }),

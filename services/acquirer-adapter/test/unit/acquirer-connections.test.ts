@@ -53,7 +53,7 @@ describe('Connections to the acquirer', () => {
     const client = new ClicToPayClient(ANSWER_AFTER_MS * 1.5, acquirerConnections(config));
     try {
       const terminal = { baseUrl, userName: 'merchant-api', password: 'not-logged' };
-      const calls = await Promise.allSettled(Array.from({ length: config.slowCommandPrefetch }, (_, i) => client.status(terminal, `order-${i}`)));
+      const calls = await Promise.allSettled(Array.from({ length: config.slowCommandPrefetch }, (_, i) => client.status(terminal, { reference: `order-${i}`, orderNumber: `ORD-${i}` })));
       const failed = calls.filter((c) => c.status === 'rejected').map((c) => String((c as PromiseRejectedResult).reason));
       assert.deepEqual(failed.slice(0, 3), [], `${failed.length} of ${calls.length} calls failed`);
       assert.equal(seen, config.slowCommandPrefetch);

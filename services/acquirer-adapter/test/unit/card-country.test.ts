@@ -41,6 +41,7 @@ const order: OrderRow = {
   save_customer: null,
   save_usage: null,
   saved_card: null,
+  payment_method_type: 'card',
 };
 
 describe('card_country of an approved payment', () => {

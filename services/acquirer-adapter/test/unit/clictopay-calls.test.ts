@@ -93,44 +93,44 @@ describe('ClicToPay client calls', () => {
     await assert.rejects(client.finish3ds2(terminal(), ORDER, 'tx-1'), /HTTP 500/);
   });
 
-  it('when reverse.do answers no code at all, then it is done only if the order reads reversed (3); else unconfirmed', async () => {
+  it('when reverse.do (void) answers no code at all, then it is done only if the order reads reversed (3); else unconfirmed', async () => {
     script['reverse.do'] = { body: {} };
     script['getOrderStatusExtended.do'] = { body: { errorCode: 0, orderStatus: 3, paymentAmountInfo: { depositedAmount: 0, refundedAmount: 0 } } };
-    assert.deepEqual(await client.reverse(terminal(), ORDER), { kind: 'done' });
+    assert.deepEqual(await client.void(terminal(), ORDER), { kind: 'done' });
     assert.deepEqual(
       calls.map((c) => c.call),
       ['reverse.do', 'getOrderStatusExtended.do'],
     );
     script['getOrderStatusExtended.do'] = { body: { errorCode: 0, orderStatus: 2, paymentAmountInfo: { depositedAmount: 12500, refundedAmount: 0 } } };
-    const still = await client.reverse(terminal(), ORDER);
+    const still = await client.void(terminal(), ORDER);
     assert.equal(still.kind, 'unconfirmed');
     script['getOrderStatusExtended.do'] = { status: 503, body: 'down' };
-    assert.equal((await client.reverse(terminal(), ORDER)).kind, 'unconfirmed');
+    assert.equal((await client.void(terminal(), ORDER)).kind, 'unconfirmed');
   });
 
   it('when refund.do answers no code at all, then it is done only if refundedAmount exceeds what may have been refunded before by the amount', async () => {
     script['refund.do'] = { body: {} };
     script['getOrderStatusExtended.do'] = { body: { errorCode: 0, orderStatus: 4, paymentAmountInfo: { depositedAmount: 12500, refundedAmount: 7000 } } };
-    assert.deepEqual(await client.refund(terminal(), ORDER, '5.000', '2.000'), { kind: 'done' });
-    assert.equal((await client.refund(terminal(), ORDER, '5.000', '2.001')).kind, 'unconfirmed');
+    assert.deepEqual(await client.refund(terminal(), { reference: ORDER, amount: '5.000', refundedAtMost: '2.000', paymentAmount: '12.500' }), { kind: 'done' });
+    assert.equal((await client.refund(terminal(), { reference: ORDER, amount: '5.000', refundedAtMost: '2.001', paymentAmount: '12.500' })).kind, 'unconfirmed');
     script['getOrderStatusExtended.do'] = { body: { errorCode: 0, orderStatus: 4 } };
-    assert.equal((await client.refund(terminal(), ORDER, '5.000', '0.000')).kind, 'unconfirmed', 'without paymentAmountInfo nothing shows it');
+    assert.equal((await client.refund(terminal(), { reference: ORDER, amount: '5.000', refundedAtMost: '0.000', paymentAmount: '12.500' })).kind, 'unconfirmed', 'without paymentAmountInfo nothing shows it');
     // With a code, the code decides and no status is read.
     calls.length = 0;
     script['refund.do'] = { body: { ErrorCode: '7', ErrorMessage: 'System error' } };
-    assert.deepEqual(await client.refund(terminal(), ORDER, '5.000', '0.000'), { kind: 'unconfirmed', errorCode: 7, message: 'System error' });
+    assert.deepEqual(await client.refund(terminal(), { reference: ORDER, amount: '5.000', refundedAtMost: '0.000', paymentAmount: '12.500' }), { kind: 'unconfirmed', errorCode: 7, message: 'System error' });
     assert.deepEqual(
       calls.map((c) => c.call),
       ['refund.do'],
     );
   });
 
-  it('when deposit.do answers no code at all, then it is done only if the order reads deposited for exactly that amount', async () => {
+  it('when deposit.do (capture) answers no code at all, then it is done only if the order reads deposited for exactly that amount', async () => {
     script['deposit.do'] = { body: {} };
     script['getOrderStatusExtended.do'] = { body: { errorCode: 0, orderStatus: 2, paymentAmountInfo: { approvedAmount: 12500, depositedAmount: 6000 } } };
-    assert.deepEqual(await client.deposit(terminal(), ORDER, '6.000'), { kind: 'done' });
-    assert.equal((await client.deposit(terminal(), ORDER, '12.500')).kind, 'unconfirmed');
+    assert.deepEqual(await client.capture(terminal(), ORDER, '6.000'), { kind: 'done' });
+    assert.equal((await client.capture(terminal(), ORDER, '12.500')).kind, 'unconfirmed');
     script['getOrderStatusExtended.do'] = { body: { errorCode: 0, orderStatus: 1, paymentAmountInfo: { approvedAmount: 12500, depositedAmount: 0 } } };
-    assert.equal((await client.deposit(terminal(), ORDER, '6.000')).kind, 'unconfirmed');
+    assert.equal((await client.capture(terminal(), ORDER, '6.000')).kind, 'unconfirmed');
   });
 });

@@ -59,13 +59,13 @@ describe('ClicToPay client transport', () => {
   it('when a payment makes its calls one after another, then they go over one kept-alive connection', async () => {
     answer = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ errorCode: '0', orderStatus: 0 }));
     const acquirer = client();
-    for (let i = 0; i < 3; i += 1) await acquirer.status(terminal(), 'b7e1c0de-0000-4000-8000-000000000001');
+    for (let i = 0; i < 3; i += 1) await acquirer.status(terminal(), { reference: 'b7e1c0de-0000-4000-8000-000000000001', orderNumber: 'ORD-1' });
     assert.equal(connections, 1);
   });
 
   it('when the acquirer does not answer in time, then the call fails as timed out, maybe delivered', async () => {
     answer = () => undefined;
-    const err = await unreachable(client(200).status(terminal(), 'b7e1c0de-0000-4000-8000-000000000001'));
+    const err = await unreachable(client(200).status(terminal(), { reference: 'b7e1c0de-0000-4000-8000-000000000001', orderNumber: 'ORD-1' }));
     assert.deepEqual([err.reason, err.maybeDelivered], ['timed out', true]);
   });
 
@@ -74,7 +74,7 @@ describe('ClicToPay client transport', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const err = await unreachable(client().status({ ...terminal(), baseUrl: `http://127.0.0.1:${port}/` }, 'b7e1c0de-0000-4000-8000-000000000001'));
+    const err = await unreachable(client().status({ ...terminal(), baseUrl: `http://127.0.0.1:${port}/` }, { reference: 'b7e1c0de-0000-4000-8000-000000000001', orderNumber: 'ORD-1' }));
     assert.deepEqual([err.reason, err.maybeDelivered], ['connection failed (ECONNREFUSED)', false]);
   });
 
@@ -88,7 +88,7 @@ describe('ClicToPay client transport', () => {
     ];
     for (const [respond, reason] of cases) {
       answer = respond;
-      const err = await unreachable(client().status(terminal(), 'b7e1c0de-0000-4000-8000-000000000001'));
+      const err = await unreachable(client().status(terminal(), { reference: 'b7e1c0de-0000-4000-8000-000000000001', orderNumber: 'ORD-1' }));
       assert.deepEqual([err.reason, err.maybeDelivered], [reason, true]);
       assert.ok(!err.message.includes('4242'));
     }

@@ -34,7 +34,7 @@ describe('ClicToPay client languages', () => {
     const card = { pan: '4242424242424242', cvc: '123', expMonth: '12', expYear: '2034', holder: 'Amina Ben Salah' };
     for (const language of ['ar', 'en', 'fr'] as const) {
       calls.length = 0;
-      const registered = await client.register(terminal, { orderNumber: `ORD-${language}`, amount: '12.500', returnUrl: 'https://pay.example/3ds', description: 'Books', language, twoPhase: false });
+      const registered = await client.start(terminal, { orderNumber: `ORD-${language}`, amount: '12.500', returnUrl: 'https://pay.example/3ds', description: 'Books', language, twoPhase: false });
       assert.equal(registered.kind, 'registered');
       await client.pay(terminal, 'b7e1c0de-0000-4000-8000-000000000001', { card, language, finishUrl: 'https://pay.example/3ds' });
       assert.deepEqual(

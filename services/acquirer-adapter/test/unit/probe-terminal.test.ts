@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { ProbedAnswer } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
-import { AcquirerUnreachable, type Acquirer, type Terminal } from '../../src/acquirer/acquirer.js';
+import { AcquirerUnreachable, type CardConnector, type Terminal } from '../../src/acquirer/acquirer.js';
 import type { TerminalRow } from '../../src/db/terminal.repository.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
 import { probeTerminal } from '../../src/domain/probe-terminal.js';
@@ -28,7 +28,7 @@ const ANSWER: ProbedAnswer = {
 /** Deps whose terminals hold `row` only (and write nothing: any write throws), with an acquirer answering `answer`. */
 function depsWith(row: TerminalRow | undefined, answer: () => Promise<ProbedAnswer> = async () => ANSWER) {
   const asked: { terminal: Terminal; order: unknown }[] = [];
-  const acquirer: Pick<Acquirer, 'probeOrderStatus'> = {
+  const acquirer: Pick<CardConnector, 'probeOrderStatus'> = {
     probeOrderStatus: async (terminal, order) => (asked.push({ terminal, order }), answer()),
   };
   const refuse = () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createLogger } from '@gateway/observability';
 import type { CommandRequest } from '@gateway/contracts';
-import { AcquirerUnreachable, type Acquirer, type OperationResult, type OrderState, type Terminal } from '../../src/acquirer/acquirer.js';
+import { AcquirerUnreachable, type CardConnector, type OperationResult, type OrderState, type Terminal } from '../../src/acquirer/acquirer.js';
 import { toOperationResult } from '../../src/acquirer/clictopay/clictopay.transformers.js';
 import type { OrderRow } from '../../src/db/order.repository.js';
 import type { NewRefundOperation, RefundOperationRow } from '../../src/db/refund-operation.repository.js';
@@ -80,6 +80,7 @@ describe('Refund operation choice and outcomes', () => {
       save_customer: null,
       save_usage: null,
       saved_card: null,
+      payment_method_type: 'card',
     };
   }
 
@@ -92,10 +93,11 @@ describe('Refund operation choice and outcomes', () => {
   ) {
     const calls: string[] = [];
     const table = new Map<string, RefundOperationRow>();
-    const acquirer: Pick<Acquirer, 'reverse' | 'refund' | 'status'> = {
-      reverse: async (_t, orderId) => (calls.push(`reverse ${orderId}`), (other.reverse ?? answer)()),
-      refund: async (_t, orderId, amount, refundedAtMost) => (calls.push(`refund ${orderId} ${amount} (at most ${refundedAtMost} before)`), answer()),
-      status: async (_t, orderId) => (calls.push(`status ${orderId}`), other.status ? other.status() : { kind: 'paid', amount: row.amount, maskedPan: '' }),
+    const acquirer: Pick<CardConnector, 'method' | 'void' | 'refund' | 'status'> = {
+      method: 'card',
+      void: async (_t, orderId) => (calls.push(`reverse ${orderId}`), (other.reverse ?? answer)()),
+      refund: async (_t, { reference, amount, refundedAtMost }) => (calls.push(`refund ${reference} ${amount} (at most ${refundedAtMost} before)`), answer()),
+      status: async (_t, { reference }) => (calls.push(`status ${reference}`), other.status ? other.status() : { kind: 'paid', amount: row.amount, maskedPan: '' }),
     };
     const deps = {
       orders: { find: async (id: string) => (id === row.attempt_id ? row : undefined) },

@@ -148,7 +148,7 @@ describe('Which sessions can be refunded', () => {
   });
 
   it('when a SUCCEEDED session has no succeeded attempt, then the refund is refused before anything is stored', async () => {
-    const failedOnly = { status: 'SUCCEEDED' as const, attempts: [{ id: 'pa_1', attempt_number: 1, status: 'FAILED' as const, card_brand: '', card_last_four: '', failure_code: 'card_declined', fee_amount: '', net_amount: '', created_at: '' }] };
+    const failedOnly = { status: 'SUCCEEDED' as const, attempts: [{ id: 'pa_1', attempt_number: 1, status: 'FAILED' as const, payment_method_type: 'card' as const, card_brand: '', card_last_four: '', failure_code: 'card_declined', fee_amount: '', net_amount: '', created_at: '' }] };
     assert.equal((await refusal(valid, untouched(failedOnly))).code, 'no-payment');
   });
 });

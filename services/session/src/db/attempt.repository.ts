@@ -4,7 +4,7 @@
  * counted on its day (attempt_days), and the claim of attempts left
  * PROCESSING for a check at the adapter.
  */
-import type { Envelope, Language, StartedAttempt } from '@gateway/contracts';
+import type { Envelope, Language, PaymentMethodType, StartedAttempt } from '@gateway/contracts';
 import { leaseClaim, type Pool } from '@gateway/db';
 import { outboxInsert, outboxJson, outboxRows } from '@gateway/messaging';
 import type { SessionRow } from '../domain/session.js';
@@ -78,7 +78,7 @@ export class AttemptRepository {
    * serialise on the row; only the first finds the session open. Undefined
    * when the session could not start one.
    */
-  async start(sessionId: string, checkoutLinkId: string, attemptId: string, now: Date, pageLanguage: Language): Promise<SessionRow | undefined> {
+  async start(sessionId: string, checkoutLinkId: string, attemptId: string, now: Date, pageLanguage: Language, method: PaymentMethodType = 'card'): Promise<SessionRow | undefined> {
     const result = await this.pool.query<SessionRow>({
       name: 'attempt-start',
       text: `WITH started AS (
@@ -88,11 +88,11 @@ export class AttemptRepository {
            AND NOT EXISTS (SELECT 1 FROM merchant_standing m WHERE m.merchant_id = sessions.merchant_id AND m.suspended)
          RETURNING ${COLUMNS}
        ), attempt AS (
-         INSERT INTO attempts (id, session_id, attempt_number, status, created_at)
-         SELECT $4, id, attempts_count, 'PROCESSING', $3 FROM started
+         INSERT INTO attempts (id, session_id, attempt_number, status, created_at, payment_method_type)
+         SELECT $4, id, attempts_count, 'PROCESSING', $3, $6 FROM started
        )
        SELECT * FROM started`,
-      values: [sessionId, checkoutLinkId, now, attemptId, pageLanguage],
+      values: [sessionId, checkoutLinkId, now, attemptId, pageLanguage, method],
     });
     return result.rows[0];
   }

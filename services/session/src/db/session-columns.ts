@@ -16,7 +16,7 @@ export const SESSION_COLUMNS = COLUMNS.split(',')
 /** The columns plus the session's attempts, oldest first, for a detail. */
 export const DETAIL_COLUMNS = `${COLUMNS},
   (SELECT coalesce(json_agg(json_build_object(
-     'id', a.id, 'attempt_number', a.attempt_number, 'status', a.status, 'card_brand', a.card_brand,
+     'id', a.id, 'attempt_number', a.attempt_number, 'status', a.status, 'payment_method_type', a.payment_method_type, 'card_brand', a.card_brand,
      'card_last_four', a.card_last_four, 'card_country', a.card_country, 'failure_code', a.failure_code,
      'failure_message', a.failure_message, 'fee_amount', a.fee_amount::text, 'net_amount', a.net_amount::text,
      'created_at', to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')

@@ -11,7 +11,7 @@ import { applyOnce, eventEnvelope, RpcTimeoutError, type Change, type ChangeCont
 import { describeError, type Logger } from '@gateway/observability';
 import type { HoldRepository } from '../db/hold.repository.js';
 import type { SessionDeps } from './deps.js';
-import { receiptFacts, toEventPayload, type SessionRow } from './session.js';
+import { paidAttempt, receiptFacts, toEventPayload, type SessionRow } from './session.js';
 
 /** A capture's outcome, as the adapter's answer and its events carry it. */
 export type CaptureOutcome = { captured: EventData<'payment.captured'> } | { failed: EventData<'payment.capture_failed'> };
@@ -37,7 +37,7 @@ async function recordCaptured(deps: CaptureOutcomeDeps, data: EventData<'payment
   }
   const paidAt = new Date(data.paid_at);
   const next: SessionRow = { ...held, status: 'SUCCEEDED', amount_captured: data.amount, completed_at: paidAt, capturing_amount: null };
-  const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: data.fee_amount, net_amount: data.net_amount };
+  const paid = paidAttempt(data, data);
   const event = eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid), receipt: receiptFacts(next) }, context.correlationId);
   const recorded = await deps.holds.recordCapture(held.id, data.attempt_id, { amount: data.amount, feeAmount: data.fee_amount, netAmount: data.net_amount, at: paidAt }, event);
   if (!recorded) return undefined;

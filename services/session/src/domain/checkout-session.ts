@@ -5,7 +5,7 @@
  * The buyer is authorised by the signed checkout link the checkout service
  * verified; the session checks that the checkout link is one it issued.
  */
-import type { BuyerContact, CheckoutStep, CheckoutView, CommandRequest, Language, PaymentStep, StartedAttempt } from '@gateway/contracts';
+import type { BuyerContact, CheckoutStep, CheckoutView, CommandRequest, Language, PaymentMethodType, PaymentStep, StartedAttempt } from '@gateway/contracts';
 import { RpcTimeoutError } from '@gateway/messaging';
 import { describeError } from '@gateway/observability';
 import { AppError } from '@gateway/problem';
@@ -108,6 +108,33 @@ async function payWithSavedCard(
   );
 }
 
+/**
+ * D26: the buyer pressed "Pay with Flouci": an attempt starts (a wallet
+ * attempt, payment_method_type flouci) and the adapter starts the wallet's
+ * payment, answered with the wallet's page the buyer is sent to; nothing is
+ * recorded until the wallet's word comes (finishWalletPayment, the notice, or
+ * the sweep).
+ */
+export async function payWithWallet(deps: SessionDeps, request: CommandRequest<'attempt.pay_wallet'>, correlationId: string): Promise<CheckoutStep> {
+  const started = await startAttempt(deps, request, request.attempt_id, request.language, request.wallet);
+  return adapterStep(deps, correlationId, request, started, () =>
+    deps.adapter.call(
+      'payment.start_wallet',
+      { attempt: attemptOf(started, request.attempt_id, false), wallet: request.wallet, return_url: request.return_url, webhook_url: request.webhook_url, language: request.language },
+      { timeoutMs: deps.adapterTimeoutMs, correlationId },
+    ),
+  );
+}
+
+/** D26: the buyer is back from the wallet's page: the adapter verifies the payment with the wallet; its outcome is recorded as above. */
+export async function finishWalletPayment(deps: SessionDeps, request: CommandRequest<'attempt.finish_wallet'>, correlationId: string): Promise<CheckoutStep> {
+  const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
+  if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
+  return adapterStep(deps, correlationId, request, found.row, () =>
+    deps.adapter.call('payment.verify', { attempt_id: request.attempt_id, session_id: request.session_id }, { timeoutMs: deps.adapterTimeoutMs, correlationId }),
+  );
+}
+
 /** The buyer is back from 3-D Secure: the adapter finishes the payment; its outcome is recorded as above. */
 export async function payAfterChallenge(deps: SessionDeps, request: CommandRequest<'attempt.finish_3ds'>, correlationId: string): Promise<CheckoutStep> {
   const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
@@ -160,9 +187,9 @@ async function recordStep(deps: SessionDeps, correlationId: string, ref: Checkou
 }
 
 /** The session's row once the attempt started (PROCESSING), or the reason none could. */
-async function startAttempt(deps: SessionDeps, ref: CheckoutLinkRef, attemptId: string, pageLanguage: Language): Promise<SessionRow> {
+async function startAttempt(deps: SessionDeps, ref: CheckoutLinkRef, attemptId: string, pageLanguage: Language, method: PaymentMethodType = 'card'): Promise<SessionRow> {
   const now = deps.clock();
-  const started = await deps.attempts.start(ref.session_id, ref.link_id, attemptId, now, pageLanguage);
+  const started = await deps.attempts.start(ref.session_id, ref.link_id, attemptId, now, pageLanguage, method);
   if (started) return started;
   // Nothing started: say why.
   const found = await deps.sessions.findForCheckout(ref.session_id, ref.link_id);
@@ -223,5 +250,16 @@ function toCheckoutView(row: SessionRow, now: Date): CheckoutView {
     last_failure_message: row.last_failure_message,
     locale: row.locale,
     ...(row.customer_id && row.save_card !== 'off' && { save_card: row.save_card }),
+    ...(offersWallet(row) && { wallets: ['flouci'] }),
   };
+}
+
+/**
+ * D26: whether the page offers "Pay with Flouci": in test mode always (the
+ * sandbox's Flouci); never to a session that is to save the buyer's card for
+ * the merchant's later charges (a wallet payment saves no card).
+ */
+function offersWallet(row: SessionRow): boolean {
+  if (row.customer_id && row.save_card === 'off_session') return false;
+  return !row.livemode;
 }

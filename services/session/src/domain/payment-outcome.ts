@@ -24,7 +24,7 @@ import type { Logger } from '@gateway/observability';
 import type { AttemptOutcome, AttemptRepository, AttemptResolution } from '../db/attempt.repository.js';
 import type { CustomerRepository } from '../db/customer.repository.js';
 import { attachSavedCard } from './customers.js';
-import { effectiveStatus, receiptFacts, toEventPayload, type SessionRow } from './session.js';
+import { effectiveStatus, paidAttempt, receiptFacts, toEventPayload, type SessionRow } from './session.js';
 
 export interface OutcomeDeps {
   attempts: AttemptRepository;
@@ -85,7 +85,7 @@ function approve(deps: OutcomeDeps, data: EventData<'payment.approved'>, context
     at: new Date(data.paid_at),
   };
   return withSavedCard(deps, data, context, resolve(deps, outcome, data.session_id, context.session, (next) => {
-    const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: data.fee_amount, net_amount: data.net_amount };
+    const paid = paidAttempt(data, data);
     return eventEnvelope('session.succeeded', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid), receipt: receiptFacts(next) }, context.correlationId);
   }));
 }
@@ -122,7 +122,7 @@ function authorize(deps: OutcomeDeps, data: EventData<'payment.authorized'>, con
     holdExpiresAt: new Date(new Date(data.authorized_at).getTime() + deps.authorizationTtlSeconds * 1000),
   };
   return withSavedCard(deps, data, context, resolve(deps, outcome, data.session_id, context.session, (next) => {
-    const paid = { card_brand: data.card_brand, card_last_four: data.card_last_four, card_country: data.card_country, fee_amount: null, net_amount: null };
+    const paid = paidAttempt(data);
     return eventEnvelope('session.authorized', { merchant_id: next.merchant_id, webhook_url: next.webhook_url, session: toEventPayload(next, paid) }, context.correlationId);
   }));
 }

@@ -3,7 +3,7 @@
  * session detail and list item (INTERFACE 2.1, 2.4) and the event payload that
  * webhooks carry (INTERFACE 6.2).
  */
-import type { Attempt, CaptureMethod, Locale, Language, ReceiptFacts, SaveCard, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
+import type { Attempt, CaptureMethod, PaymentMethodType, Locale, Language, ReceiptFacts, SaveCard, SessionDetail, SessionEventPayload, SessionListItem, SessionStatus } from '@gateway/contracts';
 import { OPEN_STATUSES } from './session-states.js';
 
 export { OPEN_STATUSES } from './session-states.js';
@@ -13,6 +13,7 @@ interface AttemptRow {
   id: string;
   attempt_number: number;
   status: Attempt['status'];
+  payment_method_type: PaymentMethodType;
   card_brand: string;
   card_last_four: string;
   card_country: string;
@@ -179,7 +180,22 @@ function amountCaptured(row: Pick<SessionRow, 'capture_method' | 'status' | 'amo
 }
 
 /** What an approved attempt tells of the card and the money (INTERFACE 6.2 `payment`). */
-export type PaidAttempt = Pick<AttemptRow, 'card_brand' | 'card_last_four' | 'card_country' | 'fee_amount' | 'net_amount'>;
+export type PaidAttempt = Pick<AttemptRow, 'payment_method_type' | 'card_brand' | 'card_last_four' | 'card_country' | 'fee_amount' | 'net_amount'>;
+
+/** What a payment.* event tells of the approved attempt's card or wallet, and, once taken, of the fee. */
+export function paidAttempt(
+  data: { payment_method_type?: PaymentMethodType; card_brand: string; card_last_four: string; card_country: string },
+  fee?: { fee_amount: string; net_amount: string },
+): PaidAttempt {
+  return {
+    payment_method_type: data.payment_method_type ?? 'card',
+    card_brand: data.card_brand,
+    card_last_four: data.card_last_four,
+    card_country: data.card_country,
+    fee_amount: fee?.fee_amount ?? null,
+    net_amount: fee?.net_amount ?? null,
+  };
+}
 
 /**
  * What the buyer's receipts need beside the payload (D20): the shop's name and
@@ -208,7 +224,7 @@ export function toEventPayload(row: SessionRow, paid: PaidAttempt | undefined = 
   if (row.amount_captured !== null) payload.amount_captured = row.amount_captured;
   if (paid && row.status !== 'SUCCEEDED') {
     // Held, or a hold voided or lapsed: the card, no fee or net, nothing taken (no paid_at).
-    payload.payment = { method: 'card', card_brand: paid.card_brand, card_last_four: paid.card_last_four, card_country: paid.card_country };
+    payload.payment = { method: paid.payment_method_type, card_brand: paid.card_brand, card_last_four: paid.card_last_four, card_country: paid.card_country };
   }
   return payload;
 }
@@ -236,7 +252,7 @@ function basePayload(row: SessionRow, paid: PaidAttempt | undefined): SessionEve
 
 function paymentOf(paid: PaidAttempt): NonNullable<SessionEventPayload['payment']> {
   return {
-    method: 'card',
+    method: paid.payment_method_type,
     card_brand: paid.card_brand,
     card_last_four: paid.card_last_four,
     card_country: paid.card_country,
@@ -251,6 +267,8 @@ function toAttempt(attempt: AttemptRow): Attempt {
     id: attempt.id,
     attempt_number: attempt.attempt_number,
     status: attempt.status,
+    // Attempts recorded before wallets were card attempts.
+    payment_method_type: attempt.payment_method_type ?? 'card',
     card_brand: attempt.card_brand,
     card_last_four: attempt.card_last_four,
     failure_code: attempt.failure_code,

@@ -2,7 +2,7 @@
 import type { CommandHandlers } from '@gateway/messaging';
 import { cancelPaymentLinkSessions, cancelSession } from '../domain/cancel-session.js';
 import { captureSession } from '../domain/capture-session.js';
-import { cancelForBuyer, payAfterChallenge, payAttempt, viewForCheckout } from '../domain/checkout-session.js';
+import { cancelForBuyer, finishWalletPayment, payAfterChallenge, payAttempt, payWithWallet, viewForCheckout } from '../domain/checkout-session.js';
 import { createSession } from '../domain/create-session.js';
 import { createCustomer, deleteCustomer, getCustomer, listCustomers, listPaymentMethods, removePaymentMethod } from '../domain/customers.js';
 import type { SessionDeps } from '../domain/deps.js';
@@ -36,6 +36,8 @@ export function sessionCommands(deps: SessionDeps, refunds: RefundRecordChange):
     'checkout.cancel': async (ref, meta) => ({ body: await cancelForBuyer(deps, ref, meta.correlationId) }),
     'attempt.pay': async (request, meta) => ({ body: await payAttempt(deps, request, meta.correlationId) }),
     'attempt.finish_3ds': async (request, meta) => ({ body: await payAfterChallenge(deps, request, meta.correlationId) }),
+    'attempt.pay_wallet': async (request, meta) => ({ body: await payWithWallet(deps, request, meta.correlationId) }),
+    'attempt.finish_wallet': async (request, meta) => ({ body: await finishWalletPayment(deps, request, meta.correlationId) }),
     'session.record_refund': async (refund, meta) => ({ body: { amount_refunded: await recordRefund(refunds, deps.refundRecords, refund, { correlationId: meta.correlationId, at: deps.clock() }) } }),
     'rate.set': async (command) => ({ body: await setRate(deps.rates, command) }),
     'rate.remove': async (command) => ({ body: await removeRate(deps.rates, command) }),

@@ -135,7 +135,7 @@ describe('Session status as a caller sees it', () => {
 
   it('when an attempt has no fee or net yet, then the detail shows empty strings, not nulls (D2)', () => {
     const row = session({
-      attempts: [{ id: 'pa_1', attempt_number: 1, status: 'PROCESSING', card_brand: '', card_last_four: '', card_country: '', failure_code: '', failure_message: '', fee_amount: null, net_amount: null, created_at: NOW.toISOString() }],
+      attempts: [{ id: 'pa_1', attempt_number: 1, status: 'PROCESSING', payment_method_type: 'card', card_brand: '', card_last_four: '', card_country: '', failure_code: '', failure_message: '', fee_amount: null, net_amount: null, created_at: NOW.toISOString() }],
     });
     const [attempt] = toDetail(row, NOW, 'https://pay.example.tn').attempts;
     assert.equal(attempt?.fee_amount, '');
@@ -431,7 +431,7 @@ describe('Authorize now, capture later (D22)', () => {
   });
 
   it('when a held session is announced, then the payload carries its capture method, amount_authorized and authorized_at, a payment without fee or net, and no paid_at', () => {
-    const payload = toEventPayload(held(), { card_brand: 'visa', card_last_four: '4242', card_country: '', fee_amount: null, net_amount: null });
+    const payload = toEventPayload(held(), { payment_method_type: 'card', card_brand: 'visa', card_last_four: '4242', card_country: '', fee_amount: null, net_amount: null });
     assert.equal(payload.capture_method, 'manual');
     assert.equal(payload.amount_authorized, '33.333');
     assert.equal(payload.authorized_at, NOW.toISOString());

@@ -6,7 +6,7 @@
  */
 import type { ProbedAnswer } from '@gateway/contracts';
 import { HttpClient, HttpClientError, type ReadAnswer } from '@gateway/http-client';
-import type { Acquirer, CardPayment, FinishResult, OperationResult, OrderRequest, OrderState, PayResult, RegisterResult, SavedCardPayment, Terminal } from '../acquirer.js';
+import type { CardConnector, CardPayment, FinishResult, OperationResult, OrderRequest, OrderState, PaymentRef, PayResult, RefundRequest, RegisterResult, SavedCardPayment, Terminal } from '../acquirer.js';
 import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
 import { describeStatusAnswer } from './clictopay.answer-shape.js';
@@ -32,7 +32,9 @@ import {
  */
 const acquirerCalls = histogram('gateway_acquirer_call_duration_seconds', 'Time from sending an acquirer call to its answer or failure, by call and outcome.', ['call', 'outcome']);
 
-export class ClicToPayClient implements Acquirer {
+export class ClicToPayClient implements CardConnector {
+  readonly method = 'card';
+
   // Kept-alive connections: a payment makes three calls to the same acquirer.
   private readonly http: HttpClient;
 
@@ -50,7 +52,8 @@ export class ClicToPayClient implements Acquirer {
     await this.http.close();
   }
 
-  async register(terminal: Terminal, order: OrderRequest): Promise<RegisterResult> {
+  /** register.do, or registerPreAuth.do for a two-phase order. */
+  async start(terminal: Terminal, order: OrderRequest): Promise<RegisterResult> {
     // D22: a two-phase order holds the approved amount until deposit.do or reverse.do.
     const reply = await this.post(terminal, order.twoPhase ? 'registerPreAuth.do' : 'register.do', {
       orderNumber: order.orderNumber,
@@ -124,20 +127,22 @@ export class ClicToPayClient implements Acquirer {
     return code === 0 ? { kind: 'finished' } : { kind: 'refused', message: `errorCode ${code}: ${acquirerMessage(reply) ?? 'no message'}` };
   }
 
-  async status(terminal: Terminal, orderId: string): Promise<OrderState> {
-    return this.orderStatus(terminal, { orderId });
+  /**
+   * getOrderStatusExtended.do by orderId; by orderNumber (exactly as sent to
+   * register) when asked so, for reconciliation, or when no orderId came back.
+   */
+  async status(terminal: Terminal, payment: PaymentRef): Promise<OrderState> {
+    return this.orderStatus(terminal, payment.byNumber === true || payment.reference === null ? { orderNumber: payment.orderNumber } : { orderId: payment.reference });
   }
 
-  async statusByNumber(terminal: Terminal, orderNumber: string): Promise<OrderState> {
-    return this.orderStatus(terminal, { orderNumber });
-  }
-
-  async reverse(terminal: Terminal, orderId: string): Promise<OperationResult> {
+  /** reverse.do. */
+  async void(terminal: Terminal, orderId: string): Promise<OperationResult> {
     const answer = toOperationResult(await this.post(terminal, 'reverse.do', { orderId }));
     return answer.kind === 'silent' ? this.confirmSilent(terminal, orderId, 'reversal', (order) => order.orderStatus === 3) : answer;
   }
 
-  async refund(terminal: Terminal, orderId: string, amount: string, refundedAtMost: string): Promise<OperationResult> {
+  /** refund.do, repeatable while money is left. */
+  async refund(terminal: Terminal, { reference: orderId, amount, refundedAtMost }: RefundRequest): Promise<OperationResult> {
     const millimes = BigInt(toMillimes(amount));
     const answer = toOperationResult(await this.post(terminal, 'refund.do', { orderId, amount: millimes.toString() }));
     if (answer.kind !== 'silent') return answer;
@@ -146,7 +151,8 @@ export class ClicToPayClient implements Acquirer {
     return this.confirmSilent(terminal, orderId, 'refund', (order) => order.refunded !== undefined && order.refunded >= needed);
   }
 
-  async deposit(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult> {
+  /** deposit.do. */
+  async capture(terminal: Terminal, orderId: string, amount: string): Promise<OperationResult> {
     const millimes = BigInt(toMillimes(amount));
     const answer = toOperationResult(await this.post(terminal, 'deposit.do', { orderId, amount: millimes.toString() }));
     if (answer.kind !== 'silent') return answer;

@@ -1,0 +1,111 @@
+/**
+ * Reconciliation speaks only the neutral connector interface (D26): it
+ * settles a card order and a wallet order alike through `status`, and never
+ * touches a member only one connector has (a card's pay, 3-D Secure or
+ * bindings; a protocol's own call names). Each connector here is a stand-in
+ * that answers the neutral calls and fails the test on anything else.
+ */
+import assert from 'node:assert/strict';
+import type { Envelope } from '@gateway/contracts';
+import { createLogger } from '@gateway/observability';
+import type { Connector, OrderState, PaymentRef, Terminal } from '../../src/acquirer/acquirer.js';
+import type { ClaimedOrder, FinalOutcome } from '../../src/db/order.repository.js';
+import type { AdapterDeps } from '../../src/domain/deps.js';
+import { reconcileDueOrders } from '../../src/domain/reconcile-orders.js';
+import type { ReconcilePolicy } from '../../src/domain/reconciliation.js';
+
+const NEUTRAL = new Set(['method', 'start', 'status', 'capture', 'void', 'refund', 'close']);
+
+/** A connector that answers `status` with `state`, records what it was asked, and throws on any member outside the neutral interface. */
+function neutralOnly(method: Connector['method'], state: OrderState, asked: string[]): Connector {
+  const connector = {
+    method,
+    status: async (_account: Terminal, payment: PaymentRef) => {
+      asked.push(`${method} status ${payment.reference ?? '-'} ${payment.orderNumber}${payment.byNumber ? ' by number' : ''}`);
+      return state;
+    },
+  };
+  return new Proxy(connector as unknown as Connector, {
+    get(target, name, receiver) {
+      if (typeof name === 'string' && !NEUTRAL.has(name) && name !== 'then') assert.fail(`reconciliation used ${method}'s own member ${name}`);
+      return Reflect.get(target, name, receiver) as unknown;
+    },
+  });
+}
+
+function claimed(attemptId: string, method: ClaimedOrder['payment_method_type'], status: ClaimedOrder['status'], reference: string | null): ClaimedOrder {
+  const at = new Date('2026-11-29T09:00:00Z');
+  return {
+    attempt_id: attemptId,
+    session_id: `ps_${attemptId}`,
+    merchant_id: 'mer_00000000000000000001',
+    livemode: false,
+    order_number: `A1B2C3D4-T-${attemptId}-1`,
+    acquirer_order_id: reference,
+    amount: '12.500',
+    status,
+    card_brand: method === 'card' ? 'visa' : 'flouci',
+    card_last_four: method === 'card' ? '4242' : '',
+    failure_code: '',
+    failure_message: '',
+    fee_amount: null,
+    net_amount: null,
+    created_at: at,
+    updated_at: at,
+    pricing_percent: null,
+    pricing_fixed: null,
+    capture_method: 'automatic',
+    hold: null,
+    capture_id: null,
+    ended_captures: [],
+    captured_amount: null,
+    captured_at: null,
+    three_ds_server_trans_id: null,
+    challenge_return: null,
+    save_customer: null,
+    save_usage: null,
+    saved_card: null,
+    payment_method_type: method,
+    checks: 1,
+    age_seconds: 120,
+  };
+}
+
+describe('Reconciliation and the connectors', () => {
+  const policy: ReconcilePolicy = { reconcileAfterSeconds: 60, challengeTimeoutSeconds: 1_800, baseDelaySeconds: 30, maxDelaySeconds: 3_600, leaseSeconds: 35 };
+
+  it('when a card order and a wallet order are due, then each is settled through its connector\'s neutral status alone, and the outcome recorded with its event', async () => {
+    const asked: string[] = [];
+    const finished: { attemptId: string; outcome: FinalOutcome; event: Envelope }[] = [];
+    let due = [claimed('card1', 'card', 'UNKNOWN', 'order-77'), claimed('wallet1', 'flouci', 'REDIRECTED', 'flouci-payment-9')];
+    const deps = {
+      orders: {
+        claimDue: async () => {
+          const batch = due;
+          due = [];
+          return batch;
+        },
+        finish: async (attemptId: string, _reference: string | undefined, outcome: FinalOutcome, event: Envelope) => (finished.push({ attemptId, outcome, event }), true),
+        reschedule: async () => assert.fail('nothing is left for later'),
+      },
+      bindings: { save: async () => assert.fail('nothing is saved') },
+      acquirer: neutralOnly('card', { kind: 'paid', amount: '12.500', maskedPan: '424242**4242' }, asked),
+      flouci: neutralOnly('flouci', { kind: 'declined', failureCode: 'wallet_expired', failureMessage: 'The Flouci payment was not completed in time.' }, asked),
+      sandbox: { baseUrl: 'http://sandbox.invalid/payment/rest/', userName: 'gateway-test', password: 'card-secret' },
+      wallet: { sandbox: { baseUrl: 'http://sandbox.invalid/api/v2/', userName: 'public', password: 'wallet-secret' }, liveUrl: 'https://wallet.invalid/', timeoutSeconds: 1_200 },
+      defaultPricing: { percent: '1.5', fixed: '0.200' },
+      clock: () => new Date('2026-11-29T09:02:00Z'),
+      log: createLogger({ service: 'test', level: 'silent' }),
+      afterCommit: () => undefined,
+    } as unknown as AdapterDeps;
+
+    assert.equal(await reconcileDueOrders(deps, policy), 2);
+
+    assert.deepEqual(asked.sort(), ['card status order-77 A1B2C3D4-T-card1-1 by number', 'flouci status flouci-payment-9 A1B2C3D4-T-wallet1-1 by number']);
+    const byAttempt = new Map(finished.map((f) => [f.attemptId, f]));
+    assert.equal(byAttempt.get('card1')?.outcome.status, 'APPROVED');
+    assert.equal(byAttempt.get('card1')?.event.type, 'payment.approved');
+    assert.deepEqual(byAttempt.get('wallet1')?.outcome, { status: 'DECLINED', failureCode: 'wallet_expired', failureMessage: 'The Flouci payment was not completed in time.' });
+    assert.equal((byAttempt.get('wallet1')?.event.data as { payment_method_type?: string }).payment_method_type, 'flouci');
+  });
+});
