@@ -40,7 +40,7 @@ function claimed(attemptId: string, method: ClaimedOrder['payment_method_type'],
     session_id: `ps_${attemptId}`,
     merchant_id: 'mer_00000000000000000001',
     livemode: false,
-    order_number: `A1B2C3D4-T-${attemptId}-1`,
+    order_number: `A1B2C3D4-T-${attemptId.slice(3, 9)}-1`,
     acquirer_order_id: reference,
     amount: '12.500',
     status,
@@ -77,7 +77,7 @@ describe('Reconciliation and the connectors', () => {
   it('when a card order and a wallet order are due, then each is settled through its connector\'s neutral status alone, and the outcome recorded with its event', async () => {
     const asked: string[] = [];
     const finished: { attemptId: string; outcome: FinalOutcome; event: Envelope }[] = [];
-    let due = [claimed('card1', 'card', 'UNKNOWN', 'order-77'), claimed('wallet1', 'flouci', 'REDIRECTED', 'flouci-payment-9')];
+    let due = [claimed('pa_card00000000000000000001', 'card', 'UNKNOWN', 'order-77'), claimed('pa_wallet0000000000000000001', 'flouci', 'REDIRECTED', 'flouci-payment-9')];
     const deps = {
       orders: {
         claimDue: async () => {
@@ -101,11 +101,11 @@ describe('Reconciliation and the connectors', () => {
 
     assert.equal(await reconcileDueOrders(deps, policy), 2);
 
-    assert.deepEqual(asked.sort(), ['card status order-77 A1B2C3D4-T-card1-1 by number', 'flouci status flouci-payment-9 A1B2C3D4-T-wallet1-1 by number']);
+    assert.deepEqual(asked.sort(), ['card status order-77 A1B2C3D4-T-card00-1 by number', 'flouci status flouci-payment-9 A1B2C3D4-T-wallet-1 by number']);
     const byAttempt = new Map(finished.map((f) => [f.attemptId, f]));
-    assert.equal(byAttempt.get('card1')?.outcome.status, 'APPROVED');
-    assert.equal(byAttempt.get('card1')?.event.type, 'payment.approved');
-    assert.deepEqual(byAttempt.get('wallet1')?.outcome, { status: 'DECLINED', failureCode: 'wallet_expired', failureMessage: 'The Flouci payment was not completed in time.' });
-    assert.equal((byAttempt.get('wallet1')?.event.data as { payment_method_type?: string }).payment_method_type, 'flouci');
+    assert.equal(byAttempt.get('pa_card00000000000000000001')?.outcome.status, 'APPROVED');
+    assert.equal(byAttempt.get('pa_card00000000000000000001')?.event.type, 'payment.approved');
+    assert.deepEqual(byAttempt.get('pa_wallet0000000000000000001')?.outcome, { status: 'DECLINED', failureCode: 'wallet_expired', failureMessage: 'The Flouci payment was not completed in time.' });
+    assert.equal((byAttempt.get('pa_wallet0000000000000000001')?.event.data as { payment_method_type?: string }).payment_method_type, 'flouci');
   });
 });
