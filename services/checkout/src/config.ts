@@ -49,6 +49,18 @@ export const checkoutSettings = {
    * challenge pages). A live session's forms go to https: origins only.
    */
   sandboxPublicUrl: url('SANDBOX_PUBLIC_URL', 'http://localhost:8086'),
+  /**
+   * D26: requests one client address may make to the wallet notices' route in a
+   * minute, counted by each replica in memory; past it, 429. Flouci posts one
+   * notice per payment, so a fair sender stays far below.
+   */
+  walletNoticesPerAddressPerMinute: int('WALLET_NOTICES_PER_ADDRESS_PER_MINUTE', 60, { min: 1, max: 100_000 }),
+  /**
+   * D26: how long a wallet notice waits for the adapter's verification before it
+   * is answered all the same (the notice is a hint; the sweep reconciles): below
+   * the few seconds a webhook sender commonly waits.
+   */
+  walletNoticeVerifyTimeoutMs: int('WALLET_NOTICE_VERIFY_TIMEOUT_MS', 4_000, { min: 100, max: 60_000 }),
   /** How long the 3DS Method frame may take before the page goes on without it; the protocol allows 10 s at most (D30). */
   threeDSMethodWaitMs: int('THREE_DS_METHOD_WAIT_MS', 10_000, { min: 100, max: 10_000 }),
   /**

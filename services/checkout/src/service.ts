@@ -19,6 +19,7 @@ import { cancelSessionsOfClosedLinks } from './domain/payment-links.js';
 import { PaymentLinkSlots } from './domain/payment-link-slots.js';
 import { addCheckoutRoutes } from './http/checkout.routes.js';
 import { addPayRoutes } from './http/pay.routes.js';
+import { addWalletNoticeRoutes } from './http/wallet-notice.routes.js';
 import { checkoutCommands } from './messaging/checkout.commands.js';
 import { checkoutEvents } from './messaging/checkout.events.js';
 import { loadCheckoutConfig, checkoutSettings } from './config.js';
@@ -78,6 +79,13 @@ async function startCheckout(config: CheckoutConfig, log: Logger): Promise<Runni
   app.set('etag', false);
   addHealthRoutes(app, readiness, log);
   addBrandRoutes(app, brands, log);
+  // Before the hosted page's routes, whose pages answer every other /checkout/ path.
+  addWalletNoticeRoutes(
+    app,
+    { verify: async (request, timeoutMs) => (await rpc.call('payment.verify', request, { timeoutMs })).body, verifyTimeoutMs: config.walletNoticeVerifyTimeoutMs, log },
+    log,
+    { trustProxyHops: config.trustProxyHops, noticesPerAddressPerMinute: config.walletNoticesPerAddressPerMinute, clock },
+  );
   addCheckoutRoutes(app, deps, log, brands, { trustProxyHops: config.trustProxyHops });
   addPayRoutes(app, paymentLinkDeps, log, { trustProxyHops: config.trustProxyHops, qrPerAddressPerMinute: config.qrPerAddressPerMinute, qrCacheEntries: config.qrCacheEntries }, brands);
   const http = await listen(app, config);

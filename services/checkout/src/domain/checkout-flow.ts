@@ -2,20 +2,17 @@
  * The buyer's way through the hosted page (D9), one function per step: the
  * page, paying, the result, canceling. Each decides what the buyer is shown
  * next (domain/page-answers); the HTTP layer renders it. The return from
- * 3-D Secure is domain/three-d-secure.
+ * 3-D Secure is domain/three-d-secure; paying with a wallet, domain/wallet-flow.
  */
 import type { Card } from '@gateway/card-sealing';
-import { newId, type CheckoutStep, type CheckoutView } from '@gateway/contracts';
-import { isLanguage, type Language } from '@gateway/i18n';
+import { newId, type CheckoutView } from '@gateway/contracts';
+import type { Language } from '@gateway/i18n';
 import { AppError } from '@gateway/problem';
 import { checkCardForm } from './card-form.js';
-import { buyerLanguage, closedAnswer, expired, expiredIn, toResult, withSessionId, type Answer, type PaymentPage } from './page-answers.js';
-import { afterPaymentStep, paymentStep, viewOf, type FlowDeps } from './payment-steps.js';
+import { buyerLanguage, closedAnswer, expired, expiredIn, formLanguage, toResult, withSessionId, type Answer, type PaymentPage } from './page-answers.js';
+import { afterPaymentStep, startAttempt, viewOf, type FlowDeps } from './payment-steps.js';
 
 const PROCESSING_REFRESH_SECONDS = 2;
-
-/** What the buyer is told when the session's payment link lets no attempt start. */
-const SLOT_REFUSALS = { closed: 'payment-link-closed', used: 'payment-link-used', held: 'payment-link-held' } as const;
 
 /** The page for a checkout link: the form while the session is payable, else where it stands. */
 export async function showPage(deps: FlowDeps, token: string, acceptLanguage?: string): Promise<Answer> {
@@ -60,32 +57,19 @@ export async function pay(deps: FlowDeps, token: string, form: Record<string, un
 
   // The card (or a saved card's security code, D24) is sealed for this attempt alone, so the page names the attempt.
   const attemptId = newId('pa');
-  const language = isLanguage(form.language) ? form.language : buyerLanguage(undefined, acceptLanguage);
+  const language = formLanguage(form, acceptLanguage);
   const paying = 'card' in check ? { card: deps.cards.seal(check.card, attemptId) } : { saved_card: { payment_method: check.paymentMethod, code: deps.cards.sealCode(check.cvc, attemptId) } };
-  // A session of a payment link starts an attempt only while the link is open (D29), and with a slot of a link that may be paid only so many times.
-  const slot = await deps.slots.claim(link, attemptId, verified.paymentLink);
-  if (!slot.ok) return { page: 'unavailable', language, reason: SLOT_REFUSALS[slot.reason] };
-  let step: CheckoutStep;
-  try {
-    // The attempt's own address takes the bank's answer (POST) and the acquirer's return (GET).
-    const termUrl = `${pageUrl(deps, token)}/3ds/${attemptId}`;
-    step = await paymentStep(deps, () =>
-      deps.call(
-        'attempt.pay',
-        { ...link, attempt_id: attemptId, ...paying, term_url: termUrl, language, ...(buyerIp !== undefined && { buyer_ip: buyerIp }), ...(form.save_card === 'yes' && { save_card: true }) },
-        deps.paymentTimeoutMs,
-      ),
-    );
-  } catch (err) {
-    // Another attempt running, the session closed meanwhile, or its merchant suspended: the result page says which.
-    if (err instanceof AppError) {
-      await slot.notStarted();
-      return err.code === 'not-found' ? expired(acceptLanguage, 'expired') : toResult(token);
-    }
-    throw err;
-  }
-  await deps.slots.afterStep(link.session_id, attemptId, step);
-  return afterPaymentStep(deps, { link, token, attemptId, language, acceptLanguage }, step);
+  const start = { link, paymentLink: verified.paymentLink, token, attemptId, language, acceptLanguage };
+  // The attempt's own address takes the bank's answer (POST) and the acquirer's return (GET).
+  const termUrl = `${pageUrl(deps, token)}/3ds/${attemptId}`;
+  const started = await startAttempt(deps, start, () =>
+    deps.call(
+      'attempt.pay',
+      { ...link, attempt_id: attemptId, ...paying, term_url: termUrl, language, ...(buyerIp !== undefined && { buyer_ip: buyerIp }), ...(form.save_card === 'yes' && { save_card: true }) },
+      deps.paymentTimeoutMs,
+    ),
+  );
+  return 'answer' in started ? started.answer : afterPaymentStep(deps, start, started.step);
 }
 
 /** Where the buyer lands after a payment step. */
@@ -157,6 +141,7 @@ function checkPaymentForm(form: Record<string, unknown>, now: Date): PaymentForm
   return check.ok ? check : { ok: false, refused: { refused: { errors: check.errors, values: check.values } } };
 }
 
-function pageUrl(deps: FlowDeps, token: string): string {
+/** The checkout link's page, as buyers' URLs start (PUBLIC_BASE_URL). */
+export function pageUrl(deps: FlowDeps, token: string): string {
   return `${deps.publicBaseUrl}/checkout/${token}`;
 }

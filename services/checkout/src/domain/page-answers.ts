@@ -7,7 +7,7 @@
  * unless `auto`, then the buyer's Accept-Language, then French.
  */
 import type { BrowserForm, CheckoutStep, CheckoutView, Locale } from '@gateway/contracts';
-import { chooseLanguage, type Language } from '@gateway/i18n';
+import { chooseLanguage, isLanguage, type Language } from '@gateway/i18n';
 import type { CardField, CardFieldError, CardFormValues } from './card-form.js';
 
 /** What a step answers: a page to show, or a redirect within the page's own origin. */
@@ -33,8 +33,18 @@ export type CheckoutPage = { language: Language } & (
    * the frame has loaded or `waitMs` passed, the page posts `continueUrl`.
    */
   | { page: 'method'; form: BrowserForm; origin: string; continueUrl: string; waitMs: number }
-  /** The acquirer asked for a form the page will not post (not https:, nor the test sandbox's): nothing was sent to the browser. */
-  | { page: 'bank-refused' }
+  /**
+   * The acquirer asked for a form the page will not post, or (`wallet`, D26) the
+   * wallet for a page the page will not send the buyer to (not https:, nor the
+   * test sandbox's): nothing was sent to the browser.
+   */
+  | { page: 'bank-refused'; wallet?: 'flouci' }
+  /**
+   * Hands the buyer to the wallet's page at `url` (D26), a URL checked as a
+   * bank's form is, by a refresh and a link: a redirect answering the page's
+   * form post would break its form-action policy.
+   */
+  | { page: 'wallet'; url: string }
   /** Leaving for the merchant's `url` after the session `outcome`. */
   | { page: 'leaving'; outcome: 'succeeded' | 'failed'; url: string }
   /** The end of the road when the merchant gave no URL to return to. */
@@ -55,6 +65,11 @@ export type PaymentPage = Extract<CheckoutPage, { page: 'payment' }>;
 /** D18: the session's locale unless `auto` (or no session), then the buyer's Accept-Language, then French. */
 export function buyerLanguage(locale: Locale | undefined, acceptLanguage: string | undefined): Language {
   return chooseLanguage(locale, acceptLanguage, 'fr');
+}
+
+/** The language a form of the page posted (its hidden `language`), so the payment goes on in the page's words; else the buyer's. */
+export function formLanguage(form: Record<string, unknown>, acceptLanguage: string | undefined): Language {
+  return isLanguage(form.language) ? form.language : buyerLanguage(undefined, acceptLanguage);
 }
 
 /** A checkout link that leads to no session: the buyer's own language, as there is no session to ask. */

@@ -13,6 +13,7 @@ import { cancelPayment, pay, showPage, showResult } from '../domain/checkout-flo
 import type { Answer, CheckoutPage } from '../domain/page-answers.js';
 import type { FlowDeps } from '../domain/payment-steps.js';
 import { continueAfterMethod, isAttemptId, returnByGet, returnFromBank, returnFromChallenge } from '../domain/three-d-secure.js';
+import { payWithWallet, returnFromWallet } from '../domain/wallet-flow.js';
 import type { BrandingRepository } from '../db/branding.repository.js';
 import { brandView, type BrandView } from '../domain/branding.js';
 import { sendErrorPage, sendFailurePage, sendHtml, sendSeeOther } from './answers.js';
@@ -23,6 +24,8 @@ const CARD_FORM_LIMITS: FormLimits = { maxBytes: 8 * 1024, maxFields: 20 };
 /** The bank's 3-D Secure answer: a PaRes or cres is signed, compressed and base64-encoded, and can run to tens of KiB. */
 const BANK_ANSWER_LIMITS: FormLimits = { maxBytes: 64 * 1024, maxFields: 20 };
 const METHOD_FORM_LIMITS: FormLimits = { maxBytes: 1024, maxFields: 5 };
+/** "Pay with Flouci" posts the page's language alone. */
+const WALLET_FORM_LIMITS: FormLimits = { maxBytes: 1024, maxFields: 5 };
 /** The script's path names its content, so a browser may keep it for as long as it likes. */
 const SCRIPT_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
@@ -72,6 +75,9 @@ export function addCheckoutRoutes(app: Express, deps: FlowDeps, log: Logger, bra
   router.post('/checkout/:token/3ds/:attemptId', formBody(BANK_ANSWER_LIMITS), handle((d, r) => returnFromBank(d, r.token, r.attemptId, r.form, r.acceptLanguage)));
   router.get('/checkout/:token/3ds/:attemptId', handle((d, r) => returnByGet(d, r.token, r.attemptId, r.acceptLanguage)));
   router.post('/checkout/:token/3ds/:attemptId/method', formBody(METHOD_FORM_LIMITS), handle((d, r) => continueAfterMethod(d, r.token, r.attemptId, r.form, r.acceptLanguage)));
+  // D26: "Pay with Flouci", and the buyer's return from Flouci (its payment_id in the query is not read: the attempt in the path is the one finished).
+  router.post('/checkout/:token/wallet/flouci', formBody(WALLET_FORM_LIMITS), handle((d, r) => payWithWallet(d, r.token, r.form, r.acceptLanguage)));
+  router.get('/checkout/:token/wallet/:attemptId', handle((d, r) => returnFromWallet(d, r.token, r.attemptId, r.acceptLanguage)));
   router.get('/checkout/:token/result', handle((d, r) => showResult(d, r.token, r.acceptLanguage)));
   router.get('/checkout/:token/cancel', handle((d, r) => cancelPayment(d, r.token, r.acceptLanguage)));
   app.use(router);
@@ -120,8 +126,8 @@ function send(res: Response, answer: Answer, brand: BrandView): void {
  * A checkout link that leads to no session is gone (410), a suspended merchant's
  * session refused (403), a payment link's session without a slot of the payment link
  * refused for now (409) or for good (410), as is one of a closed payment link (410), a refused card form unprocessable
- * (422), a form of the acquirer's the page will not post a bad answer from
- * upstream (502); any other page is a 200.
+ * (422), a form of the acquirer's the page will not post, or a wallet's page it will
+ * not send the buyer to, a bad answer from upstream (502); any other page is a 200.
  */
 function statusOf(page: CheckoutPage): number {
   if (page.page === 'checkout-link-expired') return 410;

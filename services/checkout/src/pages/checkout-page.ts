@@ -7,6 +7,7 @@ import { renderBankPage, renderBankRefusedPage, renderMethodPage } from './bank-
 import { isMessageKey, pageTranslator, type MessageKey, type PageTranslate } from './catalogue/index.js';
 import { renderPaymentPage } from './payment-page.js';
 import { renderCheckoutLinkExpiredPage, renderOutcomePage, renderProcessingPage, renderRedirectPage, renderUnavailablePage } from './status-pages.js';
+import { renderWalletPage, renderWalletRefusedPage } from './wallet-page.js';
 import type { OrderView, PaymentPageView } from './views.js';
 
 const LEAVING_HEADINGS: Readonly<Record<'succeeded' | 'failed', MessageKey>> = { succeeded: 'succeeded_title', failed: 'failed_title' };
@@ -25,7 +26,9 @@ export function renderCheckoutPage(page: CheckoutPage, brand: BrandView = {}): s
     case 'method':
       return renderMethodPage(t, { form: page.form, continueUrl: page.continueUrl, waitMs: page.waitMs });
     case 'bank-refused':
-      return renderBankRefusedPage(t);
+      return page.wallet === undefined ? renderBankRefusedPage(t) : renderWalletRefusedPage(t);
+    case 'wallet':
+      return renderWalletPage(t, page.url);
     case 'leaving':
       return renderRedirectPage(t, page.url, t(LEAVING_HEADINGS[page.outcome]));
     case 'outcome':
@@ -47,6 +50,7 @@ function paymentView(t: PageTranslate, page: PaymentPage): PaymentPageView {
   if (page.session.save_card === 'on_session' || page.session.save_card === 'off_session') view.saveCard = page.session.save_card;
   if (page.session.saved_cards && page.session.saved_cards.length > 0) view.savedCards = page.session.saved_cards.map((card) => ({ id: card.id, label: savedCardLabel(card) }));
   if (page.savedRefused) view.savedRefused = { paymentMethod: page.savedRefused.paymentMethod, error: t(page.savedRefused.error) };
+  if (page.session.wallets?.includes('flouci')) view.flouciActionUrl = `/checkout/${token}/wallet/flouci`;
   if (previousDecline) {
     view.notice = t(declineKey(previousDecline.failureCode));
     view.attemptsLeft = previousDecline.attemptsLeft;
@@ -85,7 +89,7 @@ function orderView(view: CheckoutView): OrderView {
   };
 }
 
-/** The catalogue's wording of an acquirer decline (D8 codes); any other code gets the general one. */
+/** The catalogue's wording of a decline (D8 codes, D26's wallet ones); any other code gets the general one. */
 function declineKey(failureCode: string): MessageKey {
   const key = `decline_${failureCode}`;
   return isMessageKey(key) ? key : 'decline_other';

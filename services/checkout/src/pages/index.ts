@@ -16,3 +16,4 @@ export {
   renderUnavailablePage,
 } from './status-pages.js';
 export { CHECKOUT_CSS } from './stylesheet.js';
+export { renderWalletPage, renderWalletRefusedPage } from './wallet-page.js';

@@ -1,4 +1,4 @@
-/** The hosted card page (D9): the order, the test-mode banner when it applies, and the card form. */
+/** The hosted card page (D9): the order, the test-mode banner when it applies, the card form and, beside it, Flouci (D26). */
 import { formatAmount } from '@gateway/i18n';
 import { TEST_CARDS } from '@gateway/test-cards';
 import { html, joinHtml, trustedHtml, type Html } from '@gateway/runtime';
@@ -106,7 +106,7 @@ ${onLines(fields)}${renderSaveCard(t, view.saveCard)}
 <details class="another-card"${view.fieldErrors === undefined ? '' : html` open`}><summary>${t('use_another_card')}</summary>
 ${cardForm}
 </details>`;
-  return html`${renderNotice(t, view)}${forms}
+  return html`${renderNotice(t, view)}${forms}${renderWallets(t, view.flouciActionUrl)}
 <p class="cancel"><a href="${view.cancelHref}" rel="nofollow">${t('cancel_link')}</a></p>`;
 }
 
@@ -133,6 +133,23 @@ ${onLines(choices)}
 ${code}
 <button type="submit" class="pay">${pay}</button>
 </form>`;
+}
+
+/**
+ * D26: Flouci beside the card form, in a form of its own that asks nothing of
+ * the buyer here (Flouci's page does): the button, and the page's language
+ * for the payment to go on in. Shown again after a failed attempt, as the card form is.
+ */
+function renderWallets(t: PageTranslate, actionUrl: string | undefined): Html | string {
+  if (actionUrl === undefined) return '';
+  return html`
+<section class="wallets" aria-labelledby="wallets-heading">
+<h2 id="wallets-heading">${t('wallets_title')}</h2>
+<form class="wallet-form" method="post" action="${actionUrl}">
+<input type="hidden" name="language" value="${t.language}">
+<button type="submit" class="button">${t('pay_with_flouci')}</button>
+</form>
+</section>`;
 }
 
 /** D24: the box that saves the card for the buyer's next payments (unticked), or the sentence that says the merchant may charge it later. */

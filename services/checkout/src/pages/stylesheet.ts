@@ -95,7 +95,8 @@ a:focus-visible, button:focus-visible, input:focus-visible {
 }
 .notice p:last-child { margin-bottom: 0; }
 .attempts { font-weight: 600; }
-.payment-form { margin-top: 1.25rem; }
+.payment-form, .wallets { margin-top: 1.25rem; }
+.wallets h2 { font-size: 1.125rem; margin: 0 0 0.5rem; }
 .saved-card-form fieldset { border: 0; padding: 0; margin: 0 0 1rem; }
 .saved-card { margin: 0.25rem 0; }
 .another-card { margin-top: 1.25rem; }

@@ -36,4 +36,6 @@ export interface PaymentPageView {
   savedCards?: readonly { id: string; label: string }[];
   /** D24: the saved card chosen when its security code was refused, and the refusal in the page's language. */
   savedRefused?: { paymentMethod: string; error: string };
+  /** D26: where "Pay with Flouci" posts (same origin), when the session offers Flouci; no button without it. */
+  flouciActionUrl?: string;
 }

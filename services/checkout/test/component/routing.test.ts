@@ -109,4 +109,36 @@ describe('Hosted checkout routes', function () {
     assert.deepEqual([empty.status, empty.headers.get('location')], [303, `${new URL(url).pathname}/result`]);
     assert.equal(await statusOf(id), 'CREATED');
   });
+
+  it('when a Flouci return or "Pay with Flouci" names no attempt of ours, another method or a lapsed link, then a page: 404 for the path, 410 for the link, and the session stays open', async () => {
+    const { id, url } = await openSession();
+    for (const [method, target] of [['GET', `${url}/wallet/pa_short`], ['GET', `${url}/wallet/flouci`], ['POST', `${url}/wallet/other`], ['GET', `${url}/wallet/${'pa_' + 'x'.repeat(22)}/more`]] as const) {
+      const res = await fetch(target, { method, redirect: 'manual' });
+      assert.equal(res.status, 404, `${method} ${target}`);
+      assertPageHeaders(res);
+      await res.arrayBuffer();
+    }
+    const origin = new URL(url).origin;
+    const lapsed = await fetch(`${origin}/checkout/not-a-token/wallet/flouci`, { method: 'POST', redirect: 'manual', headers: { 'accept-language': 'en' }, body: new URLSearchParams({ language: 'en' }) });
+    assert.equal(lapsed.status, 410);
+    assertPageHeaders(lapsed);
+    assert.match(await lapsed.text(), /This payment link has expired/);
+    const returned = await fetch(`${origin}/checkout/not-a-token/wallet/${'pa_' + 'x'.repeat(22)}?payment_id=f1`, { redirect: 'manual' });
+    assert.equal(returned.status, 410);
+    await returned.arrayBuffer();
+    assert.equal(await statusOf(id), 'CREATED');
+  });
+
+  it("when Flouci's notice comes, then JSON and never a page: 200 received for a notice even when the adapter cannot verify now, 400 for another body, 404 for a path naming no attempt", async () => {
+    const { url } = await openSession();
+    const notices = `${new URL(url).origin}/checkout/wallet-notices/flouci`;
+    const attempt = `pa_${'N'.repeat(22)}`;
+    const post = (target: string, body: string) => fetch(target, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json' }, body });
+    const taken = await post(`${notices}/${attempt}`, JSON.stringify({ payment_id: 'f1', status: 'SUCCESS' }));
+    assert.deepEqual([taken.status, taken.headers.get('content-type'), await taken.json()], [200, 'application/json; charset=utf-8', { received: true }]);
+    const bad = await post(`${notices}/${attempt}`, '{"payment_id":');
+    assert.deepEqual([bad.status, bad.headers.get('content-type'), await bad.json()], [400, 'application/json; charset=utf-8', { error: 'invalid-notice' }]);
+    const unknown = await post(`${notices}/pa_short`, JSON.stringify({ payment_id: 'f1', status: 'SUCCESS' }));
+    assert.deepEqual([unknown.status, await unknown.json()], [404, { error: 'not-found' }]);
+  });
 });

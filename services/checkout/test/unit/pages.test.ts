@@ -14,6 +14,8 @@ import {
   renderPaymentPage,
   renderProcessingPage,
   renderRedirectPage,
+  renderWalletPage,
+  renderWalletRefusedPage,
   type OrderView,
   type PaymentPageView,
 } from '../../src/pages/index.js';
@@ -391,12 +393,15 @@ describe('checkout pages', () => {
     const acs = { url: 'https://acs.example/c', fields: { creq: 'c' } };
     const methodUrl = 'https://acs.example/m';
     const continueUrl = '/checkout/pay/tok123/3ds/pa_1/method';
-    const passedIn = new Set([STYLESHEET, '/checkout/pay/tok123', '/checkout/pay/tok123/cancel', '/checkout/pay/tok123/status', returnUrl, acs.url, methodUrl, continueUrl]);
+    const flouciAction = '/checkout/pay/tok123/wallet/flouci';
+    const flouciPage = 'https://flouci.example/pay/abc';
+    const passedIn = new Set([STYLESHEET, '/checkout/pay/tok123', '/checkout/pay/tok123/cancel', '/checkout/pay/tok123/status', returnUrl, acs.url, methodUrl, continueUrl, flouciAction, flouciPage]);
     /** The pages that hand the buyer to the bank, the only ones that run a script (ours). */
     const scripted = new Set(['bank', 'method']);
     const pages: Record<string, string> = {
       'payment (live)': renderPaymentPage(en, paymentView({ notice: 'Declined.', attemptsLeft: 1, fieldErrors: { cvc: 'Bad.' } })),
       'payment (test)': renderPaymentPage(en, paymentView({ order: order({ livemode: false, original: { amount: '3.75', currency: 'EUR' } }) })),
+      'payment (Flouci)': renderPaymentPage(en, paymentView({ flouciActionUrl: flouciAction, notice: 'Declined.', attemptsLeft: 1 })),
       processing: renderProcessingPage(en, order({ livemode: false }), '/checkout/pay/tok123/status', 2),
       succeeded: renderOutcomePage(en, 'succeeded', 'Paid.', order()),
       failed: renderOutcomePage(en, 'failed', 'Not paid.'),
@@ -404,6 +409,8 @@ describe('checkout pages', () => {
       bank: renderBankPage(en, acs),
       method: renderMethodPage(en, { form: { url: methodUrl, fields: { threeDSMethodData: 'd' } }, continueUrl, waitMs: 10_000 }),
       'bank refused': renderBankRefusedPage(en),
+      wallet: renderWalletPage(en, flouciPage),
+      'wallet refused': renderWalletRefusedPage(en),
       'link expired': renderCheckoutLinkExpiredPage(en, 'expired'),
       'not found': renderErrorPage(en, 404),
       error: renderErrorPage(en, 500),

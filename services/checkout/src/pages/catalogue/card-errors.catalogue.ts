@@ -1,4 +1,4 @@
-/** Why a card was refused: the page's own checks of each field, and the acquirer's declines (D8 codes). */
+/** Why a payment was refused: the page's own checks of each card field, the acquirer's declines (D8 codes), and a wallet's (D26). */
 import { defineCatalogue } from '@gateway/i18n';
 
 export const cardErrorsCatalogue = defineCatalogue('card errors', {
@@ -16,6 +16,8 @@ export const cardErrorsCatalogue = defineCatalogue('card errors', {
     decline_test_card_live_mode: 'Test cards cannot be used for live payments. Use a real card.',
     decline_authentication_failed: '3-D Secure authentication failed. Try again or use another card.',
     decline_other: 'The payment was not accepted. Try again or use another card.',
+    decline_wallet_declined: 'The Flouci payment was declined; nothing was charged. You can try again by card or with Flouci.',
+    decline_wallet_expired: 'The Flouci payment was not completed in time; nothing was charged. You can try again by card or with Flouci.',
   },
   fr: {
     error_card_number: 'Veuillez saisir un numéro de carte valide.',
@@ -31,6 +33,8 @@ export const cardErrorsCatalogue = defineCatalogue('card errors', {
     decline_test_card_live_mode: 'Les cartes de test ne sont pas acceptées pour un paiement réel. Veuillez utiliser une carte bancaire réelle.',
     decline_authentication_failed: "L'authentification 3-D Secure a échoué. Veuillez réessayer ou utiliser une autre carte.",
     decline_other: "Le paiement n'a pas été accepté. Veuillez réessayer ou utiliser une autre carte.",
+    decline_wallet_declined: "Le paiement Flouci a été refusé\u00a0; aucun montant n'a été débité. Vous pouvez réessayer par carte ou avec Flouci.",
+    decline_wallet_expired: "Le paiement Flouci n'a pas été finalisé à temps\u00a0; aucun montant n'a été débité. Vous pouvez réessayer par carte ou avec Flouci.",
   },
   ar: {
     error_card_number: 'يرجى إدخال رقم بطاقة صحيح.',
@@ -46,5 +50,7 @@ export const cardErrorsCatalogue = defineCatalogue('card errors', {
     decline_test_card_live_mode: 'لا يمكن استخدام بطاقات الاختبار في عمليات الدفع الفعلية. يرجى استخدام بطاقة مصرفية حقيقية.',
     decline_authentication_failed: 'تعذّرت المصادقة عبر خدمة 3-D Secure. يرجى إعادة المحاولة أو استخدام بطاقة أخرى.',
     decline_other: 'لم تُقبل عملية الدفع. يرجى إعادة المحاولة أو استخدام بطاقة أخرى.',
+    decline_wallet_declined: 'رُفضت عملية الدفع عبر Flouci ولم يُخصم أي مبلغ. يمكنك إعادة المحاولة بالبطاقة أو عبر Flouci.',
+    decline_wallet_expired: 'لم تُستكمل عملية الدفع عبر Flouci في الوقت المحدد ولم يُخصم أي مبلغ. يمكنك إعادة المحاولة بالبطاقة أو عبر Flouci.',
   },
 });

@@ -14,8 +14,9 @@ import { commonCatalogue } from './common.catalogue.js';
 import { errorPagesCatalogue } from './error-pages.catalogue.js';
 import { paymentLinkPageCatalogue } from './payment-link-page.catalogue.js';
 import { statusPagesCatalogue } from './status-pages.catalogue.js';
+import { walletCatalogue } from './wallet.catalogue.js';
 
-export const CHECKOUT_CATALOGUE = mergeCatalogues(commonCatalogue, cardPageCatalogue, cardErrorsCatalogue, statusPagesCatalogue, bankPagesCatalogue, errorPagesCatalogue, paymentLinkPageCatalogue);
+export const CHECKOUT_CATALOGUE = mergeCatalogues(commonCatalogue, cardPageCatalogue, cardErrorsCatalogue, statusPagesCatalogue, bankPagesCatalogue, errorPagesCatalogue, paymentLinkPageCatalogue, walletCatalogue);
 
 export type MessageKey = KeyOf<typeof CHECKOUT_CATALOGUE>;
 
