@@ -116,6 +116,10 @@ async function payWithSavedCard(
  * the sweep).
  */
 export async function payWithWallet(deps: SessionDeps, request: CommandRequest<'attempt.pay_wallet'>, correlationId: string): Promise<CheckoutStep> {
+  const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
+  if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
+  // Only a wallet the page offers starts an attempt: a live merchant without Flouci keys spends none of the buyer's attempts.
+  if (!offersWallet(found.row)) throw new AppError('validation-error', 'Flouci is not offered for this session.');
   const started = await startAttempt(deps, request, request.attempt_id, request.language, request.wallet);
   return adapterStep(deps, correlationId, request, started, () =>
     deps.adapter.call(

@@ -8,11 +8,11 @@ export interface CardEntry {
   name?: string;
 }
 
-/** Fills the card form by its visible labels (D9) and presses Pay. */
+/** Fills the card form by its visible labels (D9) and presses its Pay (not "Pay with Flouci", D26). */
 export async function payWith(page: Page, card: CardEntry): Promise<void> {
   await page.getByLabel('Card number').fill(card.number);
   await page.getByLabel('Expiry date').fill(card.expiry ?? '12/34');
   await page.getByLabel('Security code').fill(card.cvc ?? '123');
   await page.getByLabel('Name on card').fill(card.name ?? 'Amina Ben Salah');
-  await page.getByRole('button', { name: /^Pay/ }).click();
+  await page.locator('form.payment-form').getByRole('button', { name: /^Pay/ }).click();
 }

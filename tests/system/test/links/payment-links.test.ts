@@ -363,7 +363,7 @@ describe('Payment links', function () {
       await page.getByLabel("Date d'expiration").fill('12/34');
       await page.getByLabel('Code de sécurité').fill('123');
       await page.getByLabel('Nom du titulaire de la carte').fill('Amina Ben Salah');
-      await page.getByRole('button', { name: /^Payer/ }).click();
+      await page.locator('form.payment-form').getByRole('button', { name: /^Payer/ }).click();
       await page.getByText('Paiement accepté').first().waitFor();
       await paymentsCount(merchant, link.id, 1);
       await page.close();
@@ -387,7 +387,7 @@ describe('Payment links', function () {
       await page.getByLabel('تاريخ انتهاء الصلاحية').fill('12/34');
       await page.getByLabel('رمز الأمان').fill('123');
       await page.getByLabel('اسم حامل البطاقة').fill('Amina Ben Salah');
-      await page.getByRole('button', { name: /^ادفع/ }).click();
+      await page.locator('form.payment-form').getByRole('button', { name: /^ادفع/ }).click();
       await page.getByText('تمت عملية الدفع بنجاح').first().waitFor();
       await paymentsCount(merchant, link.id, 1);
       const session = await sessionOf(merchant, `${link.id}-1`);
