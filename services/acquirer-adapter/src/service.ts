@@ -16,6 +16,7 @@ import { OrderThreeDSRepository } from './db/order-three-ds.repository.js';
 import { OrderRepository } from './db/order.repository.js';
 import { RefundOperationRepository } from './db/refund-operation.repository.js';
 import { PLAINTEXT_TERMINAL_PASSWORDS, TerminalRepository } from './db/terminal.repository.js';
+import { WalletAccountRepository } from './db/wallet-account.repository.js';
 import type { AdapterDeps } from './domain/deps.js';
 import { reconcileDueHolds } from './domain/reconcile-holds.js';
 import { unbindDueCards } from './domain/unbind-card.js';
@@ -61,6 +62,7 @@ async function startAdapter(config: AdapterConfig, log: Logger): Promise<Running
     terminals: new TerminalRepository(pool, secrets),
     refunds: new RefundOperationRepository(pool),
     bindings: new BindingRepository(pool, secrets),
+    walletAccounts: new WalletAccountRepository(pool, secrets),
     acquirer,
     cards: CardOpener.fromJwk(config.cardDecryptionKey),
     flouci,

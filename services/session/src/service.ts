@@ -9,6 +9,7 @@ import { CheckoutLinkRepository } from './db/checkout-link.repository.js';
 import { ExchangeRateRepository } from './db/exchange-rate.repository.js';
 import { HoldRepository } from './db/hold.repository.js';
 import { MerchantStandingRepository } from './db/merchant-standing.repository.js';
+import { MerchantWalletRepository } from './db/merchant-wallet.repository.js';
 import { RefundRecordRepository } from './db/refund-record.repository.js';
 import { SessionStatsRepository } from './db/session-stats.repository.js';
 import { CustomerRepository } from './db/customer.repository.js';
@@ -54,7 +55,7 @@ export async function startSessionService(config: SessionConfig, log: Logger, ov
   };
   // Each change applies once, whichever path brings it first: a payment step's answer, a refund's record, or the event.
   const underway = new StepsUnderway();
-  const changes = sessionChanges({ ...repositories, standings: new MerchantStandingRepository(pool), log, authorizationTtlSeconds: config.authorizationTtlSeconds, underway });
+  const changes = sessionChanges({ ...repositories, standings: new MerchantStandingRepository(pool), wallets: new MerchantWalletRepository(pool), log, authorizationTtlSeconds: config.authorizationTtlSeconds, underway });
   const relay = new OutboxRelay(broker, { pool, log, gatherMs: config.outboxGatherMs, onPublished: countSessionOutcome });
   const rpc = new RpcClient(broker, config.rpcTimeoutMs);
   const deps: SessionDeps = {

@@ -177,6 +177,9 @@ export const commandSenders = {
   'branding.remove_logo': ['dashboard'],
   'receipts.settings.get': ['dashboard'],
   'receipts.settings.set': ['dashboard'],
+  // D26: the Settings page's Flouci keys, for its signed-in owner's own merchant (the role is checked there).
+  'wallet.settings.get': ['dashboard'],
+  'wallet.settings.set': ['dashboard'],
   'session.record_refund': ['refund'],
   'payment.refund': ['refund'],
   'terminal.set': OPERATOR,
@@ -280,6 +283,7 @@ export const eventPublishers = {
   'payment.authorized': ['acquirer-adapter'],
   'payment.captured': ['acquirer-adapter'],
   'payment.capture_failed': ['acquirer-adapter'],
+  'wallet.connected': ['acquirer-adapter'],
   'merchant.created': ['api-gateway'],
   'merchant.updated': ['api-gateway'],
   'merchant.suspended': ['api-gateway'],
@@ -358,8 +362,9 @@ export const topology: Readonly<Record<ServiceName, ServiceTopology>> = {
   // The webhook events feed the test-mode event streams of `gateway listen`, one exclusive queue per open stream.
   'api-gateway': { events: ['audit.recorded'], broadcasts: ['merchant.updated', 'api_key.revoked', ...WEBHOOK_EVENTS, ...PAYMENT_METHOD_EVENTS] },
   // merchant.suspended and merchant.reactivated: a suspended merchant's sessions take no payment.
+  // wallet.connected: whether the hosted page offers Flouci in live mode (D26).
   session: {
-    events: ['payment.approved', 'payment.declined', 'payment.authorized', 'payment.captured', 'payment.capture_failed', 'refund.created', 'refund.updated', 'merchant.suspended', 'merchant.reactivated'],
+    events: ['payment.approved', 'payment.declined', 'payment.authorized', 'payment.captured', 'payment.capture_failed', 'refund.created', 'refund.updated', 'merchant.suspended', 'merchant.reactivated', 'wallet.connected'],
     broadcasts: [],
   },
   // session.succeeded of a session made through a payment link (its routing key's scope, eventRoutingKey): the payment counts on the link (D19).

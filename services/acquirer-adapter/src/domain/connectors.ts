@@ -5,7 +5,7 @@
  * sandbox's. Everything past this point speaks the neutral Connector
  * interface, never a connector's own names.
  */
-import type { Connector, PaymentMethodType } from '../acquirer/acquirer.js';
+import type { Connector, PaymentMethodType, Terminal } from '../acquirer/acquirer.js';
 import type { AdapterDeps } from './deps.js';
 import { resolveTerminal, type ResolvedTerminal } from './terminals.js';
 
@@ -18,5 +18,11 @@ export function connectorFor(deps: Pick<AdapterDeps, 'acquirer' | 'flouci'>, met
 export async function resolveAccount(deps: AdapterDeps, method: PaymentMethodType, merchantId: string, livemode: boolean): Promise<ResolvedTerminal> {
   if (method === 'card') return resolveTerminal(deps, merchantId, livemode);
   if (!livemode) return { status: 'active', terminal: deps.wallet.sandbox };
-  return { status: 'missing' };
+  const account = await deps.walletAccounts.find(merchantId);
+  return account ? { status: 'active', terminal: walletTerminal(deps, account) } : { status: 'missing' };
+}
+
+/** A merchant's live Flouci application as its connector is called with it: the public key as the user, the private key as the password. */
+export function walletTerminal(deps: Pick<AdapterDeps, 'wallet'>, account: { publicKey: string; privateKey: string }): Terminal {
+  return { baseUrl: deps.wallet.liveUrl, userName: account.publicKey, password: account.privateKey };
 }

@@ -9,6 +9,7 @@ import type { OrderThreeDSRepository } from '../db/order-three-ds.repository.js'
 import type { OrderRepository } from '../db/order.repository.js';
 import type { RefundOperationRepository } from '../db/refund-operation.repository.js';
 import type { TerminalRepository } from '../db/terminal.repository.js';
+import type { WalletAccountRepository } from '../db/wallet-account.repository.js';
 
 export interface AdapterDeps {
   orders: OrderRepository;
@@ -20,6 +21,8 @@ export interface AdapterDeps {
   refunds: RefundOperationRepository;
   /** Saved cards' bindings at the acquirer (D24). */
   bindings: BindingRepository;
+  /** Merchants' live Flouci applications (D26). */
+  walletAccounts: WalletAccountRepository;
   /** The card acquirer's connector (ClicToPay). */
   acquirer: CardConnector;
   /** The wallet's connector (Flouci, D26). */

@@ -26,7 +26,7 @@
 import { describeError } from '@gateway/observability';
 import { AcquirerUnreachable, type OrderState, type Terminal } from '../acquirer/acquirer.js';
 import type { ClaimedOrder } from '../db/order.repository.js';
-import { connectorFor, resolveAccount } from './connectors.js';
+import { connectorFor, walletTerminal } from './connectors.js';
 import type { AdapterDeps } from './deps.js';
 import { declineOrder, finishApproved, NEVER_SENT, type Finished } from './finish-order.js';
 import { nextCheckDelay, RECONCILE_BATCH, settleInBatches, type ReconcilePolicy } from './reconciliation.js';
@@ -134,8 +134,10 @@ async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: Claime
  */
 async function orderTerminal(deps: AdapterDeps, order: ClaimedOrder): Promise<{ terminal: Terminal; changedSinceOrder: boolean } | undefined> {
   if (order.payment_method_type !== 'card') {
-    const resolved = await resolveAccount(deps, order.payment_method_type, order.merchant_id, order.livemode);
-    return resolved.status === 'active' ? { terminal: resolved.terminal, changedSinceOrder: false } : undefined;
+    if (!order.livemode) return { terminal: deps.wallet.sandbox, changedSinceOrder: false };
+    const account = await deps.walletAccounts.find(order.merchant_id);
+    // Keys set again since: another application cannot see the payment, so "unknown" proves nothing.
+    return account && { terminal: walletTerminal(deps, account), changedSinceOrder: account.updatedAt.getTime() > order.created_at.getTime() };
   }
   if (!order.livemode) return { terminal: deps.sandbox, changedSinceOrder: false };
   const row = await deps.terminals.find(order.merchant_id, true);

@@ -11,6 +11,7 @@ import { finish3dsPayment } from '../domain/finish-3ds.js';
 import { probeTerminal } from '../domain/probe-terminal.js';
 import { refundPayment } from '../domain/refund-payment.js';
 import { checkTerminal, getFees, getTerminal, setFees, setTerminal } from '../domain/terminals.js';
+import { getWalletSettings, setWalletSettings } from '../domain/wallet-settings.js';
 import type { AdapterDeps } from '../domain/deps.js';
 
 /** The command table; `secrets` is the adapter's secret box, whose data keys an operator re-wraps. */
@@ -32,5 +33,7 @@ export function adapterCommands(deps: AdapterDeps, secrets: SecretBox): CommandH
     'terminal.get': async (command) => ({ body: await getTerminal(deps, command) }),
     'terminal.probe': async (command) => ({ body: await probeTerminal(deps, command) }),
     'acquirer.secrets.rewrap': async () => ({ body: await secrets.rewrap() }),
+    'wallet.settings.get': async (command) => ({ body: await getWalletSettings(deps, command) }),
+    'wallet.settings.set': async (command, meta) => ({ body: await setWalletSettings(deps, command, meta.correlationId) }),
   };
 }

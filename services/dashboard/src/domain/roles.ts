@@ -1,10 +1,10 @@
-/** What each role of a merchant's team may do (D14): owner everything and the team; developer keys, webhooks, rates, payments, refunds; viewer reads. */
+/** What each role of a merchant's team may do (D14): owner everything, the team and the wallet's keys (D26); developer keys, webhooks, rates, payments, refunds; viewer reads. */
 import type { DashboardRole } from '@gateway/contracts';
 
-export type Permission = 'read' | 'develop' | 'team' | 'audit';
+export type Permission = 'read' | 'develop' | 'team' | 'audit' | 'wallet';
 
 const GRANTS: Readonly<Record<DashboardRole, readonly Permission[]>> = {
-  owner: ['read', 'develop', 'team', 'audit'],
+  owner: ['read', 'develop', 'team', 'audit', 'wallet'],
   developer: ['read', 'develop'],
   viewer: ['read'],
 };

@@ -109,17 +109,23 @@ export class SessionRepository {
     });
   }
 
-  /** The session a buyer's checkout link names, whether the session issued that checkout link, and whether its merchant is suspended. */
-  async findForCheckout(sessionId: string, checkoutLinkId: string): Promise<{ row: SessionRow; checkoutLinkKnown: boolean; merchantSuspended: boolean } | undefined> {
-    const result = await this.pool.query<SessionRow & { link_known: boolean; merchant_suspended: boolean }>({
+  /**
+   * The session a buyer's checkout link names, whether the session issued that
+   * checkout link, whether its merchant is suspended, and whether the
+   * merchant's live Flouci is connected (D26: `flouciLive`, whatever the
+   * session's mode; test mode always has the sandbox's).
+   */
+  async findForCheckout(sessionId: string, checkoutLinkId: string): Promise<{ row: SessionRow; checkoutLinkKnown: boolean; merchantSuspended: boolean; flouciLive: boolean } | undefined> {
+    const result = await this.pool.query<SessionRow & { link_known: boolean; merchant_suspended: boolean; flouci_live: boolean }>({
       name: 'session-for-checkout',
       text: `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM checkout_links l WHERE l.id = $2 AND l.session_id = sessions.id) AS link_known,
-                    EXISTS (SELECT 1 FROM merchant_standing m WHERE m.merchant_id = sessions.merchant_id AND m.suspended) AS merchant_suspended
+                    EXISTS (SELECT 1 FROM merchant_standing m WHERE m.merchant_id = sessions.merchant_id AND m.suspended) AS merchant_suspended,
+                    EXISTS (SELECT 1 FROM merchant_wallets w WHERE w.merchant_id = sessions.merchant_id AND w.flouci_live) AS flouci_live
              FROM sessions WHERE id = $1`,
       values: [sessionId, checkoutLinkId],
     });
     const row = result.rows[0];
-    return row ? { row, checkoutLinkKnown: row.link_known, merchantSuspended: row.merchant_suspended } : undefined;
+    return row ? { row, checkoutLinkKnown: row.link_known, merchantSuspended: row.merchant_suspended, flouciLive: row.flouci_live } : undefined;
   }
 
   /** Moves the session to a terminal status and enqueues the event, within the caller's transaction. */

@@ -29,6 +29,7 @@ export async function viewForCheckout(deps: SessionDeps, ref: CheckoutLinkRef): 
   if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
   const now = deps.clock();
   const view: CheckoutView = { ...toCheckoutView(found.row, now), merchant_suspended: found.merchantSuspended };
+  if (offersWallet(found.row, found.flouciLive)) view.wallets = ['flouci'];
   // D24: a customer's unexpired saved cards are offered on the page (read only for a session with a customer); a deleted customer's session saves and offers none.
   const customerId = found.row.customer_id;
   if (customerId !== null && !(await deps.customers.find({ merchantId: found.row.merchant_id, livemode: found.row.livemode }, customerId))) {
@@ -119,7 +120,7 @@ export async function payWithWallet(deps: SessionDeps, request: CommandRequest<'
   const found = await deps.sessions.findForCheckout(request.session_id, request.link_id);
   if (!found?.checkoutLinkKnown) throw new AppError('not-found', UNKNOWN_CHECKOUT_LINK);
   // Only a wallet the page offers starts an attempt: a live merchant without Flouci keys spends none of the buyer's attempts.
-  if (!offersWallet(found.row)) throw new AppError('validation-error', 'Flouci is not offered for this session.');
+  if (!offersWallet(found.row, found.flouciLive)) throw new AppError('validation-error', 'Flouci is not offered for this session.');
   const started = await startAttempt(deps, request, request.attempt_id, request.language, request.wallet);
   return adapterStep(deps, correlationId, request, started, () =>
     deps.adapter.call(
@@ -254,16 +255,16 @@ function toCheckoutView(row: SessionRow, now: Date): CheckoutView {
     last_failure_message: row.last_failure_message,
     locale: row.locale,
     ...(row.customer_id && row.save_card !== 'off' && { save_card: row.save_card }),
-    ...(offersWallet(row) && { wallets: ['flouci'] }),
   };
 }
 
 /**
  * D26: whether the page offers "Pay with Flouci": in test mode always (the
- * sandbox's Flouci); never to a session that is to save the buyer's card for
- * the merchant's later charges (a wallet payment saves no card).
+ * sandbox's Flouci), in live mode once the merchant saved its Flouci keys;
+ * never to a session that is to save the buyer's card for the merchant's
+ * later charges (a wallet payment saves no card).
  */
-function offersWallet(row: SessionRow): boolean {
+function offersWallet(row: SessionRow, flouciLive: boolean): boolean {
   if (row.customer_id && row.save_card === 'off_session') return false;
-  return !row.livemode;
+  return !row.livemode || flouciLive;
 }

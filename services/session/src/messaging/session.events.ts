@@ -12,9 +12,11 @@ import type { CustomerRepository } from '../db/customer.repository.js';
 import type { AttemptRepository } from '../db/attempt.repository.js';
 import type { HoldRepository } from '../db/hold.repository.js';
 import type { MerchantStandingRepository } from '../db/merchant-standing.repository.js';
+import type { MerchantWalletRepository } from '../db/merchant-wallet.repository.js';
 import type { RefundRecordRepository } from '../db/refund-record.repository.js';
 import { applyCaptureOutcome, type CaptureOutcomeChange } from '../domain/capture-outcome.js';
 import { recordStanding, type MerchantStandingChange } from '../domain/merchant-standing.js';
+import { recordWallet, type MerchantWalletChange } from '../domain/merchant-wallet.js';
 import { applyPaymentOutcome, type PaymentOutcome, type PaymentOutcomeChange } from '../domain/payment-outcome.js';
 import { countRefund, type RefundRecordChange } from '../domain/record-refund.js';
 import type { StepsUnderway } from '../domain/steps-underway.js';
@@ -28,6 +30,8 @@ export interface SessionChanges {
   refunds: RefundRecordChange;
   /** A merchant suspended or reactivated. */
   standing: MerchantStandingChange;
+  /** A merchant's live Flouci connected or removed (D26). */
+  wallets: MerchantWalletChange;
 }
 
 export interface SessionChangeDeps {
@@ -36,6 +40,7 @@ export interface SessionChangeDeps {
   holds: HoldRepository;
   refundRecords: RefundRecordRepository;
   standings: MerchantStandingRepository;
+  wallets: MerchantWalletRepository;
   log: Logger;
   /** D22: how long a held payment stays capturable. */
   authorizationTtlSeconds: number;
@@ -84,12 +89,18 @@ export function sessionChanges(deps: SessionChangeDeps): SessionChanges {
       fromEvent: (data, context) => ({ merchantId: data.merchant_id, suspended: context.event?.type === 'merchant.suspended' }),
       apply: (standing, context) => recordStanding(deps.standings, standing, context.at),
     },
+    wallets: {
+      name: 'merchant-wallet',
+      events: ['wallet.connected'],
+      fromEvent: (data) => (data.livemode ? { merchantId: data.merchant_id, flouciLive: data.connected } : undefined),
+      apply: (wallet, context) => recordWallet(deps.wallets, wallet, context.at),
+    },
   };
 }
 
 /** The changes the event consumer applies, whichever event of theirs arrives. */
 export function sessionEvents(changes: SessionChanges): AnyChange[] {
-  return [changes.outcomes, changes.captures, changes.refunds, changes.standing];
+  return [changes.outcomes, changes.captures, changes.refunds, changes.standing, changes.wallets];
 }
 
 function attemptOf(outcome: PaymentOutcome): string {

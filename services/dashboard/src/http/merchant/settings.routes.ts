@@ -1,9 +1,10 @@
 /**
  * Settings (D20): whether buyers of the mode in view get receipts (the
- * notifier's switch), and the merchant's branding, the same in both modes
- * (the checkout's): a logo and an accent colour. Every rule is the owning
+ * notifier's switch), the merchant's branding, the same in both modes
+ * (the checkout's): a logo and an accent colour, and its live Flouci keys
+ * (D26, the acquirer-adapter's; owners only). Every rule is the owning
  * service's: the page only carries the form to it, the logo as base64; each
- * change is recorded in the audit log with its outcome.
+ * change is recorded in the audit log with its outcome, never a private key.
  */
 import type { Router } from 'express';
 import type { Branding } from '@gateway/contracts';
@@ -23,16 +24,19 @@ function previewSource(deps: DoorDeps, logoUrl: string): string | undefined {
   return url.origin === deps.publicOrigin ? url.pathname : undefined;
 }
 
-/** The Settings routes: the page, receipts, the accent colour and the logo. */
+/** The Settings routes: the page, receipts, the accent colour, the logo and the Flouci keys. */
 export function settingsRoutes(deps: DoorDeps, router: Router): void {
   const show: SectionView = async (view, _req, message, status) => {
     const { viewer, merchant } = view;
-    const [receipts, branding] = await Promise.all([
+    const [receipts, branding, wallet] = await Promise.all([
       view.call.command('receipts.settings.get', { merchant_id: merchant.merchant_id, mode: viewer.mode }),
       view.call.command('branding.get', { merchant_id: merchant.merchant_id }),
+      // Test mode always uses the sandbox's Flouci: only live mode has keys to show.
+      viewer.mode === 'live' ? view.call.command('wallet.settings.get', { merchant_id: merchant.merchant_id }) : undefined,
     ]);
     const logoPreview = branding.logo_url === null ? undefined : previewSource(deps, branding.logo_url);
-    const page = settingsPage(viewer, { receipts, branding, merchantName: merchant.name, editor: can(viewer, 'develop'), ...(logoPreview !== undefined && { logoPreview }) }, message);
+    const access = { editor: can(viewer, 'develop'), owner: can(viewer, 'wallet') };
+    const page = settingsPage(viewer, { receipts, branding, merchantName: merchant.name, ...access, ...(wallet && { flouci: wallet.flouci }), ...(logoPreview !== undefined && { logoPreview }) }, message);
     return view.render(SETTINGS, page, status);
   };
 
@@ -69,6 +73,25 @@ export function settingsRoutes(deps: DoorDeps, router: Router): void {
     ...merchantChange(deps, 'develop', show, async (_req, view) => {
       await change(view, 'branding.remove_logo', {}, () => view.call.command('branding.remove_logo', { merchant_id: view.merchant.merchant_id }));
       return notice('ok', view.viewer.t('logo_removed'));
+    }),
+  );
+  router.post(
+    '/settings/flouci',
+    ...merchantChange(deps, 'wallet', show, async (req, view) => {
+      // Trimmed: a key holds no space (the adapter checks), so any around it came with the paste.
+      const keys = { public_key: fieldOf(req.body, 'public_key'), private_key: fieldOf(req.body, 'private_key') };
+      // The audit log keeps the public key, never the private one.
+      await change(view, 'wallet.settings.set', { flouci: { public_key: keys.public_key } }, () =>
+        view.call.command('wallet.settings.set', { merchant_id: view.merchant.merchant_id, flouci: keys }),
+      );
+      return notice('ok', view.viewer.t('flouci_keys_saved'));
+    }),
+  );
+  router.post(
+    '/settings/flouci/remove',
+    ...merchantChange(deps, 'wallet', show, async (_req, view) => {
+      await change(view, 'wallet.settings.set', { flouci: null }, () => view.call.command('wallet.settings.set', { merchant_id: view.merchant.merchant_id, flouci: null }));
+      return notice('ok', view.viewer.t('flouci_keys_removed'));
     }),
   );
   router.post(

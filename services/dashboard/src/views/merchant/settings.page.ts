@@ -2,12 +2,14 @@
  * Settings (D20): whether buyers of the mode in view get receipts (in test
  * mode, off until turned on, D29), and the merchant's branding, the same in
  * both modes: a logo (PNG or SVG) and an accent colour. Developers and owners
- * change them; viewers read.
+ * change them; viewers read. Then the Flouci wallet (D26, flouci-settings.ts),
+ * whose live keys only owners change.
  */
 import type { Branding, CommandReply } from '@gateway/contracts';
 import { html, type Html } from '@gateway/runtime';
 import { csrfField, modeName, type PageView, type Reader } from '../layout.js';
 import { BASE } from '../paths.js';
+import { flouciSection } from './flouci-settings.js';
 
 export const SETTINGS = `${BASE}/settings`;
 
@@ -21,6 +23,10 @@ interface SettingsView {
   logoPreview?: string;
   /** Whether the reader may change the settings. */
   editor: boolean;
+  /** D26: the merchant's live Flouci application, read in live mode only (test mode always uses the sandbox's). */
+  flouci?: CommandReply<'wallet.settings.get'>['flouci'];
+  /** Whether the reader may save or remove the Flouci keys (owners). */
+  owner: boolean;
 }
 
 /** The Settings page, with the outcome of a change when there is one. */
@@ -76,6 +82,7 @@ ${
     : ''
 }
 <p class="muted" id="accent-hint">${t('accent_colour_hint')}</p>
-</section>`;
+</section>
+${flouciSection(reader, view.flouci, view.owner)}`;
   return { title: t('settings_section'), body };
 }
