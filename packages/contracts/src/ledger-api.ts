@@ -12,6 +12,12 @@ const SignedTnd = (description: string) => Type.String({ pattern: '^-?(0|[1-9][0
 export const BalanceTransactionType = Type.Union([Type.Literal('payment'), Type.Literal('refund'), Type.Literal('refund_reversal')]);
 export type BalanceTransactionType = Static<typeof BalanceTransactionType>;
 
+/** How the buyer paid the session the money moved for (D26): by card, or with the Flouci wallet. */
+export const BalanceTransactionPaymentMethod = Type.Union([Type.Literal('card'), Type.Literal('flouci')], {
+  description: "How the session's payment was made: card or flouci (the Flouci wallet); a refund and its reversal name their payment's method.",
+});
+export type BalanceTransactionPaymentMethod = Static<typeof BalanceTransactionPaymentMethod>;
+
 /** One immutable money movement of a merchant and mode (D21). */
 export const BalanceTransaction = Type.Object({
   id: Id('txn'),
@@ -25,6 +31,7 @@ export const BalanceTransaction = Type.Object({
   created_at: DateTime,
   available_on: Type.String({ format: 'date', description: 'Africa/Tunis date from which it counts as available: created date + SETTLEMENT_DELAY_DAYS.' }),
   livemode: Type.Boolean(),
+  payment_method: BalanceTransactionPaymentMethod,
 });
 export type BalanceTransaction = Static<typeof BalanceTransaction>;
 

@@ -32,6 +32,7 @@ describe('Export columns (D21)', () => {
     assert.deepEqual(names('refunds'), Object.keys(Refund.properties));
     assert.ok(names('refunds').includes('epg_error_message'));
     assert.deepEqual(names('balance_transactions'), Object.keys(BalanceTransaction.properties));
+    assert.equal(names('balance_transactions').at(-1), 'payment_method', 'how the buyer paid (D26), after the columns older files had');
   });
 
   it('when a field is added to an item schema, then it is a column without being written anywhere else', () => {

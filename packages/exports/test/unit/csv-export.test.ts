@@ -20,6 +20,7 @@ function txn(n: number, overrides: Record<string, unknown> = {}): Record<string,
     created_at: '2026-11-30T10:15:00.000Z',
     available_on: '2026-12-02',
     livemode: false,
+    payment_method: 'card',
     ...overrides,
   };
 }
@@ -47,7 +48,7 @@ function collect(): { target: PassThrough; text: Promise<string> } {
   return { target, text };
 }
 
-const HEADER = 'id,type,session_id,source,amount,fee,net,currency,created_at,available_on,livemode';
+const HEADER = 'id,type,session_id,source,amount,fee,net,currency,created_at,available_on,livemode,payment_method';
 
 describe('CSV export (D21)', () => {
   it('when a list spans several pages, then the header row comes first and every row follows once, in list order, each page asked after the last id', async () => {
@@ -79,6 +80,22 @@ describe('CSV export (D21)', () => {
     const { target, text } = collect();
     await csv.writeTo(target);
     assert.equal(await text, `${HEADER}\r\n`);
+  });
+
+  it('when a payment was made with Flouci, then its row and its refund\'s say flouci in the payment_method column, a card payment\'s card (D26)', async () => {
+    const items = [txn(3, { type: 'refund', amount: '-4.000', fee: '0.000', net: '-4.000', payment_method: 'flouci' }), txn(2, { payment_method: 'flouci' }), txn(1)];
+    const csv = await openExport('balance_transactions', {}, async () => ({ data: items, has_more: false }));
+    const { target, text } = collect();
+    await csv.writeTo(target);
+    const records = parse(await text, { columns: true }) as Record<string, string>[];
+    assert.deepEqual(
+      records.map((record) => [record['type'], record['payment_method']]),
+      [
+        ['refund', 'flouci'],
+        ['payment', 'flouci'],
+        ['payment', 'card'],
+      ],
+    );
   });
 
   it('when a cell starts with =, +, -, @, tab or carriage return, then it is prefixed with an apostrophe, a negative amount too; elsewhere in a cell they stay', async () => {

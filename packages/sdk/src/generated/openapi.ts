@@ -506,6 +506,8 @@ export type BalanceTransaction = {
   /** Africa/Tunis date from which it counts as available: created date + SETTLEMENT_DELAY_DAYS. */
   available_on: string;
   livemode: boolean;
+  /** How the session's payment was made: card or flouci (the Flouci wallet); a refund and its reversal name their payment's method. */
+  payment_method: "card" | "flouci" | (string & {});
 };
 
 export type BalanceTransactionList = {
@@ -526,6 +528,8 @@ export type BalanceTransactionList = {
     /** Africa/Tunis date from which it counts as available: created date + SETTLEMENT_DELAY_DAYS. */
     available_on: string;
     livemode: boolean;
+    /** How the session's payment was made: card or flouci (the Flouci wallet); a refund and its reversal name their payment's method. */
+    payment_method: "card" | "flouci" | (string & {});
   }>;
   has_more: boolean;
 };

@@ -50,6 +50,7 @@ const txn = (id: string, type: string, amount: string): BalanceTransaction => ({
   created_at: '2026-11-30T09:00:00.000Z',
   available_on: '2026-12-02',
   livemode: false,
+  payment_method: 'card',
 });
 const refund = (id: string): Refund => ({
   refund_id: id,

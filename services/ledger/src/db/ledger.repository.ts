@@ -6,7 +6,7 @@
  * always equals the entries.
  */
 import { isOwnRow, readPage, type Filter, type Pool } from '@gateway/db';
-import { newId, type BalanceTransactionType } from '@gateway/contracts';
+import { newId, type BalanceTransactionPaymentMethod, type BalanceTransactionType } from '@gateway/contracts';
 import type { Movement } from '../domain/movements.js';
 
 /** A movement as written: with its id, its Africa/Tunis day and the date it becomes available. */
@@ -27,6 +27,7 @@ export interface EntryRow {
   livemode: boolean;
   created_at: Date;
   available_on: string;
+  payment_method: BalanceTransactionPaymentMethod;
 }
 
 export interface Account {
@@ -51,10 +52,10 @@ export interface DayTotals {
   net: string;
 }
 
-/** The entries ($1..$12, one array per column), those new written, and the new ones added to their totals. */
+/** The entries ($1..$13, one array per column), those new written, and the new ones added to their totals. */
 const RECORD = `WITH written AS (
-    INSERT INTO balance_transactions (id, merchant_id, livemode, type, session_id, source, amount, fee, net, created_at, day, available_on)
-    SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::timestamptz[], $11::date[], $12::date[])
+    INSERT INTO balance_transactions (id, merchant_id, livemode, type, session_id, source, amount, fee, net, created_at, day, available_on, payment_method)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::timestamptz[], $11::date[], $12::date[], $13::text[])
     ON CONFLICT (type, source) DO NOTHING
     RETURNING id, merchant_id, livemode, type, amount, fee, net, day, available_on
   ), days AS (
@@ -72,7 +73,7 @@ const RECORD = `WITH written AS (
   )
   SELECT id FROM written`;
 
-const ROW = `id, type, session_id, source, amount::text, fee::text, net::text, livemode, created_at, to_char(available_on, 'YYYY-MM-DD') AS available_on`;
+const ROW = `id, type, session_id, source, amount::text, fee::text, net::text, livemode, created_at, to_char(available_on, 'YYYY-MM-DD') AS available_on, payment_method`;
 
 export class LedgerRepository {
   constructor(private readonly pool: Pool) {}
@@ -104,6 +105,7 @@ export class LedgerRepository {
         column('createdAt'),
         column('day'),
         column('availableOn'),
+        column('paymentMethod'),
       ],
     });
     return result.rows.length === 0 ? undefined : result.rows.map((row) => row.id);

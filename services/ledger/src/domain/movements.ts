@@ -6,7 +6,7 @@
  * An amount with more than 3 decimals is refused (exactTnd throws, and the
  * consumer dead-letters the event): rounding would write money nobody moved.
  */
-import type { BalanceTransactionType, EventData } from '@gateway/contracts';
+import type { BalanceTransactionPaymentMethod, BalanceTransactionType, EventData, SessionEventPayload } from '@gateway/contracts';
 import { exactTnd, subtractTnd } from '@gateway/money';
 
 /** One money movement, before the ledger gives it an id and its days. */
@@ -15,6 +15,8 @@ export interface Movement {
   merchantId: string;
   livemode: boolean;
   sessionId: string;
+  /** How the session was paid (D26): a refund and its reversal name their payment's method. */
+  paymentMethod: BalanceTransactionPaymentMethod;
   /** What moved it: the session for a payment, the refund for a refund and its reversal; unique per type. */
   source: string;
   /** TND, 3 decimals, signed: a refund is negative. */
@@ -26,6 +28,17 @@ export interface Movement {
 
 const ZERO = '0.000';
 
+/**
+ * The method of a session's payment, as its events name it: `flouci` for the
+ * wallet (D26), otherwise `card`, which events written before wallets were
+ * taken (no method, or always card) meant. Money is never refused for the
+ * name of its method: an event the ledger could not file would leave the
+ * balance short.
+ */
+export function paymentMethodOf(session: SessionEventPayload): BalanceTransactionPaymentMethod {
+  return session.payment?.method === 'flouci' ? 'flouci' : 'card';
+}
+
 /** The payment of a succeeded session: the captured amount (the whole amount unless captured in part), its fee and net. */
 export function paymentMovement(data: EventData<'session.succeeded'>, at: Date): Movement {
   const session = data.session;
@@ -36,6 +49,7 @@ export function paymentMovement(data: EventData<'session.succeeded'>, at: Date):
     merchantId: data.merchant_id,
     livemode: session.livemode,
     sessionId: session.id,
+    paymentMethod: paymentMethodOf(session),
     source: session.id,
     amount,
     fee,
@@ -55,7 +69,14 @@ export function paymentMovement(data: EventData<'session.succeeded'>, at: Date):
 export function refundMovements(type: 'refund.created' | 'refund.updated', data: EventData<'refund.created' | 'refund.updated'>, at: Date): Movement[] {
   const refund = data.session.refund;
   if (!refund) return [];
-  const base = { merchantId: data.merchant_id, livemode: data.session.livemode, sessionId: data.session.id, source: refund.refund_id, fee: ZERO };
+  const base = {
+    merchantId: data.merchant_id,
+    livemode: data.session.livemode,
+    sessionId: data.session.id,
+    paymentMethod: paymentMethodOf(data.session),
+    source: refund.refund_id,
+    fee: ZERO,
+  };
   const amount = exactTnd(refund.amount);
   const negative = subtractTnd(ZERO, amount);
   // Dated when it was made, whichever of its events is applied first; the reversal when it was resolved.

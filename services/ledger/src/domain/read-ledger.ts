@@ -46,6 +46,7 @@ export async function listTransactions(deps: LedgerDeps, context: ApiContext, qu
       created_at: row.created_at.toISOString(),
       available_on: row.available_on,
       livemode: row.livemode,
+      payment_method: row.payment_method,
     })),
     has_more: hasMore,
   };

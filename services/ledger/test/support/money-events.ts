@@ -31,8 +31,8 @@ export function succeededData(session: Partial<SessionPayload> = {}): EventData<
   };
 }
 
-/** refund.created's (or refund.updated's) data: a refund of `amount` of that payment, in `status`. */
-export function refundData(amount: string, status: 'succeeded' | 'pending' | 'failed' = 'succeeded'): EventData<'refund.created'> {
-  const data = succeededData();
+/** refund.created's (or refund.updated's) data: a refund of `amount` of that payment (with `session` over it), in `status`. */
+export function refundData(amount: string, status: 'succeeded' | 'pending' | 'failed' = 'succeeded', session: Partial<SessionPayload> = {}): EventData<'refund.created'> {
+  const data = succeededData(session);
   return { ...data, session: { ...data.session, refund: { refund_id: 're_AAAAAAAAAAAAAAAAAAAAAAAA', amount, automated_refund: status !== 'pending', reason: 'r', metadata: {}, status } } };
 }

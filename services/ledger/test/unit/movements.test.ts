@@ -11,13 +11,15 @@ import { refundData, succeededData } from '../support/money-events.js';
 const AT = new Date('2026-11-26T10:00:00Z');
 const succeeded = succeededData;
 const refundEvent = (status: 'succeeded' | 'pending' | 'failed') => refundData('15.5', status);
+/** A Flouci payment as the session's events name it (D26): the wallet for brand, no last four. */
+const FLOUCI = { method: 'flouci', card_brand: 'flouci', card_last_four: '', card_country: '', fee_amount: '0.300', net_amount: '99.700' };
 
 describe('What a money event writes to the ledger (D21)', () => {
   it('when a session succeeds, then its payment is the amount with the fee the event carries, net the difference, dated when it was paid', () => {
     const movement = paymentMovement(succeeded({}), AT);
     assert.deepEqual(
-      { type: movement.type, source: movement.source, amount: movement.amount, fee: movement.fee, net: movement.net, at: movement.createdAt.toISOString() },
-      { type: 'payment', source: 'ps_AAAAAAAAAAAAAAAAAAAAAAAA', amount: '100.000', fee: '2.750', net: '97.250', at: '2026-11-25T22:59:59.000Z' },
+      { type: movement.type, source: movement.source, amount: movement.amount, fee: movement.fee, net: movement.net, at: movement.createdAt.toISOString(), method: movement.paymentMethod },
+      { type: 'payment', source: 'ps_AAAAAAAAAAAAAAAAAAAAAAAA', amount: '100.000', fee: '2.750', net: '97.250', at: '2026-11-25T22:59:59.000Z', method: 'card' },
     );
   });
 
@@ -46,6 +48,32 @@ describe('What a money event writes to the ledger (D21)', () => {
       ],
     );
     assert.deepEqual(refundMovements('refund.updated', refundEvent('succeeded'), AT), []);
+  });
+
+  it('when a session was paid with Flouci, then its payment, its refund and the refund given back each say flouci (D26)', () => {
+    const payment = paymentMovement(succeeded({ payment: FLOUCI }), AT);
+    assert.deepEqual([payment.type, payment.paymentMethod, payment.amount, payment.fee], ['payment', 'flouci', '100.000', '0.300']);
+    const refund = refundData('15.5', 'failed', { payment: FLOUCI });
+    const moved = [...refundMovements('refund.created', refund, AT), ...refundMovements('refund.updated', refund, AT)];
+    assert.deepEqual(
+      moved.map((m) => [m.type, m.paymentMethod]),
+      [
+        ['refund', 'flouci'],
+        ['refund', 'flouci'],
+        ['refund_reversal', 'flouci'],
+      ],
+    );
+  });
+
+  it('when an event names no method (written before wallets were taken), then its money is a card payment, and a card payment says card', () => {
+    const older = succeeded();
+    delete older.session.payment;
+    assert.equal(paymentMovement(older, AT).paymentMethod, 'card');
+    assert.equal(paymentMovement(succeeded(), AT).paymentMethod, 'card');
+    assert.deepEqual(
+      refundMovements('refund.created', refundData('1.000', 'succeeded'), AT).map((m) => m.paymentMethod),
+      ['card'],
+    );
   });
 });
 

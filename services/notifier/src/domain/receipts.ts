@@ -3,7 +3,8 @@
  * session.succeeded asks for a payment receipt; a refund asks for its receipt
  * once it has succeeded: at refund.created when the acquirer confirmed it, at
  * refund.updated when an operator resolved it as succeeded (D16). Only the
- * card's brand and last four digits; the amount in TND, and the amount the
+ * card's brand and last four digits, or the wallet paid with (D26: Flouci,
+ * which has no card to show); the amount in TND, and the amount the
  * buyer was asked when it was converted. Nothing the buyer typed (D29): no
  * name, the greeting is the same for everyone.
  */
@@ -25,6 +26,8 @@ export interface Receipt {
   /** What the buyer was asked in another currency, when the amount was converted. */
   original?: { amount: string; currency: string } | undefined;
   card?: { brand: string; lastFour: string } | undefined;
+  /** D26: paid with the Flouci wallet, shown in the card's place (such a payment has no card). */
+  wallet?: 'flouci' | undefined;
   at: Date;
   /** The merchant's logo and accent colour (D20), when it set them. */
   brand?: ReceiptBrand | undefined;
@@ -51,7 +54,7 @@ export function receiptOf(type: string | undefined, data: SessionEventData, at: 
     merchantName: receipt.merchant_name,
     orderNumber: session.order_number,
     original: session.original.currency === 'TND' ? undefined : { amount: session.original.amount, currency: session.original.currency },
-    card: session.payment ? { brand: session.payment.card_brand, lastFour: session.payment.card_last_four } : undefined,
+    ...paidWith(session.payment),
   };
   if (type === 'session.succeeded') {
     return { ...common, kind: 'payment_receipt', amount: session.amount_captured ?? session.amount, at: session.paid_at ? new Date(session.paid_at) : at };
@@ -61,4 +64,11 @@ export function receiptOf(type: string | undefined, data: SessionEventData, at: 
     return { ...common, kind: 'refund_receipt', original: undefined, amount: session.refund.amount, at: refundedAt };
   }
   return undefined;
+}
+
+/** How the session was paid, as a receipt shows it: the wallet for a Flouci payment (D26), otherwise the card, if any. */
+function paidWith(payment: SessionEventData['session']['payment']): Pick<Receipt, 'card' | 'wallet'> {
+  if (!payment) return {};
+  if (payment.method === 'flouci') return { wallet: 'flouci' };
+  return { card: { brand: payment.card_brand, lastFour: payment.card_last_four } };
 }

@@ -13,12 +13,16 @@ import type { Receipt } from '../domain/receipts.js';
 import { mailTranslator, type MailTranslate } from './catalogue/index.js';
 import { renderMail } from './mail-layout.js';
 
+/** The wallet's own name (D26), written the same in every language. */
+const FLOUCI = 'Flouci';
+
 /** The rows of the receipt's table, label and value, in reading order. */
 function rows(t: MailTranslate, receipt: Receipt): Array<[string, string]> {
   const out: Array<[string, string]> = [[t(receipt.kind === 'payment_receipt' ? 'receipt_amount_paid' : 'receipt_amount_refunded'), formatAmount(receipt.amount, 'TND', t.language)]];
   if (receipt.original && receipt.original.currency !== 'TND') out.push([t('receipt_original_amount'), formatAmount(receipt.original.amount, receipt.original.currency, t.language)]);
   out.push([t('receipt_order_number'), receipt.orderNumber]);
   if (receipt.card && /^\d{4}$/.test(receipt.card.lastFour)) out.push([t('receipt_card'), `${headerText(receipt.card.brand, 20).toUpperCase()} •••• ${receipt.card.lastFour}`]);
+  if (receipt.wallet === 'flouci') out.push([t('receipt_payment_method'), FLOUCI]);
   out.push([t('receipt_date'), formatTunisDateTime(receipt.at, t.language)]);
   return out;
 }

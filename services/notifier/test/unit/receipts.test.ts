@@ -116,6 +116,26 @@ describe('Receipts from events, and retries (D20)', () => {
     assert.equal(receiptMail('refund.updated', refunded('succeeded'), AT, log)?.source, 're_1');
   });
 
+  it('when a session paid with Flouci succeeds and is refunded, then both receipts say it was paid with Flouci, in the card line\'s place, in each language, and show no card (D26)', () => {
+    const flouci = { method: 'flouci', card_brand: 'flouci', card_last_four: '', card_country: '', fee_amount: '1.000', net_amount: '32.325' };
+    const data = (locale: 'fr' | 'en' | 'ar') => paidSessionData({ session: { payment: flouci }, receipt: { merchant_name: 'Dar Zitouna', locale } });
+    const lines: Record<string, RegExp> = { fr: /^Numéro de commande: DMO-7K2M9Q\nMoyen de paiement: Flouci\nDate: /mu, en: /^Order number: DMO-7K2M9Q\nPayment method: Flouci\nDate: /mu, ar: /^رقم الطلب: DMO-7K2M9Q\nوسيلة الدفع: Flouci\n/mu };
+    for (const [locale, line] of Object.entries(lines) as ['fr' | 'en' | 'ar', RegExp][]) {
+      const paid = receiptMail('session.succeeded', data(locale), AT, log);
+      assert.match(paid?.text ?? '', line, `${locale}: ${paid?.text}`);
+      assert.doesNotMatch(paid?.text ?? '', /Carte|Card|البطاقة|FLOUCI|••••/u);
+      assert.ok(paid?.html.includes('Flouci'));
+      const refund = { refund_id: 're_1', amount: '33.325', automated_refund: true, reason: '', metadata: {}, status: 'succeeded' as const };
+      const refunded = receiptMail('refund.created', { ...data(locale), session: { ...data(locale).session, refund } }, AT, log);
+      assert.equal(refunded?.kind, 'refund_receipt');
+      assert.match(refunded?.text ?? '', line, `${locale}: ${refunded?.text}`);
+    }
+    // A card payment keeps its card line, and says nothing of a method.
+    const card = receiptMail('session.succeeded', eventData(), AT, log)?.text ?? '';
+    assert.match(card, /^Card: VISA •••• 4242$/m);
+    assert.doesNotMatch(card, /Payment method/);
+  });
+
   it('when the buyer address could carry a header, or the event lacks the receipt facts, then no mail is written', () => {
     assert.equal(receiptMail('session.succeeded', eventData({ buyer: { email: 'a@b.tn\r\nBcc: x@y.tn' } }), AT, log), undefined);
     assert.equal(receiptMail('session.succeeded', eventData({ receipt: false }), AT, log), undefined);

@@ -32,7 +32,7 @@ const SESSION_COLUMNS = [
   'customer',
 ];
 const REFUND_COLUMNS = ['refund_id', 'session_id', 'amount', 'currency', 'reason', 'metadata', 'automated_refund', 'status', 'epg_error_message', 'created_at', 'resolved_at'];
-const TRANSACTION_COLUMNS = ['id', 'type', 'session_id', 'source', 'amount', 'fee', 'net', 'currency', 'created_at', 'available_on', 'livemode'];
+const TRANSACTION_COLUMNS = ['id', 'type', 'session_id', 'source', 'amount', 'fee', 'net', 'currency', 'created_at', 'available_on', 'livemode', 'payment_method'];
 
 type Problem = { type: string; status: number; errors?: { field: string; code: string }[] };
 type Session = { id: string; status: string; checkout_url?: string; livemode: boolean };
@@ -231,10 +231,10 @@ describe('CSV exports (D21)', function () {
     const moves = await exported(api, 'balance_transactions', `?session_id=${session.id}`, TRANSACTION_COLUMNS);
     assert.equal(moves.res.headers.get('content-disposition'), `attachment; filename="balance_transactions-test-${today}.csv"`);
     assert.deepEqual(
-      moves.rows.map((move) => [move['type'], move['source'], move['amount'], move['fee'], move['net'], move['livemode']]),
+      moves.rows.map((move) => [move['type'], move['source'], move['amount'], move['fee'], move['net'], move['livemode'], move['payment_method']]),
       [
-        ['refund', refund.body.refund_id, "'-5.000", '0.000', "'-5.000", 'false'],
-        ['payment', session.id, '100.000', moves.rows[1]?.['fee'], moves.rows[1]?.['net'], 'false'],
+        ['refund', refund.body.refund_id, "'-5.000", '0.000', "'-5.000", 'false', 'card'],
+        ['payment', session.id, '100.000', moves.rows[1]?.['fee'], moves.rows[1]?.['net'], 'false', 'card'],
       ],
     );
     const listed = await listAll(api, `/gateway/balance_transactions/?session_id=${session.id}`);

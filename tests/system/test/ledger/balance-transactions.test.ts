@@ -12,7 +12,20 @@ import { newId, type Envelope, type SessionEventData } from '@gateway/contracts'
 import { eventEnvelope } from '@gateway/messaging';
 import { payOnPage, pollUntil, sessionRequest, TestSystem, type ApiClient, type EventCapture, type Merchant } from '@gateway/testkit';
 
-type Txn = { id: string; type: string; session_id: string; source: string; amount: string; fee: string; net: string; currency: string; created_at: string; available_on: string; livemode: boolean };
+type Txn = {
+  id: string;
+  type: string;
+  session_id: string;
+  source: string;
+  amount: string;
+  fee: string;
+  net: string;
+  currency: string;
+  created_at: string;
+  available_on: string;
+  livemode: boolean;
+  payment_method: string;
+};
 type TxnList = { data: Txn[]; has_more: boolean };
 type Day = { date: string; payments_count: number; gross: string; fees: string; refunds: string; net: string };
 type Problem = { type: string; status: number; errors?: { field: string; code: string; message: string }[] };
@@ -68,8 +81,18 @@ describe('Balance transactions, the balance and the daily report (D21)', functio
 
     const [payment] = await entries(api, 1);
     assert.deepEqual(
-      { type: payment?.type, session_id: payment?.session_id, source: payment?.source, amount: payment?.amount, fee: payment?.fee, net: payment?.net, currency: payment?.currency, livemode: payment?.livemode },
-      { type: 'payment', session_id: session.id, source: session.id, amount: '100.000', fee, net: new Big(100).minus(fee).toFixed(3), currency: 'TND', livemode: false },
+      {
+        type: payment?.type,
+        session_id: payment?.session_id,
+        source: payment?.source,
+        amount: payment?.amount,
+        fee: payment?.fee,
+        net: payment?.net,
+        currency: payment?.currency,
+        livemode: payment?.livemode,
+        payment_method: payment?.payment_method,
+      },
+      { type: 'payment', session_id: session.id, source: session.id, amount: '100.000', fee, net: new Big(100).minus(fee).toFixed(3), currency: 'TND', livemode: false, payment_method: 'card' },
     );
     assert.match(payment?.id ?? '', /^txn_[0-9A-Za-z]{20,}$/);
 
@@ -88,6 +111,7 @@ describe('Balance transactions, the balance and the daily report (D21)', functio
     assert.deepEqual(by('refund', first.body.refund_id).map((t) => [t.amount, t.fee, t.net]), [['-30.000', '0.000', '-30.000']]);
     assert.deepEqual(by('refund', second.body.refund_id).map((t) => [t.amount, t.fee, t.net]), [['-20.500', '0.000', '-20.500']]);
     assert.deepEqual(by('refund_reversal', second.body.refund_id).map((t) => [t.amount, t.fee, t.net, t.session_id]), [['20.500', '0.000', '20.500', session.id]]);
+    assert.deepEqual([...new Set(all.map((t) => t.payment_method))], ['card'], 'a card payment and its refunds say card');
     assert.deepEqual(await list(api, `?session_id=${session.id}&type=refund`).then((rows) => rows.length), 2);
     // A refund counts when it was made, the time its own events carry, whichever of them the ledger applies first.
     const made = await api.get<{ created_at: string }>(`/gateway/refunds/${second.body.refund_id}/`);
@@ -118,6 +142,34 @@ describe('Balance transactions, the balance and the daily report (D21)', functio
     const [payment] = await entries(api, 1);
     const fee = captured.body.attempts[0]?.fee_amount ?? '';
     assert.deepEqual([payment?.amount, payment?.fee, payment?.net], ['50.000', fee, new Big(50).minus(fee).toFixed(3)]);
+  });
+
+  it('when a session paid with Flouci succeeds and is refunded, then its payment and its refund say flouci and the card payment beside them card (D26)', async () => {
+    const { api, merchant } = await shop();
+    const card = await paid(api, '10.000');
+    const template = (await events.waitFor<SessionEventData>('session.succeeded', (e) => e.data.session.id === card.id))[0] as Envelope<SessionEventData>;
+    // The events as the session service writes them for a Flouci payment: the wallet for brand, no last four.
+    const session = {
+      ...template.data.session,
+      id: newId('ps'),
+      amount: '25.000',
+      payment: { method: 'flouci', card_brand: 'flouci', card_last_four: '', card_country: '', fee_amount: '0.500', net_amount: '24.500' },
+    };
+    const refund = { refund_id: newId('re'), amount: '25.000', automated_refund: true, reason: 'Returned', metadata: {}, status: 'succeeded' as const, created_at: new Date().toISOString() };
+    await system.publishEvents([
+      eventEnvelope('session.succeeded', { merchant_id: merchant.merchantId, webhook_url: '', session }, 'ledger-flouci'),
+      eventEnvelope('refund.created', { merchant_id: merchant.merchantId, webhook_url: '', session: { ...session, refund } }, 'ledger-flouci'),
+    ]);
+    const all = await entries(api, 3);
+    assert.deepEqual(
+      all.map((t) => [t.type, t.source, t.amount, t.payment_method]).sort(),
+      [
+        ['payment', card.id, '10.000', 'card'],
+        ['payment', session.id, '25.000', 'flouci'],
+        ['refund', refund.refund_id, '-25.000', 'flouci'],
+      ].sort(),
+    );
+    assert.deepEqual((await list(api, `?session_id=${session.id}`)).map((t) => t.payment_method), ['flouci', 'flouci']);
   });
 
   it('when payments are made a second before and a second after midnight in Tunis, then the daily report counts them on two days, and every day equals the sums of its transactions', async () => {

@@ -3,14 +3,33 @@
  * deliveries; the Refund form on a succeeded payment, Capture and Void on an
  * authorized one, for developers and owners.
  */
-import type { CaptureMethod, CommandReply, SessionDetail } from '@gateway/contracts';
+import type { Attempt, CaptureMethod, CommandReply, SessionDetail } from '@gateway/contracts';
 import { html, type Html } from '@gateway/runtime';
 import { newToken } from '../../domain/tokens.js';
 import { BACK_ARROW, csrfField, table, when, type PageView, type Reader } from '../layout.js';
 import { BASE } from '../paths.js';
-import type { TextKey } from '../texts/catalogue.js';
+import type { TextKey, Words } from '../texts/catalogue.js';
 
 const CAPTURE_METHOD_NAMES: Readonly<Record<CaptureMethod, TextKey>> = { automatic: 'capture_automatic', manual: 'capture_manual' };
+
+/** The wallet's own name (D26), written the same in every language. */
+const FLOUCI = 'Flouci';
+
+/**
+ * Whether an attempt was paid with Flouci (D26): its payment_method_type says;
+ * an attempt from a session service that predates the field is known by the
+ * brand such attempts carry.
+ */
+function paidWithFlouci(attempt: Attempt & { payment_method_type?: string }): boolean {
+  return attempt.payment_method_type === undefined ? attempt.card_brand === 'flouci' : attempt.payment_method_type === 'flouci';
+}
+
+/** How an attempt pays: Flouci, or the card with its brand and last four when known. */
+function methodCell(t: Words, attempt: Attempt): Html {
+  if (paidWithFlouci(attempt)) return html`<span data-field="payment_method">${FLOUCI}</span>`;
+  const card = `${attempt.card_brand}${attempt.card_last_four ? ` •••• ${attempt.card_last_four}` : ''}`.trim();
+  return html`<span data-field="payment_method">${t('card')}</span>${card ? html` <bdi>${card}</bdi>` : ''}`;
+}
 
 /** A payment as its page shows it. */
 interface PaymentView {
@@ -26,7 +45,7 @@ export function paymentPage(reader: Reader, payment: PaymentView, message?: Html
   const { t } = reader;
   const { session, refunds, deliveries } = payment;
   const attempts = session.attempts.map(
-    (a) => html`<tr><td>${a.attempt_number}</td><td>${a.status}</td><td>${a.card_brand} ${a.card_last_four ? html`•••• ${a.card_last_four}` : ''}</td>
+    (a) => html`<tr><td>${a.attempt_number}</td><td>${a.status}</td><td>${methodCell(t, a)}</td>
 <td>${a.failure_code}</td><td class="num">${a.fee_amount}</td><td class="num">${a.net_amount}</td><td>${when(a.created_at)}</td></tr>`,
   );
   const refundRows = refunds.data.map(
@@ -73,7 +92,7 @@ ${
 </form></section>`
     : ''
 }
-<section class="card"><h2>${t('attempts')}</h2>${table(['#', t('status'), t('card'), t('failure'), t('fee'), t('net'), t('created')], attempts, t('nothing_yet'), [4, 5])}</section>
+<section class="card"><h2>${t('attempts')}</h2>${table(['#', t('status'), t('payment_method'), t('failure'), t('fee'), t('net'), t('created')], attempts, t('nothing_yet'), [4, 5])}</section>
 <section class="card"><h2>${t('refunds')}</h2>${table([t('id'), t('amount'), t('status'), t('reason'), t('created')], refundRows, t('nothing_yet'), [1])}
 ${
   refundable
