@@ -39,7 +39,25 @@ describe('broker topology', () => {
     const names = namesFor('gw');
     for (const type of Object.keys(commands) as CommandType[]) assert.ok(declared.has(names.commandQueue(commands[type].service, commandLane(type))), type);
     const slow = (Object.keys(commands) as CommandType[]).filter((type) => commandLane(type) === 'slow');
-    assert.deepEqual(slow.sort(), ['attempt.finish_3ds', 'attempt.pay', 'payment.authorize', 'payment.authorize_saved', 'payment.capture', 'payment.charge_saved', 'payment.check', 'payment.finish_3ds', 'payment.refund', 'refund.create', 'session.capture', 'session.charge', 'terminal.probe']);
+    assert.deepEqual(slow.sort(), [
+      'attempt.finish_3ds',
+      'attempt.finish_wallet',
+      'attempt.pay',
+      'attempt.pay_wallet',
+      'payment.authorize',
+      'payment.authorize_saved',
+      'payment.capture',
+      'payment.charge_saved',
+      'payment.check',
+      'payment.finish_3ds',
+      'payment.refund',
+      'payment.start_wallet',
+      'payment.verify',
+      'refund.create',
+      'session.capture',
+      'session.charge',
+      'terminal.probe',
+    ]);
     assert.equal(names.commandQueue('session', 'slow'), 'gw.session.commands.slow');
     assert.equal(names.commandQueue('session'), 'gw.session.commands');
   });

@@ -92,6 +92,8 @@ export type SessionDetail = {
     id: string;
     attempt_number: number;
     status: "INITIATED" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "ABANDONED" | (string & {});
+    /** How the attempt pays: by card, or with the Flouci wallet (D26). */
+    payment_method_type: "card" | "flouci" | (string & {});
     card_brand: string;
     card_last_four: string;
     failure_code: string;
@@ -182,6 +184,8 @@ export type Attempt = {
   id: string;
   attempt_number: number;
   status: "INITIATED" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "ABANDONED" | (string & {});
+  /** How the attempt pays: by card, or with the Flouci wallet (D26). */
+  payment_method_type: "card" | "flouci" | (string & {});
   card_brand: string;
   card_last_four: string;
   failure_code: string;
