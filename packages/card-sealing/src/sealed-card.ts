@@ -132,6 +132,15 @@ export class CardSealer {
     return this.sealText(JSON.stringify({ attempt_id: attemptId, cvc }));
   }
 
+  /**
+   * Another secret only the adapter may read (D26: a merchant's Flouci private
+   * key, from the dashboard), bound to `scope` (what it is and whose): it
+   * crosses the broker sealed, never in clear, and opens for that scope alone.
+   */
+  sealSecret(secret: string, scope: string): string {
+    return this.sealText(JSON.stringify({ scope, secret }));
+  }
+
   private sealText(plaintext: string): string {
     const { header, key } = this.currentKey();
     const iv = randomBytes(12);
@@ -211,15 +220,25 @@ export class CardOpener {
     return cvc;
   }
 
+  /** The secret sealed by sealSecret; throws SealedCardError when it is not one sealed for `scope`. */
+  openSecret(sealed: string, scope: string): string {
+    const fields = this.decrypted(sealed);
+    if (fields.scope !== scope || typeof fields.secret !== 'string') throw new SealedCardError('sealed for another use');
+    return fields.secret;
+  }
+
   private openFields(sealed: string, attemptId: string): Record<string, unknown> {
-    let fields: Record<string, unknown>;
+    const fields = this.decrypted(sealed);
+    if (fields.attempt_id !== attemptId) throw new SealedCardError('sealed for another attempt');
+    return fields;
+  }
+
+  private decrypted(sealed: string): Record<string, unknown> {
     try {
-      fields = JSON.parse(this.openText(sealed)) as Record<string, unknown>;
+      return JSON.parse(this.openText(sealed)) as Record<string, unknown>;
     } catch {
       throw new SealedCardError('does not decrypt');
     }
-    if (fields.attempt_id !== attemptId) throw new SealedCardError('sealed for another attempt');
-    return fields;
   }
 
   /** The plaintext of a compact JWE; throws when it is malformed, for another key, or altered. */

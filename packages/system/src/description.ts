@@ -167,6 +167,8 @@ const DESCRIBED: Readonly<Record<ServiceId, Described>> = {
       PUBLIC_BASE_URL: publicBaseUrl,
       ...rateLimitBuckets,
       DASHBOARD_SIGNING_KEY: (system) => system.keys.dashboard.privateJwk,
+      // D26: a merchant's Flouci private key is sealed for the adapter before it crosses the broker.
+      CARD_ENCRYPTION_KEY: (system) => system.keys.card.publicJwk,
       OPERATOR_PUBLIC_KEYS: operators,
     },
   },

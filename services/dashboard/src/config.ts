@@ -1,5 +1,5 @@
 /** The dashboard service's settings (D14, D15), read and checked before it starts. */
-import { bool, common, ConfigError, exportSettings, int, intList, loadConfig, operatorSettings, privateJwk, proxySettings, rateLimitSettings, redisSettings, secretsKeys, url } from '@gateway/config';
+import { bool, common, ConfigError, exportSettings, int, intList, loadConfig, operatorSettings, privateJwk, proxySettings, rateLimitSettings, redisSettings, secretsKeys, str, url } from '@gateway/config';
 
 export const dashboardSettings = {
   ...common,
@@ -14,6 +14,8 @@ export const dashboardSettings = {
   /** Proxies of ours in front (TRUST_PROXY_HOPS, default none): whose X-Forwarded-For entry is the client's. */
   ...proxySettings,
   signingKey: privateJwk('DASHBOARD_SIGNING_KEY'),
+  /** The acquirer adapter's public JWK (checkout's too): a merchant's Flouci private key is sealed for it before it crosses the broker (D26). */
+  adapterSealingKey: str('CARD_ENCRYPTION_KEY'),
   /** Operators must add a second factor before the console opens (D15); off only in test deployments. */
   opsTotpRequired: bool('OPS_TOTP_REQUIRED', true),
   /** A signed-in session ends after this long without a request (D14: 12 h). */

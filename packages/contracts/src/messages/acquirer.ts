@@ -205,9 +205,16 @@ const WalletSettings = Type.Object({
  * A Flouci application's keys, as the merchant typed them: the adapter checks
  * them (printable, at most 200 characters, no ':' in the public key) and
  * answers a validation problem, so the schema takes any text. The private key
- * is writeOnly: never shown back, left out of any audit.
+ * crosses the broker sealed for the adapter alone (compact JWE, bound to
+ * flouciKeyScope of the merchant), never in clear; writeOnly: never shown
+ * back, left out of any audit.
  */
-const FlouciKeys = Type.Object({ public_key: Type.String(), private_key: Type.String({ writeOnly: true }) });
+const FlouciKeys = Type.Object({ public_key: Type.String(), private_key_sealed: Type.String({ minLength: 1, maxLength: 4096, writeOnly: true }) });
+
+/** What a merchant's sealed Flouci private key is bound to: it opens for that merchant's keys alone. */
+export function flouciKeyScope(merchantId: string): string {
+  return `flouci-private-key:${merchantId}`;
+}
 
 /**
  * D24: an attempt paid with a saved card: the adapter finds the card's binding

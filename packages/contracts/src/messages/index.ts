@@ -19,7 +19,7 @@ import { webhookCommands, webhookEvents } from './webhook.js';
 
 export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal } from './common.js';
 export { CheckoutStep, CheckoutView, PaymentMethodEventData, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
-export { BrowserForm, BuyerContact, Language, PaymentMethodType, PaymentStep, ProbedAnswer, SavedCard, StartedAttempt, TerminalStatus, ThreeDSReturn } from './acquirer.js';
+export { BrowserForm, BuyerContact, flouciKeyScope, Language, PaymentMethodType, PaymentStep, ProbedAnswer, SavedCard, StartedAttempt, TerminalStatus, ThreeDSReturn } from './acquirer.js';
 export { ApiKeySummary, AuditEntry, MerchantDetail, MerchantSummary } from './merchant.js';
 export { Branding, BRAND_LOGO_MAX_BYTES } from './checkout.js';
 export { DashboardRole } from './dashboard.js';

@@ -6,7 +6,8 @@
  * announced by wallet.connected, from which the session service learns whether
  * the hosted page offers Flouci in live mode.
  */
-import type { CommandReply, CommandRequest } from '@gateway/contracts';
+import { SealedCardError } from '@gateway/card-sealing';
+import { flouciKeyScope, type CommandReply, type CommandRequest } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { validationError, type FieldError } from '@gateway/problem';
 import type { WalletKeys } from '../db/wallet-account.repository.js';
@@ -36,13 +37,28 @@ export async function setWalletSettings(deps: AdapterDeps, command: CommandReque
     }
     return settingsOf(merchantId, undefined);
   }
-  const keys = { publicKey: command.flouci.public_key, privateKey: command.flouci.private_key };
+  const keys = { publicKey: command.flouci.public_key, privateKey: openPrivateKey(deps, merchantId, command.flouci.private_key_sealed) };
   const errors = keyErrors(keys);
   if (errors.length > 0) throw validationError(errors);
   const updatedAt = await deps.walletAccounts.set(merchantId, keys, announce(true));
   deps.afterCommit();
   deps.log.info({ merchantId }, 'live Flouci keys saved');
   return settingsOf(merchantId, { publicKey: keys.publicKey, updatedAt });
+}
+
+/**
+ * The private key as the dashboard sealed it for the adapter (D26: never in
+ * clear on the broker); one that does not open for this merchant's keys is
+ * refused as a key that cannot be read.
+ */
+function openPrivateKey(deps: AdapterDeps, merchantId: string, sealed: string): string {
+  try {
+    return deps.cards.openSecret(sealed, flouciKeyScope(merchantId));
+  } catch (err) {
+    if (!(err instanceof SealedCardError)) throw err;
+    deps.log.warn({ merchantId, reason: err.message }, 'sealed Flouci private key refused');
+    throw validationError([{ field: 'flouci.private_key', code: 'invalid', message: 'The private key could not be read; type it again.' }]);
+  }
 }
 
 /** The refusals of each key, in the words the dashboard translates. */

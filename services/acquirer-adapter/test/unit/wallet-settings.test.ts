@@ -6,7 +6,9 @@
  * only when there were keys; the private key is never answered back.
  */
 import assert from 'node:assert/strict';
-import type { Envelope } from '@gateway/contracts';
+import { generateKeyPairSync } from 'node:crypto';
+import { CardOpener, CardSealer } from '@gateway/card-sealing';
+import { flouciKeyScope, type Envelope } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
 import type { Announcement, WalletKeys } from '../../src/db/wallet-account.repository.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
@@ -15,6 +17,14 @@ import { getWalletSettings, keyErrors, setWalletSettings } from '../../src/domai
 const MERCHANT = 'mer_0123456789abcdefghij';
 const AT = new Date('2026-11-20T10:00:00.000Z');
 const KEYS: WalletKeys = { publicKey: 'a1b2c3d4-app-public', privateKey: 'z9y8x7-very-private' };
+
+/** The adapter's key pair, as the dashboard seals for it and the adapter opens. */
+const adapterKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const sealer = CardSealer.fromJwk(JSON.stringify(adapterKey.publicKey.export({ format: 'jwk' })));
+const opener = CardOpener.fromJwk(JSON.stringify(adapterKey.privateKey.export({ format: 'jwk' })));
+
+/** A private key as the dashboard sends it: sealed for the adapter, bound to the merchant's keys. */
+const sealed = (privateKey: string, merchantId = MERCHANT) => sealer.sealSecret(privateKey, flouciKeyScope(merchantId));
 
 /** Use-case dependencies whose key store keeps one merchant's keys in memory and the events it was given. */
 function deps(stored?: WalletKeys) {
@@ -31,8 +41,8 @@ function deps(stored?: WalletKeys) {
       return true;
     },
   };
-  const log = { info: () => undefined };
-  const adapter = { walletAccounts, clock: () => AT, log, afterCommit: () => (commits += 1) } as unknown as AdapterDeps;
+  const log = { info: () => undefined, warn: () => undefined };
+  const adapter = { walletAccounts, cards: opener, clock: () => AT, log, afterCommit: () => (commits += 1) } as unknown as AdapterDeps;
   return { adapter, events, saved: () => saved, commits: () => commits };
 }
 
@@ -71,7 +81,7 @@ describe('Live Flouci keys', () => {
 
   it('when an owner saves good keys, then they are stored, wallet.connected announces them, and the answer shows the public key only', async () => {
     const { adapter, events, saved, commits } = deps();
-    const answer = await setWalletSettings(adapter, { merchant_id: MERCHANT, flouci: { public_key: KEYS.publicKey, private_key: KEYS.privateKey } }, 'corr-1');
+    const answer = await setWalletSettings(adapter, { merchant_id: MERCHANT, flouci: { public_key: KEYS.publicKey, private_key_sealed: sealed(KEYS.privateKey) } }, 'corr-1');
     assert.deepEqual(answer, { merchant_id: MERCHANT, flouci: { connected: true, public_key: KEYS.publicKey, updated_at: AT.toISOString() } });
     assert.ok(!JSON.stringify(answer).includes(KEYS.privateKey));
     assert.deepEqual(saved(), KEYS);
@@ -86,9 +96,16 @@ describe('Live Flouci keys', () => {
   it('when the keys are refused, then nothing is stored or announced, and the problem is a validation error', async () => {
     const { adapter, events, saved } = deps(KEYS);
     await assert.rejects(
-      setWalletSettings(adapter, { merchant_id: MERCHANT, flouci: { public_key: 'new:public', private_key: 'new-private' } }, 'corr-2'),
+      setWalletSettings(adapter, { merchant_id: MERCHANT, flouci: { public_key: 'new:public', private_key_sealed: sealed('new-private') } }, 'corr-2'),
       (err: unknown) => err instanceof AppError && err.code === 'validation-error' && err.errors.length === 1,
     );
+    // A private key sealed for another merchant's keys (or not sealed at all) does not open here.
+    for (const other of [sealed('new-private', 'mer_another0123456789ab'), 'new-private']) {
+      await assert.rejects(
+        setWalletSettings(adapter, { merchant_id: MERCHANT, flouci: { public_key: 'new-public', private_key_sealed: other } }, 'corr-2'),
+        (err: unknown) => err instanceof AppError && err.code === 'validation-error' && err.errors[0]?.field === 'flouci.private_key',
+      );
+    }
     assert.deepEqual(saved(), KEYS);
     assert.deepEqual(events, []);
   });

@@ -1,4 +1,5 @@
 /** The dashboard service's HTTP listener: /dashboard/ for merchants, /ops/ for operators, health and metrics. */
+import { CardSealer } from '@gateway/card-sealing';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { RpcClient } from '@gateway/messaging';
 import { describeError, type Logger } from '@gateway/observability';
@@ -60,6 +61,7 @@ export function createDashboardListener(deps: WebDependencies): RequestListener 
     keyRotationGracesSeconds: deps.config.keyRotationGracesSeconds,
     trustProxyHops: deps.config.trustProxyHops,
     exports: { slots: deps.exportSlots, idleTimeoutMs: deps.config.exportIdleTimeoutMs, maxSeconds: deps.config.exportMaxSeconds },
+    sealer: CardSealer.fromJwk(deps.config.adapterSealingKey),
   };
 
   const dashboard = Router({ strict: false });

@@ -12,6 +12,7 @@ import { describeError, type Logger } from '@gateway/observability';
 import { AppError, retryAfterOf } from '@gateway/problem';
 import { clientAddress as addressBehindProxies, pageSecurityHeaders, requestIdOf, type Html } from '@gateway/runtime';
 import type { Door, PersonRow } from '../db/person.repository.js';
+import type { CardSealer } from '@gateway/card-sealing';
 import type { AccountsDeps, Doer } from '../domain/accounts.js';
 import { newToken, sameText, tokenHash } from '../domain/tokens.js';
 import { failurePage as failureView, refusalWords } from '../views/failure.page.js';
@@ -35,6 +36,8 @@ export interface DoorDeps {
   trustProxyHops: number;
   /** The Reports downloads' limits, the API's exports' own (D29): the same slots, idle timeout and longest time. */
   exports: ExportLimits;
+  /** Seals what only the acquirer adapter may read (D26: a merchant's Flouci private key) before it crosses the broker. */
+  sealer: CardSealer;
 }
 
 /** What holds a CSV download to D29: the export slots shared with the API gateway, and how long a download may idle and run. */

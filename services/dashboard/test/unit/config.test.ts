@@ -11,6 +11,7 @@ describe('dashboard settings', () => {
       DATABASE_URL: 'postgres://svc_dashboard@127.0.0.1:5432/gateway',
       SECRETS_KEK: Buffer.alloc(32, 7).toString('base64'),
       DASHBOARD_SIGNING_KEY: JSON.stringify(dashboard.privateJwk),
+      CARD_ENCRYPTION_KEY: '{}',
       OPERATOR_PUBLIC_KEYS: JSON.stringify({ keys: [operator.publicJwk, dashboardPublic] }),
     });
     assert.throws(() => loadDashboardConfig(env(dashboard.publicJwk)), (err: unknown) => err instanceof ConfigError && /"door": "dashboard"/.test(err.message));
@@ -24,6 +25,7 @@ describe('dashboard settings', () => {
       DATABASE_URL: 'postgres://svc_dashboard@127.0.0.1:5432/gateway',
       SECRETS_KEK: Buffer.alloc(32, 7).toString('base64'),
       DASHBOARD_SIGNING_KEY: JSON.stringify(dashboard.privateJwk),
+      CARD_ENCRYPTION_KEY: '{}',
       OPERATOR_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...dashboard.publicJwk, door: 'dashboard' }] }),
     };
     const settings = (config: ReturnType<typeof loadDashboardConfig>) => [config.exportsPerMerchant, config.exportMaxSeconds, config.exportIdleTimeoutMs, config.exportSlotLeaseSeconds, config.rateLimitKeyPrefix, config.rateLimitFallbackReplicas];

@@ -6,6 +6,7 @@
  * service's: the page only carries the form to it, the logo as base64; each
  * change is recorded in the audit log with its outcome, never a private key.
  */
+import { flouciKeyScope } from '@gateway/contracts';
 import type { Router } from 'express';
 import type { Branding } from '@gateway/contracts';
 import { AppError } from '@gateway/problem';
@@ -79,10 +80,12 @@ export function settingsRoutes(deps: DoorDeps, router: Router): void {
     '/settings/flouci',
     ...merchantChange(deps, 'wallet', show, async (req, view) => {
       // Trimmed: a key holds no space (the adapter checks), so any around it came with the paste.
-      const keys = { public_key: fieldOf(req.body, 'public_key'), private_key: fieldOf(req.body, 'private_key') };
+      const merchantId = view.merchant.merchant_id;
+      // The private key crosses the broker sealed for the adapter alone, bound to this merchant's keys (D26).
+      const keys = { public_key: fieldOf(req.body, 'public_key'), private_key_sealed: deps.sealer.sealSecret(fieldOf(req.body, 'private_key'), flouciKeyScope(merchantId)) };
       // The audit log keeps the public key, never the private one.
       await change(view, 'wallet.settings.set', { flouci: { public_key: keys.public_key } }, () =>
-        view.call.command('wallet.settings.set', { merchant_id: view.merchant.merchant_id, flouci: keys }),
+        view.call.command('wallet.settings.set', { merchant_id: merchantId, flouci: keys }),
       );
       return notice('ok', view.viewer.t('flouci_keys_saved'));
     }),
