@@ -139,6 +139,7 @@ export const SessionDetail = Type.Object({
   amount_captured: Type.String({ description: 'TND captured, what refunds are capped at; empty until captured (D22).' }),
   payment_link: Type.Optional(Type.String({ pattern: '^pl_[0-9A-Za-z]{20,}$', description: 'The payment link the session was made through (D19); absent otherwise.' })),
   customer: Type.Union([Id('cus'), Type.Null()], { description: 'The customer the session is for (D24), or null.' }),
+  payment_method: Type.Union([Type.Literal(''), Type.Literal('card'), Type.Literal('flouci')], { description: 'How the session was paid (D26): its approved attempt\'s method; empty until then.' }),
 });
 export type SessionDetail = Static<typeof SessionDetail>;
 
@@ -159,6 +160,7 @@ export const SessionListItem = Type.Pick(SessionDetail, [
   'created_at',
   'payment_link',
   'customer',
+  'payment_method',
 ]);
 export type SessionListItem = Static<typeof SessionListItem>;
 

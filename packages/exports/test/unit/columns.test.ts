@@ -25,6 +25,7 @@ describe('Export columns (D21)', () => {
       'created_at',
       'payment_link',
       'customer',
+      'payment_method',
     ]);
   });
 

@@ -113,6 +113,8 @@ export type SessionDetail = {
   payment_link?: string;
   /** The customer the session is for (D24), or null. */
   customer: string | null;
+  /** How the session was paid (D26): its approved attempt's method; empty until then. */
+  payment_method: "" | "card" | "flouci" | (string & {});
 };
 
 export type SessionListItem = {
@@ -140,6 +142,8 @@ export type SessionListItem = {
   payment_link?: string;
   /** The customer the session is for (D24), or null. */
   customer: string | null;
+  /** How the session was paid (D26): its approved attempt's method; empty until then. */
+  payment_method: "" | "card" | "flouci" | (string & {});
 };
 
 export type SessionList = {
@@ -168,6 +172,8 @@ export type SessionList = {
     payment_link?: string;
     /** The customer the session is for (D24), or null. */
     customer: string | null;
+    /** How the session was paid (D26): its approved attempt's method; empty until then. */
+    payment_method: "" | "card" | "flouci" | (string & {});
   }>;
   has_more: boolean;
 };

@@ -74,23 +74,23 @@ function claimed(attemptId: string, method: ClaimedOrder['payment_method_type'],
 describe('Reconciliation and the connectors', () => {
   const policy: ReconcilePolicy = { reconcileAfterSeconds: 60, challengeTimeoutSeconds: 1_800, baseDelaySeconds: 30, maxDelaySeconds: 3_600, leaseSeconds: 35 };
 
-  it('when a card order and a wallet order are due, then each is settled through its connector\'s neutral status alone, and the outcome recorded with its event', async () => {
-    const asked: string[] = [];
+  /** Deps whose orders due are `due`, whose connectors answer `card` and `wallet`, recording what was finished. */
+  function depsWith(due: ClaimedOrder[], card: OrderState, wallet: OrderState, asked: string[]) {
     const finished: { attemptId: string; outcome: FinalOutcome; event: Envelope }[] = [];
-    let due = [claimed('pa_card00000000000000000001', 'card', 'UNKNOWN', 'order-77'), claimed('pa_wallet0000000000000000001', 'flouci', 'REDIRECTED', 'flouci-payment-9')];
+    let left = due;
     const deps = {
       orders: {
         claimDue: async () => {
-          const batch = due;
-          due = [];
+          const batch = left;
+          left = [];
           return batch;
         },
         finish: async (attemptId: string, _reference: string | undefined, outcome: FinalOutcome, event: Envelope) => (finished.push({ attemptId, outcome, event }), true),
         reschedule: async () => assert.fail('nothing is left for later'),
       },
       bindings: { save: async () => assert.fail('nothing is saved') },
-      acquirer: neutralOnly('card', { kind: 'paid', amount: '12.500', maskedPan: '424242**4242' }, asked),
-      flouci: neutralOnly('flouci', { kind: 'declined', failureCode: 'wallet_expired', failureMessage: 'The Flouci payment was not completed in time.' }, asked),
+      acquirer: neutralOnly('card', card, asked),
+      flouci: neutralOnly('flouci', wallet, asked),
       sandbox: { baseUrl: 'http://sandbox.invalid/payment/rest/', userName: 'gateway-test', password: 'card-secret' },
       wallet: { sandbox: { baseUrl: 'http://sandbox.invalid/api/v2/', userName: 'public', password: 'wallet-secret' }, liveUrl: 'https://wallet.invalid/', timeoutSeconds: 1_200 },
       defaultPricing: { percent: '1.5', fixed: '0.200' },
@@ -98,14 +98,39 @@ describe('Reconciliation and the connectors', () => {
       log: createLogger({ service: 'test', level: 'silent' }),
       afterCommit: () => undefined,
     } as unknown as AdapterDeps;
+    return { deps, byAttempt: () => new Map(finished.map((f) => [f.attemptId, f])) };
+  }
+
+  it('when a card order and a wallet order are due, then each is settled through its connector\'s neutral status alone, and the outcome recorded with its event', async () => {
+    const asked: string[] = [];
+    const { deps, byAttempt } = depsWith(
+      [claimed('pa_card00000000000000000001', 'card', 'UNKNOWN', 'order-77'), claimed('pa_wallet0000000000000000001', 'flouci', 'REDIRECTED', 'flouci-payment-9')],
+      { kind: 'paid', amount: '12.500', maskedPan: '424242**4242' },
+      { kind: 'declined', failureCode: 'wallet_expired', failureMessage: 'The Flouci payment was not completed in time.' },
+      asked,
+    );
 
     assert.equal(await reconcileDueOrders(deps, policy), 2);
 
     assert.deepEqual(asked.sort(), ['card status order-77 A1B2C3D4-T-card00-1 by number', 'flouci status flouci-payment-9 A1B2C3D4-T-wallet-1 by number']);
-    const byAttempt = new Map(finished.map((f) => [f.attemptId, f]));
-    assert.equal(byAttempt.get('pa_card00000000000000000001')?.outcome.status, 'APPROVED');
-    assert.equal(byAttempt.get('pa_card00000000000000000001')?.event.type, 'payment.approved');
-    assert.deepEqual(byAttempt.get('pa_wallet0000000000000000001')?.outcome, { status: 'DECLINED', failureCode: 'wallet_expired', failureMessage: 'The Flouci payment was not completed in time.' });
-    assert.equal((byAttempt.get('pa_wallet0000000000000000001')?.event.data as { payment_method_type?: string }).payment_method_type, 'flouci');
+    const finished = byAttempt();
+    assert.equal(finished.get('pa_card00000000000000000001')?.outcome.status, 'APPROVED');
+    assert.equal(finished.get('pa_card00000000000000000001')?.event.type, 'payment.approved');
+    assert.deepEqual(finished.get('pa_wallet0000000000000000001')?.outcome, { status: 'DECLINED', failureCode: 'wallet_expired', failureMessage: 'The Flouci payment was not completed in time.' });
+    assert.equal((finished.get('pa_wallet0000000000000000001')?.event.data as { payment_method_type?: string }).payment_method_type, 'flouci');
+  });
+
+  it('when Flouci says a wallet payment succeeded for another amount than ours, then it is declined wallet_declined, never recorded paid', async () => {
+    const { deps, byAttempt } = depsWith(
+      [claimed('pa_wallet0000000000000000002', 'flouci', 'REDIRECTED', 'flouci-payment-10')],
+      { kind: 'open' },
+      { kind: 'paid', amount: '1.000', maskedPan: '' },
+      [],
+    );
+    assert.equal(await reconcileDueOrders(deps, policy), 1);
+    const finished = byAttempt().get('pa_wallet0000000000000000002');
+    assert.equal(finished?.outcome.status, 'DECLINED');
+    assert.equal(finished?.event.type, 'payment.declined');
+    assert.equal((finished?.outcome as { failureCode: string }).failureCode, 'wallet_declined');
   });
 });

@@ -48,6 +48,7 @@ const session = (attempts: Attempt[]): SessionDetail => ({
   amount_authorized: '25.000',
   amount_captured: '25.000',
   customer: null,
+  payment_method: '',
 });
 
 /** The attempts table's method cells, as text, in row order; and its headings. */

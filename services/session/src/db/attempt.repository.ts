@@ -131,7 +131,8 @@ export class AttemptRepository {
                UPDATE sessions SET status = $11, completed_at = $12, last_failure_code = $13, last_failure_message = $14,
                  amount_authorized = CASE WHEN $11 = 'AUTHORIZED' THEN amount ELSE amount_authorized END,
                  authorized_at = CASE WHEN $11 = 'AUTHORIZED' THEN $10 ELSE authorized_at END,
-                 hold_expires_at = $18
+                 hold_expires_at = $18,
+                 paid_with = CASE WHEN $11 IN ('SUCCEEDED', 'AUTHORIZED') THEN (SELECT payment_method_type FROM attempts WHERE id = $1) ELSE paid_with END
                WHERE id = $17 AND status = 'PROCESSING' AND attempts_count = $15 AND EXISTS (SELECT 1 FROM open)
                RETURNING id, merchant_id, livemode
              ), attempt AS (

@@ -6,7 +6,7 @@ export const COLUMNS = `id, merchant_id, livemode, merchant_reference, order_num
   buyer_phone, return_url, cancel_url, webhook_url, max_attempts, status, expires_at, completed_at, created_at,
   checkout_link_id, checkout_token, checkout_expires_at, amount_refunded, merchant_name, attempts_count,
   last_failure_code, last_failure_message, locale, capture_method, amount_authorized, authorized_at, hold_expires_at, amount_captured,
-  capturing_amount, capture_id, capture_key, payment_link, page_language, customer_id, save_card, payment_method_id`;
+  capturing_amount, capture_id, capture_key, payment_link, page_language, customer_id, save_card, payment_method_id, paid_with`;
 
 /** COLUMNS of a query where the sessions table is `s`. */
 export const SESSION_COLUMNS = COLUMNS.split(',')

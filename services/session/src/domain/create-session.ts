@@ -158,6 +158,7 @@ async function newSessionRow(
     customer_id: body.customer ?? null,
     save_card: body.save_card ?? 'off',
     payment_method_id: offSession?.card.id ?? null,
+    paid_with: '',
     ...NOT_HELD,
   };
 }

@@ -83,6 +83,8 @@ export interface SessionRow {
   save_card: SaveCard;
   /** D24: the saved card a charge without the buyer charges; null for a session paid on the page. */
   payment_method_id: string | null;
+  /** D26: how it was paid (its approved attempt's method); '' until then. */
+  paid_with: '' | PaymentMethodType;
   /** Present when read for a detail: the attempts, oldest first. */
   attempts?: AttemptRow[];
 }
@@ -135,6 +137,7 @@ export function toListItem(row: SessionRow, now: Date): SessionListItem {
     buyer_email: row.buyer_email,
     created_at: row.created_at.toISOString(),
     customer: row.customer_id,
+    payment_method: row.paid_with,
   };
   if (row.payment_link) item.payment_link = row.payment_link;
   return item;

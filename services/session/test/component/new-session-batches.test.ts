@@ -56,6 +56,7 @@ function newRow(overrides: Partial<SessionRow> = {}): SessionRow {
     customer_id: null,
     save_card: 'off',
     payment_method_id: null,
+    paid_with: '',
     ...NOT_HELD,
     ...overrides,
   };

@@ -60,6 +60,7 @@ function session(overrides: Partial<SessionRow> = {}): SessionRow {
     customer_id: null,
     save_card: 'off',
     payment_method_id: null,
+    paid_with: '',
     ...NOT_HELD,
     ...overrides,
   };

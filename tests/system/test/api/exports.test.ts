@@ -30,6 +30,7 @@ const SESSION_COLUMNS = [
   'created_at',
   'payment_link',
   'customer',
+  'payment_method',
 ];
 const REFUND_COLUMNS = ['refund_id', 'session_id', 'amount', 'currency', 'reason', 'metadata', 'automated_refund', 'status', 'epg_error_message', 'created_at', 'resolved_at'];
 const TRANSACTION_COLUMNS = ['id', 'type', 'session_id', 'source', 'amount', 'fee', 'net', 'currency', 'created_at', 'available_on', 'livemode', 'payment_method'];

@@ -53,7 +53,7 @@ describe('Paying with Flouci (D26)', function () {
       const returned = await buyer.returnTo(back);
       assert.equal(returned.status, 200);
       const read = await session(merchant, paid.id);
-      assert.equal(read.status, 'SUCCEEDED');
+      assert.deepEqual([read.status, read.payment_method], ['SUCCEEDED', 'flouci']);
       assert.deepEqual(
         read.attempts.map((a) => [a.payment_method_type, a.status, a.card_brand, a.card_last_four]),
         [['flouci', 'SUCCEEDED', 'flouci', '']],
@@ -81,6 +81,7 @@ describe('Paying with Flouci (D26)', function () {
     assert.ok(card.status < 400, card.html.slice(0, 200));
     await buyer.returnTo(new URL(`${paid.checkout_url ?? ''}/wallet/${attemptId}?payment_id=${link.split('/').pop() ?? ''}`));
     read = await session(merchant, paid.id);
+    assert.equal(read.payment_method, 'card');
     assert.deepEqual(
       read.attempts.map((a) => [a.payment_method_type, a.status]),
       [

@@ -240,7 +240,7 @@ describe('Session lifecycle', function () {
       assert.equal(res.body.has_more, true);
       assert.deepEqual(Object.keys(res.body.data[0] ?? {}).sort(), [
         'amount', 'buyer_email', 'buyer_first_name', 'buyer_last_name', 'created_at', 'currency', 'customer', 'id', 'livemode',
-        'merchant_reference', 'order_id', 'order_number', 'original', 'status',
+        'merchant_reference', 'order_id', 'order_number', 'original', 'payment_method', 'status',
       ]);
     });
 
