@@ -40,7 +40,7 @@ export interface OrderRequest {
 }
 
 /** What a wallet payment is started with beside the order (D26, WALLET.md generate_payment). */
-export interface WalletHandOff {
+interface WalletHandOff {
   /** The attempt's id, the wallet's developer_tracking_id. */
   readonly trackingId: string;
   /** Where the wallet sends the buyer back after they paid, and after they did not. */

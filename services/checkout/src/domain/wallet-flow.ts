@@ -65,7 +65,7 @@ export async function returnFromWallet(deps: FlowDeps, token: string, attemptId:
 }
 
 /** Where Flouci posts its notice about `attemptId` (http/wallet-notice.routes). */
-export function walletNoticeUrl(deps: Pick<FlowDeps, 'publicBaseUrl'>, attemptId: string): string {
+function walletNoticeUrl(deps: Pick<FlowDeps, 'publicBaseUrl'>, attemptId: string): string {
   return `${deps.publicBaseUrl}/checkout/wallet-notices/${WALLET}/${attemptId}`;
 }
 

@@ -35,7 +35,7 @@ const ZERO = '0.000';
  * name of its method: an event the ledger could not file would leave the
  * balance short.
  */
-export function paymentMethodOf(session: SessionEventPayload): BalanceTransactionPaymentMethod {
+function paymentMethodOf(session: SessionEventPayload): BalanceTransactionPaymentMethod {
   return session.payment?.method === 'flouci' ? 'flouci' : 'card';
 }
 
