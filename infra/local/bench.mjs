@@ -41,6 +41,10 @@
 //                                      its security code alone) against typed ones, CPU per payment of each
 //   npm run bench -- --only off-session-beside-creates --charge-rate 50   charges of saved cards without
 //                                      the buyer (D24) beside plain creates at the same rate, each's p99
+//   npm run bench -- --only wallet-payments --wallet-rate 50   whole Flouci payments (D26: page, hand-off,
+//                                      the sandbox's Flouci page, return, session.succeeded) and card
+//                                      payments at the same rate, in turn: p50/p99 and CPU per payment of
+//                                      each, and the wallet:card CPU ratio
 //
 // The system is packages/system's description, wired by its environment function and
 // started by its launcher, as `make up` and the tests start it.
@@ -55,6 +59,7 @@ import { openLoad, quantile } from './open-load.mjs';
 import { cpuWindow, perUnit, rssWindow } from './process-cpu.mjs';
 import { paymentLoad } from './payment-load.mjs';
 import { chargesBesideCreates, saveCards } from './saved-card-load.mjs';
+import { walletLoad } from './wallet-load.mjs';
 import { captureLoad, paidSessions, refundLoad } from './refund-load.mjs';
 import { webhookBench } from './webhook-load.mjs';
 import { listsBench } from './lists-load.mjs';
@@ -92,6 +97,7 @@ const { values: args } = parseArgs({
     'link-rate': { type: 'string', default: '50' },
     'mail-count': { type: 'string', default: '2000' },
     'charge-rate': { type: 'string', default: '50' },
+    'wallet-rate': { type: 'string', default: '50' },
     reference: { type: 'string', default: path.join('..', 'shared', 'perf', 'reference-create.mjs') },
   },
 });
@@ -238,6 +244,9 @@ let sequence = 0;
 let paymentsWarm = false;
 let oneClickWarm = false;
 let chargesWarm = false;
+let walletWarm = false;
+/** wallet-payments' runs so far: the order of its two windows alternates by run. */
+let walletRuns = 0;
 /** Each merchant's customer with a saved card (D24), made once for the scenarios that need them. */
 let savedCards;
 const savedCardsOnce = async () => (savedCards ??= await saveCards({ baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${ports.checkout}`, keys }));
@@ -416,6 +425,56 @@ const scenarios = {
       chargesWarm = true;
     }
     return { ...(await run(duration)), calibrationMs: calibration() };
+  },
+  /**
+   * D26: whole Flouci payments and whole card payments at --wallet-rate, one
+   * window of each per run, their order alternating by run (so drift on a
+   * shared host falls on both), after a warm-up of each and a short settle
+   * before each window (the previous window's events and webhooks).
+   * The wallet:card ratio is of CPU per payment over every process; the
+   * sandbox stands in for Flouci on one side and for the bank on the other,
+   * so the ratio without it and without the load generator is given too.
+   */
+  'wallet-payments': async () => {
+    const rate = Number(args['wallet-rate']);
+    const common = { baseUrl: `http://127.0.0.1:${gatewayPort}`, checkoutUrl: `http://127.0.0.1:${ports.checkout}`, keys, rate, amqpUrl, eventsExchange: `${prefix}.events`, processes: processIds() };
+    const windows = { wallet: (seconds) => walletLoad({ ...common, seconds }), card: (seconds) => paymentLoad({ ...common, seconds }) };
+    if (!walletWarm) {
+      log(`wallet warm-up (${rate}/s for 10 s, not counted): ${JSON.stringify(await windows.wallet(10))}`);
+      log(`card warm-up (${rate}/s for 10 s, not counted): ${JSON.stringify(await windows.card(10))}`);
+      walletWarm = true;
+    }
+    walletRuns += 1;
+    const order = walletRuns % 2 === 1 ? ['wallet', 'card'] : ['card', 'wallet'];
+    const load1Before = os.loadavg()[0];
+    const calibrationMs = calibration();
+    const row = {};
+    for (const side of order) {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      row[side] = await windows[side](duration);
+    }
+    const ratio = (of) => Math.round((of(row.wallet.cpuMsPerPayment) / of(row.card.cpuMsPerPayment)) * 1000) / 1000;
+    const own = (cpu) => cpu.total - (cpu['epg-sandbox'] ?? 0) - (cpu['load generator'] ?? 0);
+    const result = {
+      rate,
+      order: order.join(' then '),
+      rps: row.wallet.rps,
+      p50: row.wallet.p50,
+      p99: row.wallet.p99,
+      wallet: row.wallet,
+      card: row.card,
+      cpuRatio: ratio((cpu) => cpu.total),
+      cpuRatioWithoutSandboxAndGenerator: ratio(own),
+      machine: { model: os.cpus()[0]?.model, cores: os.cpus().length },
+      load1: { before: Math.round(load1Before * 100) / 100, after: Math.round(os.loadavg()[0] * 100) / 100 },
+      calibrationMs,
+    };
+    log(
+      `wallet:card CPU per payment ${result.cpuRatio} (wallet ${row.wallet.cpuMsPerPayment.total} ms, card ${row.card.cpuMsPerPayment.total} ms; ` +
+        `${result.cpuRatioWithoutSandboxAndGenerator} without the sandbox and the load generator) at ${rate}/s on ${result.machine.model}, ${result.machine.cores} cores, ` +
+        `load average ${result.load1.before} before, ${result.load1.after} after`,
+    );
+    return result;
   },
   // What each service costs, for the requests and limits in k8s/: resident memory (peak and last)
   // and CPU (cores, averaged over the window) idle for --duration s, then under whole payments at
@@ -639,6 +698,18 @@ const summary = {
                 return [variant, { rps: spread(variantRows, 'rps'), p50: spread(variantRows, 'p50'), p99: spread(variantRows, 'p99'), sessionCpuMsPerCreate: spread(variantRows, 'sessionCpuMs'), totalCpuMsPerCreate: spread(variantRows, 'totalCpuMs') }];
               }),
             ),
+            runs: rows,
+          }
+        : rows[0]?.wallet
+        ? {
+            ...Object.fromEntries(
+              ['wallet', 'card'].map((side) => {
+                const sideRows = rows.map((r) => ({ ...r[side], totalCpuMs: r[side].cpuMsPerPayment.total }));
+                return [side, { rps: spread(sideRows, 'rps'), p50: spread(sideRows, 'p50'), p99: spread(sideRows, 'p99'), cpuMsPerPayment: spread(sideRows, 'totalCpuMs') }];
+              }),
+            ),
+            cpuRatio: spread(rows, 'cpuRatio'),
+            cpuRatioWithoutSandboxAndGenerator: spread(rows, 'cpuRatioWithoutSandboxAndGenerator'),
             runs: rows,
           }
         : rows[0]?.buyersPerSecond !== undefined
