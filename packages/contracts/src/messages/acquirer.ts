@@ -195,7 +195,10 @@ export type TerminalStatus = Static<typeof TerminalStatus>;
 const WalletSettings = Type.Object({
   merchant_id: MerchantId,
   flouci: Type.Object({
+    /** Whether live payments are started with the keys: saved, and not refused by Flouci. */
     connected: Type.Boolean(),
+    /** Flouci refused the saved keys on a payment: none is started with them until keys are saved again. */
+    rejected: Type.Boolean(),
     public_key: Type.Union([Type.String(), Type.Null()]),
     updated_at: Type.Union([DateTime, Type.Null()]),
   }),

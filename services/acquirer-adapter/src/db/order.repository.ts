@@ -69,6 +69,8 @@ export interface OrderRow {
   saved_card: SavedCard | null;
   /** D26: by card, or with a wallet (whose payment id is then acquirer_order_id). */
   payment_method_type: PaymentMethodType;
+  /** D26: the merchant's live Flouci application a live wallet payment was started with; null otherwise. */
+  wallet_account_id: string | null;
 }
 
 export type NewOrder = Pick<
@@ -107,7 +109,7 @@ export const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_num
   (SELECT percent::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_percent,
   (SELECT fixed::text FROM pricing p WHERE p.merchant_id = orders.merchant_id) AS pricing_fixed,
   capture_method, hold, capture_id, ended_captures, captured_amount::text, captured_at, three_ds_server_trans_id, challenge_return,
-  save_customer, save_usage, saved_card, payment_method_type`;
+  save_customer, save_usage, saved_card, payment_method_type, wallet_account_id::text`;
 
 const UNRESOLVED = `('STARTED', 'METHOD', 'CHALLENGED', 'REDIRECTED', 'UNKNOWN')`;
 
@@ -199,11 +201,11 @@ export class OrderRepository {
    * card is on its way. False when it is no longer STARTED (reconciliation
    * gave up on it first): then the card must not be sent.
    */
-  async registered(attemptId: string, acquirerOrderId: string): Promise<boolean> {
+  async registered(attemptId: string, acquirerOrderId: string, walletAccountId?: string): Promise<boolean> {
     const result = await this.pool.query({
       name: 'order-registered',
-      text: `UPDATE orders SET acquirer_order_id = $2, updated_at = now() WHERE attempt_id = $1 AND status = 'STARTED'`,
-      values: [attemptId, acquirerOrderId],
+      text: `UPDATE orders SET acquirer_order_id = $2, wallet_account_id = $3, updated_at = now() WHERE attempt_id = $1 AND status = 'STARTED'`,
+      values: [attemptId, acquirerOrderId, walletAccountId ?? null],
     });
     return result.rowCount === 1;
   }

@@ -1,8 +1,11 @@
 /**
  * Merchants' live Flouci applications (D26), as their owners saved them in the
- * dashboard's Settings: one per merchant (test mode always uses the sandbox's
- * Flouci). The private key is stored encrypted (D17), bound to its merchant,
- * and decrypted only to call Flouci. A change and the wallet.connected that
+ * dashboard's Settings (test mode always uses the sandbox's Flouci). The
+ * private key is stored encrypted (D17), bound to its merchant, and decrypted
+ * only to call Flouci. A merchant's current application starts its new
+ * payments; saving keys again or removing them retires it, never deletes it,
+ * so the payments it started are still verified, captured, voided and
+ * refunded with it (migration 009). A change and the wallet.connected that
  * announces it commit together.
  */
 import type { Envelope } from '@gateway/contracts';
@@ -10,8 +13,10 @@ import { withTransaction, type Pool } from '@gateway/db';
 import { enqueue } from '@gateway/messaging';
 import type { SecretBox } from '@gateway/secrets';
 
-/** A merchant's live Flouci application, its private key decrypted: what a call to Flouci is made with. */
+/** A merchant's live Flouci application with its private key decrypted: what a call to Flouci is made with. */
 export interface WalletAccount {
+  /** The application's row: orders started with it name it. */
+  id: string;
   publicKey: string;
   privateKey: string;
   updatedAt: Date;
@@ -23,6 +28,14 @@ export interface WalletKeys {
   privateKey: string;
 }
 
+/** What Settings shows of the current application: never the private key. */
+export interface WalletAccountSummary {
+  publicKey: string;
+  updatedAt: Date;
+  /** Flouci refused its keys on a payment: no payment is started with it until keys are saved again. */
+  rejected: boolean;
+}
+
 /**
  * The event announcing a change, made once the change is written (its row
  * locked): two changes of one merchant's keys are announced in the order they
@@ -30,8 +43,15 @@ export interface WalletKeys {
  */
 export type Announcement = () => Envelope;
 
-/** What a private key's ciphertext is bound to: a copy in another row does not decrypt. */
+/** What a private key's ciphertext is bound to: a copy in another merchant's row does not decrypt. */
 const privateKeyAad = (merchantId: string) => `wallet_accounts.private_key_ciphertext:${merchantId}`;
+
+interface AccountRow {
+  id: string;
+  public_key: string;
+  private_key_ciphertext: string;
+  updated_at: Date;
+}
 
 export class WalletAccountRepository {
   constructor(
@@ -39,32 +59,43 @@ export class WalletAccountRepository {
     private readonly secrets: SecretBox,
   ) {}
 
-  /** The merchant's live Flouci application with its private key decrypted, or undefined when none is saved. */
-  async find(merchantId: string): Promise<WalletAccount | undefined> {
+  /** The application a new payment of the merchant's is started with: its current one, unless Flouci refused it; undefined otherwise. */
+  async current(merchantId: string): Promise<WalletAccount | undefined> {
+    const result = await this.pool.query<AccountRow>({
+      name: 'wallet-account-current',
+      text: 'SELECT id, public_key, private_key_ciphertext, updated_at FROM wallet_accounts WHERE merchant_id = $1 AND retired_at IS NULL AND rejected_at IS NULL',
+      values: [merchantId],
+    });
+    return this.opened(merchantId, result.rows[0]);
+  }
+
+  /** The application `id` of the merchant's, retired or refused alike: the one a payment was started with. */
+  async byId(merchantId: string, id: string): Promise<WalletAccount | undefined> {
+    const result = await this.pool.query<AccountRow>({
+      name: 'wallet-account-by-id',
+      text: 'SELECT id, public_key, private_key_ciphertext, updated_at FROM wallet_accounts WHERE id = $1 AND merchant_id = $2',
+      values: [id, merchantId],
+    });
+    return this.opened(merchantId, result.rows[0]);
+  }
+
+  /** The current application's public key, when it was saved and whether Flouci refused it; the private key is not read. */
+  async findSummary(merchantId: string): Promise<WalletAccountSummary | undefined> {
     const row = (
-      await this.pool.query<{ public_key: string; private_key_ciphertext: string; updated_at: Date }>({
-        name: 'wallet-account-find',
-        text: 'SELECT public_key, private_key_ciphertext, updated_at FROM wallet_accounts WHERE merchant_id = $1',
-        values: [merchantId],
-      })
+      await this.pool.query<{ public_key: string; updated_at: Date; rejected: boolean }>(
+        'SELECT public_key, updated_at, rejected_at IS NOT NULL AS rejected FROM wallet_accounts WHERE merchant_id = $1 AND retired_at IS NULL',
+        [merchantId],
+      )
     ).rows[0];
-    if (!row) return undefined;
-    return { publicKey: row.public_key, privateKey: await this.secrets.decrypt(row.private_key_ciphertext, privateKeyAad(merchantId)), updatedAt: row.updated_at };
+    return row && { publicKey: row.public_key, updatedAt: row.updated_at, rejected: row.rejected };
   }
 
-  /** The public key and when the keys were saved, or undefined; the private key is not read. */
-  async findSummary(merchantId: string): Promise<{ publicKey: string; updatedAt: Date } | undefined> {
-    const row = (await this.pool.query<{ public_key: string; updated_at: Date }>('SELECT public_key, updated_at FROM wallet_accounts WHERE merchant_id = $1', [merchantId])).rows[0];
-    return row && { publicKey: row.public_key, updatedAt: row.updated_at };
-  }
-
-  /** Saves the merchant's keys (replacing any), with the event `announce` makes; when they were saved. */
+  /** Saves the merchant's keys as its current application (retiring the one before), with the event `announce` makes; when they were saved. */
   async set(merchantId: string, keys: WalletKeys, announce: Announcement): Promise<Date> {
     return withTransaction(this.pool, async (tx) => {
+      await tx.query('UPDATE wallet_accounts SET retired_at = now() WHERE merchant_id = $1 AND retired_at IS NULL', [merchantId]);
       const saved = await tx.query<{ updated_at: Date }>(
-        `INSERT INTO wallet_accounts (merchant_id, public_key, private_key_ciphertext) VALUES ($1, $2, $3)
-         ON CONFLICT (merchant_id) DO UPDATE SET public_key = EXCLUDED.public_key, private_key_ciphertext = EXCLUDED.private_key_ciphertext, updated_at = now()
-         RETURNING updated_at`,
+        'INSERT INTO wallet_accounts (merchant_id, public_key, private_key_ciphertext) VALUES ($1, $2, $3) RETURNING updated_at',
         [merchantId, keys.publicKey, this.secrets.encrypt(keys.privateKey, privateKeyAad(merchantId))],
       );
       await enqueue(tx, [announce()]);
@@ -72,13 +103,32 @@ export class WalletAccountRepository {
     });
   }
 
-  /** Removes the merchant's keys, with the event `announce` makes; false (and no event) when none were saved. */
+  /** Retires the merchant's current application, with the event `announce` makes; false (and no event) when it had none. */
   async remove(merchantId: string, announce: Announcement): Promise<boolean> {
     return withTransaction(this.pool, async (tx) => {
-      const removed = await tx.query('DELETE FROM wallet_accounts WHERE merchant_id = $1', [merchantId]);
+      const removed = await tx.query('UPDATE wallet_accounts SET retired_at = now() WHERE merchant_id = $1 AND retired_at IS NULL', [merchantId]);
       if (removed.rowCount !== 1) return false;
       await enqueue(tx, [announce()]);
       return true;
     });
+  }
+
+  /**
+   * Flouci refused application `id`'s keys: no payment is started with it any
+   * more (the page stops offering Flouci, by the event `announce` makes) until
+   * an owner saves keys again. False when it was refused or retired already.
+   */
+  async markRejected(id: string, announce: Announcement): Promise<boolean> {
+    return withTransaction(this.pool, async (tx) => {
+      const rejected = await tx.query('UPDATE wallet_accounts SET rejected_at = now() WHERE id = $1 AND rejected_at IS NULL AND retired_at IS NULL', [id]);
+      if (rejected.rowCount !== 1) return false;
+      await enqueue(tx, [announce()]);
+      return true;
+    });
+  }
+
+  private async opened(merchantId: string, row: AccountRow | undefined): Promise<WalletAccount | undefined> {
+    if (!row) return undefined;
+    return { id: row.id, publicKey: row.public_key, privateKey: await this.secrets.decrypt(row.private_key_ciphertext, privateKeyAad(merchantId)), updatedAt: row.updated_at };
   }
 }

@@ -18,7 +18,8 @@ import { decline, finishedStep } from './finish-order.js';
 import type { AdapterDeps } from './deps.js';
 import { newOrder } from './new-order.js';
 import { PROCESSOR_UNAVAILABLE, sendCard } from './send-card.js';
-import { connectorFor, resolveAccount } from './connectors.js';
+import { eventEnvelope } from '@gateway/messaging';
+import { connectorFor, resolveAccount, type ResolvedAccount } from './connectors.js';
 
 /** What the buyer is told when the merchant's account cannot take a payment made so, or the connector could not be reached. */
 const CANNOT_TAKE: Readonly<Record<PaymentMethodType, string>> = {
@@ -103,19 +104,35 @@ export async function registerOrder(
     return { ok: false, step: await decline(deps, settling, 'processing_error', UNAVAILABLE[settling.payment_method_type], correlationId) };
   }
   if (registered.kind === 'credentials-rejected') {
-    if (settling.payment_method_type === 'card') await deps.terminals.markRejected(settling.merchant_id, settling.livemode, terminal.userName, terminal.password);
-    deps.log.error({ merchantId: settling.merchant_id, livemode: settling.livemode }, 'acquirer rejected the terminal credentials');
+    await markRejected(deps, settling, resolved, correlationId);
+    deps.log.error({ merchantId: settling.merchant_id, livemode: settling.livemode, method: settling.payment_method_type }, 'acquirer rejected the terminal credentials');
     return { ok: false, step: await decline(deps, settling, 'processing_error', CANNOT_TAKE[settling.payment_method_type], correlationId) };
   }
   if (registered.kind === 'refused') {
     deps.log.warn({ attemptId: settling.attempt_id, reason: registered.message }, 'register refused');
     return { ok: false, step: await decline(deps, settling, 'processing_error', UNAVAILABLE[settling.payment_method_type], correlationId) };
   }
-  if (!(await deps.orders.registered(settling.attempt_id, registered.orderId))) {
+  if (!(await deps.orders.registered(settling.attempt_id, registered.orderId, resolved.walletAccountId))) {
     // Reconciliation gave up on the order meanwhile: the card is not sent.
     return { ok: false, step: finishedStep((await deps.orders.find(settling.attempt_id)) ?? settling) };
   }
   return { ok: true, terminal, orderId: registered.orderId, ...(registered.redirectUrl !== undefined && { redirectUrl: registered.redirectUrl }) };
+}
+
+/**
+ * Credentials the connector refused take no more payments: a card terminal is
+ * marked refused (an operator sets it again); a merchant's Flouci application
+ * too, and the page stops offering Flouci (wallet.connected) until an owner
+ * saves keys again. The sandbox's are never marked.
+ */
+async function markRejected(deps: AdapterDeps, settling: OrderRow, resolved: ResolvedAccount & { status: 'active' }, correlationId: string): Promise<void> {
+  if (settling.payment_method_type === 'card') {
+    await deps.terminals.markRejected(settling.merchant_id, settling.livemode, resolved.terminal.userName, resolved.terminal.password);
+    return;
+  }
+  if (resolved.walletAccountId === undefined) return;
+  const announce = () => eventEnvelope('wallet.connected', { merchant_id: settling.merchant_id, livemode: true, connected: false }, correlationId, deps.clock());
+  if (await deps.walletAccounts.markRejected(resolved.walletAccountId, announce)) deps.afterCommit();
 }
 
 /** The attempt's order, recorded before anything is sent to the acquirer; `fresh` when this call recorded it. */

@@ -13,14 +13,14 @@ import { AcquirerUnreachable, type OrderState } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
 import type { AdapterDeps } from './deps.js';
 import { declineOrder, finishApproved, finishedStep } from './finish-order.js';
-import { connectorFor, resolveAccount } from './connectors.js';
+import { connectorFor, orderAccount } from './connectors.js';
 
 const FINAL = new Set(['AUTHORIZED', 'APPROVED', 'DECLINED']);
 
 /** The order's outcome as the acquirer's status tells it, recorded once; where it stands otherwise. */
 export async function returnedByBrowser(deps: AdapterDeps, order: OrderRow, correlationId: string): Promise<PaymentStep> {
   if (FINAL.has(order.status) || !order.acquirer_order_id) return finishedStep(order);
-  const resolved = await resolveAccount(deps, order.payment_method_type, order.merchant_id, order.livemode);
+  const resolved = await orderAccount(deps, order);
   if (resolved.status !== 'active') return finishedStep(order);
   let state: OrderState;
   try {

@@ -15,7 +15,7 @@ import { accountCurrency, checkAmount, compareTnd } from '@gateway/money';
 import { AcquirerUnreachable, type OperationResult } from '../acquirer/acquirer.js';
 import type { AdapterDeps } from './deps.js';
 import { capturedData, recordCapture, RELEASED, returnHold } from './finish-hold.js';
-import { connectorFor, resolveAccount } from './connectors.js';
+import { connectorFor, orderAccount } from './connectors.js';
 
 type CaptureRequest = CommandRequest<'payment.capture'>;
 type CaptureReply = CommandReply<'payment.capture'>;
@@ -37,7 +37,7 @@ export async function capturePayment(deps: AdapterDeps, request: CaptureRequest,
     return { outcome: 'refused', message: `The capture amount ${request.amount} is not a TND amount with 3 decimals above zero and at most the ${order.amount} TND held.` };
   }
   if (!(await deps.holds.take(order.attempt_id, { capture: request.capture_id }))) return standing(deps, request);
-  const resolved = await resolveAccount(deps, order.payment_method_type, order.merchant_id, order.livemode);
+  const resolved = await orderAccount(deps, order);
   const orderId = order.acquirer_order_id;
   if (resolved.status !== 'active' || !orderId) {
     const message = orderId ? `The merchant's live acquirer terminal is ${resolved.status}; nothing was captured.` : NO_HOLD;

@@ -13,7 +13,7 @@ import { AcquirerUnreachable, type OperationResult } from '../acquirer/acquirer.
 import type { OrderRow } from '../db/order.repository.js';
 import type { AdapterDeps } from './deps.js';
 import { CARD_COUNTRY_UNKNOWN, paymentRef, pricingOf } from './finish-order.js';
-import { connectorFor, resolveAccount } from './connectors.js';
+import { connectorFor, orderAccount } from './connectors.js';
 
 /** What a capture is answered once the hold was released. */
 export const RELEASED = 'The hold was released; nothing can be captured.';
@@ -54,7 +54,7 @@ export async function returnHold(deps: AdapterDeps, order: OrderRow, captureId: 
 
 /** reverse.do of a hold taken for release; VOIDED when the acquirer confirms, VOID_REFUSED (an operator's case) when it refuses. */
 export async function sendRelease(deps: AdapterDeps, order: OrderRow): Promise<void> {
-  const resolved = await resolveAccount(deps, order.payment_method_type, order.merchant_id, order.livemode);
+  const resolved = await orderAccount(deps, order);
   if (resolved.status !== 'active' || !order.acquirer_order_id) {
     deps.log.error({ attemptId: order.attempt_id, terminal: resolved.status }, 'hold cannot be released here; an operator must release it');
     await deps.holds.finishRelease(order.attempt_id, 'VOID_REFUSED');

@@ -10,9 +10,9 @@ import { idFrom, type PaymentStep, type SavedCard } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { computeFee, type Pricing } from '@gateway/money';
 import { describeError } from '@gateway/observability';
-import { AcquirerUnreachable, type OrderBinding, type Terminal } from '../acquirer/acquirer.js';
+import { AcquirerUnreachable, type OperationResult, type OrderBinding, type Terminal } from '../acquirer/acquirer.js';
 import type { OrderRow } from '../db/order.repository.js';
-import { connectorFor } from './connectors.js';
+import { connectorFor, orderAccount } from './connectors.js';
 import type { AdapterDeps } from './deps.js';
 
 /**
@@ -49,6 +49,7 @@ export type FinishingOrder = Pick<
   | 'save_usage'
   | 'payment_method_type'
   | 'order_number'
+  | 'wallet_account_id'
 >;
 
 /**
@@ -92,8 +93,13 @@ export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, s
   if (state.amount !== undefined && state.amount !== order.amount) {
     // Never expected; the amount we registered is what we record, and an operator must look.
     deps.log.error({ attemptId: order.attempt_id, acquirerAmount: state.amount, amount: order.amount, state: state.kind }, 'acquirer approved a different amount');
-    // D26: a wallet payment of another amount than ours never pays the session; an operator gives back what the wallet took.
-    if (order.payment_method_type !== 'card') return declineOrder(deps, order, 'wallet_declined', WALLET_AMOUNT_DIFFERS, correlationId);
+    // D26: a wallet payment of another amount than ours never pays the session; what the wallet took is given back.
+    if (order.payment_method_type !== 'card') {
+      // Given back by the one path that declines it, so a race of verifies gives back once.
+      const declined = await declineOrder(deps, order, 'wallet_declined', WALLET_AMOUNT_DIFFERS, correlationId);
+      if (declined.recorded) await giveBack(deps, order, { kind: state.kind, amount: state.amount });
+      return declined;
+    }
   }
   const twoPhase = order.capture_method === 'manual';
   if (state.kind === 'held' && !twoPhase) {
@@ -105,6 +111,31 @@ export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, s
   const finished = state.kind === 'held' ? await authorizeOrder(deps, order, correlationId, savedCard) : await approveOrder(deps, order, correlationId, savedCard);
   if (finished.recorded) deps.log.info({ attemptId: order.attempt_id, held: state.kind === 'held' }, 'payment approved');
   return finished;
+}
+
+/**
+ * Gives back what a wallet took for a payment that is not recorded as paid (it
+ * reported another amount than ours): a hold is released, a payment refunded
+ * whole, through the connector it was made with. What cannot be given back is
+ * logged for an operator; the order is declined either way.
+ */
+async function giveBack(deps: AdapterDeps, order: FinishingOrder, taken: { kind: 'paid' | 'held'; amount: string }): Promise<void> {
+  const resolved = await orderAccount(deps, order);
+  const reference = order.acquirer_order_id;
+  let result: OperationResult | undefined;
+  if (resolved.status === 'active' && reference) {
+    const connector = connectorFor(deps, order.payment_method_type);
+    try {
+      result =
+        taken.kind === 'held'
+          ? await connector.void(resolved.terminal, reference)
+          : await connector.refund(resolved.terminal, { reference, amount: taken.amount, refundedAtMost: '0.000', paymentAmount: taken.amount });
+    } catch (err) {
+      if (!(err instanceof AcquirerUnreachable)) throw err;
+    }
+  }
+  if (result?.kind === 'done') deps.log.warn({ attemptId: order.attempt_id, given: taken.kind === 'held' ? 'released' : 'refunded' }, 'wallet payment of another amount given back');
+  else deps.log.error({ attemptId: order.attempt_id, taken: taken.kind, amount: taken.amount }, 'wallet payment of another amount not given back; an operator must give it back at the wallet');
 }
 
 /** Declines the order with `failureCode`, once, and answers the step as it stands. */

@@ -12,7 +12,7 @@ import type { ClaimedHold } from '../db/order-hold.repository.js';
 import type { AdapterDeps } from './deps.js';
 import { recordCapture, RELEASED, returnHold, sendRelease } from './finish-hold.js';
 import { nextCheckDelay, RECONCILE_BATCH, settleInBatches, type ReconcilePolicy } from './reconciliation.js';
-import { connectorFor, resolveAccount } from './connectors.js';
+import { connectorFor, orderAccount } from './connectors.js';
 
 const NEVER_CAPTURED = 'The card processor did not capture the payment; the hold stands.';
 
@@ -30,7 +30,7 @@ export async function reconcileDueHolds(deps: AdapterDeps, policy: ReconcilePoli
 async function reconcileHold(deps: AdapterDeps, policy: ReconcilePolicy, hold: ClaimedHold): Promise<boolean> {
   const correlationId = `reconcile-hold-${hold.attempt_id}`;
   try {
-    const resolved = await resolveAccount(deps, hold.payment_method_type, hold.merchant_id, hold.livemode);
+    const resolved = await orderAccount(deps, hold);
     let state: OrderState | undefined;
     if (resolved.status === 'active' && hold.acquirer_order_id) {
       try {

@@ -26,7 +26,7 @@
 import { describeError } from '@gateway/observability';
 import { AcquirerUnreachable, type OrderState, type Terminal } from '../acquirer/acquirer.js';
 import type { ClaimedOrder } from '../db/order.repository.js';
-import { connectorFor, walletTerminal } from './connectors.js';
+import { connectorFor, orderAccount } from './connectors.js';
 import type { AdapterDeps } from './deps.js';
 import { declineOrder, finishApproved, NEVER_SENT, type Finished } from './finish-order.js';
 import { nextCheckDelay, RECONCILE_BATCH, settleInBatches, type ReconcilePolicy } from './reconciliation.js';
@@ -73,8 +73,13 @@ async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: Claime
   });
   const oldEnough = order.age_seconds >= policy.reconcileAfterSeconds;
 
+  const wallet = order.payment_method_type !== 'card';
+  if (wallet && order.acquirer_order_id === null) {
+    // The wallet never gave this payment an id, so the buyer was never sent to it: nothing can be paid.
+    return oldEnough ? giveUp('not-found', 'processing_error', NEVER_RECEIVED, policy.reconcileAfterSeconds) : undefined;
+  }
   const asked = await orderTerminal(deps, order);
-  if (!asked && order.payment_method_type !== 'card') {
+  if (!asked && wallet) {
     // A wallet order is started only with an application: one removed since leaves the payment to an operator, asked again later.
     deps.log.error({ attemptId: order.attempt_id, merchantId: order.merchant_id }, "the merchant's wallet application is gone; the order cannot be verified");
     return undefined;
@@ -103,6 +108,9 @@ async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: Claime
       return { acquirer: 'declined', finished: await declineOrder(deps, order, state.failureCode, state.failureMessage, correlationId) };
     case 'not-found':
       if (!oldEnough) return undefined;
+      // A wallet that gave the payment an id and now says it does not know it may be answering vaguely:
+      // only once its buyer's time is long over can no payment come (WALLET.md: only EXPIRED says so).
+      if (wallet && order.age_seconds < deps.wallet.timeoutSeconds + policy.reconcileAfterSeconds) return undefined;
       if (asked.changedSinceOrder) {
         // Asked on other credentials than the order may have been made with: "unknown" proves nothing.
         deps.log.error({ attemptId: order.attempt_id, merchantId: order.merchant_id }, 'order unknown to the acquirer, but the live terminal was set again since; an operator must look');
@@ -134,10 +142,9 @@ async function resolve(deps: AdapterDeps, policy: ReconcilePolicy, order: Claime
  */
 async function orderTerminal(deps: AdapterDeps, order: ClaimedOrder): Promise<{ terminal: Terminal; changedSinceOrder: boolean } | undefined> {
   if (order.payment_method_type !== 'card') {
-    if (!order.livemode) return { terminal: deps.wallet.sandbox, changedSinceOrder: false };
-    const account = await deps.walletAccounts.find(order.merchant_id);
-    // Keys set again since: another application cannot see the payment, so "unknown" proves nothing.
-    return account && { terminal: walletTerminal(deps, account), changedSinceOrder: account.updatedAt.getTime() > order.created_at.getTime() };
+    // The application the payment was started with, whatever the merchant's keys are now.
+    const resolved = await orderAccount(deps, order);
+    return resolved.status === 'active' ? { terminal: resolved.terminal, changedSinceOrder: false } : undefined;
   }
   if (!order.livemode) return { terminal: deps.sandbox, changedSinceOrder: false };
   const row = await deps.terminals.find(order.merchant_id, true);

@@ -27,7 +27,7 @@ import type { OrderRow } from '../db/order.repository.js';
 import type { FinalRefundStatus, RefundOperation, RefundOperationRow, RefundOperationStatus } from '../db/refund-operation.repository.js';
 import type { AdapterDeps } from './deps.js';
 import { maybeSettled } from './settlement.js';
-import { connectorFor, resolveAccount } from './connectors.js';
+import { connectorFor, orderAccount } from './connectors.js';
 
 type RefundRequest = CommandRequest<'payment.refund'>;
 type RefundReply = CommandReply<'payment.refund'>;
@@ -77,7 +77,7 @@ export async function refundPayment(deps: AdapterDeps, request: RefundRequest): 
 
   const wallet = order.payment_method_type !== 'card';
   if (wallet && (!request.whole || compareTnd(request.amount, taken(order)) !== 0)) return answerWithoutCall(deps, request, operation, 'UNCONFIRMED', WALLET_WHOLE_ONLY);
-  const resolved = await resolveAccount(deps, order.payment_method_type, order.merchant_id, order.livemode);
+  const resolved = await orderAccount(deps, order);
   if (resolved.status !== 'active') {
     // The buyer is still owed the money: an operator refunds it another way, or once the terminal is back.
     return answerWithoutCall(deps, request, operation, 'UNCONFIRMED', `The refund was not sent: the merchant's live acquirer terminal is ${resolved.status}. An operator must make it.`);

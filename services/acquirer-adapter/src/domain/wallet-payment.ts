@@ -47,15 +47,25 @@ export async function startWalletPayment(deps: AdapterDeps, request: CommandRequ
   return { outcome: 'redirect', redirect: { url: started.redirectUrl } };
 }
 
+/** Questions to the wallet under way here, by attempt: a return and a notice arriving together share one. */
+const verifying = new Map<string, Promise<PaymentStep>>();
+
 /**
  * payment.verify: the wallet's word on the attempt's payment, recorded once.
  * An attempt that is not a wallet payment, or not of the session named, is
- * not found: a notice or a return for it proves nothing and asks nothing.
+ * not found: a notice or a return for it proves nothing and asks nothing. A
+ * final payment never asks again, and questions arriving together (the
+ * buyer's return and Flouci's notice, sent at once) share one.
  */
 export async function verifyWalletPayment(deps: AdapterDeps, request: CommandRequest<'payment.verify'>, correlationId: string): Promise<PaymentStep> {
   const order = await deps.orders.find(request.attempt_id);
   if (!order || order.payment_method_type === 'card' || (request.session_id !== undefined && order.session_id !== request.session_id)) {
     throw new AppError('not-found', 'No wallet payment with this id.');
   }
-  return returnedByBrowser(deps, order, correlationId);
+  const attemptId = order.attempt_id;
+  const under = verifying.get(attemptId);
+  if (under) return under;
+  const asking = returnedByBrowser(deps, order, correlationId).finally(() => verifying.delete(attemptId));
+  verifying.set(attemptId, asking);
+  return asking;
 }

@@ -10,7 +10,7 @@ import { SealedCardError } from '@gateway/card-sealing';
 import { flouciKeyScope, type CommandReply, type CommandRequest } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { validationError, type FieldError } from '@gateway/problem';
-import type { WalletKeys } from '../db/wallet-account.repository.js';
+import type { WalletAccountSummary, WalletKeys } from '../db/wallet-account.repository.js';
 import type { AdapterDeps } from './deps.js';
 
 type WalletSettings = CommandReply<'wallet.settings.get'>;
@@ -43,7 +43,7 @@ export async function setWalletSettings(deps: AdapterDeps, command: CommandReque
   const updatedAt = await deps.walletAccounts.set(merchantId, keys, announce(true));
   deps.afterCommit();
   deps.log.info({ merchantId }, 'live Flouci keys saved');
-  return settingsOf(merchantId, { publicKey: keys.publicKey, updatedAt });
+  return settingsOf(merchantId, { publicKey: keys.publicKey, updatedAt, rejected: false });
 }
 
 /**
@@ -95,9 +95,11 @@ export function keyErrors(keys: WalletKeys): FieldError[] {
   return errors;
 }
 
-function settingsOf(merchantId: string, saved: { publicKey: string; updatedAt: Date } | undefined): WalletSettings {
+function settingsOf(merchantId: string, saved: WalletAccountSummary | undefined): WalletSettings {
   return {
     merchant_id: merchantId,
-    flouci: saved ? { connected: true, public_key: saved.publicKey, updated_at: saved.updatedAt.toISOString() } : { connected: false, public_key: null, updated_at: null },
+    flouci: saved
+      ? { connected: !saved.rejected, rejected: saved.rejected, public_key: saved.publicKey, updated_at: saved.updatedAt.toISOString() }
+      : { connected: false, rejected: false, public_key: null, updated_at: null },
   };
 }

@@ -42,34 +42,56 @@ describe('Live Flouci keys, stored', function () {
     const [row] = await db.query<{ public_key: string; private_key_ciphertext: string }>('SELECT public_key, private_key_ciphertext FROM acquirer.wallet_accounts WHERE merchant_id = $1', [merchantId]);
     assert.equal(row?.public_key, 'public-1');
     assert.ok(row && !row.private_key_ciphertext.includes(privateKey), 'not in clear');
-    assert.deepEqual(await accounts.find(merchantId), { publicKey: 'public-1', privateKey, updatedAt: savedAt });
-    assert.deepEqual(await accounts.findSummary(merchantId), { publicKey: 'public-1', updatedAt: savedAt });
+    const current = await accounts.current(merchantId);
+    assert.deepEqual(current && { ...current, id: '' }, { id: '', publicKey: 'public-1', privateKey, updatedAt: savedAt });
+    assert.deepEqual(await accounts.findSummary(merchantId), { publicKey: 'public-1', updatedAt: savedAt, rejected: false });
     assert.deepEqual(
       (await announced(merchantId)).map((e) => [e.type, e.data]),
       [['wallet.connected', { merchant_id: merchantId, livemode: true, connected: true }]],
     );
   });
 
-  it('when keys are saved again, then they replace the first; a ciphertext copied to another merchant does not decrypt', async () => {
+  it('when keys are saved again, then they start new payments, and the first are kept for the payments made with them; a ciphertext copied to another merchant does not decrypt', async () => {
     const merchantId = newId('mer');
     await accounts.set(merchantId, { publicKey: 'public-a', privateKey: 'private-a' }, announce(merchantId, true));
+    const first = await accounts.current(merchantId);
     await accounts.set(merchantId, { publicKey: 'public-b', privateKey: 'private-b' }, announce(merchantId, true));
-    assert.equal((await accounts.find(merchantId))?.privateKey, 'private-b');
+    assert.equal((await accounts.current(merchantId))?.privateKey, 'private-b');
+    assert.equal((await accounts.byId(merchantId, first?.id ?? ''))?.privateKey, 'private-a');
+    assert.equal(await accounts.byId(newId('mer'), first?.id ?? ''), undefined, 'only its own merchant reads it');
 
     const other = newId('mer');
     await db.query(
       `INSERT INTO acquirer.wallet_accounts (merchant_id, public_key, private_key_ciphertext)
-       SELECT $2, public_key, private_key_ciphertext FROM acquirer.wallet_accounts WHERE merchant_id = $1`,
+       SELECT $2, public_key, private_key_ciphertext FROM acquirer.wallet_accounts WHERE merchant_id = $1 AND retired_at IS NULL`,
       [merchantId, other],
     );
-    await assert.rejects(accounts.find(other));
+    await assert.rejects(accounts.current(other));
+  });
+
+  it('when Flouci refuses the keys, then they start no payment and wallet.connected says so, once; saving keys again starts payments again', async () => {
+    const merchantId = newId('mer');
+    await accounts.set(merchantId, { publicKey: 'public-1', privateKey: 'private-1' }, announce(merchantId, true));
+    const refused = await accounts.current(merchantId);
+    assert.equal(await accounts.markRejected(refused?.id ?? '', announce(merchantId, false)), true);
+    assert.equal(await accounts.markRejected(refused?.id ?? '', announce(merchantId, false)), false);
+    assert.equal(await accounts.current(merchantId), undefined);
+    assert.equal((await accounts.findSummary(merchantId))?.rejected, true);
+    assert.equal((await accounts.byId(merchantId, refused?.id ?? ''))?.privateKey, 'private-1', 'its payments are still verified with it');
+    await accounts.set(merchantId, { publicKey: 'public-2', privateKey: 'private-2' }, announce(merchantId, true));
+    assert.equal((await accounts.current(merchantId))?.publicKey, 'public-2');
+    assert.deepEqual(
+      (await announced(merchantId)).map((e) => (e.data as { connected: boolean }).connected),
+      [true, false, true],
+    );
   });
 
   it('when keys are removed, then none are found and wallet.connected says so; removing them again changes and announces nothing', async () => {
     const merchantId = newId('mer');
     await accounts.set(merchantId, { publicKey: 'public-1', privateKey: 'private-1' }, announce(merchantId, true));
     assert.equal(await accounts.remove(merchantId, announce(merchantId, false)), true);
-    assert.equal(await accounts.find(merchantId), undefined);
+    assert.equal(await accounts.current(merchantId), undefined);
+    assert.equal(await accounts.findSummary(merchantId), undefined);
     assert.equal(await accounts.remove(merchantId, announce(merchantId, false)), false);
     assert.deepEqual(
       (await announced(merchantId)).map((e) => (e.data as { connected: boolean }).connected),

@@ -42,6 +42,7 @@ const order: OrderRow = {
   save_usage: null,
   saved_card: null,
   payment_method_type: 'card',
+  wallet_account_id: null,
 };
 
 describe('card_country of an approved payment', () => {

@@ -171,16 +171,18 @@ describe('Flouci transformers', () => {
       });
     });
 
-    it('when a paid or held payment has no amount, then it is read without one; an amount that cannot be read leaves it unread', () => {
-      assert.deepEqual(toOrderState(verified({ status: 'SUCCESS', amount: undefined })), { kind: 'paid', maskedPan: '' });
-      assert.deepEqual(toOrderState(verified({ status: 'PENDING', amount: null, details: { hold: 'held' } })), { kind: 'held', maskedPan: '' });
+    it('when a paid or held payment has no amount, or one that cannot be read, then the answer is unread: an unknown outcome, never paid', () => {
+      assert.equal(toOrderState(verified({ status: 'SUCCESS', amount: undefined })), undefined);
+      assert.equal(toOrderState(verified({ status: 'PENDING', amount: null, details: { hold: 'held' } })), undefined);
       assert.equal(toOrderState(verified({ status: 'SUCCESS', amount: '12.5' })), undefined);
       assert.equal(toOrderState(verified({ status: 'PENDING', amount: -5, details: { hold: 'held' } })), undefined);
     });
 
-    it('when Flouci does not know the payment, then it is not-found', () => {
+    it('when Flouci says it does not know the payment, then it is not-found; a vaguer refusal is unread', () => {
       assert.deepEqual(toOrderState({ success: false, message: 'Payment not found', code: 1 }), { kind: 'not-found' });
-      assert.deepEqual(toOrderState({ success: false, message: 'Unknown payment_id' }), { kind: 'not-found' });
+      assert.deepEqual(toOrderState({ success: false, message: 'No such payment' }), { kind: 'not-found' });
+      assert.equal(toOrderState({ success: false, message: 'Unknown error, please try again' }), undefined);
+      assert.equal(toOrderState({ success: false, message: 'Unknown payment_id' }), undefined);
     });
 
     it('when Flouci refuses for another reason, or the answer says no status it knows, then it is unread', () => {

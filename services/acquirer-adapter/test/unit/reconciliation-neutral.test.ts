@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import type { Envelope } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
-import type { Connector, OrderState, PaymentRef, Terminal } from '../../src/acquirer/acquirer.js';
+import type { Connector, OrderState, PaymentRef, RefundRequest, Terminal } from '../../src/acquirer/acquirer.js';
 import type { ClaimedOrder, FinalOutcome } from '../../src/db/order.repository.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
 import { reconcileDueOrders } from '../../src/domain/reconcile-orders.js';
@@ -24,6 +24,8 @@ function neutralOnly(method: Connector['method'], state: OrderState, asked: stri
       asked.push(`${method} status ${payment.reference ?? '-'} ${payment.orderNumber}${payment.byNumber ? ' by number' : ''}`);
       return state;
     },
+    void: async (_account: Terminal, reference: string) => (asked.push(`${method} void ${reference}`), { kind: 'done' }),
+    refund: async (_account: Terminal, refund: RefundRequest) => (asked.push(`${method} refund ${refund.reference} ${refund.amount}`), { kind: 'done' }),
   };
   return new Proxy(connector as unknown as Connector, {
     get(target, name, receiver) {
@@ -66,6 +68,7 @@ function claimed(attemptId: string, method: ClaimedOrder['payment_method_type'],
     save_usage: null,
     saved_card: null,
     payment_method_type: method,
+    wallet_account_id: null,
     checks: 1,
     age_seconds: 120,
   };
@@ -120,14 +123,16 @@ describe('Reconciliation and the connectors', () => {
     assert.equal((finished.get('pa_wallet0000000000000000001')?.event.data as { payment_method_type?: string }).payment_method_type, 'flouci');
   });
 
-  it('when Flouci says a wallet payment succeeded for another amount than ours, then it is declined wallet_declined, never recorded paid', async () => {
+  it('when Flouci says a wallet payment succeeded for another amount than ours, then it is declined wallet_declined, never recorded paid, and what Flouci took is refunded', async () => {
+    const asked: string[] = [];
     const { deps, byAttempt } = depsWith(
       [claimed('pa_wallet0000000000000000002', 'flouci', 'REDIRECTED', 'flouci-payment-10')],
       { kind: 'open' },
       { kind: 'paid', amount: '1.000', maskedPan: '' },
-      [],
+      asked,
     );
     assert.equal(await reconcileDueOrders(deps, policy), 1);
+    assert.deepEqual(asked, ['flouci status flouci-payment-10 A1B2C3D4-T-wallet-1 by number', 'flouci refund flouci-payment-10 1.000']);
     const finished = byAttempt().get('pa_wallet0000000000000000002');
     assert.equal(finished?.outcome.status, 'DECLINED');
     assert.equal(finished?.event.type, 'payment.declined');

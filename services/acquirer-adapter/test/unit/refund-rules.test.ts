@@ -81,6 +81,7 @@ describe('Refund operation choice and outcomes', () => {
       save_usage: null,
       saved_card: null,
       payment_method_type: 'card',
+      wallet_account_id: null,
     };
   }
 

@@ -32,7 +32,7 @@ function deps(stored?: WalletKeys) {
   const events: Envelope[] = [];
   let commits = 0;
   const walletAccounts = {
-    findSummary: async () => saved && { publicKey: saved.publicKey, updatedAt: AT },
+    findSummary: async () => saved && { publicKey: saved.publicKey, updatedAt: AT, rejected: false },
     set: async (_merchantId: string, keys: WalletKeys, announce: Announcement) => ((saved = keys), events.push(announce()), AT),
     remove: async (_merchantId: string, announce: Announcement) => {
       if (!saved) return false;
@@ -82,7 +82,7 @@ describe('Live Flouci keys', () => {
   it('when an owner saves good keys, then they are stored, wallet.connected announces them, and the answer shows the public key only', async () => {
     const { adapter, events, saved, commits } = deps();
     const answer = await setWalletSettings(adapter, { merchant_id: MERCHANT, flouci: { public_key: KEYS.publicKey, private_key_sealed: sealed(KEYS.privateKey) } }, 'corr-1');
-    assert.deepEqual(answer, { merchant_id: MERCHANT, flouci: { connected: true, public_key: KEYS.publicKey, updated_at: AT.toISOString() } });
+    assert.deepEqual(answer, { merchant_id: MERCHANT, flouci: { connected: true, rejected: false, public_key: KEYS.publicKey, updated_at: AT.toISOString() } });
     assert.ok(!JSON.stringify(answer).includes(KEYS.privateKey));
     assert.deepEqual(saved(), KEYS);
     assert.deepEqual(
@@ -112,7 +112,7 @@ describe('Live Flouci keys', () => {
 
   it('when the keys are removed, then wallet.connected says not connected; removing again announces nothing', async () => {
     const { adapter, events, saved } = deps(KEYS);
-    const none = { merchant_id: MERCHANT, flouci: { connected: false, public_key: null, updated_at: null } };
+    const none = { merchant_id: MERCHANT, flouci: { connected: false, rejected: false, public_key: null, updated_at: null } };
     assert.deepEqual(await setWalletSettings(adapter, { merchant_id: MERCHANT, flouci: null }, 'corr-3'), none);
     assert.equal(saved(), undefined);
     assert.deepEqual(await setWalletSettings(adapter, { merchant_id: MERCHANT, flouci: null }, 'corr-4'), none);

@@ -43,9 +43,9 @@ describe('Live Flouci keys in the dashboard (D26)', function () {
   const postKeys = async (visitor: Visitor, keys: { public_key: string; private_key: string }) => visitor.post(`${SETTINGS}/flouci`, { _csrf: await visitor.csrf(SETTINGS), ...keys });
   const removeKeys = async (visitor: Visitor) => visitor.post(`${SETTINGS}/flouci/remove`, { _csrf: await visitor.csrf(SETTINGS) });
 
-  /** The adapter's row of the merchant's live Flouci application, as stored. */
+  /** The adapter's row of the merchant's current live Flouci application, as stored (removed keys are retired). */
   const storedAccount = async (of: Merchant) =>
-    (await system.db.query<{ public_key: string; private_key_ciphertext: string }>('SELECT public_key, private_key_ciphertext FROM acquirer.wallet_accounts WHERE merchant_id = $1', [of.merchantId]))[0];
+    (await system.db.query<{ public_key: string; private_key_ciphertext: string }>('SELECT public_key, private_key_ciphertext FROM acquirer.wallet_accounts WHERE merchant_id = $1 AND retired_at IS NULL', [of.merchantId]))[0];
 
   /** Whether the session service has the merchant's live Flouci connected; undefined when it never heard of it. */
   const sessionKnows = async (of: Merchant) =>

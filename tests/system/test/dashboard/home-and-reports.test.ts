@@ -189,7 +189,7 @@ describe('Home and Reports (D21), in a browser', function () {
     assert.match(balance.name, /^balance_transactions-test-\d{4}-\d{2}-\d{2}\.csv$/);
     assert.equal(balance.text, await theApis('balance_transactions'));
     const transactions = linesOf(balance.text);
-    assert.deepEqual(transactions.header, ['id', 'type', 'session_id', 'source', 'amount', 'fee', 'net', 'currency', 'created_at', 'available_on', 'livemode']);
+    assert.deepEqual(transactions.header, ['id', 'type', 'session_id', 'source', 'amount', 'fee', 'net', 'currency', 'created_at', 'available_on', 'livemode', 'payment_method']);
     const column = (name: string) => transactions.header.indexOf(name);
     const cells = transactions.rows.map((row) => row.split(','));
     // A refund's negative amount starts with '-': written '-20.000 behind a quote (D21, formula injection).

@@ -40,8 +40,13 @@ const FAILURE_MESSAGES: Readonly<Record<string, string>> = {
   canceled_by_buyer: "The buyer canceled the payment on Flouci's page; nothing was charged.",
 };
 
-/** Words Flouci uses when it does not know a payment (the sandbox: "Payment not found"). */
-const UNKNOWN_PAYMENT = /not found|unknown|does not exist|no such payment|introuvable|n'existe pas/i;
+/**
+ * Words Flouci uses when it does not know a payment (the sandbox: "Payment not
+ * found"). Only a payment named as not found: a vaguer refusal ("Unknown
+ * error") is an unknown outcome. Reconciliation gives up on a wallet payment
+ * that is not found only long after its buyer's time is over, whatever is said.
+ */
+const UNKNOWN_PAYMENT = /\bpayment (was )?not found\b|\bno such payment\b|\bpayment does not exist\b|paiement introuvable/i;
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
@@ -161,9 +166,13 @@ export function toOrderState(reply: FlouciReply): OrderState | undefined {
   }
 }
 
-/** A paid or held payment with its amount; a wallet has no card to show. Undefined when an amount is written but cannot be read. */
+/**
+ * A paid or held payment with its amount; a wallet has no card to show.
+ * Undefined (an unreadable answer) without an amount that can be read:
+ * verify_payment always gives it, and it is what the payment is checked
+ * against before it counts as paid.
+ */
 function takenState(kind: 'paid' | 'held', result: FlouciReply): OrderState | undefined {
-  if (result.amount === undefined || result.amount === null) return { kind, maskedPan: '' };
   const amount = fromFlouciMillimes(result.amount);
   return amount === undefined ? undefined : { kind, amount, maskedPan: '' };
 }

@@ -20,24 +20,24 @@ export function flouciSection(reader: Reader, flouci: CommandReply<'wallet.setti
   if (reader.mode === 'test' || flouci === undefined) {
     return html`<section class="card" aria-labelledby="flouci-heading">${heading}<p class="muted" data-flouci="sandbox">${t('flouci_test_note')}</p></section>`;
   }
-  const status = flouci.connected ? t('flouci_connected') : t('flouci_not_connected');
+  const status = flouci.connected ? t('flouci_connected') : flouci.rejected ? t('flouci_rejected') : t('flouci_not_connected');
   const saved =
     flouci.public_key === null
       ? ''
       : html`<p>${t('flouci_public_key')}: <code dir="ltr" data-flouci-public-key>${flouci.public_key}</code> <span class="muted">${phrase(t, 'flouci_saved_at', { time: when(flouci.updated_at) })}</span></p>`;
   return html`<section class="card" aria-labelledby="flouci-heading">
 ${heading}
-<p>${t('flouci_live_payments')}: <strong data-flouci="${flouci.connected ? 'connected' : 'not-connected'}">${status}</strong></p>
+<p>${t('flouci_live_payments')}: <strong data-flouci="${flouci.connected ? 'connected' : flouci.rejected ? 'rejected' : 'not-connected'}">${status}</strong></p>
 ${saved}
 <p class="muted">${t('flouci_live_note')}</p>
-${owner ? keysForms(reader, flouci.connected) : ''}
+${owner ? keysForms(reader, flouci.public_key !== null) : ''}
 </section>`;
 }
 
-/** The owner's forms: both keys (the private one in a password field, never filled), and the removal once connected. */
-function keysForms(reader: Reader, connected: boolean): Html {
+/** The owner's forms: both keys (the private one in a password field, never filled), and the removal once keys are saved. */
+function keysForms(reader: Reader, saved: boolean): Html {
   const { t } = reader;
-  const remove = connected
+  const remove = saved
     ? html`<form method="post" action="${FLOUCI_SETTINGS}/remove" class="inline" data-confirm="${t('flouci_remove_confirm')}">${csrfField(reader.csrf)}<button type="submit" class="danger">${t('flouci_remove_keys')}</button></form>`
     : '';
   return html`<form method="post" action="${FLOUCI_SETTINGS}" class="row" autocomplete="off">${csrfField(reader.csrf)}
