@@ -10,13 +10,13 @@ import type { SessionDetail } from '@gateway/contracts';
 import { pollUntil, sessionRequest, type Merchant, type MerchantSite, type TestBrowser, type TestSystem } from '@gateway/testkit';
 
 /** The hosted page's Flouci button, by the page's language (the wallet catalogue). */
-export const PAY_WITH_FLOUCI = { en: 'Pay with Flouci', fr: 'Payer avec Flouci', ar: 'ادفع عبر Flouci' } as const;
+const PAY_WITH_FLOUCI = { en: 'Pay with Flouci', fr: 'Payer avec Flouci', ar: 'ادفع عبر Flouci' } as const;
 export type PageLanguage = keyof typeof PAY_WITH_FLOUCI;
 /** The hand-off page's link to Flouci, for a browser that does not follow its refresh. */
-export const CONTINUE_TO_FLOUCI: Readonly<Record<PageLanguage, string>> = { en: 'Continue to Flouci', fr: 'Continuer vers Flouci', ar: 'المتابعة إلى Flouci' };
+const CONTINUE_TO_FLOUCI: Readonly<Record<PageLanguage, string>> = { en: 'Continue to Flouci', fr: 'Continuer vers Flouci', ar: 'المتابعة إلى Flouci' };
 
 /** The sandbox's test phones (D26): one declined, one that never completes; any other 8 digits pay. */
-export const PAYING_PHONE = '22123456';
+const PAYING_PHONE = '22123456';
 export const DECLINED_PHONE = '20000002';
 export const NEVER_COMPLETING_PHONE = '20000003';
 
