@@ -28,6 +28,8 @@ export const StartedAttempt = Type.Object({
   capture_method: Type.Optional(CaptureMethod),
   /** D24: the card is to be saved for this customer, for this use, if the payment is approved. */
   save_card: Type.Optional(Type.Object({ customer_id: Type.String({ pattern: '^cus_' }), usage: CardUsage })),
+  /** D26: how it pays, when the sender says (the session's check of a stuck attempt); a card when absent. */
+  payment_method_type: Type.Optional(PaymentMethodType),
 });
 export type StartedAttempt = Static<typeof StartedAttempt>;
 

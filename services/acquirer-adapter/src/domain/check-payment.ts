@@ -15,7 +15,9 @@ import { newOrder } from './new-order.js';
 /** payment.check: where the attempt's order stands; an attempt with no order is declined for good. */
 export async function checkPayment(deps: AdapterDeps, request: CommandRequest<'payment.check'>, correlationId: string): Promise<PaymentStep> {
   const { attempt } = request;
-  const inserted = await deps.orders.insert(newOrder(attempt, '', ''));
+  // A wallet attempt (D26) is declined as one: its brand is the wallet's.
+  const method = attempt.payment_method_type ?? 'card';
+  const inserted = await deps.orders.insert(newOrder(attempt, method === 'card' ? '' : method, '', method));
   if (inserted) {
     deps.log.info({ attemptId: attempt.attempt_id }, 'checked attempt never reached the acquirer; declined');
     return decline(deps, inserted, 'processing_error', NEVER_SENT, correlationId);

@@ -96,6 +96,13 @@ describe('Acquirer adapter, wallet payments (D26)', function () {
     assert.equal((await order(attempt.attempt_id))?.status, 'DECLINED');
   });
 
+  it('when the session asks about a wallet attempt the adapter never got, then it is declined for good, as a wallet attempt', async () => {
+    const attempt = { ...newAttempt(), payment_method_type: 'flouci' as const };
+    const step = await system.send<PaymentStep>('payment.check', { attempt });
+    assert.deepEqual([step.outcome, step.declined?.payment_method_type, step.declined?.card_brand], ['declined', 'flouci', 'flouci']);
+    assert.equal((await start(attempt)).outcome, 'declined', 'a late start finds it final and starts nothing');
+  });
+
   it('when a card attempt is verified as a wallet one, then it is not found and nothing is asked', async () => {
     await assert.rejects(verify(newId('pa')), /not-found|No wallet payment/);
   });

@@ -31,9 +31,9 @@ const CLAIM_STUCK = leaseClaim({
   orderBy: 'a.created_at',
   limit: '$3',
   set: 'checks = a.checks + 1, next_check_at = $1::timestamptz + make_interval(secs => ($4::float8[])[least(a.checks + 1, cardinality($4::float8[]))])',
-  returning: 'a.id, a.attempt_number, a.session_id',
+  returning: 'a.id, a.attempt_number, a.session_id, a.payment_method_type',
   then: `SELECT c.id AS attempt_id, c.attempt_number::int, s.id AS session_id, s.merchant_id, s.livemode, s.order_number,
-           s.amount::text, s.description, s.capture_method
+           s.amount::text, s.description, s.capture_method, c.payment_method_type
          FROM claimed c JOIN sessions s ON s.id = c.session_id`,
 });
 
