@@ -6,6 +6,7 @@
  */
 import { type Static, type TSchema } from '@sinclair/typebox';
 import { acquirerCommands, acquirerEvents } from './acquirer.js';
+import { walletCommands, walletEvents } from './wallet.js';
 import type { SecretKeeper, ServiceName } from '../services.js';
 import { type BrokerPrincipal, type CommandContract, OPERATOR } from './common.js';
 import { checkoutCommands } from './checkout.js';
@@ -19,7 +20,8 @@ import { webhookCommands, webhookEvents } from './webhook.js';
 
 export { ApiContext, Envelope, EXPORT_PAGE_SIZE, Mode, type BrokerPrincipal } from './common.js';
 export { CheckoutStep, CheckoutView, PaymentMethodEventData, ReceiptFacts, SessionEventData, SessionEventPayload, SessionStats } from './session.js';
-export { BrowserForm, BuyerContact, flouciKeyScope, Language, PaymentMethodType, PaymentStep, ProbedAnswer, SavedCard, StartedAttempt, TerminalStatus, ThreeDSReturn } from './acquirer.js';
+export { BrowserForm, BuyerContact, Language, PaymentMethodType, PaymentStep, ProbedAnswer, SavedCard, StartedAttempt, TerminalStatus, ThreeDSReturn } from './acquirer.js';
+export { flouciKeyScope } from './wallet.js';
 export { ApiKeySummary, AuditEntry, MerchantDetail, MerchantSummary } from './merchant.js';
 export { Branding, BRAND_LOGO_MAX_BYTES } from './checkout.js';
 export { DashboardRole } from './dashboard.js';
@@ -28,6 +30,7 @@ export { DashboardRole } from './dashboard.js';
 export const commands = {
   ...sessionCommands,
   ...acquirerCommands,
+  ...walletCommands,
   ...refundCommands,
   ...webhookCommands,
   ...merchantCommands,
@@ -252,6 +255,7 @@ export function commandLanesOf(service: ServiceName): readonly CommandLane[] {
 export const events = {
   ...sessionEvents,
   ...acquirerEvents,
+  ...walletEvents,
   ...refundEvents,
   ...merchantEvents,
   ...webhookEvents,

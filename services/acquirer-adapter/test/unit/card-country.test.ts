@@ -10,8 +10,9 @@ import { createLogger } from '@gateway/observability';
 import type { OrderRow } from '../../src/db/order.repository.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
 import { CARD_COUNTRY_UNKNOWN, approveOrder, finishedStep } from '../../src/domain/finish-order.js';
+import { orderRow } from './order-rows.js';
 
-const order: OrderRow = {
+const order: OrderRow = orderRow({
   attempt_id: `pa_${'c'.repeat(24)}`,
   session_id: `ps_${'c'.repeat(24)}`,
   merchant_id: `mer_${'c'.repeat(24)}`,
@@ -19,31 +20,11 @@ const order: OrderRow = {
   order_number: 'SHP-ABC123-1',
   acquirer_order_id: '9b1d6f0e-0000-4000-8000-000000000001',
   amount: '120.000',
-  status: 'APPROVED',
-  card_brand: 'visa',
-  card_last_four: '4242',
-  failure_code: '',
-  failure_message: '',
   fee_amount: '3.900',
   net_amount: '116.100',
   created_at: new Date('2026-11-25T10:00:00Z'),
   updated_at: new Date('2026-11-25T10:00:05Z'),
-  pricing_percent: null,
-  pricing_fixed: null,
-  capture_method: 'automatic',
-  hold: null,
-  capture_id: null,
-  ended_captures: [],
-  captured_amount: null,
-  captured_at: null,
-  three_ds_server_trans_id: null,
-  challenge_return: null,
-  save_customer: null,
-  save_usage: null,
-  saved_card: null,
-  payment_method_type: 'card',
-  wallet_account_id: null,
-};
+});
 
 describe('card_country of an approved payment', () => {
   it('when an approval is recorded, then payment.approved and the answer carry card_country as an empty string, and a later answer read from the order says the same', async () => {

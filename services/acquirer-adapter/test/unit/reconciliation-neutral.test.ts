@@ -12,6 +12,7 @@ import type { Connector, OrderState, PaymentRef, RefundRequest, Terminal } from 
 import type { ClaimedOrder, FinalOutcome } from '../../src/db/order.repository.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
 import { reconcileDueOrders } from '../../src/domain/reconcile-orders.js';
+import { orderRow } from './order-rows.js';
 import type { ReconcilePolicy } from '../../src/domain/reconciliation.js';
 
 const NEUTRAL = new Set(['method', 'start', 'status', 'capture', 'void', 'refund', 'close']);
@@ -36,39 +37,17 @@ function neutralOnly(method: Connector['method'], state: OrderState, asked: stri
 }
 
 function claimed(attemptId: string, method: ClaimedOrder['payment_method_type'], status: ClaimedOrder['status'], reference: string | null): ClaimedOrder {
-  const at = new Date('2026-11-29T09:00:00Z');
   return {
-    attempt_id: attemptId,
-    session_id: `ps_${attemptId}`,
-    merchant_id: 'mer_00000000000000000001',
-    livemode: false,
-    order_number: `A1B2C3D4-T-${attemptId.slice(3, 9)}-1`,
-    acquirer_order_id: reference,
-    amount: '12.500',
+    ...orderRow({
+      attempt_id: attemptId,
+      session_id: `ps_${attemptId}`,
+      order_number: `A1B2C3D4-T-${attemptId.slice(3, 9)}-1`,
+      acquirer_order_id: reference,
+      card_brand: method === 'card' ? 'visa' : 'flouci',
+      card_last_four: method === 'card' ? '4242' : '',
+      payment_method_type: method,
+    }),
     status,
-    card_brand: method === 'card' ? 'visa' : 'flouci',
-    card_last_four: method === 'card' ? '4242' : '',
-    failure_code: '',
-    failure_message: '',
-    fee_amount: null,
-    net_amount: null,
-    created_at: at,
-    updated_at: at,
-    pricing_percent: null,
-    pricing_fixed: null,
-    capture_method: 'automatic',
-    hold: null,
-    capture_id: null,
-    ended_captures: [],
-    captured_amount: null,
-    captured_at: null,
-    three_ds_server_trans_id: null,
-    challenge_return: null,
-    save_customer: null,
-    save_usage: null,
-    saved_card: null,
-    payment_method_type: method,
-    wallet_account_id: null,
     checks: 1,
     age_seconds: 120,
   };

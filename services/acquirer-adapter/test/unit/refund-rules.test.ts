@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createLogger } from '@gateway/observability';
 import type { CommandRequest } from '@gateway/contracts';
 import { AcquirerUnreachable, type CardConnector, type OperationResult, type OrderState, type Terminal } from '../../src/acquirer/acquirer.js';
+import { orderRow } from './order-rows.js';
 import { toOperationResult } from '../../src/acquirer/clictopay/clictopay.transformers.js';
 import type { OrderRow } from '../../src/db/order.repository.js';
 import type { NewRefundOperation, RefundOperationRow } from '../../src/db/refund-operation.repository.js';
@@ -50,40 +51,18 @@ describe('Refund operation choice and outcomes', () => {
 
   /** An order recorded (and paid) at `createdAt`. */
   function order(createdAt: string, status: OrderRow['status'] = 'APPROVED'): OrderRow {
-    return {
+    return orderRow({
       attempt_id: attemptId,
       session_id: 'ps_1',
       merchant_id: merchantId,
-      livemode: false,
-      order_number: 'T-1',
-      acquirer_order_id: 'a0b1c2d3-0000-4000-8000-000000000001',
-      amount: '12.500',
       status,
-      card_brand: 'visa',
-      card_last_four: '4242',
-      failure_code: '',
-      failure_message: '',
       fee_amount: '0.388',
       net_amount: '12.112',
       created_at: new Date(createdAt),
       updated_at: new Date(createdAt),
-      pricing_percent: null,
-      pricing_fixed: null,
-      capture_method: 'automatic',
-      hold: null,
-      capture_id: null,
-      ended_captures: [],
-      captured_amount: null,
-      captured_at: null,
-      three_ds_server_trans_id: null,
-      challenge_return: null,
-      save_customer: null,
-      save_usage: null,
-      saved_card: null,
-      payment_method_type: 'card',
-      wallet_account_id: null,
-    };
+    });
   }
+
 
   /** Deps with the order, an in-memory refund table, an acquirer answering `answer`, and the clock at `now`. */
   function depsWith(

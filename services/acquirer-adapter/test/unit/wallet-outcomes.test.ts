@@ -14,6 +14,7 @@ import { toOrderState } from '../../src/acquirer/flouci/flouci.transformers.js';
 import type { ClaimedOrder, FinalOutcome } from '../../src/db/order.repository.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
 import { reconcileDueOrders } from '../../src/domain/reconcile-orders.js';
+import { orderRow } from './order-rows.js';
 import type { ReconcilePolicy } from '../../src/domain/reconciliation.js';
 
 /** How long a buyer has on Flouci's page (WALLET_TIMEOUT_SECONDS' default). */
@@ -23,39 +24,19 @@ const policy: ReconcilePolicy = { reconcileAfterSeconds: 60, challengeTimeoutSec
 
 /** A wallet order the sweep claimed: REDIRECTED (the buyer was sent to Flouci) `ageSeconds` ago. */
 function walletOrder(fields: Partial<ClaimedOrder> = {}): ClaimedOrder {
-  const at = new Date('2026-11-29T09:00:00Z');
   return {
-    attempt_id: 'pa_review00000000000000001',
-    session_id: 'ps_review00000000000000001',
-    merchant_id: 'mer_00000000000000000001',
-    livemode: true,
-    order_number: 'ORD-1-1',
-    acquirer_order_id: 'flouci-payment-1',
-    amount: '12.500',
+    ...orderRow({
+      attempt_id: 'pa_review00000000000000001',
+      session_id: 'ps_review00000000000000001',
+      livemode: true,
+      order_number: 'ORD-1-1',
+      acquirer_order_id: 'flouci-payment-1',
+      card_brand: 'flouci',
+      card_last_four: '',
+      payment_method_type: 'flouci',
+      wallet_account_id: '7',
+    }),
     status: 'REDIRECTED',
-    card_brand: 'flouci',
-    card_last_four: '',
-    failure_code: '',
-    failure_message: '',
-    fee_amount: null,
-    net_amount: null,
-    created_at: at,
-    updated_at: at,
-    pricing_percent: null,
-    pricing_fixed: null,
-    capture_method: 'automatic',
-    hold: null,
-    capture_id: null,
-    ended_captures: [],
-    captured_amount: null,
-    captured_at: null,
-    three_ds_server_trans_id: null,
-    challenge_return: null,
-    save_customer: null,
-    save_usage: null,
-    saved_card: null,
-    payment_method_type: 'flouci',
-    wallet_account_id: '7',
     checks: 1,
     age_seconds: 120,
     ...fields,

@@ -5,10 +5,9 @@
  * a log line or an error.
  */
 import type { ProbedAnswer } from '@gateway/contracts';
-import { HttpClient, HttpClientError, type ReadAnswer } from '@gateway/http-client';
 import type { CardConnector, CardPayment, FinishResult, OperationResult, OrderRequest, OrderState, PaymentRef, PayResult, RefundRequest, RegisterResult, SavedCardPayment, Terminal } from '../acquirer.js';
-import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
 import { AcquirerUnreachable } from '../acquirer.js';
+import { ConnectorTransport } from '../connector-transport.js';
 import { describeStatusAnswer } from './clictopay.answer-shape.js';
 import { acquirerMessage, errorCode, type Reply } from './clictopay.codes.js';
 import {
@@ -24,32 +23,20 @@ import {
   type OrderAmounts,
 } from './clictopay.transformers.js';
 
-/**
- * Every call to the acquirer, by call and outcome: `ok`, `error_code` (a
- * business error in an HTTP 200 answer: a decline, a refused refund, a
- * rejected terminal), `timeout` (no answer within the deadline) or `failed`
- * (no connection, another HTTP status, an unreadable answer).
- */
-const acquirerCalls = histogram('gateway_acquirer_call_duration_seconds', 'Time from sending an acquirer call to its answer or failure, by call and outcome.', ['call', 'outcome']);
-
 export class ClicToPayClient implements CardConnector {
   readonly method = 'card';
 
   // Kept-alive connections: a payment makes three calls to the same acquirer.
-  private readonly http: HttpClient;
+  private readonly transport: ConnectorTransport;
 
-  /**
-   * `timeoutMs` bounds each call: connecting, the answer and reading it, and
-   * any wait for a free connection too; so `connections` (per acquirer
-   * origin) must cover every call the adapter can have in flight at once.
-   */
+  /** `timeoutMs` bounds each call; `connections` (per acquirer origin) must cover every call in flight at once (ConnectorTransport). */
   constructor(timeoutMs: number, connections = 128) {
-    this.http = new HttpClient({ connectionsPerOrigin: connections, timeoutMs });
+    this.transport = new ConnectorTransport(timeoutMs, connections);
   }
 
   /** Closes the kept-alive connections to the acquirer. */
   async close(): Promise<void> {
-    await this.http.close();
+    await this.transport.close();
   }
 
   /** register.do, or registerPreAuth.do for a two-phase order. */
@@ -190,38 +177,9 @@ export class ClicToPayClient implements CardConnector {
 
   private async post(terminal: Terminal, call: string, fields: Record<string, string>): Promise<Reply> {
     const body = Buffer.from(new URLSearchParams({ userName: terminal.userName, password: terminal.password, ...fields }).toString());
-    const target = new URL(`${terminal.baseUrl.replace(/\/+$/, '')}/${call}`);
-    const started = process.hrtime.bigint();
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-    // With tracing on, the call continues the payment's trace at the acquirer (traceparent: ids only).
-    const span = httpClientSpan('POST', target, call, headers);
-    const fail = (reason: string, maybeDelivered: boolean, outcome: 'timeout' | 'failed' = 'failed', httpStatus?: number): never => {
-      span?.end(reason);
-      acquirerCalls.observe({ call, outcome }, secondsSince(started));
-      throw new AcquirerUnreachable(call, reason, maybeDelivered, httpStatus);
-    };
-    let answer: ReadAnswer;
-    try {
-      answer = await this.http.send({ url: target, method: 'POST', headers, body, maxResponseBytes: MAX_REPLY_BYTES });
-    } catch (err) {
-      if (!(err instanceof HttpClientError)) throw err;
-      if (err.kind === 'timeout') return fail('timed out', true, 'timeout');
-      if (err.kind === 'interrupted') return fail('answer interrupted', true);
-      // Only the error's code: its message could quote the request.
-      return fail(`connection failed (${err.code ?? 'error'})`, err.mayHaveReached);
-    }
-    if (!answer.complete) return fail('answer too large', true);
-    if (answer.statusCode !== 200) return fail(`HTTP ${answer.statusCode}`, true, 'failed', answer.statusCode);
-    let reply: unknown;
-    try {
-      reply = JSON.parse(answer.body.toString('utf8'));
-    } catch {
-      reply = undefined;
-    }
-    if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) return fail('unreadable answer', true);
-    span?.set('http.response.status_code', 200).end();
-    acquirerCalls.observe({ call, outcome: (errorCode(reply as Reply) ?? 0) === 0 ? 'ok' : 'error_code' }, secondsSince(started));
-    return reply as Reply;
+    const url = new URL(`${terminal.baseUrl.replace(/\/+$/, '')}/${call}`);
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+    return (await this.transport.send({ call, url, method: 'POST', headers, body, refused: (reply) => (errorCode(reply as Reply) ?? 0) !== 0 })) as Reply;
   }
 }
 
@@ -230,5 +188,3 @@ function unconfirmedIfSilent(answer: OperationResult | { kind: 'silent' }): Oper
   return answer.kind === 'silent' ? { kind: 'unconfirmed', errorCode: -1, message: "The card processor's answer carried no result." } : answer;
 }
 
-/** An acquirer answer is a small JSON object; anything larger is not one. */
-const MAX_REPLY_BYTES = 64 * 1024;

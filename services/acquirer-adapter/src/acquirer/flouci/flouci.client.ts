@@ -4,10 +4,9 @@
  * call, and the answers read through the transformers. The private key goes
  * in that header only: never into a URL, a log line or an error.
  */
-import { HttpClient, HttpClientError, type ReadAnswer } from '@gateway/http-client';
-import { histogram, httpClientSpan, secondsSince } from '@gateway/observability';
 import type { Connector, OperationResult, OrderRequest, OrderState, PaymentRef, RefundRequest, RegisterResult, Terminal } from '../acquirer.js';
 import { AcquirerUnreachable } from '../acquirer.js';
+import { ConnectorTransport } from '../connector-transport.js';
 import {
   generatePaymentBody,
   isRefusal,
@@ -21,35 +20,21 @@ import {
   type FlouciReply,
 } from './flouci.transformers.js';
 
-/**
- * Every call to an acquirer, by call and outcome (the ClicToPay client's
- * histogram, shared): `ok`, `error_code` (Flouci's `success: false`),
- * `timeout` or `failed` (no connection, another HTTP status, an unreadable answer).
- */
-const acquirerCalls = histogram('gateway_acquirer_call_duration_seconds', 'Time from sending an acquirer call to its answer or failure, by call and outcome.', ['call', 'outcome']);
-
-/** A Flouci answer is a small JSON object; anything larger is not one. */
-const MAX_REPLY_BYTES = 64 * 1024;
-
 type Call = 'generate_payment' | 'verify_payment' | 'confirm_payment' | 'cancel_payment' | 'refund_payment';
 
 export class FlouciClient implements Connector {
   readonly method = 'flouci' as const;
   // Kept-alive connections: a payment's start and verifications go to the same origin.
-  private readonly http: HttpClient;
+  private readonly transport: ConnectorTransport;
 
-  /**
-   * `timeoutMs` bounds each call: connecting, the answer and reading it, and
-   * any wait for a free connection too; so `connections` (per origin) must
-   * cover every call the adapter can have in flight at once.
-   */
+  /** `timeoutMs` bounds each call; `connections` (per origin) must cover every call in flight at once (ConnectorTransport). */
   constructor(timeoutMs: number, connections = 128) {
-    this.http = new HttpClient({ connectionsPerOrigin: connections, timeoutMs });
+    this.transport = new ConnectorTransport(timeoutMs, connections);
   }
 
   /** Closes the kept-alive connections to Flouci. */
   async close(): Promise<void> {
-    await this.http.close();
+    await this.transport.close();
   }
 
   async start(account: Terminal, order: OrderRequest): Promise<RegisterResult> {
@@ -116,38 +101,9 @@ export class FlouciClient implements Connector {
   }
 
   private async send(account: Terminal, call: Call, method: 'GET' | 'POST', path: string, body?: object): Promise<FlouciReply> {
-    const target = new URL(`${account.baseUrl.replace(/\/+$/, '')}/${path}`);
-    const started = process.hrtime.bigint();
+    const url = new URL(`${account.baseUrl.replace(/\/+$/, '')}/${path}`);
     const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${account.userName}:${account.password}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    // With tracing on, the call continues the payment's trace at Flouci (traceparent: ids only).
-    const span = httpClientSpan(method, target, call, headers);
-    const fail = (reason: string, maybeDelivered: boolean, outcome: 'timeout' | 'failed' = 'failed', httpStatus?: number): never => {
-      span?.end(reason);
-      acquirerCalls.observe({ call, outcome }, secondsSince(started));
-      throw new AcquirerUnreachable(call, reason, maybeDelivered, httpStatus);
-    };
-    let answer: ReadAnswer;
-    try {
-      answer = await this.http.send({ url: target, method, headers, ...(body !== undefined && { body: JSON.stringify(body) }), maxResponseBytes: MAX_REPLY_BYTES });
-    } catch (err) {
-      if (!(err instanceof HttpClientError)) throw err;
-      if (err.kind === 'timeout') return fail('timed out', true, 'timeout');
-      if (err.kind === 'interrupted') return fail('answer interrupted', true);
-      // Only the error's code: its message could quote the request.
-      return fail(`connection failed (${err.code ?? 'error'})`, err.mayHaveReached);
-    }
-    if (!answer.complete) return fail('answer too large', true);
-    if (answer.statusCode !== 200) return fail(`HTTP ${answer.statusCode}`, true, 'failed', answer.statusCode);
-    let reply: unknown;
-    try {
-      reply = JSON.parse(answer.body.toString('utf8'));
-    } catch {
-      reply = undefined;
-    }
-    if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) return fail('unreadable answer', true);
-    span?.set('http.response.status_code', 200).end();
-    acquirerCalls.observe({ call, outcome: isRefusal(reply as FlouciReply) ? 'error_code' : 'ok' }, secondsSince(started));
-    return reply as FlouciReply;
+    return this.transport.send({ call, url, method, headers, ...(body !== undefined && { body: JSON.stringify(body) }), refused: (reply) => isRefusal(reply) });
   }
 }
