@@ -18,6 +18,7 @@ import { RefundOperationRepository } from './db/refund-operation.repository.js';
 import { PLAINTEXT_TERMINAL_PASSWORDS, TerminalRepository } from './db/terminal.repository.js';
 import { WalletAccountRepository } from './db/wallet-account.repository.js';
 import type { AdapterDeps } from './domain/deps.js';
+import { giveBackDue } from './domain/give-back.js';
 import { reconcileDueHolds } from './domain/reconcile-holds.js';
 import { unbindDueCards } from './domain/unbind-card.js';
 import { reconcileDueOrders } from './domain/reconcile-orders.js';
@@ -98,6 +99,7 @@ async function startAdapter(config: AdapterConfig, log: Logger): Promise<Running
     async () => {
       await reconcileDueOrders(deps, policy, () => stopping);
       await reconcileDueHolds(deps, policy, () => stopping);
+      await giveBackDue(deps, policy, () => stopping);
       await unbindDueCards(deps);
     },
     log,

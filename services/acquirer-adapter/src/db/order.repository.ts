@@ -101,7 +101,17 @@ export interface ClaimedOrder extends OrderRow {
 export type FinalOutcome =
   | { status: 'APPROVED'; feeAmount: string; netAmount: string; savedCard?: SavedCard }
   | { status: 'AUTHORIZED'; savedCard?: SavedCard }
-  | { status: 'DECLINED'; failureCode: string; failureMessage: string };
+  /** `giveBack`: what a wallet took for it is owed back (D26), written with the decline for the sweep to give back. */
+  | { status: 'DECLINED'; failureCode: string; failureMessage: string; giveBack?: GiveBack };
+
+/** What a declined wallet payment owes the buyer: its hold released, or `amount` (TND, what the wallet took) refunded. */
+export interface GiveBack {
+  kind: 'release' | 'refund';
+  amount: string;
+}
+
+/** A declined order whose give-back is due, as the sweep claims it. */
+export type OwedOrder = OrderRow & { give_back: GiveBack['kind']; give_back_amount: string; give_back_checks: number };
 
 /** Every column of an order row (OrderRow), with the merchant's pricing. */
 export const COLUMNS = `attempt_id, session_id, merchant_id, livemode, order_number, acquirer_order_id, amount, status,
@@ -125,6 +135,17 @@ const CLAIM_DUE_ORDERS = leaseClaim({
   limit: '$1',
   set: 'next_check_at = now() + make_interval(secs => $2), checks = checks + 1',
   returning: `${COLUMNS}, checks, extract(epoch FROM now() - updated_at)::float8 AS age_seconds`,
+});
+
+/** Up to $1 declined orders owing a give-back whose try has come, that try put $2 seconds on. */
+const CLAIM_DUE_GIVE_BACKS = leaseClaim({
+  table: 'orders',
+  key: 'attempt_id',
+  where: 'give_back_due_at <= now()',
+  orderBy: 'give_back_due_at',
+  limit: '$1',
+  set: 'give_back_due_at = now() + make_interval(secs => $2), give_back_checks = give_back_checks + 1',
+  returning: `${COLUMNS}, give_back, give_back_amount::text, give_back_checks`,
 });
 
 export class OrderRepository {
@@ -210,6 +231,38 @@ export class OrderRepository {
     return result.rowCount === 1;
   }
 
+  /** Claims up to `limit` declined orders whose give-back is due (D26), putting their next try `leaseSeconds` on. */
+  async claimDueGiveBacks(limit: number, leaseSeconds: number): Promise<OwedOrder[]> {
+    const result = await this.pool.query<OwedOrder>({ name: 'order-claim-give-backs', text: CLAIM_DUE_GIVE_BACKS, values: [limit, leaseSeconds] });
+    return result.rows;
+  }
+
+  /** Claims `attemptId`'s give-back when it is due, putting its next try `leaseSeconds` on; undefined when it is not due (or owes none). */
+  async claimGiveBack(attemptId: string, leaseSeconds: number): Promise<OwedOrder | undefined> {
+    const result = await this.pool.query<OwedOrder>({
+      name: 'order-claim-give-back',
+      text: `UPDATE orders SET give_back_due_at = now() + make_interval(secs => $2), give_back_checks = give_back_checks + 1
+             WHERE attempt_id = $1 AND give_back_due_at <= now()
+             RETURNING ${COLUMNS}, give_back, give_back_amount::text, give_back_checks`,
+      values: [attemptId, leaseSeconds],
+    });
+    return result.rows[0];
+  }
+
+  /** The give-back is over (given back, or left to an operator): the sweep asks no more. */
+  async endGiveBack(attemptId: string): Promise<void> {
+    await this.pool.query({ name: 'order-end-give-back', text: 'UPDATE orders SET give_back_due_at = NULL WHERE attempt_id = $1', values: [attemptId] });
+  }
+
+  /** The give-back is tried again `delaySeconds` from now. */
+  async rescheduleGiveBack(attemptId: string, delaySeconds: number): Promise<void> {
+    await this.pool.query({
+      name: 'order-reschedule-give-back',
+      text: 'UPDATE orders SET give_back_due_at = now() + make_interval(secs => $2) WHERE attempt_id = $1 AND give_back_due_at IS NOT NULL',
+      values: [attemptId, delaySeconds],
+    });
+  }
+
   /**
    * Claims up to `limit` unresolved orders whose next check has come, and
    * puts that check `leaseSeconds` on, so that no other replica asks about
@@ -271,7 +324,8 @@ export class OrderRepository {
                UPDATE orders SET status = $2, acquirer_order_id = coalesce($3, acquirer_order_id), fee_amount = $4, net_amount = $5,
                  failure_code = $6, failure_message = $7, updated_at = now(), ${WIPE_CARD},
                  hold = CASE WHEN $2 = 'AUTHORIZED' THEN 'HELD' END, hold_changed_at = CASE WHEN $2 = 'AUTHORIZED' THEN now() END,
-                 saved_card = $10
+                 saved_card = $10,
+                 give_back = $11, give_back_amount = $12, give_back_due_at = CASE WHEN $11::text IS NULL THEN NULL ELSE now() END
                WHERE attempt_id = $1 AND status IN ${UNRESOLVED}
                  AND ($9::float8 IS NULL OR updated_at <= now() - make_interval(secs => $9::float8))
                RETURNING attempt_id
@@ -288,6 +342,8 @@ export class OrderRepository {
         outboxJson([event]),
         unchangedForSeconds ?? null,
         outcome.status !== 'DECLINED' && outcome.savedCard ? JSON.stringify(outcome.savedCard) : null,
+        declined && outcome.giveBack ? outcome.giveBack.kind : null,
+        declined && outcome.giveBack ? outcome.giveBack.amount : null,
       ],
     });
     return result.rowCount === 1;

@@ -43,6 +43,15 @@ export interface WalletAccountSummary {
  */
 export type Announcement = () => Envelope;
 
+/**
+ * Changes of one merchant's keys one after another: two saves at once would
+ * each retire what the other had not yet written, and the second insert would
+ * meet the one-current-application index.
+ */
+async function lockMerchant(tx: Pick<Pool, 'query'>, merchantId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`wallet_accounts:${merchantId}`]);
+}
+
 /** What a private key's ciphertext is bound to: a copy in another merchant's row does not decrypt. */
 const privateKeyAad = (merchantId: string) => `wallet_accounts.private_key_ciphertext:${merchantId}`;
 
@@ -93,6 +102,7 @@ export class WalletAccountRepository {
   /** Saves the merchant's keys as its current application (retiring the one before), with the event `announce` makes; when they were saved. */
   async set(merchantId: string, keys: WalletKeys, announce: Announcement): Promise<Date> {
     return withTransaction(this.pool, async (tx) => {
+      await lockMerchant(tx, merchantId);
       await tx.query('UPDATE wallet_accounts SET retired_at = now() WHERE merchant_id = $1 AND retired_at IS NULL', [merchantId]);
       const saved = await tx.query<{ updated_at: Date }>(
         'INSERT INTO wallet_accounts (merchant_id, public_key, private_key_ciphertext) VALUES ($1, $2, $3) RETURNING updated_at',
@@ -106,6 +116,7 @@ export class WalletAccountRepository {
   /** Retires the merchant's current application, with the event `announce` makes; false (and no event) when it had none. */
   async remove(merchantId: string, announce: Announcement): Promise<boolean> {
     return withTransaction(this.pool, async (tx) => {
+      await lockMerchant(tx, merchantId);
       const removed = await tx.query('UPDATE wallet_accounts SET retired_at = now() WHERE merchant_id = $1 AND retired_at IS NULL', [merchantId]);
       if (removed.rowCount !== 1) return false;
       await enqueue(tx, [announce()]);

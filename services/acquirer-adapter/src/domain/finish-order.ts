@@ -10,9 +10,10 @@ import { idFrom, type PaymentStep, type SavedCard } from '@gateway/contracts';
 import { eventEnvelope } from '@gateway/messaging';
 import { computeFee, type Pricing } from '@gateway/money';
 import { describeError } from '@gateway/observability';
-import { AcquirerUnreachable, type OperationResult, type OrderBinding, type Terminal } from '../acquirer/acquirer.js';
-import type { OrderRow } from '../db/order.repository.js';
-import { connectorFor, orderAccount } from './connectors.js';
+import { AcquirerUnreachable, type OrderBinding, type Terminal } from '../acquirer/acquirer.js';
+import type { GiveBack, OrderRow } from '../db/order.repository.js';
+import { connectorFor } from './connectors.js';
+import { giveBackNow } from './give-back.js';
 import type { AdapterDeps } from './deps.js';
 
 /**
@@ -26,7 +27,7 @@ import type { AdapterDeps } from './deps.js';
  */
 export const CARD_COUNTRY_UNKNOWN = '';
 
-const WALLET_AMOUNT_DIFFERS = 'The wallet reported another amount than this payment\'s; nothing is recorded as paid, and an operator will look.';
+const WALLET_AMOUNT_DIFFERS = "The wallet reported another amount than this payment's; nothing is recorded as paid, and what the wallet took is given back.";
 
 /** The failure message of a payment that never reached the acquirer. */
 export const NEVER_SENT = 'The payment was interrupted before the card was sent; nothing was charged.';
@@ -95,9 +96,9 @@ export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, s
     deps.log.error({ attemptId: order.attempt_id, acquirerAmount: state.amount, amount: order.amount, state: state.kind }, 'acquirer approved a different amount');
     // D26: a wallet payment of another amount than ours never pays the session; what the wallet took is given back.
     if (order.payment_method_type !== 'card') {
-      // Given back by the one path that declines it, so a race of verifies gives back once.
-      const declined = await declineOrder(deps, order, 'wallet_declined', WALLET_AMOUNT_DIFFERS, correlationId);
-      if (declined.recorded) await giveBack(deps, order, { kind: state.kind, amount: state.amount });
+      // What the wallet took is owed back, written with the decline (so a race of verifies owes it once), and given back at once or by the sweep.
+      const declined = await declineOrder(deps, order, 'wallet_declined', WALLET_AMOUNT_DIFFERS, correlationId, undefined, { kind: state.kind === 'held' ? 'release' : 'refund', amount: state.amount });
+      if (declined.recorded) await giveBackNow(deps, order.attempt_id);
       return declined;
     }
   }
@@ -111,31 +112,6 @@ export async function finishApproved(deps: AdapterDeps, order: FinishingOrder, s
   const finished = state.kind === 'held' ? await authorizeOrder(deps, order, correlationId, savedCard) : await approveOrder(deps, order, correlationId, savedCard);
   if (finished.recorded) deps.log.info({ attemptId: order.attempt_id, held: state.kind === 'held' }, 'payment approved');
   return finished;
-}
-
-/**
- * Gives back what a wallet took for a payment that is not recorded as paid (it
- * reported another amount than ours): a hold is released, a payment refunded
- * whole, through the connector it was made with. What cannot be given back is
- * logged for an operator; the order is declined either way.
- */
-async function giveBack(deps: AdapterDeps, order: FinishingOrder, taken: { kind: 'paid' | 'held'; amount: string }): Promise<void> {
-  const resolved = await orderAccount(deps, order);
-  const reference = order.acquirer_order_id;
-  let result: OperationResult | undefined;
-  if (resolved.status === 'active' && reference) {
-    const connector = connectorFor(deps, order.payment_method_type);
-    try {
-      result =
-        taken.kind === 'held'
-          ? await connector.void(resolved.terminal, reference)
-          : await connector.refund(resolved.terminal, { reference, amount: taken.amount, refundedAtMost: '0.000', paymentAmount: taken.amount });
-    } catch (err) {
-      if (!(err instanceof AcquirerUnreachable)) throw err;
-    }
-  }
-  if (result?.kind === 'done') deps.log.warn({ attemptId: order.attempt_id, given: taken.kind === 'held' ? 'released' : 'refunded' }, 'wallet payment of another amount given back');
-  else deps.log.error({ attemptId: order.attempt_id, taken: taken.kind, amount: taken.amount }, 'wallet payment of another amount not given back; an operator must give it back at the wallet');
 }
 
 /** Declines the order with `failureCode`, once, and answers the step as it stands. */
@@ -228,6 +204,7 @@ export async function declineOrder(
   failureMessage: string,
   correlationId: string,
   unchangedForSeconds?: number,
+  giveBack?: GiveBack,
 ): Promise<Finished> {
   const event = eventEnvelope(
     'payment.declined',
@@ -241,7 +218,7 @@ export async function declineOrder(
   const recorded = await deps.orders.finish(
     order.attempt_id,
     order.acquirer_order_id ?? undefined,
-    { status: 'DECLINED', failureCode, failureMessage },
+    { status: 'DECLINED', failureCode, failureMessage, ...(giveBack && { giveBack }) },
     event,
     unchangedForSeconds,
   );

@@ -22,7 +22,7 @@ describe('Live Flouci keys, stored', function () {
 
   before(async () => {
     db = await createTestDatabase(['acquirer-adapter']);
-    pool = createPool({ url: db.urlFor('acquirer-adapter'), schema: 'acquirer', max: 2 });
+    pool = createPool({ url: db.urlFor('acquirer-adapter'), schema: 'acquirer', max: 4 });
     accounts = new WalletAccountRepository(pool, await SecretBox.open(pool, { current: randomBytes(32) }));
   });
   after(async () => {
@@ -85,6 +85,20 @@ describe('Live Flouci keys, stored', function () {
       [true, false, true],
     );
   });
+
+  for (const before of ['with keys saved before', 'with none saved before']) {
+    it(`when three saves of a merchant's keys run together (${before}), then all are saved, one after another, and one application is current`, async () => {
+      const merchantId = newId('mer');
+      if (before === 'with keys saved before') await accounts.set(merchantId, { publicKey: 'public-0', privateKey: 'private-0' }, announce(merchantId, true));
+      const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((k) => accounts.set(merchantId, { publicKey: `public-${k}`, privateKey: `private-${k}` }, announce(merchantId, true))));
+      assert.deepEqual(
+        outcomes.flatMap((o) => (o.status === 'rejected' ? [String(o.reason)] : [])),
+        [],
+      );
+      const current = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM acquirer.wallet_accounts WHERE merchant_id = $1 AND retired_at IS NULL', [merchantId]);
+      assert.equal(current[0]?.n, 1);
+    });
+  }
 
   it('when keys are removed, then none are found and wallet.connected says so; removing them again changes and announces nothing', async () => {
     const merchantId = newId('mer');
