@@ -27,7 +27,7 @@ describe('Paying with Flouci, in a browser (D26)', function () {
   before(async () => {
     [system, shop, browser] = await Promise.all([
       TestSystem.start({
-        serviceEnv: { 'acquirer-adapter': { SWEEP_INTERVAL_SECONDS: '1', ACQUIRER_TIMEOUT_MS: '2000', RECONCILE_AFTER_SECONDS: '7', WALLET_TIMEOUT_SECONDS: '6', RECONCILE_MAX_DELAY_SECONDS: '2' } },
+        serviceEnv: { 'acquirer-adapter': { SWEEP_INTERVAL_SECONDS: '1', RECONCILE_AFTER_SECONDS: '16', WALLET_TIMEOUT_SECONDS: '6', RECONCILE_MAX_DELAY_SECONDS: '2' } },
       }),
       MerchantSite.start(),
       launchBrowser(),
