@@ -14,7 +14,8 @@ describe('Hosted checkout routes', function () {
 
   before(async () => {
     system = await TestSystem.start({ services: ['api-gateway', 'session', 'webhook-dispatcher', 'checkout'] });
-    merchant = await system.newMerchant();
+    // Budgets no test here reaches: the notice test polls its session's status.
+    merchant = await system.newMerchant({ limits: { account: 10_000, create: 10_000 } });
   });
   after(async () => {
     await system?.shutdown();
