@@ -28,6 +28,24 @@ const CARD = new URLSearchParams({ card_number: '4242424242424242', expiry: '12/
  * saved card chosen and its security code typed.
  * @param {{ baseUrl: string, checkoutUrl: string, keys: string[], rate: number, seconds: number, amqpUrl: string, eventsExchange: string, processes: Map<number, string>, timeoutMs?: number, bySecond?: boolean, savedCards?: Map<string, { customer: string, paymentMethod: string }> }} options
  */
+/** Creates a bench buyer's session of 125.500 TND through the API with `key` (`fields` over the usual ones); the gateway's answer. */
+export function createBenchSession(api, key, reference, fields = {}) {
+  return api.exchange({
+    method: 'POST',
+    path: '/api/v1/gateway/sessions/',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      amount: '125.500',
+      merchant_reference: reference,
+      first_name: 'Bench',
+      last_name: 'Buyer',
+      email: 'buyer@example.tn',
+      return_url: 'https://shop.example/thanks',
+      ...fields,
+    }),
+  });
+}
+
 export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, amqpUrl, eventsExchange, processes, timeoutMs = 10_000, bySecond = false, savedCards }) {
   const api = new HttpClient(baseUrl);
   const pages = new HttpClient(checkoutUrl);
@@ -55,20 +73,7 @@ export async function paymentLoad({ baseUrl, checkoutUrl, keys, rate, seconds, a
   async function onePayment(i, due) {
     sequence += 1;
     const key = keys[sequence % keys.length];
-    const created = await api.exchange({
-      method: 'POST',
-      path: '/api/v1/gateway/sessions/',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        amount: '125.500',
-        merchant_reference: `pay-${process.pid}-${due.toFixed(3)}-${sequence}`,
-        first_name: 'Bench',
-        last_name: 'Buyer',
-        email: 'buyer@example.tn',
-        return_url: 'https://shop.example/thanks',
-        ...(savedCards && { customer: savedCards.get(key).customer }),
-      }),
-    });
+    const created = await createBenchSession(api, key, `pay-${process.pid}-${due.toFixed(3)}-${sequence}`, savedCards && { customer: savedCards.get(key).customer });
     if (created.status !== 201) return fail(`create ${created.status}`);
     const session = JSON.parse(created.text);
     const succeeded = new Promise((resolve) => waiting.set(session.id, resolve));

@@ -14,6 +14,7 @@
 // Flouci's page goes to the address the hand-off names. CPU by process over the
 // run is reported per payment, and each step's p50/p99 beside the whole's: where
 // a wallet payment's time goes.
+import { createBenchSession } from './payment-load.mjs';
 import amqp from 'amqplib';
 import { HttpClient, openArrivals, quantile } from './open-load.mjs';
 import { cpuWindow, perUnit } from './process-cpu.mjs';
@@ -98,19 +99,7 @@ export async function walletLoad({ baseUrl, checkoutUrl, keys, rate, seconds, am
     };
     sequence += 1;
     const key = keys[sequence % keys.length];
-    const created = await api.exchange({
-      method: 'POST',
-      path: '/api/v1/gateway/sessions/',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        amount: '125.500',
-        merchant_reference: `flouci-${process.pid}-${due.toFixed(3)}-${sequence}`,
-        first_name: 'Bench',
-        last_name: 'Buyer',
-        email: 'buyer@example.tn',
-        return_url: 'https://shop.example/thanks',
-      }),
-    });
+    const created = await createBenchSession(api, key, `flouci-${process.pid}-${due.toFixed(3)}-${sequence}`);
     if (created.status !== 201) return fail(`create ${created.status}`);
     lap('create');
     const session = JSON.parse(created.text);

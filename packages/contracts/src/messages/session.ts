@@ -9,6 +9,9 @@ import { ApiContext, type CommandContract, DateTime, DecimalString, ExportPageSi
 /** A buyer on the hosted page, holding a verified link of this session. */
 const LinkRef = Type.Object({ session_id: Type.String(), link_id: Type.String() });
 
+/** An attempt the hosted page starts, on its buyer's link: its id chosen by checkout (a card is sealed for it). */
+const AttemptOnPage = { ...LinkRef.properties, attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }) };
+
 /** What the hosted page needs to know of a session (from the session service). */
 export const CheckoutView = Type.Object({
   session_id: Type.String(),
@@ -210,10 +213,7 @@ export const sessionCommands = {
     service: 'session',
     lane: 'slow',
     request: Type.Object({
-      session_id: Type.String(),
-      link_id: Type.String(),
-      /** Chosen by checkout, because the card is sealed for this attempt. */
-      attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }),
+      ...AttemptOnPage,
       /** The card typed, sealed for the adapter and this attempt; or, paying with a saved card (D24), `saved_card`. */
       card: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
       /** D24: one of the session's customer's saved cards, with its security code sealed for the adapter and this attempt. */
@@ -232,9 +232,7 @@ export const sessionCommands = {
     service: 'session',
     lane: 'slow',
     request: Type.Object({
-      session_id: Type.String(),
-      link_id: Type.String(),
-      attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }),
+      ...AttemptOnPage,
       wallet: Type.Literal('flouci'),
       /** This attempt's address on the hosted page, where the wallet sends the buyer back. */
       return_url: Type.String({ minLength: 1, maxLength: 2048 }),
@@ -248,7 +246,7 @@ export const sessionCommands = {
   'attempt.finish_wallet': {
     service: 'session',
     lane: 'slow',
-    request: Type.Object({ session_id: Type.String(), link_id: Type.String(), attempt_id: Type.String({ pattern: '^pa_[0-9A-Za-z]{20,}$' }) }),
+    request: Type.Object(AttemptOnPage),
     reply: CheckoutStep,
   },
   'attempt.finish_3ds': {

@@ -1,5 +1,6 @@
 /** An order row as the repository reads it, for the adapter's unit tests: a paid test-mode card order of 12.500 TND, `fields` over it. */
-import type { OrderRow } from '../../src/db/order.repository.js';
+import type { Envelope } from '@gateway/contracts';
+import type { ClaimedOrder, FinalOutcome, OrderRow } from '../../src/db/order.repository.js';
 
 export function orderRow(fields: Partial<OrderRow> = {}): OrderRow {
   const at = new Date('2026-11-29T09:00:00Z');
@@ -37,4 +38,24 @@ export function orderRow(fields: Partial<OrderRow> = {}): OrderRow {
     wallet_account_id: null,
     ...fields,
   };
+}
+
+/**
+ * The orders repository as reconciliation uses it, in memory: `due` claimed
+ * once, every finish recorded in `finished` (and applied), no give-back due
+ * (give-back.test.ts has those, on PostgreSQL).
+ */
+export function dueOnce(due: ClaimedOrder[]) {
+  const finished: { attemptId: string; outcome: FinalOutcome; event: Envelope }[] = [];
+  let left = due;
+  const orders = {
+    claimDue: async () => {
+      const batch = left;
+      left = [];
+      return batch;
+    },
+    finish: async (attemptId: string, _reference: string | undefined, outcome: FinalOutcome, event: Envelope) => (finished.push({ attemptId, outcome, event }), true),
+    claimGiveBack: async () => undefined,
+  };
+  return { orders, finished };
 }

@@ -6,13 +6,12 @@
  * that answers the neutral calls and fails the test on anything else.
  */
 import assert from 'node:assert/strict';
-import type { Envelope } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
 import type { Connector, OrderState, PaymentRef, RefundRequest, Terminal } from '../../src/acquirer/acquirer.js';
-import type { ClaimedOrder, FinalOutcome } from '../../src/db/order.repository.js';
+import type { ClaimedOrder } from '../../src/db/order.repository.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
 import { reconcileDueOrders } from '../../src/domain/reconcile-orders.js';
-import { orderRow } from './order-rows.js';
+import { dueOnce, orderRow } from './order-rows.js';
 import type { ReconcilePolicy } from '../../src/domain/reconciliation.js';
 
 const NEUTRAL = new Set(['method', 'start', 'status', 'capture', 'void', 'refund', 'close']);
@@ -58,20 +57,9 @@ describe('Reconciliation and the connectors', () => {
 
   /** Deps whose orders due are `due`, whose connectors answer `card` and `wallet`, recording what was finished. */
   function depsWith(due: ClaimedOrder[], card: OrderState, wallet: OrderState, asked: string[]) {
-    const finished: { attemptId: string; outcome: FinalOutcome; event: Envelope }[] = [];
-    let left = due;
+    const { orders, finished } = dueOnce(due);
     const deps = {
-      orders: {
-        claimDue: async () => {
-          const batch = left;
-          left = [];
-          return batch;
-        },
-        finish: async (attemptId: string, _reference: string | undefined, outcome: FinalOutcome, event: Envelope) => (finished.push({ attemptId, outcome, event }), true),
-        reschedule: async () => assert.fail('nothing is left for later'),
-        // A give-back owed is given back by its own sweep (give-back.test.ts): none is due here.
-        claimGiveBack: async () => undefined,
-      },
+      orders: { ...orders, reschedule: async () => assert.fail('nothing is left for later') },
       bindings: { save: async () => assert.fail('nothing is saved') },
       acquirer: neutralOnly('card', card, asked),
       flouci: neutralOnly('flouci', wallet, asked),

@@ -7,14 +7,13 @@
  * paid. The connectors are stand-ins; nothing here needs a network.
  */
 import assert from 'node:assert/strict';
-import type { Envelope } from '@gateway/contracts';
 import { createLogger } from '@gateway/observability';
 import type { Connector, OperationResult, OrderState, Terminal } from '../../src/acquirer/acquirer.js';
 import { toOrderState } from '../../src/acquirer/flouci/flouci.transformers.js';
-import type { ClaimedOrder, FinalOutcome } from '../../src/db/order.repository.js';
+import type { ClaimedOrder } from '../../src/db/order.repository.js';
 import type { AdapterDeps } from '../../src/domain/deps.js';
 import { reconcileDueOrders } from '../../src/domain/reconcile-orders.js';
-import { orderRow } from './order-rows.js';
+import { dueOnce, orderRow } from './order-rows.js';
 import type { ReconcilePolicy } from '../../src/domain/reconciliation.js';
 
 /** How long a buyer has on Flouci's page (WALLET_TIMEOUT_SECONDS' default). */
@@ -63,22 +62,10 @@ function flouciAnswering(state: OrderState, calls: string[]): Connector {
  * were removed), which starts new payments only.
  */
 function reconcileDeps(due: ClaimedOrder, flouci: Connector, current: typeof KEYS | undefined = KEYS) {
-  const finished: { outcome: FinalOutcome; event: Envelope }[] = [];
+  const { orders, finished } = dueOnce([due]);
   const rescheduled: string[] = [];
-  let left = [due];
   const deps = {
-    orders: {
-      claimDue: async () => {
-        const batch = left;
-        left = [];
-        return batch;
-      },
-      finish: async (_attemptId: string, _reference: string | undefined, outcome: FinalOutcome, event: Envelope) => (finished.push({ outcome, event }), true),
-      reschedule: async (attemptId: string) => void rescheduled.push(attemptId),
-      find: async () => undefined,
-      // A give-back owed is given back by its own sweep (give-back.test.ts): none is due here.
-      claimGiveBack: async () => undefined,
-    },
+    orders: { ...orders, reschedule: async (attemptId: string) => void rescheduled.push(attemptId), find: async () => undefined },
     walletAccounts: { current: async () => current, byId: async (_merchantId: string, id: string) => (id === MADE_WITH.id ? MADE_WITH : undefined) },
     bindings: { save: async () => assert.fail('nothing is saved') },
     acquirer: { method: 'card', status: async () => assert.fail('a wallet order is never asked of the card acquirer') },
